@@ -1,0 +1,1 @@
+"""The whispers command line: thin click commands over the ledger and the projections."""

@@ -1,0 +1,46 @@
+"""The one family of errors whispers reports to a user: each carries a message fit for one line."""
+
+
+class WhispersError(Exception):
+    """Anything a user did or supplied that whispers refuses. The message is one line, for a person."""
+
+
+class RuleError(WhispersError):
+    """A move the rules forbid. `rule` quotes the rulebook section that forbids it."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(f"{message} ({rule})")
+        self.reason = message
+        self.rule = rule
+
+
+class BoardError(WhispersError):
+    """A board file that is not a valid board."""
+
+
+class RulesetError(WhispersError):
+    """A ruleset file that is not a valid ruleset."""
+
+
+class NotationError(WhispersError):
+    """A line of notation that does not parse."""
+
+
+class StoreError(WhispersError):
+    """The event store cannot do what was asked (unreachable, locked, unknown game...)."""
+
+
+class UnknownGame(StoreError):
+    """No game of that name is in the store."""
+
+
+class GameExists(StoreError):
+    """A game of that name is in the store already."""
+
+
+class GameMovedOn(StoreError):
+    """Another recorder appended to the game since this one read it."""
+
+
+class RecordFileError(WhispersError):
+    """A record file that is malformed, truncated or tampered with."""

@@ -1,0 +1,23 @@
+"""The closed vocabularies of the game: societies, offices, loyalty slots and council orders."""
+
+from typing import Final
+
+SOCIETIES: Final = ("raven", "spider", "rat", "serpent")
+"""The four secret societies, in the order the rulebooks introduce them (seating is chosen per game)."""
+
+OFFICES: Final = ("sheriff", "steward", "marshal", "chancellor")
+"""Council positions in the order they act (EN "Empire Turns Phase")."""
+
+SLOTS: Final = ("devout", "dutiful", "affiliated", "unallied", "opposed")
+MULTIPLIER: Final = {"devout": 4, "dutiful": 3, "affiliated": 2, "unallied": 0, "opposed": -1}
+"""Loyalty slots and their multipliers (EN "Loyalty Tokens and Scoring")."""
+
+RECRUIT_ORDERS: Final = ("recruit_2", "recruit_per_farm", "recruit_per_fort", "recruit_2_per_fort")
+DRAW_ORDERS: Final = ("draw_1", "draw_per_2_farms", "draw_per_3_farms", "draw_per_2_forts", "draw_per_3_forts")
+ORDERS: Final = (*RECRUIT_ORDERS, *DRAW_ORDERS, "attack", "swap_agent")
+"""The order vocabulary printed on the council icons (DESIGN.md)."""
+
+ROUNDS: Final = 4
+AGENTS_PER_SOCIETY: Final = 9
+BANNERS_PER_EMPIRE: Final = 20
+CARDS_PER_DECK: Final = 8

@@ -1,0 +1,1 @@
+"""The read side of whispers: projections folded from the event store."""
