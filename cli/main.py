@@ -1,7 +1,6 @@
 """The `whispers` entry point. Subcommands are imported only when invoked, so start-up stays fast."""
 
 import importlib
-import sys
 
 import click
 
@@ -13,6 +12,15 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class Refused(click.ClickException):
+    """A refused request: one line on stderr, exit status 2, and nothing written."""
+
+    exit_code = 2
+
+    def format_message(self) -> str:
+        return self.message
+
+
 class LazyGroup(click.Group):
     """click's documented lazy-loading pattern: list names eagerly, import commands on demand."""
 
@@ -22,6 +30,12 @@ class LazyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except WhispersError as exc:
+            raise Refused(str(exc)) from None
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy:
@@ -37,17 +51,5 @@ def whispers() -> None:
 
 
 def main() -> None:
-    """Run the CLI; a WhispersError becomes one line on stderr and exit status 2."""
-    try:
-        whispers.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(1)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(2 if exc.exit_code == 2 else exc.exit_code)
-    except WhispersError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+    """Console-script entry point."""
+    whispers(prog_name="whispers")
