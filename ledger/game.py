@@ -1,0 +1,100 @@
+"""Games on a store: the thin I/O shell around the rules engine.
+
+Load a record and fold it; decide a move against the state it was decided on; append its events at
+exactly that version, so two recorders racing on one game cannot both land.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ledger import commands as c
+from ledger import events as ev
+from ledger import rules
+from ledger.board import load_board
+from ledger.errors import NotationError, RuleError, StoreError, WhispersError
+from ledger.notation import Header, parse_lines
+from ledger.ruleset import load_ruleset
+from ledger.state import GameState
+from ledger.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    name: str
+    events: tuple[ev.Event, ...]
+    state: GameState
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+
+def read_facts(facts: Iterable[dict], source: str) -> list[ev.Event]:
+    events = []
+    for index, fact in enumerate(facts, start=1):
+        try:
+            events.append(ev.from_fact(fact))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise StoreError(f"{source}: event {index} is not a whispers event") from None
+    return events
+
+
+def load(store: Store, name: str, version: int | None = None) -> Game:
+    events = read_facts(store.facts(name, version), name)
+    return Game(name, tuple(events), rules.fold(events))
+
+
+def setup(name: str, header: Header) -> ev.GameStarted:
+    return rules.start(name, header.players, header.first, load_ruleset(header.ruleset), load_board(header.board))
+
+
+def new_game(store: Store, name: str, header: Header) -> Game:
+    started = setup(name, header)
+    state = rules.evolve(None, started)
+    store.create(name, [started.to_fact()])
+    return Game(name, (started,), state)
+
+
+def play(game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:
+    """The game after one more move, in memory; RuleError if the move is illegal."""
+    produced = rules.decide(game.state, command)
+    state = game.state
+    for event in produced:
+        state = rules.evolve(state, event)
+    return Game(game.name, (*game.events, *produced), state), produced
+
+
+def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:
+    """Decide the move against `game` and append its events at `game.version` (GameMovedOn if it moved)."""
+    after, produced = play(game, command)
+    store.append(game.name, game.version, [e.to_fact() for e in produced])
+    return after, produced
+
+
+def replay_lines(name: str, lines: Iterable[str]) -> Game:
+    """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
+    game: Game | None = None
+    for number, parsed in parse_lines(lines):
+        try:
+            if isinstance(parsed, Header):
+                if game is not None:
+                    raise NotationError("a second game line")
+                started = setup(name, parsed)
+                game = Game(name, (started,), rules.evolve(None, started))
+                continue
+            if game is None:
+                raise NotationError("the first move comes before the game line (game ruleset=... players=...)")
+            game, _ = play(game, parsed)
+        except RuleError as exc:
+            raise RuleError(f"line {number}: {exc.reason}", exc.rule) from None
+        except WhispersError as exc:
+            raise type(exc)(f"line {number}: {exc}") from None
+    if game is None:
+        raise NotationError("no game line: a record starts with game ruleset=... board=... players=...")
+    return game
+
+
+def import_lines(store: Store, name: str, lines: Iterable[str]) -> Game:
+    game = replay_lines(name, lines)
+    store.create(name, [e.to_fact() for e in game.events])
+    return game

@@ -1,0 +1,395 @@
+"""The notation: one move per line, the same verbs and arguments as `whispers move` (docs/notation.md).
+
+`parse_line` reads a line into a command (or a `Header` for the `game` line); `format_record` writes a
+record's events back as lines that `parse_line` reads to the same moves. `#` starts a comment.
+"""
+
+import shlex
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from ledger import commands as c
+from ledger import events as ev
+from ledger.errors import NotationError
+from ledger.names import SLOTS, SOCIETIES
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """The `game` line: how a game was set up."""
+
+    ruleset: str
+    board: str
+    players: tuple[str, ...]
+    first: str | None
+
+
+VERBS: dict[str, str] = {
+    "game": "game ruleset=official board=standin players=raven,rat,spider,serpent first=raven",
+    "loyalty": "raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant"
+               "   |   rat loyalty sealed",
+    "deploy": "raven deploy bear.steward   |   rat deploy frost-gate   (a field agent, where the ruleset allows)",
+    "retrieve": "raven retrieve bear.steward",
+    "recruit": "raven recruit frost-gate=1 ice-hall=1   [order=recruit_2] [at=bear.steward]",
+    "attack": "raven attack frost-gate ice-hall 3   (FROM TO BANNERS) [at=bear.marshal]",
+    "draw": "raven draw   |   raven draw bear:3 bear:7   (name the cards when known) [order=...] [at=...]",
+    "swap-agent": "raven swap-agent marshal   (then the order taken there is the society's next move)",
+    "play": "raven play lion:2 ability=1 pay=bear:5 add=bear:frost-gate:3 kill=ice-hall:2 move=a:b:2 "
+            "agent=bear.sheriff:lion.marshal act=lion.marshal",
+    "discard": "raven discard bear:5 lion   (a card, or just its empire when the record does not know which)",
+    "swap-loyalty": "raven swap-loyalty devout opposed   |   rat swap-loyalty devout=lion opposed=bear (sealed set)",
+    "pass": "raven pass   (declines the swap phase)",
+    "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant",
+    "undo": 'undo "entered the wrong region"',
+    "ruling": 'ruling "TD: the attack stands though the fort was missed" kill=ice-hall:1',
+    "check": "check frost-gate=3 ice-hall=0   (the table's count; a mismatch is flagged, not fatal)",
+}
+
+
+def parse_line(line: str) -> c.Command | Header | None:
+    """One line of notation; None for a blank or comment line. NotationError says what is wrong."""
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError as exc:
+        raise NotationError(f"cannot read the line: {exc}") from None
+    if not words:
+        return None
+    head, rest = words[0], words[1:]
+    if head == "game":
+        return _parse_header(rest)
+    if head == "undo":
+        return c.Undo(_reason(rest, "undo"))
+    if head == "ruling":
+        reason = _reason(rest[:1], "ruling")
+        return c.Ruling(reason, _effects(_keywords(rest[1:], "ruling", {"add", "kill", "move", "agent"})))
+    if head == "check":
+        counts = {region: _int(n, f"count for {region}") for region, n in _pairs(rest, "check").items()}
+        return c.Check(counts)
+    if head not in SOCIETIES:
+        raise NotationError(f"unknown society or verb {head!r}: a move starts with a society "
+                            f"({', '.join(SOCIETIES)}) or is undo, ruling, check or game")
+    if not rest:
+        raise NotationError(f"{head} what? a verb follows the society: {', '.join(v for v in VERBS if '-' in v or v)}")
+    verb, args = rest[0], rest[1:]
+    parser = _VERB_PARSERS.get(verb)
+    if parser is None:
+        raise NotationError(f"unknown verb {verb!r}: the verbs are {', '.join(_VERB_PARSERS)}")
+    return parser(head, args)
+
+
+def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, c.Command | Header]]:
+    """(line number, command) for each line that holds a move; NotationError names the bad line."""
+    for number, line in enumerate(lines, start=1):
+        try:
+            parsed = parse_line(line)
+        except NotationError as exc:
+            raise NotationError(f"line {number}: {exc}") from None
+        if parsed is not None:
+            yield number, parsed
+
+
+def _parse_header(args: list[str]) -> Header:
+    keys = _keywords(args, "game", {"ruleset", "board", "players", "first"})
+    if "players" not in keys:
+        raise NotationError("game needs players=SOCIETY,SOCIETY,...")
+    players = tuple(p for p in keys["players"][0].split(",") if p)
+    return Header(keys.get("ruleset", ["official"])[0], keys.get("board", ["standin"])[0], players,
+                  keys.get("first", [None])[0])
+
+
+def _reason(args: list[str], verb: str) -> str:
+    if len(args) != 1 or not args[0].strip():
+        raise NotationError(f'{verb} takes one quoted reason, e.g. {VERBS[verb]}')
+    return args[0]
+
+
+def _keywords(args: list[str], verb: str, allowed: set[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if not sep or key not in allowed:
+            raise NotationError(f"{verb}: unexpected {arg!r}; it takes {', '.join(sorted(k + '=' for k in allowed))}")
+        if not value:
+            raise NotationError(f"{verb}: {key}= needs a value")
+        found.setdefault(key, []).append(value)
+    return found
+
+
+def _pairs(args: list[str], verb: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if not sep or not key or not value:
+            raise NotationError(f"{verb}: expected NAME=VALUE, not {arg!r}")
+        if key in pairs:
+            raise NotationError(f"{verb}: {key} is named twice")
+        pairs[key] = value
+    return pairs
+
+
+def _int(text: str, what: str) -> int:
+    if not text.lstrip("-").isdigit():
+        raise NotationError(f"{what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _tokens(args: list[str], verb: str) -> dict[str, str]:
+    tokens = _pairs(args, verb)
+    for slot in tokens:
+        if slot not in SLOTS:
+            raise NotationError(f"{verb}: unknown slot {slot!r}; the slots are {', '.join(SLOTS)}")
+    return tokens
+
+
+def _split_options(args: list[str], options: set[str]) -> tuple[list[str], dict[str, str]]:
+    """Separate `key=value` options (order=, at=...) from the other arguments."""
+    plain, chosen = [], {}
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if sep and key in options:
+            chosen[key] = value
+        else:
+            plain.append(arg)
+    return plain, chosen
+
+
+def _loyalty(society: str, args: list[str]) -> c.Command:
+    if args == ["sealed"]:
+        return c.RecordLoyalty(society, None)
+    tokens = _tokens(args, "loyalty")
+    if set(tokens) != set(SLOTS):
+        raise NotationError(f"loyalty names all five slots ({', '.join(s + '=EMPIRE' for s in SLOTS)}) or is 'sealed'")
+    return c.RecordLoyalty(society, tokens)
+
+
+def _one(args: list[str], verb: str, what: str) -> str:
+    if len(args) != 1:
+        raise NotationError(f"{verb} takes one {what}, e.g. {VERBS[verb]}")
+    return args[0]
+
+
+def _recruit(society: str, args: list[str]) -> c.Command:
+    plain, options = _split_options(args, {"order", "at"})
+    placed = {region: _int(n, f"banners for {region}") for region, n in _pairs(plain, "recruit").items()}
+    return c.Recruit(society, placed, options.get("order"), options.get("at"))
+
+
+def _draw(society: str, args: list[str]) -> c.Command:
+    plain, options = _split_options(args, {"order", "at"})
+    for card in plain:
+        if ":" not in card:
+            raise NotationError(f"draw: name a card as EMPIRE:NUMBER, not {card!r}")
+    return c.Draw(society, tuple(plain), options.get("order"), options.get("at"))
+
+
+def _attack(society: str, args: list[str]) -> c.Command:
+    plain, options = _split_options(args, {"at"})
+    if len(plain) != 3:
+        raise NotationError(f"attack takes FROM TO BANNERS, e.g. {VERBS['attack']}")
+    return c.Attack(society, plain[0], plain[1], _int(plain[2], "the number of attacking banners"), options.get("at"))
+
+
+def _effects(keys: dict[str, list[str]]) -> ev.Effects:
+    add, kill, move, agent = [], [], [], []
+    for value in keys.get("add", []):
+        parts = value.split(":")
+        if len(parts) != 3:
+            raise NotationError(f"add=EMPIRE:REGION:N, not add={value}")
+        add.append((parts[0], parts[1], _int(parts[2], "banners added")))
+    for value in keys.get("kill", []):
+        parts = value.split(":")
+        if len(parts) == 2:
+            kill.append((parts[0], "", _int(parts[1], "banners killed")))
+        elif len(parts) == 3:
+            kill.append((parts[0], parts[1], _int(parts[2], "banners killed")))
+        else:
+            raise NotationError(f"kill=REGION:N or kill=REGION:EMPIRE:N, not kill={value}")
+    for value in keys.get("move", []):
+        parts = value.split(":")
+        if len(parts) == 3:
+            move.append((parts[0], parts[1], "", _int(parts[2], "banners moved")))
+        elif len(parts) == 4:
+            move.append((parts[0], parts[1], parts[2], _int(parts[3], "banners moved")))
+        else:
+            raise NotationError(f"move=FROM:TO:N or move=FROM:TO:EMPIRE:N, not move={value}")
+    for value in keys.get("agent", []):
+        parts = value.split(":")
+        if len(parts) != 2:
+            raise NotationError(f"agent=EMPIRE.OFFICE:EMPIRE.OFFICE, not agent={value}")
+        agent.append((parts[0], parts[1]))
+    return ev.Effects(tuple(add), tuple(kill), tuple(move), tuple(agent))
+
+
+def _play(society: str, args: list[str]) -> c.Command:
+    if not args or "=" in args[0]:
+        raise NotationError(f"play names the card first, e.g. {VERBS['play']}")
+    keys = _keywords(args[1:], "play", {"ability", "pay", "add", "kill", "move", "agent", "act"})
+    ability = _int(keys["ability"][0], "ability") if "ability" in keys else None
+    pay = tuple(card for value in keys.get("pay", []) for card in value.split(",") if card)
+    act = keys["act"][0] if "act" in keys else None
+    return c.PlayCard(society, args[0], ability, pay, _effects(keys), act)
+
+
+def _discard(society: str, args: list[str]) -> c.Command:
+    if not args:
+        raise NotationError(f"discard names the cards, e.g. {VERBS['discard']}")
+    return c.Discard(society, tuple(args))
+
+
+def _swap_loyalty(society: str, args: list[str]) -> c.Command:
+    if len(args) != 2:
+        raise NotationError(f"swap-loyalty takes two slots, e.g. {VERBS['swap-loyalty']}")
+    if all("=" in a for a in args):
+        revealed = _tokens(args, "swap-loyalty")
+        a, b = revealed
+        return c.SwapLoyalty(society, (a, b), revealed)
+    for slot in args:
+        if slot not in SLOTS:
+            raise NotationError(f"swap-loyalty: unknown slot {slot!r}; the slots are {', '.join(SLOTS)}")
+    return c.SwapLoyalty(society, (args[0], args[1]))
+
+
+def _reveal(society: str, args: list[str]) -> c.Command:
+    tokens = _tokens(args, "reveal")
+    if set(tokens) != set(SLOTS):
+        raise NotationError("reveal names all five slots: " + " ".join(s + "=EMPIRE" for s in SLOTS))
+    return c.Reveal(society, tokens)
+
+
+def _pass(society: str, args: list[str]) -> c.Command:
+    if args:
+        raise NotationError("pass takes nothing more")
+    return c.Pass(society)
+
+
+_VERB_PARSERS = {
+    "loyalty": _loyalty,
+    "deploy": lambda s, a: c.Deploy(s, _one(a, "deploy", "place")),
+    "retrieve": lambda s, a: c.Retrieve(s, _one(a, "retrieve", "place")),
+    "recruit": _recruit,
+    "attack": _attack,
+    "draw": _draw,
+    "swap-agent": lambda s, a: c.SwapAgent(s, _one(a, "swap-agent", "office")),
+    "play": _play,
+    "discard": _discard,
+    "swap-loyalty": _swap_loyalty,
+    "pass": _pass,
+    "reveal": _reveal,
+}
+
+
+# --- writing --------------------------------------------------------------------------------------
+
+
+def format_header(started: ev.GameStarted, ruleset_ref: str | None = None, board_ref: str | None = None) -> str:
+    return (f"game ruleset={ruleset_ref or started.ruleset['id']} board={board_ref or started.board['id']} "
+            f"players={','.join(started.players)} first={started.first}")
+
+
+def _effect_args(effects: ev.Effects) -> list[str]:
+    args = [f"add={e}:{r}:{n}" for e, r, n in effects.add]
+    args += [f"kill={r}:{e}:{n}" for r, e, n in effects.kill]
+    args += [f"move={a}:{b}:{e}:{n}" for a, b, e, n in effects.move]
+    args += [f"agent={a}:{b}" for a, b in effects.agent]
+    return args
+
+
+def _quote(text: str) -> str:
+    return shlex.quote(text) if text else '""'
+
+
+def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = False) -> str | None:
+    """The notation line of a move's event (None for the engine's own events).
+
+    `borrowed` adds `at=` to an order taken out of sequence; `hide_private` leaves out what only the
+    acting society may know (loyalty tokens, names of drawn cards)."""
+    match event:
+        case ev.LoyaltyRecorded(society=s, tokens=tokens):
+            if tokens is None or hide_private:
+                return f"{s} loyalty sealed"
+            return f"{s} loyalty " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
+        case ev.AgentDeployed(society=s, where=w):
+            return f"{s} deploy {w}"
+        case ev.AgentRetrieved(society=s, where=w):
+            return f"{s} retrieve {w}"
+        case ev.BannersRecruited():
+            args = [f"{r}={n}" for r, n in event.placed.items()]
+            at = f" at={event.empire}.{event.office}" if borrowed else ""
+            return f"{event.society} recruit order={event.order}{at}" + "".join(" " + a for a in args)
+        case ev.CardsDrawn():
+            at = f" at={event.empire}.{event.office}" if borrowed else ""
+            cards = "" if hide_private else "".join(" " + card for card in event.cards)
+            return f"{event.society} draw order={event.order}{at}{cards}"
+        case ev.Attacked():
+            at = f" at={event.empire}.{event.office}" if borrowed else ""
+            return f"{event.society} attack {event.source} {event.target} {event.banners}{at}"
+        case ev.AgentSwapped(society=s, target=t):
+            return f"{s} swap-agent {t}"
+        case ev.CardPlayed():
+            args = [event.card]
+            if event.ability is not None:
+                args.append(f"ability={event.ability}")
+            if event.pay:
+                args.append("pay=" + ",".join(event.pay))
+            args += _effect_args(event.effects)
+            if event.act:
+                args.append(f"act={event.act}")
+            return f"{event.society} play " + " ".join(args)
+        case ev.CardsDiscarded(society=s, cards=cards):
+            return f"{s} discard " + " ".join(cards)
+        case ev.LoyaltySwapped(society=s, slots=(a, b), revealed=revealed):
+            return f"{s} swap-loyalty {a}={revealed[a]} {b}={revealed[b]}"
+        case ev.SwapPassed(society=s):
+            return f"{s} pass"
+        case ev.LoyaltyRevealed(society=s, tokens=tokens):
+            return f"{s} reveal " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
+        case ev.MoveTakenBack(reason=reason):
+            return f"undo {_quote(reason)}"
+        case ev.RulingApplied(reason=reason, effects=effects):
+            return " ".join(["ruling", _quote(reason), *_effect_args(effects)])
+        case ev.TableChecked(counts=counts):
+            return "check " + " ".join(f"{r}={n}" for r, n in counts.items())
+    return None
+
+
+def format_record(events: Iterable[ev.Event], comments: bool = True) -> Iterator[str]:
+    """A record as notation lines: the `game` line, then one line per move, with the engine's own
+    events as `#` comments when `comments` is set."""
+    borrowed = False
+    for event in events:
+        if isinstance(event, ev.GameStarted):
+            yield format_header(event)
+            continue
+        line = format_event(event, borrowed=borrowed)
+        if isinstance(event, ev.AgentSwapped | ev.CardPlayed):
+            borrowed = isinstance(event, ev.AgentSwapped) or event.act is not None
+        elif line is not None and not isinstance(event, ev.TableChecked | ev.RulingApplied):
+            borrowed = False
+        if line is not None:
+            yield line
+        elif comments:
+            yield f"#   {describe(event)}"
+
+
+def describe(event: ev.Event) -> str:
+    """A few words on one of the engine's own events."""
+    match event:
+        case ev.PhaseStarted(round=r, phase=p):
+            return f"round {r}: {p}"
+        case ev.Skipped(society=s, phase=p, reason=why):
+            return f"{s} skips {p}: {why}"
+        case ev.EmpireTurnStarted(empire=e):
+            return f"{e}'s turn"
+        case ev.OfficeSkipped(empire=e, office=o, reason=why):
+            return f"{e} {o} skipped: {why}"
+        case ev.SupplyChecked(empire=e, losses=losses):
+            lost = ", ".join(f"{r} -{n} {emp}" for r, (emp, n) in losses.items())
+            return f"supply check after {e}: {lost or 'nothing lost'}"
+        case ev.RoundEnded(round=r):
+            return f"round {r} ends"
+        case ev.FirstPlayerPassed(first=f):
+            return f"first player: {f}"
+        case ev.GameScored(scores=scores, winner=w, trail=trail):
+            totals = ", ".join(f"{s} {v['total']}" for s, v in scores.items())
+            return f"final scores: {totals}; {trail[-1] if trail else w}"
+    return type(event).__name__

@@ -1,0 +1,127 @@
+"""Random legal games, driven only by the engine's own `prompt`: for property tests, benchmarks and demos.
+
+Each command is built from the domains `prompt` offers, so a game this plays is legal by the engine's own
+account; the property tests then check it against invariants the engine does not compute itself.
+"""
+
+import random
+from collections.abc import Iterator
+
+from ledger import commands as c
+from ledger import events as ev
+from ledger import rules
+from ledger.board import Board
+from ledger.names import SLOTS
+from ledger.ruleset import Ruleset
+from ledger.state import GameState, card_empire
+
+
+def random_tokens(rng: random.Random, board: Board) -> dict[str, str]:
+    return dict(zip(SLOTS, rng.sample(board.empires, len(SLOTS)), strict=True))
+
+
+def random_command(state: GameState, rng: random.Random, cards: bool = True) -> c.Command:
+    """A legal command for the current state, chosen at random among the prompt's options."""
+    options = [o for o in rules.prompt(state).options if cards or o.verb != "play"]
+    plays = [o for o in options if o.verb == "play"]
+    # play a card now and then, but never let card play starve the game of orders
+    if plays and rng.random() < 0.1:
+        return _play(state, rng.choice(plays), rng)
+    option = rng.choice([o for o in options if o.verb != "play"])
+    society, choices = option.society, option.choices
+    match option.verb:
+        case "loyalty":
+            if state.ruleset.distinct_devout:
+                taken = {lo.tokens["devout"] for lo in state.loyalty.values() if lo.tokens}
+                tokens = random_tokens(rng, state.board)
+                while tokens["devout"] in taken:
+                    tokens = random_tokens(rng, state.board)
+                return c.RecordLoyalty(society, tokens)
+            return c.RecordLoyalty(society, None if rng.random() < 0.2 else random_tokens(rng, state.board))
+        case "retrieve":
+            return c.Retrieve(society, rng.choice(choices["where"]))
+        case "deploy":
+            return c.Deploy(society, rng.choice(choices["where"]))
+        case "recruit":
+            placed: dict[str, int] = {}
+            for _ in range(choices["amount"]):
+                region = rng.choice(choices["regions"])
+                placed[region] = placed.get(region, 0) + 1
+            return c.Recruit(society, placed, order=choices["order"], at=choices["at"])
+        case "draw":
+            return c.Draw(society, order=choices["order"], at=choices["at"])
+        case "attack":
+            source, target, most = rng.choice(choices["attacks"])
+            return c.Attack(society, source, target, rng.randint(1, most), at=choices["at"])
+        case "swap-agent":
+            return c.SwapAgent(society, rng.choice(choices["targets"]))
+        case "discard":
+            hand = state.hands[society]
+            pool = [e for e, n in hand.counts.items() for _ in range(n)]
+            return c.Discard(society, tuple(_name(hand.known, e) for e in rng.sample(pool, choices["count"])))
+        case "swap-loyalty":
+            if rng.random() < 0.5:
+                return c.Pass(society)
+            a, b = rng.sample(list(choices["slots"]), 2)
+            revealed = None
+            tokens = state.loyalty[society].tokens
+            if tokens is None:
+                shown = set(state.loyalty[society].revealed.values())
+                unseen = [e for e in state.board.empires if e not in shown]
+                x, y = rng.sample(unseen, 2)
+                revealed = {a: x, b: y}
+            return c.SwapLoyalty(society, (a, b), revealed)
+        case "pass":
+            return c.Pass(society)
+        case "reveal":
+            loyalty = state.loyalty[society]
+            rest = [e for e in state.board.empires if e not in loyalty.revealed.values()]
+            rng.shuffle(rest)
+            tokens = {slot: loyalty.revealed.get(slot) or rest.pop() for slot in SLOTS}
+            if state.ruleset.distinct_devout and "devout" not in loyalty.revealed:
+                taken = {lo.tokens["devout"] for lo in state.loyalty.values() if lo.tokens}
+                if tokens["devout"] in taken:
+                    free = [s for s in SLOTS if s not in loyalty.revealed and tokens[s] not in taken]
+                    if free:
+                        other = free[0]
+                        tokens["devout"], tokens[other] = tokens[other], tokens["devout"]
+            return c.Reveal(society, tokens)
+    raise AssertionError(f"no command for {option.verb}")
+
+
+def _name(known: tuple[str, ...], empire: str) -> str:
+    """A card of this empire as the record can name it: a known id when all of them are known."""
+    return next((k for k in known if card_empire(k) == empire), empire)
+
+
+def _play(state: GameState, option: rules.Option, rng: random.Random) -> c.Command:
+    """A card play with a small, legal primitive effect (a recruit-like add) and no extra cost."""
+    hand = state.hands[option.society]
+    empire = rng.choice([e for e, n in hand.counts.items() for _ in range(n)])
+    card = empire
+    if hand.unknown(empire) == 0:
+        card = _name(hand.known, empire)
+    target_empire = state.empire
+    effects = ev.Effects()
+    regions = state.controlled(target_empire)
+    if regions and state.reserve[target_empire] > 0:
+        effects = ev.Effects(add=((target_empire, rng.choice(regions), 1),))
+    return c.PlayCard(option.society, card, ability=1, effects=effects)
+
+
+def play(players: tuple[str, ...], ruleset: Ruleset, board: Board, seed: int, name: str = "random",
+         cards: bool = True, undo_rate: float = 0.0) -> Iterator[tuple[c.Command | None, list[ev.Event], GameState]]:
+    """Play a whole random game, yielding (command, its events, the state after) for each move."""
+    rng = random.Random(seed)
+    first_event = rules.start(name, players, rng.choice(players), ruleset, board)
+    state = rules.evolve(None, first_event)
+    yield None, [first_event], state
+    while not state.over:
+        if undo_rate and state.moves and rng.random() < undo_rate:
+            command: c.Command = c.Undo("random take-back")
+        else:
+            command = random_command(state, rng, cards)
+        produced = rules.decide(state, command)
+        for event in produced:
+            state = rules.evolve(state, event)
+        yield command, produced, state

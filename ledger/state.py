@@ -1,0 +1,178 @@
+"""The game state: an immutable value folded from the events, and the questions the rules ask of it.
+
+Mappings in a state are never mutated once built; `evolve` builds new ones. Board and ruleset are the
+ones pinned by the game's first event.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ledger.board import Board
+from ledger.names import AGENTS_PER_SOCIETY, OFFICES
+from ledger.ruleset import Ruleset
+
+Position = tuple[str, str]
+"""A council position: (empire, office)."""
+
+
+def position_name(position: Position) -> str:
+    return f"{position[0]}.{position[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Loyalty:
+    """One society's loyalty tokens. `tokens` is None while a sealed set is unrevealed; `revealed` holds
+    the slots turned face up by swaps (public), with the empire now in each."""
+
+    tokens: Mapping[str, str] | None
+    revealed: Mapping[str, str]
+    swaps: int = 0
+
+    @property
+    def concealed(self) -> int:
+        return 5 - len(self.revealed)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A hand: how many cards of each empire (public) and which cards, where the record knows them."""
+
+    counts: Mapping[str, int]
+    known: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts.values())
+
+    def unknown(self, empire: str) -> int:
+        return self.counts.get(empire, 0) - sum(1 for card in self.known if card_empire(card) == empire)
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    draw: int
+    discard: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An order owed out of sequence: after a swap-agent order, or a card lending another position."""
+
+    society: str
+    positions: tuple[Position, ...]
+    ends_council: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    name: str
+    board: Board
+    ruleset: Ruleset
+    players: tuple[str, ...]
+    first: str
+    round: int = 1
+    phase: str = "setup"
+    step: int = 0
+    """Progress in a turn-ordered phase: retrievals, placements or swap turns taken so far."""
+    loyalty: Mapping[str, Loyalty] = field(default_factory=dict)
+    council: Mapping[Position, str] = field(default_factory=dict)
+    field_agents: frozenset[tuple[str, str]] = frozenset()
+    """(society, region) pairs."""
+    banners: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    """region -> (empire, count); a region with no banners is absent."""
+    reserve: Mapping[str, int] = field(default_factory=dict)
+    hands: Mapping[str, Hand] = field(default_factory=dict)
+    decks: Mapping[str, Deck] = field(default_factory=dict)
+    empire_index: int = 0
+    office_index: int = 0
+    """0-3: the active office; 4: council done, supply check due; 5: checked."""
+    pending: Pending | None = None
+    last_actor: str | None = None
+    """Who took the last order, for the card window "immediately after" (and type-I decrees when drawn)."""
+    last_was_draw: bool = False
+    scored: bool = False
+    version: int = 0
+    """How many events of the record are folded in (take-backs included)."""
+    moves: tuple[int, ...] = ()
+    """Event index (1-based) at which each move still standing began, for take-backs."""
+    prior: Optional["GameState"] = None
+    """The state before the last move still standing."""
+
+    # --- the map ---------------------------------------------------------------------------------
+
+    def controller(self, region: str) -> str:
+        """EN "Empire Control": the empire with banners there, else the region's home empire."""
+        held = self.banners.get(region)
+        return held[0] if held else self.board.regions[region].home
+
+    def banners_in(self, region: str) -> int:
+        held = self.banners.get(region)
+        return held[1] if held else 0
+
+    def controlled(self, empire: str) -> tuple[str, ...]:
+        return tuple(r for r in self.board.regions if self.controller(r) == empire)
+
+    def cities(self, empire: str) -> int:
+        return sum(self.board.regions[r].cities for r in self.controlled(empire))
+
+    def icons(self, empire: str, icon: str) -> int:
+        return sum(1 for r in self.controlled(empire) if getattr(self.board.regions[r], icon))
+
+    def on_board(self, empire: str) -> int:
+        return sum(n for e, n in self.banners.values() if e == empire)
+
+    def supply_limit(self, region: str) -> int:
+        return self.ruleset.farm_limit if self.board.regions[region].farm else self.ruleset.supply_limit
+
+    # --- agents ----------------------------------------------------------------------------------
+
+    def agents_out(self, society: str) -> tuple[str, ...]:
+        """Where the society's agents are: council positions first, then regions."""
+        council = [position_name(p) for p, s in self.council.items() if s == society]
+        regions = [r for s, r in sorted(self.field_agents) if s == society]
+        return (*council, *regions)
+
+    def agents_in_hand(self, society: str) -> int:
+        return AGENTS_PER_SOCIETY - len(self.agents_out(society))
+
+    def office_controller(self, empire: str, office_index: int) -> str | None:
+        """EN "Empire Turns Phase": the agent on the position, else the next agent towards the chancellor."""
+        for index in range(office_index, len(OFFICES)):
+            society = self.council.get((empire, OFFICES[index]))
+            if society is not None:
+                return society
+        return None
+
+    def active_agent(self, empire: str, office_index: int) -> Position | None:
+        for index in range(office_index, len(OFFICES)):
+            if (empire, OFFICES[index]) in self.council:
+                return (empire, OFFICES[index])
+        return None
+
+    # --- turn ------------------------------------------------------------------------------------
+
+    @property
+    def empire(self) -> str:
+        return self.board.empires[self.empire_index]
+
+    @property
+    def office(self) -> str | None:
+        return OFFICES[self.office_index] if self.office_index < len(OFFICES) else None
+
+    def seat_order(self) -> tuple[str, ...]:
+        """Players clockwise from the first player."""
+        start = self.players.index(self.first)
+        return self.players[start:] + self.players[:start]
+
+    def per_round(self) -> int:
+        return self.ruleset.per_round_two_players if len(self.players) == 2 else self.ruleset.per_round
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+
+def card_empire(card: str) -> str:
+    """`bear:3` -> `bear`; a bare empire stands for a card the record does not name."""
+    return card.split(":", 1)[0]
