@@ -1,0 +1,109 @@
+"""`whispers board`: check and show board files."""
+
+import json
+
+import click
+
+from ledger import names
+from ledger.board import Board, load_board
+
+
+@click.group()
+def board() -> None:
+    """Check and show boards (the map, councils and starting banners).
+
+    A board is a TOML file; the format is in docs/boards.md. A shipped board is named by its id (`standin`),
+    any other by the path of its file.
+    """
+
+
+@board.command()
+@click.argument("file", metavar="FILE")
+def check(file: str) -> None:
+    """Validate the board file FILE (or a shipped board's id) and print a one-line summary.
+
+    Exits 0 if FILE is a valid board. Otherwise prints the first problem on one line (the file, the region or
+    council at fault, and what is wrong) and exits 2.
+    """
+    loaded = load_board(file)
+    cities = sum(region.cities for region in loaded.regions.values())
+    short_hash = loaded.content_hash[: len("sha256:") + 12]
+    click.echo(
+        f"{file}: valid board {loaded.id!r} ({len(loaded.regions)} regions, {len(loaded.empires)} empires, "
+        f"{cities} cities, {short_hash})"
+    )
+
+
+@board.command()
+@click.argument("ref", metavar="[ID|PATH]", default="standin")
+@click.option("--json", "as_json", is_flag=True, help="Print the board as JSON data, with its content hash.")
+def show(ref: str, as_json: bool) -> None:
+    """Show a board: its regions and every empire's council.
+
+    ID|PATH is a shipped board's id or the path of a board file (default: standin).
+    """
+    loaded = load_board(ref)
+    if as_json:
+        click.echo(json.dumps({**loaded.to_data(), "content_hash": loaded.content_hash}, indent=2))
+        return
+    _print_tables(loaded)
+
+
+def _print_tables(loaded: Board) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console()
+    if not console.is_terminal:
+        # Piped or redirected output has no screen to fit: keep each region on one line.
+        console.width = max(console.width, 140)
+    console.print(f"[bold]{escape(loaded.name)}[/bold] ({loaded.id}, {loaded.content_hash})", highlight=False)
+    if loaded.note:
+        console.print(loaded.note, markup=False, highlight=False)
+
+    regions = Table(
+        title="Regions",
+        caption="banners: starting banners of the home empire; neighbours: land borders only",
+        box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        pad_edge=False,
+    )
+    # Ids are what a user types: never elide them, let names and neighbour lists wrap instead.
+    id_width = max(len(rid) for rid in loaded.regions)
+    regions.add_column("id", no_wrap=True, min_width=id_width)
+    wide = console.width >= 120
+    name_width = max(len(region.name) for region in loaded.regions.values())
+    regions.add_column("name", overflow="fold", min_width=name_width if wide else None)
+    regions.add_column("home", no_wrap=True, min_width=max(len(empire) for empire in loaded.empires))
+    for heading in ("cities", "farm", "fort", "banners"):
+        regions.add_column(heading, justify="right" if heading in ("cities", "banners") else "left", no_wrap=True)
+    regions.add_column("neighbours", no_wrap=True, min_width=id_width)
+    # On a narrow screen a list of ids wraps badly: give each neighbour its own line instead.
+    separator = ", " if wide else "\n"
+    for region in loaded.regions.values():
+        regions.add_row(
+            region.id,
+            escape(region.name),
+            region.home,
+            str(region.cities),
+            "farm" if region.farm else "",
+            "fort" if region.fort else "",
+            str(region.banners),
+            separator.join(region.adjacent),
+        )
+    console.print(regions)
+
+    council = Table(
+        title="Councils", caption="in empire turn order; an office offers order A or B", box=box.SIMPLE_HEAD
+    )
+    for heading in ("empire", "office", "orders"):
+        council.add_column(heading, no_wrap=True)
+    for empire in loaded.empires:
+        for i, office in enumerate(names.OFFICES):
+            last = i == len(names.OFFICES) - 1
+            council.add_row(
+                empire if i == 0 else "", office, " / ".join(loaded.orders(empire, office)), end_section=last
+            )
+    console.print(council)

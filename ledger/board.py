@@ -1,0 +1,427 @@
+"""Boards as data: an immutable board model, read from TOML and validated (the format is in docs/boards.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from ledger import names
+from ledger.errors import BoardError
+
+ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
+"""What a board, empire or region id looks like: lower-case letters, digits and hyphens, not starting with a hyphen."""
+
+BOARD_KEYS: tuple[str, ...] = ("id", "name", "note", "empires", "council", "regions")
+REQUIRED_BOARD_KEYS: tuple[str, ...] = ("id", "name", "empires", "council", "regions")
+REGION_KEYS: tuple[str, ...] = ("name", "home", "cities", "farm", "fort", "banners", "adjacent", "pos")
+REQUIRED_REGION_KEYS: tuple[str, ...] = ("name", "home")
+
+SHIPPED_PACKAGE = "fixtures"
+SHIPPED_FOLDER = "boards"
+
+
+@dataclass(frozen=True)
+class Region:
+    """One region of the map. `home` is the empire whose colour it bears; `adjacent` lists land borders only."""
+
+    id: str
+    name: str
+    home: str
+    cities: int = 0
+    farm: bool = False
+    fort: bool = False
+    banners: int = 0
+    """Starting banners of the home empire."""
+    adjacent: tuple[str, ...] = ()
+    pos: tuple[float, float] | None = None
+    """Where to draw the region (x east, y north); not used by the rules."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "adjacent", tuple(self.adjacent))
+        if self.pos is not None:
+            x, y = self.pos
+            object.__setattr__(self, "pos", (float(x), float(y)))
+
+
+@dataclass(frozen=True)
+class Board:
+    """A whole board: empire turn order, councils and regions. Build one with `from_data` or `load_board`,
+    which validate; the constructor only freezes what it is given."""
+
+    id: str
+    name: str
+    note: str
+    empires: tuple[str, ...]
+    """Empire turn order."""
+    council: Mapping[str, Mapping[str, tuple[str, ...]]]
+    """empire -> office -> the orders that office offers, in printed order (A, B)."""
+    regions: Mapping[str, Region]
+    """region id -> region, in file order."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "empires", tuple(self.empires))
+        frozen_council = {
+            empire: MappingProxyType({office: tuple(orders) for office, orders in offices.items()})
+            for empire, offices in self.council.items()
+        }
+        object.__setattr__(self, "council", MappingProxyType(frozen_council))
+        object.__setattr__(self, "regions", MappingProxyType(dict(self.regions)))
+
+    # The mappings are not hashable; equal boards always share id and empire order, so this agrees with ==.
+    def __hash__(self) -> int:
+        return hash((self.id, self.empires))
+
+    def orders(self, empire: str, office: str) -> tuple[str, ...]:
+        """The orders `office` offers in `empire`'s council. KeyError for an unknown empire or office."""
+        return self.council[empire][office]
+
+    def home_regions(self, empire: str) -> tuple[str, ...]:
+        """Ids of the regions bearing `empire`'s colour, in file order. KeyError for an unknown empire."""
+        if empire not in self.empires:
+            raise KeyError(empire)
+        return tuple(rid for rid, region in self.regions.items() if region.home == empire)
+
+    def adjacent(self, a: str, b: str) -> bool:
+        """Whether regions `a` and `b` share a land border. KeyError for an unknown region."""
+        if b not in self.regions:
+            raise KeyError(b)
+        return b in self.regions[a].adjacent
+
+    def to_data(self) -> dict[str, Any]:
+        """The board as plain data, in the shape of its TOML file, with every default written out."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "note": self.note,
+            "empires": list(self.empires),
+            "council": {
+                empire: {office: list(orders) for office, orders in offices.items()}
+                for empire, offices in self.council.items()
+            },
+            "regions": {rid: _region_data(region) for rid, region in self.regions.items()},
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], source: str = "<data>") -> Board:
+        """Validate `data` (the shape of a board file) and build the board. BoardError names the first problem,
+        prefixed with `source`."""
+        return _Validator(source).board(data)
+
+    @property
+    def content_hash(self) -> str:
+        """What a game pins its board by: "sha256:" and the hex digest of the canonical JSON of `to_data()`.
+        Comments, layout and the order of tables and keys in the file do not change it."""
+        canonical = json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"))
+        return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _region_data(region: Region) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": region.name,
+        "home": region.home,
+        "cities": region.cities,
+        "farm": region.farm,
+        "fort": region.fort,
+        "banners": region.banners,
+        "adjacent": list(region.adjacent),
+    }
+    if region.pos is not None:
+        data["pos"] = list(region.pos)
+    return data
+
+
+def shipped_boards() -> tuple[str, ...]:
+    """Ids of the boards shipped in fixtures/boards/."""
+    folder = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER
+    return tuple(sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml")))
+
+
+def load_board(ref: str) -> Board:
+    """Load a shipped board by id ("standin") or a board file by path. BoardError names the first problem."""
+    if not ref:
+        raise BoardError("no board given: name a shipped board (such as standin) or a board file")
+    looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
+    if not looks_like_path and ID_PATTERN.fullmatch(ref):
+        shipped = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER / f"{ref}.toml"
+        if shipped.is_file():
+            return parse_board(shipped.read_bytes(), f"{SHIPPED_PACKAGE}/{SHIPPED_FOLDER}/{ref}.toml")
+        if not Path(ref).exists():
+            known = ", ".join(shipped_boards()) or "none"
+            raise BoardError(f"{ref}: no such file, and no shipped board of that id (shipped: {known})")
+    return load_board_file(Path(ref), ref)
+
+
+def load_board_file(path: Path, source: str | None = None) -> Board:
+    """Load and validate the board file at `path`; messages name it as `source` (default: the path)."""
+    source = str(path) if source is None else source
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise BoardError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise BoardError(f"{source}: is a directory, not a board file") from None
+    except OSError as exc:
+        raise BoardError(f"{source}: cannot read it ({exc.strerror or exc})") from None
+    return parse_board(raw, source)
+
+
+def parse_board(raw: bytes, source: str) -> Board:
+    """Parse the bytes of a board file (UTF-8 TOML) and validate them."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BoardError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = " ".join(str(exc).split())
+        raise BoardError(f"{source}: not valid TOML: {message}") from None
+    return Board.from_data(data, source)
+
+
+def _kind(value: object) -> str:
+    """A value's type in TOML's words, for messages."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "a table"
+    return type(value).__name__
+
+
+def _listing(items: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(items)
+
+
+class _Validator:
+    """Checks board data in a fixed order and stops at the first problem."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str | None, what: str) -> NoReturn:
+        prefix = self.source if where is None else f"{self.source}: {where}"
+        raise BoardError(f"{prefix}: {what}")
+
+    def keys(
+        self, where: str | None, table: Mapping[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]
+    ) -> None:
+        for key in table:
+            if key not in allowed:
+                self.fail(where, f"unknown key {key!r} (allowed: {_listing(allowed)})")
+        for key in required:
+            if key not in table:
+                self.fail(where, f"missing key {key!r}")
+
+    def text(self, where: str | None, key: str, value: object) -> str:
+        if not isinstance(value, str):
+            self.fail(where, f"{key} must be a string, not {_kind(value)}")
+        if not value.strip():
+            self.fail(where, f"{key} must not be empty")
+        return value
+
+    def ident(self, where: str | None, what: str, value: object) -> str:
+        if not isinstance(value, str):
+            self.fail(where, f"{what} must be a string, not {_kind(value)}")
+        if not ID_PATTERN.fullmatch(value):
+            self.fail(where, f"{what} {value!r} must match {ID_PATTERN.pattern} (lower-case letters, digits, hyphens)")
+        return value
+
+    def count(self, where: str, key: str, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(where, f"{key} must be an integer, not {_kind(value)}")
+        if value < 0:
+            self.fail(where, f"{key} must not be negative (got {value})")
+        return value
+
+    def flag(self, where: str, key: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            self.fail(where, f"{key} must be true or false, not {_kind(value)}")
+        return value
+
+    def table(self, where: str | None, key: str | None, value: object) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            subject = "must be a table" if key is None else f"{key} must be a table"
+            self.fail(where, f"{subject}, not {_kind(value)}")
+        return value
+
+    def array(self, where: str | None, key: str, value: object) -> list[Any] | tuple[Any, ...]:
+        if not isinstance(value, list | tuple):
+            self.fail(where, f"{key} must be an array, not {_kind(value)}")
+        return value
+
+    def board(self, data: object) -> Board:
+        if not isinstance(data, Mapping):
+            self.fail(None, f"a board must be a table, not {_kind(data)}")
+        self.keys(None, data, BOARD_KEYS, REQUIRED_BOARD_KEYS)
+        board_id = self.ident(None, "id", data["id"])
+        name = self.text(None, "name", data["name"])
+        note = data.get("note", "")
+        if not isinstance(note, str):
+            self.fail(None, f"note must be a string, not {_kind(note)}")
+        empires = self.empires(data["empires"])
+        council = self.council(data["council"], empires)
+        regions = self.regions(data["regions"], empires)
+        self.symmetry(regions)
+        self.homes(regions, empires)
+        return Board(id=board_id, name=name, note=note, empires=empires, council=council, regions=regions)
+
+    def empires(self, value: object) -> tuple[str, ...]:
+        items = self.array(None, "empires", value)
+        if not items:
+            self.fail(None, "empires must list at least one empire")
+        seen: list[str] = []
+        for item in items:
+            empire = self.ident("empires", "empire id", item)
+            if empire in seen:
+                self.fail("empires", f"{empire!r} is listed twice")
+            seen.append(empire)
+        return tuple(seen)
+
+    def council(self, value: object, empires: tuple[str, ...]) -> dict[str, dict[str, tuple[str, ...]]]:
+        tables = self.table(None, "council", value)
+        council: dict[str, dict[str, tuple[str, ...]]] = {}
+        for empire, offices in tables.items():
+            where = f"council {empire}"
+            if empire not in empires:
+                self.fail(where, f"unknown empire (empires: {_listing(empires)})")
+            offices = self.table(where, None, offices)
+            for office in offices:
+                if office not in names.OFFICES:
+                    self.fail(where, f"unknown office {office!r} (offices: {_listing(names.OFFICES)})")
+            council[empire] = {}
+            for office in names.OFFICES:
+                if office not in offices:
+                    self.fail(where, f"missing office {office!r}")
+                council[empire][office] = self.office(where, office, offices[office])
+        for empire in empires:
+            if empire not in council:
+                self.fail(f"council {empire}", f"missing: every empire needs a [council.{empire}] table")
+        # Councils in empire turn order, whatever order the file gives them in.
+        return {empire: council[empire] for empire in empires}
+
+    def office(self, where: str, office: str, value: object) -> tuple[str, ...]:
+        items = self.array(where, office, value)
+        if not items:
+            self.fail(where, f"{office} has no orders")
+        orders: list[str] = []
+        for item in items:
+            if not isinstance(item, str):
+                self.fail(where, f"{office}: an order must be a string, not {_kind(item)}")
+            if item not in names.ORDERS:
+                self.fail(where, f"{office}: unknown order {item!r} (orders: {_listing(names.ORDERS)})")
+            if item in orders:
+                self.fail(where, f"{office} lists {item!r} twice")
+            orders.append(item)
+        return tuple(orders)
+
+    def regions(self, value: object, empires: tuple[str, ...]) -> dict[str, Region]:
+        tables = self.table(None, "regions", value)
+        if not tables:
+            self.fail(None, "regions must hold at least one region")
+        # Ids first: a badly written id would otherwise surface as some other region's "unknown neighbour".
+        for rid in tables:
+            if not isinstance(rid, str) or not ID_PATTERN.fullmatch(rid):
+                self.fail(
+                    f"region {rid!r}", f"id must match {ID_PATTERN.pattern} (lower-case letters, digits, hyphens)"
+                )
+        regions: dict[str, Region] = {}
+        for rid, fields in tables.items():
+            regions[rid] = self.region(rid, fields, empires, tables)
+        return regions
+
+    def region(self, rid: str, value: object, empires: tuple[str, ...], all_ids: Mapping[str, Any]) -> Region:
+        where = f"region {rid}"
+        fields = self.table(where, None, value)
+        self.keys(where, fields, REGION_KEYS, REQUIRED_REGION_KEYS)
+        name = self.text(where, "name", fields["name"])
+        home = fields["home"]
+        if not isinstance(home, str):
+            self.fail(where, f"home must be a string, not {_kind(home)}")
+        if home not in empires:
+            self.fail(where, f"home {home!r} is not an empire (empires: {_listing(empires)})")
+        cities = self.count(where, "cities", fields.get("cities", 0))
+        farm = self.flag(where, "farm", fields.get("farm", False))
+        fort = self.flag(where, "fort", fields.get("fort", False))
+        banners = self.count(where, "banners", fields.get("banners", 0))
+        adjacent = self.neighbours(where, rid, fields.get("adjacent", []), all_ids)
+        pos = self.pos(where, fields["pos"]) if "pos" in fields else None
+        return Region(
+            id=rid,
+            name=name,
+            home=home,
+            cities=cities,
+            farm=farm,
+            fort=fort,
+            banners=banners,
+            adjacent=adjacent,
+            pos=pos,
+        )
+
+    def neighbours(self, where: str, rid: str, value: object, all_ids: Mapping[str, Any]) -> tuple[str, ...]:
+        items = self.array(where, "adjacent", value)
+        seen: list[str] = []
+        for item in items:
+            if not isinstance(item, str):
+                self.fail(where, f"adjacent: a neighbour must be a region id string, not {_kind(item)}")
+            if item == rid:
+                self.fail(where, "lists itself as adjacent")
+            if item in seen:
+                self.fail(where, f"lists {item!r} as adjacent twice")
+            if item not in all_ids:
+                self.fail(where, f"unknown neighbour {item!r} (no region of that id)")
+            seen.append(item)
+        return tuple(seen)
+
+    def pos(self, where: str, value: object) -> tuple[float, float]:
+        numbers: list[float] = []
+        if isinstance(value, list | tuple) and len(value) == 2:
+            for v in value:
+                if isinstance(v, int | float) and not isinstance(v, bool):
+                    try:
+                        number = float(v)
+                    except OverflowError:
+                        break
+                    if math.isfinite(number):
+                        numbers.append(number)
+        if len(numbers) != 2:
+            self.fail(where, f"pos must be two finite numbers [x, y], got {value!r}")
+        return (numbers[0], numbers[1])
+
+    def symmetry(self, regions: dict[str, Region]) -> None:
+        for rid, region in regions.items():
+            for other in region.adjacent:
+                if rid not in regions[other].adjacent:
+                    self.fail(
+                        f"region {rid}",
+                        f"lists {other!r} as adjacent but {other!r} does not list {rid!r} (borders go both ways)",
+                    )
+
+    def homes(self, regions: dict[str, Region], empires: tuple[str, ...]) -> None:
+        for empire in empires:
+            home = [region for region in regions.values() if region.home == empire]
+            if not home:
+                self.fail(f"empire {empire}", "has no home region")
+            banners = sum(region.banners for region in home)
+            if banners > names.BANNERS_PER_EMPIRE:
+                self.fail(
+                    f"empire {empire}",
+                    f"starting banners total {banners}, more than the {names.BANNERS_PER_EMPIRE} an empire has",
+                )
