@@ -6,9 +6,20 @@ import click
 
 from ledger.errors import WhispersError
 
-# command name -> "module:attribute"; a module is imported only when its command runs or asks for --help.
-COMMANDS: dict[str, str] = {
-    "board": "cli.board:board",
+# command name -> ("module:attribute", short help). A module is imported only when its command runs or
+# asks for its own --help; `whispers --help` lists these short helps without importing anything.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("cli.recording:new", "Start a new game."),
+    "move": ("cli.recording:move", "Record one move, written as a notation line."),
+    "record": ("cli.recording:record", "The guided recorder: asks for each move, offers the legal ones."),
+    "status": ("cli.reading:status", "Where a game stands: who must act and what is legal."),
+    "log": ("cli.reading:log", "A game in notation."),
+    "score": ("cli.reading:score", "Scores with the full breakdown and the tie-break trail."),
+    "games": ("cli.reading:games", "The games in the store."),
+    "import": ("cli.files:import_game", "Import a game from notation or a record file."),
+    "export": ("cli.files:export", "Export a game as a portable record file."),
+    "board": ("cli.board:board", "Check or show a board file."),
+    "demo": ("cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
 }
 
 
@@ -24,7 +35,7 @@ class Refused(click.ClickException):
 class LazyGroup(click.Group):
     """click's documented lazy-loading pattern: list names eagerly, import commands on demand."""
 
-    def __init__(self, *args, lazy: dict[str, str], **kwargs) -> None:
+    def __init__(self, *args, lazy: dict[str, tuple[str, str]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.lazy = lazy
 
@@ -37,9 +48,14 @@ class LazyGroup(click.Group):
         except WhispersError as exc:
             raise Refused(str(exc)) from None
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, self.lazy[name][1]) for name in sorted(self.lazy)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy:
-            module_name, attr = self.lazy[cmd_name].split(":")
+            module_name, attr = self.lazy[cmd_name][0].split(":")
             return getattr(importlib.import_module(module_name), attr)
         return super().get_command(ctx, cmd_name)
 

@@ -352,15 +352,17 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
     return None
 
 
-def format_record(events: Iterable[ev.Event], comments: bool = True) -> Iterator[str]:
+def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None) -> Iterator[str]:
     """A record as notation lines: the `game` line, then one line per move, with the engine's own
-    events as `#` comments when `comments` is set."""
+    events as `#` comments when `comments` is set. With a `viewer`, what only another society may
+    know is left out (loyalty tokens, names of cards drawn)."""
     borrowed = False
     for event in events:
         if isinstance(event, ev.GameStarted):
             yield format_header(event)
             continue
-        line = format_event(event, borrowed=borrowed)
+        hide = viewer is not None and event.private is not None and getattr(event, "society", None) != viewer
+        line = format_event(event, borrowed=borrowed, hide_private=hide)
         if isinstance(event, ev.AgentSwapped | ev.CardPlayed):
             borrowed = isinstance(event, ev.AgentSwapped) or event.act is not None
         elif line is not None and not isinstance(event, ev.TableChecked | ev.RulingApplied):

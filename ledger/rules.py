@@ -442,19 +442,19 @@ def score(s: GameState) -> ev.GameScored:
             "concealed_points": loyalty.concealed * s.ruleset.concealed_bonus,
             "swaps": loyalty.swaps, "cards": s.hands[society].size,
         }
-    ranking = tuple(sorted(s.players, key=lambda p: (-scores[p]["total"], s.players.index(p))))
-    best = scores[ranking[0]]["total"]
-    tied = [p for p in ranking if scores[p]["total"] == best]
-    trail = [f"highest score {best}: {', '.join(tied)}"]
     keys = {
         "fewest_swaps": ("fewest loyalty swaps", lambda p: -scores[p]["swaps"]),
         "most_concealed": ("most concealed loyalties", lambda p: scores[p]["concealed"]),
         "most_cards": ("most cards in hand", lambda p: scores[p]["cards"]),
     }
-    for rule in s.ruleset.tie_breaks:
+    breaks = [keys[rule] for rule in s.ruleset.tie_breaks]
+    ranking = tuple(sorted(s.players, key=lambda p: (-scores[p]["total"], *(-key(p) for _, key in breaks))))
+    best = scores[ranking[0]]["total"]
+    tied = [p for p in ranking if scores[p]["total"] == best]
+    trail = [f"highest score {best}: {', '.join(tied)}"]
+    for label, key in breaks:
         if len(tied) == 1:
             break
-        label, key = keys[rule]
         top = max(key(p) for p in tied)
         tied = [p for p in tied if key(p) == top]
         trail.append(f"tie-break, {label}: {', '.join(tied)}")

@@ -1,0 +1,85 @@
+"""What the commands share: the store option, opening a game, JSON output, and words for legal moves."""
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from ledger.rules import Option, Prompt
+from ledger.state import GameState
+
+
+def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--store", "store_url", envvar="WHISPERS_STORE", metavar="URL",
+        help="Event store: an SQLite path, postgresql://user@host:port/db, or memory:. "
+             "Default: whispers.sqlite in the user data directory.  [env: WHISPERS_STORE]",
+    )(func)
+
+
+def open_store(url: str | None):  # -> ledger.store.Store, imported late to keep start-up light
+    from ledger.store import open_store as _open
+
+    return _open(url or os.environ.get("WHISPERS_STORE") or None)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=False, default=list))
+
+
+def option_text(option: Option, limit: int = 12) -> str:
+    """A legal move in words, as the notation would start it."""
+    ch = option.choices
+    s = option.society
+
+    def some(items: Any) -> str:
+        items = list(items)
+        more = f", … ({len(items)} in all)" if len(items) > limit else ""
+        return ", ".join(str(i) for i in items[:limit]) + more
+
+    match option.verb:
+        case "loyalty":
+            return f"{s} loyalty devout=E dutiful=E affiliated=E unallied=E opposed=E   |   {s} loyalty sealed"
+        case "retrieve" | "deploy":
+            return f"{s} {option.verb} {{{some(ch['where'])}}}"
+        case "recruit":
+            return (f"{s} recruit REGION=N …  ({ch['at']} {ch['order']}: {ch['amount']} banners into "
+                    f"{some(ch['regions'])})")
+        case "draw":
+            return f"{s} draw  ({ch['at']} {ch['order']}: {ch['count']} card(s))"
+        case "attack":
+            attacks = [f"{a}→{b} (≤{n})" for a, b, n in ch["attacks"]]
+            return f"{s} attack FROM TO N  ({ch['at']}: {some(attacks)})"
+        case "swap-agent":
+            return f"{s} swap-agent {{{', '.join(ch['targets'])}}}  ({ch['at']})"
+        case "play":
+            return f"{s} play CARD …  (holds {', '.join(f'{e}×{n}' for e, n in ch['hand'].items())})"
+        case "discard":
+            return f"{s} discard {ch['count']} card(s)  (holds {', '.join(f'{e}×{n}' for e, n in ch['hand'].items())})"
+        case "swap-loyalty":
+            return f"{s} swap-loyalty SLOT SLOT  (concealed: {', '.join(ch['slots'])})"
+        case "pass":
+            return f"{s} pass"
+        case "reveal":
+            return f"{s} reveal devout=E dutiful=E affiliated=E unallied=E opposed=E"
+    return f"{s} {option.verb}"
+
+
+def option_json(option: Option) -> dict[str, Any]:
+    return {"verb": option.verb, "society": option.society,
+            "choices": {k: list(v) if isinstance(v, tuple) else v for k, v in option.choices.items()}}
+
+
+def where_now(state: GameState, p: Prompt) -> str:
+    phase = {"empire": "empire turns"}.get(p.phase, p.phase)
+    at = f" · {p.empire} {p.office}" if p.phase == "empire" and p.office else ""
+    return f"{state.name} · {state.ruleset.id} · round {p.round} · {phase}{at}"
+
+
+def fail(message: str) -> None:
+    """Refuse with one line and exit status 2."""
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(2)

@@ -1,0 +1,56 @@
+"""`whispers demo`: the newcomer's first run, on the default store."""
+
+from importlib import resources
+
+import click
+
+from cli.common import open_store, store_option
+from ledger.game import new_game, record
+from ledger.notation import Header, parse_lines
+
+DEMO_GAME = "official-4p.txt"
+
+
+@click.command()
+@click.option(
+    "--game", "name", default=None, metavar="NAME", help="Name for the recorded game (default: demo, demo-2...)."
+)
+@store_option
+def demo(name: str | None, store_url: str | None) -> None:
+    """Record a bundled complete 4-player game move by move, then show the final board and the scores."""
+    from rich.progress import Progress
+
+    from cli.reading import score, status
+
+    text = resources.files("fixtures").joinpath("games", DEMO_GAME).read_text(encoding="utf-8")
+    lines = list(parse_lines(text.splitlines()))
+    header = next(parsed for _, parsed in lines if isinstance(parsed, Header))
+    moves = [parsed for _, parsed in lines if not isinstance(parsed, Header)]
+    with open_store(store_url) as store:
+        if name is None:
+            taken = set(store.names())
+            name = (
+                "demo"
+                if "demo" not in taken
+                else next(f"demo-{i}" for i in range(2, 10_000) if f"demo-{i}" not in taken)
+            )
+        game = new_game(store, name, header)
+        with Progress(transient=False) as progress:
+            task = progress.add_task(f"Recording {DEMO_GAME} as {name!r}", total=len(moves))
+            for command in moves:
+                game, _ = record(store, game, command)
+                progress.advance(task)
+        url = store.url
+    click.echo(f"\nRecorded {len(moves)} moves ({game.version} events) into {url}\n")
+    ctx = click.get_current_context()
+    ctx.invoke(status, game=name, society=None, as_json=False, version=None, store_url=store_url)
+    click.echo("")
+    ctx.invoke(score, game=name, as_json=False, store_url=store_url)
+    click.echo(f"""
+Try next:
+  whispers log {name}                 the game in notation, one move per line
+  whispers status {name} --at 120     the game as it stood after event 120
+  whispers log {name} --as raven      what the Pale Raven could see
+  whispers score {name} --json        the scores for a script
+  whispers export {name} -o {name}.whispers   a portable, hash-chained record file
+  whispers new my-game --players raven,rat,spider,serpent && whispers record my-game""")

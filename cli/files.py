@@ -1,0 +1,69 @@
+"""Games in files: `import` (notation or a record file) and `export` (the portable record file)."""
+
+from pathlib import Path
+
+import click
+
+from cli.common import open_store, store_option
+from ledger import recordfile, rules
+from ledger.errors import RecordFileError, StoreError
+from ledger.game import import_lines, read_facts
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--game", "name", metavar="NAME", help="Name for the game (default: the file's game or its stem).")
+@store_option
+def import_game(file: Path, name: str | None, store_url: str | None) -> None:
+    """Import FILE, a game in notation or a whispers record file: all of it, or nothing.
+
+    A bad notation line is named by its number with the reason; a truncated or altered record file is
+    refused, naming the first bad event.
+    """
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise RecordFileError(f"cannot read {file}: {exc.strerror}") from None
+    with open_store(store_url) as store:
+        if recordfile.looks_like_record(data):
+            header, facts, _notes = recordfile.loads(data, str(file))
+            name = name or header["game"]
+            events = read_facts(facts, str(file))
+            try:
+                state = rules.fold(events)
+            except Exception as exc:  # a record whose chain holds but whose events do not fold
+                raise RecordFileError(f"{file}: the events do not replay: {exc}") from None
+            if name != state.name:
+                facts = [{**facts[0], "name": name}, *facts[1:]]
+                state = rules.fold(read_facts(facts, str(file)))
+            store.create(name, facts)
+            count = len(facts)
+        else:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RecordFileError(f"{file}: neither notation (UTF-8 text) nor a record file") from None
+            name = name or file.stem
+            game = import_lines(store, name, text.splitlines())
+            state, count = game.state, game.version
+    where = "over" if state.over else f"round {state.round}, {state.phase}"
+    click.echo(f"{name}: imported {count} events ({state.ruleset.id}, {', '.join(state.players)}; {where}).")
+
+
+@click.command()
+@click.argument("game")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The record file to write.")
+@store_option
+def export(game: str, output: Path, store_url: str | None) -> None:
+    """Export GAME as a portable record file: msgpack, a header and a hash chain over the events."""
+    with open_store(store_url) as store:
+        facts = store.facts(game)
+    data = recordfile.dumps(game, facts)
+    try:
+        tmp = output.with_name(output.name + ".part")
+        tmp.write_bytes(data)
+        tmp.replace(output)
+    except OSError as exc:
+        raise StoreError(f"cannot write {output}: {exc.strerror}") from None
+    click.echo(f"{game}: {len(facts)} events written to {output} (head {recordfile.chain(facts)[-1][:16]}…).")

@@ -1,0 +1,235 @@
+"""Recording at the table: `new`, `move` and the guided recorder `record`."""
+
+import shlex
+import sys
+
+import click
+
+from cli.common import open_store, store_option, where_now
+from ledger import commands as c
+from ledger import events as ev
+from ledger.errors import GameMovedOn, NotationError, RuleError, WhispersError
+from ledger.game import Game, load, new_game, play
+from ledger.names import SOCIETIES
+from ledger.notation import VERBS, Header, describe, format_event, parse_line
+from ledger.rules import Option, prompt
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", required=True, metavar="S,S,...",
+              help=f"Societies in seat order, clockwise: {', '.join(SOCIETIES)}.")
+@click.option("--first", metavar="SOCIETY", help="The first player (default: the first listed).")
+@click.option("--ruleset", default="official", show_default=True, metavar="ID|PATH",
+              help="official, advanced, revised, or a ruleset .toml file.")
+@click.option("--board", default="standin", show_default=True, metavar="ID|PATH",
+              help="standin, or a board .toml file (see docs/boards.md).")
+@store_option
+def new(game: str, players: str, first: str | None, ruleset: str, board: str, store_url: str | None) -> None:
+    """Start a new game named GAME.
+
+    Example: whispers new finals-t3 --players raven,rat,spider,serpent --first rat
+    """
+    header = Header(ruleset, board, tuple(p.strip() for p in players.split(",") if p.strip()), first)
+    with open_store(store_url) as store:
+        created = new_game(store, game, header)
+    state = created.state
+    click.echo(f"{game}: new {state.ruleset.id} game on board {state.board.id} for "
+               f"{', '.join(state.players)}; {state.first} is the first player.")
+    click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")
+
+
+def _move_help() -> str:
+    lines = "\n".join(f"  {verb:<13} {example}" for verb, example in VERBS.items() if verb != "game")
+    return ("Record one move in GAME, written as a notation line (docs/notation.md).\n\n"
+            "Use - as the line to read moves from standard input, one per line: all of them land, or none.\n\n"
+            "\b\nVerbs:\n" + lines)
+
+
+def line_from_args(words: tuple[str, ...]) -> str:
+    """The shell split the line into words; join them back, keeping quoted reasons whole."""
+    if len(words) == 1:
+        return words[0]
+    return shlex.join(words)
+
+
+def show_events(produced: list[ev.Event], echo=click.echo) -> None:
+    for event in produced:
+        line = format_event(event)
+        echo(f"  {line}" if line is not None else f"  · {describe(event)}")
+
+
+@click.command(help=_move_help())
+@click.argument("game")
+@click.argument("line", nargs=-1, required=True)
+@store_option
+def move(game: str, line: tuple[str, ...], store_url: str | None) -> None:
+    with open_store(store_url) as store:
+        current = load(store, game)
+        start = current
+        if line == ("-",):
+            produced: list[ev.Event] = []
+            for number, text in enumerate(sys.stdin, start=1):
+                try:
+                    command = _command(text)
+                    if command is None:
+                        continue
+                    current, events = play(current, command)
+                except RuleError as exc:
+                    raise RuleError(f"line {number}: {exc.reason}", exc.rule) from None
+                except WhispersError as exc:
+                    raise type(exc)(f"line {number}: {exc}") from None
+                produced.extend(events)
+        else:
+            command = _command(line_from_args(line))
+            if command is None:
+                raise NotationError("an empty line: nothing to record")
+            current, produced = play(current, command)
+        if produced:
+            store.append(game, start.version, [e.to_fact() for e in produced])
+    show_events(produced)
+    _say_next(current)
+
+
+def _command(text: str) -> c.Command | None:
+    parsed = parse_line(text)
+    if isinstance(parsed, Header):
+        raise NotationError("a game line starts a game: use whispers new or whispers import")
+    return parsed
+
+
+def _say_next(game: Game) -> None:
+    p = prompt(game.state)
+    if game.state.over:
+        click.echo(f"{game.name}: the game is over. See: whispers score {game.name}")
+        return
+    click.echo(f"Next: {p.note}")
+
+
+# --- the guided recorder --------------------------------------------------------------------------
+
+
+def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str, bool]]:
+    """Numbered choices for the recorder: (line, complete). An incomplete line is pre-filled for editing."""
+    found: list[tuple[str, bool]] = []
+    for o in options:
+        s, ch = o.society, o.choices
+        match o.verb:
+            case "loyalty":
+                found += [(f"{s} loyalty sealed", True), (f"{s} loyalty devout= dutiful= affiliated= unallied= "
+                                                          "opposed=", False)]
+            case "retrieve" | "deploy":
+                found += [(f"{s} {o.verb} {w}", True) for w in ch["where"]]
+            case "recruit":
+                complete = ch["amount"] == 0
+                found.append((f"{s} recruit order={ch['order']} at={ch['at']}" + ("" if complete else " "), complete))
+            case "draw":
+                found.append((f"{s} draw order={ch['order']} at={ch['at']}", True))
+            case "attack":
+                found += [(f"{s} attack {a} {b} ", False) for a, b, _ in ch["attacks"]]
+            case "swap-agent":
+                found += [(f"{s} swap-agent {t}", True) for t in ch["targets"]]
+            case "play" | "discard":
+                found.append((f"{s} {o.verb} ", False))
+            case "swap-loyalty":
+                found.append((f"{s} swap-loyalty ", False))
+            case "pass":
+                found.append((f"{s} pass", True))
+            case "reveal":
+                found.append((f"{s} reveal devout= dutiful= affiliated= unallied= opposed=", False))
+    return found[:limit]
+
+
+def _words(game: Game) -> list[str]:
+    """Words the recorder completes with Tab: verbs, societies, regions, positions, slots, offices."""
+    from ledger.names import OFFICES, SLOTS
+
+    state = game.state
+    positions = [f"{e}.{o}" for e in state.board.empires for o in OFFICES]
+    return sorted({*VERBS, *state.players, *state.board.regions, *positions, *SLOTS, *OFFICES,
+                   *state.board.empires, "sealed"})
+
+
+def _readline_setup(words: list[str]):
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - every platform we ship on has it
+        return None
+
+    def complete(text: str, index: int) -> str | None:
+        matches = [w for w in words if w.startswith(text)]
+        return matches[index] if index < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" =:,")
+    readline.parse_and_bind("tab: complete")
+    return readline
+
+
+@click.command()
+@click.argument("game")
+@store_option
+def record(game: str, store_url: str | None) -> None:
+    """The guided recorder for GAME: asks for each move and offers the legal ones.
+
+    Type a number to pick an offered move (an incomplete one is put on the line for you to finish),
+    or type any notation line; Tab completes names. Each move is saved the moment it is accepted, so
+    Ctrl-C or a closed terminal loses nothing confirmed. Type q to stop, ? for the verbs.
+    """
+    with open_store(store_url) as store:
+        current = load(store, game)
+        readline = _readline_setup(_words(current))
+        prefill = ""
+        while not current.state.over:
+            p = prompt(current.state)
+            offered = suggestions(p.options)
+            click.echo("")
+            click.echo(where_now(current.state, p))
+            click.echo(f"  {p.note}")
+            for number, (text, complete) in enumerate(offered, start=1):
+                click.echo(f"  {number:>2}. {text.strip()}{'' if complete else ' …'}")
+            try:
+                if readline is not None and prefill:
+                    readline.set_startup_hook(lambda text=prefill: readline.insert_text(text))
+                line = input("move> ").strip()
+            except EOFError:
+                click.echo("")
+                break
+            except KeyboardInterrupt:
+                click.echo("\nStopped. Every move accepted so far is saved.")
+                return
+            finally:
+                if readline is not None:
+                    readline.set_startup_hook(None)
+            prefill = ""
+            if line in ("q", "quit", "exit"):
+                break
+            if line in ("?", "help"):
+                for verb, example in VERBS.items():
+                    click.echo(f"  {verb:<13} {example}")
+                continue
+            if line.isdigit() and 1 <= int(line) <= len(offered):
+                text, complete = offered[int(line) - 1]
+                if not complete:
+                    prefill = text
+                    continue
+                line = text
+            if not line:
+                continue
+            try:
+                command = _command(line)
+                if command is None:
+                    continue
+                after, produced = play(current, command)
+                store.append(game, current.version, [e.to_fact() for e in produced])
+            except GameMovedOn as exc:
+                click.echo(f"Refused: {exc}; reloading the game.")
+                current = load(store, game)
+                continue
+            except WhispersError as exc:
+                click.echo(f"Refused: {exc}")
+                continue
+            current = after
+            click.echo("Recorded:")
+            show_events(produced)
+    click.echo(f"{game}: {'the game is over. See: whispers score ' + game if current.state.over else 'stopped.'}")

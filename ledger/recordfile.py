@@ -1,0 +1,86 @@
+"""The portable record file: msgpack, a header (format version, ruleset, board hash) and a hash chain.
+
+Each event's link is sha256(previous link + the event's msgpack bytes); the header repeats the count and
+the last link, so a truncated, reordered or edited file is refused with the first bad event named. The
+chain makes tampering evident, not impossible: whoever can rewrite the file can rewrite the chain, so
+publish the head hash (`whispers verify` prints it) beside the file where that matters.
+"""
+
+import hashlib
+from typing import Any
+
+import msgpack
+
+from ledger.errors import RecordFileError
+
+FORMAT = "whispers-record"
+VERSION = 1
+GENESIS = "0" * 64
+
+
+def link(previous: str, fact: dict[str, Any]) -> str:
+    return hashlib.sha256(bytes.fromhex(previous) + msgpack.packb(fact, use_bin_type=True)).hexdigest()
+
+
+def chain(facts: list[dict[str, Any]]) -> list[str]:
+    links, previous = [], GENESIS
+    for fact in facts:
+        previous = link(previous, fact)
+        links.append(previous)
+    return links
+
+
+def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | None = None) -> bytes:
+    if not facts or facts[0].get("type") != "GameStarted":
+        raise RecordFileError("a record starts with its GameStarted event")
+    links = chain(facts)
+    first = facts[0]
+    header = {
+        "game": name, "ruleset": first["ruleset"]["id"], "board": first["board"]["id"],
+        "board_hash": first["board_hash"], "events": len(facts), "head": links[-1],
+    }
+    body = {"format": FORMAT, "version": VERSION, "header": header,
+            "events": [[fact, h] for fact, h in zip(facts, links, strict=True)], "notes": notes or []}
+    return msgpack.packb(body, use_bin_type=True)
+
+
+def looks_like_record(data: bytes) -> bool:
+    """A msgpack map at the start (fixmap or map16/map32), which no notation text begins with."""
+    return bool(data) and (0x80 <= data[0] <= 0x8F or data[0] in (0xDE, 0xDF))
+
+
+def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(header, facts, notes) from a record file; RecordFileError names what is wrong and where."""
+    try:
+        body = msgpack.unpackb(data, raw=False, strict_map_key=True)
+    except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError, TypeError) as exc:
+        kind = "truncated" if "Unpack failed" in str(exc) or isinstance(exc, ValueError) else "malformed"
+        raise RecordFileError(f"{source}: not a whispers record file ({kind}: {exc})".replace("\n", " ")) from None
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
+        raise RecordFileError(f"{source}: not a whispers record file")
+    if body.get("version") != VERSION:
+        raise RecordFileError(f"{source}: record format version {body.get('version')!r}; this whispers reads {VERSION}")
+    header, entries = body.get("header"), body.get("events")
+    if not isinstance(header, dict) or not isinstance(entries, list):
+        raise RecordFileError(f"{source}: the record has no header or no events")
+    if header.get("events") != len(entries):
+        raise RecordFileError(f"{source}: truncated record: the header lists {header.get('events')} events, "
+                              f"the file holds {len(entries)}")
+    facts, previous = [], GENESIS
+    for index, entry in enumerate(entries, start=1):
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], dict)):
+            raise RecordFileError(f"{source}: event {index} is malformed")
+        fact, claimed = entry
+        previous = link(previous, fact)
+        if claimed != previous:
+            raise RecordFileError(f"{source}: hash chain broken at event {index} ({fact.get('type', '?')}): "
+                                  "the record was altered")
+        facts.append(fact)
+    if header.get("head") != previous:
+        raise RecordFileError(f"{source}: the header's head hash does not match the events: the record was altered")
+    if facts and (facts[0].get("type") != "GameStarted" or facts[0].get("board_hash") != header.get("board_hash")):
+        raise RecordFileError(f"{source}: the header does not match the game's first event")
+    notes = body.get("notes") or []
+    if not isinstance(notes, list):
+        raise RecordFileError(f"{source}: malformed notes")
+    return header, facts, notes

@@ -1,0 +1,134 @@
+"""Property tests: random legal games, driven only by the engine's own legal-move function, played to the end.
+
+The invariants are computed here, independently of the engine: banner and card conservation, supply limits
+after each check, agent counts, scores recomputed from the final board, and replay equal to live state.
+"""
+
+import pytest
+
+from ledger import events as ev
+from ledger import randomgame, rules
+from ledger.board import load_board
+from ledger.game import read_facts
+from ledger.names import AGENTS_PER_SOCIETY, BANNERS_PER_EMPIRE, CARDS_PER_DECK, MULTIPLIER, SOCIETIES
+from ledger.ruleset import load_ruleset
+from ledger.state import GameState
+from ledger.store import open_store
+
+BOARD = load_board("standin")
+RULESETS = {name: load_ruleset(name) for name in ("official", "advanced", "revised")}
+GAMES = 1000
+CHUNK = 100
+
+
+def control(state: GameState, region: str) -> str:
+    """EN "Empire Control", written again here so the test does not lean on the engine's version."""
+    held = state.banners.get(region)
+    return held[0] if held else BOARD.regions[region].home
+
+
+def check_invariants(state: GameState) -> None:
+    for empire in BOARD.empires:
+        on_board = sum(n for e, n in state.banners.values() if e == empire)
+        assert on_board + state.reserve[empire] == BANNERS_PER_EMPIRE, f"{empire}: banners not conserved"
+        assert state.reserve[empire] >= 0
+        in_hands = sum(h.counts.get(empire, 0) for h in state.hands.values())
+        deck = state.decks[empire]
+        assert deck.draw >= 0 and deck.discard >= 0
+        assert deck.draw + deck.discard + in_hands == CARDS_PER_DECK, f"{empire}: cards not conserved"
+    for region, (_, count) in state.banners.items():
+        assert count > 0, f"{region} holds an empty army"
+    for society in state.players:
+        council = sum(1 for s in state.council.values() if s == society)
+        field = [r for s, r in state.field_agents if s == society]
+        assert council + len(field) <= AGENTS_PER_SOCIETY
+        assert len(field) <= state.ruleset.max_field_agents
+        assert not field or state.ruleset.field_agents
+        hand = state.hands[society]
+        assert all(n > 0 for n in hand.counts.values())
+        assert all(hand.unknown(e) >= 0 for e in hand.counts)
+    assert set(state.council.values()) <= set(state.players)
+
+
+def check_supply(before: GameState, check: ev.SupplyChecked, after: GameState) -> None:
+    """EN "Checking Supply": 4 banners a region, 6 with a farm; official scope is the active empire (FR)."""
+    for region, (empire, count) in after.banners.items():
+        limit = after.ruleset.farm_limit if BOARD.regions[region].farm else after.ruleset.supply_limit
+        if after.ruleset.supply_scope == "all" or empire == check.empire:
+            assert count <= limit, f"{region}: {count} {empire} banners after the supply check"
+
+
+def expected_scores(state: GameState) -> dict[str, int]:
+    cities = {e: 0 for e in BOARD.empires}
+    for region in BOARD.regions.values():
+        cities[control(state, region.id)] += region.cities
+    totals = {}
+    for society in state.players:
+        loyalty = state.loyalty[society]
+        assert loyalty.tokens is not None
+        total = state.ruleset.concealed_bonus * (5 - len(loyalty.revealed))
+        for slot, empire in loyalty.tokens.items():
+            agents = sum(1 for s, r in state.field_agents if s == society and control(state, r) == empire)
+            total += MULTIPLIER[slot] * (cities[empire] + agents)
+        totals[society] = total
+    return totals
+
+
+def play_and_check(seed: int, store=None) -> GameState:
+    ruleset = RULESETS[("official", "advanced", "revised")[seed % 3]]
+    players = SOCIETIES[: 2 + seed % 3] if seed % 2 else tuple(reversed(SOCIETIES))[: 2 + seed % 3]
+    name = f"g{seed}"
+    state: GameState | None = None
+    for command, produced, state in randomgame.play(players, ruleset, BOARD, seed, name=name, undo_rate=0.02):
+        check_invariants(state)
+        if store is not None:
+            facts = [e.to_fact() for e in produced]
+            if command is None:
+                store.create(name, facts)
+            else:
+                store.append(name, state.version - len(produced), facts)
+    assert state is not None and state.over
+    scored = next(e for e in reversed(state_events(state, store, name)) if isinstance(e, ev.GameScored))
+    assert {s: v["total"] for s, v in scored.scores.items()} == expected_scores(state)
+    assert scored.winner == scored.ranking[0] if scored.winner else scored.ranking[0] in scored.tied
+    return state
+
+
+def state_events(state: GameState, store, name: str) -> list[ev.Event]:
+    if store is None:
+        return [rules.score(state)]
+    return read_facts(store.facts(name), name)
+
+
+@pytest.mark.parametrize("chunk", range(GAMES // CHUNK))
+def test_random_games_keep_the_invariants(chunk: int) -> None:
+    """1,000 random legal games over all rulesets and 2, 3 and 4 players, each move checked."""
+    games = []
+    for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
+        state = play_and_check(seed)
+        games.append((len(state.players), state.ruleset.id))
+    assert {n for n, _ in games} == {2, 3, 4}
+    assert {r for _, r in games} == set(RULESETS)
+
+
+def test_supply_limits_hold_after_every_check() -> None:
+    for seed in range(60):
+        ruleset = RULESETS[("official", "advanced", "revised")[seed % 3]]
+        previous = None
+        for _, produced, state in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, BOARD, seed):
+            replay = previous
+            for event in produced:
+                replay = rules.evolve(replay, event)
+                if isinstance(event, ev.SupplyChecked):
+                    check_supply(previous, event, replay)
+            previous = state
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_replay_from_the_store_equals_the_live_state(seed: int) -> None:
+    """Every move appended to a store as it is made; the record folded back equals the live state."""
+    with open_store("memory:") as store:
+        live = play_and_check(seed, store)
+        replayed = rules.fold(read_facts(store.facts(f"g{seed}"), "test"))
+        assert store.version(f"g{seed}") == live.version
+    assert replayed == live
