@@ -1,0 +1,109 @@
+"""Primitive board changes, as card plays and rulings record them, and the checks they must pass."""
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from ledger import events as ev
+from ledger.errors import RuleError
+from ledger.names import OFFICES
+from ledger.state import GameState, Position
+
+
+def require(condition: bool, message: str, rule: str) -> None:
+    if not condition:
+        raise RuleError(message, rule)
+
+
+def where(state: GameState, where: str) -> tuple[Position | None, str | None]:
+    """Parse an agent's place: (council position, None) or (None, region)."""
+    if "." in where:
+        empire, office = where.split(".", 1)
+        require(empire in state.board.empires, f"unknown empire {empire!r}", "EN Setup: The Five Empires")
+        require(
+            office in OFFICES,
+            f"unknown office {office!r}: the offices are {', '.join(OFFICES)}",
+            "EN Deploy Agents Phase",
+        )
+        return (empire, office), None
+    require(where in state.board.regions, f"unknown region {where!r} on board {state.board.id!r}", "EN The Map")
+    return None, where
+
+
+def apply_agent_moves(state: GameState, moves: Iterable[tuple[str, str]], rule: str) -> dict[Position, str]:
+    council = dict(state.council)
+    for source, target in moves:
+        src, _ = where(state, source)
+        dst, _ = where(state, target)
+        require(src is not None and dst is not None, "agent= moves a council agent: EMPIRE.OFFICE:EMPIRE.OFFICE", rule)
+        assert src is not None and dst is not None
+        require(src in council, f"there is no agent on {source}", rule)
+        require(dst not in council, f"{target} is taken by {council.get(dst)}", rule)
+        council[dst] = council.pop(src)
+    return council
+
+
+def resolve_effects(state: GameState, effects: ev.Effects, rule: str) -> ev.Effects:
+    """Fill in the empire of `kill=REGION:N` and `move=FROM:TO:N`: the one whose banners are there."""
+
+    def holder(region: str) -> str:
+        require(region in state.board.regions, f"unknown region {region!r}", rule)
+        held = state.banners.get(region)
+        require(held is not None, f"{region} holds no banners", rule)
+        assert held is not None
+        return held[0]
+
+    kill = tuple((r, e or holder(r), n) for r, e, n in effects.kill)
+    move = tuple((a, b, e or holder(a), n) for a, b, e, n in effects.move)
+    return replace(effects, kill=kill, move=move)
+
+
+def check_effects(state: GameState, effects: ev.Effects, rule: str) -> None:
+    """Effects must be possible and leave a board the rules allow: no region holding two empires' banners."""
+    banners, _ = apply_banner_effects(state, effects, rule)
+    apply_agent_moves(state, effects.agent, rule)
+    for region, armies in banners.items():
+        held = {e: n for e, n in armies.items() if n}
+        require(
+            len(held) <= 1,
+            f"{region} would hold banners of {' and '.join(sorted(held))}: record the combat's "
+            "losses too (kill=REGION:N)",
+            "EN Combat",
+        )
+
+
+def apply_banner_effects(
+    state: GameState, effects: ev.Effects, rule: str
+) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    banners = {r: {e: n} for r, (e, n) in state.banners.items()}
+    reserve = dict(state.reserve)
+    for empire, region, n in effects.add:
+        require(empire in state.board.empires, f"unknown empire {empire!r}", rule)
+        require(region in state.board.regions, f"unknown region {region!r}", rule)
+        require(n >= 1, "banners added must be at least 1", rule)
+        require(reserve[empire] >= n, f"{empire}'s reserve holds only {reserve[empire]} banners", "EN Components")
+        reserve[empire] -= n
+        army = banners.setdefault(region, {})
+        army[empire] = army.get(empire, 0) + n
+    for region, empire, n in effects.kill:
+        require(region in state.board.regions, f"unknown region {region!r}", rule)
+        army = banners.get(region, {})
+        require(
+            n >= 1 and army.get(empire, 0) >= n,
+            f"{region} holds {army.get(empire, 0)} {empire} banners, cannot kill {n}",
+            rule,
+        )
+        army[empire] -= n
+        reserve[empire] += n
+    for source, target, empire, n in effects.move:
+        for region in (source, target):
+            require(region in state.board.regions, f"unknown region {region!r}", rule)
+        army = banners.get(source, {})
+        require(
+            n >= 1 and army.get(empire, 0) >= n,
+            f"{source} holds {army.get(empire, 0)} {empire} banners, cannot move {n}",
+            rule,
+        )
+        army[empire] -= n
+        dest = banners.setdefault(target, {})
+        dest[empire] = dest.get(empire, 0) + n
+    return banners, reserve

@@ -1,0 +1,292 @@
+"""Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from ledger import events as ev
+from ledger.board import Board
+from ledger.effects import apply_agent_moves, apply_banner_effects
+from ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK, OFFICES
+from ledger.ruleset import Ruleset
+from ledger.state import Deck, GameState, Hand, Loyalty, Pending, card_empire
+
+
+def fold(events: Iterable[ev.Event]) -> GameState:
+    """Replay a record from its first event."""
+    iterator = iter(events)
+    state = evolve(None, next(iterator))
+    for event in iterator:
+        state = evolve(state, event)
+    return state
+
+
+def evolve(state: GameState | None, event: ev.Event) -> GameState:
+    """Apply one event. A move's first event remembers the state before it, for a take-back."""
+    if state is None:
+        assert isinstance(event, ev.GameStarted), "a record begins with GameStarted"
+        return _started(event)
+    version = state.version + 1
+    if isinstance(event, ev.MoveTakenBack):
+        assert state.prior is not None
+        return replace(state.prior, version=version)
+    new = _APPLY[type(event)](state, event)
+    if event.MOVE:
+        new = replace(new, prior=state, moves=(*state.moves, version))
+    return replace(new, version=version)
+
+
+def _started(e: ev.GameStarted) -> GameState:
+    board = Board.from_data(e.board, source=f"record of {e.name}")
+    ruleset = Ruleset.from_data(e.ruleset, source=f"record of {e.name}")
+    banners = {r.id: (r.home, r.banners) for r in board.regions.values() if r.banners}
+    reserve = {emp: BANNERS_PER_EMPIRE - sum(n for h, n in banners.values() if h == emp) for emp in board.empires}
+    return GameState(
+        name=e.name,
+        board=board,
+        ruleset=ruleset,
+        players=tuple(e.players),
+        first=e.first,
+        banners=banners,
+        reserve=reserve,
+        hands={p: Hand({}) for p in e.players},
+        decks={emp: Deck(CARDS_PER_DECK) for emp in board.empires},
+        version=1,
+    )
+
+
+def _after_order(s: GameState, actor: str, draw: bool = False) -> GameState:
+    """Move on once an order is taken: past the active office, or past the council (REV swap)."""
+    ends = s.pending is not None and s.pending.ends_council
+    index = 4 if ends else s.office_index + 1
+    return replace(s, office_index=index, pending=None, last_actor=actor, last_was_draw=draw)
+
+
+def _place(banners: Mapping[str, tuple[str, int]], region: str, empire: str, delta: int) -> dict[str, tuple[str, int]]:
+    new = dict(banners)
+    current = new.get(region)
+    count = (current[1] if current else 0) + delta
+    if count:
+        new[region] = (empire, count)
+    else:
+        new.pop(region, None)
+    return new
+
+
+def _add_reserve(reserve: Mapping[str, int], empire: str, delta: int) -> dict[str, int]:
+    new = dict(reserve)
+    new[empire] += delta
+    return new
+
+
+def _a_phase(s: GameState, e: ev.PhaseStarted) -> GameState:
+    # the empire turns phase starts "after" a virtual empire -1, so the engine starts the first one
+    empire = e.phase == "empire"
+    return replace(
+        s,
+        round=e.round,
+        phase=e.phase,
+        step=0,
+        last_actor=None,
+        last_was_draw=False,
+        empire_index=-1 if empire else 0,
+        office_index=5 if empire else 0,
+        pending=None,
+    )
+
+
+def _a_skipped(s: GameState, e: ev.Skipped) -> GameState:
+    return replace(s, step=s.step + 1)
+
+
+def _a_empire_turn(s: GameState, e: ev.EmpireTurnStarted) -> GameState:
+    return replace(s, empire_index=s.board.empires.index(e.empire), office_index=0, pending=None)
+
+
+def _a_office_skipped(s: GameState, e: ev.OfficeSkipped) -> GameState:
+    if s.pending is not None:
+        return replace(_after_order(s, s.pending.society), last_actor=s.last_actor)
+    return replace(s, office_index=s.office_index + 1)
+
+
+def _a_supply(s: GameState, e: ev.SupplyChecked) -> GameState:
+    banners, reserve = s.banners, s.reserve
+    for region, (empire, n) in e.losses.items():
+        banners = _place(banners, region, empire, -n)
+        reserve = _add_reserve(reserve, empire, n)
+    return replace(s, banners=banners, reserve=reserve, office_index=5)
+
+
+def _a_round_ended(s: GameState, e: ev.RoundEnded) -> GameState:
+    return replace(s, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None)
+
+
+def _a_first(s: GameState, e: ev.FirstPlayerPassed) -> GameState:
+    return replace(s, first=e.first, phase="mark", step=0)
+
+
+def _a_scored(s: GameState, e: ev.GameScored) -> GameState:
+    return replace(s, phase="over", scored=True)
+
+
+def _a_loyalty(s: GameState, e: ev.LoyaltyRecorded) -> GameState:
+    return replace(s, loyalty={**s.loyalty, e.society: Loyalty(e.tokens, {})})
+
+
+def _remove_agent(s: GameState, society: str, where: str) -> GameState:
+    if "." in where:
+        empire, office = where.split(".", 1)
+        council = dict(s.council)
+        del council[(empire, office)]
+        return replace(s, council=council)
+    return replace(s, field_agents=s.field_agents - {(society, where)})
+
+
+def _a_retrieved(s: GameState, e: ev.AgentRetrieved) -> GameState:
+    return replace(_remove_agent(s, e.society, e.where), step=s.step + 1)
+
+
+def _a_deployed(s: GameState, e: ev.AgentDeployed) -> GameState:
+    if "." in e.where:
+        empire, office = e.where.split(".", 1)
+        s = replace(s, council={**s.council, (empire, office): e.society})
+    else:
+        s = replace(s, field_agents=s.field_agents | {(e.society, e.where)})
+    return replace(s, step=s.step + 1)
+
+
+def _a_recruited(s: GameState, e: ev.BannersRecruited) -> GameState:
+    banners = s.banners
+    for region, n in e.placed.items():
+        banners = _place(banners, region, e.empire, n)
+    s = replace(s, banners=banners, reserve=_add_reserve(s.reserve, e.empire, -e.amount))
+    return _after_order(s, e.society)
+
+
+def _a_drawn(s: GameState, e: ev.CardsDrawn) -> GameState:
+    hand = s.hands[e.society]
+    counts = dict(hand.counts)
+    if e.drawn:
+        counts[e.empire] = counts.get(e.empire, 0) + e.drawn
+    deck = s.decks[e.empire]
+    deck = Deck(deck.draw + e.reshuffled - e.drawn, deck.discard - e.reshuffled)
+    s = replace(s, hands={**s.hands, e.society: Hand(counts, hand.known + e.cards)}, decks={**s.decks, e.empire: deck})
+    return _after_order(s, e.society, draw=True)
+
+
+def _a_attacked(s: GameState, e: ev.Attacked) -> GameState:
+    banners = _place(s.banners, e.source, e.empire, -e.banners)
+    reserve = _add_reserve(s.reserve, e.empire, e.attacker_losses)
+    survivors = e.banners - e.attacker_losses
+    if e.defending:
+        defender = s.banners[e.target][0]
+        reserve = _add_reserve(reserve, defender, e.defender_losses)
+        banners = _place(banners, e.target, defender, -e.defender_losses)
+    if survivors:
+        banners = _place(banners, e.target, e.empire, survivors)
+    return _after_order(replace(s, banners=banners, reserve=reserve), e.society)
+
+
+def _a_swapped(s: GameState, e: ev.AgentSwapped) -> GameState:
+    agent = s.active_agent(e.empire, OFFICES.index(e.office))
+    assert agent is not None
+    council = dict(s.council)
+    council[(e.empire, e.target)] = e.society
+    if e.displaced is not None:
+        council[agent] = e.displaced
+    else:
+        del council[agent]
+    options = tuple((e.empire, o) for o in e.options)
+    pending = Pending(e.society, options, s.ruleset.swap_agent_ends_council)
+    return replace(s, council=council, pending=pending, last_actor=e.society, last_was_draw=False)
+
+
+def _spent(s: GameState, society: str, cards: Iterable[str]) -> GameState:
+    hand = s.hands[society]
+    counts = dict(hand.counts)
+    known = list(hand.known)
+    decks = dict(s.decks)
+    for card in cards:
+        empire = card_empire(card)
+        counts[empire] -= 1
+        if card in known:
+            known.remove(card)
+        deck = decks[empire]
+        if s.ruleset.spent == "deck":
+            decks[empire] = Deck(deck.draw + 1, deck.discard)
+        else:
+            decks[empire] = Deck(deck.draw, deck.discard + 1)
+    hand = Hand({e: n for e, n in counts.items() if n}, tuple(known))
+    return replace(s, hands={**s.hands, society: hand}, decks=decks)
+
+
+def _effects(s: GameState, effects: ev.Effects) -> GameState:
+    banners, reserve = apply_banner_effects(s, effects, "record")
+    flat = {r: (e, n) for r, army in banners.items() for e, n in army.items() if n}
+    council = apply_agent_moves(s, effects.agent, "record")
+    return replace(s, banners=flat, reserve=reserve, council=council)
+
+
+def _a_played(s: GameState, e: ev.CardPlayed) -> GameState:
+    s = _effects(_spent(s, e.society, (e.card, *e.pay)), e.effects)
+    if e.act is not None:
+        empire, office = e.act.split(".", 1)
+        s = replace(s, pending=Pending(e.society, ((empire, office),), False))
+    return s
+
+
+def _a_discarded(s: GameState, e: ev.CardsDiscarded) -> GameState:
+    return _spent(s, e.society, e.cards)
+
+
+def _a_loyalty_swapped(s: GameState, e: ev.LoyaltySwapped) -> GameState:
+    loyalty = s.loyalty[e.society]
+    a, b = e.slots
+    tokens = loyalty.tokens
+    if tokens is not None:
+        tokens = {**tokens, a: tokens[b], b: tokens[a]}
+    new = Loyalty(tokens, {**loyalty.revealed, **e.revealed}, loyalty.swaps + 1)
+    return replace(s, loyalty={**s.loyalty, e.society: new}, step=s.step + 1)
+
+
+def _a_passed(s: GameState, e: ev.SwapPassed) -> GameState:
+    return replace(s, step=s.step + 1)
+
+
+def _a_revealed(s: GameState, e: ev.LoyaltyRevealed) -> GameState:
+    loyalty = s.loyalty[e.society]
+    return replace(s, loyalty={**s.loyalty, e.society: replace(loyalty, tokens=dict(e.tokens))})
+
+
+def _a_ruling(s: GameState, e: ev.RulingApplied) -> GameState:
+    return _effects(s, e.effects)
+
+
+def _a_checked(s: GameState, e: ev.TableChecked) -> GameState:
+    return s
+
+
+_APPLY: dict[type, Any] = {
+    ev.PhaseStarted: _a_phase,
+    ev.Skipped: _a_skipped,
+    ev.EmpireTurnStarted: _a_empire_turn,
+    ev.OfficeSkipped: _a_office_skipped,
+    ev.SupplyChecked: _a_supply,
+    ev.RoundEnded: _a_round_ended,
+    ev.FirstPlayerPassed: _a_first,
+    ev.GameScored: _a_scored,
+    ev.LoyaltyRecorded: _a_loyalty,
+    ev.AgentRetrieved: _a_retrieved,
+    ev.AgentDeployed: _a_deployed,
+    ev.BannersRecruited: _a_recruited,
+    ev.CardsDrawn: _a_drawn,
+    ev.Attacked: _a_attacked,
+    ev.AgentSwapped: _a_swapped,
+    ev.CardPlayed: _a_played,
+    ev.CardsDiscarded: _a_discarded,
+    ev.LoyaltySwapped: _a_loyalty_swapped,
+    ev.SwapPassed: _a_passed,
+    ev.LoyaltyRevealed: _a_revealed,
+    ev.RulingApplied: _a_ruling,
+    ev.TableChecked: _a_checked,
+}

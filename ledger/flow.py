@@ -1,0 +1,114 @@
+"""The engine's own moves: what happens with no one to decide (phase changes, skipped turns and
+offices, supply checks, the marker passing, the end of the game), recorded as events."""
+
+from ledger import events as ev
+from ledger.evolve import evolve
+from ledger.legal import deploy_targets, order_actor, order_options, order_positions, turn_society
+from ledger.names import OFFICES
+from ledger.scoring import score
+from ledger.state import GameState, position_name
+
+
+def advance(state: GameState) -> list[ev.Event]:
+    """The events the engine records on its own until a person must act (or the game is over)."""
+    produced = []
+    while (event := next_automatic(state)) is not None:
+        produced.append(event)
+        state = evolve(state, event)
+    return produced
+
+
+def next_automatic(s: GameState) -> ev.Event | None:
+    rs = s.ruleset
+    if s.phase == "setup":
+        if len(s.loyalty) == len(s.players):
+            return ev.PhaseStarted(1, "deploy")
+        return None
+    if s.phase == "retrieve":
+        if s.step >= len(s.players):
+            return after_retrieval(s)
+        society = turn_society(s)
+        if not s.agents_out(society):
+            return ev.Skipped(society, "retrieve", "no agent on the board")
+        return None
+    if s.phase == "deploy":
+        if s.step >= len(s.players) * s.per_round():
+            return ev.PhaseStarted(s.round, "empire")
+        society = turn_society(s)
+        if not deploy_targets(s, society):
+            reason = "no agent left" if s.agents_in_hand(society) == 0 else "no open position"
+            return ev.Skipped(society, "deploy", reason)
+        return None
+    if s.phase == "empire":
+        if s.office_index == 5:
+            if s.empire_index + 1 < len(s.board.empires):
+                return ev.EmpireTurnStarted(s.board.empires[s.empire_index + 1])
+            return ev.RoundEnded(s.round)
+        if s.office_index == 4:
+            return supply_check(s)
+        actor = order_actor(s)
+        office = OFFICES[s.office_index]
+        if actor is None:
+            return ev.OfficeSkipped(s.empire, office, None, "no agent controls it")
+        if not order_options(s, actor):
+            where = ", ".join(position_name(p) for p in order_positions(s))
+            return ev.OfficeSkipped(s.empire, office, actor, f"no legal order at {where}")
+        return None
+    if s.phase == "round_end" or s.phase in rs.round_end:
+        if s.phase == "cleanup" and any(s.hands[p].size > rs.hand_limit for p in s.players):
+            return None
+        if s.phase == "swap" and s.step < len(s.players):
+            society = turn_society(s)
+            if len(s.loyalty[society].revealed) > 3:
+                return ev.Skipped(society, "swap", "fewer than two concealed tokens")
+            return None
+        if s.phase == "round_end" and s.round == 4:
+            return end_of_game(s)
+        steps = rs.round_end
+        index = -1 if s.phase == "round_end" else steps.index(s.phase)
+        if index + 1 < len(steps):
+            step = steps[index + 1]
+            if step == "mark":
+                order = s.players
+                return ev.FirstPlayerPassed(s.first, order[(order.index(s.first) + 1) % len(order)])
+            return ev.PhaseStarted(s.round, step)
+        next_round = s.round + 1
+        return ev.PhaseStarted(next_round, "retrieve" if rs.retrieve == "round_start" else "deploy")
+    if s.phase == "reveal":
+        if all(s.loyalty[p].tokens is not None for p in s.players):
+            return score(s)
+        return None
+    return None
+
+
+def after_retrieval(s: GameState) -> ev.Event:
+    if s.ruleset.retrieve == "round_start":
+        return ev.PhaseStarted(s.round, "deploy")
+    # retrieval is a round-end step (REV Phase 3): carry on with the next step
+    steps = s.ruleset.round_end
+    step = steps[steps.index("retrieve") + 1] if steps.index("retrieve") + 1 < len(steps) else None
+    if step == "mark":
+        order = s.players
+        return ev.FirstPlayerPassed(s.first, order[(order.index(s.first) + 1) % len(order)])
+    if step is None:
+        return ev.PhaseStarted(s.round + 1, "deploy")
+    return ev.PhaseStarted(s.round, step)
+
+
+def end_of_game(s: GameState) -> ev.Event:
+    """EN "Mark the Turn": after the fourth round the game ends at once (no Cleanup, no Swap)."""
+    if any(s.loyalty[p].tokens is None for p in s.players):
+        return ev.PhaseStarted(s.round, "reveal")
+    return score(s)
+
+
+def supply_check(s: GameState) -> ev.SupplyChecked:
+    """EN "Checking Supply": 4 banners a region, 6 with a farm; scope per ruleset (FR: the active empire)."""
+    losses = {}
+    for region, (empire, count) in s.banners.items():
+        if s.ruleset.supply_scope == "active" and empire != s.empire:
+            continue
+        excess = count - s.supply_limit(region)
+        if excess > 0:
+            losses[region] = (empire, excess)
+    return ev.SupplyChecked(s.empire, s.ruleset.supply_scope, losses)

@@ -1,0 +1,255 @@
+"""What is legal now: who must act, the moves open to them with their parameter domains, and the counts
+the orders make (icons over controlled regions, cards a draw gives, attacks open to an empire)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS
+from ledger.state import GameState, Position, position_name
+
+# --- prompt: who acts now and what is legal ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One kind of legal move for one society, with the domains of its parameters."""
+
+    verb: str
+    society: str
+    choices: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    round: int
+    phase: str
+    empire: str | None
+    office: str | None
+    actors: tuple[str, ...]
+    options: tuple[Option, ...]
+    note: str
+
+
+def prompt(state: GameState) -> Prompt:
+    """Who must act now, and the legal moves (a card play is listed where a card window is open)."""
+    options: list[Option] = []
+    empire = office = None
+    if state.phase == "setup":
+        for society in state.players:
+            if society not in state.loyalty:
+                options.append(Option("loyalty", society, {"slots": SLOTS, "empires": state.board.empires}))
+        note = "each society records its loyalty tokens, or seals them"
+    elif state.phase == "retrieve":
+        society = turn_society(state)
+        options.append(Option("retrieve", society, {"where": state.agents_out(society)}))
+        note = f"{society} takes back one agent"
+    elif state.phase == "deploy":
+        society = turn_society(state)
+        options.append(Option("deploy", society, {"where": deploy_targets(state, society)}))
+        note = f"{society} deploys an agent ({state.step // len(state.players) + 1} of {state.per_round()})"
+    elif state.phase == "empire":
+        empire, office = state.empire, state.office
+        actor = order_actor(state)
+        if actor is not None:
+            options.extend(order_options(state, actor))
+        for society in card_window(state):
+            if state.hands[society].size:
+                options.append(Option("play", society, {"hand": dict(state.hands[society].counts)}))
+        if state.pending:
+            where = ", ".join(position_name(p) for p in state.pending.positions)
+            note = f"{state.pending.society} takes one order at {where}"
+        else:
+            note = f"{actor} controls the {empire} {office}"
+    elif state.phase == "cleanup":
+        limit = state.ruleset.hand_limit
+        for society in state.seat_order():
+            excess = state.hands[society].size - limit
+            if excess > 0:
+                options.append(Option("discard", society, {"count": excess, "hand": dict(state.hands[society].counts)}))
+        note = f"societies over {limit} cards discard down to {limit}"
+    elif state.phase == "swap":
+        society = turn_society(state)
+        unrevealed = tuple(slot for slot in SLOTS if slot not in state.loyalty[society].revealed)
+        options.append(Option("swap-loyalty", society, {"slots": unrevealed}))
+        options.append(Option("pass", society, {}))
+        note = f"{society} may swap two concealed loyalty tokens, revealing both, or pass"
+    elif state.phase == "reveal":
+        for society in state.players:
+            if state.loyalty[society].tokens is None:
+                options.append(Option("reveal", society, {"slots": SLOTS, "empires": state.board.empires}))
+        note = "sealed loyalty sets are revealed for final scoring"
+    else:
+        note = "the game is over"
+    actors = tuple(dict.fromkeys(o.society for o in options if o.verb != "play"))
+    return Prompt(state.round, state.phase, empire, office, actors, tuple(options), note)
+
+
+def turn_society(state: GameState) -> str:
+    order = state.seat_order()
+    return order[state.step % len(order)]
+
+
+def order_actor(state: GameState) -> str | None:
+    if state.pending:
+        return state.pending.society
+    if state.office_index >= len(OFFICES):
+        return None
+    return state.office_controller(state.empire, state.office_index)
+
+
+def order_positions(state: GameState) -> tuple[Position, ...]:
+    if state.pending:
+        return state.pending.positions
+    return ((state.empire, OFFICES[state.office_index]),)
+
+
+def order_options(state: GameState, society: str) -> list[Option]:
+    options = []
+    for position in order_positions(state):
+        empire = position[0]
+        for order in state.board.orders(*position):
+            if state.pending and order == "swap_agent":
+                continue
+            if order_refusal(state, empire, order, position) is not None:
+                continue
+            at = position_name(position)
+            if order in RECRUIT_ORDERS:
+                options.append(
+                    Option(
+                        "recruit",
+                        society,
+                        {
+                            "at": at,
+                            "order": order,
+                            "amount": recruit_amount(state, empire, order),
+                            "regions": state.controlled(empire),
+                        },
+                    )
+                )
+            elif order in DRAW_ORDERS:
+                _, drawn, _ = draw_count(state, empire, order)
+                options.append(Option("draw", society, {"at": at, "order": order, "count": drawn}))
+            elif order == "attack":
+                options.append(Option("attack", society, {"at": at, "attacks": attacks(state, empire)}))
+            else:
+                options.append(Option("swap-agent", society, {"at": at, "targets": swap_targets(state, position)}))
+    return options
+
+
+def deploy_targets(state: GameState, society: str) -> tuple[str, ...]:
+    if state.agents_in_hand(society) == 0:
+        return ()
+    open_positions = tuple(
+        position_name((e, o)) for e in state.board.empires for o in OFFICES if (e, o) not in state.council
+    )
+    regions: tuple[str, ...] = ()
+    own = [r for s, r in state.field_agents if s == society]
+    if state.ruleset.field_agents and len(own) < state.ruleset.max_field_agents:
+        regions = tuple(r for r in state.board.regions if r not in own)
+    return open_positions + regions
+
+
+def card_window(state: GameState) -> tuple[str, ...]:
+    """Who may play a card now (EN "Playing Cards"; REV "Decrees": G/M before or during, I when drawn)."""
+    if state.phase != "empire":
+        return ()
+    window = []
+    actor = order_actor(state)
+    if actor is not None:
+        window.append(actor)
+    last = state.last_actor
+    if last and (state.ruleset.play_after_order or (state.ruleset.instant_when_drawn and state.last_was_draw)):
+        window.append(last)
+    return tuple(dict.fromkeys(window))
+
+
+# --- counting ---------------------------------------------------------------------------------------
+
+_ICON = {"farm": "farm", "farms": "farm", "fort": "fort", "forts": "fort"}
+
+
+def recruit_count(state: GameState, empire: str, order: str) -> int:
+    """EN "Add Banner Actions": icons counted over all regions the empire controls."""
+    if order == "recruit_2":
+        return 2
+    if order == "recruit_per_farm":
+        return state.icons(empire, "farm")
+    if order == "recruit_per_fort":
+        return state.icons(empire, "fort")
+    return 2 * state.icons(empire, "fort")  # recruit_2_per_fort
+
+
+def recruit_amount(state: GameState, empire: str, order: str) -> int:
+    """Partial when the reserve runs short (EN "Add Banner Actions")."""
+    return min(recruit_count(state, empire, order), state.reserve[empire])
+
+
+def draw_count(state: GameState, empire: str, order: str) -> tuple[int, int, int]:
+    """(cards the order gives, cards actually drawn, discards reshuffled in first). Rounded down (EN)."""
+    if order == "draw_1":
+        counted = 1
+    else:
+        _, per, icon = order.split("_")[1:]
+        counted = state.icons(empire, _ICON[icon]) // int(per)
+    deck = state.decks[empire]
+    reshuffled = 0
+    if deck.draw < counted and state.ruleset.reshuffle_when_empty:
+        reshuffled = deck.discard
+    return counted, min(counted, deck.draw + reshuffled), reshuffled
+
+
+def attack_sources(state: GameState, empire: str) -> dict[str, int]:
+    """Regions the empire can attack from, with the most banners that may leave (EN "Attack Action":
+    a conquered region keeps at least one banner)."""
+    sources = {}
+    for region, (holder, count) in state.banners.items():
+        if holder != empire:
+            continue
+        movable = count if state.board.regions[region].home == empire else count - 1
+        if movable >= 1:
+            sources[region] = movable
+    return sources
+
+
+def attacks(state: GameState, empire: str) -> tuple[tuple[str, str, int], ...]:
+    found = []
+    for source, movable in attack_sources(state, empire).items():
+        for target in state.board.regions[source].adjacent:
+            if state.controller(target) != empire:
+                found.append((source, target, movable))
+    return tuple(found)
+
+
+def swap_targets(state: GameState, position: Position) -> tuple[str, ...]:
+    empire, office = position
+    agent = state.active_agent(empire, OFFICES.index(office))
+    others = [o for o in OFFICES if agent is None or o != agent[1]]
+    if state.ruleset.swap_agent_target == "occupied":
+        others = [o for o in others if (empire, o) in state.council]
+    return tuple(others)
+
+
+def order_refusal(state: GameState, empire: str, order: str, position: Position) -> str | None:
+    """Why an order cannot be chosen now, or None when it can (EN "Council Positions"; REV FAQ)."""
+    if order in RECRUIT_ORDERS:
+        if state.reserve[empire] == 0:
+            return f"{empire} has no banners left in its reserve"
+        if not state.controlled(empire) and recruit_count(state, empire, order) > 0:
+            return f"{empire} controls no region to add banners to"
+        return None
+    if order in DRAW_ORDERS:
+        return None
+    if order == "attack":
+        return None if attacks(state, empire) else f"{empire} has no region adjacent to an enemy region to attack from"
+    if order == "swap_agent":
+        if state.active_agent(*office_index(position)) is None:
+            return "there is no agent to swap"
+        if not swap_targets(state, position):
+            return f"there is no other agent in the {empire} council to swap with"
+        return None
+    return f"unknown order {order!r}"
+
+
+def office_index(position: Position) -> tuple[str, int]:
+    return position[0], OFFICES.index(position[1])

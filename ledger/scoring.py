@@ -1,0 +1,63 @@
+"""Final scoring, with the full breakdown and the tie-break trail."""
+
+from typing import Any
+
+from ledger import events as ev
+from ledger.names import MULTIPLIER
+from ledger.state import GameState
+
+
+def score(s: GameState) -> ev.GameScored:
+    """Final scoring (EN "Final Scoring"; EN "Advanced Rules"; FR advanced +1 per concealed token; REV "Scoring")."""
+    scores: dict[str, dict[str, Any]] = {}
+    cities = {e: s.cities(e) for e in s.board.empires}
+    for society in s.players:
+        loyalty = s.loyalty[society]
+        assert loyalty.tokens is not None
+        slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
+        empires = {}
+        total = loyalty.concealed * s.ruleset.concealed_bonus
+        for empire in s.board.empires:
+            agents = sum(1 for owner, region in s.field_agents if owner == society and s.controller(region) == empire)
+            slot = slot_of[empire]
+            points = MULTIPLIER[slot] * (cities[empire] + agents)
+            empires[empire] = {
+                "slot": slot,
+                "multiplier": MULTIPLIER[slot],
+                "cities": cities[empire],
+                "field_agents": agents,
+                "points": points,
+            }
+            total += points
+        scores[society] = {
+            "total": total,
+            "empires": empires,
+            "concealed": loyalty.concealed,
+            "concealed_points": loyalty.concealed * s.ruleset.concealed_bonus,
+            "swaps": loyalty.swaps,
+            "cards": s.hands[society].size,
+        }
+    keys = {
+        "fewest_swaps": ("fewest loyalty swaps", lambda p: -scores[p]["swaps"]),
+        "most_concealed": ("most concealed loyalties", lambda p: scores[p]["concealed"]),
+        "most_cards": ("most cards in hand", lambda p: scores[p]["cards"]),
+    }
+    breaks = [keys[rule] for rule in s.ruleset.tie_breaks]
+    ranking = tuple(sorted(s.players, key=lambda p: (-scores[p]["total"], *(-key(p) for _, key in breaks))))
+    best = scores[ranking[0]]["total"]
+    tied = [p for p in ranking if scores[p]["total"] == best]
+    trail = [f"highest score {best}: {', '.join(tied)}"]
+    for label, key in breaks:
+        if len(tied) == 1:
+            break
+        top = max(key(p) for p in tied)
+        tied = [p for p in tied if key(p) == top]
+        trail.append(f"tie-break, {label}: {', '.join(tied)}")
+    if len(tied) == 1:
+        winner: str | None = tied[0]
+        trail.append(f"{winner} wins")
+    else:
+        winner = None
+        outcome = "a shared win" if s.ruleset.final_tie == "shared" else "no winner"
+        trail.append(f"still tied after every tie-break: {outcome}")
+    return ev.GameScored(scores, ranking, winner, tuple(tied) if winner is None else (), tuple(trail))
