@@ -1,0 +1,433 @@
+"""The event store: each game's facts, in order, as one eventsourcing aggregate per game.
+
+The store keeps facts and knows nothing of their meaning; the rules engine folds them. Open one with
+`open_store(url)`: `memory:`, an SQLite file (`sqlite:///abs/path` or a plain path), or `postgresql://...`.
+Every failure a user can cause is raised as a one-line `StoreError`.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import os
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Self
+from urllib.parse import parse_qs, quote, unquote, urlsplit
+from uuid import UUID, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import (
+    InterfaceError,
+    MapperDeserialisationError,
+    OperationalError,
+    PersistenceError,
+    RecordConflictError,
+    Transcoder,
+)
+from eventsourcing.utils import Environment, EnvType
+
+from ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
+from ledger.transcoder import MsgpackTranscoder
+
+Fact = dict[str, Any]
+
+NAMESPACE: Final = UUID("5f0b1d8e-3c4a-4e7b-9a56-2d8f3e1c7b90")
+"""Game ids are uuid5(NAMESPACE, name). Fixed forever: changing it orphans every stored game."""
+
+STORE_ENV: Final = "WHISPERS_STORE"
+SQLITE_LOCK_TIMEOUT = 5
+POSTGRES_CONNECT_TIMEOUT = 5
+POSTGRES_LOCK_TIMEOUT = 5
+"""Seconds to wait for another writer's lock, or for a PostgreSQL server to answer."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_MOVED_ON: Final = "the game moved on: re-run status"
+
+
+def game_id(name: str) -> UUID:
+    return uuid5(NAMESPACE, name)
+
+
+class GameRecord(Aggregate):
+    """One game's record: its facts in the order they happened. The version is the number of facts."""
+
+    # Explicit topics are what the stored events name, so records survive this module moving.
+    TOPIC = "whispers:GameRecord"
+
+    class Created(Aggregate.Created):
+        TOPIC = "whispers:GameRecord.Created"
+        name: str
+        fact: Fact
+
+    class Recorded(Aggregate.Event):
+        TOPIC = "whispers:GameRecord.Recorded"
+        fact: Fact
+
+        def apply(self, aggregate: GameRecord) -> None:
+            aggregate.facts.append(self.fact)
+
+    @staticmethod
+    def create_id(name: str) -> UUID:
+        return game_id(name)
+
+    def __init__(self, name: str, fact: Fact) -> None:
+        self.name = name
+        self.facts: list[Fact] = [fact]
+
+    def record(self, fact: Fact) -> None:
+        self.trigger_event(self.Recorded, fact=fact)
+
+
+def _project(record: GameRecord | None, events: Iterable[Any]) -> GameRecord | None:
+    """Replays a record's events without the library's per-event protocol and sequence checks.
+
+    The events come from one query on one aggregate, ordered by version, so those checks cannot fail; skipping
+    them makes reloading a long record about three times faster.
+    """
+    events = iter(events)
+    if record is None:
+        created = next(events, None)
+        if created is None:
+            return None
+        record = created.mutate(None)
+    assert record is not None
+    facts = record.facts
+    last = None
+    for last in events:
+        facts.append(last.fact)
+    if last is not None:
+        record.version = last.originator_version
+        record.modified_on = last.timestamp
+    return record
+
+
+class Ledger(Application[UUID]):
+    """The eventsourcing application behind a Store. Its name prefixes the PostgreSQL table names."""
+
+    name = "whispers"
+
+    def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
+        # Only the settings open_store chose: a stray PERSISTENCE_MODULE, CIPHER_KEY, WHISPERS_SQLITE_DBNAME...
+        # in the user's environment must not redirect the store or change how it is encoded.
+        return Environment(name, dict(env or {}))
+
+    def construct_transcoder(self) -> Transcoder:
+        return MsgpackTranscoder()
+
+
+@dataclass(frozen=True)
+class _Postgres:
+    host: str
+    port: int
+    dbname: str
+    user: str
+    password: str
+    schema: str
+
+
+@dataclass(frozen=True)
+class _Target:
+    url: str
+    env: dict[str, str]
+    postgres: _Postgres | None = None
+
+
+def open_store(url: str | None = None) -> Store:
+    """Opens the store at `url`; when None, at $WHISPERS_STORE, else the default SQLite file."""
+    return Store(_resolve(url or os.environ.get(STORE_ENV) or None))
+
+
+def default_store_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("whispers", appauthor=False)) / "whispers.sqlite"
+
+
+def _resolve(url: str | None) -> _Target:
+    if url is None:
+        path = default_store_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot create the store directory {path.parent}: {e.strerror}") from e
+        return _sqlite(path)
+    if url == "memory:":
+        return _Target("memory:", {"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    if url.startswith(("postgresql://", "postgres://")):
+        return _postgres(url)
+    if url.startswith("sqlite://"):
+        url = url.removeprefix("sqlite://")
+    elif "://" in url:
+        raise StoreError(f"unsupported store URL {url!r}: use memory:, sqlite:///PATH, a path or postgresql://...")
+    path = Path(url).expanduser().absolute()
+    if not path.parent.is_dir():
+        raise StoreError(f"no such directory: {path.parent}")
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a store file")
+    return _sqlite(path)
+
+
+def _sqlite(path: Path) -> _Target:
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": str(SQLITE_LOCK_TIMEOUT),
+    }
+    return _Target(str(path), env)
+
+
+def _postgres(url: str) -> _Target:
+    usage = "postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=NAME]"
+    try:
+        parts = urlsplit(url)
+        port = parts.port or 5432
+    except ValueError as e:
+        raise StoreError(f"malformed PostgreSQL URL ({e}): use {usage}") from e
+    dbname = unquote(parts.path.removeprefix("/"))
+    if not dbname or "/" in dbname:
+        raise StoreError(f"the PostgreSQL URL names no database: use {usage}")
+    query = parse_qs(parts.query, keep_blank_values=True)
+    if unknown := sorted(set(query) - {"schema"}):
+        raise StoreError(f"unknown PostgreSQL URL parameter {unknown[0]!r}: use {usage}")
+    schema = query.get("schema", [""])[-1]
+    pg = _Postgres(
+        host=unquote(parts.hostname or "localhost"),
+        port=port,
+        dbname=dbname,
+        user=unquote(parts.username or getpass.getuser()),
+        # libpq reads PGPASSWORD only when no password is given at all, and eventsourcing always gives one.
+        password=unquote(parts.password or "") or os.environ.get("PGPASSWORD", ""),
+        schema=schema,
+    )
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": pg.dbname,
+        "POSTGRES_HOST": pg.host,
+        "POSTGRES_PORT": str(pg.port),
+        "POSTGRES_USER": pg.user,
+        "POSTGRES_PASSWORD": pg.password,
+        "POSTGRES_POOL_SIZE": "1",
+        "POSTGRES_CONNECT_TIMEOUT": str(POSTGRES_CONNECT_TIMEOUT),
+        "POSTGRES_LOCK_TIMEOUT": str(POSTGRES_LOCK_TIMEOUT),
+        "POSTGRES_SCHEMA": pg.schema,
+        "CREATE_TABLE": "y",
+    }
+    shown = f"postgresql://{quote(pg.user, safe='')}@{pg.host}:{pg.port}/{quote(pg.dbname, safe='')}"
+    if schema:
+        shown += f"?schema={quote(schema, safe='')}"
+    return _Target(shown, env, pg)
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+@contextmanager
+def _postgres_opening(pg: _Postgres, url: str) -> Iterator[None]:
+    """Connects once, directly, around eventsourcing's own opening of the store, for two reasons.
+
+    An unreachable server fails fast with the driver's reason: eventsourcing's pool retries in the background and
+    reports only "couldn't get a connection after N sec", however quickly the server refused. And the connection
+    holds an advisory lock while eventsourcing creates its tables, because its idempotent DDL still fails with
+    "tuple concurrently updated" when two processes open the same store at once (a tournament's start).
+    """
+    import psycopg
+
+    where = f"{pg.host}:{pg.port}"
+    try:
+        conn = psycopg.connect(
+            host=pg.host,
+            port=pg.port,
+            dbname=pg.dbname,
+            user=pg.user,
+            password=pg.password,
+            connect_timeout=POSTGRES_CONNECT_TIMEOUT,
+            autocommit=True,
+        )
+    except psycopg.Error as e:
+        raise StoreError(f"cannot reach PostgreSQL at {where}: {_one_line(e)}") from e
+    with conn:
+        try:
+            if pg.schema and not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [pg.schema]).fetchone():
+                raise StoreError(f"no schema {pg.schema!r} in PostgreSQL database {pg.dbname!r} at {where}")
+            conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{POSTGRES_LOCK_TIMEOUT}s"])
+            digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
+            conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
+        except psycopg.errors.LockNotAvailable as e:
+            raise StoreError(f"the store is locked by another process: {url}") from e
+        except psycopg.Error as e:
+            raise StoreError(f"PostgreSQL at {where} failed: {_one_line(e)}") from e
+        yield
+
+
+def check_name(name: str) -> None:
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise StoreError(
+            f"invalid game name {name!r}: use 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit"
+        )
+
+
+class Store:
+    """The games in one store. Open with `open_store`; use as a context manager or call `close`."""
+
+    url: str
+    """Where the store is (a PostgreSQL URL without its password), for messages."""
+
+    def __init__(self, target: _Target) -> None:
+        self.url = target.url
+        self._postgres = target.postgres
+        self._driver_errors: tuple[type[BaseException], ...] = (
+            PersistenceError,
+            MapperDeserialisationError,
+            sqlite3.Error,
+        )
+        if target.postgres is not None:
+            import psycopg
+
+            self._driver_errors += (psycopg.Error,)
+        self._app: Ledger | None = None
+        with ExitStack() as opening:
+            if target.postgres is not None:
+                opening.enter_context(_postgres_opening(target.postgres, target.url))
+            with self._translated():
+                self._app = Ledger(env=target.env)
+
+    def create(self, name: str, facts: list[Fact]) -> int:
+        """Records a new game with its first facts, all in one save; returns its version."""
+        check_name(name)
+        if not facts:
+            raise ValueError("a game starts with at least one fact")
+        record = GameRecord(name=name, fact=facts[0])
+        for fact in facts[1:]:
+            record.record(fact)
+        with self._translated():
+            try:
+                self._ledger.save(record)
+            except RecordConflictError:
+                raise GameExists(f"a game named {name!r} is in {self.url} already") from None
+        return record.version
+
+    def append(self, name: str, expected_version: int, facts: list[Fact]) -> int:
+        """Appends facts after exactly `expected_version`, all or none; returns the new version."""
+        check_name(name)
+        with self._translated():
+            if self._version(name) != expected_version:
+                raise GameMovedOn(_MOVED_ON)
+            if not facts:
+                return expected_version
+            # Events built directly, rather than by replaying the record to call record(): the version check
+            # above and the store's uniqueness of (game, version) are all the consistency an append needs.
+            originator_id = game_id(name)
+            timestamp: datetime = GameRecord.Recorded.create_timestamp()
+            events = [
+                GameRecord.Recorded(
+                    originator_id=originator_id,
+                    originator_version=expected_version + i,
+                    timestamp=timestamp,
+                    fact=fact,
+                )
+                for i, fact in enumerate(facts, start=1)
+            ]
+            try:
+                self._ledger.save(*events)
+            except RecordConflictError:
+                raise GameMovedOn(_MOVED_ON) from None
+        return expected_version + len(facts)
+
+    def facts(self, name: str, version: int | None = None) -> list[Fact]:
+        """The game's first `version` facts, or all of them."""
+        check_name(name)
+        if version is not None and version < 1:
+            raise StoreError(f"there is no version {version} of a game: versions start at 1")
+        with self._translated():
+            try:
+                record: GameRecord = self._ledger.repository.get(
+                    game_id(name), version=version, projector_func=_project
+                )
+            except AggregateNotFoundError:
+                raise self._unknown(name) from None
+        if version is not None and record.version != version:
+            raise StoreError(f"game {name!r} has {record.version} facts: there is no version {version}")
+        return record.facts
+
+    def version(self, name: str) -> int:
+        """The number of facts recorded for the game."""
+        check_name(name)
+        with self._translated():
+            return self._version(name)
+
+    def exists(self, name: str) -> bool:
+        check_name(name)
+        with self._translated():
+            return bool(self._ledger.recorder.select_events(game_id(name), limit=1))
+
+    def names(self) -> list[str]:
+        """Every game in the store, in the order they were created."""
+        topics = [GameRecord.Created.TOPIC]
+        names: list[str] = []
+        with self._translated():
+            recorder = self._ledger.recorder
+            mapper = self._ledger.mapper
+            start: int | None = None
+            while batch := recorder.select_notifications(start, 1000, topics=topics, inclusive_of_start=False):
+                names.extend(mapper.to_domain_event(n).name for n in batch)  # type: ignore[attr-defined]
+                start = batch[-1].id
+        return names
+
+    def close(self) -> None:
+        if self._app is not None:
+            self._app.close()
+            self._app = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @property
+    def _ledger(self) -> Ledger:
+        if self._app is None:
+            raise StoreError(f"the store {self.url} is closed")
+        return self._app
+
+    def _version(self, name: str) -> int:
+        last = self._ledger.recorder.select_events(game_id(name), desc=True, limit=1)
+        if not last:
+            raise self._unknown(name)
+        return last[0].originator_version
+
+    def _unknown(self, name: str) -> UnknownGame:
+        return UnknownGame(f"no game named {name!r} in {self.url}")
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Turns whatever the database driver raises into a one-line StoreError."""
+        try:
+            yield
+        except StoreError:
+            raise
+        except self._driver_errors as e:
+            raise self._store_error(e) from e
+
+    def _store_error(self, error: BaseException) -> StoreError:
+        message = _one_line(error)
+        if "database is locked" in message or "lock timeout" in message:
+            return StoreError(f"the store is locked by another process: {self.url}")
+        if "file is not a database" in message:
+            return StoreError(f"not a whispers store (not an SQLite database): {self.url}")
+        if isinstance(error, MapperDeserialisationError):
+            return StoreError(f"a stored event in {self.url} cannot be read: {message}")
+        if self._postgres is not None and isinstance(error, OperationalError | InterfaceError):
+            return StoreError(f"cannot reach PostgreSQL at {self._postgres.host}:{self._postgres.port}: {message}")
+        return StoreError(f"the store {self.url} failed: {message}")

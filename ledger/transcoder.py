@@ -1,0 +1,55 @@
+"""Msgpack encoding of stored event state, for eventsourcing's Mapper.
+
+Facts are plain data. Richer values (every event's timezone-aware timestamp, and any UUID or Decimal) travel as
+msgpack extension types, as do ints beyond msgpack's 64 bits. Tuples come back as lists.
+"""
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Final
+from uuid import UUID
+
+import msgpack
+from eventsourcing.persistence import Transcoder
+
+EXT_UUID: Final = 1
+EXT_DATETIME: Final = 2
+EXT_DECIMAL: Final = 3
+EXT_BIGINT: Final = 4
+"""Extension type codes. They are written into every stored record: never renumber them."""
+
+
+def _default(obj: Any) -> msgpack.ExtType:
+    if isinstance(obj, UUID):
+        return msgpack.ExtType(EXT_UUID, obj.bytes)
+    if isinstance(obj, datetime):
+        # ISO 8601 keeps the UTC offset (msgpack's own timestamp type would normalise it to UTC).
+        return msgpack.ExtType(EXT_DATETIME, obj.isoformat().encode())
+    if isinstance(obj, Decimal):
+        return msgpack.ExtType(EXT_DECIMAL, str(obj).encode())
+    if isinstance(obj, int):
+        # msgpack calls this hook for ints outside the 64-bit range.
+        return msgpack.ExtType(EXT_BIGINT, str(obj).encode())
+    raise TypeError(f"cannot store a value of type {type(obj).__name__}: {obj!r}")
+
+
+def _ext_hook(code: int, data: bytes) -> Any:
+    if code == EXT_UUID:
+        return UUID(bytes=data)
+    if code == EXT_DATETIME:
+        return datetime.fromisoformat(data.decode())
+    if code == EXT_DECIMAL:
+        return Decimal(data.decode())
+    if code == EXT_BIGINT:
+        return int(data)
+    raise ValueError(f"unknown msgpack extension type {code}")
+
+
+class MsgpackTranscoder(Transcoder):
+    """Encodes stored event state as msgpack; decodes to mutable dicts and lists."""
+
+    def encode(self, obj: Any) -> bytes:
+        return msgpack.packb(obj, default=_default, use_bin_type=True)
+
+    def decode(self, data: bytes) -> Any:
+        return msgpack.unpackb(data, ext_hook=_ext_hook, raw=False, strict_map_key=False)

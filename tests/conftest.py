@@ -1,0 +1,39 @@
+"""Shared fixtures.
+
+PostgreSQL: tests marked `postgres` use the `pg_url` fixture, a store URL on database `test` at 127.0.0.1:5432
+(user `postgres`, trust auth) with a schema of its own for the test session, dropped at the end. When the server
+is unreachable those tests are skipped, unless WHISPERS_REQUIRE_POSTGRES=1 (as in CI), when they fail.
+"""
+
+import os
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+PG_CONNECT: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL store URL whose schema exists for this test session only."""
+    try:
+        import psycopg
+        from psycopg import sql
+
+        conn = psycopg.connect(**PG_CONNECT, connect_timeout=3, autocommit=True)
+    except Exception as e:  # ImportError or any connection failure: either way there is no PostgreSQL
+        reason = f"PostgreSQL at {PG_CONNECT['host']}:{PG_CONNECT['port']} is unusable: {e}"
+        if os.environ.get("WHISPERS_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"WHISPERS_REQUIRE_POSTGRES=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    schema = f"whispers_test_{secrets.token_hex(6)}"
+    with conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+    user, host, port, dbname = (PG_CONNECT[k] for k in ("user", "host", "port", "dbname"))
+    try:
+        yield f"postgresql://{user}@{host}:{port}/{dbname}?schema={schema}"
+    finally:
+        with psycopg.connect(**PG_CONNECT, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))

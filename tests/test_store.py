@@ -1,0 +1,422 @@
+"""The event store, on each backend: memory, an SQLite file and PostgreSQL."""
+
+import sqlite3
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ledger.store
+from ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
+from ledger.store import GameRecord, Store, open_store
+from ledger.transcoder import MsgpackTranscoder
+
+NESTED: list[dict[str, Any]] = [
+    {"kind": "setup", "players": ["raven", "spider"], "board": {"hash": "ab12", "regions": 20}},
+    {"kind": "note", "text": "Ōrdo Templi ⚔ 渡鸦", "ünïcode_kéy": True, "empty": {}, "none": None},
+    {"kind": "numbers", "big": 2**40, "negative": -(2**35), "huge": 2**63 - 1, "float": 0.1, "zero": 0},
+    {"kind": "deep", "a": [[1, [2, [3, {"b": [False, None, ""]}]]]]},
+]
+
+
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "memory":
+        return "memory:"
+    if request.param == "sqlite":
+        return str(tmp_path / "store.sqlite")
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def shared_url(store_url: str) -> str:
+    """A store that two Store objects can open at once (not memory:, where each opening is a new store)."""
+    if store_url == "memory:":
+        pytest.skip("each memory: store is private to its Store object")
+    return store_url
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[Store]:
+    with open_store(store_url) as s:
+        yield s
+
+
+@pytest.fixture
+def name() -> str:
+    """A game name no other test uses (the PostgreSQL schema is shared by the whole session)."""
+    return f"game-{uuid.uuid4().hex[:12]}"
+
+
+def test_create_append_and_read_back(store: Store, name: str) -> None:
+    assert not store.exists(name)
+    assert store.create(name, NESTED[:1]) == 1
+    assert store.append(name, 1, NESTED[1:]) == len(NESTED)
+    assert store.exists(name)
+    assert store.version(name) == len(NESTED)
+    assert store.facts(name) == NESTED
+
+
+def test_facts_at_an_earlier_version(store: Store, name: str) -> None:
+    store.create(name, NESTED)
+    assert store.facts(name, 1) == NESTED[:1]
+    assert store.facts(name, 3) == NESTED[:3]
+    assert store.facts(name, len(NESTED)) == NESTED
+
+
+@pytest.mark.parametrize("version", [0, -1, len(NESTED) + 1, 1000])
+def test_a_version_outside_the_record_is_refused(store: Store, name: str, version: int) -> None:
+    store.create(name, NESTED)
+    with pytest.raises(StoreError, match="no version"):
+        store.facts(name, version)
+
+
+def test_tuples_come_back_as_lists(store: Store, name: str) -> None:
+    store.create(name, [{"path": ("a", "b"), "pairs": [(1, 2)]}])
+    assert store.facts(name) == [{"path": ["a", "b"], "pairs": [[1, 2]]}]
+
+
+def test_a_taken_name_is_refused(store: Store, name: str) -> None:
+    store.create(name, [{"n": 1}])
+    with pytest.raises(GameExists, match=name):
+        store.create(name, [{"n": 2}])
+    assert store.facts(name) == [{"n": 1}]
+
+
+def test_an_unknown_game(store: Store, name: str) -> None:
+    with pytest.raises(UnknownGame, match=name):
+        store.facts(name)
+    with pytest.raises(UnknownGame):
+        store.version(name)
+    with pytest.raises(UnknownGame):
+        store.append(name, 1, [{"n": 1}])
+    assert not store.exists(name)
+
+
+@pytest.mark.parametrize("stale", [0, 1, 3])
+def test_a_stale_expected_version_is_refused(store: Store, name: str, stale: int) -> None:
+    store.create(name, [{"n": 1}, {"n": 2}])
+    with pytest.raises(GameMovedOn, match="the game moved on: re-run status"):
+        store.append(name, stale, [{"n": 3}])
+    assert store.facts(name) == [{"n": 1}, {"n": 2}]
+
+
+def test_appending_nothing_checks_the_version(store: Store, name: str) -> None:
+    store.create(name, [{"n": 1}])
+    assert store.append(name, 1, []) == 1
+    with pytest.raises(GameMovedOn):
+        store.append(name, 2, [])
+
+
+def test_a_writer_that_loses_the_race_is_told_and_writes_nothing(
+    shared_url: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(shared_url) as a, open_store(shared_url) as b:
+        a.create(name, [{"n": 0}])
+        check_version = b._version
+
+        def other_writer_goes_first(game: str) -> int:
+            version = check_version(game)  # b sees version 1 and is about to write...
+            a.append(game, version, [{"by": "a"}])  # ...but a writes first
+            return version
+
+        monkeypatch.setattr(b, "_version", other_writer_goes_first)
+        with pytest.raises(GameMovedOn, match="the game moved on: re-run status"):
+            b.append(name, 1, [{"by": "b", "i": i} for i in range(3)])
+        assert b.facts(name) == [{"n": 0}, {"by": "a"}]
+
+
+def test_racing_writers_in_threads(shared_url: str, name: str) -> None:
+    with open_store(shared_url) as s:
+        s.create(name, [{"n": 0}])
+    writers = 4
+    barrier = threading.Barrier(writers, timeout=30)
+    results: dict[int, str] = {}
+
+    def write(i: int) -> None:
+        try:
+            with open_store(shared_url) as s:
+                barrier.wait()
+                try:
+                    s.append(name, 1, [{"writer": i, "part": p} for p in range(3)])
+                    results[i] = "won"
+                except GameMovedOn:
+                    results[i] = "moved on"
+        except BaseException as e:
+            barrier.abort()  # release the others rather than leave them waiting
+            results[i] = f"{type(e).__name__}: {e}"
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(results.values()) == ["moved on"] * (writers - 1) + ["won"], results
+    winner = next(i for i, r in results.items() if r == "won")
+    with open_store(shared_url) as s:
+        assert s.facts(name) == [{"n": 0}] + [{"writer": winner, "part": p} for p in range(3)]
+
+
+def test_an_append_lands_whole_or_not_at_all(store: Store, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.create(name, [{"n": 1}])
+    # Plant a conflicting version 3 behind the store's back, then let an append at version 1 past the check:
+    # its version 2 would fit, its version 3 collides, so none of it may land.
+    planted = GameRecord.Recorded(
+        originator_id=ledger.store.game_id(name),
+        originator_version=3,
+        timestamp=datetime.now(UTC),
+        fact={"planted": True},
+    )
+    store._ledger.save(planted)
+    monkeypatch.setattr(store, "_version", lambda game: 1)
+    with pytest.raises(GameMovedOn):
+        store.append(name, 1, [{"n": 2}, {"n": 3}])
+    versions = [e.originator_version for e in store._ledger.recorder.select_events(ledger.store.game_id(name))]
+    assert versions == [1, 3]
+
+
+def test_names_in_creation_order(store: Store) -> None:
+    created = [f"order-{i}-{uuid.uuid4().hex[:8]}" for i in (3, 1, 2)]
+    for n in created:
+        store.create(n, [{"n": n}])
+        store.append(n, 1, [{"more": True}])
+    mine = set(created)
+    assert [n for n in store.names() if n in mine] == created
+
+
+def test_names_of_an_empty_store(tmp_path: Path) -> None:
+    with open_store(str(tmp_path / "empty.sqlite")) as s:
+        assert s.names() == []
+
+
+@pytest.mark.parametrize("bad", ["", "-lead", ".lead", "_lead", "has space", "x" * 65, "slash/y", "ok\n", "é"])
+def test_an_invalid_name_is_refused(store: Store, bad: str) -> None:
+    for attempt in (
+        lambda: store.create(bad, [{"n": 1}]),
+        lambda: store.append(bad, 1, [{"n": 1}]),
+        lambda: store.facts(bad),
+        lambda: store.version(bad),
+        lambda: store.exists(bad),
+    ):
+        with pytest.raises(StoreError, match="invalid game name") as e:
+            attempt()
+        assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("good", ["a", "A.b-c_d", "9" * 64, "game.2024-06-01"])
+def test_valid_names(store: Store, good: str) -> None:
+    assert store.create(good, [{"n": 1}]) == 1
+    assert good in store.names()
+
+
+def test_a_long_record_reloads(store: Store, name: str) -> None:
+    facts = [{"i": i, "kind": "attack", "losses": {"attacker": i % 3, "defender": 1}} for i in range(500)]
+    store.create(name, facts[:1])
+    version = 1
+    for start in range(1, 500, 50):
+        version = store.append(name, version, facts[start : start + 50])
+    assert version == 500
+    assert store.facts(name) == facts
+    assert store.facts(name, 250) == facts[:250]
+
+
+def test_the_store_closes(store_url: str, name: str) -> None:
+    with open_store(store_url) as s:
+        s.create(name, [{"n": 1}])
+    with pytest.raises(StoreError, match="closed"):
+        s.facts(name)
+    s.close()
+
+
+def test_records_persist_across_openings(shared_url: str, name: str) -> None:
+    with open_store(shared_url) as s:
+        s.create(name, NESTED)
+    with open_store(shared_url) as s:
+        assert s.facts(name) == NESTED
+
+
+# The transcoder
+
+
+def test_transcoder_round_trip() -> None:
+    t = MsgpackTranscoder()
+    state = {
+        "id": uuid.uuid4(),
+        "when": datetime(2024, 6, 1, 20, 15, 30, 123456, tzinfo=timezone(timedelta(hours=5, minutes=30))),
+        "west": datetime(2024, 1, 1, tzinfo=timezone(timedelta(hours=-8))),
+        "naive": datetime(2024, 1, 1, 12, 0),
+        "money": Decimal("12.3400"),
+        "infinite": Decimal("-Infinity"),
+        "pair": (1, (2, 3)),
+        "bigger_than_64_bits": [2**64, -(2**64) - 1, 10**30],
+        "bytes": b"\x00\xff",
+        "nested": {"list": [None, True, 1.5, "ü"]},
+    }
+    decoded = t.decode(t.encode(state))
+    assert type(decoded) is dict
+    decoded["mutable"] = True
+    assert decoded.pop("pair") == [1, [2, 3]]
+    expected = {k: v for k, v in state.items() if k != "pair"} | {"mutable": True}
+    assert decoded == expected
+    assert decoded["when"].utcoffset() == timedelta(hours=5, minutes=30)
+    assert decoded["west"].utcoffset() == timedelta(hours=-8)
+    assert decoded["naive"].tzinfo is None
+    assert str(decoded["money"]) == "12.3400"
+
+
+def test_transcoder_refuses_what_it_cannot_store() -> None:
+    with pytest.raises(TypeError, match="set"):
+        MsgpackTranscoder().encode({"s": {1, 2}})
+
+
+# Where the store is
+
+
+def test_default_store_is_an_sqlite_file_in_the_user_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("WHISPERS_STORE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    with open_store() as s:
+        expected = tmp_path / "data" / "whispers" / "whispers.sqlite"
+        assert s.url == str(expected)
+        s.create("g", [{"n": 1}])
+    assert expected.is_file()
+    with open_store() as s:
+        assert s.names() == ["g"]
+
+
+def test_the_environment_names_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("WHISPERS_STORE", str(tmp_path / "env.sqlite"))
+    with open_store() as s:
+        assert s.url == str(tmp_path / "env.sqlite")
+    with open_store(str(tmp_path / "given.sqlite")) as s:
+        assert s.url == str(tmp_path / "given.sqlite")
+    assert not (tmp_path / "data").exists()
+
+
+def test_eventsourcing_settings_in_the_environment_are_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.popo")
+    monkeypatch.setenv("WHISPERS_SQLITE_DBNAME", str(tmp_path / "elsewhere.sqlite"))
+    monkeypatch.setenv("COMPRESSOR_TOPIC", "zlib")
+    path = tmp_path / "here.sqlite"
+    with open_store(str(path)) as s:
+        s.create("g", [{"n": 1}])
+    assert path.is_file() and not (tmp_path / "elsewhere.sqlite").exists()
+    monkeypatch.delenv("COMPRESSOR_TOPIC")
+    with open_store(str(path)) as s:
+        assert s.facts("g") == [{"n": 1}]
+
+
+def test_an_sqlite_url(tmp_path: Path) -> None:
+    path = tmp_path / "url.sqlite"
+    with open_store(f"sqlite://{path}") as s:
+        assert s.url == str(path)
+        s.create("g", [{"n": 1}])
+    with open_store(str(path)) as s:
+        assert s.facts("g") == [{"n": 1}]
+
+
+def test_memory_stores_are_separate() -> None:
+    with open_store("memory:") as a, open_store("memory:") as b:
+        a.create("g", [{"n": 1}])
+        assert not b.exists("g")
+
+
+# Failures a user can cause: one line each
+
+
+def one_line(error: pytest.ExceptionInfo[StoreError]) -> str:
+    message = str(error.value)
+    assert message and "\n" not in message and "Traceback" not in message
+    return message
+
+
+def test_a_missing_sqlite_directory(tmp_path: Path) -> None:
+    with pytest.raises(StoreError) as e:
+        open_store(str(tmp_path / "nowhere" / "store.sqlite"))
+    assert one_line(e) == f"no such directory: {tmp_path / 'nowhere'}"
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_directory_is_not_a_store(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="is a directory") as e:
+        open_store(str(tmp_path))
+    one_line(e)
+
+
+def test_a_file_that_is_not_an_sqlite_database(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("raven attacks the low fens\n" * 100)
+    with pytest.raises(StoreError, match="not an SQLite database") as e:
+        open_store(str(path))
+    one_line(e)
+
+
+def test_a_locked_sqlite_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ledger.store, "SQLITE_LOCK_TIMEOUT", 1)
+    path = tmp_path / "store.sqlite"
+    with open_store(str(path)) as s:
+        s.create("g", [{"n": 1}])
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            with pytest.raises(StoreError, match="locked by another process") as e:
+                s.append("g", 1, [{"n": 2}])
+            one_line(e)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert s.append("g", 1, [{"n": 2}]) == 2
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["mysql://h/db", "postgresql://h:notaport/db", "postgresql://h/", "postgresql://h/db?pool=9"],
+)
+def test_a_malformed_url(url: str) -> None:
+    with pytest.raises(StoreError) as e:
+        open_store(url)
+    one_line(e)
+
+
+def test_unreachable_postgresql() -> None:
+    with pytest.raises(StoreError) as e:
+        open_store("postgresql://postgres:s3cret@127.0.0.1:1/test")
+    message = one_line(e)
+    assert message.startswith("cannot reach PostgreSQL at 127.0.0.1:1: ")
+    assert "s3cret" not in message
+
+
+@pytest.mark.postgres
+def test_a_postgresql_schema_that_does_not_exist(pg_url: str) -> None:
+    url = pg_url.split("?")[0] + "?schema=whispers_no_such_schema"
+    with pytest.raises(StoreError, match="no schema 'whispers_no_such_schema'") as e:
+        open_store(url)
+    one_line(e)
+
+
+@pytest.mark.postgres
+def test_a_postgresql_url_hides_its_password(pg_url: str) -> None:
+    # Trust authentication ignores the password; the store must not repeat it.
+    with open_store(pg_url.replace("postgres@", "postgres:hunter2@")) as s:
+        assert "hunter2" not in s.url
+        assert s.url == pg_url
+
+
+def test_importing_the_store_does_not_import_psycopg() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", "import ledger.store, sys; print('psycopg' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "False"
