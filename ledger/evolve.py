@@ -114,7 +114,8 @@ def _a_supply(s: GameState, e: ev.SupplyChecked) -> GameState:
     for region, (empire, n) in e.losses.items():
         banners = _place(banners, region, empire, -n)
         reserve = _add_reserve(reserve, empire, n)
-    return replace(s, banners=banners, reserve=reserve, office_index=5)
+    # the empire's turn is over: no card may be played "immediately after" its orders any more
+    return replace(s, banners=banners, reserve=reserve, office_index=5, last_actor=None, last_was_draw=False)
 
 
 def _a_round_ended(s: GameState, e: ev.RoundEnded) -> GameState:

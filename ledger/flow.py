@@ -51,8 +51,10 @@ def next_automatic(s: GameState) -> ev.Event | None:
         if actor is None:
             return ev.OfficeSkipped(s.empire, office, None, "no agent controls it")
         if not order_options(s, actor):
-            where = ", ".join(position_name(p) for p in order_positions(s))
-            return ev.OfficeSkipped(s.empire, office, actor, f"no legal order at {where}")
+            positions = order_positions(s)
+            where = ", ".join(position_name(p) for p in positions)
+            empire, office = positions[0] if s.pending else (s.empire, office)
+            return ev.OfficeSkipped(empire, office, actor, f"no legal order at {where}")
         return None
     if s.phase == "round_end" or s.phase in rs.round_end:
         if s.phase == "cleanup" and any(s.hands[p].size > rs.hand_limit for p in s.players):

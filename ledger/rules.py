@@ -357,8 +357,13 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     if state.ruleset.swap_agent_then == "target":
         options: tuple[str, ...] = (cmd.target,)
     else:
+        # REV: "from any position you just acquired control of" -- the target, and any position whose
+        # control passed to this society with the swap (not those it held already, which have acted)
         options = tuple(
-            o for i, o in enumerate(OFFICES) if o != position[1] and after.office_controller(empire, i) == cmd.society
+            o
+            for i, o in enumerate(OFFICES)
+            if o == cmd.target
+            or (after.office_controller(empire, i) == cmd.society and state.office_controller(empire, i) != cmd.society)
         )
     return [ev.AgentSwapped(cmd.society, empire, position[1], cmd.target, displaced, options)]
 
@@ -498,7 +503,6 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
             f"{slot} was revealed as {empire} by a swap, not {cmd.tokens[slot]}",
             "whispers: a reveal must agree with what was revealed",
         )
-    _check_distinct_devout(state, cmd.society, cmd.tokens)
     return [ev.LoyaltyRevealed(cmd.society, dict(cmd.tokens))]
 
 
