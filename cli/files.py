@@ -32,7 +32,7 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
             try:
                 state = rules.fold(events)
             except Exception as exc:  # a record whose chain holds but whose events do not fold
-                raise RecordFileError(f"{file}: the events do not replay: {exc}") from None
+                raise RecordFileError(f"{file}: the events do not replay: {type(exc).__name__} {exc}") from None
             if name != state.name:
                 facts = [{**facts[0], "name": name}, *facts[1:]]
                 state = rules.fold(read_facts(facts, str(file)))
@@ -44,7 +44,7 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
             except UnicodeDecodeError:
                 raise RecordFileError(f"{file}: neither notation (UTF-8 text) nor a record file") from None
             name = name or file.stem
-            game = import_lines(store, name, text.splitlines())
+            game = import_lines(store, name, text.splitlines(), beside=file.parent)
             state, count = game.state, game.version
     where = "over" if state.over else f"round {state.round}, {state.phase}"
     click.echo(f"{name}: imported {count} events ({state.ruleset.id}, {', '.join(state.players)}; {where}).")

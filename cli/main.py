@@ -1,6 +1,7 @@
 """The `whispers` entry point. Subcommands are imported only when invoked, so start-up stays fast."""
 
 import importlib
+import sys
 
 import click
 
@@ -41,6 +42,23 @@ class LazyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[override]
+        """As click's own, but a usage error is one line too (click prints usage, a hint and the error)."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            result = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(result if isinstance(result, int) else 0)
 
     def invoke(self, ctx: click.Context):
         try:

@@ -57,9 +57,12 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
     for event in produced:
         line = format_event(event)
         echo(f"  {line}" if line is not None else f"  · {describe(event)}")
+        if isinstance(event, ev.TableChecked):
+            for region, (recorded, counted) in event.mismatches.items():
+                echo(f"  ! {region}: the table has {counted} banners, the record {recorded}")
 
 
-@click.command(help=_move_help())
+@click.command(help=_move_help(), context_settings={"ignore_unknown_options": True})
 @click.argument("game")
 @click.argument("line", nargs=-1, required=True)
 @store_option

@@ -6,12 +6,13 @@ exactly that version, so two recorders racing on one game cannot both land.
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ledger import commands as c
 from ledger import events as ev
 from ledger import rules
 from ledger.board import load_board
-from ledger.errors import NotationError, RuleError, StoreError, WhispersError
+from ledger.errors import BoardError, NotationError, RuleError, RulesetError, StoreError, WhispersError
 from ledger.notation import Header, parse_lines
 from ledger.ruleset import load_ruleset
 from ledger.state import GameState
@@ -44,8 +45,22 @@ def load(store: Store, name: str, version: int | None = None) -> Game:
     return Game(name, tuple(events), rules.fold(events))
 
 
-def setup(name: str, header: Header) -> ev.GameStarted:
-    return rules.start(name, header.players, header.first, load_ruleset(header.ruleset), load_board(header.board))
+def setup(name: str, header: Header, beside: Path | None = None) -> ev.GameStarted:
+    """The first event of a game set up as `header` says. A ruleset or board that is not shipped is also
+    looked for as ID.toml in the directory `beside` (where the notation file is)."""
+    ruleset = _resolve(load_ruleset, header.ruleset, beside, RulesetError)
+    board = _resolve(load_board, header.board, beside, BoardError)
+    return rules.start(name, header.players, header.first, ruleset, board)
+
+
+def _resolve(loader, ref: str, beside: Path | None, error: type[Exception]):
+    try:
+        return loader(ref)
+    except error:
+        candidate = beside / f"{ref}.toml" if beside is not None else None
+        if candidate is None or not candidate.is_file():
+            raise
+        return loader(str(candidate))
 
 
 def new_game(store: Store, name: str, header: Header) -> Game:
@@ -71,7 +86,7 @@ def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.
     return after, produced
 
 
-def replay_lines(name: str, lines: Iterable[str]) -> Game:
+def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None) -> Game:
     """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
     game: Game | None = None
     for number, parsed in parse_lines(lines):
@@ -79,7 +94,7 @@ def replay_lines(name: str, lines: Iterable[str]) -> Game:
             if isinstance(parsed, Header):
                 if game is not None:
                     raise NotationError("a second game line")
-                started = setup(name, parsed)
+                started = setup(name, parsed, beside)
                 game = Game(name, (started,), rules.evolve(None, started))
                 continue
             if game is None:
@@ -94,7 +109,7 @@ def replay_lines(name: str, lines: Iterable[str]) -> Game:
     return game
 
 
-def import_lines(store: Store, name: str, lines: Iterable[str]) -> Game:
-    game = replay_lines(name, lines)
+def import_lines(store: Store, name: str, lines: Iterable[str], beside: Path | None = None) -> Game:
+    game = replay_lines(name, lines, beside)
     store.create(name, [e.to_fact() for e in game.events])
     return game

@@ -4,6 +4,7 @@
 record's events back as lines that `parse_line` reads to the same moves. `#` starts a comment.
 """
 
+import re
 import shlex
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -61,6 +62,8 @@ def parse_line(line: str) -> c.Command | Header | None:
         return c.Undo(_reason(rest, "undo"))
     if head == "ruling":
         reason = _reason(rest[:1], "ruling")
+        if re.match(r"(add|kill|move|agent)=", reason):
+            raise NotationError(f'ruling takes its reason first, in quotes: {VERBS["ruling"]}')
         return c.Ruling(reason, _effects(_keywords(rest[1:], "ruling", {"add", "kill", "move", "agent"})))
     if head == "check":
         counts = {region: _int(n, f"count for {region}") for region, n in _pairs(rest, "check").items()}
@@ -127,8 +130,11 @@ def _pairs(args: list[str], verb: str) -> dict[str, str]:
     return pairs
 
 
+_INTEGER = re.compile(r"-?[0-9]{1,9}")
+
+
 def _int(text: str, what: str) -> int:
-    if not text.lstrip("-").isdigit():
+    if not _INTEGER.fullmatch(text):
         raise NotationError(f"{what} must be a whole number, not {text!r}")
     return int(text)
 
@@ -355,22 +361,29 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
 def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None) -> Iterator[str]:
     """A record as notation lines: the `game` line, then one line per move, with the engine's own
     events as `#` comments when `comments` is set. With a `viewer`, what only another society may
-    know is left out (loyalty tokens, names of cards drawn)."""
-    borrowed = False
+    know is left out (loyalty tokens, names of cards drawn).
+
+    The record is folded as it is written, so an order owed out of sequence (after a swap-agent order
+    or a card lending a position) is written with its `at=` and reads back to the same move."""
+    from ledger.evolve import evolve
+    from ledger.ruleset import shipped_rulesets
+
+    state = None
     for event in events:
         if isinstance(event, ev.GameStarted):
+            if event.ruleset["id"] not in shipped_rulesets():
+                yield (f"# ruleset {event.ruleset['id']!r} is not shipped: whispers import looks for "
+                       f"{event.ruleset['id']}.toml beside this file")
             yield format_header(event)
-            continue
-        hide = viewer is not None and event.private is not None and getattr(event, "society", None) != viewer
-        line = format_event(event, borrowed=borrowed, hide_private=hide)
-        if isinstance(event, ev.AgentSwapped | ev.CardPlayed):
-            borrowed = isinstance(event, ev.AgentSwapped) or event.act is not None
-        elif line is not None and not isinstance(event, ev.TableChecked | ev.RulingApplied):
-            borrowed = False
-        if line is not None:
-            yield line
-        elif comments:
-            yield f"#   {describe(event)}"
+        else:
+            hide = viewer is not None and event.private is not None and getattr(event, "society", None) != viewer
+            borrowed = state is not None and state.pending is not None
+            line = format_event(event, borrowed=borrowed, hide_private=hide)
+            if line is not None:
+                yield line
+            elif comments:
+                yield f"#   {describe(event)}"
+        state = evolve(state, event)
 
 
 def describe(event: ev.Event) -> str:

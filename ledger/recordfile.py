@@ -63,6 +63,10 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     header, entries = body.get("header"), body.get("events")
     if not isinstance(header, dict) or not isinstance(entries, list):
         raise RecordFileError(f"{source}: the record has no header or no events")
+    for key, kind in (("game", str), ("ruleset", str), ("board", str), ("board_hash", str), ("events", int),
+                      ("head", str)):
+        if not isinstance(header.get(key), kind):
+            raise RecordFileError(f"{source}: the header's {key!r} is missing or malformed")
     if header.get("events") != len(entries):
         raise RecordFileError(f"{source}: truncated record: the header lists {header.get('events')} events, "
                               f"the file holds {len(entries)}")

@@ -258,11 +258,11 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
 
 
 def _check_card_id(state: GameState, card: str, rule: str) -> None:
-    empire, _, number = card.partition(":")
+    empire, colon, number = card.partition(":")
     require(empire in state.board.empires, f"unknown empire {empire!r} in card {card!r}", rule)
-    if number:
+    if colon:
         require(
-            number.isdigit() and 1 <= int(number) <= CARDS_PER_DECK,
+            number in {str(n) for n in range(1, CARDS_PER_DECK + 1)},
             f"card {card!r}: an empire's cards are numbered 1 to {CARDS_PER_DECK}",
             rule,
         )

@@ -1,0 +1,85 @@
+"""Start-up stays light: a command imports only what it needs (cli/main.py loads commands lazily).
+
+Each case runs the installed `whispers` script under `python -X importtime` in a fresh interpreter and reads
+the modules it imported from stderr. benchmarks/startup.py measures the time itself.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+WHISPERS = shutil.which("whispers", path=str(Path(sys.executable).parent)) or shutil.which("whispers")
+GAME = """\
+game ruleset=official board=standin players=raven,rat first=raven
+raven loyalty sealed
+rat loyalty sealed
+raven deploy bear.sheriff
+"""
+
+
+def imported(store: Path | str, *args: str) -> set[str]:
+    """The modules a `whispers ARGS` run imports (from `-X importtime`), after checking it succeeded."""
+    env = {**os.environ, "WHISPERS_STORE": str(store)}
+    env.pop("PYTHONPROFILEIMPORTTIME", None)
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", WHISPERS, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    modules = set()
+    for line in result.stderr.splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            name = line.rsplit("|", 1)[1].strip()
+            if name != "imported package":
+                modules.add(name)
+    assert {"click", "cli.main"} <= modules, "could not read -X importtime output"
+    return modules
+
+
+def packages(modules: set[str]) -> set[str]:
+    return {name.split(".")[0] for name in modules}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("startup")
+    path = folder / "whispers.sqlite"
+    notation = folder / "light.txt"
+    notation.write_text(GAME, encoding="utf-8")
+    result = subprocess.run(
+        [WHISPERS, "import", str(notation)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "WHISPERS_STORE": str(path)},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+def test_help_imports_no_heavy_dependency() -> None:
+    heavy = packages(imported("memory:", "--help")) & {"graphviz", "rich", "psycopg", "psycopg_pool", "eventsourcing"}
+    assert not heavy, f"whispers --help imports {sorted(heavy)}"
+
+
+def test_help_imports_no_command_module() -> None:
+    """The command list comes from cli/main.py alone: no command module, no store, no rules engine."""
+    modules = imported("memory:", "--help")
+    ours = {m for m in modules if m.split(".")[0] in ("cli", "ledger", "projections")}
+    assert ours <= {"cli", "cli.main", "ledger", "ledger.errors"}, sorted(ours)
+    assert not packages(modules) & {"msgpack", "sqlite3"}
+
+
+@pytest.mark.parametrize("extra", [(), ("--json",)], ids=["text", "json"])
+def test_status_imports_no_renderer_and_no_postgres_driver(store: Path, extra: tuple[str, ...]) -> None:
+    heavy = packages(imported(store, "status", "light", *extra)) & {"graphviz", "psycopg", "psycopg_pool", "rich"}
+    assert not heavy, f"whispers status imports {sorted(heavy)}"
