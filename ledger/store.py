@@ -86,6 +86,38 @@ class GameRecord(Aggregate):
         self.trigger_event(self.Recorded, fact=fact)
 
 
+class NotesRecord(Aggregate):
+    """A game's annotations, in a stream of their own so that a finished record is never reopened."""
+
+    TOPIC = "whispers:NotesRecord"
+
+    class Created(Aggregate.Created):
+        TOPIC = "whispers:NotesRecord.Created"
+        game: str
+
+    class Noted(Aggregate.Event):
+        TOPIC = "whispers:NotesRecord.Noted"
+        note: Fact
+
+        def apply(self, aggregate: NotesRecord) -> None:
+            aggregate.notes.append(self.note)
+
+    @staticmethod
+    def create_id(game: str) -> UUID:
+        return notes_id(game)
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.notes: list[Fact] = []
+
+    def note(self, note: Fact) -> None:
+        self.trigger_event(self.Noted, note=note)
+
+
+def notes_id(game: str) -> UUID:
+    return uuid5(NAMESPACE, f"notes:{game}")
+
+
 def _project(record: GameRecord | None, events: Iterable[Any]) -> GameRecord | None:
     """Replays a record's events without the library's per-event protocol and sequence checks.
 
@@ -381,6 +413,52 @@ class Store:
                 names.extend(mapper.to_domain_event(n).name for n in batch)  # type: ignore[attr-defined]
                 start = batch[-1].id
         return names
+
+    def add_note(self, name: str, note: Fact) -> int:
+        """Appends a note to the game's notes stream; returns how many notes the game has now."""
+        check_name(name)
+        with self._translated():
+            self._version(name)  # the game must exist
+            try:
+                record: NotesRecord = self._ledger.repository.get(notes_id(name))
+            except AggregateNotFoundError:
+                record = NotesRecord(game=name)
+            record.note(note)
+            try:
+                self._ledger.save(record)
+            except RecordConflictError:
+                raise GameMovedOn("another note was added at the same moment: run the command again") from None
+        return len(record.notes)
+
+    def notes(self, name: str) -> list[Fact]:
+        """The game's notes, in the order they were added (none for a game never annotated)."""
+        check_name(name)
+        with self._translated():
+            self._version(name)
+            try:
+                record: NotesRecord = self._ledger.repository.get(notes_id(name))
+            except AggregateNotFoundError:
+                return []
+        return record.notes
+
+    def changes(self, after: int = 0, limit: int = 10_000) -> tuple[int, list[str]]:
+        """Games with facts stored after position `after` of the store's log: (the last position read, their
+        names in order of first change). For read models that remember how far they have read."""
+        topics = [GameRecord.Created.TOPIC, GameRecord.Recorded.TOPIC]
+        changed: dict[UUID, None] = {}
+        position = after
+        with self._translated():
+            recorder = self._ledger.recorder
+            while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
+                for notification in batch:
+                    changed.setdefault(notification.originator_id, None)
+                position = batch[-1].id
+            names = [self._name_of(game) for game in changed]
+        return position, names
+
+    def _name_of(self, game: UUID) -> str:
+        created = self._ledger.recorder.select_events(game, lte=1, limit=1)
+        return self._ledger.mapper.to_domain_event(created[0]).name  # type: ignore[attr-defined]
 
     def close(self) -> None:
         if self._app is not None:

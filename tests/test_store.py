@@ -258,6 +258,7 @@ def test_transcoder_round_trip() -> None:
         "bigger_than_64_bits": [2**64, -(2**64) - 1, 10**30],
         "bytes": b"\x00\xff",
         "nested": {"list": [None, True, 1.5, "ü"]},
+        "int_keys": {1: "one", -2: "minus two"},
     }
     decoded = t.decode(t.encode(state))
     assert type(decoded) is dict

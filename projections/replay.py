@@ -1,0 +1,50 @@
+"""Replay: a game's state at every version, folded once, with an index for jumping around.
+
+Reaching version N is a list lookup, not a fold from event 1: a stepper going back and forth through a
+game costs one fold in all.
+"""
+
+from dataclasses import dataclass, field
+
+from ledger import events as ev
+from ledger.evolve import evolve
+from ledger.state import GameState
+
+
+@dataclass
+class Replay:
+    events: tuple[ev.Event, ...]
+    states: list[GameState] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        state: GameState | None = None
+        for event in self.events:
+            state = evolve(state, event)
+            self.states.append(state)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def at(self, version: int) -> GameState:
+        """The state after event `version` (1-based)."""
+        if not 1 <= version <= len(self.events):
+            raise IndexError(f"there is no event {version}: the record has events 1 to {len(self.events)}")
+        return self.states[version - 1]
+
+    def event(self, version: int) -> ev.Event:
+        return self.events[version - 1]
+
+    def round_start(self, round_: int) -> int | None:
+        """The version at which round `round_` begins."""
+        for version, event in enumerate(self.events, start=1):
+            if isinstance(event, ev.PhaseStarted) and event.round == round_:
+                return version
+        return None
+
+    def empire_turn(self, empire: str, round_: int | None = None) -> int | None:
+        """The version at which `empire`'s turn begins (in `round_`, or the first after the current round)."""
+        for version, event in enumerate(self.events, start=1):
+            if (isinstance(event, ev.EmpireTurnStarted) and event.empire == empire
+                    and (round_ is None or self.states[version - 1].round == round_)):
+                return version
+        return None
