@@ -285,6 +285,15 @@ class TableChecked(Event):
     mismatches: dict[str, tuple[int, int]]
 
 
+@dataclass(frozen=True, slots=True)
+class GameForked(Event):
+    """This game's record up to here is `parent`'s first `at` events ("what if"); `head` is their chain hash."""
+
+    parent: str
+    at: int
+    head: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls for cls in Event.__subclasses__()
 }

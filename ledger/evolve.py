@@ -267,7 +267,12 @@ def _a_checked(s: GameState, e: ev.TableChecked) -> GameState:
     return s
 
 
+def _a_forked(s: GameState, e: ev.GameForked) -> GameState:
+    return s
+
+
 _APPLY: dict[type, Any] = {
+    ev.GameForked: _a_forked,
     ev.PhaseStarted: _a_phase,
     ev.Skipped: _a_skipped,
     ev.EmpireTurnStarted: _a_empire_turn,

@@ -404,6 +404,8 @@ def describe(event: ev.Event) -> str:
             return f"round {r} ends"
         case ev.FirstPlayerPassed(first=f):
             return f"first player: {f}"
+        case ev.GameForked(parent=parent, at=at):
+            return f"forked from {parent} at event {at}"
         case ev.GameScored(scores=scores, winner=w, trail=trail):
             totals = ", ".join(f"{s} {v['total']}" for s, v in scores.items())
             return f"final scores: {totals}; {trail[-1] if trail else w}"

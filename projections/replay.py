@@ -48,3 +48,16 @@ class Replay:
                     and (round_ is None or self.states[version - 1].round == round_)):
                 return version
         return None
+
+
+def standing(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[tuple[int, ev.Event]]:
+    """(version, event) of the events still standing: a take-back removes the move it took back and
+    everything the engine recorded after it (the take-back itself is not standing either)."""
+    kept: list[tuple[int, ev.Event]] = []
+    for version, event in enumerate(events, start=1):
+        if isinstance(event, ev.MoveTakenBack):
+            while kept and kept[-1][0] >= event.move:
+                kept.pop()
+        else:
+            kept.append((version, event))
+    return kept
