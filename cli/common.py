@@ -83,3 +83,36 @@ def fail(message: str) -> None:
     """Refuse with one line and exit status 2."""
     click.echo(f"Error: {message}", err=True)
     sys.exit(2)
+
+
+def view_lines(view: dict[str, Any]) -> list[str]:
+    """A state view (projections.views.state_view) as a few lines of text."""
+    phase = {"empire": "empire turns"}.get(view["phase"], view["phase"])
+    at = f" · {view['empire']} {view['office']}" if view["phase"] == "empire" and view["office"] else ""
+    lines = [f"{view['game']} · {view['ruleset']} · round {view['round']} · {phase}{at} · first player {view['first']}"]
+    lines.append(f"Next: {view['next']['note']}")
+    lines.append("Empires:  " + "   ".join(
+        f"{e} {view['cities'][e]} cities, {view['reserve'][e]} in reserve" for e in view["cities"]))
+    held = [f"{r} {v['controller']}×{v['banners']}" for r, v in view["regions"].items() if v["banners"]]
+    lines.append("Banners:  " + ", ".join(held))
+    council = ", ".join(f"{k} {v}" for k, v in sorted(view["council"].items()))
+    lines.append(f"Council:  {council or 'empty'}")
+    if view["field_agents"]:
+        lines.append("Field:    " + ", ".join(f"{s}@{r}" for s, r in view["field_agents"]))
+    lines.append("Hands:    " + ", ".join(f"{s} {h['size']}" + (f" ({' '.join(h['known'])})" if h.get("known") else "")
+                                          for s, h in view["hands"].items()))
+    viewer = view.get("viewer")
+    shown = []
+    for society, loyalty in view["loyalty"].items():
+        if loyalty is None:
+            continue
+        if loyalty["tokens"] and society == viewer:
+            lines.append("Loyalty:  " + " ".join(f"{slot}={e}" for slot, e in loyalty["tokens"].items()))
+        elif loyalty["tokens"]:
+            shown.append(f"{society} " + " ".join(f"{slot}={e}" for slot, e in loyalty["tokens"].items()))
+        elif loyalty["revealed"]:
+            shown.append(f"{society} " + " ".join(f"{slot}={e}" for slot, e in loyalty["revealed"].items())
+                         + f" (+{loyalty['concealed']} concealed)")
+    if shown:
+        lines.append(("Revealed: " if viewer else "Loyalty:  ") + "; ".join(shown))
+    return lines

@@ -26,7 +26,7 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
         raise RecordFileError(f"cannot read {file}: {exc.strerror}") from None
     with open_store(store_url) as store:
         if recordfile.looks_like_record(data):
-            header, facts, _notes = recordfile.loads(data, str(file))
+            header, facts, notes = recordfile.loads(data, str(file))
             name = name or header["game"]
             events = read_facts(facts, str(file))
             try:
@@ -36,7 +36,13 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
             if name != state.name:
                 facts = [{**facts[0], "name": name}, *facts[1:]]
                 state = rules.fold(read_facts(facts, str(file)))
+            for note in notes:
+                if not (isinstance(note, dict) and isinstance(note.get("at"), int)
+                        and isinstance(note.get("text"), str) and 1 <= note["at"] <= len(facts)):
+                    raise RecordFileError(f"{file}: a malformed note: {note!r}"[:200])
             store.create(name, facts)
+            for note in notes:
+                store.add_note(name, note)
             count = len(facts)
         else:
             try:
@@ -59,7 +65,8 @@ def export(game: str, output: Path, store_url: str | None) -> None:
     """Export GAME as a portable record file: msgpack, a header and a hash chain over the events."""
     with open_store(store_url) as store:
         facts = store.facts(game)
-    data = recordfile.dumps(game, facts)
+        notes = store.notes(game)
+    data = recordfile.dumps(game, facts, notes)
     try:
         tmp = output.with_name(output.name + ".part")
         tmp.write_bytes(data)

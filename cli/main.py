@@ -19,6 +19,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "games": ("cli.reading:games", "The games in the store."),
     "import": ("cli.files:import_game", "Import a game from notation or a record file."),
     "export": ("cli.files:export", "Export a game as a portable record file."),
+    "replay": ("cli.review:replay", "A game at any event, as the record has it or as one society knew it."),
+    "stats": ("cli.review:stats", "Statistics of a game, or across every game in the store."),
+    "fork": ("cli.review:fork_game", "A \"what if\": a new game from another's first N events."),
+    "diff": ("cli.review:diff", "Where two games part, and how their scores differ."),
+    "annotate": ("cli.review:annotate_game", "A note on one event of a game."),
+    "notes": ("cli.review:notes", "The notes on a game."),
     "board": ("cli.board:board", "Check or show a board file."),
     "demo": ("cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
 }

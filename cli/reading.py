@@ -4,54 +4,27 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, open_store, option_json, option_text, store_option, where_now
+from cli.common import emit_json, open_store, option_json, option_text, store_option, view_lines
 from ledger import events as ev
 from ledger import rules
 from ledger.errors import RuleError
 from ledger.game import Game, load
-from ledger.names import SLOTS, SOCIETIES
+from ledger.names import SOCIETIES
 from ledger.notation import format_record
 from ledger.state import GameState
+from projections.forks import fork_of
+from projections.views import state_view
 
 as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metavar="SOCIETY",
                          help="Show only what this society could know.")
 
 
 def status_data(state: GameState, society: str | None = None) -> dict[str, Any]:
-    p = rules.prompt(state)
-    loyalty = {}
-    for s in state.players:
-        lo = state.loyalty.get(s)
-        if lo is None:
-            loyalty[s] = None
-            continue
-        known = lo.tokens if (society in (None, s)) else None
-        loyalty[s] = {"tokens": dict(known) if known else None, "revealed": dict(lo.revealed),
-                      "sealed": lo.tokens is None, "swaps": lo.swaps}
-    hands = {}
-    for s in state.players:
-        hand = state.hands[s]
-        entry: dict[str, Any] = {"size": hand.size, "by_empire": dict(hand.counts)}
-        if society in (None, s):
-            entry["known"] = list(hand.known)
-        hands[s] = entry
-    return {
-        "game": state.name, "ruleset": state.ruleset.id, "board": state.board.id,
-        "round": p.round, "phase": p.phase, "empire": p.empire, "office": p.office,
-        "first": state.first, "players": list(state.players), "over": state.over,
-        "next": {"societies": list(p.actors), "note": p.note,
-                 "moves": [option_json(o) for o in p.options if society in (None, o.society)]},
-        "regions": {r: {"controller": state.controller(r), "banners": state.banners_in(r)}
-                    for r in state.board.regions},
-        "reserve": dict(state.reserve),
-        "on_board": {e: state.on_board(e) for e in state.board.empires},
-        "cities": {e: state.cities(e) for e in state.board.empires},
-        "hands": hands,
-        "council": {f"{e}.{o}": s for (e, o), s in state.council.items()},
-        "field_agents": sorted([s, r] for s, r in state.field_agents),
-        "loyalty": loyalty,
-        "version": state.version,
-    }
+    """The state as `society` knew it, with the legal moves open to it (all of them for the record)."""
+    data = state_view(state, society)
+    data["next"]["moves"] = [option_json(o) for o in rules.prompt(state).options if society in (None, o.society)]
+    data["on_board"] = {e: state.on_board(e) for e in state.board.empires}
+    return data
 
 
 @click.command()
@@ -68,26 +41,14 @@ def status(game: str, society: str | None, as_json: bool, version: int | None, s
     if as_json:
         emit_json(data)
         return
-    p = rules.prompt(state)
-    click.echo(where_now(state, p) + f" · first player {state.first}")
-    click.echo(f"Next: {p.note}")
-    for option in p.options:
+    lines = view_lines(data)
+    click.echo(lines[0])
+    click.echo(lines[1])
+    for option in rules.prompt(state).options:
         if society in (None, option.society):
             click.echo(f"  {option_text(option)}")
-    click.echo("Empires:  " + "   ".join(
-        f"{e} {data['cities'][e]} cities, {data['on_board'][e]} on board/{data['reserve'][e]} reserve"
-        for e in state.board.empires))
-    held = [f"{r} {e}×{n}" for r, (e, n) in state.banners.items()]
-    click.echo("Banners:  " + ", ".join(held))
-    council = ", ".join(f"{k} {v}" for k, v in sorted(data["council"].items()))
-    click.echo(f"Council:  {council or 'empty'}")
-    if state.field_agents:
-        click.echo("Field:    " + ", ".join(f"{s}@{r}" for s, r in sorted(state.field_agents)))
-    click.echo("Hands:    " + ", ".join(f"{s} {h['size']}" for s, h in data["hands"].items()))
-    if society:
-        lo = data["loyalty"][society]
-        if lo and lo["tokens"]:
-            click.echo("Loyalty:  " + " ".join(f"{slot}={lo['tokens'][slot]}" for slot in SLOTS))
+    for line in lines[2:]:
+        click.echo(line)
 
 
 @click.command()
@@ -103,7 +64,8 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
     """
     with open_store(store_url) as store:
         record = load(store, game)
-    for line in format_record(record.events, comments=comments, viewer=society):
+        notes = store.notes(game)
+    for line in format_record(record.events, comments=comments, viewer=society, notes=notes):
         click.echo(line)
 
 
@@ -170,15 +132,30 @@ def games(as_json: bool, store_url: str | None) -> None:
             winner = None
             if state.over:
                 winner = next(e for e in reversed(record.events) if isinstance(e, ev.GameScored)).winner
+            forked = fork_of(record.events)
             rows.append({"game": name, "ruleset": state.ruleset.id, "players": list(state.players),
                          "round": state.round, "phase": state.phase, "over": state.over, "winner": winner,
-                         "events": record.version})
+                         "events": record.version,
+                         "fork_of": None if forked is None else {"game": forked.parent, "at": forked.at}})
     if as_json:
         emit_json(rows)
         return
     if not rows:
         click.echo("No games yet. Try: whispers demo")
+    children: dict[str | None, list[dict[str, Any]]] = {}
+    names = {row["game"] for row in rows}
     for row in rows:
+        parent = row["fork_of"]["game"] if row["fork_of"] and row["fork_of"]["game"] in names else None
+        children.setdefault(parent, []).append(row)
+
+    def show(row: dict[str, Any], depth: int) -> None:
         where = (f"over, winner {row['winner'] or 'none (tie)'}" if row["over"]
                  else f"round {row['round']} {row['phase']}")
-        click.echo(f"{row['game']:<24} {row['ruleset']:<9} {','.join(row['players']):<28} {where}")
+        label = ("  " * depth + ("└ " if depth else "") + row["game"])
+        fork = f"  (fork at event {row['fork_of']['at']})" if row["fork_of"] else ""
+        click.echo(f"{label:<28} {row['ruleset']:<9} {','.join(row['players']):<28} {where}{fork}")
+        for child in children.get(row["game"], []):
+            show(child, depth + 1)
+
+    for row in children.get(None, []):
+        show(row, 0)

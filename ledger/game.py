@@ -113,3 +113,42 @@ def import_lines(store: Store, name: str, lines: Iterable[str], beside: Path | N
     game = replay_lines(name, lines, beside)
     store.create(name, [e.to_fact() for e in game.events])
     return game
+
+
+def fork(store: Store, parent: str, name: str, at: int) -> Game:
+    """A new game whose record is `parent`'s first `at` events, marked as a fork of it at `at`; the engine
+    then records whatever it would have recorded on its own from there (a fork taken mid-move)."""
+    from ledger.recordfile import chain
+
+    facts = store.facts(parent, at)
+    facts = [{**facts[0], "name": name}, *facts[1:]]
+    events = read_facts(facts, parent)
+    state = rules.fold(events)
+    marker = ev.GameForked(parent, at, chain(store.facts(parent, at))[-1])
+    state = rules.evolve(state, marker)
+    automatic = rules.advance(state)
+    for event in automatic:
+        state = rules.evolve(state, event)
+    produced = [marker, *automatic]
+    store.create(name, [*facts, *(e.to_fact() for e in produced)])
+    return Game(name, (*events, *produced), state)
+
+
+TAGS = ("blunder", "good", "question", "ruling")
+
+
+def annotate(store: Store, name: str, at: int, text: str, author: str | None, tag: str | None) -> dict:
+    """A note on event `at` of the game, in the game's own notes stream (the record is not reopened)."""
+    from datetime import UTC, datetime
+
+    version = store.version(name)
+    if not 1 <= at <= version:
+        raise StoreError(f"{name} has events 1 to {version}: there is no event {at} to annotate")
+    if not text.strip():
+        raise StoreError("a note needs some text")
+    if tag is not None and tag not in TAGS:
+        raise StoreError(f"unknown tag {tag!r}: use {', '.join(TAGS)}")
+    note = {"at": at, "text": text.strip(), "author": author, "tag": tag,
+            "time": datetime.now(UTC).isoformat(timespec="seconds")}
+    store.add_note(name, note)
+    return note

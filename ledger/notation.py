@@ -358,7 +358,8 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
     return None
 
 
-def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None) -> Iterator[str]:
+def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None,
+                  notes: Iterable[dict] = ()) -> Iterator[str]:
     """A record as notation lines: the `game` line, then one line per move, with the engine's own
     events as `#` comments when `comments` is set. With a `viewer`, what only another society may
     know is left out (loyalty tokens, names of cards drawn).
@@ -368,8 +369,11 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
     from ledger.evolve import evolve
     from ledger.ruleset import shipped_rulesets
 
+    by_event: dict[int, list[dict]] = {}
+    for note in notes:
+        by_event.setdefault(note["at"], []).append(note)
     state = None
-    for event in events:
+    for version, event in enumerate(events, start=1):
         if isinstance(event, ev.GameStarted):
             if event.ruleset["id"] not in shipped_rulesets():
                 yield (f"# ruleset {event.ruleset['id']!r} is not shipped: whispers import looks for "
@@ -383,6 +387,9 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
                 yield line
             elif comments:
                 yield f"#   {describe(event)}"
+        for note in by_event.get(version, []):
+            who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
+            yield f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}"
         state = evolve(state, event)
 
 

@@ -456,6 +456,11 @@ class Store:
             names = [self._name_of(game) for game in changed]
         return position, names
 
+    def head(self) -> int:
+        """The position of the last fact or note stored (0 for an empty store)."""
+        with self._translated():
+            return self._ledger.recorder.max_notification_id() or 0
+
     def _name_of(self, game: UUID) -> str:
         created = self._ledger.recorder.select_events(game, lte=1, limit=1)
         return self._ledger.mapper.to_domain_event(created[0]).name  # type: ignore[attr-defined]

@@ -1,0 +1,262 @@
+"""Post-game review: `replay` (and its stepper), `stats`, `fork`, `diff`, `annotate` and `notes`."""
+
+import csv
+import sys
+from typing import Any
+
+import click
+
+from cli.common import emit_json, open_store, store_option, view_lines
+from cli.reading import as_option
+from ledger.errors import StoreError
+from ledger.game import TAGS, annotate, fork, load
+from ledger.notation import describe, format_event
+from projections.forks import diff as diff_records
+from projections.replay import Replay
+from projections.views import event_view, state_view
+
+
+def _event_words(event) -> str:
+    return format_event(event, hide_private=False) or f"· {describe(event)}"
+
+
+def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
+    lines = []
+    for note in notes:
+        if note["at"] == version:
+            who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
+            lines.append(f"  note{f' ({who})' if who else ''}: {note['text']}")
+    return lines
+
+
+def replay_data(replay: Replay, version: int, society: str | None, notes: list[dict[str, Any]]) -> dict[str, Any]:
+    data = state_view(replay.at(version), society)
+    data["event"] = event_view(replay.event(version), society)
+    data["notes"] = [n for n in notes if n["at"] == version]
+    data["events"] = len(replay)
+    return data
+
+
+def _show(replay: Replay, version: int, society: str | None, notes: list[dict[str, Any]]) -> None:
+    data = replay_data(replay, version, society, notes)
+    event = replay.event(version)
+    hide = society is not None and event.private is not None and getattr(event, "society", None) != society
+    words = format_event(event, hide_private=hide) or f"· {describe(event)}"
+    click.echo(f"event {version}/{len(replay)}: {words}")
+    for line in _note_lines(notes, version):
+        click.echo(line)
+    for line in view_lines(data):
+        click.echo(line)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--at", "version", type=int, metavar="N", help="After event N (default: the end).")
+@as_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@click.option("--step", is_flag=True, help="Step through the game in the terminal.")
+@store_option
+def replay(game: str, version: int | None, society: str | None, as_json: bool, step: bool,
+           store_url: str | None) -> None:
+    """GAME as it stood after event N, as the record has it or as one society knew it.
+
+    With --step, a terminal stepper: Enter or n (next), b (back), j N (jump to event N), r R (start of round
+    R), e EMPIRE [R] (that empire's turn), q (quit). It works on a game still in progress.
+    """
+    with open_store(store_url) as store:
+        record = load(store, game)
+        notes = store.notes(game)
+    rep = Replay(record.events)
+    version = len(rep) if version is None else version
+    if not 1 <= version <= len(rep):
+        raise StoreError(f"{game} has events 1 to {len(rep)}: there is no event {version}")
+    if step:
+        _stepper(rep, version, society, notes)
+    elif as_json:
+        emit_json(replay_data(rep, version, society, notes))
+    else:
+        _show(rep, version, society, notes)
+
+
+def _stepper(rep: Replay, version: int, society: str | None, notes: list[dict[str, Any]]) -> None:
+    while True:
+        click.echo("")
+        _show(rep, version, society, notes)
+        try:
+            answer = input("step> ").strip().split()
+        except (EOFError, KeyboardInterrupt):
+            click.echo("")
+            return
+        target: int | None = version + 1
+        if not answer or answer[0] in ("n", "next"):
+            target = version + 1
+        elif answer[0] in ("b", "back"):
+            target = version - 1
+        elif answer[0] in ("q", "quit"):
+            return
+        elif answer[0] in ("j", "jump") and len(answer) == 2 and answer[1].isascii() and answer[1].isdigit():
+            target = int(answer[1])
+        elif answer[0] in ("r", "round") and len(answer) == 2 and answer[1] in "1234":
+            target = rep.round_start(int(answer[1]))
+        elif answer[0] in ("e", "empire") and len(answer) in (2, 3):
+            round_ = int(answer[2]) if len(answer) == 3 and answer[2] in "1234" else rep.at(version).round
+            target = rep.empire_turn(answer[1], round_)
+        else:
+            click.echo("n next · b back · j N jump · r R round · e EMPIRE [R] empire turn · q quit")
+            continue
+        if target is None or not 1 <= target <= len(rep):
+            click.echo(f"no such place: the record has events 1 to {len(rep)}")
+            continue
+        version = target
+
+
+@click.command()
+@click.argument("game", required=False)
+@click.option("--all", "everything", is_flag=True, help="Figures across every game in the store.")
+@click.option("--ruleset", metavar="ID", help="With --all: only games under this ruleset.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (path,value rows).")
+@store_option
+def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool, as_csv: bool,
+          store_url: str | None) -> None:
+    """Statistics of GAME, or with --all across every game in the store.
+
+    --all keeps a catalog that remembers how far into the store it has read, so after one more game it
+    reads one more game; the JSON's "read" says how many games and events this run read.
+    """
+    from projections.stats import across, game_stats
+
+    if everything == (game is not None):
+        raise click.UsageError("give a GAME or --all")
+    with open_store(store_url) as store:
+        if everything:
+            data = _across_store(store, ruleset, quiet=as_json or as_csv)
+            data = {**across(data.pop("summaries").values(), ruleset), "read": data["read"]}
+        else:
+            data = game_stats(load(store, game).events)
+    if as_json:
+        emit_json(data)
+    elif as_csv:
+        writer = csv.writer(sys.stdout)
+        writer.writerow(["path", "value"])
+        writer.writerows(_flatten(data))
+    else:
+        for path, value in _flatten(data):
+            click.echo(f"{path}: {value}")
+
+
+def _across_store(store, ruleset: str | None, quiet: bool) -> dict[str, Any]:
+    from projections.catalog import Catalog
+
+    catalog = Catalog(store)
+    try:
+        pending = len(store.changes(catalog.position())[1])
+        if pending > 20 and not quiet:
+            from rich.progress import Progress
+
+            with Progress(transient=True) as bar:
+                task = bar.add_task("Reading games into the catalog", total=pending)
+                refreshed = catalog.refresh(lambda done, total: bar.update(task, completed=done))
+        else:
+            refreshed = catalog.refresh()
+        summaries = catalog.summaries()
+    finally:
+        catalog.close()
+    return {"summaries": summaries, "read": {"games": refreshed.games, "events": refreshed.events}}
+
+
+def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
+    if isinstance(data, dict):
+        rows: list[tuple[str, Any]] = []
+        for key, value in data.items():
+            rows += _flatten(value, f"{path}.{key}" if path else str(key))
+        return rows
+    if isinstance(data, list) and data and isinstance(data[0], dict | list):
+        rows = []
+        for index, value in enumerate(data):
+            rows += _flatten(value, f"{path}[{index}]")
+        return rows
+    return [(path, data if not isinstance(data, list) else " ".join(map(str, data)))]
+
+
+@click.command("fork")
+@click.argument("game")
+@click.argument("new")
+@click.option("--at", "version", type=int, required=True, metavar="N", help="Keep GAME's first N events.")
+@store_option
+def fork_game(game: str, new: str, version: int, store_url: str | None) -> None:
+    """A "what if": NEW starts as GAME's first N events, marked as a fork, and is recorded onward as any game."""
+    from ledger.rules import prompt
+
+    with open_store(store_url) as store:
+        forked = fork(store, game, new, version)
+    click.echo(f"{new}: forked from {game} at event {version}. Next: {prompt(forked.state).note}")
+
+
+@click.command()
+@click.argument("game")
+@click.argument("other")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@store_option
+def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
+    """Where GAME and OTHER part, and how their final scores differ."""
+    with open_store(store_url) as store:
+        a, b = load(store, game), load(store, other)
+    data = diff_records(a.events, b.events, game, other)
+    if as_json:
+        emit_json(data)
+        return
+    if data["identical"]:
+        click.echo(f"{game} and {other} are the same game ({data['common']} events).")
+    else:
+        first = data["first_difference"]
+        click.echo(f"{game} and {other} share {data['common']} events and part at event {first['event']}:")
+        click.echo(f"  {game}: {first[game] or '(ends)'}")
+        click.echo(f"  {other}: {first[other] or '(ends)'}")
+    for name in (game, other):
+        outcome = data["outcome"][name]
+        if outcome is None:
+            click.echo(f"{name}: not over")
+        else:
+            scores = ", ".join(f"{s} {v}" for s, v in outcome["scores"].items())
+            click.echo(f"{name}: {scores}; winner {outcome['winner'] or 'none (tie)'}")
+    if "score_change" in data:
+        change = ", ".join(f"{s} {v:+d}" for s, v in data["score_change"].items())
+        click.echo(f"change from {game} to {other}: {change}")
+
+
+@click.command("annotate")
+@click.argument("game")
+@click.argument("version", type=int, metavar="N")
+@click.argument("text")
+@click.option("--author", metavar="NAME", help="Who wrote the note.")
+@click.option("--tag", type=click.Choice(TAGS), help="A tag for the note.")
+@store_option
+def annotate_game(game: str, version: int, text: str, author: str | None, tag: str | None,
+                  store_url: str | None) -> None:
+    """A note on event N of GAME, kept in the game's own notes stream (the record is never reopened)."""
+    with open_store(store_url) as store:
+        annotate(store, game, version, text, author, tag)
+        count = len(store.notes(game))
+    click.echo(f"{game}: note on event {version} saved ({count} note(s) in all).")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@store_option
+def notes(game: str, as_json: bool, store_url: str | None) -> None:
+    """The notes on GAME, with the move each is on."""
+    with open_store(store_url) as store:
+        found = store.notes(game)
+        record = load(store, game) if found else None
+    if as_json:
+        emit_json(found)
+        return
+    if not found:
+        click.echo(f"{game}: no notes yet. Add one: whispers annotate {game} N \"text\"")
+    for note in found:
+        assert record is not None
+        who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
+        click.echo(f"event {note['at']} ({_event_words(record.events[note['at'] - 1])})"
+                   f"{f' [{who}]' if who else ''}: {note['text']}")

@@ -1,0 +1,53 @@
+"""Forks: where two records part, and how their outcomes differ."""
+
+from typing import Any
+
+from ledger import events as ev
+from ledger.notation import describe, format_event
+
+
+def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:
+    return next((e for e in events if isinstance(e, ev.GameForked)), None)
+
+
+def _comparable(event: ev.Event) -> dict[str, Any]:
+    fact = event.to_fact()
+    if isinstance(event, ev.GameStarted):
+        fact.pop("name")
+    return fact
+
+
+def _words(event: ev.Event | None) -> str | None:
+    if event is None:
+        return None
+    return format_event(event) or describe(event)
+
+
+def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: str) -> dict[str, Any]:
+    """The first event where the records differ (a fork's marker aside), and both outcomes."""
+    left = [e for e in a if not isinstance(e, ev.GameForked)]
+    right = [e for e in b if not isinstance(e, ev.GameForked)]
+    common = 0
+    while common < min(len(left), len(right)) and _comparable(left[common]) == _comparable(right[common]):
+        common += 1
+    parted = common < max(len(left), len(right))
+
+    def outcome(events: list[ev.Event]) -> dict[str, Any] | None:
+        scored = next((e for e in reversed(events) if isinstance(e, ev.GameScored)), None)
+        if scored is None:
+            return None
+        return {"scores": {s: v["total"] for s, v in scored.scores.items()}, "winner": scored.winner}
+
+    result: dict[str, Any] = {
+        "games": [name_a, name_b], "common": common, "identical": not parted,
+        "first_difference": None if not parted else {
+            "event": common + 1,
+            name_a: _words(left[common]) if common < len(left) else None,
+            name_b: _words(right[common]) if common < len(right) else None,
+        },
+        "outcome": {name_a: outcome(left), name_b: outcome(right)},
+    }
+    oa, ob = result["outcome"][name_a], result["outcome"][name_b]
+    if oa and ob:
+        result["score_change"] = {s: ob["scores"][s] - oa["scores"][s] for s in oa["scores"]}
+    return result
