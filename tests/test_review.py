@@ -1,0 +1,317 @@
+"""Post-game review: replay, statistics, the catalog, forks, diffs and annotations."""
+
+import json
+import os
+import shutil
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+
+from cli.main import whispers
+from ledger import events as ev
+from ledger import randomgame, rules
+from ledger.board import load_board
+from ledger.errors import StoreError
+from ledger.game import annotate, fork, load, read_facts
+from ledger.names import SOCIETIES
+from ledger.notation import format_record
+from ledger.ruleset import load_ruleset
+from ledger.store import open_store
+from projections.catalog import Catalog
+from projections.replay import Replay, standing
+from projections.stats import across, game_stats
+
+BOARD = load_board("standin")
+RULESETS = {r: load_ruleset(r) for r in ("official", "advanced", "revised")}
+
+
+def random_events(seed: int, ruleset: str = "official", players: int = 4, undo_rate: float = 0.0) -> list[ev.Event]:
+    events: list[ev.Event] = []
+    for _, produced, _ in randomgame.play(SOCIETIES[:players], RULESETS[ruleset], BOARD, seed, undo_rate=undo_rate):
+        events.extend(produced)
+    return events
+
+
+def put(store, name: str, events: list[ev.Event]) -> None:
+    facts = [e.to_fact() for e in events]
+    facts[0]["name"] = name
+    store.create(name, facts)
+
+
+@pytest.fixture
+def store_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "review.sqlite"
+    monkeypatch.setenv("WHISPERS_STORE", str(path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return path
+
+
+def run(*args: str, stdin: str | None = None) -> str:
+    result = CliRunner().invoke(whispers, list(args), input=stdin)
+    assert result.exit_code == 0, (result.output, result.stderr)
+    return result.output
+
+
+# --- replay -------------------------------------------------------------------------------------------
+
+
+def test_replay_reaches_every_version_without_refolding() -> None:
+    events = random_events(1)
+    replay = Replay(tuple(events))
+    state = None
+    for version, event in enumerate(events, start=1):
+        state = rules.evolve(state, event)
+        assert replay.at(version) == state
+    assert replay.round_start(3) is not None and replay.at(replay.round_start(3)).round == 3
+    turn = replay.empire_turn("lion", 2)
+    assert isinstance(replay.event(turn), ev.EmpireTurnStarted) and replay.at(turn).round == 2
+    with pytest.raises(IndexError):
+        replay.at(len(events) + 1)
+
+
+def test_replay_command_at_a_version_and_as_a_society(store_file: Path) -> None:
+    with open_store(str(store_file)) as store:
+        put(store, "g", random_events(2))
+    mid = json.loads(run("replay", "g", "--at", "60", "--json"))
+    assert mid["version"] == 60 and mid["event"]["type"]
+    raven = json.loads(run("replay", "g", "--at", "60", "--as", "raven", "--json"))
+    assert raven["viewer"] == "raven"
+    for other in ("rat", "spider", "serpent"):
+        assert raven["loyalty"][other]["tokens"] is None or mid["over"]
+    text = run("replay", "g", "--at", "60")
+    assert text.startswith("event 60/")
+    result = CliRunner().invoke(whispers, ["replay", "g", "--at", "9999"])
+    assert result.exit_code == 2 and "there is no event 9999" in result.stderr
+
+
+def test_standing_events_drop_what_a_take_back_took_back() -> None:
+    events = random_events(7, undo_rate=0.05)
+    undone = [e for e in events if isinstance(e, ev.MoveTakenBack)]
+    assert undone
+    kept = standing(events)
+    assert not any(isinstance(e, ev.MoveTakenBack) for _, e in kept)
+    folded, live = rules.fold(e for _, e in kept), rules.fold(events)
+    for field in ("banners", "reserve", "loyalty", "hands", "decks", "council", "field_agents", "phase", "round"):
+        assert getattr(folded, field) == getattr(live, field), field
+
+
+@pytest.mark.skipif(shutil.which("whispers") is None and not Path(sys.executable).with_name("whispers").exists(),
+                    reason="the console script is not installed")
+def test_the_stepper_in_a_real_terminal(store_file: Path) -> None:
+    """replay --step: next, back, jump, round, empire turn, quit — in a pseudo-terminal."""
+    with open_store(str(store_file)) as store:
+        put(store, "g", random_events(3))
+        annotate(store, "g", 5, "a note on five", "ana", "good")
+    exe = shutil.which("whispers") or str(Path(sys.executable).with_name("whispers"))
+    child = pexpect.spawn(exe, ["replay", "g", "--step", "--at", "4"], env={**os.environ}, encoding="utf-8",
+                          timeout=15, dimensions=(50, 200))
+    child.expect("event 4/")
+    child.expect("step> ")
+    child.sendline("")
+    child.expect("event 5/")
+    child.expect("note \\(good, ana\\): a note on five")
+    child.expect("step> ")
+    child.sendline("b")
+    child.expect("event 4/")
+    child.sendline("j 100")
+    child.expect("event 100/")
+    child.sendline("r 2")
+    child.expect("round 2")
+    child.sendline("e horse 2")
+    child.expect("horse's turn")
+    child.sendline("j 99999")
+    child.expect("no such place")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+# --- statistics ---------------------------------------------------------------------------------------
+
+
+def test_game_stats_agree_with_the_record() -> None:
+    events = random_events(4, ruleset="revised", players=3, undo_rate=0.03)
+    stats = game_stats(events)
+    kept = [e for _, e in standing(events)]
+    attacks = [e for e in kept if isinstance(e, ev.Attacked)]
+    assert len(stats["attacks"]) == len(attacks)
+    assert sum(stats["fort_kills"].values()) == sum(a.fort_kill for a in attacks)
+    drawn = Counter()
+    for e in kept:
+        if isinstance(e, ev.CardsDrawn):
+            drawn[e.society] += e.drawn
+    assert {s: c["drawn"] for s, c in stats["cards"].items()} == {s: drawn[s] for s in stats["players"]}
+    assert len(stats["cities_after_each_empire_turn"]) == 4 * 5
+    assert [r["round"] for r in stats["cities_after_each_round"]] == [1, 2, 3, 4]
+    scored = next(e for e in reversed(kept) if isinstance(e, ev.GameScored))
+    assert stats["score"]["winner"] == scored.winner
+    lost = sum(n for e in kept if isinstance(e, ev.SupplyChecked) for _, n in e.losses.values())
+    assert sum(sum(r.values()) for r in stats["supply_losses"].values()) == lost
+
+
+def test_stats_command_json_and_csv(store_file: Path) -> None:
+    with open_store(str(store_file)) as store:
+        put(store, "g", random_events(5))
+    data = json.loads(run("stats", "g", "--json"))
+    assert data["over"] and set(data["orders"]) == set(SOCIETIES)
+    csv_text = run("stats", "g", "--csv")
+    assert csv_text.splitlines()[0] == "path,value" and "score.winner" in csv_text
+    result = CliRunner().invoke(whispers, ["stats"])
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def direct_figures(games: list[list[ev.Event]]) -> dict:
+    """Win rates and mean scores recomputed straight from the scoring events, without the catalog."""
+    played, wins, total = Counter(), Counter(), Counter()
+    for events in games:
+        scored = next(e for e in reversed(events) if isinstance(e, ev.GameScored))
+        for society, entry in scored.scores.items():
+            played[society] += 1
+            total[society] += entry["total"]
+        if scored.winner:
+            wins[scored.winner] += 1
+    return {"win_rate": {s: wins[s] / played[s] for s in sorted(played)},
+            "mean_score": {s: total[s] / played[s] for s in sorted(played)}}
+
+
+def test_stats_all_over_100_games_and_one_more_reads_one_more(store_file: Path) -> None:
+    """`stats --all` over 100 imported games equals a direct recomputation; one more game is one more read.
+
+    How it is measured: the catalog reports how many games and events each refresh read from the store."""
+    games = [random_events(seed, ruleset=("official", "advanced", "revised")[seed % 3], players=2 + seed % 3)
+             for seed in range(100)]
+    with open_store(str(store_file)) as store:
+        for seed, events in enumerate(games):
+            put(store, f"g{seed:03}", events)
+    data = json.loads(run("stats", "--all", "--json"))
+    assert data["read"]["games"] == 100 and data["finished"] == 100
+    expected = direct_figures(games)
+    assert data["win_rate"] == pytest.approx(expected["win_rate"])
+    assert data["mean_score"] == pytest.approx(expected["mean_score"])
+    again = json.loads(run("stats", "--all", "--json"))
+    assert again["read"] == {"games": 0, "events": 0} and again["win_rate"] == data["win_rate"]
+    extra = random_events(100)
+    with open_store(str(store_file)) as store:
+        put(store, "g100", extra)
+    after = json.loads(run("stats", "--all", "--json"))
+    assert after["read"] == {"games": 1, "events": len(extra)}
+    assert after["finished"] == 101
+    assert after["win_rate"] == pytest.approx(direct_figures([*games, extra])["win_rate"])
+    revised = json.loads(run("stats", "--all", "--ruleset", "revised", "--json"))
+    assert revised["games"] == sum(1 for seed in range(100) if seed % 3 == 2)
+
+
+def test_the_catalog_counts_games_in_progress_apart() -> None:
+    with open_store("memory:") as store:
+        events = random_events(6)
+        put(store, "done", events)
+        put(store, "going", events[:80])
+        catalog = Catalog(store)
+        catalog.refresh()
+        figures = across(catalog.summaries().values())
+        assert figures["finished"] == 1 and figures["in_progress"] == 1
+        store.append("going", 80, [e.to_fact() for e in events[80:90]])
+        assert catalog.refresh().games == 1
+
+
+# --- forks and diffs ----------------------------------------------------------------------------------
+
+
+def test_a_fork_continues_with_different_moves_and_scores_differently() -> None:
+    """A fork of a game at a mid-game version, recorded onward with other moves, ends with other scores."""
+    with open_store("memory:") as store:
+        original = random_events(8)
+        put(store, "orig", original)
+        at = len(original) // 2
+        forked = fork(store, "orig", "what-if", at)
+        marker = next(e for e in forked.events if isinstance(e, ev.GameForked))
+        assert marker.parent == "orig" and marker.at == at
+        assert [e.to_fact() for e in forked.events[1:at]] == [e.to_fact() for e in original[1:at]]
+        # play the fork onward with other random choices
+        import random
+
+        from ledger.game import record
+        from ledger.randomgame import random_command
+
+        rng = random.Random(99)
+        game = forked
+        while not game.state.over:
+            game, _ = record(store, game, random_command(game.state, rng))
+        ours = next(e for e in reversed(game.events) if isinstance(e, ev.GameScored))
+        theirs = next(e for e in reversed(original) if isinstance(e, ev.GameScored))
+        assert ours.scores != theirs.scores
+        reloaded = load(store, "what-if")
+        assert reloaded.state == game.state
+
+
+def test_fork_diff_and_games_through_the_cli(store_file: Path) -> None:
+    with open_store(str(store_file)) as store:
+        put(store, "orig", random_events(9))
+    run("fork", "orig", "alt", "--at", "100")
+    listing = json.loads(run("games", "--json"))
+    assert {g["game"]: g["fork_of"] for g in listing} == {"orig": None, "alt": {"game": "orig", "at": 100}}
+    text = run("games")
+    assert "└ alt" in text
+    same = json.loads(run("diff", "orig", "alt", "--json"))
+    assert same["common"] >= 100 and not same["identical"]  # the engine's own events after the fork may agree
+    assert same["first_difference"]["alt"] is None  # the fork has not moved on yet
+    result = CliRunner().invoke(whispers, ["fork", "orig", "alt2", "--at", "0"])
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+    result = CliRunner().invoke(whispers, ["fork", "orig", "alt", "--at", "5"])
+    assert result.exit_code == 2 and "already" in result.stderr
+
+
+# --- annotations --------------------------------------------------------------------------------------
+
+
+def test_annotations_live_in_their_own_stream_and_travel(store_file: Path, tmp_path: Path) -> None:
+    with open_store(str(store_file)) as store:
+        put(store, "g", random_events(10))
+        version = store.version("g")
+    run("annotate", "g", "12", "Bold deployment", "--author", "ana", "--tag", "good")
+    run("annotate", "g", "40", "Was this legal?", "--tag", "question")
+    with open_store(str(store_file)) as store:
+        assert store.version("g") == version  # the record is never reopened
+    notes = json.loads(run("notes", "g", "--json"))
+    assert [(n["at"], n["tag"]) for n in notes] == [(12, "good"), (40, "question")]
+    log = run("log", "g")
+    assert "# note on event 12 (good, ana): Bold deployment" in log
+    replayed = json.loads(run("replay", "g", "--at", "40", "--json"))
+    assert replayed["notes"][0]["text"] == "Was this legal?"
+    run("export", "g", "-o", str(tmp_path / "g.whispers"))
+    run("import", str(tmp_path / "g.whispers"), "--game", "copy")
+    assert [n["text"] for n in json.loads(run("notes", "copy", "--json"))] == ["Bold deployment", "Was this legal?"]
+    for bad in (["annotate", "g", "0", "x"], ["annotate", "g", "99999", "x"], ["annotate", "g", "3", " "],
+                ["annotate", "g", "3", "x", "--tag", "nope"], ["annotate", "nogame", "3", "x"]):
+        result = CliRunner().invoke(whispers, bad)
+        assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, bad
+
+
+def test_a_logged_game_with_notes_imports_back_the_same(store_file: Path, tmp_path: Path) -> None:
+    events = random_events(11, ruleset="revised", players=3, undo_rate=0.03)
+    with open_store(str(store_file)) as store:
+        put(store, "g", events)
+        annotate(store, "g", 30, "hm", None, None)
+    (tmp_path / "g.txt").write_text(run("log", "g"), encoding="utf-8")
+    run("import", str(tmp_path / "g.txt"), "--game", "back")
+    with open_store(str(store_file)) as store:
+        back = rules.fold(read_facts(store.facts("back"), "back"))
+    original = rules.fold(events)
+    assert back.banners == original.banners and back.loyalty == original.loyalty and back.over
+
+
+def test_annotate_refuses_an_unknown_game() -> None:
+    with open_store("memory:") as store, pytest.raises(StoreError):
+        annotate(store, "nope", 1, "x", None, None)
+
+
+def test_format_record_puts_notes_under_their_event() -> None:
+    events = random_events(12)
+    lines = list(format_record(events, notes=[{"at": 3, "text": "third"}]))
+    index = lines.index("# note on event 3: third")
+    assert lines[index - 1].startswith(("raven", "rat", "spider", "serpent", "#"))
