@@ -100,19 +100,19 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
 
     state = record.state
     table = Table(title=f"{game} · {'final' if final else 'provisional'} scores ({state.ruleset.id})")
-    table.add_column("society")
-    for empire in state.board.empires:
-        table.add_column(empire, justify="right")
-    table.add_column("concealed", justify="right")
-    table.add_column("total", justify="right", style="bold")
+    table.add_column("empire")
     for society in scored.ranking:
-        entry = scored.scores[society]
+        table.add_column(society, justify="right")
+    for empire in state.board.empires:
         cells = []
-        for empire in state.board.empires:
-            e = entry["empires"][empire]
-            agents = f"+{e['field_agents']}a" if e["field_agents"] else ""
-            cells.append(f"{e['slot'][:3]} {e['multiplier']}×{e['cities']}{agents}={e['points']}")
-        table.add_row(society, *cells, str(entry["concealed_points"]), str(entry["total"]))
+        for society in scored.ranking:
+            e = scored.scores[society]["empires"][empire]
+            agents = f"+{e['field_agents']}" if e["field_agents"] else ""
+            cells.append(f"{e['slot'][:3]} {e['multiplier']}×{e['cities']}{agents} = {e['points']}")
+        table.add_row(empire, *cells)
+    if state.ruleset.concealed_bonus:
+        table.add_row("concealed", *(str(scored.scores[s]["concealed_points"]) for s in scored.ranking))
+    table.add_row("total", *(f"[bold]{scored.scores[s]['total']}[/bold]" for s in scored.ranking))
     console = Console()
     console.print(table)
     for step in scored.trail:
