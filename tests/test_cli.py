@@ -627,7 +627,8 @@ def test_demo_records_a_game_and_prints_scores(store: Path, complete_game: str, 
     games = snapshot(store)
     assert list(games) == ["demo"] and games["demo"][-1]["type"] == "GameScored"
     score = json.loads(ok(invoke(store, "score", "demo", "--json")))
-    assert all(f"│ {society}" in out for society in score["scores"])
+    header = next(line for line in out.splitlines() if line.startswith("┃ empire"))
+    assert all(f" {society} ┃" in header for society in score["scores"])
 
 
 # --- refusals ---------------------------------------------------------------------------------------------
