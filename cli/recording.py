@@ -112,34 +112,38 @@ def _say_next(game: Game) -> None:
 # --- the guided recorder --------------------------------------------------------------------------
 
 
-def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str, bool]]:
-    """Numbered choices for the recorder: (line, complete). An incomplete line is pre-filled for editing."""
-    found: list[tuple[str, bool]] = []
+def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str, bool, str]]:
+    """Numbered choices for the recorder: (line, complete, hint). An incomplete line is pre-filled for editing."""
+    found: list[tuple[str, bool, str]] = []
     for o in options:
         s, ch = o.society, o.choices
         match o.verb:
             case "loyalty":
-                found += [(f"{s} loyalty sealed", True), (f"{s} loyalty devout= dutiful= affiliated= unallied= "
-                                                          "opposed=", False)]
+                found += [(f"{s} loyalty sealed", True, ""),
+                          (f"{s} loyalty devout= dutiful= affiliated= unallied= opposed=", False, "")]
             case "retrieve" | "deploy":
-                found += [(f"{s} {o.verb} {w}", True) for w in ch["where"]]
+                found += [(f"{s} {o.verb} {w}", True, "") for w in ch["where"]]
             case "recruit":
                 complete = ch["amount"] == 0
-                found.append((f"{s} recruit order={ch['order']} at={ch['at']}" + ("" if complete else " "), complete))
+                hint = f"place {ch['amount']} in: {', '.join(ch['regions'])}"
+                found.append((f"{s} recruit order={ch['order']} at={ch['at']}" + ("" if complete else " "), complete,
+                              "" if complete else hint))
             case "draw":
-                found.append((f"{s} draw order={ch['order']} at={ch['at']}", True))
+                found.append((f"{s} draw order={ch['order']} at={ch['at']}", True, f"{ch['count']} card(s)"))
             case "attack":
-                found += [(f"{s} attack {a} {b} ", False) for a, b, _ in ch["attacks"]]
+                found += [(f"{s} attack {a} {b} ", False, f"1 to {n} banners") for a, b, n in ch["attacks"]]
             case "swap-agent":
-                found += [(f"{s} swap-agent {t}", True) for t in ch["targets"]]
-            case "play" | "discard":
-                found.append((f"{s} {o.verb} ", False))
+                found += [(f"{s} swap-agent {t}", True, "") for t in ch["targets"]]
+            case "play":
+                found.append((f"{s} play ", False, "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]"))
+            case "discard":
+                found.append((f"{s} discard ", False, f"{ch['count']} card(s)"))
             case "swap-loyalty":
-                found.append((f"{s} swap-loyalty ", False))
+                found.append((f"{s} swap-loyalty ", False, f"two of: {', '.join(ch['slots'])}"))
             case "pass":
-                found.append((f"{s} pass", True))
+                found.append((f"{s} pass", True, ""))
             case "reveal":
-                found.append((f"{s} reveal devout= dutiful= affiliated= unallied= opposed=", False))
+                found.append((f"{s} reveal devout= dutiful= affiliated= unallied= opposed=", False, ""))
     return found[:limit]
 
 
@@ -189,8 +193,9 @@ def record(game: str, store_url: str | None) -> None:
             click.echo("")
             click.echo(where_now(current.state, p))
             click.echo(f"  {p.note}")
-            for number, (text, complete) in enumerate(offered, start=1):
-                click.echo(f"  {number:>2}. {text.strip()}{'' if complete else ' …'}")
+            for number, (text, complete, hint) in enumerate(offered, start=1):
+                more = f"  ({hint})" if hint else ""
+                click.echo(f"  {number:>2}. {text.strip()}{'' if complete else ' …'}{more}")
             try:
                 if readline is not None and prefill:
                     readline.set_startup_hook(lambda text=prefill: readline.insert_text(text))
@@ -212,7 +217,7 @@ def record(game: str, store_url: str | None) -> None:
                     click.echo(f"  {verb:<13} {example}")
                 continue
             if line.isdigit() and 1 <= int(line) <= len(offered):
-                text, complete = offered[int(line) - 1]
+                text, complete, _ = offered[int(line) - 1]
                 if not complete:
                     prefill = text
                     continue

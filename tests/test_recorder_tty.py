@@ -78,7 +78,7 @@ def recorder(store: Path):
 def offered(child, pattern: str) -> int:
     """The number the recorder printed before its prompt for the first choice matching `pattern`."""
     child.expect_exact(PROMPT)
-    found = re.search(rf"^\s*(\d+)\. {pattern}\s*$", child.before, re.MULTILINE)
+    found = re.search(rf"^\s*(\d+)\. {pattern}(\s+\(.*\))?\s*$", child.before, re.MULTILINE)
     assert found, f"no choice like {pattern!r} in:\n{child.before}"
     return int(found.group(1))
 
