@@ -315,3 +315,27 @@ def test_format_record_puts_notes_under_their_event() -> None:
     lines = list(format_record(events, notes=[{"at": 3, "text": "third"}]))
     index = lines.index("# note on event 3: third")
     assert lines[index - 1].startswith(("raven", "rat", "spider", "serpent", "#"))
+
+
+def test_a_fork_of_a_bundled_game_at_mid_game_scores_differently() -> None:
+    """Issue 4's example: fork official-4p.txt half-way, record other moves onward, and the scores differ."""
+    import random
+    from importlib import resources
+
+    from ledger.game import import_lines, record
+    from ledger.randomgame import random_command
+
+    text = resources.files("fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+    with open_store("memory:") as store:
+        original = import_lines(store, "bundled", text.splitlines())
+        at = original.version // 2
+        game = fork(store, "bundled", "what-if", at)
+        rng = random.Random(2026)
+        moves = 0
+        while not game.state.over:
+            game, _ = record(store, game, random_command(game.state, rng))
+            moves += 1
+        ours = next(e for e in reversed(game.events) if isinstance(e, ev.GameScored))
+        theirs = next(e for e in reversed(original.events) if isinstance(e, ev.GameScored))
+        assert moves > 10 and ours.scores != theirs.scores
+        assert [e.to_fact() for e in game.events[1:at]] == [e.to_fact() for e in original.events[1:at]]
