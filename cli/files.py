@@ -74,3 +74,27 @@ def export(game: str, output: Path, store_url: str | None) -> None:
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror}") from None
     click.echo(f"{game}: {len(facts)} events written to {output} (head {recordfile.chain(facts)[-1][:16]}…).")
+
+
+@click.command()
+@click.argument("target", metavar="GAME|FILE")
+@store_option
+def verify(target: str, store_url: str | None) -> None:
+    """Check GAME in the store, or a record FILE: its hash chain, and every move re-adjudicated by the rules.
+
+    Prints the head hash of the chain (publish it beside a record to make it tamper-evident); a break is one
+    line naming the first bad event, with exit status 2.
+    """
+    from ledger.verify import verify as check
+
+    path = Path(target)
+    if path.suffix and path.is_file():
+        _header, facts, _notes = recordfile.loads(path.read_bytes(), target)
+    else:
+        with open_store(store_url) as store:
+            facts = store.facts(target)
+    verified = check(facts, target)
+    state = verified.state
+    where = "over" if state.over else f"round {state.round}, {state.phase}"
+    click.echo(f"{target}: {verified.events} events verified ({state.ruleset.id}, {where}); "
+               f"every move agrees with the rules; chain head {verified.head}")

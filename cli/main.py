@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "diff": ("cli.review:diff", "Where two games part, and how their scores differ."),
     "annotate": ("cli.review:annotate_game", "A note on one event of a game."),
     "notes": ("cli.review:notes", "The notes on a game."),
+    "verify": ("cli.files:verify", "Check a game or record file: hash chain and every move re-adjudicated."),
     "board": ("cli.board:board", "Check or show a board file."),
     "demo": ("cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
 }

@@ -1,0 +1,92 @@
+"""Verifying a record: its hash chain, and every move re-adjudicated by the rules engine.
+
+Replaying a record normally trusts it (facts are folded, rules are not re-run). Verification does not:
+each move is turned back into the command it records, decided again from the state before it, and the
+events the engine gives must equal the recorded ones, consequences included. The first event that
+disagrees is named.
+"""
+
+from dataclasses import dataclass
+
+from ledger import events as ev
+from ledger import rules
+from ledger.board import Board
+from ledger.errors import WhispersError
+from ledger.notation import Header, format_event, parse_line
+from ledger.recordfile import chain
+from ledger.ruleset import Ruleset
+from ledger.state import GameState
+
+
+@dataclass(frozen=True)
+class Verified:
+    events: int
+    head: str
+    state: GameState
+
+
+class VerifyError(WhispersError):
+    """A record that does not stand up: the message names the first bad event."""
+
+
+def verify(facts: list[dict], source: str) -> Verified:
+    from ledger.game import read_facts
+
+    events = read_facts(facts, source)
+    first = events[0] if events else None
+    if not isinstance(first, ev.GameStarted):
+        raise VerifyError(f"{source}: event 1 is not the start of a game")
+    try:
+        board = Board.from_data(first.board, source=f"{source} event 1")
+        ruleset = Ruleset.from_data(first.ruleset, source=f"{source} event 1")
+        again = rules.start(first.name, first.players, first.first, ruleset, board)
+    except WhispersError as exc:
+        raise VerifyError(f"{source}: event 1 (GameStarted) does not stand: {exc}") from None
+    if again != first:
+        raise VerifyError(f"{source}: event 1 (GameStarted) does not match its own board and ruleset")
+    state = rules.evolve(None, first)
+    index = 1
+    while index < len(events):
+        event = events[index]
+        number = index + 1
+        if isinstance(event, ev.GameForked):
+            produced: list[ev.Event] = [event, *rules.advance(rules.evolve(state, event))]
+        elif event.MOVE or isinstance(event, ev.MoveTakenBack):
+            line = format_event(event, borrowed=state.pending is not None)
+            command = parse_line(line or "")
+            if command is None or isinstance(command, Header):
+                raise VerifyError(f"{source}: event {number} ({type(event).__name__}) cannot be read as a move")
+            try:
+                produced = rules.decide(state, command)
+            except WhispersError as exc:
+                raise VerifyError(f"{source}: event {number} ({line}) is not legal: {exc}") from None
+        else:
+            raise VerifyError(f"{source}: event {number} ({type(event).__name__}) was recorded where a move was due")
+        for offset, made in enumerate(produced):
+            recorded = events[index + offset] if index + offset < len(events) else None
+            if recorded is None:
+                break  # a record may stop after a move (an unfinished game's last consequences are its own)
+            if made.to_fact() != recorded.to_fact():
+                raise VerifyError(f"{source}: event {number + offset} ({type(recorded).__name__}) disagrees with the "
+                                  f"rules: {_difference(recorded.to_fact(), made.to_fact())}")
+        for made in produced[: len(events) - index]:
+            state = rules.evolve(state, made)
+        index += len(produced)
+    return Verified(len(events), chain(facts)[-1], state)
+
+
+def _difference(recorded: dict, ruled: dict, path: str = "") -> str:
+    if not path and recorded.get("type") != ruled.get("type"):
+        return f"the record has {recorded.get('type')}, the rules give {ruled.get('type')}"
+    for key in ruled:
+        mine, theirs = recorded.get(key), ruled[key]
+        if mine != theirs:
+            if isinstance(mine, dict) and isinstance(theirs, dict):
+                return _difference(mine, theirs, f"{path}{key}.")
+            return f"{path}{key} is {_clip(mine)} in the record, {_clip(theirs)} by the rules"
+    return "the record has fields the rules do not give"
+
+
+def _clip(value: object) -> str:
+    text = repr(value)
+    return text if len(text) < 80 else text[:77] + "..."

@@ -1,0 +1,115 @@
+"""`whispers verify`: the hash chain, and every move re-adjudicated by the rules engine."""
+
+import copy
+import hashlib
+from importlib import resources
+from pathlib import Path
+
+import msgpack
+import pytest
+from click.testing import CliRunner
+
+from cli.main import whispers
+from ledger import randomgame
+from ledger.board import load_board
+from ledger.game import fork, import_lines
+from ledger.names import SOCIETIES
+from ledger.recordfile import dumps
+from ledger.ruleset import load_ruleset
+from ledger.store import open_store
+from ledger.verify import VerifyError, verify
+
+GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
+
+
+def bundled_facts(name: str) -> list[dict]:
+    text = resources.files("fixtures").joinpath("games", name).read_text(encoding="utf-8")
+    with open_store("memory:") as store:
+        import_lines(store, "g", text.splitlines())
+        return store.facts("g")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_bundled_game_verifies(name: str) -> None:
+    facts = bundled_facts(name)
+    verified = verify(facts, name)
+    assert verified.events == len(facts) and verified.state.over and len(verified.head) == 64
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_games_with_take_backs_and_cards_verify(seed: int) -> None:
+    ruleset = load_ruleset(("official", "advanced", "revised")[seed % 3])
+    facts = []
+    for _, produced, _ in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, load_board("standin"), seed,
+                                         undo_rate=0.03):
+        facts += [e.to_fact() for e in produced]
+    assert verify(facts, "random").state.over
+
+
+def test_a_fork_verifies() -> None:
+    with open_store("memory:") as store:
+        text = resources.files("fixtures").joinpath("games", "official-2p.txt").read_text(encoding="utf-8")
+        import_lines(store, "g", text.splitlines())
+        fork(store, "g", "f", 77)
+        assert not verify(store.facts("f"), "f").state.over
+
+
+@pytest.mark.parametrize(
+    ("mutate", "names"),
+    [
+        (lambda f: f[_first(f, "Attacked")].__setitem__("defender_losses", 99), "event {}"),
+        (lambda f: f[-1]["scores"]["rat"].__setitem__("total", 0), "event {}"),
+        (lambda f: f.__delitem__(40), "event 41"),
+        (lambda f: f[_first(f, "SupplyChecked")].__setitem__("losses", {"frost-gate": ["bear", 1]}), "event {}"),
+        (lambda f: f[_first(f, "AgentDeployed")].__setitem__("where", "bear.nowhere"), "event {}"),
+    ],
+)
+def test_a_record_that_breaks_the_rules_is_named_at_its_first_bad_event(mutate, names: str) -> None:
+    facts = copy.deepcopy(bundled_facts("official-4p.txt"))
+    before = copy.deepcopy(facts)
+    mutate(facts)
+    changed = next(i for i, (a, b) in enumerate(zip(before, facts, strict=False)) if a != b) + 1
+    with pytest.raises(VerifyError) as error:
+        verify(facts, "f")
+    assert names.format(changed) in str(error.value)
+
+
+def _first(facts: list[dict], kind: str) -> int:
+    return next(i for i, f in enumerate(facts) if f["type"] == kind)
+
+
+def _rechain(data: bytes) -> bytes:
+    """A tamperer who recomputes the chain after editing: only re-adjudication can catch this."""
+    body = msgpack.unpackb(data, raw=False)
+    previous = "0" * 64
+    for entry in body["events"]:
+        previous = hashlib.sha256(bytes.fromhex(previous) + msgpack.packb(entry[0], use_bin_type=True)).hexdigest()
+        entry[1] = previous
+    body["header"]["head"] = previous
+    return msgpack.packb(body, use_bin_type=True)
+
+
+def test_verify_command_on_a_game_a_file_and_a_rechained_tamper(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WHISPERS_STORE", str(tmp_path / "s.sqlite"))
+    facts = bundled_facts("revised-3p.txt")
+    with open_store(str(tmp_path / "s.sqlite")) as store:
+        store.create("g", facts)
+    runner = CliRunner()
+    ok = runner.invoke(whispers, ["verify", "g"])
+    assert ok.exit_code == 0 and "200 events verified" in ok.output and "every move agrees" in ok.output
+    good = tmp_path / "g.whispers"
+    good.write_bytes(dumps("g", facts))
+    assert runner.invoke(whispers, ["verify", str(good)]).exit_code == 0
+    tampered = copy.deepcopy(facts)
+    tampered[_first(tampered, "Attacked")]["attacker_losses"] = 0
+    bad = tmp_path / "bad.whispers"
+    bad.write_bytes(_rechain(dumps("g", tampered)))
+    result = runner.invoke(whispers, ["verify", str(bad)])
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert f"event {_first(tampered, 'Attacked') + 1} (Attacked) disagrees with the rules" in result.stderr
+    broken = bytearray(good.read_bytes())
+    broken[len(broken) // 2] ^= 0x01
+    (tmp_path / "flip.whispers").write_bytes(bytes(broken))
+    result = runner.invoke(whispers, ["verify", str(tmp_path / "flip.whispers")])
+    assert result.exit_code == 2 and "Traceback" not in result.output + result.stderr
