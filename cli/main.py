@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": ("cli.review:annotate_game", "A note on one event of a game."),
     "notes": ("cli.review:notes", "The notes on a game."),
     "verify": ("cli.files:verify", "Check a game or record file: hash chain and every move re-adjudicated."),
+    "timeline": ("cli.pictures:timeline", "The council-order timeline as a Graphviz picture."),
+    "map": ("cli.pictures:board_map", "The board at any event as a Graphviz picture."),
     "board": ("cli.board:board", "Check or show a board file."),
     "demo": ("cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
 }

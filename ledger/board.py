@@ -97,6 +97,16 @@ class Board:
             raise KeyError(b)
         return b in self.regions[a].adjacent
 
+    def borders(self) -> tuple[tuple[str, str], ...]:
+        """Every land border once, as (a, b) with a before b in file order."""
+        order = {rid: i for i, rid in enumerate(self.regions)}
+        return tuple(
+            (rid, other)
+            for rid, region in self.regions.items()
+            for other in region.adjacent
+            if order[rid] < order[other]
+        )
+
     def to_data(self) -> dict[str, Any]:
         """The board as plain data, in the shape of its TOML file, with every default written out."""
         return {

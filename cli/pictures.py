@@ -1,0 +1,58 @@
+"""Pictures: `timeline` (the council orders, round by round) and `map` (the board at any event)."""
+
+
+import click
+
+from cli.common import open_store, store_option
+from cli.reading import as_option
+from ledger.game import load
+
+output_option = click.option(
+    "-o", "--output", required=True, metavar="FILE",
+    help="Ends in .dot (always possible), .svg, .png or .pdf (these need Graphviz's programs); - for DOT on stdout.",
+)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--round", "round_", type=click.IntRange(1, 4), metavar="R", help="Only round R.")
+@as_option
+@output_option
+@store_option
+def timeline(game: str, round_: int | None, society: str | None, output: str, store_url: str | None) -> None:
+    """The council-order timeline of GAME: each office as it was executed, round by round.
+
+    A node per office (the society that controlled it, the order taken and its result), skipped offices
+    faded with the reason, solid edges in execution order and dashed edges for time leaps (a swap-agent
+    order, a card lending a position or moving an agent). With --as, only what that society could see.
+    """
+    from projections.render import check, write
+    from projections.timeline import timeline as draw
+
+    check(output, "dot")
+    with open_store(store_url) as store:
+        record = load(store, game)
+    write(draw(record.events, round_, society), output, engine="dot")
+    if output != "-":
+        click.echo(f"{game}: timeline written to {output}")
+
+
+@click.command("map")
+@click.argument("game")
+@click.option("--at", "version", type=int, metavar="N", help="After event N (default: the end).")
+@output_option
+@store_option
+def board_map(game: str, version: int | None, output: str, store_url: str | None) -> None:
+    """The board of GAME as a graph: regions with cities, farms, forts, banners, the controlling empire's
+    colour and field agents; land borders as edges; laid out from the board file's positions."""
+    from projections.boardmap import board_map as draw
+    from projections.render import check, write
+
+    check(output, "neato")
+    with open_store(store_url) as store:
+        state = load(store, game, version).state
+    write(draw(state), output, engine="neato")
+    if output != "-":
+        click.echo(f"{game}: map after event {state.version} written to {output}")
+
+

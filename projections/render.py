@@ -1,0 +1,82 @@
+"""Writing a picture: DOT source as it is, or rendered by Graphviz's programs to SVG, PNG or PDF.
+
+DOT needs nothing installed. The other formats run Graphviz (`dot` for the timeline, `neato` for the map)
+through the `graphviz` package; when the program is missing the user is told in one line how to get it.
+"""
+
+import shutil
+import sys
+from pathlib import Path
+
+from ledger.errors import WhispersError
+
+FORMATS: dict[str, str | None] = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
+"""Output suffix -> Graphviz output format (None: the DOT source itself)."""
+
+MISSING = ("Graphviz's dot program is not installed: apt-get install graphviz (or brew install graphviz), "
+           "or write .dot")
+
+
+class PictureError(WhispersError):
+    """A picture that cannot be made: an unknown output format, a round not in the record, a failed write."""
+
+
+class GraphvizMissing(PictureError):
+    """Graphviz's programs are not on PATH."""
+
+    def __init__(self) -> None:
+        super().__init__(MISSING)
+
+
+def output_format(path: Path | str) -> str | None:
+    """The Graphviz format for an output path (None for DOT); PictureError for a suffix we cannot write."""
+    if str(path) == "-":
+        return None
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise PictureError(f"{path}: write a file ending in .dot, .svg, .png or .pdf (not {suffix or 'no suffix'!r})")
+    return FORMATS[suffix]
+
+
+def check(path: Path | str, engine: str) -> None:
+    """Refuse early, before any work, what `write` would refuse: a bad suffix, or a missing program."""
+    if output_format(path) is not None and shutil.which(engine) is None:
+        raise GraphvizMissing()
+
+
+def write(source: str, path: Path | str, engine: str = "dot") -> None:
+    """Write `source` to `path` as its suffix says; "-" writes the DOT source to standard output.
+
+    The file appears whole or not at all (written aside, then moved into place)."""
+    fmt = output_format(path)
+    data = source.encode("utf-8") if fmt is None else render(source, fmt, engine)
+    if str(path) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    part = target.with_name(target.name + ".part")
+    try:
+        part.write_bytes(data)
+        part.replace(target)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise PictureError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def render(source: str, fmt: str, engine: str = "dot") -> bytes:
+    """The picture Graphviz's `engine` makes of `source` in format `fmt` (svg, png, pdf)."""
+    import subprocess
+
+    import graphviz
+
+    if shutil.which(engine) is None:
+        raise GraphvizMissing()
+    try:
+        return graphviz.pipe(engine, fmt, source.encode("utf-8"), quiet=True)
+    except graphviz.ExecutableNotFound:
+        raise GraphvizMissing() from None
+    except subprocess.CalledProcessError as exc:
+        stderr = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
+        first = next((line.strip() for line in stderr.splitlines() if line.strip()), f"exit status {exc.returncode}")
+        raise PictureError(f"Graphviz's {engine} could not draw it: {first}") from None

@@ -1,0 +1,512 @@
+"""The council-order timeline: what each office did, round by round, as a Graphviz diagram (DOT source).
+
+One cluster per round, and in it one cluster per empire in turn order; in each empire's cluster a node per
+office as it was executed (the order taken and its result in a few words, filled with the colour of the
+society that controlled it), faded for an office skipped, with the reason; the supply check ends the turn.
+Solid edges follow the execution order. Time leaps are dashed edges of the acting society's colour: a
+swap-agent order jumping to another office, a card lending another position's order (`act`), and an agent
+moved by a card or a ruling. The legend gives the societies' colours (and loyalties, as far as the viewer
+may know them); each round's label names its first player.
+
+Built from the record's events alone (the moves taken back are left out); only the CLI imports this module.
+"""
+
+import html
+import itertools
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger import events as ev
+from ledger.evolve import evolve
+from ledger.legal import order_actor
+from ledger.names import OFFICES, SLOTS
+from ledger.state import GameState
+from projections.colours import empire_colour, society_colour
+from projections.render import PictureError
+from projections.replay import standing
+
+FONT = "DejaVu Sans"
+ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
+SUPPLY_COLUMN = len(OFFICES)
+
+
+# --- what happened, in the timeline's terms -------------------------------------------------------------
+
+
+@dataclass
+class Node:
+    id: str
+    kind: str
+    """office (executed), skipped, supply, owed."""
+    empire: str
+    office: str | None
+    column: int
+    society: str | None
+    head: str
+    lines: list[str]
+    notes: list[str] = field(default_factory=list)
+    leap: str | None = None
+    """How this office came to act out of sequence: swap or card (None: in its turn)."""
+
+
+@dataclass
+class Turn:
+    round: int
+    empire: str
+    nodes: list[Node] = field(default_factory=list)
+
+
+@dataclass
+class Leap:
+    kind: str
+    """swap, card-act, card-agent, ruling-agent."""
+    round: int
+    tail: str | tuple[str, str]
+    """A node id, or a council position resolved against the round's nodes at the end."""
+    head: str | tuple[str, str]
+    society: str | None
+    label: str
+    fallback: str
+
+
+@dataclass
+class Round:
+    number: int
+    first: str
+    turns: list[Turn] = field(default_factory=list)
+    end: list[str] = field(default_factory=list)
+
+
+class _Reader:
+    """Walks the standing events once, folding the state beside them, and collects rounds, nodes and leaps."""
+
+    def __init__(self, viewer: str | None) -> None:
+        self.viewer = viewer
+        self.rounds: dict[int, Round] = {}
+        self.leaps: list[Leap] = []
+        self.turn: Turn | None = None
+        self.waiting: list[str] = []
+        """Notes (cards played before an order) for the next node of the turn."""
+        self.pending_leap: tuple[str, str, str | None, str] | None = None
+        """(kind, tail node id, society, label) of a leap whose order node comes next."""
+        self.scores: ev.GameScored | None = None
+        self.state: GameState | None = None
+
+    # rounds and turns
+
+    def round(self, number: int, first: str) -> Round:
+        if number not in self.rounds:
+            self.rounds[number] = Round(number, first)
+        return self.rounds[number]
+
+    def current_round(self) -> Round:
+        assert self.state is not None
+        return self.round(self.state.round, self.state.first)
+
+    def node(self, kind: str, office: str | None, column: int, society: str | None, head: str,
+             lines: list[str]) -> Node:
+        assert self.turn is not None
+        suffix = "supply" if kind == "supply" else str(len(self.turn.nodes))
+        node = Node(f"r{self.turn.round}_{self.turn.empire}_{suffix}", kind, self.turn.empire, office, column,
+                    society, head, lines)
+        if self.waiting:
+            node.notes, self.waiting = self.waiting, []
+        self.turn.nodes.append(node)
+        return node
+
+    def last_node(self) -> Node | None:
+        return self.turn.nodes[-1] if self.turn and self.turn.nodes else None
+
+    # the walk
+
+    def read(self, events: Sequence[ev.Event]) -> None:
+        for event in events:
+            before = self.state
+            if before is not None:
+                self.see(before, event)
+            self.state = evolve(before, event)
+        if self.pending_leap is not None and self.turn is not None and self.state is not None:
+            self.owed(self.state)
+
+    def see(self, s: GameState, event: ev.Event) -> None:
+        match event:
+            case ev.PhaseStarted(round=number):
+                self.round(number, s.first)
+                if event.phase != "empire":
+                    self.turn = None
+            case ev.EmpireTurnStarted(empire=empire):
+                self.turn = Turn(s.round, empire)
+                self.current_round().turns.append(self.turn)
+                self.waiting = []
+            case ev.BannersRecruited() | ev.CardsDrawn() | ev.Attacked() | ev.AgentSwapped():
+                self.order(s, event)
+            case ev.OfficeSkipped():
+                self.skipped(s, event)
+            case ev.SupplyChecked():
+                self.supply(event)
+            case ev.CardPlayed():
+                self.card(s, event)
+            case ev.RulingApplied():
+                self.ruling(s, event)
+            case ev.LoyaltySwapped(society=society, slots=(a, b), revealed=revealed):
+                self.current_round().end.append(
+                    f"{society} swaps {a} ↔ {b}: {a} {revealed[a]}, {b} {revealed[b]}")
+            case ev.SwapPassed(society=society):
+                self.current_round().end.append(f"{society} keeps its loyalty")
+            case ev.Skipped(society=society, phase="swap", reason=reason):
+                self.current_round().end.append(f"{society} cannot swap: {reason}")
+            case ev.CardsDiscarded(society=society, cards=cards):
+                self.current_round().end.append(f"{society} discards {_cards(len(cards))}")
+            case ev.FirstPlayerPassed(first=first):
+                self.current_round().end.append(f"first player → {first}")
+            case ev.GameScored():
+                self.scores = event
+
+    def column(self, s: GameState, empire: str, office: str) -> int:
+        """Where an office's node stands in its turn: the office's own column when it acts out of sequence
+        in its own council (a swap), else the column of the office whose turn it is."""
+        if s.pending is not None and empire == s.empire and self.pending_leap and self.pending_leap[0] == "swap":
+            return OFFICES.index(office)
+        return min(s.office_index, SUPPLY_COLUMN - 1)
+
+    def order(self, s: GameState, e: Any) -> None:
+        leap = self.pending_leap
+        lent = s.pending is not None and (e.empire, e.office) != (s.empire, s.office)
+        head = _head(e.office if e.empire == s.empire else f"{e.empire} {e.office}",
+                     "swapped in" if leap and leap[0] == "swap" else "lent" if lent else None)
+        node = self.node("office", e.office, self.column(s, e.empire, e.office), e.society, head,
+                         _order_lines(e, self.viewer))
+        node.leap = leap[0] if leap else None
+        self.link(node, leap)
+        if isinstance(e, ev.AgentSwapped):
+            self.pending_leap = ("swap", node.id, e.society, f"swap → {e.target}")
+
+    def skipped(self, s: GameState, e: ev.OfficeSkipped) -> None:
+        leap = self.pending_leap
+        if s.pending is not None:
+            positions = s.pending.positions
+            office = positions[0][1] if len(positions) == 1 and positions[0][0] == s.empire else e.office
+            words = ", ".join(f"{p[0]}.{p[1]}" for p in positions)
+            head = _head(office, "swapped in" if leap and leap[0] == "swap" else "lent")
+            node = self.node("skipped", office, self.column(s, s.empire, office), e.controller, head,
+                             [f"skipped: {e.reason}" if words in e.reason else f"{words} skipped: {e.reason}"])
+        else:
+            node = self.node("skipped", e.office, OFFICES.index(e.office), e.controller, _head(e.office),
+                             [f"skipped: {e.reason}"])
+        node.leap = leap[0] if leap else None
+        self.link(node, leap)
+
+    def link(self, node: Node, leap: tuple[str, str, str | None, str] | None) -> None:
+        """The leap that led to `node`, if one did (a swap's order, or a lent position's)."""
+        if leap is None:
+            return
+        self.pending_leap = None
+        kind, tail, society, label = leap
+        assert self.turn is not None
+        if kind == "swap":
+            self.leaps.append(Leap("swap", self.turn.round, tail, node.id, society, label, node.id))
+        else:
+            # a lent order: from the lending position's own node this round, to where it was taken
+            position = tuple(tail.split(".", 1))
+            previous = self.turn.nodes[-2].id if len(self.turn.nodes) > 1 else node.id
+            self.leaps.append(Leap("card-act", self.turn.round, (position[0], position[1]), node.id, society, label,
+                                   previous))
+
+    def owed(self, s: GameState) -> None:
+        """A record that stops between a leap and its order: show the order as owed."""
+        assert self.pending_leap is not None
+        where = ", ".join(f"{p[0]}.{p[1]}" for p in s.pending.positions) if s.pending else "?"
+        node = self.node("owed", None, min(s.office_index, SUPPLY_COLUMN - 1), self.pending_leap[2],
+                         "<B>owed</B>", [f"an order at {where}"])
+        self.link(node, self.pending_leap)
+
+    def supply(self, e: ev.SupplyChecked) -> None:
+        if self.turn is None:
+            return
+        self.node("supply", None, SUPPLY_COLUMN, None, "<B>supply check</B>", _supply_lines(e))
+
+    def card(self, s: GameState, e: ev.CardPlayed) -> None:
+        effects = _effect_words(e.effects)
+        note = f"{e.society} plays {e.card}" + (f": {effects}" if effects else "")
+        if e.act is not None:
+            note += f" · takes the {e.act.replace('.', ' ')} order"
+        self.agent_leaps(e.effects, e.society, f"card {e.card}", "card-agent")
+        if e.act is not None:
+            self.pending_leap = ("card", e.act, e.society, f"card {e.card}: {e.act}")
+        last = self.last_node()
+        if e.act is None and last is not None and last.kind != "supply" and e.society != order_actor(s):
+            last.notes.append(note)  # played after the order just taken (EN; REV type-I when drawn)
+        else:
+            self.waiting.append(note)
+
+    def ruling(self, s: GameState, e: ev.RulingApplied) -> None:
+        effects = _effect_words(e.effects)
+        note = f"ruling: {e.reason}" + (f" ({effects})" if effects else "")
+        last = self.last_node()
+        if s.phase == "empire" and last is not None:
+            last.notes.append(note)
+        elif s.phase == "empire" and self.turn is not None:
+            self.waiting.append(note)
+        else:
+            self.current_round().end.append(note)
+        self.agent_leaps(e.effects, None, "ruling", "ruling-agent")
+
+    def agent_leaps(self, effects: ev.Effects, society: str | None, why: str, kind: str) -> None:
+        if not effects.agent:
+            return
+        s = self.state
+        assert s is not None
+        host = self.last_node()
+        for source, target in effects.agent:
+            tail = tuple(source.split(".", 1))
+            head = tuple(target.split(".", 1))
+            mover = society or s.council.get((tail[0], tail[1]))
+            fallback = host.id if host is not None else ""
+            self.leaps.append(Leap(kind, s.round, (tail[0], tail[1]), (head[0], head[1]), mover,
+                                   f"{why}: agent {source} → {target}", fallback))
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _head(office: str, how: str | None = None) -> str:
+    text = f"<B>{_esc(office)}</B>"
+    return f"{text} <I>({how})</I>" if how else text
+
+
+def _words(order: str) -> str:
+    return order.replace("_", " ")
+
+
+def _order_lines(e: Any, viewer: str | None) -> list[str]:
+    match e:
+        case ev.BannersRecruited():
+            short = f" (reserve short of {e.counted})" if e.amount < e.counted else ""
+            placed = ", ".join(f"{r} +{n}" for r, n in e.placed.items())
+            return [f"{_words(e.order)}: +{e.amount}{short}", placed or "nothing to place"]
+        case ev.CardsDrawn():
+            reshuffled = f" (reshuffled {e.reshuffled})" if e.reshuffled else ""
+            lines = [f"{_words(e.order)}: {_cards(e.drawn)}{reshuffled}"]
+            if e.cards and viewer in (None, e.society):
+                lines.append(", ".join(e.cards))
+            return lines
+        case ev.Attacked():
+            survivors = e.banners - e.attacker_losses
+            if e.controller == e.empire and survivors:
+                result = "taken"
+            elif e.defending - e.defender_losses > 0:
+                result = "held"
+            else:
+                result = "both wiped out"
+            fort = f", fort kills {e.fort_kill}" if e.fort_kill else ""
+            return [f"attack {e.source} → {e.target}: {e.banners} v {e.defending}, {result}",
+                    f"losses {e.attacker_losses} {e.empire} / {e.defender_losses} {e.held_by}{fort}"]
+        case ev.AgentSwapped():
+            trade = f"trades with {e.displaced}" if e.displaced else "to the empty seat"
+            return [f"swap agent → {e.target}", trade]
+    return [type(e).__name__]
+
+
+def _supply_lines(e: ev.SupplyChecked) -> list[str]:
+    if not e.losses:
+        return ["no losses"]
+    by_empire: dict[str, list[tuple[str, int]]] = {}
+    for region, (empire, n) in e.losses.items():
+        by_empire.setdefault(empire, []).append((region, n))
+    return [f"{empire} −{sum(n for _, n in lost)}: " + ", ".join(f"{r} {n}" for r, n in lost)
+            for empire, lost in by_empire.items()]
+
+
+def _effect_words(effects: ev.Effects) -> str:
+    words = [f"+{n} {e} in {r}" for e, r, n in effects.add]
+    words += [f"−{n} {e} in {r}" for r, e, n in effects.kill]
+    words += [f"{n} {e} {a} → {b}" for a, b, e, n in effects.move]
+    words += [f"agent {a} → {b}" for a, b in effects.agent]
+    return ", ".join(words)
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+# --- drawing ---------------------------------------------------------------------------------------------
+
+
+def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str | None = None) -> str:
+    """The council-order timeline of a record as DOT source: the whole game, or one round (`round`);
+    all-seeing, or as `viewer` (a society) saw it: then no drawn card names and no loyalties but its own.
+
+    PictureError when the record holds no such round, or the viewer is not playing."""
+    import graphviz
+
+    events = [e for _, e in standing(events)]
+    if not events or not isinstance(events[0], ev.GameStarted):
+        raise PictureError("the record does not begin with its game line")
+    started = events[0]
+    if viewer is not None and viewer not in started.players:
+        raise PictureError(f"{viewer} is not playing in {started.name} ({', '.join(started.players)} are)")
+    reader = _Reader(viewer)
+    reader.read(events)
+    played = [r for r in sorted(reader.rounds) if reader.rounds[r].turns]
+    if round is not None and round not in reader.rounds:
+        have = f"rounds {played[0]} to {played[-1]}" if played else "no round yet"
+        raise PictureError(f"{started.name} has no round {round} ({have})")
+    shown = [reader.rounds[r] for r in sorted(reader.rounds) if round in (None, r)]
+    assert reader.state is not None
+    state = reader.state
+
+    title = f"{started.name} · council-order timeline"
+    if round is not None:
+        title += f" · round {round}"
+    title += f"\n{state.ruleset.id} rules · {state.board.id} board · {', '.join(started.players)}"
+    if viewer is not None:
+        title += f" · as {viewer} saw it"
+
+    g = graphviz.Digraph(name="timeline", comment=f"whispers timeline of {started.name}")
+    g.attr(rankdir="LR", newrank="true", compound="true", label=title, labelloc="t", labeljust="l",
+           fontname=FONT, fontsize="20", nodesep="0.18", ranksep="0.35", pad="0.3", bgcolor="white")
+    g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="11", margin="0.10,0.05")
+    g.attr("edge", fontname=FONT, fontsize="9", arrowsize="0.7")
+
+    g.node("legend", _legend(started, state, viewer), shape="plaintext", style="", margin="0")
+    ids: dict[tuple[int, str, str], str] = {}
+    first_column: list[list[str]] = []
+    for rnd in reversed(shown):  # dot stacks clusters of one rank bottom-up in the order they are defined
+        with g.subgraph(name=f"cluster_r{rnd.number}") as rg:
+            rg.attr(label=f"Round {rnd.number} · first player: {rnd.first}", labeljust="l", fontsize="16",
+                    style="rounded", color="#9e9e9e", penwidth="1.2", margin="10")
+            first_column.append([row for turn in rnd.turns if (row := _draw_turn(rg, turn, ids)) is not None])
+            if rnd.end:
+                end_id = f"r{rnd.number}_end"
+                lines = "".join(f"<BR ALIGN='LEFT'/>{_esc(line)}" for line in rnd.end)
+                rg.node(end_id, f"<<B>round {rnd.number} ends</B>{lines}<BR ALIGN='LEFT'/>>", shape="note",
+                        style="filled", fillcolor="#fafafa", color="#bdbdbd", fontsize="10",
+                        **{"class": "roundend"})
+    # every empire's row, in every round, starts in one column, in turn order from the top
+    with g.subgraph() as column:
+        column.attr(rank="same")
+        for row in itertools.chain.from_iterable(first_column):
+            column.node(row)
+    for rows in first_column:
+        for upper, lower in itertools.pairwise(rows):
+            g.edge(upper, lower, style="invis")
+    for later, earlier in itertools.pairwise([rows for rows in first_column if rows]):
+        g.edge(earlier[-1], later[0], style="invis")
+    for leap in reader.leaps:
+        if round not in (None, leap.round):
+            continue
+        tail = _resolve(leap.tail, leap.round, ids) or leap.fallback
+        head = _resolve(leap.head, leap.round, ids) or leap.fallback
+        if not tail or not head:
+            continue
+        colour = society_colour(leap.society).strong
+        g.edge(tail, head, label=_esc(leap.label), style="dashed", color=colour, fontcolor=colour, penwidth="2",
+               constraint="false", arrowhead="vee", comment=f"leap {leap.kind}",
+               **{"class": f"leap leap-{leap.kind}"})
+    if reader.scores is not None and round is None:
+        g.node("scores", _scores(reader.scores), shape="box", style="rounded,filled", fillcolor="#fffde7",
+               color="#f9a825", **{"class": "scores"})
+    return g.source
+
+
+def _resolve(end: str | tuple[str, str], rnd: int, ids: dict[tuple[int, str, str], str]) -> str | None:
+    if isinstance(end, str):
+        return end if any(v == end for v in ids.values()) else None
+    return ids.get((rnd, end[0], end[1]))
+
+
+def _draw_turn(rg: Any, turn: Turn, ids: dict[tuple[int, str, str], str]) -> str | None:
+    colour = empire_colour(turn.empire)
+    with rg.subgraph(name=f"cluster_r{turn.round}_{turn.empire}") as tg:
+        tg.attr(label=f"<<B>{_esc(turn.empire)}</B>>", labeljust="l", fontsize="13", fontcolor=colour.strong,
+                color=colour.strong, penwidth="2", style="rounded,filled", fillcolor="#ffffff", margin="6")
+        columns: dict[int, list[str]] = {}
+        for node in turn.nodes:
+            _draw_node(tg, node)
+            columns.setdefault(node.column, []).append(node.id)
+            if node.office is not None and node.kind in ("office", "skipped"):
+                ids.setdefault((turn.round, turn.empire, node.office), node.id)
+        for index, node in enumerate(turn.nodes[1:], start=1):
+            before = turn.nodes[index - 1]
+            if node.leap == "swap":
+                continue  # drawn as the swap's leap edge
+            tg.edge(before.id, node.id, color="#424242", penwidth="1.3", weight="10", **{"class": "next"})
+        present = sorted(columns)
+        for column in present:
+            if len(columns[column]) > 1:
+                with tg.subgraph() as same:
+                    same.attr(rank="same")
+                    for node_id in columns[column]:
+                        same.node(node_id)
+        for a, b in itertools.pairwise(present):
+            tg.edge(columns[a][0], columns[b][0], style="invis", weight="5")
+    return turn.nodes[0].id if turn.nodes else None
+
+
+def _draw_node(tg: Any, node: Node) -> None:
+    attrs: dict[str, str] = {"id": node.id}
+    who = node.society
+    colour = society_colour(who)
+    if node.kind == "supply":
+        lost = node.lines != ["no losses"]
+        attrs.update({"class": "supply", "shape": "box", "style": "rounded,filled", "fontsize": "10",
+                      "fillcolor": "#fff3e0" if lost else "#fafafa", "color": "#e65100" if lost else "#bdbdbd",
+                      "fontcolor": "#000000" if lost else "#757575"})
+        who_text = ""
+    elif node.kind in ("skipped", "owed"):
+        attrs.update({"class": f"office {node.kind}" if node.kind == "skipped" else "owed",
+                      "style": "rounded,dashed,filled", "fillcolor": "#fafafa", "color": "#bdbdbd",
+                      "fontcolor": "#9e9e9e"})
+        who_text = who or "no agent"
+    else:
+        attrs.update({"class": "office executed", "fillcolor": colour.light, "color": colour.strong,
+                      "penwidth": "1.5"})
+        who_text = who or ""
+    if node.leap is not None:
+        attrs["class"] += f" leapt-{node.leap}"
+    rows = [node.head + (f"  <FONT COLOR='{_ink(node, colour)}'>{_esc(who_text)}</FONT>" if who_text else "")]
+    rows += [_esc(line) for line in node.lines[:1]]
+    rows += [f"<FONT POINT-SIZE='9'>{_esc(line)}</FONT>" for line in node.lines[1:]]
+    rows += [f"<FONT POINT-SIZE='9'><I>{_esc(part)}</I></FONT>"
+             for note in node.notes for part in textwrap.wrap(note, 64, subsequent_indent="  ")]
+    attrs["tooltip"] = " | ".join([*node.lines, *node.notes])
+    tg.node(node.id, "<" + "".join(f"{row}<BR ALIGN='LEFT'/>" for row in rows) + ">", **attrs)
+
+
+def _ink(node: Node, colour: Any) -> str:
+    return "#9e9e9e" if node.kind in ("skipped", "owed") else colour.strong
+
+
+def _legend(started: ev.GameStarted, state: GameState, viewer: str | None) -> str:
+    rows = ["<TR><TD COLSPAN='3' ALIGN='LEFT'><B>Societies</B></TD></TR>"]
+    for society in started.players:
+        colour = society_colour(society)
+        loyalty = state.loyalty.get(society)
+        known = ""
+        if loyalty is not None:
+            if loyalty.tokens is not None and viewer in (None, society):
+                known = " · ".join(f"{slot} {loyalty.tokens[slot]}" for slot in SLOTS)
+            elif loyalty.revealed:
+                known = " · ".join(f"{slot} {loyalty.revealed[slot]}" for slot in SLOTS if slot in loyalty.revealed)
+                known += " (revealed)"
+            else:
+                known = "loyalty concealed" if viewer is not None else "loyalty sealed"
+        rows.append(f"<TR><TD BGCOLOR='{colour.light}' COLOR='{colour.strong}' BORDER='2' WIDTH='18'> </TD>"
+                    f"<TD ALIGN='LEFT'><B>{_esc(society)}</B></TD>"
+                    f"<TD ALIGN='LEFT'><FONT POINT-SIZE='9'>{_esc(known)}</FONT></TD></TR>")
+    empires = " ".join(f"<FONT COLOR='{empire_colour(e).strong}'><B>{_esc(e)}</B></FONT>" for e in state.board.empires)
+    rows.append(f"<TR><TD COLSPAN='3' ALIGN='LEFT'>Empires, in turn order: {empires}</TD></TR>")
+    rows.append("<TR><TD COLSPAN='3' ALIGN='LEFT'><FONT POINT-SIZE='9'>"
+                "solid arrow: the next office · dashed arrow: a time leap (swap agent, a card lending a position, "
+                "an agent moved by a card or ruling) · faded: skipped</FONT></TD></TR>")
+    return ("<<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='2' CELLPADDING='3'>"
+            + "".join(rows) + "</TABLE>>")
+
+
+def _scores(scored: ev.GameScored) -> str:
+    totals = " · ".join(f"{s} {scored.scores[s]['total']}" for s in scored.ranking)
+    winner = f"winner: {scored.winner}" if scored.winner else f"tied: {', '.join(scored.tied) or 'no winner'}"
+    return f"<<B>final scores</B><BR/>{_esc(totals)}<BR/>{_esc(winner)}>"
