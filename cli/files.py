@@ -5,9 +5,9 @@ from pathlib import Path
 import click
 
 from cli.common import open_store, store_option
-from ledger import recordfile, rules
+from ledger import recordfile
 from ledger.errors import RecordFileError, StoreError
-from ledger.game import import_lines, read_facts
+from ledger.game import import_lines, import_record
 
 
 @click.command("import")
@@ -26,24 +26,8 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
         raise RecordFileError(f"cannot read {file}: {exc.strerror}") from None
     with open_store(store_url) as store:
         if recordfile.looks_like_record(data):
-            header, facts, notes = recordfile.loads(data, str(file))
-            name = name or header["game"]
-            events = read_facts(facts, str(file))
-            try:
-                state = rules.fold(events)
-            except Exception as exc:  # a record whose chain holds but whose events do not fold
-                raise RecordFileError(f"{file}: the events do not replay: {type(exc).__name__} {exc}") from None
-            if name != state.name:
-                facts = [{**facts[0], "name": name}, *facts[1:]]
-                state = rules.fold(read_facts(facts, str(file)))
-            for note in notes:
-                if not (isinstance(note, dict) and isinstance(note.get("at"), int)
-                        and isinstance(note.get("text"), str) and 1 <= note["at"] <= len(facts)):
-                    raise RecordFileError(f"{file}: a malformed note: {note!r}"[:200])
-            store.create(name, facts)
-            for note in notes:
-                store.add_note(name, note)
-            count = len(facts)
+            game = import_record(store, data, str(file), name)
+            name, state, count = game.name, game.state, game.version
         else:
             try:
                 text = data.decode("utf-8")

@@ -152,3 +152,24 @@ def annotate(store: Store, name: str, at: int, text: str, author: str | None, ta
             "time": datetime.now(UTC).isoformat(timespec="seconds")}
     store.add_note(name, note)
     return note
+
+
+def import_record(store: Store, data: bytes, source: str, name: str | None = None) -> Game:
+    """A record file into the store: its chain checked and every move re-adjudicated first, all or nothing."""
+    from ledger.errors import RecordFileError
+    from ledger.recordfile import loads
+    from ledger.verify import verify
+
+    header, facts, notes = loads(data, source)
+    name = name or header["game"]
+    if name != facts[0].get("name"):
+        facts = [{**facts[0], "name": name}, *facts[1:]]
+    verified = verify(facts, source)
+    for note in notes:
+        if not (isinstance(note, dict) and isinstance(note.get("at"), int) and isinstance(note.get("text"), str)
+                and 1 <= note["at"] <= len(facts)):
+            raise RecordFileError(f"{source}: a malformed note: {note!r}"[:200])
+    store.create(name, facts)
+    for note in notes:
+        store.add_note(name, note)
+    return Game(name, tuple(read_facts(facts, source)), verified.state)

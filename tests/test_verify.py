@@ -113,3 +113,16 @@ def test_verify_command_on_a_game_a_file_and_a_rechained_tamper(tmp_path: Path,
     (tmp_path / "flip.whispers").write_bytes(bytes(broken))
     result = runner.invoke(whispers, ["verify", str(tmp_path / "flip.whispers")])
     assert result.exit_code == 2 and "Traceback" not in result.output + result.stderr
+
+
+def test_import_refuses_a_rechained_tamper_and_stores_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Import re-adjudicates too: a tamperer who recomputed the chain is still refused, and nothing is stored."""
+    monkeypatch.setenv("WHISPERS_STORE", str(tmp_path / "s.sqlite"))
+    tampered = copy.deepcopy(bundled_facts("official-2p.txt"))
+    tampered[_first(tampered, "BannersRecruited")]["amount"] += 1
+    bad = tmp_path / "bad.whispers"
+    bad.write_bytes(_rechain(dumps("g", tampered)))
+    result = CliRunner().invoke(whispers, ["import", str(bad)])
+    assert result.exit_code == 2 and "disagrees with the rules" in result.stderr
+    with open_store(str(tmp_path / "s.sqlite")) as store:
+        assert store.names() == []
