@@ -1,0 +1,163 @@
+"""Tournament standings: placings per game under each game's own tie-breaks, tournament points per placing,
+and a table over the entrants.
+
+Placing in a game: by score, then by the game's ruleset's tie-breaks in order (the order the GameScored event
+already ranks by). Players still level after every tie-break share the place and split its points; under a
+ruleset whose last word is "no winner", the players level at the top share first place in the same way.
+
+Tournament points (docs/tournament.md): by default `players - place` (4 players: 3, 2, 1, 0), or a table per
+number of players from the tournament file. The standings rank entrants by points, then wins (a shared first
+place counts as no win), then the sum of their game scores; entrants level on all three share a rank.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger import events as ev
+from ledger.errors import WhispersError
+from projections.replay import standing
+
+
+@dataclass(frozen=True)
+class Placing:
+    game: str
+    ruleset: str
+    entrant: str
+    society: str
+    place: float
+    """1 for first; a shared place is the mean of the places it covers (1.5 for two sharing first)."""
+    points: float
+    score: int
+    won: bool
+
+
+@dataclass
+class Entry:
+    entrant: str
+    points: float = 0.0
+    wins: int = 0
+    score: int = 0
+    games: list[Placing] = field(default_factory=list)
+
+
+def default_points(players: int) -> list[float]:
+    return [float(players - place) for place in range(1, players + 1)]
+
+
+def _tie_key(scored: ev.GameScored, society: str, rules: Iterable[str]) -> tuple:
+    entry = scored.scores[society]
+    keys = {"fewest_swaps": -entry["swaps"], "most_concealed": entry["concealed"], "most_cards": entry["cards"]}
+    return (entry["total"], *(keys[rule] for rule in rules))
+
+
+def placings(game: str, events: Iterable[ev.Event], seats: Mapping[str, str] | None = None,
+             points: Mapping[int, list[float]] | None = None) -> list[Placing] | None:
+    """The placings of one finished game (None while it is in progress)."""
+    kept = [e for _, e in standing(list(events))]
+    started = kept[0]
+    assert isinstance(started, ev.GameStarted)
+    scored = next((e for e in reversed(kept) if isinstance(e, ev.GameScored)), None)
+    if scored is None:
+        return None
+    rules = started.ruleset["tie_breaks"]
+    table = list((points or {}).get(len(started.players)) or default_points(len(started.players)))
+    ranked = sorted(started.players, key=lambda s: _tie_key(scored, s, rules), reverse=True)
+    result = []
+    index = 0
+    while index < len(ranked):
+        level = [s for s in ranked[index:] if _tie_key(scored, s, rules) == _tie_key(scored, ranked[index], rules)]
+        places = range(index + 1, index + len(level) + 1)
+        shared_points = sum(table[p - 1] for p in places) / len(level)
+        for society in level:
+            result.append(Placing(
+                game=game, ruleset=started.ruleset["id"], entrant=(seats or {}).get(society, society),
+                society=society, place=sum(places) / len(level), points=shared_points,
+                score=scored.scores[society]["total"], won=scored.winner == society,
+            ))
+        index += len(level)
+    return result
+
+
+def table(all_placings: Iterable[Placing]) -> list[Entry]:
+    entries: dict[str, Entry] = {}
+    for placing in all_placings:
+        entry = entries.setdefault(placing.entrant, Entry(placing.entrant))
+        entry.points += placing.points
+        entry.wins += placing.won
+        entry.score += placing.score
+        entry.games.append(placing)
+    return sorted(entries.values(), key=lambda e: (-e.points, -e.wins, -e.score, e.entrant))
+
+
+def standings_data(games: Mapping[str, list[ev.Event]], seats: Mapping[str, Mapping[str, str]] | None = None,
+                   points: Mapping[int, list[float]] | None = None) -> dict[str, Any]:
+    """Standings by ruleset over these games, with the games still in progress listed apart."""
+    by_ruleset: dict[str, list[Placing]] = {}
+    in_progress = []
+    for name, events in games.items():
+        placed = placings(name, events, (seats or {}).get(name), points)
+        if placed is None:
+            in_progress.append(name)
+            continue
+        by_ruleset.setdefault(placed[0].ruleset, []).extend(placed)
+    result: dict[str, Any] = {"in_progress": in_progress, "rulesets": {}}
+    for ruleset, placed in sorted(by_ruleset.items()):
+        rows = []
+        for position, e in enumerate(table(placed), start=1):
+            level = rows and (rows[-1]["points"], rows[-1]["wins"], rows[-1]["score"]) == (e.points, e.wins, e.score)
+            rows.append({"rank": rows[-1]["rank"] if level else position, "entrant": e.entrant, "points": e.points,
+                         "wins": e.wins, "score": e.score,
+                         "games": [{"game": p.game, "society": p.society, "place": p.place, "points": p.points,
+                                    "score": p.score} for p in e.games]})
+        result["rulesets"][ruleset] = rows
+    return result
+
+
+class TournamentError(WhispersError):
+    """A tournament file that is not valid."""
+
+
+@dataclass(frozen=True)
+class Tournament:
+    name: str
+    games: list[str]
+    seats: dict[str, dict[str, str]]
+    points: dict[int, list[float]]
+
+
+def load_tournament(text: str, source: str) -> Tournament:
+    """A tournament file (docs/tournament.md); TournamentError names the first problem."""
+    import tomllib
+
+    from ledger.names import SOCIETIES
+
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"{source}: not valid TOML: {exc}") from None
+    unknown = set(raw) - {"name", "points", "game"}
+    if unknown:
+        raise TournamentError(f"{source}: unknown key {sorted(unknown)[0]!r}")
+    name = raw.get("name", source)
+    points: dict[int, list[float]] = {}
+    for size, values in (raw.get("points") or {}).items():
+        if size not in {"2", "3", "4"} or not isinstance(values, list) or len(values) != int(size) or not all(
+                isinstance(v, int | float) for v in values):
+            raise TournamentError(f"{source}: points.{size} must list {size} numbers, one per place")
+        points[int(size)] = [float(v) for v in values]
+    games, seats = [], {}
+    for index, entry in enumerate(raw.get("game") or [], start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise TournamentError(f"{source}: game {index} needs a name")
+        extra = set(entry) - {"name", "seats"}
+        if extra:
+            raise TournamentError(f"{source}: game {entry['name']}: unknown key {sorted(extra)[0]!r}")
+        table = entry.get("seats") or {}
+        if not isinstance(table, dict) or any(s not in SOCIETIES or not isinstance(p, str) for s, p in table.items()):
+            raise TournamentError(f"{source}: game {entry['name']}: seats maps societies to entrants' names")
+        games.append(entry["name"])
+        seats[entry["name"]] = dict(table)
+    if not games:
+        raise TournamentError(f"{source}: no [[game]] listed")
+    return Tournament(name, games, seats, points)
