@@ -117,6 +117,7 @@ def test_a_rewritten_record_body_is_refused_or_consistent(record_bytes: bytes, d
     index = data.draw(st.integers(0, len(body["events"]) - 1))
     fact = body["events"][index][0]
     key = data.draw(st.sampled_from(sorted(fact)))
-    values = st.one_of(st.none(), st.integers(-5, 50), st.text(max_size=10), st.lists(st.integers(-999, 999), max_size=3))
+    values = st.one_of(st.none(), st.integers(-5, 50), st.text(max_size=10),
+                       st.lists(st.integers(-999, 999), max_size=3))
     fact[key] = data.draw(values)
     _check_import(msgpack.packb(body, use_bin_type=True))
