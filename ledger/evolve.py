@@ -1,7 +1,6 @@
 """Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from ledger import events as ev
@@ -9,7 +8,7 @@ from ledger.board import Board
 from ledger.effects import apply_agent_moves, apply_banner_effects
 from ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK, OFFICES
 from ledger.ruleset import Ruleset
-from ledger.state import Deck, GameState, Hand, Loyalty, Pending, card_empire
+from ledger.state import Deck, GameState, Hand, Loyalty, Pending, card_empire, replace
 
 
 def fold(events: Iterable[ev.Event]) -> GameState:
@@ -32,7 +31,7 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
         return replace(state.prior, version=version)
     new = _APPLY[type(event)](state, event)
     if event.MOVE:
-        new = replace(new, prior=state, moves=(*state.moves, version))
+        return replace(new, prior=state, moves=(*state.moves, version), version=version)
     return replace(new, version=version)
 
 
@@ -256,7 +255,8 @@ def _a_passed(s: GameState, e: ev.SwapPassed) -> GameState:
 
 def _a_revealed(s: GameState, e: ev.LoyaltyRevealed) -> GameState:
     loyalty = s.loyalty[e.society]
-    return replace(s, loyalty={**s.loyalty, e.society: replace(loyalty, tokens=dict(e.tokens))})
+    revealed = Loyalty(dict(e.tokens), loyalty.revealed, loyalty.swaps)
+    return replace(s, loyalty={**s.loyalty, e.society: revealed})
 
 
 def _a_ruling(s: GameState, e: ev.RulingApplied) -> GameState:
