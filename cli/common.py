@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ledger.rules import Option, Prompt
+from ledger.legal import Option, Prompt
 from ledger.state import GameState
 
 

@@ -6,13 +6,11 @@ import click
 
 from cli.common import emit_json, open_store, option_json, option_text, store_option, view_lines
 from ledger import events as ev
-from ledger import rules
 from ledger.errors import RuleError
 from ledger.game import Game, load
+from ledger.legal import prompt
 from ledger.names import SOCIETIES
-from ledger.notation import format_record
 from ledger.state import GameState
-from projections.forks import fork_of
 from projections.views import state_view
 
 as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metavar="SOCIETY",
@@ -22,7 +20,7 @@ as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metava
 def status_data(state: GameState, society: str | None = None) -> dict[str, Any]:
     """The state as `society` knew it, with the legal moves open to it (all of them for the record)."""
     data = state_view(state, society)
-    data["next"]["moves"] = [option_json(o) for o in rules.prompt(state).options if society in (None, o.society)]
+    data["next"]["moves"] = [option_json(o) for o in prompt(state).options if society in (None, o.society)]
     data["on_board"] = {e: state.on_board(e) for e in state.board.empires}
     return data
 
@@ -44,7 +42,7 @@ def status(game: str, society: str | None, as_json: bool, version: int | None, s
     lines = view_lines(data)
     click.echo(lines[0])
     click.echo(lines[1])
-    for option in rules.prompt(state).options:
+    for option in prompt(state).options:
         if society in (None, option.society):
             click.echo(f"  {option_text(option)}")
     for line in lines[2:]:
@@ -62,6 +60,8 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
     With --as, the log hides what that society could not see: other societies' loyalty tokens and the
     names of cards others drew.
     """
+    from ledger.notation import format_record
+
     with open_store(store_url) as store:
         record = load(store, game)
         notes = store.notes(game)
@@ -78,7 +78,9 @@ def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
            for p in record.state.players):
         raise RuleError(f"{record.name} is not over and a loyalty set is sealed: no provisional score",
                         "EN Final Scoring")
-    return rules.score(record.state), False
+    from ledger.scoring import score as final_score
+
+    return final_score(record.state), False
 
 
 @click.command()
@@ -124,6 +126,8 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
 @store_option
 def games(as_json: bool, store_url: str | None) -> None:
     """The games in the store, with ruleset, players, where each stands and who won."""
+    from projections.forks import fork_of
+
     rows = []
     with open_store(store_url) as store:
         for name in store.names():

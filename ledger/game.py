@@ -2,21 +2,27 @@
 
 Load a record and fold it; decide a move against the state it was decided on; append its events at
 exactly that version, so two recorders racing on one game cannot both land.
+
+Reading a game needs only the events and the fold; the rules engine and the notation are imported by the
+functions that decide or parse, so that `whispers status` starts without them.
 """
+
+from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ledger import commands as c
 from ledger import events as ev
-from ledger import rules
-from ledger.board import load_board
 from ledger.errors import BoardError, NotationError, RuleError, RulesetError, StoreError, WhispersError
-from ledger.notation import Header, parse_lines
-from ledger.ruleset import load_ruleset
+from ledger.evolve import evolve, fold
 from ledger.state import GameState
 from ledger.store import Store
+
+if TYPE_CHECKING:
+    from ledger import commands as c
+    from ledger.notation import Header
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +48,16 @@ def read_facts(facts: Iterable[dict], source: str) -> list[ev.Event]:
 
 def load(store: Store, name: str, version: int | None = None) -> Game:
     events = read_facts(store.facts(name, version), name)
-    return Game(name, tuple(events), rules.fold(events))
+    return Game(name, tuple(events), fold(events))
 
 
 def setup(name: str, header: Header, beside: Path | None = None) -> ev.GameStarted:
     """The first event of a game set up as `header` says. A ruleset or board that is not shipped is also
     looked for as ID.toml in the directory `beside` (where the notation file is)."""
+    from ledger import rules
+    from ledger.board import load_board
+    from ledger.ruleset import load_ruleset
+
     ruleset = _resolve(load_ruleset, header.ruleset, beside, RulesetError)
     board = _resolve(load_board, header.board, beside, BoardError)
     return rules.start(name, header.players, header.first, ruleset, board)
@@ -65,17 +75,19 @@ def _resolve(loader, ref: str, beside: Path | None, error: type[Exception]):
 
 def new_game(store: Store, name: str, header: Header) -> Game:
     started = setup(name, header)
-    state = rules.evolve(None, started)
+    state = evolve(None, started)
     store.create(name, [started.to_fact()])
     return Game(name, (started,), state)
 
 
 def play(game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:
     """The game after one more move, in memory; RuleError if the move is illegal."""
+    from ledger import rules
+
     produced = rules.decide(game.state, command)
     state = game.state
     for event in produced:
-        state = rules.evolve(state, event)
+        state = evolve(state, event)
     return Game(game.name, (*game.events, *produced), state), produced
 
 
@@ -88,6 +100,8 @@ def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.
 
 def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None) -> Game:
     """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
+    from ledger.notation import Header, parse_lines
+
     game: Game | None = None
     for number, parsed in parse_lines(lines):
         try:
@@ -95,7 +109,7 @@ def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None) ->
                 if game is not None:
                     raise NotationError("a second game line")
                 started = setup(name, parsed, beside)
-                game = Game(name, (started,), rules.evolve(None, started))
+                game = Game(name, (started,), evolve(None, started))
                 continue
             if game is None:
                 raise NotationError("the first move comes before the game line (game ruleset=... players=...)")
@@ -118,17 +132,18 @@ def import_lines(store: Store, name: str, lines: Iterable[str], beside: Path | N
 def fork(store: Store, parent: str, name: str, at: int) -> Game:
     """A new game whose record is `parent`'s first `at` events, marked as a fork of it at `at`; the engine
     then records whatever it would have recorded on its own from there (a fork taken mid-move)."""
+    from ledger import rules
     from ledger.recordfile import chain
 
     facts = store.facts(parent, at)
     facts = [{**facts[0], "name": name}, *facts[1:]]
     events = read_facts(facts, parent)
-    state = rules.fold(events)
+    state = fold(events)
     marker = ev.GameForked(parent, at, chain(store.facts(parent, at))[-1])
-    state = rules.evolve(state, marker)
+    state = evolve(state, marker)
     automatic = rules.advance(state)
     for event in automatic:
-        state = rules.evolve(state, event)
+        state = evolve(state, event)
     produced = [marker, *automatic]
     store.create(name, [*facts, *(e.to_fact() for e in produced)])
     return Game(name, (*events, *produced), state)
