@@ -75,7 +75,8 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except WhispersError as exc:
-            raise Refused(str(exc)) from None
+            # one line, whatever text a user or a file put into the message
+            raise Refused(" ".join(str(exc).split())) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, self.lazy[name][1]) for name in sorted(self.lazy)]

@@ -77,7 +77,7 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
         fact, claimed = entry
         previous = link(previous, fact)
         if claimed != previous:
-            raise RecordFileError(f"{source}: hash chain broken at event {index} ({fact.get('type', '?')}): "
+            raise RecordFileError(f"{source}: hash chain broken at event {index} ({fact.get('type', '?')!r}): "
                                   "the record was altered")
         facts.append(fact)
     if header.get("head") != previous:

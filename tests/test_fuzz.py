@@ -121,3 +121,10 @@ def test_a_rewritten_record_body_is_refused_or_consistent(record_bytes: bytes, d
                        st.lists(st.integers(-999, 999), max_size=3))
     fact[key] = data.draw(values)
     _check_import(msgpack.packb(body, use_bin_type=True))
+
+
+def test_found_by_fuzzing_a_newline_in_an_event_type_still_gives_one_line(record_bytes: bytes) -> None:
+    """A record whose event type holds a newline once broke the one-line rule (found by the long fuzz run)."""
+    body = msgpack.unpackb(record_bytes, raw=False)
+    body["events"][1][0]["type"] = "Phase\nStarted"
+    _check_import(msgpack.packb(body, use_bin_type=True))
