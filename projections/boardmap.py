@@ -19,6 +19,35 @@ def _esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def _legend(state: GameState) -> str:
+    """Each empire's colour with its banners on the board and in reserve and its cities; the societies'
+    colours where field agents are in play; how to read a region."""
+    rows = ["<TR><TD></TD><TD ALIGN='LEFT'><B>empire</B></TD><TD><B>banners</B></TD><TD><B>reserve</B></TD>"
+            "<TD><B>cities</B></TD></TR>"]
+    for empire in state.board.empires:
+        colour = empire_colour(empire)
+        rows.append(f"<TR><TD BGCOLOR='{colour.strong}' WIDTH='14'> </TD><TD ALIGN='LEFT'>{_esc(empire)}</TD>"
+                    f"<TD>{state.on_board(empire)}</TD><TD>{state.reserve.get(empire, 0)}</TD>"
+                    f"<TD>{state.cities(empire)}</TD></TR>")
+    # the empires' table nested, so the notes under it do not stretch its swatches
+    outer = ["<TR><TD ALIGN='LEFT'><TABLE BORDER='0' CELLSPACING='1' CELLPADDING='2'>" + "".join(rows)
+             + "</TABLE></TD></TR>"]
+    if state.ruleset.field_agents:
+        agents = " ".join(f"<FONT COLOR='{society_colour(s).strong}'><B>◆ {_esc(s)}</B></FONT>"
+                          for s in state.players)
+        outer.append(f"<TR><TD ALIGN='LEFT'>field agents: {agents}</TD></TR>")
+    outer.append("<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9'>fill: the empire in control · "
+                 "border: the home empire (thick: a fort) · ● a city</FONT></TD></TR>")
+    return ("<<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='1' CELLPADDING='3'>"
+            + "".join(outer) + "</TABLE>>")
+
+
+def _legend_x(state: GameState) -> float:
+    """Where the pinned legend's centre goes: under the map's left part."""
+    xs = [region.pos[0] for region in state.board.regions.values() if region.pos is not None]
+    return (min(xs) * SCALE + 2.2) if xs else 0.0
+
+
 def board_map(state: GameState, title: str | None = None) -> str:
     """DOT source of the board as it stands in `state` (lay it out with neato)."""
     import graphviz
@@ -47,12 +76,16 @@ def board_map(state: GameState, title: str | None = None) -> str:
             details = details.replace(" city", " cities")
         if details:
             rows.append(f"<FONT POINT-SIZE='9'>{_esc(details)}</FONT>")
-        held = f"{controller} ×{count}" if count else f"{controller} (empty)"
-        rows.append(f"<FONT COLOR='{colour.strong}'><B>{_esc(held)}</B></FONT>")
+        if count:
+            # a pill in the controller's own colour: readable for every empire (yellow on pale yellow was not)
+            rows.append(f"<TD BGCOLOR='{colour.strong}'><FONT COLOR='{colour.ink}'><B>{_esc(controller)} ×{count}"
+                        "</B></FONT></TD>")
+        else:
+            rows.append(f"<FONT POINT-SIZE='9' COLOR='#616161'>{_esc(controller)} · no banners</FONT>")
         if region.id in agents:
-            names = ", ".join(
-                f"<FONT COLOR='{society_colour(s).strong}'>{_esc(s)}</FONT>" for s in agents[region.id])
-            rows.append(f"<FONT POINT-SIZE='9'>agents: {names}</FONT>")
+            names = " ".join(
+                f"<FONT COLOR='{society_colour(s).strong}'><B>◆ {_esc(s)}</B></FONT>" for s in agents[region.id])
+            rows.append(f"<FONT POINT-SIZE='9'>{names}</FONT>")
         attrs = {
             "id": region.id, "class": f"region controller-{controller} home-{region.home}",
             "fillcolor": colour.light, "color": home.strong, "penwidth": "3" if region.fort else "1.5",
@@ -61,10 +94,11 @@ def board_map(state: GameState, title: str | None = None) -> str:
         if region.pos is not None:
             x, y = region.pos
             attrs["pos"] = f"{x * SCALE:.2f},{y * SCALE:.2f}!"
-        g.node(region.id, "<" + "<BR/>".join(rows) + ">", **attrs)
+        cells = [row if row.startswith("<TD") else f"<TD>{row}</TD>" for row in rows]
+        label = "<TABLE BORDER='0' CELLPADDING='1' CELLSPACING='1'>" + "".join(f"<TR>{c}</TR>" for c in cells)
+        g.node(region.id, f"<{label}</TABLE>>", **attrs)
     for a, b in board.borders():
         g.edge(a, b, **{"class": "border"})
-    legend = " ".join(f"<FONT COLOR='{empire_colour(e).strong}'><B>{_esc(e)}</B></FONT>" for e in board.empires)
-    g.node("legend", f"<fill: the empire in control · border: the home empire (thick: a fort)<BR/>{legend}>",
-           shape="plaintext", style="", fontsize="10", **({"pos": "0,-1!"} if pinned else {}))
+    g.node("legend", _legend(state), shape="plaintext", style="", fontsize="10", margin="0",
+           **({"pos": f"{_legend_x(state):.2f},-0.9!"} if pinned else {}))
     return g.source

@@ -13,6 +13,7 @@ Built from the record's events alone (the moves taken back are left out); only t
 
 import html
 import itertools
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from projections.replay import standing
 FONT = "DejaVu Sans"
 ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
 SUPPLY_COLUMN = len(OFFICES)
+NOTE_WRAP = 64
+_TAG = re.compile(r"<[^>]+>")
 
 
 # --- what happened, in the timeline's terms -------------------------------------------------------------
@@ -77,6 +80,12 @@ class Round:
     first: str
     turns: list[Turn] = field(default_factory=list)
     end: list[str] = field(default_factory=list)
+    passed: list[str] = field(default_factory=list)
+    """Societies that kept their loyalty tokens in the swap phase."""
+
+    def closing(self) -> list[str]:
+        kept = [f"kept their loyalty: {', '.join(self.passed)}"] if self.passed else []
+        return [*self.end, *kept]
 
 
 class _Reader:
@@ -154,7 +163,7 @@ class _Reader:
                 self.current_round().end.append(
                     f"{society} swaps {a} ↔ {b}: {a} {revealed[a]}, {b} {revealed[b]}")
             case ev.SwapPassed(society=society):
-                self.current_round().end.append(f"{society} keeps its loyalty")
+                self.current_round().passed.append(society)
             case ev.Skipped(society=society, phase="swap", reason=reason):
                 self.current_round().end.append(f"{society} cannot swap: {reason}")
             case ev.CardsDiscarded(society=society, cards=cards):
@@ -361,30 +370,48 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
     title = f"{started.name} · council-order timeline"
     if round is not None:
         title += f" · round {round}"
-    title += f"\n{state.ruleset.id} rules · {state.board.id} board · {', '.join(started.players)}"
+    subtitle = f"{state.ruleset.id} rules · {state.board.id} board · {', '.join(started.players)}"
     if viewer is not None:
-        title += f" · as {viewer} saw it"
+        subtitle += f" · as {viewer} saw it"
+    scores = reader.scores if round is None else None
 
     g = graphviz.Digraph(name="timeline", comment=f"whispers timeline of {started.name}")
-    g.attr(rankdir="LR", newrank="true", compound="true", label=title, labelloc="t", labeljust="l",
-           fontname=FONT, fontsize="20", nodesep="0.18", ranksep="0.35", pad="0.3", bgcolor="white")
+    heading = _heading(title, subtitle, _legend(started, state, viewer), scores)
+    g.attr(rankdir="LR", newrank="true", compound="true", label=heading, labelloc="t", labeljust="l",
+           fontname=FONT, fontsize="14", nodesep="0.18", ranksep="0.35", pad="0.3", bgcolor="white")
     g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="11", margin="0.10,0.05")
     g.attr("edge", fontname=FONT, fontsize="9", arrowsize="0.7")
 
-    g.node("legend", _legend(started, state, viewer), shape="plaintext", style="", margin="0")
     ids: dict[tuple[int, str, str], str] = {}
     first_column: list[list[str]] = []
+    widths: dict[int, float] = {}
+    for node in (n for rnd in shown for turn in rnd.turns for n in turn.nodes):
+        widths[node.column] = max(widths.get(node.column, 0.0), _width(node))
+    endings = {rnd.number: _end_lines(rnd) for rnd in shown}
+    for lines in endings.values():
+        if lines:  # the round's closing note stands in the supply checks' column
+            needed = max(len(line) for line in lines) * 9 * 0.52 / 72 + 0.35
+            widths[SUPPLY_COLUMN] = max(widths.get(SUPPLY_COLUMN, 0.0), needed)
     for rnd in reversed(shown):  # dot stacks clusters of one rank bottom-up in the order they are defined
         with g.subgraph(name=f"cluster_r{rnd.number}") as rg:
             rg.attr(label=f"Round {rnd.number} · first player: {rnd.first}", labeljust="l", fontsize="16",
                     style="rounded", color="#9e9e9e", penwidth="1.2", margin="10")
-            first_column.append([row for turn in rnd.turns if (row := _draw_turn(rg, turn, ids)) is not None])
-            if rnd.end:
+            first_column.append([row for turn in rnd.turns
+                                 if (row := _draw_turn(rg, turn, ids, widths)) is not None])
+            if endings[rnd.number]:
                 end_id = f"r{rnd.number}_end"
-                lines = "".join(f"<BR ALIGN='LEFT'/>{_esc(line)}" for line in rnd.end)
+                lines = "".join(f"<BR ALIGN='LEFT'/>{_esc(line)}" for line in endings[rnd.number])
                 rg.node(end_id, f"<<B>round {rnd.number} ends</B>{lines}<BR ALIGN='LEFT'/>>", shape="note",
-                        style="filled", fillcolor="#fafafa", color="#bdbdbd", fontsize="10",
-                        **{"class": "roundend"})
+                        style="filled", fillcolor="#fafafa", color="#bdbdbd", fontsize="9",
+                        width=f"{widths.get(SUPPLY_COLUMN, 1.0):.2f}", **{"class": "roundend"})
+                last = next((t.nodes[-1].id for t in reversed(rnd.turns) if t.nodes), None)
+                if last is not None:
+                    # under the last supply check, so it widens no column of offices
+                    with rg.subgraph() as same:
+                        same.attr(rank="same")
+                        same.node(last)
+                        same.node(end_id)
+                    rg.edge(last, end_id, style="invis")
     # every empire's row, in every round, starts in one column, in turn order from the top
     with g.subgraph() as column:
         column.attr(rank="same")
@@ -395,37 +422,37 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
             g.edge(upper, lower, style="invis")
     for later, earlier in itertools.pairwise([rows for rows in first_column if rows]):
         g.edge(earlier[-1], later[0], style="invis")
+    drawn = {node.id for rnd in shown for turn in rnd.turns for node in turn.nodes}
     for leap in reader.leaps:
         if round not in (None, leap.round):
             continue
-        tail = _resolve(leap.tail, leap.round, ids) or leap.fallback
-        head = _resolve(leap.head, leap.round, ids) or leap.fallback
+        tail = _resolve(leap.tail, leap.round, ids, drawn) or leap.fallback
+        head = _resolve(leap.head, leap.round, ids, drawn) or leap.fallback
         if not tail or not head:
             continue
         colour = society_colour(leap.society).strong
-        g.edge(tail, head, label=_esc(leap.label), style="dashed", color=colour, fontcolor=colour, penwidth="2",
-               constraint="false", arrowhead="vee", comment=f"leap {leap.kind}",
-               **{"class": f"leap leap-{leap.kind}"})
-    if reader.scores is not None and round is None:
-        g.node("scores", _scores(reader.scores), shape="box", style="rounded,filled", fillcolor="#fffde7",
-               color="#f9a825", **{"class": "scores"})
+        # no words on the edge (they sat on other edges): the nodes say it, the SVG's tooltip too
+        g.edge(tail, head, style="dashed", color=colour, penwidth="2", constraint="false", arrowhead="vee",
+               comment=f"leap {leap.kind}", tooltip=leap.label, **{"class": f"leap leap-{leap.kind}"})
     return g.source
 
 
-def _resolve(end: str | tuple[str, str], rnd: int, ids: dict[tuple[int, str, str], str]) -> str | None:
+def _resolve(end: str | tuple[str, str], rnd: int, ids: dict[tuple[int, str, str], str],
+             drawn: set[str]) -> str | None:
+    """A leap's end as a node id: a node's own id when drawn, or the node of a council position this round."""
     if isinstance(end, str):
-        return end if any(v == end for v in ids.values()) else None
+        return end if end in drawn else None
     return ids.get((rnd, end[0], end[1]))
 
 
-def _draw_turn(rg: Any, turn: Turn, ids: dict[tuple[int, str, str], str]) -> str | None:
+def _draw_turn(rg: Any, turn: Turn, ids: dict[tuple[int, str, str], str], widths: dict[int, float]) -> str | None:
     colour = empire_colour(turn.empire)
     with rg.subgraph(name=f"cluster_r{turn.round}_{turn.empire}") as tg:
         tg.attr(label=f"<<B>{_esc(turn.empire)}</B>>", labeljust="l", fontsize="13", fontcolor=colour.strong,
                 color=colour.strong, penwidth="2", style="rounded,filled", fillcolor="#ffffff", margin="6")
         columns: dict[int, list[str]] = {}
         for node in turn.nodes:
-            _draw_node(tg, node)
+            _draw_node(tg, node, widths.get(node.column))
             columns.setdefault(node.column, []).append(node.id)
             if node.office is not None and node.kind in ("office", "skipped"):
                 ids.setdefault((turn.round, turn.empire, node.office), node.id)
@@ -446,8 +473,10 @@ def _draw_turn(rg: Any, turn: Turn, ids: dict[tuple[int, str, str], str]) -> str
     return turn.nodes[0].id if turn.nodes else None
 
 
-def _draw_node(tg: Any, node: Node) -> None:
+def _draw_node(tg: Any, node: Node, width: float | None = None) -> None:
     attrs: dict[str, str] = {"id": node.id}
+    if width is not None:
+        attrs["width"] = f"{width:.2f}"  # one width per column: the columns line up like a table's
     who = node.society
     colour = society_colour(who)
     if node.kind == "supply":
@@ -470,10 +499,26 @@ def _draw_node(tg: Any, node: Node) -> None:
     rows = [node.head + (f"  <FONT COLOR='{_ink(node, colour)}'>{_esc(who_text)}</FONT>" if who_text else "")]
     rows += [_esc(line) for line in node.lines[:1]]
     rows += [f"<FONT POINT-SIZE='9'>{_esc(line)}</FONT>" for line in node.lines[1:]]
-    rows += [f"<FONT POINT-SIZE='9'><I>{_esc(part)}</I></FONT>"
-             for note in node.notes for part in textwrap.wrap(note, 64, subsequent_indent="  ")]
+    rows += [f"<FONT POINT-SIZE='9'><I>{_esc(part)}</I></FONT>" for part in _note_lines(node)]
     attrs["tooltip"] = " | ".join([*node.lines, *node.notes])
     tg.node(node.id, "<" + "".join(f"{row}<BR ALIGN='LEFT'/>" for row in rows) + ">", **attrs)
+
+
+def _end_lines(rnd: Round) -> list[str]:
+    return [part for line in rnd.closing() for part in textwrap.wrap(line, 40, subsequent_indent="   ")]
+
+
+def _note_lines(node: Node) -> list[str]:
+    return [part for note in node.notes for part in textwrap.wrap(note, NOTE_WRAP, subsequent_indent="  ")]
+
+
+def _width(node: Node) -> float:
+    """A generous guess at the width (inches) the node's label needs in DejaVu Sans: the text of its widest
+    line at its point size, at about 0.52 em a character, plus the margins."""
+    head = _TAG.sub("", node.head) + "  " + (node.society or "no agent")
+    sized = [(head, 11.0), *((line, 11.0 if i == 0 else 9.0) for i, line in enumerate(node.lines)),
+             *((part, 9.0) for part in _note_lines(node))]
+    return round(max(len(text) * size * 0.52 for text, size in sized) / 72 + 0.3, 2)
 
 
 def _ink(node: Node, colour: Any) -> str:
@@ -496,17 +541,25 @@ def _legend(started: ev.GameStarted, state: GameState, viewer: str | None) -> st
                 known = "loyalty concealed" if viewer is not None else "loyalty sealed"
         rows.append(f"<TR><TD BGCOLOR='{colour.light}' COLOR='{colour.strong}' BORDER='2' WIDTH='18'> </TD>"
                     f"<TD ALIGN='LEFT'><B>{_esc(society)}</B></TD>"
-                    f"<TD ALIGN='LEFT'><FONT POINT-SIZE='9'>{_esc(known)}</FONT></TD></TR>")
+                    f"<TD ALIGN='LEFT'><FONT POINT-SIZE='10'>{_esc(known)}</FONT></TD></TR>")
     empires = " ".join(f"<FONT COLOR='{empire_colour(e).strong}'><B>{_esc(e)}</B></FONT>" for e in state.board.empires)
     rows.append(f"<TR><TD COLSPAN='3' ALIGN='LEFT'>Empires, in turn order: {empires}</TD></TR>")
-    rows.append("<TR><TD COLSPAN='3' ALIGN='LEFT'><FONT POINT-SIZE='9'>"
+    rows.append("<TR><TD COLSPAN='3' ALIGN='LEFT'><FONT POINT-SIZE='10'>"
                 "solid arrow: the next office · dashed arrow: a time leap (swap agent, a card lending a position, "
                 "an agent moved by a card or ruling) · faded: skipped</FONT></TD></TR>")
-    return ("<<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='2' CELLPADDING='3'>"
-            + "".join(rows) + "</TABLE>>")
+    return ("<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='2' CELLPADDING='3'>"
+            + "".join(rows) + "</TABLE>")
 
 
-def _scores(scored: ev.GameScored) -> str:
-    totals = " · ".join(f"{s} {scored.scores[s]['total']}" for s in scored.ranking)
-    winner = f"winner: {scored.winner}" if scored.winner else f"tied: {', '.join(scored.tied) or 'no winner'}"
-    return f"<<B>final scores</B><BR/>{_esc(totals)}<BR/>{_esc(winner)}>"
+def _heading(title: str, subtitle: str, legend: str, scored: ev.GameScored | None) -> str:
+    """The graph's label: title, legend and (for a whole finished game) the final scores, side by side."""
+    cells = [f"<TD VALIGN='TOP' ALIGN='LEFT' BALIGN='LEFT'><FONT POINT-SIZE='22'><B>{_esc(title)}</B></FONT>"
+             f"<BR/><FONT POINT-SIZE='13'>{_esc(subtitle)}</FONT></TD>",
+             f"<TD VALIGN='TOP'>{legend}</TD>"]
+    if scored is not None:
+        totals = "<BR/>".join(f"{_esc(s)} {scored.scores[s]['total']}" for s in scored.ranking)
+        winner = (f"winner: {scored.winner}" if scored.winner
+                  else f"tied: {', '.join(scored.tied) or 'no winner'}")
+        cells.append(f"<TD VALIGN='TOP' BGCOLOR='#fffde7' COLOR='#f9a825' BORDER='1' BALIGN='LEFT'>"
+                     f"<B>final scores</B><BR/>{totals}<BR/><B>{_esc(winner)}</B></TD>")
+    return "<<TABLE BORDER='0' CELLSPACING='12' CELLPADDING='6'><TR>" + "".join(cells) + "</TR></TABLE>>"

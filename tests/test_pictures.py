@@ -103,6 +103,21 @@ def test_card_leaps_for_a_lent_position_and_a_moved_agent() -> None:
     source = timeline([*game.events[:version], *played, *ruling])
     assert count(source, "leap leap-card-act") == 1
     assert count(source, "leap leap-ruling-agent") == 1
+    for tail, head in re.findall(r"^\s*(\S+) -> (\S+) \[[^\]]*class=\"leap ", source, re.MULTILINE):
+        assert tail != head, "a leap is drawn between two offices, never as a loop on one"
+
+
+def test_the_offices_line_up_in_columns() -> None:
+    """Every node of one column (sheriff, steward, marshal, chancellor, supply) is as wide as the others, so
+    the rows read like a table; the legend and scores sit in the heading, widening no column."""
+    source = timeline(bundled("official-4p.txt").events)
+    widths: dict[str, set[str]] = {}
+    for office, width in re.findall(r"<B>(\w+)</B>[^\n]*? width=\"?([\d.]+)", source):
+        widths.setdefault(office, set()).add(width)
+    assert {"sheriff", "steward", "marshal", "chancellor"} <= set(widths)
+    assert all(len(found) == 1 for found in widths.values()), widths
+    assert re.search(r"^\s*legend \[", source, re.MULTILINE) is None
+    assert "final scores" in source
 
 
 def test_supply_losses_legend_and_first_player_are_shown() -> None:
