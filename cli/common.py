@@ -2,7 +2,6 @@
 
 import json
 import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -77,12 +76,6 @@ def where_now(state: GameState, p: Prompt) -> str:
     phase = {"empire": "empire turns"}.get(p.phase, p.phase)
     at = f" · {p.empire} {p.office}" if p.phase == "empire" and p.office else ""
     return f"{state.name} · {state.ruleset.id} · round {p.round} · {phase}{at}"
-
-
-def fail(message: str) -> None:
-    """Refuse with one line and exit status 2."""
-    click.echo(f"Error: {message}", err=True)
-    sys.exit(2)
 
 
 def view_lines(view: dict[str, Any]) -> list[str]:

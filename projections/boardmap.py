@@ -5,18 +5,15 @@ Where the board file gives positions (`pos`) they are pinned, so every map of a 
 otherwise neato lays the regions out itself.
 """
 
-import html
 
 from ledger.state import GameState
 from projections.colours import empire_colour, society_colour
+from projections.render import escape as _esc
 
 FONT = "DejaVu Sans"
 SCALE = 1.6
 """Inches per unit of the board file's `pos`."""
 
-
-def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
 
 
 def _legend(state: GameState) -> str:

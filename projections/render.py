@@ -4,6 +4,7 @@ DOT needs nothing installed. The other formats run Graphviz (`dot` for the timel
 through the `graphviz` package; when the program is missing the user is told in one line how to get it.
 """
 
+import html
 import shutil
 import sys
 from pathlib import Path
@@ -26,6 +27,11 @@ class GraphvizMissing(PictureError):
 
     def __init__(self) -> None:
         super().__init__(MISSING)
+
+
+def escape(text: str) -> str:
+    """Text for a Graphviz HTML-like label."""
+    return html.escape(text, quote=False)
 
 
 def output_format(path: Path | str) -> str | None:

@@ -11,7 +11,6 @@ may know them); each round's label names its first player.
 Built from the record's events alone (the moves taken back are left out); only the CLI imports this module.
 """
 
-import html
 import itertools
 import re
 import textwrap
@@ -26,6 +25,7 @@ from ledger.names import OFFICES, SLOTS
 from ledger.state import GameState
 from projections.colours import empire_colour, society_colour
 from projections.render import PictureError
+from projections.render import escape as _esc
 from projections.replay import standing
 
 FONT = "DejaVu Sans"
@@ -336,9 +336,6 @@ def _effect_words(effects: ev.Effects) -> str:
     words += [f"agent {a} → {b}" for a, b in effects.agent]
     return ", ".join(words)
 
-
-def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
 
 
 # --- drawing ---------------------------------------------------------------------------------------------

@@ -410,27 +410,17 @@ def test_log_round_trips_through_import(opened: Path, tmp_path: Path) -> None:
     assert ok(run(opened, "log", "t-copy")) == log
 
 
-def test_log_round_trips_a_borrowed_order_after_a_card(store: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("moves", [
+    [["raven play lion:1 ability=1"], ["raven attack red-cliffs windmoor 1 at=bear.marshal"]],
+    [["raven attack red-cliffs windmoor 1 at=bear.marshal"], ["undo", "the sheriff's attack was meant"],
+     ["raven attack red-cliffs windmoor 1 at=bear.sheriff"]],
+], ids=["after a card", "after an undo"])
+def test_log_round_trips_a_borrowed_order(store: Path, tmp_path: Path, moves: list[list[str]]) -> None:
     path = tmp_path / "rev.txt"
     path.write_text(REVISED_ROUND_2, encoding="utf-8")
     ok(invoke(store, "import", str(path), "--game", "rev"))
-    ok(invoke(store, "move", "rev", "raven play lion:1 ability=1"))
-    ok(invoke(store, "move", "rev", "raven attack red-cliffs windmoor 1 at=bear.marshal"))
-    log = ok(invoke(store, "log", "rev"))
-    copy = tmp_path / "rev-copy.txt"
-    copy.write_text(log, encoding="utf-8")
-    ok(invoke(store, "import", str(copy)))
-    games = snapshot(store)
-    assert same_game(games["rev"], games["rev-copy"])
-
-
-def test_log_round_trips_a_borrowed_order_after_an_undo(store: Path, tmp_path: Path) -> None:
-    path = tmp_path / "rev.txt"
-    path.write_text(REVISED_ROUND_2, encoding="utf-8")
-    ok(invoke(store, "import", str(path), "--game", "rev"))
-    ok(invoke(store, "move", "rev", "raven attack red-cliffs windmoor 1 at=bear.marshal"))
-    ok(invoke(store, "move", "rev", "undo", "the sheriff's attack was meant"))
-    ok(invoke(store, "move", "rev", "raven attack red-cliffs windmoor 1 at=bear.sheriff"))
+    for move in moves:
+        ok(invoke(store, "move", "rev", *move))
     log = ok(invoke(store, "log", "rev"))
     copy = tmp_path / "rev-copy.txt"
     copy.write_text(log, encoding="utf-8")
