@@ -11,8 +11,9 @@ from ledger import events as ev
 from ledger.errors import GameMovedOn, NotationError, RuleError, WhispersError
 from ledger.game import Game, load, new_game, play
 from ledger.names import SOCIETIES
-from ledger.notation import VERBS, Header, describe, format_event, parse_line
+from ledger.notation import VERBS, Header, format_event, parse_line
 from ledger.rules import Option, prompt
+from projections.words import describe
 
 
 @click.command()

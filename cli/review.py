@@ -10,10 +10,11 @@ from cli.common import emit_json, open_store, store_option, view_lines
 from cli.reading import as_option
 from ledger.errors import StoreError
 from ledger.game import TAGS, annotate, fork, load
-from ledger.notation import describe, format_event
+from ledger.notation import format_event
 from projections.forks import diff as diff_records
 from projections.replay import Replay
 from projections.views import event_view, state_view
+from projections.words import describe
 
 
 def _event_words(event) -> str:

@@ -6,6 +6,11 @@ Each event is a frozen dataclass of plain values. `to_fact` gives the dict the s
 `MOVE` marks the events that begin a move a person made (what a take-back undoes); the others are
 consequences the engine records on its own (skipped offices, supply checks, phase changes, scoring).
 `private` names the field (if any) that only `society` may see.
+
+Events are versioned the way eventsourcing versions its own: a class whose fields change raises its
+`class_version` and gains a static `upcast_vN_vM(fact)` that rewrites a stored fact of version N in place, so
+every record ever written still loads. A fact of version 1 carries no version (so facts written before
+versioning are version 1). Events hold codes and parameters, never sentences: the words are chosen when shown.
 """
 
 from dataclasses import dataclass, fields
@@ -19,9 +24,12 @@ Where = str
 class Event:
     MOVE: ClassVar[bool] = False
     private: ClassVar[str | None] = None
+    class_version: ClassVar[int] = 1
 
     def to_fact(self) -> dict[str, Any]:
         fact: dict[str, Any] = {"type": type(self).__name__}
+        if self.class_version > 1:
+            fact["class_version"] = self.class_version
         for f in fields(self):
             fact[f.name] = _thaw(getattr(self, f.name))
         return fact
@@ -78,11 +86,17 @@ class PhaseStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Skipped(Event):
-    """A society's turn in a phase passed over by the engine (no agent to retrieve or deploy, no swap)."""
+    """A society's turn in a phase passed over by the engine; `reason` is one of SKIP_REASONS."""
 
+    class_version = 2
     society: str
     phase: str
     reason: str
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        """Version 1 kept the reason in English."""
+        fact["reason"] = _code_of(fact["reason"], _SKIP_WORDS_V1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +106,27 @@ class EmpireTurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class OfficeSkipped(Event):
+    """An office passed over: `reason` is "uncontrolled" (no agent) or "no-legal-order" at `positions` (the
+    position or positions its controller could have acted from)."""
+
+    class_version = 2
     empire: str
     office: str
     controller: str | None
     reason: str
+    positions: tuple[str, ...] = ()
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        """Version 1 kept the reason in English: "no agent controls it" or "no legal order at P, Q"."""
+        words = fact["reason"]
+        if words == "no agent controls it":
+            fact["reason"], fact["positions"] = "uncontrolled", []
+        elif isinstance(words, str) and words.startswith("no legal order at "):
+            fact["reason"] = "no-legal-order"
+            fact["positions"] = words.removeprefix("no legal order at ").split(", ")
+        else:
+            raise ValueError(f"an office skipped for an unknown reason: {words!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,13 +151,24 @@ class FirstPlayerPassed(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameScored(Event):
-    """Final scoring with the full breakdown and the tie-break trail."""
+    """Final scoring with the full breakdown and the tie-break trail.
 
+    Each step of `trail` is a dict: {"step": "highest", "score": N, "societies": [...]}, then one
+    {"step": "tie-break", "rule": RULE, "societies": [...]} per tie-break used (RULE as the ruleset names it),
+    then {"step": "winner", "society": S} or {"step": "still-tied", "outcome": "shared" | "none"}.
+    """
+
+    class_version = 2
     scores: dict[str, dict[str, Any]]
     ranking: tuple[str, ...]
     winner: str | None
     tied: tuple[str, ...]
-    trail: tuple[str, ...]
+    trail: tuple[dict[str, Any], ...]
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        """Version 1 kept the trail as English sentences."""
+        fact["trail"] = [_trail_step_v1(line) for line in fact["trail"]]
 
 
 # --- agents ----------------------------------------------------------------------------------------
@@ -317,10 +359,56 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def from_fact(fact: dict[str, Any]) -> Event:
-    """Read a stored fact back into its event; raises KeyError/TypeError on a malformed fact."""
+SKIP_REASONS: tuple[str, ...] = ("no-agent-on-board", "no-agent-left", "no-open-position", "too-few-concealed")
+_SKIP_WORDS_V1 = {
+    "no agent on the board": "no-agent-on-board",
+    "no agent left": "no-agent-left",
+    "no open position": "no-open-position",
+    "fewer than two concealed tokens": "too-few-concealed",
+}
+_TIE_BREAK_WORDS_V1 = {
+    "fewest loyalty swaps": "fewest_swaps",
+    "most concealed loyalties": "most_concealed",
+    "most cards in hand": "most_cards",
+}
+
+
+def _code_of(words: Any, table: dict[str, str]) -> str:
+    if words not in table:
+        raise ValueError(f"an unknown reason: {words!r}")
+    return table[words]
+
+
+def _trail_step_v1(line: str) -> dict[str, Any]:
+    import re
+
+    if m := re.fullmatch(r"highest score (-?\d+): (.*)", line):
+        return {"step": "highest", "score": int(m[1]), "societies": m[2].split(", ")}
+    if m := re.fullmatch(r"tie-break, (.*?): (.*)", line):
+        return {"step": "tie-break", "rule": _code_of(m[1], _TIE_BREAK_WORDS_V1), "societies": m[2].split(", ")}
+    if m := re.fullmatch(r"still tied after every tie-break: (a shared win|no winner)", line):
+        return {"step": "still-tied", "outcome": "shared" if m[1] == "a shared win" else "none"}
+    if m := re.fullmatch(r"(\w+) wins", line):
+        return {"step": "winner", "society": m[1]}
+    raise ValueError(f"a tie-break step that cannot be read: {line!r}")
+
+
+def upcast(fact: dict[str, Any]) -> tuple[type[Event], dict[str, Any]]:
+    """The event class of a stored fact and its fields at the class's current version (a copy)."""
     cls = EVENT_TYPES[fact["type"]]
-    values = {k: v for k, v in fact.items() if k != "type"}
+    values = {k: v for k, v in fact.items() if k not in ("type", "class_version")}
+    version = fact.get("class_version", 1)
+    if not isinstance(version, int) or not 1 <= version <= cls.class_version:
+        raise ValueError(f"{fact['type']} version {version!r}: this whispers reads up to {cls.class_version}")
+    while version < cls.class_version:
+        getattr(cls, f"upcast_v{version}_v{version + 1}")(values)
+        version += 1
+    return cls, values
+
+
+def from_fact(fact: dict[str, Any]) -> Event:
+    """Read a stored fact back into its event; raises KeyError/TypeError/ValueError on a malformed fact."""
+    cls, values = upcast(fact)
     for name, value in values.items():
         if name == "effects":
             values[name] = Effects(**{k: _freeze(v) for k, v in value.items()})

@@ -29,14 +29,14 @@ def next_automatic(s: GameState) -> ev.Event | None:
             return after_retrieval(s)
         society = turn_society(s)
         if not s.agents_out(society):
-            return ev.Skipped(society, "retrieve", "no agent on the board")
+            return ev.Skipped(society, "retrieve", "no-agent-on-board")
         return None
     if s.phase == "deploy":
         if s.step >= len(s.players) * s.per_round():
             return ev.PhaseStarted(s.round, "empire")
         society = turn_society(s)
         if not deploy_targets(s, society):
-            reason = "no agent left" if s.agents_in_hand(society) == 0 else "no open position"
+            reason = "no-agent-left" if s.agents_in_hand(society) == 0 else "no-open-position"
             return ev.Skipped(society, "deploy", reason)
         return None
     if s.phase == "empire":
@@ -49,12 +49,12 @@ def next_automatic(s: GameState) -> ev.Event | None:
         actor = order_actor(s)
         office = OFFICES[s.office_index]
         if actor is None:
-            return ev.OfficeSkipped(s.empire, office, None, "no agent controls it")
+            return ev.OfficeSkipped(s.empire, office, None, "uncontrolled")
         if not order_options(s, actor):
             positions = order_positions(s)
-            where = ", ".join(position_name(p) for p in positions)
+            where = tuple(position_name(p) for p in positions)
             empire, office = positions[0] if s.pending else (s.empire, office)
-            return ev.OfficeSkipped(empire, office, actor, f"no legal order at {where}")
+            return ev.OfficeSkipped(empire, office, actor, "no-legal-order", where)
         return None
     if s.phase == "round_end" or s.phase in rs.round_end:
         if s.phase == "cleanup" and any(s.hands[p].size > rs.hand_limit for p in s.players):
@@ -62,7 +62,7 @@ def next_automatic(s: GameState) -> ev.Event | None:
         if s.phase == "swap" and s.step < len(s.players):
             society = turn_society(s)
             if len(s.loyalty[society].revealed) > 3:
-                return ev.Skipped(society, "swap", "fewer than two concealed tokens")
+                return ev.Skipped(society, "swap", "too-few-concealed")
             return None
         if s.phase == "round_end" and s.round == 4:
             return end_of_game(s)

@@ -368,6 +368,7 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
     or a card lending a position) is written with its `at=` and reads back to the same move."""
     from ledger.evolve import evolve
     from ledger.ruleset import shipped_rulesets
+    from projections.words import describe
 
     by_event: dict[int, list[dict]] = {}
     for note in notes:
@@ -393,27 +394,3 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
         state = evolve(state, event)
 
 
-def describe(event: ev.Event) -> str:
-    """A few words on one of the engine's own events."""
-    match event:
-        case ev.PhaseStarted(round=r, phase=p):
-            return f"round {r}: {p}"
-        case ev.Skipped(society=s, phase=p, reason=why):
-            return f"{s} skips {p}: {why}"
-        case ev.EmpireTurnStarted(empire=e):
-            return f"{e}'s turn"
-        case ev.OfficeSkipped(empire=e, office=o, reason=why):
-            return f"{e} {o} skipped: {why}"
-        case ev.SupplyChecked(empire=e, losses=losses):
-            lost = ", ".join(f"{r} -{n} {emp}" for r, (emp, n) in losses.items())
-            return f"supply check after {e}: {lost or 'nothing lost'}"
-        case ev.RoundEnded(round=r):
-            return f"round {r} ends"
-        case ev.FirstPlayerPassed(first=f):
-            return f"first player: {f}"
-        case ev.GameForked(parent=parent, at=at):
-            return f"forked from {parent} at event {at}"
-        case ev.GameScored(scores=scores, winner=w, trail=trail):
-            totals = ", ".join(f"{s} {v['total']}" for s, v in scores.items())
-            return f"final scores: {totals}; {trail[-1] if trail else w}"
-    return type(event).__name__

@@ -38,26 +38,25 @@ def score(s: GameState) -> ev.GameScored:
             "cards": s.hands[society].size,
         }
     keys = {
-        "fewest_swaps": ("fewest loyalty swaps", lambda p: -scores[p]["swaps"]),
-        "most_concealed": ("most concealed loyalties", lambda p: scores[p]["concealed"]),
-        "most_cards": ("most cards in hand", lambda p: scores[p]["cards"]),
+        "fewest_swaps": lambda p: -scores[p]["swaps"],
+        "most_concealed": lambda p: scores[p]["concealed"],
+        "most_cards": lambda p: scores[p]["cards"],
     }
-    breaks = [keys[rule] for rule in s.ruleset.tie_breaks]
+    breaks = [(rule, keys[rule]) for rule in s.ruleset.tie_breaks]
     ranking = tuple(sorted(s.players, key=lambda p: (-scores[p]["total"], *(-key(p) for _, key in breaks))))
     best = scores[ranking[0]]["total"]
     tied = [p for p in ranking if scores[p]["total"] == best]
-    trail = [f"highest score {best}: {', '.join(tied)}"]
-    for label, key in breaks:
+    trail: list[dict[str, Any]] = [{"step": "highest", "score": best, "societies": tuple(tied)}]
+    for rule, key in breaks:
         if len(tied) == 1:
             break
         top = max(key(p) for p in tied)
         tied = [p for p in tied if key(p) == top]
-        trail.append(f"tie-break, {label}: {', '.join(tied)}")
+        trail.append({"step": "tie-break", "rule": rule, "societies": tuple(tied)})
     if len(tied) == 1:
         winner: str | None = tied[0]
-        trail.append(f"{winner} wins")
+        trail.append({"step": "winner", "society": winner})
     else:
         winner = None
-        outcome = "a shared win" if s.ruleset.final_tie == "shared" else "no winner"
-        trail.append(f"still tied after every tie-break: {outcome}")
+        trail.append({"step": "still-tied", "outcome": s.ruleset.final_tie})
     return ev.GameScored(scores, ranking, winner, tuple(tied) if winner is None else (), tuple(trail))

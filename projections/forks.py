@@ -3,7 +3,8 @@
 from typing import Any
 
 from ledger import events as ev
-from ledger.notation import describe, format_event
+from ledger.notation import format_event
+from projections.words import describe
 
 
 def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:

@@ -27,6 +27,7 @@ from projections.colours import empire_colour, society_colour
 from projections.render import PictureError
 from projections.render import escape as _esc
 from projections.replay import standing
+from projections.words import office_skip_reason, skip_reason
 
 FONT = "DejaVu Sans"
 ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
@@ -165,7 +166,7 @@ class _Reader:
             case ev.SwapPassed(society=society):
                 self.current_round().passed.append(society)
             case ev.Skipped(society=society, phase="swap", reason=reason):
-                self.current_round().end.append(f"{society} cannot swap: {reason}")
+                self.current_round().end.append(f"{society} cannot swap: {skip_reason(reason)}")
             case ev.CardsDiscarded(society=society, cards=cards):
                 self.current_round().end.append(f"{society} discards {_cards(len(cards))}")
             case ev.FirstPlayerPassed(first=first):
@@ -194,16 +195,17 @@ class _Reader:
 
     def skipped(self, s: GameState, e: ev.OfficeSkipped) -> None:
         leap = self.pending_leap
+        why = office_skip_reason(e)
         if s.pending is not None:
             positions = s.pending.positions
             office = positions[0][1] if len(positions) == 1 and positions[0][0] == s.empire else e.office
             words = ", ".join(f"{p[0]}.{p[1]}" for p in positions)
             head = _head(office, "swapped in" if leap and leap[0] == "swap" else "lent")
             node = self.node("skipped", office, self.column(s, s.empire, office), e.controller, head,
-                             [f"skipped: {e.reason}" if words in e.reason else f"{words} skipped: {e.reason}"])
+                             [f"skipped: {why}" if words in why else f"{words} skipped: {why}"])
         else:
             node = self.node("skipped", e.office, OFFICES.index(e.office), e.controller, _head(e.office),
-                             [f"skipped: {e.reason}"])
+                             [f"skipped: {why}"])
         node.leap = leap[0] if leap else None
         self.link(node, leap)
 

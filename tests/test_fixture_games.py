@@ -10,6 +10,7 @@ from ledger import events as ev
 from ledger import notation
 from ledger.game import Game, replay_lines
 from ledger.names import OFFICES
+from projections.words import trail_step
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 FILES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
@@ -72,7 +73,7 @@ def test_a_bundled_game_replays_to_the_end_and_is_scored(filename: str) -> None:
     assert set(result.scores) == set(game.state.players)
     assert result.winner is not None or len(result.tied) >= 2
     if result.winner is not None:
-        assert result.ranking[0] == result.winner and result.trail[-1] == f"{result.winner} wins"
+        assert result.ranking[0] == result.winner and result.trail[-1] == {"step": "winner", "society": result.winner}
     # every loyalty is known at the end, sealed sets included
     assert all(loyalty.tokens is not None for loyalty in game.state.loyalty.values())
 
@@ -276,7 +277,7 @@ def test_three_players_end_in_a_recorded_tie(three: Game) -> None:
     result = scored(three)
     assert {s: v["total"] for s, v in result.scores.items()} == {"raven": 60, "spider": 60, "rat": 46}
     assert result.winner is None and result.tied == ("raven", "spider")
-    assert result.trail[-1] == "still tied after every tie-break: no winner"
+    assert trail_step(result.trail[-1]) == "still tied after every tie-break: no winner"
     assert all(v["concealed"] == 5 and v["concealed_points"] == 5 for v in result.scores.values())
 
 
