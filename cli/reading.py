@@ -117,7 +117,7 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     table.add_row("total", *(f"[bold]{scored.scores[s]['total']}[/bold]" for s in scored.ranking))
     console = Console()
     console.print(table)
-    from projections.words import trail_step
+    from ledger.words import trail_step
 
     for step in scored.trail:
         console.print(f"  {trail_step(step)}")

@@ -13,7 +13,7 @@ from ledger.game import Game, load, new_game, play
 from ledger.names import SOCIETIES
 from ledger.notation import VERBS, Header, format_event, parse_line
 from ledger.rules import Option, prompt
-from projections.words import describe
+from ledger.words import describe
 
 
 @click.command()

@@ -11,10 +11,10 @@ from cli.reading import as_option
 from ledger.errors import StoreError
 from ledger.game import TAGS, annotate, fork, load
 from ledger.notation import format_event
+from ledger.words import describe
 from projections.forks import diff as diff_records
 from projections.replay import Replay
 from projections.views import event_view, state_view
-from projections.words import describe
 
 
 def _event_words(event) -> str:

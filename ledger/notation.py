@@ -368,7 +368,7 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
     or a card lending a position) is written with its `at=` and reads back to the same move."""
     from ledger.evolve import evolve
     from ledger.ruleset import shipped_rulesets
-    from projections.words import describe
+    from ledger.words import describe
 
     by_event: dict[int, list[dict]] = {}
     for note in notes:

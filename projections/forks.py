@@ -4,7 +4,7 @@ from typing import Any
 
 from ledger import events as ev
 from ledger.notation import format_event
-from projections.words import describe
+from ledger.words import describe
 
 
 def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:

@@ -23,11 +23,11 @@ from ledger.evolve import evolve
 from ledger.legal import order_actor
 from ledger.names import OFFICES, SLOTS
 from ledger.state import GameState
+from ledger.words import office_skip_reason, skip_reason
 from projections.colours import empire_colour, society_colour
 from projections.render import PictureError
 from projections.render import escape as _esc
 from projections.replay import standing
-from projections.words import office_skip_reason, skip_reason
 
 FONT = "DejaVu Sans"
 ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)

@@ -10,7 +10,7 @@ from ledger import events as ev
 from ledger import notation
 from ledger.game import Game, replay_lines
 from ledger.names import OFFICES
-from projections.words import trail_step
+from ledger.words import trail_step
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 FILES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")

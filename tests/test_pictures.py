@@ -17,12 +17,12 @@ from ledger.game import Game, replay_lines
 from ledger.names import SOCIETIES
 from ledger.notation import format_record
 from ledger.ruleset import load_ruleset
+from ledger.words import office_skip_reason
 from projections.boardmap import board_map
 from projections.colours import empire_colour
 from projections.render import PictureError, write
 from projections.replay import standing
 from projections.timeline import timeline
-from projections.words import office_skip_reason
 
 GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
 HAVE_DOT = shutil.which("dot") is not None and shutil.which("neato") is not None

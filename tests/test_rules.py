@@ -37,7 +37,7 @@ from ledger import rules
 from ledger.errors import RuleError
 from ledger.names import OFFICES, SLOTS
 from ledger.state import Deck, GameState, Hand, Loyalty
-from projections.words import office_skip_reason, trail_step
+from ledger.words import office_skip_reason, trail_step
 
 FULL_BEAR = {
     "frost-gate": ("bear", 3),

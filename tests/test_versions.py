@@ -14,7 +14,7 @@ from ledger import recordfile
 from ledger.game import load, read_facts
 from ledger.store import open_store
 from ledger.verify import verify
-from projections.words import SKIP_REASONS, describe, office_skip_reason, skip_reason, trail_step
+from ledger.words import SKIP_REASONS, describe, office_skip_reason, skip_reason, trail_step
 
 LEGACY = Path(__file__).parent / "data" / "legacy-43585f5"
 

@@ -28,7 +28,7 @@ from ledger import rules
 from ledger.board import Board
 from ledger.names import OFFICES
 from ledger.state import GameState, Loyalty
-from projections.words import office_skip_reason
+from ledger.words import office_skip_reason
 
 RAVEN_S2 = {"devout": "lion", "dutiful": "elephant", "affiliated": "bear", "unallied": "eagle", "opposed": "horse"}
 EAGLE = {"eagle.sheriff": "spider"}
