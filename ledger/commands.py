@@ -5,7 +5,8 @@ Every command that a society makes names it first; the engine checks that it is 
 
 from dataclasses import dataclass, field
 
-from ledger.events import Effects
+from ledger import events as ev
+from ledger.events import Effects, Event
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,3 +111,47 @@ class Ruling(Command):
 @dataclass(frozen=True, slots=True)
 class Check(Command):
     counts: dict[str, int]
+
+
+def of_event(event: Event, borrowed: bool = False) -> Command | None:
+    """The command that a move's first event records, for re-adjudicating it (None for the engine's own events).
+
+    `borrowed` says the order was taken out of sequence (owed after a swap-agent order or a lent position), so the
+    command names the position it was taken at, as the person at the table had to.
+    """
+    match event:
+        case ev.LoyaltyRecorded(society=s, tokens=tokens):
+            return RecordLoyalty(s, None if tokens is None else dict(tokens))
+        case ev.AgentDeployed(society=s, where=where):
+            return Deploy(s, where)
+        case ev.AgentRetrieved(society=s, where=where):
+            return Retrieve(s, where)
+        case ev.BannersRecruited(society=s, placed=placed, order=order):
+            return Recruit(s, dict(placed), order, _at(event, borrowed))
+        case ev.CardsDrawn(society=s, cards=cards, order=order):
+            return Draw(s, tuple(cards), order, _at(event, borrowed))
+        case ev.Attacked(society=s, source=source, target=target, banners=banners):
+            return Attack(s, source, target, banners, _at(event, borrowed))
+        case ev.AgentSwapped(society=s, target=target):
+            return SwapAgent(s, target)
+        case ev.CardPlayed(society=s, card=card, ability=ability, pay=pay, effects=effects, act=act):
+            return PlayCard(s, card, ability, tuple(pay), effects, act)
+        case ev.CardsDiscarded(society=s, cards=cards):
+            return Discard(s, tuple(cards))
+        case ev.LoyaltySwapped(society=s, slots=(a, b), revealed=revealed):
+            return SwapLoyalty(s, (a, b), {a: revealed[a], b: revealed[b]})
+        case ev.SwapPassed(society=s):
+            return Pass(s)
+        case ev.LoyaltyRevealed(society=s, tokens=tokens):
+            return Reveal(s, dict(tokens))
+        case ev.MoveTakenBack(reason=reason):
+            return Undo(reason)
+        case ev.RulingApplied(reason=reason, effects=effects):
+            return Ruling(reason, effects)
+        case ev.TableChecked(counts=counts):
+            return Check(dict(counts))
+    return None
+
+
+def _at(event: ev.BannersRecruited | ev.CardsDrawn | ev.Attacked, borrowed: bool) -> str | None:
+    return f"{event.empire}.{event.office}" if borrowed else None

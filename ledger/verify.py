@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from ledger import events as ev
 from ledger import rules
 from ledger.board import Board
+from ledger.commands import of_event
 from ledger.errors import WhispersError
-from ledger.notation import Header, format_event, parse_line
+from ledger.notation import format_event
 from ledger.recordfile import chain
 from ledger.ruleset import Ruleset
 from ledger.state import GameState
@@ -52,13 +53,14 @@ def verify(facts: list[dict], source: str) -> Verified:
         if isinstance(event, ev.GameForked):
             produced: list[ev.Event] = [event, *rules.advance(rules.evolve(state, event))]
         elif event.MOVE or isinstance(event, ev.MoveTakenBack):
-            line = format_event(event, borrowed=state.pending is not None)
-            command = parse_line(line or "")
-            if command is None or isinstance(command, Header):
+            borrowed = state.pending is not None
+            command = of_event(event, borrowed)
+            if command is None:
                 raise VerifyError(f"{source}: event {number} ({type(event).__name__}) cannot be read as a move")
             try:
                 produced = rules.decide(state, command)
             except WhispersError as exc:
+                line = format_event(event, borrowed=borrowed)
                 raise VerifyError(f"{source}: event {number} ({line}) is not legal: {exc}") from None
         else:
             raise VerifyError(f"{source}: event {number} ({type(event).__name__}) was recorded where a move was due")

@@ -126,3 +126,21 @@ def test_import_refuses_a_rechained_tamper_and_stores_nothing(tmp_path: Path, mo
     assert result.exit_code == 2 and "disagrees with the rules" in result.stderr
     with open_store(str(tmp_path / "s.sqlite")) as store:
         assert store.names() == []
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_command_rebuilt_from_an_event_is_the_one_its_notation_line_reads_back_as(seed: int) -> None:
+    """verify rebuilds each move's command from its event (commands.of_event), not through text: the two ways
+    must agree on every kind of move, borrowed orders, card plays and take-backs included."""
+    from ledger.commands import of_event
+    from ledger.notation import format_event, parse_line
+
+    ruleset = load_ruleset(("official", "advanced", "revised")[seed % 3])
+    state = None
+    for _, produced, after in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, load_board("standin"), seed,
+                                               undo_rate=0.03):
+        event = produced[0]
+        if state is not None and (event.MOVE or type(event).__name__ == "MoveTakenBack"):
+            borrowed = state.pending is not None
+            assert of_event(event, borrowed) == parse_line(format_event(event, borrowed=borrowed) or "")
+        state = after
