@@ -55,6 +55,8 @@ class GameStarted(Event):
     ruleset: dict[str, Any]
     board: dict[str, Any]
     board_hash: str
+    ruleset_hash: str = ""
+    """Left out by records made before rulesets were pinned: `from_fact` then hashes the embedded ruleset."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +323,10 @@ def from_fact(fact: dict[str, Any]) -> Event:
     """Read a stored fact back into its event; raises KeyError/TypeError on a malformed fact."""
     cls = EVENT_TYPES[fact["type"]]
     values = {k: v for k, v in fact.items() if k != "type"}
+    if cls is GameStarted and "ruleset_hash" not in values:
+        from ledger.pins import content_hash
+
+        values["ruleset_hash"] = content_hash(values["ruleset"])
     for name, value in values.items():
         if name == "effects":
             values[name] = Effects(**{k: _freeze(v) for k, v in value.items()})

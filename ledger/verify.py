@@ -13,6 +13,7 @@ from ledger import rules
 from ledger.board import Board
 from ledger.errors import WhispersError
 from ledger.notation import Header, format_event, parse_line
+from ledger.pins import Pin, started_pins
 from ledger.recordfile import chain
 from ledger.ruleset import Ruleset
 from ledger.state import GameState
@@ -23,6 +24,8 @@ class Verified:
     events: int
     head: str
     state: GameState
+    pins: tuple[Pin, Pin]
+    """(ruleset, board): shipped, modified or custom, by the content the record embeds."""
 
 
 class VerifyError(WhispersError):
@@ -72,7 +75,7 @@ def verify(facts: list[dict], source: str) -> Verified:
         for made in produced[: len(events) - index]:
             state = rules.evolve(state, made)
         index += len(produced)
-    return Verified(len(events), chain(facts)[-1], state)
+    return Verified(len(events), chain(facts)[-1], state, started_pins(first))
 
 
 def _difference(recorded: dict, ruled: dict, path: str = "") -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ledger import events as ev
 from ledger.evolve import evolve
+from ledger.pins import started_pins
 from ledger.state import GameState
 from projections.replay import standing
 
@@ -96,7 +97,7 @@ def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
     seats = {s: (i - start) % len(first.players) + 1 for i, s in enumerate(first.players)}
     scored = next((e for e in reversed(kept) if isinstance(e, ev.GameScored)), None)
     contested = Counter(e.target for e in kept if isinstance(e, ev.Attacked))
-    result: dict[str, Any] = {"ruleset": first.ruleset["id"], "players": list(first.players), "seats": seats,
+    result: dict[str, Any] = {"ruleset": started_pins(first)[0].label, "players": list(first.players), "seats": seats,
                               "over": scored is not None, "contested": dict(contested)}
     if scored is not None:
         result.update({
