@@ -7,7 +7,7 @@ from typing import Any
 
 from ledger import events as ev
 from ledger.evolve import evolve
-from ledger.pins import started_pins
+from ledger.pins import labels, started_pins
 from ledger.state import GameState
 from projections.replay import standing
 
@@ -70,7 +70,7 @@ def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
                 scored = event
     assert state is not None, "a record has at least its first event"
     return {
-        "game": state.name, "ruleset": state.ruleset.id, "players": list(state.players), "over": state.over,
+        "game": state.name, "ruleset": labels(state)[0], "players": list(state.players), "over": state.over,
         "round": state.round, "phase": state.phase,
         "cities_after_each_empire_turn": cities_by_turn,
         "cities_after_each_round": cities_by_round,

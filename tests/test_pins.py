@@ -29,6 +29,7 @@ from ledger.store import open_store
 from ledger.verify import VerifyError, verify
 from projections.standings import standings_data
 from projections.stats import summary
+from projections.timeline import timeline
 
 FIXTURES = resources.files("fixtures")
 OFFICIAL_TOML = FIXTURES.joinpath("rulesets", "official.toml").read_text(encoding="utf-8")
@@ -187,6 +188,10 @@ def test_a_modified_game_is_shown_as_modified_everywhere(kind: str, files: Path,
     assert label in ok(invoke(store, "status", "fresh", "--json"))
     assert label in " ".join(ok(invoke(store, "score", "g")).split())  # the table title wraps on a narrow screen
     assert json.loads(ok(invoke(store, "score", "g", "--json")))[kind] == label
+    if kind == "ruleset":
+        assert json.loads(ok(invoke(store, "stats", "g", "--json")))["ruleset"] == label
+    events = [ev.from_fact(f) for f in _facts(store, "g")]
+    assert label in timeline(events)
 
     log = ok(invoke(store, "log", "g")).splitlines()
     game_line = next(line for line in log if line.startswith("game "))
