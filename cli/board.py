@@ -6,6 +6,7 @@ import click
 
 from ledger import names
 from ledger.board import Board, load_board
+from ledger.pins import pin
 
 
 @click.group()
@@ -32,6 +33,10 @@ def check(file: str) -> None:
         f"{file}: valid board {loaded.id!r} ({len(loaded.regions)} regions, {len(loaded.empires)} empires, "
         f"{cities} cities, {short_hash})"
     )
+    pinned = pin("board", loaded.id, loaded.content_hash)
+    if pinned.status == "modified":
+        click.echo(f"  {pinned.sentence()}: a game on it is refused without --allow-modified, and then shown as "
+                   f"{pinned.label}")
 
 
 @board.command()

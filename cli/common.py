@@ -75,7 +75,9 @@ def option_json(option: Option) -> dict[str, Any]:
 def where_now(state: GameState, p: Prompt) -> str:
     phase = {"empire": "empire turns"}.get(p.phase, p.phase)
     at = f" · {p.empire} {p.office}" if p.phase == "empire" and p.office else ""
-    return f"{state.name} · {state.ruleset.id} · round {p.round} · {phase}{at}"
+    from ledger.pins import labels
+
+    return f"{state.name} · {labels(state)[0]} · round {p.round} · {phase}{at}"
 
 
 def view_lines(view: dict[str, Any]) -> list[str]:

@@ -8,13 +8,17 @@ from cli.common import open_store, store_option
 from ledger import recordfile
 from ledger.errors import RecordFileError, StoreError
 from ledger.game import import_lines, import_record
+from ledger.pins import played_under, state_pins
 
 
 @click.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--game", "name", metavar="NAME", help="Name for the game (default: the file's game or its stem).")
+@click.option("--allow-modified", is_flag=True,
+              help="Record under a ruleset or board that claims a shipped id with other content; it is then "
+                   "shown everywhere as modified.")
 @store_option
-def import_game(file: Path, name: str | None, store_url: str | None) -> None:
+def import_game(file: Path, name: str | None, allow_modified: bool, store_url: str | None) -> None:
     """Import FILE, a game in notation or a whispers record file: all of it, or nothing.
 
     A bad notation line is named by its number with the reason; a truncated or altered record file is
@@ -26,7 +30,7 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
         raise RecordFileError(f"cannot read {file}: {exc.strerror}") from None
     with open_store(store_url) as store:
         if recordfile.looks_like_record(data):
-            game = import_record(store, data, str(file), name)
+            game = import_record(store, data, str(file), name, allow_modified)
             name, state, count = game.name, game.state, game.version
         else:
             try:
@@ -34,10 +38,11 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
             except UnicodeDecodeError:
                 raise RecordFileError(f"{file}: neither notation (UTF-8 text) nor a record file") from None
             name = name or file.stem
-            game = import_lines(store, name, text.splitlines(), beside=file.parent)
+            game = import_lines(store, name, text.splitlines(), beside=file.parent, allow_modified=allow_modified)
             state, count = game.state, game.version
     where = "over" if state.over else f"round {state.round}, {state.phase}"
-    click.echo(f"{name}: imported {count} events ({state.ruleset.id}, {', '.join(state.players)}; {where}).")
+    click.echo(f"{name}: imported {count} events ({played_under(*state_pins(state))}, {', '.join(state.players)}; "
+               f"{where}).")
 
 
 @click.command()
@@ -80,5 +85,7 @@ def verify(target: str, store_url: str | None) -> None:
     verified = check(facts, target)
     state = verified.state
     where = "over" if state.over else f"round {state.round}, {state.phase}"
-    click.echo(f"{target}: {verified.events} events verified ({state.ruleset.id}, {where}); "
+    click.echo(f"{target}: {verified.events} events verified ({played_under(*verified.pins)}, {where}); "
                f"every move agrees with the rules; chain head {verified.head}")
+    for pin in verified.pins:
+        click.echo(f"  {pin.sentence()}")

@@ -10,6 +10,7 @@ from ledger.errors import RuleError
 from ledger.game import Game, load
 from ledger.legal import prompt
 from ledger.names import SOCIETIES
+from ledger.pins import played_under, state_pins
 from ledger.state import GameState
 from projections.views import state_view
 
@@ -93,7 +94,10 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
         record = load(store, game)
     scored, final = scores_of(record)
     if as_json:
-        emit_json({"game": game, "final": final, "scores": {s: v["total"] for s, v in scored.scores.items()},
+        ruleset_pin, board_pin = state_pins(record.state)
+        emit_json({"game": game, "ruleset": ruleset_pin.label, "board": board_pin.label,
+                   "pins": {"ruleset": ruleset_pin.to_json(), "board": board_pin.to_json()}, "final": final,
+                   "scores": {s: v["total"] for s, v in scored.scores.items()},
                    "winner": scored.winner, "tied": list(scored.tied), "ranking": list(scored.ranking),
                    "breakdown": scored.scores, "trail": list(scored.trail)})
         return
@@ -101,7 +105,8 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     from rich.table import Table
 
     state = record.state
-    table = Table(title=f"{game} · {'final' if final else 'provisional'} scores ({state.ruleset.id})")
+    table = Table(title=f"{game} · {'final' if final else 'provisional'} scores "
+                        f"({played_under(*state_pins(state))})")
     table.add_column("empire")
     for society in scored.ranking:
         table.add_column(society, justify="right")
@@ -139,7 +144,11 @@ def games(as_json: bool, store_url: str | None) -> None:
             if state.over:
                 winner = next(e for e in reversed(record.events) if isinstance(e, ev.GameScored)).winner
             forked = fork_of(record.events)
-            rows.append({"game": name, "ruleset": state.ruleset.id, "players": list(state.players),
+            ruleset, board = state_pins(state)
+            rows.append({"game": name, "ruleset": ruleset.label, "board": board.label,
+                         "played_under": played_under(ruleset, board),
+                         "pins": {"ruleset": ruleset.to_json(), "board": board.to_json()},
+                         "players": list(state.players),
                          "round": state.round, "phase": state.phase, "over": state.over, "winner": winner,
                          "events": record.version,
                          "fork_of": None if forked is None else {"game": forked.parent, "at": forked.at}})
@@ -159,7 +168,7 @@ def games(as_json: bool, store_url: str | None) -> None:
                  else f"round {row['round']} {row['phase']}")
         label = ("  " * depth + ("└ " if depth else "") + row["game"])
         fork = f"  (fork at event {row['fork_of']['at']})" if row["fork_of"] else ""
-        click.echo(f"{label:<28} {row['ruleset']:<9} {','.join(row['players']):<28} {where}{fork}")
+        click.echo(f"{label:<28} {row['played_under']:<9} {','.join(row['players']):<28} {where}{fork}")
         for child in children.get(row["game"], []):
             show(child, depth + 1)
 

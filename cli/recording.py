@@ -12,6 +12,7 @@ from ledger.errors import GameMovedOn, NotationError, RuleError, WhispersError
 from ledger.game import Game, load, new_game, play
 from ledger.names import SOCIETIES
 from ledger.notation import VERBS, Header, format_event, parse_line
+from ledger.pins import labels
 from ledger.rules import Option, prompt
 from ledger.words import describe
 
@@ -25,17 +26,22 @@ from ledger.words import describe
               help="official, advanced, revised, or a ruleset .toml file.")
 @click.option("--board", default="standin", show_default=True, metavar="ID|PATH",
               help="standin, or a board .toml file (see docs/boards.md).")
+@click.option("--allow-modified", is_flag=True,
+              help="Record under a ruleset or board that claims a shipped id with other content; it is then "
+                   "shown everywhere as modified.")
 @store_option
-def new(game: str, players: str, first: str | None, ruleset: str, board: str, store_url: str | None) -> None:
+def new(game: str, players: str, first: str | None, ruleset: str, board: str, allow_modified: bool,
+        store_url: str | None) -> None:
     """Start a new game named GAME.
 
     Example: whispers new finals-t3 --players raven,rat,spider,serpent --first rat
     """
     header = Header(ruleset, board, tuple(p.strip() for p in players.split(",") if p.strip()), first)
     with open_store(store_url) as store:
-        created = new_game(store, game, header)
+        created = new_game(store, game, header, allow_modified)
     state = created.state
-    click.echo(f"{game}: new {state.ruleset.id} game on board {state.board.id} for "
+    ruleset_label, board_label = labels(state)
+    click.echo(f"{game}: new {ruleset_label} game on board {board_label} for "
                f"{', '.join(state.players)}; {state.first} is the first player.")
     click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")
 

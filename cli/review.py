@@ -114,7 +114,8 @@ def _stepper(rep: Replay, version: int, society: str | None, notes: list[dict[st
 @click.command()
 @click.argument("game", required=False)
 @click.option("--all", "everything", is_flag=True, help="Figures across every game in the store.")
-@click.option("--ruleset", metavar="ID", help="With --all: only games under this ruleset.")
+@click.option("--ruleset", metavar="LABEL", help="With --all: only games under this ruleset, as `games` shows it "
+              "(official, or official (modified 3f2a9c1e) for a modified one).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (path,value rows).")
 @store_option

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
 import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -127,12 +126,14 @@ class Board:
         prefixed with `source`."""
         return _Validator(source).board(data)
 
-    @property
+    @cached_property
     def content_hash(self) -> str:
-        """What a game pins its board by: "sha256:" and the hex digest of the canonical JSON of `to_data()`.
-        Comments, layout and the order of tables and keys in the file do not change it."""
-        canonical = json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"))
-        return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        """What a game pins its board by: "sha256:" and the hex digest of the canonical JSON of `to_data()`
+        (ledger.pins.content_hash). Comments, layout and the order of tables and keys in the file do not
+        change it."""
+        from ledger.pins import content_hash
+
+        return content_hash(self.to_data())
 
 
 def _region_data(region: Region) -> dict[str, Any]:

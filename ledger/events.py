@@ -63,6 +63,16 @@ class GameStarted(Event):
     ruleset: dict[str, Any]
     board: dict[str, Any]
     board_hash: str
+    ruleset_hash: str
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        """Version 1, before rulesets were pinned by content, had no ruleset hash: hash the embedded ruleset."""
+        from ledger.pins import content_hash
+
+        fact["ruleset_hash"] = content_hash(fact["ruleset"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,16 +51,21 @@ def load(store: Store, name: str, version: int | None = None) -> Game:
     return Game(name, tuple(events), fold(events))
 
 
-def setup(name: str, header: Header, beside: Path | None = None) -> ev.GameStarted:
+def setup(name: str, header: Header, beside: Path | None = None, allow_modified: bool = False) -> ev.GameStarted:
     """The first event of a game set up as `header` says. A ruleset or board that is not shipped is also
-    looked for as ID.toml in the directory `beside` (where the notation file is)."""
+    looked for as ID.toml in the directory `beside` (where the notation file is). One that claims a shipped
+    id with other content is refused unless `allow_modified` (ledger.pins)."""
     from ledger import rules
     from ledger.board import load_board
+    from ledger.pins import refuse_modified, started_pins
     from ledger.ruleset import load_ruleset
 
     ruleset = _resolve(load_ruleset, header.ruleset, beside, RulesetError)
     board = _resolve(load_board, header.board, beside, BoardError)
-    return rules.start(name, header.players, header.first, ruleset, board)
+    started = rules.start(name, header.players, header.first, ruleset, board)
+    if not allow_modified:
+        refuse_modified(started_pins(started))
+    return started
 
 
 def _resolve(loader, ref: str, beside: Path | None, error: type[Exception]):
@@ -73,8 +78,8 @@ def _resolve(loader, ref: str, beside: Path | None, error: type[Exception]):
         return loader(str(candidate))
 
 
-def new_game(store: Store, name: str, header: Header) -> Game:
-    started = setup(name, header)
+def new_game(store: Store, name: str, header: Header, allow_modified: bool = False) -> Game:
+    started = setup(name, header, allow_modified=allow_modified)
     state = evolve(None, started)
     store.create(name, [started.to_fact()])
     return Game(name, (started,), state)
@@ -98,7 +103,7 @@ def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.
     return after, produced
 
 
-def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None) -> Game:
+def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, allow_modified: bool = False) -> Game:
     """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
     from ledger.notation import Header, parse_lines
 
@@ -108,7 +113,7 @@ def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None) ->
             if isinstance(parsed, Header):
                 if game is not None:
                     raise NotationError("a second game line")
-                started = setup(name, parsed, beside)
+                started = setup(name, parsed, beside, allow_modified)
                 game = Game(name, (started,), evolve(None, started))
                 continue
             if game is None:
@@ -123,8 +128,9 @@ def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None) ->
     return game
 
 
-def import_lines(store: Store, name: str, lines: Iterable[str], beside: Path | None = None) -> Game:
-    game = replay_lines(name, lines, beside)
+def import_lines(store: Store, name: str, lines: Iterable[str], beside: Path | None = None,
+                 allow_modified: bool = False) -> Game:
+    game = replay_lines(name, lines, beside, allow_modified)
     store.create(name, [e.to_fact() for e in game.events])
     return game
 
@@ -169,8 +175,10 @@ def annotate(store: Store, name: str, at: int, text: str, author: str | None, ta
     return note
 
 
-def import_record(store: Store, data: bytes, source: str, name: str | None = None) -> Game:
-    """A record file into the store: its chain checked and every move re-adjudicated first, all or nothing."""
+def import_record(store: Store, data: bytes, source: str, name: str | None = None,
+                  allow_modified: bool = False) -> Game:
+    """A record file into the store: its chain checked and every move re-adjudicated first, all or nothing.
+    A ruleset or board that claims a shipped id with other content is refused unless `allow_modified`."""
     from ledger.errors import RecordFileError
     from ledger.recordfile import loads
     from ledger.verify import verify
@@ -180,6 +188,13 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
     if name != facts[0].get("name"):
         facts = [{**facts[0], "name": name}, *facts[1:]]
     verified = verify(facts, source)
+    if not allow_modified:
+        from ledger.pins import refuse_modified
+
+        try:
+            refuse_modified(verified.pins)
+        except WhispersError as exc:
+            raise type(exc)(f"{source}: {exc}") from None
     for note in notes:
         if not (isinstance(note, dict) and isinstance(note.get("at"), int) and isinstance(note.get("text"), str)
                 and 1 <= note["at"] <= len(facts)):

@@ -367,7 +367,7 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
     The record is folded as it is written, so an order owed out of sequence (after a swap-agent order
     or a card lending a position) is written with its `at=` and reads back to the same move."""
     from ledger.evolve import evolve
-    from ledger.ruleset import shipped_rulesets
+    from ledger.pins import short, started_pins
     from ledger.words import describe
 
     by_event: dict[int, list[dict]] = {}
@@ -376,10 +376,17 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
     state = None
     for version, event in enumerate(events, start=1):
         if isinstance(event, ev.GameStarted):
-            if event.ruleset["id"] not in shipped_rulesets():
-                yield (f"# ruleset {event.ruleset['id']!r} is not shipped: whispers import looks for "
-                       f"{event.ruleset['id']}.toml beside this file")
-            yield format_header(event)
+            refs = {}
+            for pin in started_pins(event):
+                if pin.status == "custom":
+                    yield (f"# {pin.kind} {pin.label} is not shipped: whispers import looks for "
+                           f"{pin.id}.toml beside this file")
+                elif pin.status == "modified":
+                    # Not the bare id: an import would read that as the shipped one and replay other rules.
+                    refs[pin.kind] = f"{pin.id}-modified-{short(pin.hash)}"
+                    yield (f"# {pin.kind} {pin.label}: MODIFIED, not the shipped {pin.id} ({pin.hash}); whispers "
+                           f"import looks for {refs[pin.kind]}.toml beside this file and needs --allow-modified")
+            yield format_header(event, refs.get("ruleset"), refs.get("board"))
         else:
             hide = viewer is not None and event.private is not None and getattr(event, "society", None) != viewer
             borrowed = state is not None and state.pending is not None

@@ -7,11 +7,14 @@ publish the head hash (`whispers verify` prints it) beside the file where that m
 """
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
 from ledger.errors import RecordFileError
+
+if TYPE_CHECKING:
+    from ledger.pins import Pin
 
 FORMAT = "whispers-record"
 VERSION = 1
@@ -35,13 +38,30 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | 
         raise RecordFileError("a record starts with its GameStarted event")
     links = chain(facts)
     first = facts[0]
+    ruleset, board = _pins(first)
     header = {
-        "game": name, "ruleset": first["ruleset"]["id"], "board": first["board"]["id"],
+        "game": name, "ruleset": ruleset.label, "board": board.label, "ruleset_hash": ruleset.hash,
         "board_hash": first["board_hash"], "events": len(facts), "head": links[-1],
     }
     body = {"format": FORMAT, "version": VERSION, "header": header,
             "events": [[fact, h] for fact, h in zip(facts, links, strict=True)], "notes": notes or []}
     return msgpack.packb(body, use_bin_type=True)
+
+
+def _pins(first: dict[str, Any]) -> tuple["Pin", "Pin"]:
+    """(ruleset, board) of a GameStarted fact, shipped/modified/custom, for the header's labels."""
+    from ledger.pins import content_hash, pin
+
+    return (pin("ruleset", first["ruleset"]["id"], content_hash(first["ruleset"])),
+            pin("board", first["board"]["id"], content_hash(first["board"])))
+
+
+def _ruleset_hash(first: dict[str, Any]) -> str | None:
+    """The content hash of the ruleset a GameStarted fact embeds (None if it embeds none)."""
+    from ledger.pins import content_hash
+
+    ruleset = first.get("ruleset")
+    return content_hash(ruleset) if isinstance(ruleset, dict) else None
 
 
 def looks_like_record(data: bytes) -> bool:
@@ -82,7 +102,8 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
         facts.append(fact)
     if header.get("head") != previous:
         raise RecordFileError(f"{source}: the header's head hash does not match the events: the record was altered")
-    if facts and (facts[0].get("type") != "GameStarted" or facts[0].get("board_hash") != header.get("board_hash")):
+    if facts and (facts[0].get("type") != "GameStarted" or facts[0].get("board_hash") != header.get("board_hash")
+                  or ("ruleset_hash" in header and _ruleset_hash(facts[0]) != header["ruleset_hash"])):
         raise RecordFileError(f"{source}: the header does not match the game's first event")
     notes = body.get("notes") or []
     if not isinstance(notes, list):

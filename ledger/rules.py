@@ -65,7 +65,8 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
             f"board {board.id!r} has {len(board.empires)} empires; loyalty needs exactly 5 (one token per empire)",
             "EN Loyalty Tokens and Scoring",
         )
-    return ev.GameStarted(name, players, first, ruleset.to_data(), board.to_data(), board.content_hash)
+    return ev.GameStarted(name, players, first, ruleset.to_data(), board.to_data(), board.content_hash,
+                          ruleset.content_hash)
 
 
 # --- decide -----------------------------------------------------------------------------------------

@@ -1,12 +1,17 @@
 """Rulesets as data: the knobs where the rulebooks differ, read by the one rules engine."""
 
+import re
 import tomllib
 from dataclasses import asdict, dataclass, fields
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from ledger.errors import RulesetError
+
+ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
+"""A ruleset file's id, as for boards: it is written on a log's game line and shown beside every game."""
 
 ROUND_END_STEPS = ("retrieve", "cleanup", "swap", "mark")
 TIE_BREAKS = ("fewest_swaps", "most_concealed", "most_cards")
@@ -37,6 +42,11 @@ class Ruleset:
     concealed_bonus: int
     tie_breaks: tuple[str, ...]
     final_tie: Literal["shared", "none"]
+
+    @property
+    def content_hash(self) -> str:
+        """What a game pins its ruleset by, hashed the same canonical way as a board (ledger.pins.content_hash)."""
+        return _content_hash(self)
 
     def to_data(self) -> dict[str, Any]:
         data = asdict(self)
@@ -83,6 +93,13 @@ class Ruleset:
         for key in ("per_round", "per_round_two_players", "supply_limit", "farm_limit", "hand_limit"):
             if not isinstance(getattr(self, key), int) or getattr(self, key) < 1:
                 raise RulesetError(f"{source}: {key} must be a whole number of at least 1")
+
+
+@cache
+def _content_hash(ruleset: Ruleset) -> str:
+    from ledger.pins import content_hash
+
+    return content_hash(ruleset.to_data())
 
 
 # TOML section -> (key in the file, field of Ruleset)
@@ -133,6 +150,9 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
         raise RulesetError(f"{source}: unknown key {sorted(raw)[0]!r}")
     if not isinstance(flat["id"], str) or not isinstance(flat["name"], str):
         raise RulesetError(f"{source}: id and name must be strings")
+    if not ID_PATTERN.fullmatch(flat["id"]):
+        raise RulesetError(f"{source}: id {flat['id']!r} must match {ID_PATTERN.pattern} "
+                           "(lower-case letters, digits, hyphens)")
     return Ruleset.from_data(flat, source)
 
 

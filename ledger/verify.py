@@ -14,6 +14,7 @@ from ledger.board import Board
 from ledger.commands import of_event
 from ledger.errors import WhispersError
 from ledger.notation import format_event
+from ledger.pins import Pin, started_pins
 from ledger.recordfile import chain
 from ledger.ruleset import Ruleset
 from ledger.state import GameState
@@ -24,6 +25,8 @@ class Verified:
     events: int
     head: str
     state: GameState
+    pins: tuple[Pin, Pin]
+    """(ruleset, board): shipped, modified or custom, by the content the record embeds."""
 
 
 class VerifyError(WhispersError):
@@ -74,7 +77,7 @@ def verify(facts: list[dict], source: str) -> Verified:
         for made in produced[: len(events) - index]:
             state = rules.evolve(state, made)
         index += len(produced)
-    return Verified(len(events), chain(facts)[-1], state)
+    return Verified(len(events), chain(facts)[-1], state, started_pins(first))
 
 
 def _difference(recorded: dict, ruled: dict, path: str = "") -> str:

@@ -19,6 +19,10 @@ from ledger.game import read_facts
 from ledger.store import Store
 from projections.stats import summary
 
+SUMMARY_VERSION = 2
+"""Part of the cache file's name, raised when `summary` changes what it keeps (2: the ruleset as its pinned label,
+`official (modified 3f2a9c1e)`), so a cache written by an older whispers is rebuilt rather than trusted."""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tracking (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS summaries (game TEXT PRIMARY KEY, data TEXT NOT NULL);
@@ -40,7 +44,7 @@ def cache_path(store: Store) -> Path | None:
     import platformdirs
 
     digest = hashlib.sha256(store.url.encode()).hexdigest()[:16]
-    return Path(platformdirs.user_cache_dir("whispers", appauthor=False)) / f"catalog-{digest}.sqlite"
+    return Path(platformdirs.user_cache_dir("whispers", appauthor=False)) / f"catalog-{SUMMARY_VERSION}-{digest}.sqlite"
 
 
 class Catalog:

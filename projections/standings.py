@@ -16,6 +16,7 @@ from typing import Any
 
 from ledger import events as ev
 from ledger.errors import WhispersError
+from ledger.pins import started_pins
 from projections.replay import standing
 
 
@@ -71,7 +72,7 @@ def placings(game: str, events: Iterable[ev.Event], seats: Mapping[str, str] | N
         shared_points = sum(table[p - 1] for p in places) / len(level)
         for society in level:
             result.append(Placing(
-                game=game, ruleset=started.ruleset["id"], entrant=(seats or {}).get(society, society),
+                game=game, ruleset=started_pins(started)[0].label, entrant=(seats or {}).get(society, society),
                 society=society, place=sum(places) / len(level), points=shared_points,
                 score=scored.scores[society]["total"], won=scored.winner == society,
             ))

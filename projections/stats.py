@@ -7,6 +7,7 @@ from typing import Any
 
 from ledger import events as ev
 from ledger.evolve import evolve
+from ledger.pins import labels, started_pins
 from ledger.state import GameState
 from projections.replay import standing
 
@@ -69,7 +70,7 @@ def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
                 scored = event
     assert state is not None, "a record has at least its first event"
     return {
-        "game": state.name, "ruleset": state.ruleset.id, "players": list(state.players), "over": state.over,
+        "game": state.name, "ruleset": labels(state)[0], "players": list(state.players), "over": state.over,
         "round": state.round, "phase": state.phase,
         "cities_after_each_empire_turn": cities_by_turn,
         "cities_after_each_round": cities_by_round,
@@ -96,7 +97,7 @@ def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
     seats = {s: (i - start) % len(first.players) + 1 for i, s in enumerate(first.players)}
     scored = next((e for e in reversed(kept) if isinstance(e, ev.GameScored)), None)
     contested = Counter(e.target for e in kept if isinstance(e, ev.Attacked))
-    result: dict[str, Any] = {"ruleset": first.ruleset["id"], "players": list(first.players), "seats": seats,
+    result: dict[str, Any] = {"ruleset": started_pins(first)[0].label, "players": list(first.players), "seats": seats,
                               "over": scored is not None, "contested": dict(contested)}
     if scored is not None:
         result.update({

@@ -22,6 +22,7 @@ from ledger import events as ev
 from ledger.evolve import evolve
 from ledger.legal import order_actor
 from ledger.names import OFFICES, SLOTS
+from ledger.pins import labels
 from ledger.state import GameState
 from ledger.words import office_skip_reason, skip_reason
 from projections.colours import empire_colour, society_colour
@@ -369,7 +370,8 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
     title = f"{started.name} · council-order timeline"
     if round is not None:
         title += f" · round {round}"
-    subtitle = f"{state.ruleset.id} rules · {state.board.id} board · {', '.join(started.players)}"
+    ruleset_label, board_label = labels(state)
+    subtitle = f"{ruleset_label} rules · {board_label} board · {', '.join(started.players)}"
     if viewer is not None:
         subtitle += f" · as {viewer} saw it"
     scores = reader.scores if round is None else None

@@ -9,6 +9,7 @@ from typing import Any
 
 from ledger import events as ev
 from ledger.names import SLOTS
+from ledger.pins import labels
 from ledger.state import GameState, position_name
 
 
@@ -38,8 +39,9 @@ def state_view(state: GameState, society: str | None = None) -> dict[str, Any]:
         hands[s] = {"size": hand.size, "by_empire": dict(hand.counts)}
         if society is None or society == s:
             hands[s]["known"] = list(hand.known)
+    ruleset_label, board_label = labels(state)
     return {
-        "game": state.name, "ruleset": state.ruleset.id, "board": state.board.id, "version": state.version,
+        "game": state.name, "ruleset": ruleset_label, "board": board_label, "version": state.version,
         "viewer": society, "round": p.round, "phase": p.phase, "empire": p.empire, "office": p.office,
         "first": state.first, "players": list(state.players), "over": state.over,
         "next": {"societies": list(p.actors), "note": p.note},

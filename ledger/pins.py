@@ -1,0 +1,130 @@
+"""What a game was played under, known by content and not only by the id it claims.
+
+Anyone can write a ruleset file with `id = "official"` and a hand limit of 9, or a board with `id = "standin"`
+and three more cities. A game therefore pins the content hash of its ruleset and board, and everything that
+names them says whether that content is the shipped one of that id (`shipped`), other content under a shipped
+id (`modified`), or an id nobody ships (`custom`). The shipped hashes are computed from fixtures/.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from ledger import events as ev
+    from ledger.state import GameState
+
+Kind = Literal["ruleset", "board"]
+Status = Literal["shipped", "modified", "custom"]
+
+
+def content_hash(data: Mapping[str, Any]) -> str:
+    """"sha256:" and the hex digest of the canonical JSON of `data` (sorted keys, no spaces): how a board and a
+    ruleset are pinned. Comments, layout and the order of tables and keys in a file do not change it."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def short(digest: str) -> str:
+    """The first 8 hex digits of a content hash, as shown beside a modified or custom name."""
+    return digest.removeprefix("sha256:")[:8]
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    kind: Kind
+    id: str
+    hash: str
+    status: Status
+    shipped_hash: str | None
+    """The content whispers ships under this id, if it ships one."""
+
+    @property
+    def label(self) -> str:
+        """`official` for the shipped one; `official (modified 3f2a9c1e)`; `custom:myrules (3f2a9c1e)`."""
+        if self.status == "shipped":
+            return self.id
+        if self.status == "modified":
+            return f"{self.id} (modified {short(self.hash)})"
+        return f"custom:{self.id} ({short(self.hash)})"
+
+    def sentence(self) -> str:
+        """One line for `verify`: what this is, plainly, with the hashes."""
+        if self.status == "shipped":
+            return f"{self.kind}: {self.id} — the shipped {self.id} ({self.hash})"
+        if self.status == "modified":
+            return (f"{self.kind}: {self.id} — MODIFIED, content differs from the shipped {self.id} "
+                    f"(this {self.kind} {self.hash}, shipped {self.shipped_hash})")
+        return f"{self.kind}: custom:{self.id} — not a shipped {self.kind} ({self.hash})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "hash": self.hash, "status": self.status, "label": self.label,
+                "shipped_hash": self.shipped_hash}
+
+
+@cache
+def shipped_hashes(kind: Kind) -> Mapping[str, str]:
+    """id -> content hash of every shipped ruleset or board."""
+    if kind == "ruleset":
+        from ledger.ruleset import load_ruleset, shipped_rulesets
+
+        return {rid: load_ruleset(rid).content_hash for rid in shipped_rulesets()}
+    from ledger.board import load_board, shipped_boards
+
+    return {bid: load_board(bid).content_hash for bid in shipped_boards()}
+
+
+def pin(kind: Kind, ident: str, digest: str) -> Pin:
+    """Whether `ident` with content `digest` is the shipped one, a modified one, or custom."""
+    shipped = shipped_hashes(kind).get(ident)
+    if shipped is None:
+        status: Status = "custom"
+    else:
+        status = "shipped" if shipped == digest else "modified"
+    return Pin(kind, ident, digest, status, shipped)
+
+
+def started_pins(started: ev.GameStarted) -> tuple[Pin, Pin]:
+    """(ruleset, board) of a game's first event, each hashed from the data the event embeds."""
+    return (pin("ruleset", str(started.ruleset["id"]), content_hash(started.ruleset)),
+            pin("board", str(started.board["id"]), content_hash(started.board)))
+
+
+def state_pins(state: GameState) -> tuple[Pin, Pin]:
+    """(ruleset, board) of a game as folded."""
+    return pin("ruleset", state.ruleset.id, state.ruleset.content_hash), pin("board", state.board.id,
+                                                                               state.board.content_hash)
+
+
+def labels(state: GameState) -> tuple[str, str]:
+    """(ruleset, board) as shown in listings: the id alone only when it is the shipped content."""
+    ruleset, board = state_pins(state)
+    return ruleset.label, board.label
+
+
+DEFAULT_BOARD = "standin"
+
+
+def played_under(ruleset: Pin, board: Pin) -> str:
+    """"official", or "official on standin (modified 355fc643)": the board is named unless it is the shipped
+    default one."""
+    if board.status == "shipped" and board.id == DEFAULT_BOARD:
+        return ruleset.label
+    return f"{ruleset.label} on {board.label}"
+
+
+def refuse_modified(pins: tuple[Pin, ...]) -> None:
+    """Refuse a ruleset or board that claims a shipped id with other content (RulesetError or BoardError)."""
+    from ledger.errors import BoardError, RulesetError
+
+    for p in pins:
+        if p.status == "modified":
+            error = RulesetError if p.kind == "ruleset" else BoardError
+            raise error(f"{p.kind} {p.id!r} is not the shipped {p.id} (its content differs: {short(p.hash)}, "
+                        f"shipped {short(p.shipped_hash or '')}): give it an id of its own, or pass "
+                        f"--allow-modified to record it as {p.label}")
