@@ -8,6 +8,7 @@ from cli.common import open_store, store_option
 from ledger import recordfile
 from ledger.errors import RecordFileError, StoreError
 from ledger.game import import_lines, import_record
+from ledger.words import plural
 
 
 @click.command("import")
@@ -37,7 +38,7 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
             game = import_lines(store, name, text.splitlines(), beside=file.parent)
             state, count = game.state, game.version
     where = "over" if state.over else f"round {state.round}, {state.phase}"
-    click.echo(f"{name}: imported {count} events ({state.ruleset.id}, {', '.join(state.players)}; {where}).")
+    click.echo(f"{name}: imported {plural(count, 'event')} ({state.ruleset.id}, {', '.join(state.players)}; {where}).")
 
 
 @click.command()
@@ -57,7 +58,7 @@ def export(game: str, output: Path, store_url: str | None) -> None:
         tmp.replace(output)
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror}") from None
-    click.echo(f"{game}: {len(facts)} events written to {output} (head {recordfile.chain(facts)[-1][:16]}…).")
+    click.echo(f"{game}: {plural(len(facts), 'event')} written to {output} (head {recordfile.chain(facts)[-1][:16]}…).")
 
 
 @click.command()
@@ -80,5 +81,5 @@ def verify(target: str, store_url: str | None) -> None:
     verified = check(facts, target)
     state = verified.state
     where = "over" if state.over else f"round {state.round}, {state.phase}"
-    click.echo(f"{target}: {verified.events} events verified ({state.ruleset.id}, {where}); "
+    click.echo(f"{target}: {plural(verified.events, 'event')} verified ({state.ruleset.id}, {where}); "
                f"every move agrees with the rules; chain head {verified.head}")

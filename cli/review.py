@@ -11,6 +11,7 @@ from cli.reading import as_option
 from ledger.errors import StoreError
 from ledger.game import TAGS, annotate, fork, load
 from ledger.notation import describe, format_event
+from ledger.words import plural
 from projections.forks import diff as diff_records
 from projections.replay import Replay
 from projections.views import event_view, state_view
@@ -207,10 +208,10 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
         emit_json(data)
         return
     if data["identical"]:
-        click.echo(f"{game} and {other} are the same game ({data['common']} events).")
+        click.echo(f"{game} and {other} are the same game ({plural(data['common'], 'event')}).")
     else:
         first = data["first_difference"]
-        click.echo(f"{game} and {other} share {data['common']} events and part at event {first['event']}:")
+        click.echo(f"{game} and {other} share {plural(data['common'], 'event')} and part at event {first['event']}:")
         click.echo(f"  {game}: {first[game] or '(ends)'}")
         click.echo(f"  {other}: {first[other] or '(ends)'}")
     for name in (game, other):
@@ -238,7 +239,7 @@ def annotate_game(game: str, version: int, text: str, author: str | None, tag: s
     with open_store(store_url) as store:
         annotate(store, game, version, text, author, tag)
         count = len(store.notes(game))
-    click.echo(f"{game}: note on event {version} saved ({count} note(s) in all).")
+    click.echo(f"{game}: note on event {version} saved ({plural(count, 'note')} in all).")
 
 
 @click.command()

@@ -23,6 +23,7 @@ from ledger.evolve import evolve
 from ledger.legal import order_actor
 from ledger.names import OFFICES, SLOTS
 from ledger.state import GameState
+from ledger.words import plural
 from projections.colours import empire_colour, society_colour
 from projections.render import PictureError
 from projections.render import escape as _esc
@@ -278,7 +279,7 @@ class _Reader:
 
 
 def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return plural(n, "card")
 
 
 def _head(office: str, how: str | None = None) -> str:

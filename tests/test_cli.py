@@ -661,7 +661,7 @@ REFUSALS = {
     # illegal moves, with the rule that forbids them
     "too many attackers": (
         ["move", "t", "raven", "attack", "red-cliffs", "windmoor", "5"],
-        "red-cliffs has only 1 bear banners (EN Attack Action)",
+        "red-cliffs has only 1 bear banner (EN Attack Action)",
     ),
     "across the sea": (
         ["move", "t", "raven attack frost-gate windmoor 1"],
@@ -880,7 +880,7 @@ BAD_NOTATION = {
     "unknown society": (lambda t: _replace_line(t, 3, "wolf loyalty sealed"), "line 3: unknown society"),
     "illegal": (
         lambda t: t + "raven attack red-cliffs windmoor 5\n",
-        "line 14: red-cliffs has only 1 bear banners (EN Attack Action)",
+        "line 14: red-cliffs has only 1 bear banner (EN Attack Action)",
     ),
     "out of turn": (lambda t: _replace_line(t, 6, "rat deploy bear.sheriff"), "line 6: it is raven's turn"),
     "unclosed quote": (lambda t: t + 'undo "oops\n', "line 14: cannot read the line: No closing quotation"),
