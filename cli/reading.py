@@ -71,9 +71,11 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
 
 def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
     """The final scoring event, or a provisional one for a game still going (when every token is known)."""
-    for event in reversed(record.events):
-        if isinstance(event, ev.GameScored):
-            return event, True
+    from projections.replay import final_scoring
+
+    scored = final_scoring(record.events)
+    if scored is not None:
+        return scored, True
     if any(record.state.loyalty.get(p) is None or record.state.loyalty[p].tokens is None
            for p in record.state.players):
         raise RuleError(f"{record.name} is not over and a loyalty set is sealed: no provisional score",
@@ -127,15 +129,15 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
 def games(as_json: bool, store_url: str | None) -> None:
     """The games in the store, with ruleset, players, where each stands and who won."""
     from projections.forks import fork_of
+    from projections.replay import final_scoring
 
     rows = []
     with open_store(store_url) as store:
         for name in store.names():
             record = load(store, name)
             state = record.state
-            winner = None
-            if state.over:
-                winner = next(e for e in reversed(record.events) if isinstance(e, ev.GameScored)).winner
+            scored = final_scoring(record.events)
+            winner = None if scored is None else scored.winner
             forked = fork_of(record.events)
             rows.append({"game": name, "ruleset": state.ruleset.id, "players": list(state.players),
                          "round": state.round, "phase": state.phase, "over": state.over, "winner": winner,

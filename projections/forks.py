@@ -4,6 +4,7 @@ from typing import Any
 
 from ledger import events as ev
 from ledger.notation import describe, format_event
+from projections.replay import final_scoring
 
 
 def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:
@@ -33,7 +34,7 @@ def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: 
     parted = common < max(len(left), len(right))
 
     def outcome(events: list[ev.Event]) -> dict[str, Any] | None:
-        scored = next((e for e in reversed(events) if isinstance(e, ev.GameScored)), None)
+        scored = final_scoring(events)
         if scored is None:
             return None
         return {"scores": {s: v["total"] for s, v in scored.scores.items()}, "winner": scored.winner}

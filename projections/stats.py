@@ -8,7 +8,7 @@ from typing import Any
 from ledger import events as ev
 from ledger.evolve import evolve
 from ledger.state import GameState
-from projections.replay import standing
+from projections.replay import final_scoring, standing
 
 
 def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
@@ -94,7 +94,7 @@ def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
     assert isinstance(first, ev.GameStarted)
     start = first.players.index(first.first)
     seats = {s: (i - start) % len(first.players) + 1 for i, s in enumerate(first.players)}
-    scored = next((e for e in reversed(kept) if isinstance(e, ev.GameScored)), None)
+    scored = final_scoring(kept)
     contested = Counter(e.target for e in kept if isinstance(e, ev.Attacked))
     result: dict[str, Any] = {"ruleset": first.ruleset["id"], "players": list(first.players), "seats": seats,
                               "over": scored is not None, "contested": dict(contested)}

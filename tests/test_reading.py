@@ -2,9 +2,22 @@
 one wording for a viewer who is not playing and for an event that does not exist, diffs of unrelated games,
 conflicting output flags, and counts that agree with their nouns."""
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import whispers
+from ledger import events as ev
+from ledger import randomgame
+from ledger.board import load_board
+from ledger.evolve import fold
+from ledger.game import load
+from ledger.ruleset import load_ruleset
+from ledger.store import open_store
 from ledger.words import plural
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,3 +43,74 @@ def test_no_message_hedges_a_plural_with_parentheses() -> None:
               for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
               if re.search(r"[a-z]\(s\)[ ,;)]", line)]
     assert hedged == []
+
+
+# --- results read from the events still standing ----------------------------------------------------------------
+
+BOARD = load_board("standin")
+
+
+def finished_events(seed: int, name: str, ruleset: str = "official") -> list[ev.Event]:
+    events: list[ev.Event] = []
+    for _, produced, _ in randomgame.play(("raven", "rat", "spider"), load_ruleset(ruleset), BOARD, seed, name=name):
+        events.extend(produced)
+    return events
+
+
+def take_back_the_last_move(store, name: str) -> None:
+    """Appends a take-back of the game's last move as a fact, the way the engine records one: whatever the
+    recording commands come to require for a finished game, the reading commands must read what it leaves."""
+    events = load(store, name).events
+    state = fold(events)
+    store.append(name, len(events), [ev.MoveTakenBack("scored too early", state.moves[-1]).to_fact()])
+
+
+@pytest.fixture
+def reopened(tmp_path: Path) -> Path:
+    """A store with `done` (finished), `again` (the same game, its last move taken back) and a tournament file."""
+    path = tmp_path / "reopened.sqlite"
+    with open_store(str(path)) as store:
+        for name in ("done", "again"):
+            events = finished_events(3, name)
+            store.create(name, [e.to_fact() for e in events])
+        take_back_the_last_move(store, "again")
+    (tmp_path / "cup.toml").write_text('name = "cup"\n[[game]]\nname = "done"\n[[game]]\nname = "again"\n',
+                                       encoding="utf-8")
+    return path
+
+
+def cli(store: Path, *args: str) -> Result:
+    return CliRunner().invoke(whispers, list(args), env={"WHISPERS_STORE": str(store), "COLUMNS": "200"},
+                              prog_name="whispers")
+
+
+def ok_json(store: Path, *args: str) -> Any:
+    result = cli(store, *args)
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return json.loads(result.stdout)
+
+
+def test_a_taken_back_final_move_reopens_the_game_for_every_read(reopened: Path, tmp_path: Path) -> None:
+    """After a take-back of the move that ended the game, no read reports the old final result."""
+    assert ok_json(reopened, "status", "again", "--json")["over"] is False
+    done = ok_json(reopened, "score", "done", "--json")
+    assert done["final"] is True
+    score = cli(reopened, "score", "again", "--json")
+    assert score.exit_code == 2 or json.loads(score.stdout)["final"] is False
+    assert "final scores" not in cli(reopened, "score", "again").stdout
+    listed = {row["game"]: row for row in ok_json(reopened, "games", "--json")}
+    assert listed["done"]["over"] and listed["done"]["winner"] == done["winner"]
+    assert not listed["again"]["over"] and listed["again"]["winner"] is None
+    diff = ok_json(reopened, "diff", "done", "again", "--json")
+    assert diff["outcome"]["again"] is None and diff["outcome"]["done"]["winner"] == done["winner"]
+    assert "score_change" not in diff
+    assert "again: not over" in cli(reopened, "diff", "done", "again").stdout
+    stats = ok_json(reopened, "stats", "again", "--json")
+    assert stats["over"] is False and stats["score"] is None
+    across = ok_json(reopened, "stats", "--all", "--json")
+    assert (across["finished"], across["in_progress"]) == (1, 1)
+    standings = ok_json(reopened, "standings", "--games", "done,again", "--json")
+    assert standings["in_progress"] == ["again"]
+    assert {g["game"] for rows in standings["rulesets"].values() for row in rows for g in row["games"]} == {"done"}
+    cup = ok_json(reopened, "tournament", str(tmp_path / "cup.toml"), "--json")
+    assert cup["in_progress"] == ["again"]
