@@ -11,7 +11,7 @@ from ledger.game import Game, load
 from ledger.legal import prompt
 from ledger.names import SOCIETIES
 from ledger.state import GameState
-from projections.views import state_view
+from projections.views import check_viewer, state_view
 
 as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metavar="SOCIETY",
                          help="Show only what this society could know.")
@@ -65,6 +65,7 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
     with open_store(store_url) as store:
         record = load(store, game)
         notes = store.notes(game)
+    check_viewer(game, record.state.players, society)
     for line in format_record(record.events, comments=comments, viewer=society, notes=notes):
         click.echo(line)
 

@@ -14,7 +14,7 @@ from ledger.notation import describe, format_event
 from ledger.words import plural
 from projections.forks import diff as diff_records
 from projections.replay import Replay
-from projections.views import event_view, state_view
+from projections.views import check_viewer, event_view, state_view
 
 
 def _event_words(event) -> str:
@@ -67,6 +67,7 @@ def replay(game: str, version: int | None, society: str | None, as_json: bool, s
     with open_store(store_url) as store:
         record = load(store, game)
         notes = store.notes(game)
+    check_viewer(game, record.state.players, society)
     rep = Replay(record.events)
     version = len(rep) if version is None else version
     if not 1 <= version <= len(rep):

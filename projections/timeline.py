@@ -28,6 +28,7 @@ from projections.colours import empire_colour, society_colour
 from projections.render import PictureError
 from projections.render import escape as _esc
 from projections.replay import standing
+from projections.views import check_viewer
 
 FONT = "DejaVu Sans"
 ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
@@ -346,15 +347,14 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
     """The council-order timeline of a record as DOT source: the whole game, or one round (`round`);
     all-seeing, or as `viewer` (a society) saw it: then no drawn card names and no loyalties but its own.
 
-    PictureError when the record holds no such round, or the viewer is not playing."""
+    PictureError when the record holds no such round; NotPlaying when the viewer is not playing."""
     import graphviz
 
     events = [e for _, e in standing(events)]
     if not events or not isinstance(events[0], ev.GameStarted):
         raise PictureError("the record does not begin with its game line")
     started = events[0]
-    if viewer is not None and viewer not in started.players:
-        raise PictureError(f"{viewer} is not playing in {started.name} ({', '.join(started.players)} are)")
+    check_viewer(started.name, started.players, viewer)
     reader = _Reader(viewer)
     reader.read(events)
     played = [r for r in sorted(reader.rounds) if reader.rounds[r].turns]

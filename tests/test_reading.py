@@ -114,3 +114,31 @@ def test_a_taken_back_final_move_reopens_the_game_for_every_read(reopened: Path,
     assert {g["game"] for rows in standings["rulesets"].values() for row in rows for g in row["games"]} == {"done"}
     cup = ok_json(reopened, "tournament", str(tmp_path / "cup.toml"), "--json")
     assert cup["in_progress"] == ["again"]
+
+
+# --- one refusal for a viewer not at the table ---------------------------------------------------------------
+
+
+def refused(result: Result) -> str:
+    """Exit status 2, one line on stderr, nothing on stdout, no traceback; the line."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.stdout == "" and len(result.stderr.splitlines()) == 1, (result.stdout, result.stderr)
+    return result.stderr.strip()
+
+
+VIEWS_AS = {
+    "status": ["status", "done", "--as", "serpent"],
+    "status --json --at": ["status", "done", "--json", "--at", "5", "--as", "serpent"],
+    "log": ["log", "done", "--as", "serpent"],
+    "replay": ["replay", "done", "--as", "serpent"],
+    "replay --json": ["replay", "done", "--at", "3", "--json", "--as", "serpent"],
+    "replay --step": ["replay", "done", "--step", "--as", "serpent"],
+    "timeline": ["timeline", "done", "-o", "-", "--as", "serpent"],
+}
+
+
+@pytest.mark.parametrize("args", list(VIEWS_AS.values()), ids=list(VIEWS_AS))
+def test_a_view_as_a_society_not_playing_is_refused_in_one_wording(reopened: Path, args: list[str]) -> None:
+    """`--as serpent` on a game of raven, rat and spider: there is nothing serpent saw."""
+    assert refused(cli(reopened, *args)) == "Error: serpent is not playing in done (raven, rat, spider are)"
