@@ -8,7 +8,7 @@ import click
 
 from cli.common import emit_json, open_store, store_option, view_lines
 from cli.reading import as_option
-from ledger.errors import StoreError
+from ledger.errors import NoSuchEvent
 from ledger.game import TAGS, annotate, fork, load
 from ledger.notation import describe, format_event
 from ledger.words import plural
@@ -71,7 +71,7 @@ def replay(game: str, version: int | None, society: str | None, as_json: bool, s
     rep = Replay(record.events)
     version = len(rep) if version is None else version
     if not 1 <= version <= len(rep):
-        raise StoreError(f"{game} has events 1 to {len(rep)}: there is no event {version}")
+        raise NoSuchEvent(game, len(rep), version)
     if step:
         _stepper(rep, version, society, notes)
     elif as_json:
@@ -106,8 +106,11 @@ def _stepper(rep: Replay, version: int, society: str | None, notes: list[dict[st
         else:
             click.echo("n next · b back · j N jump · r R round · e EMPIRE [R] empire turn · q quit")
             continue
-        if target is None or not 1 <= target <= len(rep):
-            click.echo(f"no such place: the record has events 1 to {len(rep)}")
+        if target is None:
+            click.echo("no such place in this game")
+            continue
+        if not 1 <= target <= len(rep):
+            click.echo(f"no such place: {NoSuchEvent(rep.at(1).name, len(rep), target)}")
             continue
         version = target
 

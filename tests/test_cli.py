@@ -638,8 +638,8 @@ REFUSALS = {
     "bad game name": (["new", "no spaces please", "--players", "raven,rat"], "invalid game name"),
     "too few players": (["new", "solo", "--players", "raven"], "(EN Overview)"),
     "society twice": (["new", "twice", "--players", "raven,raven"], "listed twice"),
-    "version 0": (["status", "t", "--at", "0"], "versions start at 1"),
-    "version too far": (["status", "t", "--at", "999"], "there is no version 999"),
+    "version 0": (["status", "t", "--at", "0"], ("game t has events 1 to ", ": there is no event 0")),
+    "version too far": (["status", "t", "--at", "999"], ("game t has events 1 to ", ": there is no event 999")),
     # unknown names
     "unknown society": (["move", "t", "wolf", "pass"], "unknown society or verb 'wolf'"),
     "unknown society in new": (["new", "x", "--players", "raven,wolf"], "unknown society 'wolf'"),

@@ -14,6 +14,7 @@ from cli.main import whispers
 from ledger import events as ev
 from ledger import randomgame
 from ledger.board import load_board
+from ledger.errors import NoSuchEvent
 from ledger.evolve import fold
 from ledger.game import load
 from ledger.ruleset import load_ruleset
@@ -142,3 +143,38 @@ VIEWS_AS = {
 def test_a_view_as_a_society_not_playing_is_refused_in_one_wording(reopened: Path, args: list[str]) -> None:
     """`--as serpent` on a game of raven, rat and spider: there is nothing serpent saw."""
     assert refused(cli(reopened, *args)) == "Error: serpent is not playing in done (raven, rat, spider are)"
+
+
+# --- one wording for an event that is not in the record ---------------------------------------------------------
+
+AT = {
+    "status --at": ["status", "done", "--at", "{n}"],
+    "replay --at": ["replay", "done", "--at", "{n}"],
+    "map --at": ["map", "done", "--at", "{n}", "-o", "-"],
+    "fork --at": ["fork", "done", "what-if", "--at", "{n}"],
+    "annotate": ["annotate", "done", "--", "{n}", "a note"],
+}
+
+
+@pytest.mark.parametrize("n", [0, -3, 9999])
+@pytest.mark.parametrize("args", list(AT.values()), ids=list(AT))
+def test_an_event_outside_the_record_is_refused_in_one_wording(reopened: Path, args: list[str], n: int) -> None:
+    with open_store(str(reopened)) as store:
+        last = store.version("done")
+        before = {name: store.facts(name) for name in store.names()}, store.notes("done")
+    line = refused(cli(reopened, *(a.replace("{n}", str(n)) for a in args)))
+    assert line == f"Error: game done has events 1 to {last}: there is no event {n}"
+    with open_store(str(reopened)) as store:
+        assert ({name: store.facts(name) for name in store.names()}, store.notes("done")) == before
+
+
+def test_the_store_words_a_missing_event_as_the_commands_do(reopened: Path) -> None:
+    with open_store(str(reopened)) as store:
+        last = store.version("done")
+        for n in (0, last + 1):
+            with pytest.raises(NoSuchEvent) as caught:
+                store.facts("done", n)
+            assert str(caught.value) == f"game done has events 1 to {last}: there is no event {n}"
+        store.create("short", store.facts("done", 1))
+        with pytest.raises(NoSuchEvent, match=r"^game short has only event 1: there is no event 2$"):
+            store.facts("short", 2)
