@@ -213,6 +213,11 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
         return
     if data["identical"]:
         click.echo(f"{game} and {other} are the same game ({plural(data['common'], 'event')}).")
+    elif "setup" in data:
+        differences = "; ".join(
+            f"{what} {' / '.join(','.join(v) if isinstance(v, list) else v for v in sides.values())}"
+            for what, sides in data["setup"].items())
+        click.echo(f"{game} and {other} are different games, set up differently: {differences}")
     else:
         first = data["first_difference"]
         click.echo(f"{game} and {other} share {plural(data['common'], 'event')} and part at event {first['event']}:")

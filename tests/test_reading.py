@@ -178,3 +178,31 @@ def test_the_store_words_a_missing_event_as_the_commands_do(reopened: Path) -> N
         store.create("short", store.facts("done", 1))
         with pytest.raises(NoSuchEvent, match=r"^game short has only event 1: there is no event 2$"):
             store.facts("short", 2)
+
+
+# --- diffs of games that are not forks of one another ------------------------------------------------------------
+
+
+def test_a_diff_of_two_games_set_up_differently_says_what_differs(reopened: Path) -> None:
+    with open_store(str(reopened)) as store:
+        events: list[ev.Event] = []
+        for _, produced, _ in randomgame.play(("rat", "raven"), load_ruleset("revised"), BOARD, 5, name="other"):
+            events.extend(produced)
+        store.create("other", [e.to_fact() for e in events])
+        first = {name: load(store, name).events[0].first for name in ("done", "other")}
+    data = ok_json(reopened, "diff", "done", "other", "--json")
+    assert data["setup"]["players"] == {"done": ["raven", "rat", "spider"], "other": ["rat", "raven"]}
+    assert data["setup"]["ruleset"] == {"done": "official", "other": "revised"}
+    assert "board" not in data["setup"] and ("first" in data["setup"]) == (first["done"] != first["other"])
+    assert "score_change" not in data  # scores of different tables are not a change from one to the other
+    text = cli(reopened, "diff", "done", "other")
+    assert text.exit_code == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("done and other are different games, set up differently: "
+                               "players raven,rat,spider / rat,raven; ")
+    assert "ruleset official / revised" in lines[0] and "GameStarted" not in text.stdout
+
+
+def test_a_diff_of_a_game_and_its_fork_still_says_where_they_part(reopened: Path) -> None:
+    data = ok_json(reopened, "diff", "done", "again", "--json")
+    assert "setup" not in data and data["first_difference"]["event"] == data["common"] + 1
