@@ -26,6 +26,12 @@ def open_store(url: str | None):  # -> ledger.store.Store, imported late to keep
     return _open(url or os.environ.get("WHISPERS_STORE") or None)
 
 
+def one_format(as_json: bool, as_csv: bool) -> None:
+    """--json and --csv, where a command offers both, are two answers to one question: refuse both at once."""
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv are two output formats: choose one")
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=False, default=list))
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, open_store, store_option, view_lines
+from cli.common import emit_json, one_format, open_store, store_option, view_lines
 from cli.reading import as_option
 from ledger.errors import NoSuchEvent
 from ledger.game import TAGS, annotate, fork, load
@@ -131,8 +131,13 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
     """
     from projections.stats import across, game_stats
 
-    if everything == (game is not None):
-        raise click.UsageError("give a GAME or --all")
+    one_format(as_json, as_csv)
+    if everything and game is not None:
+        raise click.UsageError(f"give a GAME or --all, not both: --all already covers {game}")
+    if not everything and game is None:
+        raise click.UsageError("give a GAME, or --all for every game in the store")
+    if ruleset is not None and not everything:
+        raise click.UsageError("--ruleset picks games for --all: a single GAME has one ruleset already")
     with open_store(store_url) as store:
         if everything:
             data = _across_store(store, ruleset, quiet=as_json or as_csv)

@@ -6,9 +6,15 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ledger import events as ev
+from ledger.errors import RulesetError
 from ledger.evolve import evolve
+from ledger.ruleset import shipped_rulesets
 from ledger.state import GameState
 from projections.replay import final_scoring, standing
+
+
+class UnknownRuleset(RulesetError):
+    """Figures asked for under a ruleset no game has and none ships."""
 
 
 def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
@@ -112,7 +118,14 @@ def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
 
 def across(summaries: Iterable[dict[str, Any]], ruleset: str | None = None) -> dict[str, Any]:
     """Figures across finished games: win rates per society and per seat, mean scores, mean points per loyalty
-    slot, mean final cities per empire, the most contested regions. A shared win counts as a win for none."""
+    slot, mean final cities per empire, the most contested regions. A shared win counts as a win for none.
+
+    UnknownRuleset for a `ruleset` neither shipped nor used by any of the games: its zeros would be no answer."""
+    summaries = list(summaries)
+    if ruleset is not None:
+        known = {*shipped_rulesets(), *(s["ruleset"] for s in summaries)}
+        if ruleset not in known:
+            raise UnknownRuleset(f"unknown ruleset {ruleset!r}: the rulesets are {', '.join(sorted(known))}")
     games = [s for s in summaries if ruleset is None or s["ruleset"] == ruleset]
     finished = [s for s in games if s["over"]]
     played: Counter[str] = Counter()

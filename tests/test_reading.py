@@ -206,3 +206,31 @@ def test_a_diff_of_two_games_set_up_differently_says_what_differs(reopened: Path
 def test_a_diff_of_a_game_and_its_fork_still_says_where_they_part(reopened: Path) -> None:
     data = ok_json(reopened, "diff", "done", "again", "--json")
     assert "setup" not in data and data["first_difference"]["event"] == data["common"] + 1
+
+
+# --- options that contradict each other ---------------------------------------------------------------------
+
+CONTRADICTIONS = {
+    "stats GAME --all": (["stats", "done", "--all"], "give a GAME or --all, not both"),
+    "stats with neither": (["stats"], "give a GAME, or --all"),
+    "stats GAME --ruleset": (["stats", "done", "--ruleset", "official"], "--ruleset picks games for --all"),
+    "stats --all --ruleset nope": (["stats", "--all", "--ruleset", "nope"],
+                                   "unknown ruleset 'nope': the rulesets are advanced, official, revised"),
+    "stats GAME --json --csv": (["stats", "done", "--json", "--csv"], "--json and --csv are two output formats"),
+    "stats --all --json --csv": (["stats", "--all", "--csv", "--json"], "--json and --csv are two output formats"),
+    "standings --json --csv": (["standings", "--games", "done", "--json", "--csv"],
+                               "--json and --csv are two output formats"),
+    "tournament --json --csv": (["tournament", "{cup}", "--json", "--csv"], "--json and --csv are two output formats"),
+}
+
+
+@pytest.mark.parametrize("args, message", list(CONTRADICTIONS.values()), ids=list(CONTRADICTIONS))
+def test_contradictory_options_are_refused_in_one_line(reopened: Path, tmp_path: Path, args: list[str],
+                                                       message: str) -> None:
+    args = [a.replace("{cup}", str(tmp_path / "cup.toml")) for a in args]
+    assert message in refused(cli(reopened, *args))
+
+
+def test_figures_under_a_shipped_ruleset_no_game_uses_are_zeros(reopened: Path) -> None:
+    data = ok_json(reopened, "stats", "--all", "--ruleset", "advanced", "--json")
+    assert (data["ruleset"], data["games"], data["finished"]) == ("advanced", 0, 0)
