@@ -304,6 +304,11 @@ def _order_lines(e: Any, viewer: str | None) -> list[str]:
             if e.cards and viewer in (None, e.society):
                 lines.append(", ".join(e.cards))
             return lines
+        case ev.Attacked() if e.defending == 0:
+            # an empty region: no combat, no defender's losses; only a fort can cost the attacker anything
+            result = "moved in" if e.banners > e.attacker_losses else "all lost to the fort"
+            losses = f"the fort kills {e.fort_kill}" if e.fort_kill else "no losses"
+            return [f"attack {e.source} → {e.target}: {e.banners} v none, {result}", losses]
         case ev.Attacked():
             survivors = e.banners - e.attacker_losses
             if e.controller == e.empire and survivors:

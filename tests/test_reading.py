@@ -20,6 +20,7 @@ from ledger.game import load
 from ledger.ruleset import load_ruleset
 from ledger.store import open_store
 from ledger.words import plural
+from projections.timeline import timeline
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -234,3 +235,20 @@ def test_contradictory_options_are_refused_in_one_line(reopened: Path, tmp_path:
 def test_figures_under_a_shipped_ruleset_no_game_uses_are_zeros(reopened: Path) -> None:
     data = ok_json(reopened, "stats", "--all", "--ruleset", "advanced", "--json")
     assert (data["ruleset"], data["games"], data["finished"]) == ("advanced", 0, 0)
+
+
+# --- the timeline's words for an attack on an empty region ---------------------------------------------------------
+
+
+def test_an_attack_on_an_empty_region_is_not_told_as_a_combat() -> None:
+    """EN Attack Action / rules digest §5.4: against an empty region (d = 0) the attackers simply move in; a fort
+    kills one of them first. No defender, so no "1 v 0, both wiped out"."""
+    events = finished_events(0, "empty")
+    empty = [e for e in events if isinstance(e, ev.Attacked) and e.defending == 0]
+    assert any(e.banners == e.attacker_losses for e in empty), "seed 0 has an attack lost to a fort on an empty region"
+    dot = timeline(events)
+    assert re.search(r" v 0,", dot) is None
+    for attack in empty:
+        result = "moved in" if attack.banners > attack.attacker_losses else "all lost to the fort"
+        assert f"attack {attack.source} → {attack.target}: {attack.banners} v none, {result}" in dot
+        assert (f"the fort kills {attack.fort_kill}" if attack.fort_kill else "no losses") in dot
