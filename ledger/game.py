@@ -15,15 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ledger import events as ev
-from ledger.errors import (
-    BoardError,
-    NoSuchEvent,
-    NotationError,
-    RuleError,
-    RulesetError,
-    StoreError,
-    WhispersError,
-)
+from ledger.errors import BoardError, NoSuchEvent, NotationError, RuleError, RulesetError, StoreError, WhispersError
 from ledger.evolve import evolve, fold
 from ledger.state import GameState
 from ledger.store import Store
