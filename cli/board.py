@@ -7,6 +7,7 @@ import click
 from ledger import names
 from ledger.board import Board, load_board
 from ledger.pins import pin
+from ledger.words import plural
 
 
 @click.group()
@@ -30,8 +31,8 @@ def check(file: str) -> None:
     cities = sum(region.cities for region in loaded.regions.values())
     short_hash = loaded.content_hash[: len("sha256:") + 12]
     click.echo(
-        f"{file}: valid board {loaded.id!r} ({len(loaded.regions)} regions, {len(loaded.empires)} empires, "
-        f"{cities} cities, {short_hash})"
+        f"{file}: valid board {loaded.id!r} ({plural(len(loaded.regions), 'region')}, "
+        f"{plural(len(loaded.empires), 'empire')}, {plural(cities, 'city')}, {short_hash})"
     )
     pinned = pin("board", loaded.id, loaded.content_hash)
     if pinned.status == "modified":

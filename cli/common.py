@@ -9,6 +9,7 @@ import click
 
 from ledger.legal import Option, Prompt
 from ledger.state import GameState
+from ledger.words import plural
 
 
 def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -23,6 +24,12 @@ def open_store(url: str | None):  # -> ledger.store.Store, imported late to keep
     from ledger.store import open_store as _open
 
     return _open(url or os.environ.get("WHISPERS_STORE") or None)
+
+
+def one_format(as_json: bool, as_csv: bool) -> None:
+    """--json and --csv, where a command offers both, are two answers to one question: refuse both at once."""
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv are two output formats: choose one")
 
 
 def emit_json(data: Any) -> None:
@@ -45,10 +52,10 @@ def option_text(option: Option, limit: int = 12) -> str:
         case "retrieve" | "deploy":
             return f"{s} {option.verb} {{{some(ch['where'])}}}"
         case "recruit":
-            return (f"{s} recruit REGION=N …  ({ch['at']} {ch['order']}: {ch['amount']} banners into "
+            return (f"{s} recruit REGION=N …  ({ch['at']} {ch['order']}: {plural(ch['amount'], 'banner')} into "
                     f"{some(ch['regions'])})")
         case "draw":
-            return f"{s} draw  ({ch['at']} {ch['order']}: {ch['count']} card(s))"
+            return f"{s} draw  ({ch['at']} {ch['order']}: {plural(ch['count'], 'card')})"
         case "attack":
             attacks = [f"{a}→{b} (≤{n})" for a, b, n in ch["attacks"]]
             return f"{s} attack FROM TO N  ({ch['at']}: {some(attacks)})"
@@ -57,7 +64,8 @@ def option_text(option: Option, limit: int = 12) -> str:
         case "play":
             return f"{s} play CARD …  (holds {', '.join(f'{e}×{n}' for e, n in ch['hand'].items())})"
         case "discard":
-            return f"{s} discard {ch['count']} card(s)  (holds {', '.join(f'{e}×{n}' for e, n in ch['hand'].items())})"
+            held = ", ".join(f"{e}×{n}" for e, n in ch["hand"].items())
+            return f"{s} discard {plural(ch['count'], 'card')}  (holds {held})"
         case "swap-loyalty":
             return f"{s} swap-loyalty SLOT SLOT  (concealed: {', '.join(ch['slots'])})"
         case "pass":
@@ -87,7 +95,7 @@ def view_lines(view: dict[str, Any]) -> list[str]:
     lines = [f"{view['game']} · {view['ruleset']} · round {view['round']} · {phase}{at} · first player {view['first']}"]
     lines.append(f"Next: {view['next']['note']}")
     lines.append("Empires:  " + "   ".join(
-        f"{e} {view['cities'][e]} cities, {view['reserve'][e]} in reserve" for e in view["cities"]))
+        f"{e} {plural(view['cities'][e], 'city')}, {view['reserve'][e]} in reserve" for e in view["cities"]))
     held = [f"{r} {v['controller']}×{v['banners']}" for r, v in view["regions"].items() if v["banners"]]
     lines.append("Banners:  " + ", ".join(held))
     council = ", ".join(f"{k} {v}" for k, v in sorted(view["council"].items()))

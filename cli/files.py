@@ -9,6 +9,7 @@ from ledger import recordfile
 from ledger.errors import RecordFileError, StoreError
 from ledger.game import import_lines, import_record
 from ledger.pins import played_under, state_pins
+from ledger.words import plural
 
 
 @click.command("import")
@@ -41,8 +42,8 @@ def import_game(file: Path, name: str | None, allow_modified: bool, store_url: s
             game = import_lines(store, name, text.splitlines(), beside=file.parent, allow_modified=allow_modified)
             state, count = game.state, game.version
     where = "over" if state.over else f"round {state.round}, {state.phase}"
-    click.echo(f"{name}: imported {count} events ({played_under(*state_pins(state))}, {', '.join(state.players)}; "
-               f"{where}).")
+    click.echo(f"{name}: imported {plural(count, 'event')} ({played_under(*state_pins(state))}, "
+               f"{', '.join(state.players)}; {where}).")
 
 
 @click.command()
@@ -62,7 +63,7 @@ def export(game: str, output: Path, store_url: str | None) -> None:
         tmp.replace(output)
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror}") from None
-    click.echo(f"{game}: {len(facts)} events written to {output} (head {recordfile.chain(facts)[-1][:16]}…).")
+    click.echo(f"{game}: {plural(len(facts), 'event')} written to {output} (head {recordfile.chain(facts)[-1][:16]}…).")
 
 
 @click.command()
@@ -85,7 +86,7 @@ def verify(target: str, store_url: str | None) -> None:
     verified = check(facts, target)
     state = verified.state
     where = "over" if state.over else f"round {state.round}, {state.phase}"
-    click.echo(f"{target}: {verified.events} events verified ({played_under(*verified.pins)}, {where}); "
+    click.echo(f"{target}: {plural(verified.events, 'event')} verified ({played_under(*verified.pins)}, {where}); "
                f"every move agrees with the rules; chain head {verified.head}")
     for pin in verified.pins:
         click.echo(f"  {pin.sentence()}")

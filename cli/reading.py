@@ -12,7 +12,7 @@ from ledger.legal import prompt
 from ledger.names import SOCIETIES
 from ledger.pins import played_under, state_pins
 from ledger.state import GameState
-from projections.views import state_view
+from projections.views import check_viewer, state_view
 
 as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metavar="SOCIETY",
                          help="Show only what this society could know.")
@@ -66,15 +66,18 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
     with open_store(store_url) as store:
         record = load(store, game)
         notes = store.notes(game)
+    check_viewer(game, record.state.players, society)
     for line in format_record(record.events, comments=comments, viewer=society, notes=notes):
         click.echo(line)
 
 
 def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
     """The final scoring event, or a provisional one for a game still going (when every token is known)."""
-    for event in reversed(record.events):
-        if isinstance(event, ev.GameScored):
-            return event, True
+    from projections.replay import final_scoring
+
+    scored = final_scoring(record.events)
+    if scored is not None:
+        return scored, True
     if any(record.state.loyalty.get(p) is None or record.state.loyalty[p].tokens is None
            for p in record.state.players):
         raise RuleError(f"{record.name} is not over and a loyalty set is sealed: no provisional score",
@@ -134,15 +137,15 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
 def games(as_json: bool, store_url: str | None) -> None:
     """The games in the store, with ruleset, players, where each stands and who won."""
     from projections.forks import fork_of
+    from projections.replay import final_scoring
 
     rows = []
     with open_store(store_url) as store:
         for name in store.names():
             record = load(store, name)
             state = record.state
-            winner = None
-            if state.over:
-                winner = next(e for e in reversed(record.events) if isinstance(e, ev.GameScored)).winner
+            scored = final_scoring(record.events)
+            winner = None if scored is None else scored.winner
             forked = fork_of(record.events)
             ruleset, board = state_pins(state)
             rows.append({"game": name, "ruleset": ruleset.label, "board": board.label,

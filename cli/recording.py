@@ -14,7 +14,7 @@ from ledger.names import SOCIETIES
 from ledger.notation import VERBS, Header, format_event, parse_line
 from ledger.pins import labels
 from ledger.rules import Option, prompt
-from ledger.words import describe
+from ledger.words import describe, plural
 
 
 @click.command()
@@ -66,7 +66,7 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
         echo(f"  {line}" if line is not None else f"  · {describe(event)}")
         if isinstance(event, ev.TableChecked):
             for region, (recorded, counted) in event.mismatches.items():
-                echo(f"  ! {region}: the table has {counted} banners, the record {recorded}")
+                echo(f"  ! {region}: the table has {plural(counted, 'banner')}, the record {recorded}")
 
 
 @click.command(help=_move_help(), context_settings={"ignore_unknown_options": True})
@@ -136,15 +136,16 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
                 found.append((f"{s} recruit order={ch['order']} at={ch['at']}" + ("" if complete else " "), complete,
                               "" if complete else hint))
             case "draw":
-                found.append((f"{s} draw order={ch['order']} at={ch['at']}", True, f"{ch['count']} card(s)"))
+                found.append((f"{s} draw order={ch['order']} at={ch['at']}", True, plural(ch['count'], 'card')))
             case "attack":
-                found += [(f"{s} attack {a} {b} ", False, f"1 to {n} banners") for a, b, n in ch["attacks"]]
+                found += [(f"{s} attack {a} {b} ", False, f"1 to {n} banners" if n > 1 else "1 banner")
+                          for a, b, n in ch["attacks"]]
             case "swap-agent":
                 found += [(f"{s} swap-agent {t}", True, "") for t in ch["targets"]]
             case "play":
                 found.append((f"{s} play ", False, "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]"))
             case "discard":
-                found.append((f"{s} discard ", False, f"{ch['count']} card(s)"))
+                found.append((f"{s} discard ", False, plural(ch['count'], 'card')))
             case "swap-loyalty":
                 found.append((f"{s} swap-loyalty ", False, f"two of: {', '.join(ch['slots'])}"))
             case "pass":

@@ -6,15 +6,15 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, open_store, store_option, view_lines
+from cli.common import emit_json, one_format, open_store, store_option, view_lines
 from cli.reading import as_option
-from ledger.errors import StoreError
+from ledger.errors import NoSuchEvent
 from ledger.game import TAGS, annotate, fork, load
 from ledger.notation import format_event
-from ledger.words import describe
+from ledger.words import describe, plural
 from projections.forks import diff as diff_records
 from projections.replay import Replay
-from projections.views import event_view, state_view
+from projections.views import check_viewer, event_view, state_view
 
 
 def _event_words(event) -> str:
@@ -67,10 +67,11 @@ def replay(game: str, version: int | None, society: str | None, as_json: bool, s
     with open_store(store_url) as store:
         record = load(store, game)
         notes = store.notes(game)
+    check_viewer(game, record.state.players, society)
     rep = Replay(record.events)
     version = len(rep) if version is None else version
     if not 1 <= version <= len(rep):
-        raise StoreError(f"{game} has events 1 to {len(rep)}: there is no event {version}")
+        raise NoSuchEvent(game, len(rep), version)
     if step:
         _stepper(rep, version, society, notes)
     elif as_json:
@@ -105,8 +106,11 @@ def _stepper(rep: Replay, version: int, society: str | None, notes: list[dict[st
         else:
             click.echo("n next · b back · j N jump · r R round · e EMPIRE [R] empire turn · q quit")
             continue
-        if target is None or not 1 <= target <= len(rep):
-            click.echo(f"no such place: the record has events 1 to {len(rep)}")
+        if target is None:
+            click.echo("no such place in this game")
+            continue
+        if not 1 <= target <= len(rep):
+            click.echo(f"no such place: {NoSuchEvent(rep.at(1).name, len(rep), target)}")
             continue
         version = target
 
@@ -128,8 +132,13 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
     """
     from projections.stats import across, game_stats
 
-    if everything == (game is not None):
-        raise click.UsageError("give a GAME or --all")
+    one_format(as_json, as_csv)
+    if everything and game is not None:
+        raise click.UsageError(f"give a GAME or --all, not both: --all already covers {game}")
+    if not everything and game is None:
+        raise click.UsageError("give a GAME, or --all for every game in the store")
+    if ruleset is not None and not everything:
+        raise click.UsageError("--ruleset picks games for --all: a single GAME has one ruleset already")
     with open_store(store_url) as store:
         if everything:
             data = _across_store(store, ruleset, quiet=as_json or as_csv)
@@ -209,10 +218,15 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
         emit_json(data)
         return
     if data["identical"]:
-        click.echo(f"{game} and {other} are the same game ({data['common']} events).")
+        click.echo(f"{game} and {other} are the same game ({plural(data['common'], 'event')}).")
+    elif "setup" in data:
+        differences = "; ".join(
+            f"{what} {' / '.join(','.join(v) if isinstance(v, list) else v for v in sides.values())}"
+            for what, sides in data["setup"].items())
+        click.echo(f"{game} and {other} are different games, set up differently: {differences}")
     else:
         first = data["first_difference"]
-        click.echo(f"{game} and {other} share {data['common']} events and part at event {first['event']}:")
+        click.echo(f"{game} and {other} share {plural(data['common'], 'event')} and part at event {first['event']}:")
         click.echo(f"  {game}: {first[game] or '(ends)'}")
         click.echo(f"  {other}: {first[other] or '(ends)'}")
     for name in (game, other):
@@ -240,7 +254,7 @@ def annotate_game(game: str, version: int, text: str, author: str | None, tag: s
     with open_store(store_url) as store:
         annotate(store, game, version, text, author, tag)
         count = len(store.notes(game))
-    click.echo(f"{game}: note on event {version} saved ({count} note(s) in all).")
+    click.echo(f"{game}: note on event {version} saved ({plural(count, 'note')} in all).")
 
 
 @click.command()

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, open_store, store_option
+from cli.common import emit_json, one_format, open_store, store_option
 from ledger.errors import StoreError
 from ledger.game import load
 
@@ -74,6 +74,7 @@ def standings(games: str, as_json: bool, as_csv: bool, store_url: str | None) ->
     """
     from projections.standings import standings_data
 
+    one_format(as_json, as_csv)
     names = [g.strip() for g in games.split(",") if g.strip()]
     if not names:
         raise StoreError("--games lists no game")
@@ -91,6 +92,7 @@ def tournament(file: Path, as_json: bool, as_csv: bool, store_url: str | None) -
     society, and its points per placing."""
     from projections.standings import load_tournament, standings_data
 
+    one_format(as_json, as_csv)
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -7,6 +7,7 @@ from ledger import events as ev
 from ledger.errors import RuleError
 from ledger.names import OFFICES
 from ledger.state import GameState, Position
+from ledger.words import plural
 
 
 def require(condition: bool, message: str, rule: str) -> None:
@@ -80,7 +81,8 @@ def apply_banner_effects(
         require(empire in state.board.empires, f"unknown empire {empire!r}", rule)
         require(region in state.board.regions, f"unknown region {region!r}", rule)
         require(n >= 1, "banners added must be at least 1", rule)
-        require(reserve[empire] >= n, f"{empire}'s reserve holds only {reserve[empire]} banners", "EN Components")
+        require(reserve[empire] >= n, f"{empire}'s reserve holds only {plural(reserve[empire], 'banner')}",
+                "EN Components")
         reserve[empire] -= n
         army = banners.setdefault(region, {})
         army[empire] = army.get(empire, 0) + n
@@ -89,7 +91,7 @@ def apply_banner_effects(
         army = banners.get(region, {})
         require(
             n >= 1 and army.get(empire, 0) >= n,
-            f"{region} holds {army.get(empire, 0)} {empire} banners, cannot kill {n}",
+            f"{region} holds {plural(army.get(empire, 0), f'{empire} banner')}, cannot kill {n}",
             rule,
         )
         army[empire] -= n
@@ -100,7 +102,7 @@ def apply_banner_effects(
         army = banners.get(source, {})
         require(
             n >= 1 and army.get(empire, 0) >= n,
-            f"{source} holds {army.get(empire, 0)} {empire} banners, cannot move {n}",
+            f"{source} holds {plural(army.get(empire, 0), f'{empire} banner')}, cannot move {n}",
             rule,
         )
         army[empire] -= n

@@ -42,5 +42,13 @@ class GameMovedOn(StoreError):
     """Another recorder appended to the game since this one read it."""
 
 
+class NoSuchEvent(StoreError):
+    """An event number outside a game's record, in the one wording every command uses."""
+
+    def __init__(self, game: str, last: int, asked: int) -> None:
+        has = "only event 1" if last == 1 else f"events 1 to {last}"
+        super().__init__(f"game {game} has {has}: there is no event {asked}")
+
+
 class RecordFileError(WhispersError):
     """A record file that is malformed, truncated or tampered with."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ledger import events as ev
-from ledger.errors import BoardError, NotationError, RuleError, RulesetError, StoreError, WhispersError
+from ledger.errors import BoardError, NoSuchEvent, NotationError, RuleError, RulesetError, StoreError, WhispersError
 from ledger.evolve import evolve, fold
 from ledger.state import GameState
 from ledger.store import Store
@@ -164,7 +164,7 @@ def annotate(store: Store, name: str, at: int, text: str, author: str | None, ta
 
     version = store.version(name)
     if not 1 <= at <= version:
-        raise StoreError(f"{name} has events 1 to {version}: there is no event {at} to annotate")
+        raise NoSuchEvent(name, version, at)
     if not text.strip():
         raise StoreError("a note needs some text")
     if tag is not None and tag not in TAGS:

@@ -39,6 +39,7 @@ from ledger.names import CARDS_PER_DECK, DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, S
 from ledger.ruleset import Ruleset
 from ledger.scoring import score
 from ledger.state import GameState, Hand, Position, card_empire, position_name
+from ledger.words import plural
 
 __all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start"]
 
@@ -174,7 +175,8 @@ def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
         own = [r for s, r in state.field_agents if s == cmd.society]
         require(
             len(own) < state.ruleset.max_field_agents,
-            f"{cmd.society} has {len(own)} agents on the map already (at most {state.ruleset.max_field_agents})",
+            f"{cmd.society} has {plural(len(own), 'agent')} on the map already "
+            f"(at most {state.ruleset.max_field_agents})",
             field_rule,
         )
         require(region not in own, f"{cmd.society} has an agent in {region} already", field_rule)
@@ -239,7 +241,7 @@ def _decide_recruit(state: GameState, cmd: c.Recruit) -> list[ev.Event]:
         require(isinstance(n, int) and n >= 1, f"banners placed in {region} must be a whole number of at least 1", rule)
     placed = sum(cmd.placed.values())
     short = f" (the reserve has only {state.reserve[empire]})" if amount < counted else ""
-    require(placed == amount, f"{order} adds {amount} {empire} banners{short}, not {placed}", rule)
+    require(placed == amount, f"{order} adds {plural(amount, f'{empire} banner')}{short}, not {placed}", rule)
     return [ev.BannersRecruited(cmd.society, empire, position[1], order, counted, amount, dict(cmd.placed))]
 
 
@@ -248,7 +250,8 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
     position, order = _pick_order(state, cmd.society, "draw", DRAW_ORDERS, cmd.order, cmd.at)
     empire = position[0]
     counted, drawn, reshuffled = draw_count(state, empire, order)
-    require(len(cmd.cards) <= drawn, f"{order} draws {drawn} {empire} cards, but {len(cmd.cards)} were named", rule)
+    require(len(cmd.cards) <= drawn, f"{order} draws {plural(drawn, f'{empire} card')}: cannot name {len(cmd.cards)}",
+            rule)
     known = {card for hand in state.hands.values() for card in hand.known}
     for card in cmd.cards:
         _check_card_id(state, card, rule)
@@ -298,12 +301,12 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     if conquered:
         require(
             cmd.banners <= movable,
-            f"{cmd.source} is a conquered region: at most {movable} of its {available} "
-            "banners may leave (you can never completely abandon a conquered region)",
+            f"{cmd.source} is a conquered region: at most {movable} of its {plural(available, 'banner')} "
+            "may leave (you can never completely abandon a conquered region)",
             rule,
         )
     else:
-        require(cmd.banners <= available, f"{cmd.source} has only {available} {empire} banners", rule)
+        require(cmd.banners <= available, f"{cmd.source} has only {plural(available, f'{empire} banner')}", rule)
     defending = state.banners_in(cmd.target)
     fort_kill = 1 if state.board.regions[cmd.target].fort else 0
     attacking = cmd.banners - fort_kill
@@ -433,10 +436,10 @@ def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
     _check_phase(state, "cleanup", "discard")
     limit = state.ruleset.hand_limit
     size = state.hands[cmd.society].size
-    require(size > limit, f"{cmd.society} holds {size} cards: only hands over {limit} discard", rule)
+    require(size > limit, f"{cmd.society} holds {plural(size, 'card')}: only hands over {limit} discard", rule)
     require(
         1 <= len(cmd.cards) <= size - limit,
-        f"{cmd.society} discards down to {limit}: {size - limit} card(s), not {len(cmd.cards)}",
+        f"{cmd.society} discards down to {limit}: {plural(size - limit, 'card')}, not {len(cmd.cards)}",
         rule,
     )
     _spend(state, cmd.society, cmd.cards, rule)

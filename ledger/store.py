@@ -34,7 +34,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment, EnvType
 
-from ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
+from ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
 from ledger.transcoder import MsgpackTranscoder
 
 Fact = dict[str, Any]
@@ -377,9 +377,9 @@ class Store:
     def facts(self, name: str, version: int | None = None) -> list[Fact]:
         """The game's first `version` facts, or all of them."""
         check_name(name)
-        if version is not None and version < 1:
-            raise StoreError(f"there is no version {version} of a game: versions start at 1")
         with self._translated():
+            if version is not None and version < 1:
+                raise NoSuchEvent(name, self._version(name), version)
             try:
                 record: GameRecord = self._ledger.repository.get(
                     game_id(name), version=version, projector_func=_project
@@ -387,7 +387,7 @@ class Store:
             except AggregateNotFoundError:
                 raise self._unknown(name) from None
         if version is not None and record.version != version:
-            raise StoreError(f"game {name!r} has {record.version} facts: there is no version {version}")
+            raise NoSuchEvent(name, record.version, version)
         return record.facts
 
     def version(self, name: str) -> int:

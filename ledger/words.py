@@ -1,4 +1,5 @@
-"""The words shown for the codes that events keep: skip reasons, tie-break steps, the engine's own events.
+"""The words shown for the codes that events keep (skip reasons, tie-break steps, the engine's own events), and
+for counts in messages.
 
 Events store codes and parameters (never sentences), so the words can be chosen when they are shown.
 """
@@ -68,3 +69,15 @@ def describe(event: ev.Event) -> str:
             totals = ", ".join(f"{s} {v['total']}" for s, v in scores.items())
             return f"final scores: {totals}; {trail_step(trail[-1]) if trail else w}"
     return type(event).__name__
+
+
+def plural(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and `noun`, the noun agreeing with the number: "1 card", "2 cards", "0 bear banners".
+
+    `noun` may carry words before the counted one ("bear banner"); `plural` gives an irregular plural whole.
+    """
+    if n == 1:
+        return f"{n} {noun}"
+    if plural is None:
+        plural = f"{noun[:-1]}ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else f"{noun}s"
+    return f"{n} {plural}"

@@ -5,6 +5,7 @@ from typing import Any
 from ledger import events as ev
 from ledger.notation import format_event
 from ledger.words import describe
+from projections.replay import final_scoring
 
 
 def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:
@@ -24,8 +25,28 @@ def _words(event: ev.Event | None) -> str | None:
     return format_event(event) or describe(event)
 
 
+def setup_differences(a: ev.GameStarted, b: ev.GameStarted, name_a: str, name_b: str) -> dict[str, dict[str, Any]]:
+    """What differs between two games' setups: players (and their seating), first player, ruleset, board.
+    A ruleset or board of the same id but other content is told apart by " (other content)"."""
+
+    def label(data: dict[str, Any], other: dict[str, Any]) -> str:
+        return data["id"] if data["id"] != other["id"] else f"{data['id']} (other content)"
+
+    found: dict[str, dict[str, Any]] = {}
+    if tuple(a.players) != tuple(b.players):
+        found["players"] = {name_a: list(a.players), name_b: list(b.players)}
+    if a.first != b.first:
+        found["first"] = {name_a: a.first, name_b: b.first}
+    if a.ruleset != b.ruleset:
+        found["ruleset"] = {name_a: label(a.ruleset, b.ruleset), name_b: label(b.ruleset, a.ruleset)}
+    if a.board != b.board or a.board_hash != b.board_hash:
+        found["board"] = {name_a: label(a.board, b.board), name_b: label(b.board, a.board)}
+    return found
+
+
 def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: str) -> dict[str, Any]:
-    """The first event where the records differ (a fork's marker aside), and both outcomes."""
+    """The first event where the records differ (a fork's marker aside), and both outcomes. Two games set up
+    differently are not a fork of one another: `setup` says what differs, and no score change is given."""
     left = [e for e in a if not isinstance(e, ev.GameForked)]
     right = [e for e in b if not isinstance(e, ev.GameForked)]
     common = 0
@@ -34,7 +55,7 @@ def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: 
     parted = common < max(len(left), len(right))
 
     def outcome(events: list[ev.Event]) -> dict[str, Any] | None:
-        scored = next((e for e in reversed(events) if isinstance(e, ev.GameScored)), None)
+        scored = final_scoring(events)
         if scored is None:
             return None
         return {"scores": {s: v["total"] for s, v in scored.scores.items()}, "winner": scored.winner}
@@ -48,7 +69,12 @@ def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: 
         },
         "outcome": {name_a: outcome(left), name_b: outcome(right)},
     }
+    started_a, started_b = left[0], right[0]
+    assert isinstance(started_a, ev.GameStarted) and isinstance(started_b, ev.GameStarted)
+    setup = setup_differences(started_a, started_b, name_a, name_b)
+    if setup:
+        result["setup"] = setup
     oa, ob = result["outcome"][name_a], result["outcome"][name_b]
-    if oa and ob:
+    if oa and ob and not setup:
         result["score_change"] = {s: ob["scores"][s] - oa["scores"][s] for s in oa["scores"]}
     return result

@@ -61,3 +61,9 @@ def standing(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[tuple[int, e
         else:
             kept.append((version, event))
     return kept
+
+
+def final_scoring(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameScored | None:
+    """The game's final scoring if it still stands (None for a game in progress, or reopened by a take-back).
+    Every read of a result goes through here, never through the raw record."""
+    return next((e for _, e in reversed(standing(events)) if isinstance(e, ev.GameScored)), None)

@@ -17,7 +17,7 @@ from typing import Any
 from ledger import events as ev
 from ledger.errors import WhispersError
 from ledger.pins import started_pins
-from projections.replay import standing
+from projections.replay import final_scoring, standing
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def placings(game: str, events: Iterable[ev.Event], seats: Mapping[str, str] | N
     kept = [e for _, e in standing(list(events))]
     started = kept[0]
     assert isinstance(started, ev.GameStarted)
-    scored = next((e for e in reversed(kept) if isinstance(e, ev.GameScored)), None)
+    scored = final_scoring(kept)
     if scored is None:
         return None
     rules = started.ruleset["tie_breaks"]

@@ -6,10 +6,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ledger import events as ev
+from ledger.errors import RulesetError
 from ledger.evolve import evolve
 from ledger.pins import labels, started_pins
+from ledger.ruleset import shipped_rulesets
 from ledger.state import GameState
-from projections.replay import standing
+from projections.replay import final_scoring, standing
+
+
+class UnknownRuleset(RulesetError):
+    """Figures asked for under a ruleset no game has and none ships."""
 
 
 def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
@@ -95,7 +101,7 @@ def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
     assert isinstance(first, ev.GameStarted)
     start = first.players.index(first.first)
     seats = {s: (i - start) % len(first.players) + 1 for i, s in enumerate(first.players)}
-    scored = next((e for e in reversed(kept) if isinstance(e, ev.GameScored)), None)
+    scored = final_scoring(kept)
     contested = Counter(e.target for e in kept if isinstance(e, ev.Attacked))
     result: dict[str, Any] = {"ruleset": started_pins(first)[0].label, "players": list(first.players), "seats": seats,
                               "over": scored is not None, "contested": dict(contested)}
@@ -113,7 +119,14 @@ def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
 
 def across(summaries: Iterable[dict[str, Any]], ruleset: str | None = None) -> dict[str, Any]:
     """Figures across finished games: win rates per society and per seat, mean scores, mean points per loyalty
-    slot, mean final cities per empire, the most contested regions. A shared win counts as a win for none."""
+    slot, mean final cities per empire, the most contested regions. A shared win counts as a win for none.
+
+    UnknownRuleset for a `ruleset` neither shipped nor used by any of the games: its zeros would be no answer."""
+    summaries = list(summaries)
+    if ruleset is not None:
+        known = {*shipped_rulesets(), *(s["ruleset"] for s in summaries)}
+        if ruleset not in known:
+            raise UnknownRuleset(f"unknown ruleset {ruleset!r}: the rulesets are {', '.join(sorted(known))}")
     games = [s for s in summaries if ruleset is None or s["ruleset"] == ruleset]
     finished = [s for s in games if s["over"]]
     played: Counter[str] = Counter()

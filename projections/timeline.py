@@ -24,11 +24,12 @@ from ledger.legal import order_actor
 from ledger.names import OFFICES, SLOTS
 from ledger.pins import labels
 from ledger.state import GameState
-from ledger.words import office_skip_reason, skip_reason
+from ledger.words import office_skip_reason, plural, skip_reason
 from projections.colours import empire_colour, society_colour
 from projections.render import PictureError
 from projections.render import escape as _esc
 from projections.replay import standing
+from projections.views import check_viewer
 
 FONT = "DejaVu Sans"
 ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
@@ -281,7 +282,7 @@ class _Reader:
 
 
 def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return plural(n, "card")
 
 
 def _head(office: str, how: str | None = None) -> str:
@@ -305,6 +306,11 @@ def _order_lines(e: Any, viewer: str | None) -> list[str]:
             if e.cards and viewer in (None, e.society):
                 lines.append(", ".join(e.cards))
             return lines
+        case ev.Attacked() if e.defending == 0:
+            # an empty region: no combat, no defender's losses; only a fort can cost the attacker anything
+            result = "moved in" if e.banners > e.attacker_losses else "all lost to the fort"
+            losses = f"the fort kills {e.fort_kill}" if e.fort_kill else "no losses"
+            return [f"attack {e.source} → {e.target}: {e.banners} v none, {result}", losses]
         case ev.Attacked():
             survivors = e.banners - e.attacker_losses
             if e.controller == e.empire and survivors:
@@ -348,15 +354,14 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
     """The council-order timeline of a record as DOT source: the whole game, or one round (`round`);
     all-seeing, or as `viewer` (a society) saw it: then no drawn card names and no loyalties but its own.
 
-    PictureError when the record holds no such round, or the viewer is not playing."""
+    PictureError when the record holds no such round; NotPlaying when the viewer is not playing."""
     import graphviz
 
     events = [e for _, e in standing(events)]
     if not events or not isinstance(events[0], ev.GameStarted):
         raise PictureError("the record does not begin with its game line")
     started = events[0]
-    if viewer is not None and viewer not in started.players:
-        raise PictureError(f"{viewer} is not playing in {started.name} ({', '.join(started.players)} are)")
+    check_viewer(started.name, started.players, viewer)
     reader = _Reader(viewer)
     reader.read(events)
     played = [r for r in sorted(reader.rounds) if reader.rounds[r].turns]

@@ -5,18 +5,31 @@ sizes and every public fact. A sealed set is unknown even to the record until it
 all-seeing view (`society=None`) is the record's own.
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 from ledger import events as ev
+from ledger.errors import WhispersError
 from ledger.names import SLOTS
 from ledger.pins import labels
 from ledger.state import GameState, position_name
+
+
+class NotPlaying(WhispersError):
+    """A view asked for as a society that is not at the table."""
+
+
+def check_viewer(game: str, players: Sequence[str], society: str | None) -> None:
+    """Every view as a society (each face, each command) refuses one not playing, in these words."""
+    if society is not None and society not in players:
+        raise NotPlaying(f"{society} is not playing in {game} ({', '.join(players)} are)")
 
 
 def state_view(state: GameState, society: str | None = None) -> dict[str, Any]:
     """The state as `society` knew it (everything the record holds when `society` is None)."""
     from ledger.legal import prompt
 
+    check_viewer(state.name, state.players, society)
     p = prompt(state)
     loyalty: dict[str, Any] = {}
     for s in state.players:

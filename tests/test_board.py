@@ -452,7 +452,7 @@ def test_cli_check_tiny_board_written_as_toml(tmp_path: Path) -> None:
     _write_toml(path, tiny())
     result = CliRunner().invoke(whispers, ["board", "check", str(path)])
     assert result.exit_code == 0, result.output
-    assert "valid board 'tiny' (3 regions, 2 empires, 1 cities, sha256:" in result.stdout
+    assert "valid board 'tiny' (3 regions, 2 empires, 1 city, sha256:" in result.stdout
 
 
 def test_cli_check_broken_board(tmp_path: Path) -> None:

@@ -638,8 +638,8 @@ REFUSALS = {
     "bad game name": (["new", "no spaces please", "--players", "raven,rat"], "invalid game name"),
     "too few players": (["new", "solo", "--players", "raven"], "(EN Overview)"),
     "society twice": (["new", "twice", "--players", "raven,raven"], "listed twice"),
-    "version 0": (["status", "t", "--at", "0"], "versions start at 1"),
-    "version too far": (["status", "t", "--at", "999"], "there is no version 999"),
+    "version 0": (["status", "t", "--at", "0"], ("game t has events 1 to ", ": there is no event 0")),
+    "version too far": (["status", "t", "--at", "999"], ("game t has events 1 to ", ": there is no event 999")),
     # unknown names
     "unknown society": (["move", "t", "wolf", "pass"], "unknown society or verb 'wolf'"),
     "unknown society in new": (["new", "x", "--players", "raven,wolf"], "unknown society 'wolf'"),
@@ -661,7 +661,7 @@ REFUSALS = {
     # illegal moves, with the rule that forbids them
     "too many attackers": (
         ["move", "t", "raven", "attack", "red-cliffs", "windmoor", "5"],
-        "red-cliffs has only 1 bear banners (EN Attack Action)",
+        "red-cliffs has only 1 bear banner (EN Attack Action)",
     ),
     "across the sea": (
         ["move", "t", "raven attack frost-gate windmoor 1"],
@@ -880,7 +880,7 @@ BAD_NOTATION = {
     "unknown society": (lambda t: _replace_line(t, 3, "wolf loyalty sealed"), "line 3: unknown society"),
     "illegal": (
         lambda t: t + "raven attack red-cliffs windmoor 5\n",
-        "line 14: red-cliffs has only 1 bear banners (EN Attack Action)",
+        "line 14: red-cliffs has only 1 bear banner (EN Attack Action)",
     ),
     "out of turn": (lambda t: _replace_line(t, 6, "rat deploy bear.sheriff"), "line 6: it is raven's turn"),
     "unclosed quote": (lambda t: t + 'undo "oops\n', "line 14: cannot read the line: No closing quotation"),

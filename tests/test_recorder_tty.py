@@ -94,7 +94,7 @@ def test_record_moves_refusals_and_ctrl_c(store: Path, recorder) -> None:
     child.expect_exact("raven controls the bear sheriff")
     child.expect_exact(PROMPT)
     child.sendline("raven attack red-cliffs windmoor 5")
-    child.expect_exact("Refused: red-cliffs has only 1 bear banners (EN Attack Action)")
+    child.expect_exact("Refused: red-cliffs has only 1 bear banner (EN Attack Action)")
     # an unparseable line is refused too
     child.expect_exact(PROMPT)
     child.sendline("raven attack red-cliffs windmoor lots")

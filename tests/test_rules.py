@@ -508,7 +508,7 @@ def test_recruit_is_partial_when_the_reserve_runs_short_EN_add_banner_actions() 
     assert state.reserve["bear"] == 1
     (option,) = options(state, "recruit")
     assert option.choices["amount"] == 1
-    assert_refused(state, "raven recruit wolfmere=2", "adds 1 bear banners (the reserve has only 1), not 2")
+    assert_refused(state, "raven recruit wolfmere=2", "adds 1 bear banner (the reserve has only 1), not 2")
     after, events = apply(state, "raven recruit wolfmere=1")
     recruited = one(events, ev.BannersRecruited)
     assert (recruited.counted, recruited.amount) == (2, 1)
@@ -606,7 +606,7 @@ def test_named_cards_come_from_that_deck_and_not_from_a_hand_EN_draw_empire_card
     assert_refused(state, "raven draw bear:1", "bear:1 is not from the lion deck")
     assert_refused(state, "raven draw lion:3", "lion:3 is in a hand already")
     assert_refused(state, "raven draw lion:9", "numbered 1 to 8")
-    assert_refused(state, "raven draw lion:1 lion:2", "draws 1 lion cards, but 2 were named")
+    assert_refused(state, "raven draw lion:1 lion:2", "draws 1 lion card: cannot name 2")
     after, events = apply(state, "raven draw lion:5")
     assert one(events, ev.CardsDrawn).cards == ("lion:5",)
     assert after.hands["raven"] == Hand({"lion": 1}, ("lion:5",))
@@ -798,7 +798,7 @@ def test_only_hands_over_5_discard_down_to_exactly_5_EN_cleanup_phase() -> None:
     assert (option.society, option.choices["count"]) == ("raven", 2)
     error = assert_refused(state, "spider discard bear:3", "spider holds 5 cards: only hands over 5 discard")
     assert error.rule == "EN Cleanup Phase"
-    assert_refused(state, "raven discard bear:1 bear:2 lion:1", "raven discards down to 5: 2 card(s), not 3")
+    assert_refused(state, "raven discard bear:1 bear:2 lion:1", "raven discards down to 5: 2 cards, not 3")
     assert_refused(state, "raven discard elephant:1", "raven holds no elephant card")
     assert_refused(state, "raven discard bear:5", "raven does not hold bear:5")
     after, events = apply(state, "raven discard bear:1")

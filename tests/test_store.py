@@ -74,7 +74,7 @@ def test_facts_at_an_earlier_version(store: Store, name: str) -> None:
 @pytest.mark.parametrize("version", [0, -1, len(NESTED) + 1, 1000])
 def test_a_version_outside_the_record_is_refused(store: Store, name: str, version: int) -> None:
     store.create(name, NESTED)
-    with pytest.raises(StoreError, match="no version"):
+    with pytest.raises(StoreError, match=f"game {name} has events 1 to {len(NESTED)}: there is no event {version}$"):
         store.facts(name, version)
 
 
