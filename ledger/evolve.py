@@ -245,7 +245,7 @@ def _a_loyalty_swapped(s: GameState, e: ev.LoyaltySwapped) -> GameState:
     tokens = loyalty.tokens
     if tokens is not None:
         tokens = {**tokens, a: tokens[b], b: tokens[a]}
-    new = Loyalty(tokens, {**loyalty.revealed, **e.revealed}, loyalty.swaps + 1)
+    new = Loyalty(tokens, {**loyalty.revealed, **e.revealed}, loyalty.swaps + 1, (*loyalty.swapped, (a, b)))
     return replace(s, loyalty={**s.loyalty, e.society: new}, step=s.step + 1)
 
 
@@ -255,7 +255,7 @@ def _a_passed(s: GameState, e: ev.SwapPassed) -> GameState:
 
 def _a_revealed(s: GameState, e: ev.LoyaltyRevealed) -> GameState:
     loyalty = s.loyalty[e.society]
-    revealed = Loyalty(dict(e.tokens), loyalty.revealed, loyalty.swaps)
+    revealed = Loyalty(dict(e.tokens), loyalty.revealed, loyalty.swaps, loyalty.swapped)
     return replace(s, loyalty={**s.loyalty, e.society: revealed})
 
 

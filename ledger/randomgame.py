@@ -78,13 +78,15 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True) -> 
             rest = [e for e in state.board.empires if e not in loyalty.revealed.values()]
             rng.shuffle(rest)
             tokens = {slot: loyalty.revealed.get(slot) or rest.pop() for slot in SLOTS}
-            if state.ruleset.distinct_devout and "devout" not in loyalty.revealed:
-                taken = {lo.tokens["devout"] for lo in state.loyalty.values() if lo.tokens}
-                if tokens["devout"] in taken:
-                    free = [s for s in SLOTS if s not in loyalty.revealed and tokens[s] not in taken]
-                    if free:
-                        other = free[0]
-                        tokens["devout"], tokens[other] = tokens[other], tokens["devout"]
+            if state.ruleset.distinct_devout:
+                # REV "Setup": the devout empires as placed at setup (before any swap) are distinct
+                taken = {lo.at_setup(lo.tokens)["devout"] for lo in state.loyalty.values() if lo.tokens}
+                for _ in range(50):
+                    if loyalty.at_setup(tokens)["devout"] not in taken:
+                        break
+                    free = [e for e in state.board.empires if e not in loyalty.revealed.values()]
+                    rng.shuffle(free)
+                    tokens = {slot: loyalty.revealed.get(slot) or free.pop() for slot in SLOTS}
             return c.Reveal(society, tokens)
     raise AssertionError(f"no command for {option.verb}")
 

@@ -129,13 +129,16 @@ def _decide_loyalty(state: GameState, cmd: c.RecordLoyalty) -> list[ev.Event]:
 
 
 def _check_distinct_devout(state: GameState, society: str, tokens: Mapping[str, str]) -> None:
+    """REV "Setup": devout empires are dealt from one set, so no two societies start devout to one empire.
+    A swap may move a devout token later, so the sets are compared as they were placed at setup."""
     if not state.ruleset.distinct_devout:
         return
+    mine = state.loyalty[society].at_setup(tokens)["devout"] if society in state.loyalty else tokens["devout"]
     for other, loyalty in state.loyalty.items():
         if other != society and loyalty.tokens is not None:
             require(
-                loyalty.tokens["devout"] != tokens["devout"],
-                f"{other} is devout to {tokens['devout']} already: devout empires are dealt from one set",
+                loyalty.at_setup(loyalty.tokens)["devout"] != mine,
+                f"{other} is devout to {mine} already: devout empires are dealt from one set",
                 "REV Setup",
             )
 
@@ -459,7 +462,11 @@ def _decide_swap_loyalty(state: GameState, cmd: c.SwapLoyalty) -> list[ev.Event]
         require(set(given) == {a, b}, f"name the empire now on each swapped slot: {a}=EMPIRE {b}=EMPIRE", rule)
         for empire in given.values():
             require(empire in state.board.empires, f"unknown empire {empire!r}", rule)
-        require(len(set(given.values())) == 2, "the two swapped tokens are of different empires", rule)
+        require(
+            len(set(given.values())) == 2,
+            f"the two swapped slots cannot both hold {next(iter(given.values()))}: each empire has one token",
+            rule,
+        )
     if loyalty.tokens is not None:
         actual = {a: loyalty.tokens[b], b: loyalty.tokens[a]}
         require(
@@ -503,6 +510,7 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
             f"{slot} was revealed as {empire} by a swap, not {cmd.tokens[slot]}",
             "whispers: a reveal must agree with what was revealed",
         )
+    _check_distinct_devout(state, cmd.society, cmd.tokens)
     return [ev.LoyaltyRevealed(cmd.society, dict(cmd.tokens))]
 
 

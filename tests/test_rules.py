@@ -872,7 +872,8 @@ def test_a_sealed_set_names_the_revealed_empires_EN_swap_phase() -> None:
     state = swap_state(sealed=("raven",))
     error = assert_refused(state, "raven swap-loyalty devout opposed", "raven's loyalty is sealed: name the revealed")
     assert error.rule == "EN Swap Phase"
-    assert_refused(state, "raven swap-loyalty devout=lion opposed=lion", "of different empires")
+    error = assert_refused(state, "raven swap-loyalty devout=lion opposed=lion", "cannot both hold lion")
+    assert "different empires" not in str(error)  # it names the fault (one empire twice), not its opposite
     assert_refused(state, "raven swap-loyalty devout=lion opposed=wolf", "unknown empire 'wolf'")
     after, events = apply(state, "raven swap-loyalty devout=lion opposed=bear")
     assert one(events, ev.LoyaltySwapped).revealed == {"devout": "lion", "opposed": "bear"}
@@ -984,6 +985,32 @@ def test_revised_final_reveal_is_not_refused_because_a_swap_moved_a_devout_token
         state = rules.evolve(state, event)
     assert state.phase == "reveal"
     _, events = apply(state, "spider reveal devout=eagle dutiful=lion affiliated=bear unallied=horse opposed=elephant")
+    assert of_type(events, ev.GameScored)
+
+
+def test_revised_final_reveal_with_a_devout_empire_another_society_was_dealt_is_refused_REV_setup() -> None:
+    """REV "Setup": "Every player put the loyalty token ... that matches the one he got dealt for the seat order in
+    his « devout » slot" — dealt from one set of five, so no two societies start devout to one empire. The check
+    holds when a sealed set is revealed at the end too, on the set as it was placed (its swaps undone)."""
+    state = new_state(players=("raven", "spider"), ruleset="revised")
+    state, _ = play(state, loyalty_line("raven", tokens_for(0)), "spider loyalty sealed")  # raven: devout bear
+    at_end = position(state, phase="round_end", round=4)
+    for event in rules.advance(at_end):
+        at_end = rules.evolve(at_end, event)
+    assert at_end.phase == "reveal"
+    same = "spider reveal devout=bear dutiful=eagle affiliated=elephant unallied=horse opposed=lion"
+    error = assert_refused(at_end, same, "raven is devout to bear already")
+    assert error.rule == "REV Setup"
+    # spider swapped devout and dutiful (now eagle and bear): it was placed devout to bear, as raven was
+    swapped = position(state, phase="swap", round=1, step=0)
+    swapped, _ = play(swapped, "raven pass", "spider swap-loyalty devout=eagle dutiful=bear")
+    swapped = position(swapped, phase="round_end", round=4)
+    for event in rules.advance(swapped):
+        swapped = rules.evolve(swapped, event)
+    moved = "spider reveal devout=eagle dutiful=bear affiliated=elephant unallied=horse opposed=lion"
+    assert_refused(swapped, moved, "raven is devout to bear already", rule="REV Setup")
+    fine = "spider reveal devout=eagle dutiful=lion affiliated=bear unallied=horse opposed=elephant"
+    _, events = apply(at_end, fine)
     assert of_type(events, ev.GameScored)
 
 
