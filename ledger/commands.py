@@ -99,6 +99,7 @@ class Reveal(Command):
 @dataclass(frozen=True, slots=True)
 class Undo(Command):
     reason: str
+    reopen: bool = False  # taking back a finished game's last move reopens it: said on purpose, never by default
 
 
 @dataclass(frozen=True, slots=True)

@@ -263,10 +263,12 @@ class LoyaltyRevealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class MoveTakenBack(Event):
-    """A take-back of the last move still standing: `move` is the 1-based index of its first event."""
+    """A take-back of the last move still standing: `move` is the 1-based index of its first event.
+    `reopen` marks the take-back that reopened a finished game (its scoring is undone with the move)."""
 
     reason: str
     move: int
+    reopen: bool = False
 
 
 @dataclass(frozen=True, slots=True)

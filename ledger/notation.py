@@ -41,7 +41,7 @@ VERBS: dict[str, str] = {
     "swap-loyalty": "raven swap-loyalty devout opposed   |   rat swap-loyalty devout=lion opposed=bear (sealed set)",
     "pass": "raven pass   (declines the swap phase)",
     "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant",
-    "undo": 'undo "entered the wrong region"',
+    "undo": 'undo "entered the wrong region"   |   undo reopen "TD: a misread final reveal"   (a finished game)',
     "ruling": 'ruling "TD: the attack stands though the fort was missed" kill=ice-hall:1',
     "check": "check frost-gate=3 ice-hall=0   (the table's count; a mismatch is flagged, not fatal)",
 }
@@ -59,6 +59,9 @@ def parse_line(line: str) -> c.Command | Header | None:
     if head == "game":
         return _parse_header(rest)
     if head == "undo":
+        # `undo REASON`, or `undo reopen REASON` to take back a finished game's last move (one word: a reason)
+        if len(rest) == 2 and rest[0] == "reopen":
+            return c.Undo(_reason(rest[1:], "undo"), reopen=True)
         return c.Undo(_reason(rest, "undo"))
     if head == "ruling":
         reason = _reason(rest[:1], "ruling")
@@ -349,8 +352,8 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
             return f"{s} pass"
         case ev.LoyaltyRevealed(society=s, tokens=tokens):
             return f"{s} reveal " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
-        case ev.MoveTakenBack(reason=reason):
-            return f"undo {_quote(reason)}"
+        case ev.MoveTakenBack(reason=reason, reopen=reopen):
+            return f"undo {'reopen ' if reopen else ''}{_quote(reason)}"
         case ev.RulingApplied(reason=reason, effects=effects):
             return " ".join(["ruling", _quote(reason), *_effect_args(effects)])
         case ev.TableChecked(counts=counts):

@@ -88,12 +88,24 @@ def decide(state: GameState, command: c.Command) -> list[ev.Event]:
     return events
 
 
+REOPEN_RULE = "whispers: a finished game is reopened only on purpose"
+
+
 def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
     if not command.reason.strip():
         raise RuleError("a take-back needs a reason", "whispers: history is never erased")
     if not state.moves:
         raise RuleError("there is no move to take back", "whispers: take-back")
-    return ev.MoveTakenBack(command.reason.strip(), state.moves[-1])
+    if state.over and not command.reopen:
+        raise RuleError(
+            'the game is over: taking back its last move reopens it; say so with undo reopen "REASON" '
+            "(whispers move GAME undo --reopen REASON)",
+            REOPEN_RULE,
+        )
+    if command.reopen and not state.over:
+        raise RuleError('the game is not over: there is nothing to reopen; take a move back with undo "REASON"',
+                        REOPEN_RULE)
+    return ev.MoveTakenBack(command.reason.strip(), state.moves[-1], command.reopen)
 
 
 def _check_society(state: GameState, society: str) -> None:

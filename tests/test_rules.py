@@ -36,6 +36,7 @@ from ledger import events as ev
 from ledger import rules
 from ledger.errors import RuleError
 from ledger.names import OFFICES, SLOTS
+from ledger.notation import format_event
 from ledger.state import Deck, GameState, Hand, Loyalty
 
 FULL_BEAR = {
@@ -1250,6 +1251,27 @@ def test_a_take_back_stays_in_the_record_and_replays_whispers_take_back() -> Non
     assert state.version == len(record)
     assert rules.fold(record) == state
     assert state.council[("horse", "marshal")] == "serpent" and ("horse", "chancellor") not in state.council
+
+
+def test_reopening_a_finished_game_takes_an_explicit_undo_reopen_whispers_take_back() -> None:
+    """whispers: a scored game is reopened only on purpose. A plain take-back of its last move is refused, naming
+    the form that does it; `undo reopen REASON` takes the move back (the scoring with it) and says it reopened
+    the game; on a game still going there is nothing to reopen. The record reads back and re-adjudicates."""
+    state = office_state("horse", "chancellor", {"horse.chancellor": "raven"}, round=4)
+    before = state
+    state, _ = apply(state, "raven attack windmoor red-cliffs 1")
+    assert state.over
+    error = assert_refused(state, 'undo "wrong region"', 'undo reopen "REASON"')
+    assert error.rule == rules.REOPEN_RULE and "--reopen" in str(error)
+    assert_refused(before, 'undo reopen "nothing is over"', "the game is not over", rule="whispers")
+    reopened, events = apply(state, 'undo reopen "TD: the attack was from frost-gate"')
+    assert events == [ev.MoveTakenBack("TD: the attack was from frost-gate", before.version + 1, True)]
+    assert not reopened.over and not reopened.scored and rules.prompt(reopened).actors == ("raven",)
+    assert position(reopened, version=before.version) == before
+    line = format_event(events[0])
+    assert line == "undo reopen 'TD: the attack was from frost-gate'"
+    assert command(line or "") == c.Undo("TD: the attack was from frost-gate", reopen=True)
+    assert command("undo reopen") == c.Undo("reopen")  # one word is a reason, as `log` writes a plain one
 
 
 def test_a_ruling_applies_its_effects_with_a_reason_whispers_ruling() -> None:
