@@ -152,8 +152,8 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
                 found.append((f"{s} discard ", False, f"{ch['count']} card(s)"))
             case "swap-loyalty":
                 found.append((f"{s} swap-loyalty ", False, f"two of: {', '.join(ch['slots'])}"))
-            case "pass":
-                found.append((f"{s} pass", True, ""))
+            case "pass" | "no-card":
+                found.append((f"{s} {o.verb}", True, ""))
             case "reveal":
                 found.append((f"{s} reveal devout= dutiful= affiliated= unallied= opposed=", False, ""))
     return found[:limit]

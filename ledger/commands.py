@@ -91,6 +91,13 @@ class Pass(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class NoCard(Command):
+    """The society that gave an empire's last order plays no (more) card after it; any other move says the same."""
+
+    society: str
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal(Command):
     society: str
     tokens: dict[str, str]

@@ -262,6 +262,14 @@ class LoyaltyRevealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AfterOrderPassed(Event):
+    """The society that took an empire's last order plays no (more) card after it: the supply check follows."""
+
+    MOVE = True
+    society: str
+
+
+@dataclass(frozen=True, slots=True)
 class MoveTakenBack(Event):
     """A take-back of the last move still standing: `move` is the 1-based index of its first event.
     `reopen` marks the take-back that reopened a finished game (its scoring is undone with the move)."""

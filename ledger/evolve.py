@@ -239,6 +239,10 @@ def _a_discarded(s: GameState, e: ev.CardsDiscarded) -> GameState:
     return _spent(s, e.society, e.cards)
 
 
+def _a_after_passed(s: GameState, e: ev.AfterOrderPassed) -> GameState:
+    return replace(s, last_actor=None, last_was_draw=False)
+
+
 def _a_loyalty_swapped(s: GameState, e: ev.LoyaltySwapped) -> GameState:
     loyalty = s.loyalty[e.society]
     a, b = e.slots
@@ -292,6 +296,7 @@ _APPLY: dict[type, Any] = {
     ev.CardsDiscarded: _a_discarded,
     ev.LoyaltySwapped: _a_loyalty_swapped,
     ev.SwapPassed: _a_passed,
+    ev.AfterOrderPassed: _a_after_passed,
     ev.LoyaltyRevealed: _a_revealed,
     ev.RulingApplied: _a_ruling,
     ev.TableChecked: _a_checked,

@@ -40,6 +40,7 @@ VERBS: dict[str, str] = {
     "discard": "raven discard bear:5 lion   (a card, or just its empire when the record does not know which)",
     "swap-loyalty": "raven swap-loyalty devout opposed   |   rat swap-loyalty devout=lion opposed=bear (sealed set)",
     "pass": "raven pass   (declines the swap phase)",
+    "no-card": "raven no-card   (plays no more card after an empire's last order: its supply check follows)",
     "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant",
     "undo": 'undo "entered the wrong region"   |   undo reopen "TD: a misread final reveal"   (a finished game)',
     "ruling": 'ruling "TD: the attack stands though the fort was missed" kill=ice-hall:1',
@@ -271,6 +272,12 @@ def _pass(society: str, args: list[str]) -> c.Command:
     return c.Pass(society)
 
 
+def _no_card(society: str, args: list[str]) -> c.Command:
+    if args:
+        raise NotationError("no-card takes nothing more")
+    return c.NoCard(society)
+
+
 _VERB_PARSERS = {
     "loyalty": _loyalty,
     "deploy": lambda s, a: c.Deploy(s, _one(a, "deploy", "place")),
@@ -283,6 +290,7 @@ _VERB_PARSERS = {
     "discard": _discard,
     "swap-loyalty": _swap_loyalty,
     "pass": _pass,
+    "no-card": _no_card,
     "reveal": _reveal,
 }
 
@@ -350,6 +358,8 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
             return f"{s} swap-loyalty {a}={revealed[a]} {b}={revealed[b]}"
         case ev.SwapPassed(society=s):
             return f"{s} pass"
+        case ev.AfterOrderPassed(society=s):
+            return f"{s} no-card"
         case ev.LoyaltyRevealed(society=s, tokens=tokens):
             return f"{s} reveal " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
         case ev.MoveTakenBack(reason=reason, reopen=reopen):

@@ -73,6 +73,8 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True) -> 
             return c.SwapLoyalty(society, (a, b), revealed)
         case "pass":
             return c.Pass(society)
+        case "no-card":
+            return c.NoCard(society)
         case "reveal":
             loyalty = state.loyalty[society]
             rest = [e for e in state.board.empires if e not in loyalty.revealed.values()]

@@ -34,13 +34,14 @@ from ledger.legal import (
     recruit_count,
     swap_targets,
     turn_society,
+    window_waits,
 )
 from ledger.names import CARDS_PER_DECK, DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS, SOCIETIES
 from ledger.ruleset import Ruleset
 from ledger.scoring import score
 from ledger.state import GameState, Hand, Position, card_empire, position_name
 
-__all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start"]
+__all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start", "window_waits"]
 
 SOCIETY_RULE = "EN Setup: Player Boards and Tokens"
 
@@ -80,12 +81,32 @@ def decide(state: GameState, command: c.Command) -> list[ev.Event]:
     decider = _DECIDERS.get(type(command))
     if decider is None:
         raise RuleError(f"unknown command {type(command).__name__}", "whispers")
-    events = list(decider(state, command))
+    holder = window_waits(state)
+    closing = _close_window(state, command)
+    for event in closing:
+        state = evolve(state, event)
+    if state.over:
+        raise RuleError(
+            f"the last order is given: {holder} may still play a card or say no-card, and then the game ends",
+            "EN Playing Cards",
+        )
+    events = [*closing, *decider(state, command)]
     after = state
-    for event in events:
+    for event in events[len(closing):]:
         after = evolve(after, event)
     events.extend(advance(after))
     return events
+
+
+def _close_window(state: GameState, command: c.Command) -> list[ev.Event]:
+    """The supply check and what follows, when a move other than the waiting society's play or no-card is made in
+    the window after an empire's last order (EN "Playing Cards": "immediately after" ends with the turn)."""
+    holder = window_waits(state)
+    if holder is None or isinstance(command, c.Ruling | c.Check):
+        return []
+    if isinstance(command, c.PlayCard | c.NoCard) and command.society == holder:
+        return []
+    return advance(state, close=True)
 
 
 REOPEN_RULE = "whispers: a finished game is reopened only on purpose"
@@ -503,6 +524,18 @@ def _decide_pass(state: GameState, cmd: c.Pass) -> list[ev.Event]:
     return [ev.SwapPassed(cmd.society)]
 
 
+def _decide_no_card(state: GameState, cmd: c.NoCard) -> list[ev.Event]:
+    _check_society(state, cmd.society)
+    holder = window_waits(state)
+    require(
+        holder == cmd.society,
+        f"no-card closes the moment after an empire's last order, and {cmd.society} is not waited for"
+        + (f" ({holder} is)" if holder else ""),
+        "EN Playing Cards",
+    )
+    return [ev.AfterOrderPassed(cmd.society)]
+
+
 def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
     rule = "EN Final Scoring"
     _check_society(state, cmd.society)
@@ -559,6 +592,7 @@ _DECIDERS: dict[type, Any] = {
     c.Discard: _decide_discard,
     c.SwapLoyalty: _decide_swap_loyalty,
     c.Pass: _decide_pass,
+    c.NoCard: _decide_no_card,
     c.Reveal: _decide_reveal,
     c.Ruling: _decide_ruling,
     c.Check: _decide_check,

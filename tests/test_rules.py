@@ -407,6 +407,12 @@ def test_a_whole_round_empires_in_board_order_offices_in_order_EN_empire_turns_p
         assert prompt.actors == (line.split()[0],)
         state, events = apply(state, line)
         produced.extend(events)
+    # serpent drew at the horse steward: it may still play a card after the round's last order (EN "Playing Cards")
+    assert rules.prompt(state).options[:2] == (
+        rules.Option("play", "serpent", {"hand": {"horse": 1}}), rules.Option("no-card", "serpent", {})
+    )
+    state, events = apply(state, "serpent no-card")
+    produced.extend(events)
     assert [e.empire for e in of_type(produced, ev.EmpireTurnStarted)] == list(EMPIRES)
     assert [e.empire for e in of_type(produced, ev.SupplyChecked)] == list(EMPIRES)
     assert all(e.scope == "active" for e in of_type(produced, ev.SupplyChecked))
@@ -744,7 +750,11 @@ def test_revised_swap_agent_needs_another_agent_and_acts_from_a_newly_controlled
     assert_refused(after, "raven attack red-cliffs windmoor 1", "more than one attack order is owed")
     after, events = apply(after, "raven draw at=bear.steward")
     assert one(events, ev.CardsDrawn).office == "steward"
-    # the council is over: spider, now on the chancellor, gives no order; the supply check follows
+    # the council is over: spider, now on the chancellor, gives no order; raven may play an (I) decree it drew
+    # (REV "Decrees": "played immediately as the decree is drawn"), then the supply check follows
+    assert not of_type(events, ev.SupplyChecked) and rules.card_window(after) == ("raven",)
+    after, events = apply(after, "raven no-card")
+    assert events[0] == ev.AfterOrderPassed("raven")
     assert one(events, ev.SupplyChecked).empire == "bear"
     assert one(events, ev.EmpireTurnStarted).empire == "eagle"
 
@@ -769,12 +779,13 @@ def test_an_office_with_no_legal_order_is_skipped_with_the_reason_digest_8_8() -
     the Lion Marshal's only order (+2 per fort) cannot be chosen."""
     state = office_state("lion", "steward", {"lion.marshal": "raven", **NEXT}, banners=FULL_LION)
     assert state.reserve["lion"] == 0
-    _, events = apply(state, "raven draw")
+    after, events = apply(state, "raven draw")
     skipped = of_type(events, ev.OfficeSkipped)
     assert [(e.office, e.controller, e.reason) for e in skipped if e.empire == "lion"] == [
         ("marshal", "raven", "no legal order at lion.marshal"),
         ("chancellor", None, "no agent controls it"),
     ]
+    _, events = apply(after, "raven no-card")  # raven drew: it may play a card before the supply check
     assert of_type(events, ev.SupplyChecked)[0].empire == "lion"
 
 
@@ -1318,14 +1329,47 @@ def test_ruleset_fixtures_encode_the_digest_defaults() -> None:
     assert (official.concealed_bonus, ruleset_of("advanced").concealed_bonus, revised.concealed_bonus) == (0, 1, 1)
 
 
-def test_the_after_window_closes_with_the_empires_supply_check_EN_checking_supply() -> None:
-    """EN "Playing Cards" allows a card "immediately after" an order, and EN "Checking Supply" checks "at the end
-    of an empire's turn". The engine runs the check as soon as the empire's last order is taken, so the
-    "after" window closes there: a card played later would add banners that escape that check."""
+def test_a_card_may_follow_the_empires_last_order_until_its_supply_check_EN_playing_cards() -> None:
+    """EN "Playing Cards": "You can play a card immediately before, during, or immediately after any action taken for
+    a council position you control." EN "Checking Supply": "At the end of an empire's turn, check supply". The
+    society that took the empire's last order may still play; the supply check waits for it and counts what its
+    card did. No one else may play in that moment, and once the check is made (it says no-card, or another move is
+    made) the moment is gone. `no-card` says it plays no more."""
     council = {"bear.chancellor": "raven", **NEXT}
-    state = hands(office_state("bear", "chancellor", council), raven=["lion:2"])
-    attack = next(o for o in options(state, "attack"))
-    source, target, _ = attack.choices["attacks"][0]
-    after, events = apply(state, f"raven attack {source} {target} 1")
+    state = hands(office_state("bear", "chancellor", council), raven=["lion:2", "lion:3"], spider=["eagle:1"])
+    after, events = apply(state, "raven attack red-cliffs windmoor 1")
+    assert not of_type(events, ev.SupplyChecked) and rules.card_window(after) == ("raven",)
+    plays = {o.society for o in options(after, "play")}
+    assert "raven" in plays and "spider" not in plays
+    assert {o.society for o in options(after, "recruit")} == {"serpent"}  # the next order is offered too
+    assert_refused(after, "spider play eagle:1", "spider may not play a card now", rule="EN Playing Cards")
+    limit = state.supply_limit("frost-gate")
+    played, events = apply(after, f"raven play lion:2 add=bear:frost-gate:{limit}")
+    assert not of_type(events, ev.SupplyChecked)  # raven still holds lion:3: the moment is still open
+    closed, events = apply(played, "raven no-card")
+    assert events[0] == ev.AfterOrderPassed("raven")
+    assert one(events, ev.SupplyChecked).losses == {"frost-gate": ("bear", 2)}  # the card's banners are checked
+    assert_refused(closed, "raven play lion:3", "raven may not play a card now")
+    # another society's move closes the moment too: the check is recorded before it, and raven may not play after
+    moved_on, events = apply(played, "serpent recruit stormcrag=2")
+    assert [type(e) for e in events[:2]] == [ev.SupplyChecked, ev.EmpireTurnStarted]
+    assert isinstance(events[2], ev.BannersRecruited) and events[0] == one(
+        apply(played, "raven no-card")[1], ev.SupplyChecked
+    )
+    assert_refused(moved_on, "raven play lion:3", "raven may not play a card now")
+    # with an empty hand there is nothing to wait for
+    _, events = apply(hands(office_state("bear", "chancellor", council)), "raven attack red-cliffs windmoor 1")
     assert one(events, ev.SupplyChecked).empire == "bear"
-    assert_refused(after, "raven play lion:2 add=bear:frost-gate:3", "raven may not play a card now")
+
+
+def test_the_game_waits_for_a_card_after_round_4s_last_order_then_ends_EN_playing_cards() -> None:
+    """EN "Playing Cards" ("immediately after any action") and EN "Mark the Turn" (after round 4 "the game ends"):
+    the game is not scored while the society that gave the last order may still play; its no-card ends it."""
+    state = hands(office_state("horse", "chancellor", {"horse.chancellor": "raven"}, round=4), raven=["lion:2"])
+    after, events = apply(state, "raven attack windmoor red-cliffs 1")
+    assert not after.over and not of_type(events, ev.GameScored)
+    assert rules.prompt(after).actors == ("raven",)
+    assert {o.verb for o in rules.prompt(after).options} == {"play", "no-card"}
+    assert_refused(after, "spider pass", "raven may still play a card or say no-card, and then the game ends")
+    over, events = apply(after, "raven no-card")
+    assert over.over and one(events, ev.GameScored)
