@@ -8,6 +8,8 @@ Sections quoted: EN = official English rules (seeds/004), FR, ES, REV = revised 
 digest = /work/shared/rules-digest.md.
 """
 
+from importlib import resources
+
 import pytest
 from support import (
     EMPIRES,
@@ -34,6 +36,7 @@ from support import (
 from ledger import commands as c
 from ledger import events as ev
 from ledger import rules
+from ledger.board import Board, parse_board
 from ledger.errors import RuleError
 from ledger.names import OFFICES, SLOTS
 from ledger.notation import format_event
@@ -757,6 +760,39 @@ def test_revised_swap_agent_needs_another_agent_and_acts_from_a_newly_controlled
     assert events[0] == ev.AfterOrderPassed("raven")
     assert one(events, ev.SupplyChecked).empire == "bear"
     assert one(events, ev.EmpireTurnStarted).empire == "eagle"
+
+
+def steward_swap_board() -> Board:
+    """The stand-in board with swap-agent offered by the Bear Steward too (the shipped councils offer it on the
+    Chancellor only, where ending the council and moving to the next office look the same)."""
+    text = (resources.files("fixtures") / "boards" / "standin.toml").read_text(encoding="utf-8")
+    shipped = 'steward = ["draw_per_2_farms", "recruit_2"]'
+    assert text.count(shipped) == 1
+    text = text.replace(shipped, 'steward = ["draw_per_2_farms", "swap_agent"]').replace(
+        'id = "standin"', 'id = "standin-steward-swap"'
+    )
+    return parse_board(text.encode(), "a test board derived from standin.toml")
+
+
+def test_revised_swap_agent_ends_the_council_from_any_office_REV_council_orders() -> None:
+    """REV "Council orders": "Switch your agent ... with an other political agent manipulating this council, then
+    immediately execute one order from this new position. After your order is executed, the ... Council is over:
+    check the supply level". On a board whose Bear Steward offers the swap, raven (steward) swaps with spider
+    (marshal) and gives the marshal's order; rat's chancellor then gives none: the supply check follows."""
+    started = rules.start("test", PLAYERS, None, ruleset_of("revised"), steward_swap_board())
+    state = setup_done(rules.evolve(None, started))
+    council = {"bear.steward": "raven", "bear.marshal": "spider", "bear.chancellor": "rat", **NEXT}
+    state = at_office(state, "bear", "steward", council=council)
+    assert {o.verb for o in rules.prompt(state).options} >= {"swap-agent"}
+    state, events = apply(state, "raven swap-agent marshal")
+    assert one(events, ev.AgentSwapped).office == "steward"
+    assert rules.prompt(state).actors == ("raven",)
+    after, events = apply(state, "raven recruit order=recruit_per_fort at=bear.marshal frost-gate=1 ice-hall=1")
+    assert not [e for e in events if isinstance(e, ev.OfficeSkipped) and e.office == "chancellor"]
+    assert one(events, ev.SupplyChecked).empire == "bear"
+    assert one(events, ev.EmpireTurnStarted).empire == "eagle"
+    assert rules.prompt(after).actors == ("serpent",)
+    assert_refused(after, "rat attack red-cliffs windmoor 1", "serpent controls the eagle sheriff, not rat")
 
 
 def test_revised_swap_agent_offers_only_positions_just_acquired_REV_chancellor() -> None:
