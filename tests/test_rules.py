@@ -1393,6 +1393,9 @@ def test_a_card_may_follow_the_empires_last_order_until_its_supply_check_EN_play
         apply(played, "raven no-card")[1], ev.SupplyChecked
     )
     assert_refused(moved_on, "raven play lion:3", "raven may not play a card now")
+    undone, _ = apply(moved_on, 'undo "serpent meant another region"')  # the move only: the check stands
+    assert undone.empire == "eagle" and rules.prompt(undone).actors == ("serpent",)
+    assert_refused(undone, "raven play lion:3", "raven may not play a card now")
     # with an empty hand there is nothing to wait for
     _, events = apply(hands(office_state("bear", "chancellor", council)), "raven attack red-cliffs windmoor 1")
     assert one(events, ev.SupplyChecked).empire == "bear"
