@@ -88,7 +88,7 @@ def decide(state: GameState, command: c.Command) -> list[ev.Event]:
     if state.over:
         raise RuleError(
             f"the last order is given: {holder} may still play a card or say no-card, and then the game ends",
-            "EN Playing Cards",
+            _card_rule(state),
         )
     events = [*closing, *decider(state, command)]
     after = state
@@ -404,8 +404,12 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     return [ev.AgentSwapped(cmd.society, empire, position[1], cmd.target, displaced, options)]
 
 
+def _card_rule(state: GameState) -> str:
+    return "EN Playing Cards" if state.ruleset.play_after_order else "REV Decrees"
+
+
 def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
-    rule = "EN Playing Cards" if state.ruleset.play_after_order else "REV Decrees"
+    rule = _card_rule(state)
     _check_society(state, cmd.society)
     require(
         cmd.society in card_window(state),
@@ -531,7 +535,7 @@ def _decide_no_card(state: GameState, cmd: c.NoCard) -> list[ev.Event]:
         holder == cmd.society,
         f"no-card closes the moment after an empire's last order, and {cmd.society} is not waited for"
         + (f" ({holder} is)" if holder else ""),
-        "EN Playing Cards",
+        _card_rule(state),
     )
     return [ev.AfterOrderPassed(cmd.society)]
 

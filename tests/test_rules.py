@@ -756,6 +756,7 @@ def test_revised_swap_agent_needs_another_agent_and_acts_from_a_newly_controlled
     # the council is over: spider, now on the chancellor, gives no order; raven may play an (I) decree it drew
     # (REV "Decrees": "played immediately as the decree is drawn"), then the supply check follows
     assert not of_type(events, ev.SupplyChecked) and rules.card_window(after) == ("raven",)
+    assert_refused(after, "spider no-card", "spider is not waited for (raven is)", rule="REV Decrees")
     after, events = apply(after, "raven no-card")
     assert events[0] == ev.AfterOrderPassed("raven")
     assert one(events, ev.SupplyChecked).empire == "bear"
