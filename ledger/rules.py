@@ -102,7 +102,7 @@ def _close_window(state: GameState, command: c.Command) -> list[ev.Event]:
     """The supply check and what follows, when a move other than the waiting society's play or no-card is made in
     the window after an empire's last order (EN "Playing Cards": "immediately after" ends with the turn)."""
     holder = window_waits(state)
-    if holder is None or isinstance(command, c.Ruling | c.Check):
+    if holder is None or isinstance(command, c.Ruling | c.Check | c.NoCard):
         return []
     if isinstance(command, c.PlayCard | c.NoCard) and command.society == holder:
         return []

@@ -1411,5 +1411,6 @@ def test_the_game_waits_for_a_card_after_round_4s_last_order_then_ends_EN_playin
     assert rules.prompt(after).actors == ("raven",)
     assert {o.verb for o in rules.prompt(after).options} == {"play", "no-card"}
     assert_refused(after, "spider pass", "raven may still play a card or say no-card, and then the game ends")
+    assert_refused(after, "spider no-card", "spider is not waited for (raven is)", rule="EN Playing Cards")
     over, events = apply(after, "raven no-card")
     assert over.over and one(events, ev.GameScored)
