@@ -72,12 +72,17 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
 @click.command(help=_move_help(), context_settings={"ignore_unknown_options": True})
 @click.argument("game")
 @click.argument("line", nargs=-1, required=True)
+@click.option("--reopen", is_flag=True,
+              help='With undo: take back a finished game\'s last move, reopening it (= undo reopen "REASON").')
 @store_option
-def move(game: str, line: tuple[str, ...], store_url: str | None) -> None:
+def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) -> None:
     with open_store(store_url) as store:
         current = load(store, game)
         start = current
         if line == ("-",):
+            if reopen:
+                raise NotationError('--reopen goes with one undo line; among lines read from input write undo '
+                                    'reopen "REASON"')
             produced: list[ev.Event] = []
             for number, text in enumerate(sys.stdin, start=1):
                 try:
@@ -94,10 +99,17 @@ def move(game: str, line: tuple[str, ...], store_url: str | None) -> None:
             command = _command(line_from_args(line))
             if command is None:
                 raise NotationError("an empty line: nothing to record")
+            if reopen:
+                if not isinstance(command, c.Undo):
+                    raise NotationError('--reopen goes with undo only: whispers move GAME undo --reopen "REASON"')
+                command = c.Undo(command.reason, reopen=True)
             current, produced = play(current, command)
         if produced:
             store.append(game, start.version, [e.to_fact() for e in produced])
     show_events(produced)
+    for event in produced:
+        if isinstance(event, ev.MoveTakenBack) and event.reopen:
+            click.echo(f"{game}: the finished game is reopened ({event.reason}); its scoring no longer stands.")
     _say_next(current)
 
 
@@ -148,8 +160,8 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
                 found.append((f"{s} discard ", False, plural(ch['count'], 'card')))
             case "swap-loyalty":
                 found.append((f"{s} swap-loyalty ", False, f"two of: {', '.join(ch['slots'])}"))
-            case "pass":
-                found.append((f"{s} pass", True, ""))
+            case "pass" | "no-card":
+                found.append((f"{s} {o.verb}", True, ""))
             case "reveal":
                 found.append((f"{s} reveal devout= dutiful= affiliated= unallied= opposed=", False, ""))
     return found[:limit]

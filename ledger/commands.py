@@ -92,6 +92,13 @@ class Pass(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class NoCard(Command):
+    """The society that gave an empire's last order plays no (more) card after it; any other move says the same."""
+
+    society: str
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal(Command):
     society: str
     tokens: dict[str, str]
@@ -100,6 +107,8 @@ class Reveal(Command):
 @dataclass(frozen=True, slots=True)
 class Undo(Command):
     reason: str
+    reopen: bool | None = False  # taking back a finished game's last move reopens it: said on purpose, never by
+    # default. None re-adjudicates a take-back recorded before that had to be said (events.MoveTakenBack).
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,10 +151,12 @@ def of_event(event: Event, borrowed: bool = False) -> Command | None:
             return SwapLoyalty(s, (a, b), {a: revealed[a], b: revealed[b]})
         case ev.SwapPassed(society=s):
             return Pass(s)
+        case ev.AfterOrderPassed(society=s):
+            return NoCard(s)
         case ev.LoyaltyRevealed(society=s, tokens=tokens):
             return Reveal(s, dict(tokens))
-        case ev.MoveTakenBack(reason=reason):
-            return Undo(reason)
+        case ev.MoveTakenBack(reason=reason, reopen=reopen):
+            return Undo(reason, reopen)
         case ev.RulingApplied(reason=reason, effects=effects):
             return Ruling(reason, effects)
         case ev.TableChecked(counts=counts):

@@ -314,11 +314,29 @@ class LoyaltyRevealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AfterOrderPassed(Event):
+    """The society that took an empire's last order plays no (more) card after it: the supply check follows."""
+
+    MOVE = True
+    society: str
+
+
+@dataclass(frozen=True, slots=True)
 class MoveTakenBack(Event):
-    """A take-back of the last move still standing: `move` is the 1-based index of its first event."""
+    """A take-back of the last move still standing: `move` is the 1-based index of its first event.
+    `reopen` marks the take-back that reopened a finished game (its scoring is undone with the move)."""
 
     reason: str
     move: int
+    reopen: bool | None = False
+    """None on a take-back recorded before reopening a finished game had to be said (version 1), when any
+    take-back of a finished game reopened it."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        fact["reopen"] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -239,13 +239,17 @@ def _a_discarded(s: GameState, e: ev.CardsDiscarded) -> GameState:
     return _spent(s, e.society, e.cards)
 
 
+def _a_after_passed(s: GameState, e: ev.AfterOrderPassed) -> GameState:
+    return replace(s, last_actor=None, last_was_draw=False)
+
+
 def _a_loyalty_swapped(s: GameState, e: ev.LoyaltySwapped) -> GameState:
     loyalty = s.loyalty[e.society]
     a, b = e.slots
     tokens = loyalty.tokens
     if tokens is not None:
         tokens = {**tokens, a: tokens[b], b: tokens[a]}
-    new = Loyalty(tokens, {**loyalty.revealed, **e.revealed}, loyalty.swaps + 1)
+    new = Loyalty(tokens, {**loyalty.revealed, **e.revealed}, loyalty.swaps + 1, (*loyalty.swapped, (a, b)))
     return replace(s, loyalty={**s.loyalty, e.society: new}, step=s.step + 1)
 
 
@@ -255,7 +259,7 @@ def _a_passed(s: GameState, e: ev.SwapPassed) -> GameState:
 
 def _a_revealed(s: GameState, e: ev.LoyaltyRevealed) -> GameState:
     loyalty = s.loyalty[e.society]
-    revealed = Loyalty(dict(e.tokens), loyalty.revealed, loyalty.swaps)
+    revealed = Loyalty(dict(e.tokens), loyalty.revealed, loyalty.swaps, loyalty.swapped)
     return replace(s, loyalty={**s.loyalty, e.society: revealed})
 
 
@@ -292,6 +296,7 @@ _APPLY: dict[type, Any] = {
     ev.CardsDiscarded: _a_discarded,
     ev.LoyaltySwapped: _a_loyalty_swapped,
     ev.SwapPassed: _a_passed,
+    ev.AfterOrderPassed: _a_after_passed,
     ev.LoyaltyRevealed: _a_revealed,
     ev.RulingApplied: _a_ruling,
     ev.TableChecked: _a_checked,

@@ -3,22 +3,24 @@ offices, supply checks, the marker passing, the end of the game), recorded as ev
 
 from ledger import events as ev
 from ledger.evolve import evolve
-from ledger.legal import deploy_targets, order_actor, order_options, order_positions, turn_society
+from ledger.legal import deploy_targets, order_actor, order_options, order_positions, turn_society, window_waits
 from ledger.names import OFFICES
 from ledger.scoring import score
 from ledger.state import GameState, position_name
 
 
-def advance(state: GameState) -> list[ev.Event]:
-    """The events the engine records on its own until a person must act (or the game is over)."""
+def advance(state: GameState, close: bool = False) -> list[ev.Event]:
+    """The events the engine records on its own until a person must act (or the game is over). It waits after an
+    empire's last order while the society that took it may still play a card; `close` ends that wait (another
+    move was made)."""
     produced = []
-    while (event := next_automatic(state)) is not None:
+    while (event := next_automatic(state, close)) is not None:
         produced.append(event)
         state = evolve(state, event)
     return produced
 
 
-def next_automatic(s: GameState) -> ev.Event | None:
+def next_automatic(s: GameState, close: bool = False) -> ev.Event | None:
     rs = s.ruleset
     if s.phase == "setup":
         if len(s.loyalty) == len(s.players):
@@ -45,7 +47,7 @@ def next_automatic(s: GameState) -> ev.Event | None:
                 return ev.EmpireTurnStarted(s.board.empires[s.empire_index + 1])
             return ev.RoundEnded(s.round)
         if s.office_index == 4:
-            return supply_check(s)
+            return None if window_waits(s) and not close else supply_check(s)
         actor = order_actor(s)
         office = OFFICES[s.office_index]
         if actor is None:

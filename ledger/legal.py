@@ -33,6 +33,9 @@ class Prompt:
 
 def prompt(state: GameState) -> Prompt:
     """Who must act now, and the legal moves (a card play is listed where a card window is open)."""
+    holder = window_waits(state)
+    if holder is not None:
+        return _after_last_order(state, holder)
     options: list[Option] = []
     empire = office = None
     if state.phase == "setup":
@@ -83,6 +86,27 @@ def prompt(state: GameState) -> Prompt:
         note = "the game is over"
     actors = tuple(dict.fromkeys(o.society for o in options if o.verb != "play"))
     return Prompt(state.round, state.phase, empire, office, actors, tuple(options), note)
+
+
+def _after_last_order(state: GameState, holder: str) -> Prompt:
+    """The window after an empire's last order: `holder` may play or say no-card; any other move closes the window
+    (the supply check and what follows are recorded first), so the moves of the closed position are offered too."""
+    from ledger.evolve import evolve
+    from ledger.flow import advance
+
+    closed = state
+    for event in advance(state, close=True):
+        closed = evolve(closed, event)
+    after = prompt(closed)
+    mine = [Option("play", holder, {"hand": dict(state.hands[holder].counts)}), Option("no-card", holder, {})]
+    # the holder's `play` is the window's; a play of the closed position comes after its no-card
+    others = [o for o in after.options if not (o.society == holder and o.verb == "play")]
+    then = "the game ends" if closed.over else after.note
+    note = (f"{holder} may still play a card after the {state.empire} council's last order, or no-card; "
+            f"the supply check follows, then: {then}")
+    if closed.over:
+        return Prompt(state.round, state.phase, state.empire, None, (holder,), tuple(mine), note)
+    return Prompt(after.round, after.phase, after.empire, after.office, after.actors, (*mine, *others), note)
 
 
 def turn_society(state: GameState) -> str:
@@ -158,10 +182,31 @@ def card_window(state: GameState) -> tuple[str, ...]:
     actor = order_actor(state)
     if actor is not None:
         window.append(actor)
-    last = state.last_actor
-    if last and (state.ruleset.play_after_order or (state.ruleset.instant_when_drawn and state.last_was_draw)):
+    last = after_order(state)
+    if last is not None:
         window.append(last)
     return tuple(dict.fromkeys(window))
+
+
+def after_order(state: GameState) -> str | None:
+    """The society whose window "immediately after" an order is open: the one that took the last order (EN
+    "Playing Cards"), or under REV only the one that drew with it (an (I) decree "played ... as it is drawn")."""
+    last = state.last_actor
+    if state.phase != "empire" or last is None:
+        return None
+    if state.ruleset.play_after_order or (state.ruleset.instant_when_drawn and state.last_was_draw):
+        return last
+    return None
+
+
+def window_waits(state: GameState) -> str | None:
+    """The society the engine waits for after an empire's last order, before its supply check: that check ends the
+    empire's turn and with it the moment "immediately after" the order (EN "Playing Cards"), so it is recorded
+    once that society plays or says no-card, or another move is made. None when no card could be played (empty hand)."""
+    if state.phase != "empire" or state.office_index != len(OFFICES) or state.pending is not None:
+        return None
+    holder = after_order(state)
+    return holder if holder is not None and state.hands[holder].size > 0 else None
 
 
 # --- counting ---------------------------------------------------------------------------------------

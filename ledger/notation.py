@@ -7,7 +7,7 @@ record's events back as lines that `parse_line` reads to the same moves. `#` sta
 import re
 import shlex
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ledger import commands as c
 from ledger import events as ev
@@ -40,8 +40,9 @@ VERBS: dict[str, str] = {
     "discard": "raven discard bear:5 lion   (a card, or just its empire when the record does not know which)",
     "swap-loyalty": "raven swap-loyalty devout opposed   |   rat swap-loyalty devout=lion opposed=bear (sealed set)",
     "pass": "raven pass   (declines the swap phase)",
+    "no-card": "raven no-card   (plays no more card after an empire's last order: its supply check follows)",
     "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant",
-    "undo": 'undo "entered the wrong region"',
+    "undo": 'undo "entered the wrong region"   |   undo reopen "TD: a misread final reveal"   (a finished game)',
     "ruling": 'ruling "TD: the attack stands though the fort was missed" kill=ice-hall:1',
     "check": "check frost-gate=3 ice-hall=0   (the table's count; a mismatch is flagged, not fatal)",
 }
@@ -59,6 +60,9 @@ def parse_line(line: str) -> c.Command | Header | None:
     if head == "game":
         return _parse_header(rest)
     if head == "undo":
+        # `undo REASON`, or `undo reopen REASON` to take back a finished game's last move (one word: a reason)
+        if len(rest) == 2 and rest[0] == "reopen":
+            return c.Undo(_reason(rest[1:], "undo"), reopen=True)
         return c.Undo(_reason(rest, "undo"))
     if head == "ruling":
         reason = _reason(rest[:1], "ruling")
@@ -268,6 +272,12 @@ def _pass(society: str, args: list[str]) -> c.Command:
     return c.Pass(society)
 
 
+def _no_card(society: str, args: list[str]) -> c.Command:
+    if args:
+        raise NotationError("no-card takes nothing more")
+    return c.NoCard(society)
+
+
 _VERB_PARSERS = {
     "loyalty": _loyalty,
     "deploy": lambda s, a: c.Deploy(s, _one(a, "deploy", "place")),
@@ -280,6 +290,7 @@ _VERB_PARSERS = {
     "discard": _discard,
     "swap-loyalty": _swap_loyalty,
     "pass": _pass,
+    "no-card": _no_card,
     "reveal": _reveal,
 }
 
@@ -347,10 +358,12 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
             return f"{s} swap-loyalty {a}={revealed[a]} {b}={revealed[b]}"
         case ev.SwapPassed(society=s):
             return f"{s} pass"
+        case ev.AfterOrderPassed(society=s):
+            return f"{s} no-card"
         case ev.LoyaltyRevealed(society=s, tokens=tokens):
             return f"{s} reveal " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
-        case ev.MoveTakenBack(reason=reason):
-            return f"undo {_quote(reason)}"
+        case ev.MoveTakenBack(reason=reason, reopen=reopen):
+            return f"undo {'reopen ' if reopen else ''}{_quote(reason)}"
         case ev.RulingApplied(reason=reason, effects=effects):
             return " ".join(["ruling", _quote(reason), *_effect_args(effects)])
         case ev.TableChecked(counts=counts):
@@ -367,9 +380,12 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
     The record is folded as it is written, so an order owed out of sequence (after a swap-agent order
     or a card lending a position) is written with its `at=` and reads back to the same move."""
     from ledger.evolve import evolve
+    from ledger.legal import window_waits
     from ledger.pins import short, started_pins
     from ledger.words import describe
 
+    events = list(events)
+    last_move = max((i for i, e in enumerate(events, start=1) if e.MOVE), default=0)
     by_event: dict[int, list[dict]] = {}
     for note in notes:
         by_event.setdefault(note["at"], []).append(note)
@@ -390,6 +406,12 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
         else:
             hide = viewer is not None and event.private is not None and getattr(event, "society", None) != viewer
             borrowed = state is not None and state.pending is not None
+            if isinstance(event, ev.MoveTakenBack) and event.reopen is None and state is not None and state.over:
+                event = replace(event, reopen=True)  # a version 1 take-back that reopened the game, said as today
+            if state is not None and not event.MOVE and version > last_move and (holder := window_waits(state)):
+                # a record made before the engine waited for a card after an empire's last order closed that moment
+                # on its own; with no move after it, today's engine needs it said
+                yield f"{holder} no-card"
             line = format_event(event, borrowed=borrowed, hide_private=hide)
             if line is not None:
                 yield line

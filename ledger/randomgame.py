@@ -11,7 +11,7 @@ from ledger import commands as c
 from ledger import events as ev
 from ledger import rules
 from ledger.board import Board
-from ledger.names import SLOTS
+from ledger.names import CARDS_PER_DECK, SLOTS
 from ledger.ruleset import Ruleset
 from ledger.state import GameState, card_empire
 
@@ -20,8 +20,9 @@ def random_tokens(rng: random.Random, board: Board) -> dict[str, str]:
     return dict(zip(SLOTS, rng.sample(board.empires, len(SLOTS)), strict=True))
 
 
-def random_command(state: GameState, rng: random.Random, cards: bool = True) -> c.Command:
-    """A legal command for the current state, chosen at random among the prompt's options."""
+def random_command(state: GameState, rng: random.Random, cards: bool = True, named: bool = False) -> c.Command:
+    """A legal command for the current state, chosen at random among the prompt's options. With `named`, a draw
+    names the cards it draws (as a drawer's own record does), so that views have card names to keep secret."""
     options = [o for o in rules.prompt(state).options if cards or o.verb != "play"]
     plays = [o for o in options if o.verb == "play"]
     # play a card now and then, but never let card play starve the game of orders
@@ -49,7 +50,13 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True) -> 
                 placed[region] = placed.get(region, 0) + 1
             return c.Recruit(society, placed, order=choices["order"], at=choices["at"])
         case "draw":
-            return c.Draw(society, order=choices["order"], at=choices["at"])
+            drawn: tuple[str, ...] = ()
+            if named:
+                empire = choices["at"].split(".")[0]
+                held = {card for hand in state.hands.values() for card in hand.known}
+                free = [f"{empire}:{n}" for n in range(1, CARDS_PER_DECK + 1) if f"{empire}:{n}" not in held]
+                drawn = tuple(rng.sample(free, min(choices["count"], len(free))))
+            return c.Draw(society, drawn, order=choices["order"], at=choices["at"])
         case "attack":
             source, target, most = rng.choice(choices["attacks"])
             return c.Attack(society, source, target, rng.randint(1, most), at=choices["at"])
@@ -57,8 +64,9 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True) -> 
             return c.SwapAgent(society, rng.choice(choices["targets"]))
         case "discard":
             hand = state.hands[society]
-            pool = [e for e, n in hand.counts.items() for _ in range(n)]
-            return c.Discard(society, tuple(_name(hand.known, e) for e in rng.sample(pool, choices["count"])))
+            # each card once: a known card by its name, an unknown one by its empire
+            pool = [*hand.known, *(e for e in hand.counts for _ in range(hand.unknown(e)))]
+            return c.Discard(society, tuple(rng.sample(pool, choices["count"])))
         case "swap-loyalty":
             if rng.random() < 0.5:
                 return c.Pass(society)
@@ -73,18 +81,22 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True) -> 
             return c.SwapLoyalty(society, (a, b), revealed)
         case "pass":
             return c.Pass(society)
+        case "no-card":
+            return c.NoCard(society)
         case "reveal":
             loyalty = state.loyalty[society]
             rest = [e for e in state.board.empires if e not in loyalty.revealed.values()]
             rng.shuffle(rest)
             tokens = {slot: loyalty.revealed.get(slot) or rest.pop() for slot in SLOTS}
-            if state.ruleset.distinct_devout and "devout" not in loyalty.revealed:
-                taken = {lo.tokens["devout"] for lo in state.loyalty.values() if lo.tokens}
-                if tokens["devout"] in taken:
-                    free = [s for s in SLOTS if s not in loyalty.revealed and tokens[s] not in taken]
-                    if free:
-                        other = free[0]
-                        tokens["devout"], tokens[other] = tokens[other], tokens["devout"]
+            if state.ruleset.distinct_devout:
+                # REV "Setup": the devout empires as placed at setup (before any swap) are distinct
+                taken = {lo.at_setup(lo.tokens)["devout"] for lo in state.loyalty.values() if lo.tokens}
+                for _ in range(50):
+                    if loyalty.at_setup(tokens)["devout"] not in taken:
+                        break
+                    free = [e for e in state.board.empires if e not in loyalty.revealed.values()]
+                    rng.shuffle(free)
+                    tokens = {slot: loyalty.revealed.get(slot) or free.pop() for slot in SLOTS}
             return c.Reveal(society, tokens)
     raise AssertionError(f"no command for {option.verb}")
 
@@ -110,8 +122,10 @@ def _play(state: GameState, option: rules.Option, rng: random.Random) -> c.Comma
 
 
 def play(players: tuple[str, ...], ruleset: Ruleset, board: Board, seed: int, name: str = "random",
-         cards: bool = True, undo_rate: float = 0.0) -> Iterator[tuple[c.Command | None, list[ev.Event], GameState]]:
-    """Play a whole random game, yielding (command, its events, the state after) for each move."""
+         cards: bool = True, undo_rate: float = 0.0,
+         named: bool = False) -> Iterator[tuple[c.Command | None, list[ev.Event], GameState]]:
+    """Play a whole random game, yielding (command, its events, the state after) for each move (`named`: draws
+    name their cards)."""
     rng = random.Random(seed)
     first_event = rules.start(name, players, rng.choice(players), ruleset, board)
     state = rules.evolve(None, first_event)
@@ -120,7 +134,7 @@ def play(players: tuple[str, ...], ruleset: Ruleset, board: Board, seed: int, na
         if undo_rate and state.moves and rng.random() < undo_rate:
             command: c.Command = c.Undo("random take-back")
         else:
-            command = random_command(state, rng, cards)
+            command = random_command(state, rng, cards, named)
         produced = rules.decide(state, command)
         for event in produced:
             state = rules.evolve(state, event)

@@ -34,6 +34,7 @@ from ledger.legal import (
     recruit_count,
     swap_targets,
     turn_society,
+    window_waits,
 )
 from ledger.names import CARDS_PER_DECK, DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS, SOCIETIES
 from ledger.ruleset import Ruleset
@@ -41,7 +42,7 @@ from ledger.scoring import score
 from ledger.state import GameState, Hand, Position, card_empire, position_name
 from ledger.words import plural
 
-__all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start"]
+__all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start", "window_waits"]
 
 SOCIETY_RULE = "EN Setup: Player Boards and Tokens"
 
@@ -82,12 +83,35 @@ def decide(state: GameState, command: c.Command) -> list[ev.Event]:
     decider = _DECIDERS.get(type(command))
     if decider is None:
         raise RuleError(f"unknown command {type(command).__name__}", "whispers")
-    events = list(decider(state, command))
+    holder = window_waits(state)
+    closing = _close_window(state, command)
+    for event in closing:
+        state = evolve(state, event)
+    if state.over:
+        raise RuleError(
+            f"the last order is given: {holder} may still play a card or say no-card, and then the game ends",
+            _card_rule(state),
+        )
+    events = [*closing, *decider(state, command)]
     after = state
-    for event in events:
+    for event in events[len(closing):]:
         after = evolve(after, event)
     events.extend(advance(after))
     return events
+
+
+def _close_window(state: GameState, command: c.Command) -> list[ev.Event]:
+    """The supply check and what follows, when a move other than the waiting society's play or no-card is made in
+    the window after an empire's last order (EN "Playing Cards": "immediately after" ends with the turn)."""
+    holder = window_waits(state)
+    if holder is None or isinstance(command, c.Ruling | c.Check | c.NoCard):
+        return []
+    if isinstance(command, c.PlayCard | c.NoCard) and command.society == holder:
+        return []
+    return advance(state, close=True)
+
+
+REOPEN_RULE = "whispers: a finished game is reopened only on purpose"
 
 
 def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
@@ -95,7 +119,17 @@ def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
         raise RuleError("a take-back needs a reason", "whispers: history is never erased")
     if not state.moves:
         raise RuleError("there is no move to take back", "whispers: take-back")
-    return ev.MoveTakenBack(command.reason.strip(), state.moves[-1])
+    # reopen None re-adjudicates a take-back recorded before reopening had to be said, by the rules of its time
+    if command.reopen is False and state.over:
+        raise RuleError(
+            'the game is over: taking back its last move reopens it; say so with undo reopen "REASON" '
+            "(whispers move GAME undo --reopen REASON)",
+            REOPEN_RULE,
+        )
+    if command.reopen and not state.over:
+        raise RuleError('the game is not over: there is nothing to reopen; take a move back with undo "REASON"',
+                        REOPEN_RULE)
+    return ev.MoveTakenBack(command.reason.strip(), state.moves[-1], command.reopen)
 
 
 def _check_society(state: GameState, society: str) -> None:
@@ -131,13 +165,16 @@ def _decide_loyalty(state: GameState, cmd: c.RecordLoyalty) -> list[ev.Event]:
 
 
 def _check_distinct_devout(state: GameState, society: str, tokens: Mapping[str, str]) -> None:
+    """REV "Setup": devout empires are dealt from one set, so no two societies start devout to one empire.
+    A swap may move a devout token later, so the sets are compared as they were placed at setup."""
     if not state.ruleset.distinct_devout:
         return
+    mine = state.loyalty[society].at_setup(tokens)["devout"] if society in state.loyalty else tokens["devout"]
     for other, loyalty in state.loyalty.items():
         if other != society and loyalty.tokens is not None:
             require(
-                loyalty.tokens["devout"] != tokens["devout"],
-                f"{other} is devout to {tokens['devout']} already: devout empires are dealt from one set",
+                loyalty.at_setup(loyalty.tokens)["devout"] != mine,
+                f"{other} is devout to {mine} already: devout empires are dealt from one set",
                 "REV Setup",
             )
 
@@ -372,8 +409,12 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     return [ev.AgentSwapped(cmd.society, empire, position[1], cmd.target, displaced, options)]
 
 
+def _card_rule(state: GameState) -> str:
+    return "EN Playing Cards" if state.ruleset.play_after_order else "REV Decrees"
+
+
 def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
-    rule = "EN Playing Cards" if state.ruleset.play_after_order else "REV Decrees"
+    rule = _card_rule(state)
     _check_society(state, cmd.society)
     require(
         cmd.society in card_window(state),
@@ -463,7 +504,11 @@ def _decide_swap_loyalty(state: GameState, cmd: c.SwapLoyalty) -> list[ev.Event]
         require(set(given) == {a, b}, f"name the empire now on each swapped slot: {a}=EMPIRE {b}=EMPIRE", rule)
         for empire in given.values():
             require(empire in state.board.empires, f"unknown empire {empire!r}", rule)
-        require(len(set(given.values())) == 2, "the two swapped tokens are of different empires", rule)
+        require(
+            len(set(given.values())) == 2,
+            f"the two swapped slots cannot both hold {next(iter(given.values()))}: each empire has one token",
+            rule,
+        )
     if loyalty.tokens is not None:
         actual = {a: loyalty.tokens[b], b: loyalty.tokens[a]}
         require(
@@ -488,6 +533,18 @@ def _decide_pass(state: GameState, cmd: c.Pass) -> list[ev.Event]:
     return [ev.SwapPassed(cmd.society)]
 
 
+def _decide_no_card(state: GameState, cmd: c.NoCard) -> list[ev.Event]:
+    _check_society(state, cmd.society)
+    holder = window_waits(state)
+    require(
+        holder == cmd.society,
+        f"no-card closes the moment after an empire's last order, and {cmd.society} is not waited for"
+        + (f" ({holder} is)" if holder else ""),
+        _card_rule(state),
+    )
+    return [ev.AfterOrderPassed(cmd.society)]
+
+
 def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
     rule = "EN Final Scoring"
     _check_society(state, cmd.society)
@@ -507,6 +564,7 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
             f"{slot} was revealed as {empire} by a swap, not {cmd.tokens[slot]}",
             "whispers: a reveal must agree with what was revealed",
         )
+    _check_distinct_devout(state, cmd.society, cmd.tokens)
     return [ev.LoyaltyRevealed(cmd.society, dict(cmd.tokens))]
 
 
@@ -543,6 +601,7 @@ _DECIDERS: dict[type, Any] = {
     c.Discard: _decide_discard,
     c.SwapLoyalty: _decide_swap_loyalty,
     c.Pass: _decide_pass,
+    c.NoCard: _decide_no_card,
     c.Reveal: _decide_reveal,
     c.Ruling: _decide_ruling,
     c.Check: _decide_check,

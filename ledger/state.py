@@ -28,6 +28,15 @@ class Loyalty:
     tokens: Mapping[str, str] | None
     revealed: Mapping[str, str]
     swaps: int = 0
+    swapped: tuple[tuple[str, str], ...] = ()
+    """The pairs of slots swapped, in order (to tell the set as it was placed at setup)."""
+
+    def at_setup(self, tokens: Mapping[str, str]) -> dict[str, str]:
+        """`tokens` (this set now) with its swaps undone: the set as it was placed at setup."""
+        placed = dict(tokens)
+        for a, b in reversed(self.swapped):
+            placed[a], placed[b] = placed[b], placed[a]
+        return placed
 
     @property
     def concealed(self) -> int:

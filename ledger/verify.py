@@ -65,6 +65,10 @@ def verify(facts: list[dict], source: str) -> Verified:
             except WhispersError as exc:
                 line = format_event(event, borrowed=borrowed)
                 raise VerifyError(f"{source}: event {number} ({line}) is not legal: {exc}") from None
+        elif rules.window_waits(state):
+            # the moment after an empire's last order closed without a move of its own: the next move (a record
+            # is cut between moves), or a record made before the engine waited there
+            produced = rules.advance(state, close=True)
         else:
             raise VerifyError(f"{source}: event {number} ({type(event).__name__}) was recorded where a move was due")
         for offset, made in enumerate(produced):

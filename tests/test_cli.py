@@ -713,6 +713,20 @@ def test_the_game_over_refuses_moves(finished: Path) -> None:
     assert snapshot(finished) == before
 
 
+def test_undo_on_a_finished_game_needs_reopen_and_says_it_reopened(finished: Path) -> None:
+    """Reopening a finished game is a deliberate act: a plain undo is refused naming --reopen, and the store is
+    untouched; `undo --reopen REASON` reopens it and says so; `log` writes it back as `undo reopen`."""
+    before = snapshot(finished)
+    refused(invoke(finished, "move", "done", "undo", "misread"), "--reopen", 'undo reopen "REASON"')
+    refused(invoke(finished, "move", "done", "raven", "pass", "--reopen"), "--reopen goes with undo only")
+    assert snapshot(finished) == before
+    out = ok(invoke(finished, "move", "done", "undo", "--reopen", "TD: the last move was misread"))
+    assert "the finished game is reopened (TD: the last move was misread)" in out
+    assert "undo reopen 'TD: the last move was misread'" in out
+    assert "undo reopen 'TD: the last move was misread'" in moves_of(ok(invoke(finished, "log", "done")))
+    refused(invoke(finished, "move", "done", "undo", "reopen", "again"), "the game is not over")
+
+
 def test_score_refuses_a_game_with_a_sealed_loyalty(opened: Path) -> None:
     refused(invoke(opened, "score", "t"), "a loyalty set is sealed", "(EN Final Scoring)")
 

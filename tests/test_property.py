@@ -48,6 +48,8 @@ def check_invariants(state: GameState) -> None:
         assert all(n > 0 for n in hand.counts.values())
         assert all(hand.unknown(e) >= 0 for e in hand.counts)
     assert set(state.council.values()) <= set(state.players)
+    known = [card for hand in state.hands.values() for card in hand.known]
+    assert len(known) == len(set(known)), f"a named card is in two hands: {sorted(known)}"
 
 
 def check_supply(before: GameState, check: ev.SupplyChecked, after: GameState) -> None:
@@ -79,7 +81,10 @@ def play_and_check(seed: int, store=None) -> GameState:
     players = SOCIETIES[: 2 + seed % 3] if seed % 2 else tuple(reversed(SOCIETIES))[: 2 + seed % 3]
     name = f"g{seed}"
     state: GameState | None = None
-    for command, produced, state in randomgame.play(players, ruleset, BOARD, seed, name=name, undo_rate=0.02):
+    # half the games name the cards they draw (as a drawer's own record does), half leave them unknown
+    named = seed % 4 < 2
+    for command, produced, state in randomgame.play(players, ruleset, BOARD, seed, name=name, undo_rate=0.02,
+                                                    named=named):
         check_invariants(state)
         if store is not None:
             facts = [e.to_fact() for e in produced]

@@ -8,6 +8,8 @@ Sections quoted: EN = official English rules (seeds/004), FR, ES, REV = revised 
 digest = /work/shared/rules-digest.md.
 """
 
+from importlib import resources
+
 import pytest
 from support import (
     EMPIRES,
@@ -34,8 +36,10 @@ from support import (
 from ledger import commands as c
 from ledger import events as ev
 from ledger import rules
+from ledger.board import Board, parse_board
 from ledger.errors import RuleError
 from ledger.names import OFFICES, SLOTS
+from ledger.notation import format_event
 from ledger.state import Deck, GameState, Hand, Loyalty
 from ledger.words import office_skip_reason, trail_step
 
@@ -407,6 +411,12 @@ def test_a_whole_round_empires_in_board_order_offices_in_order_EN_empire_turns_p
         assert prompt.actors == (line.split()[0],)
         state, events = apply(state, line)
         produced.extend(events)
+    # serpent drew at the horse steward: it may still play a card after the round's last order (EN "Playing Cards")
+    assert rules.prompt(state).options[:2] == (
+        rules.Option("play", "serpent", {"hand": {"horse": 1}}), rules.Option("no-card", "serpent", {})
+    )
+    state, events = apply(state, "serpent no-card")
+    produced.extend(events)
     assert [e.empire for e in of_type(produced, ev.EmpireTurnStarted)] == list(EMPIRES)
     assert [e.empire for e in of_type(produced, ev.SupplyChecked)] == list(EMPIRES)
     assert all(e.scope == "active" for e in of_type(produced, ev.SupplyChecked))
@@ -744,9 +754,47 @@ def test_revised_swap_agent_needs_another_agent_and_acts_from_a_newly_controlled
     assert_refused(after, "raven attack red-cliffs windmoor 1", "more than one attack order is owed")
     after, events = apply(after, "raven draw at=bear.steward")
     assert one(events, ev.CardsDrawn).office == "steward"
-    # the council is over: spider, now on the chancellor, gives no order; the supply check follows
+    # the council is over: spider, now on the chancellor, gives no order; raven may play an (I) decree it drew
+    # (REV "Decrees": "played immediately as the decree is drawn"), then the supply check follows
+    assert not of_type(events, ev.SupplyChecked) and rules.card_window(after) == ("raven",)
+    assert_refused(after, "spider no-card", "spider is not waited for (raven is)", rule="REV Decrees")
+    after, events = apply(after, "raven no-card")
+    assert events[0] == ev.AfterOrderPassed("raven")
     assert one(events, ev.SupplyChecked).empire == "bear"
     assert one(events, ev.EmpireTurnStarted).empire == "eagle"
+
+
+def steward_swap_board() -> Board:
+    """The stand-in board with swap-agent offered by the Bear Steward too (the shipped councils offer it on the
+    Chancellor only, where ending the council and moving to the next office look the same)."""
+    text = (resources.files("fixtures") / "boards" / "standin.toml").read_text(encoding="utf-8")
+    shipped = 'steward = ["draw_per_2_farms", "recruit_2"]'
+    assert text.count(shipped) == 1
+    text = text.replace(shipped, 'steward = ["draw_per_2_farms", "swap_agent"]').replace(
+        'id = "standin"', 'id = "standin-steward-swap"'
+    )
+    return parse_board(text.encode(), "a test board derived from standin.toml")
+
+
+def test_revised_swap_agent_ends_the_council_from_any_office_REV_council_orders() -> None:
+    """REV "Council orders": "Switch your agent ... with an other political agent manipulating this council, then
+    immediately execute one order from this new position. After your order is executed, the ... Council is over:
+    check the supply level". On a board whose Bear Steward offers the swap, raven (steward) swaps with spider
+    (marshal) and gives the marshal's order; rat's chancellor then gives none: the supply check follows."""
+    started = rules.start("test", PLAYERS, None, ruleset_of("revised"), steward_swap_board())
+    state = setup_done(rules.evolve(None, started))
+    council = {"bear.steward": "raven", "bear.marshal": "spider", "bear.chancellor": "rat", **NEXT}
+    state = at_office(state, "bear", "steward", council=council)
+    assert {o.verb for o in rules.prompt(state).options} >= {"swap-agent"}
+    state, events = apply(state, "raven swap-agent marshal")
+    assert one(events, ev.AgentSwapped).office == "steward"
+    assert rules.prompt(state).actors == ("raven",)
+    after, events = apply(state, "raven recruit order=recruit_per_fort at=bear.marshal frost-gate=1 ice-hall=1")
+    assert not [e for e in events if isinstance(e, ev.OfficeSkipped) and e.office == "chancellor"]
+    assert one(events, ev.SupplyChecked).empire == "bear"
+    assert one(events, ev.EmpireTurnStarted).empire == "eagle"
+    assert rules.prompt(after).actors == ("serpent",)
+    assert_refused(after, "rat attack red-cliffs windmoor 1", "serpent controls the eagle sheriff, not rat")
 
 
 def test_revised_swap_agent_offers_only_positions_just_acquired_REV_chancellor() -> None:
@@ -769,12 +817,13 @@ def test_an_office_with_no_legal_order_is_skipped_with_the_reason_digest_8_8() -
     the Lion Marshal's only order (+2 per fort) cannot be chosen."""
     state = office_state("lion", "steward", {"lion.marshal": "raven", **NEXT}, banners=FULL_LION)
     assert state.reserve["lion"] == 0
-    _, events = apply(state, "raven draw")
+    after, events = apply(state, "raven draw")
     skipped = of_type(events, ev.OfficeSkipped)
     assert [(e.office, e.controller, office_skip_reason(e)) for e in skipped if e.empire == "lion"] == [
         ("marshal", "raven", "no legal order at lion.marshal"),
         ("chancellor", None, "no agent controls it"),
     ]
+    _, events = apply(after, "raven no-card")  # raven drew: it may play a card before the supply check
     assert of_type(events, ev.SupplyChecked)[0].empire == "lion"
 
 
@@ -873,7 +922,8 @@ def test_a_sealed_set_names_the_revealed_empires_EN_swap_phase() -> None:
     state = swap_state(sealed=("raven",))
     error = assert_refused(state, "raven swap-loyalty devout opposed", "raven's loyalty is sealed: name the revealed")
     assert error.rule == "EN Swap Phase"
-    assert_refused(state, "raven swap-loyalty devout=lion opposed=lion", "of different empires")
+    error = assert_refused(state, "raven swap-loyalty devout=lion opposed=lion", "cannot both hold lion")
+    assert "different empires" not in str(error)  # it names the fault (one empire twice), not its opposite
     assert_refused(state, "raven swap-loyalty devout=lion opposed=wolf", "unknown empire 'wolf'")
     after, events = apply(state, "raven swap-loyalty devout=lion opposed=bear")
     assert one(events, ev.LoyaltySwapped).revealed == {"devout": "lion", "opposed": "bear"}
@@ -985,6 +1035,32 @@ def test_revised_final_reveal_is_not_refused_because_a_swap_moved_a_devout_token
         state = rules.evolve(state, event)
     assert state.phase == "reveal"
     _, events = apply(state, "spider reveal devout=eagle dutiful=lion affiliated=bear unallied=horse opposed=elephant")
+    assert of_type(events, ev.GameScored)
+
+
+def test_revised_final_reveal_with_a_devout_empire_another_society_was_dealt_is_refused_REV_setup() -> None:
+    """REV "Setup": "Every player put the loyalty token ... that matches the one he got dealt for the seat order in
+    his « devout » slot" — dealt from one set of five, so no two societies start devout to one empire. The check
+    holds when a sealed set is revealed at the end too, on the set as it was placed (its swaps undone)."""
+    state = new_state(players=("raven", "spider"), ruleset="revised")
+    state, _ = play(state, loyalty_line("raven", tokens_for(0)), "spider loyalty sealed")  # raven: devout bear
+    at_end = position(state, phase="round_end", round=4)
+    for event in rules.advance(at_end):
+        at_end = rules.evolve(at_end, event)
+    assert at_end.phase == "reveal"
+    same = "spider reveal devout=bear dutiful=eagle affiliated=elephant unallied=horse opposed=lion"
+    error = assert_refused(at_end, same, "raven is devout to bear already")
+    assert error.rule == "REV Setup"
+    # spider swapped devout and dutiful (now eagle and bear): it was placed devout to bear, as raven was
+    swapped = position(state, phase="swap", round=1, step=0)
+    swapped, _ = play(swapped, "raven pass", "spider swap-loyalty devout=eagle dutiful=bear")
+    swapped = position(swapped, phase="round_end", round=4)
+    for event in rules.advance(swapped):
+        swapped = rules.evolve(swapped, event)
+    moved = "spider reveal devout=eagle dutiful=bear affiliated=elephant unallied=horse opposed=lion"
+    assert_refused(swapped, moved, "raven is devout to bear already", rule="REV Setup")
+    fine = "spider reveal devout=eagle dutiful=lion affiliated=bear unallied=horse opposed=elephant"
+    _, events = apply(at_end, fine)
     assert of_type(events, ev.GameScored)
 
 
@@ -1226,6 +1302,27 @@ def test_a_take_back_stays_in_the_record_and_replays_whispers_take_back() -> Non
     assert state.council[("horse", "marshal")] == "serpent" and ("horse", "chancellor") not in state.council
 
 
+def test_reopening_a_finished_game_takes_an_explicit_undo_reopen_whispers_take_back() -> None:
+    """whispers: a scored game is reopened only on purpose. A plain take-back of its last move is refused, naming
+    the form that does it; `undo reopen REASON` takes the move back (the scoring with it) and says it reopened
+    the game; on a game still going there is nothing to reopen. The record reads back and re-adjudicates."""
+    state = office_state("horse", "chancellor", {"horse.chancellor": "raven"}, round=4)
+    before = state
+    state, _ = apply(state, "raven attack windmoor red-cliffs 1")
+    assert state.over
+    error = assert_refused(state, 'undo "wrong region"', 'undo reopen "REASON"')
+    assert error.rule == rules.REOPEN_RULE and "--reopen" in str(error)
+    assert_refused(before, 'undo reopen "nothing is over"', "the game is not over", rule="whispers")
+    reopened, events = apply(state, 'undo reopen "TD: the attack was from frost-gate"')
+    assert events == [ev.MoveTakenBack("TD: the attack was from frost-gate", before.version + 1, True)]
+    assert not reopened.over and not reopened.scored and rules.prompt(reopened).actors == ("raven",)
+    assert position(reopened, version=before.version) == before
+    line = format_event(events[0])
+    assert line == "undo reopen 'TD: the attack was from frost-gate'"
+    assert command(line or "") == c.Undo("TD: the attack was from frost-gate", reopen=True)
+    assert command("undo reopen") == c.Undo("reopen")  # one word is a reason, as `log` writes a plain one
+
+
 def test_a_ruling_applies_its_effects_with_a_reason_whispers_ruling() -> None:
     """whispers: an adjudicator's ruling changes the board explicitly, and says why."""
     state = office_state("bear", "sheriff")
@@ -1270,14 +1367,51 @@ def test_ruleset_fixtures_encode_the_digest_defaults() -> None:
     assert (official.concealed_bonus, ruleset_of("advanced").concealed_bonus, revised.concealed_bonus) == (0, 1, 1)
 
 
-def test_the_after_window_closes_with_the_empires_supply_check_EN_checking_supply() -> None:
-    """EN "Playing Cards" allows a card "immediately after" an order, and EN "Checking Supply" checks "at the end
-    of an empire's turn". The engine runs the check as soon as the empire's last order is taken, so the
-    "after" window closes there: a card played later would add banners that escape that check."""
+def test_a_card_may_follow_the_empires_last_order_until_its_supply_check_EN_playing_cards() -> None:
+    """EN "Playing Cards": "You can play a card immediately before, during, or immediately after any action taken for
+    a council position you control." EN "Checking Supply": "At the end of an empire's turn, check supply". The
+    society that took the empire's last order may still play; the supply check waits for it and counts what its
+    card did. No one else may play in that moment, and once the check is made (it says no-card, or another move is
+    made) the moment is gone. `no-card` says it plays no more."""
     council = {"bear.chancellor": "raven", **NEXT}
-    state = hands(office_state("bear", "chancellor", council), raven=["lion:2"])
-    attack = next(o for o in options(state, "attack"))
-    source, target, _ = attack.choices["attacks"][0]
-    after, events = apply(state, f"raven attack {source} {target} 1")
+    state = hands(office_state("bear", "chancellor", council), raven=["lion:2", "lion:3"], spider=["eagle:1"])
+    after, events = apply(state, "raven attack red-cliffs windmoor 1")
+    assert not of_type(events, ev.SupplyChecked) and rules.card_window(after) == ("raven",)
+    plays = {o.society for o in options(after, "play")}
+    assert "raven" in plays and "spider" not in plays
+    assert {o.society for o in options(after, "recruit")} == {"serpent"}  # the next order is offered too
+    assert_refused(after, "spider play eagle:1", "spider may not play a card now", rule="EN Playing Cards")
+    limit = state.supply_limit("frost-gate")
+    played, events = apply(after, f"raven play lion:2 add=bear:frost-gate:{limit}")
+    assert not of_type(events, ev.SupplyChecked)  # raven still holds lion:3: the moment is still open
+    closed, events = apply(played, "raven no-card")
+    assert events[0] == ev.AfterOrderPassed("raven")
+    assert one(events, ev.SupplyChecked).losses == {"frost-gate": ("bear", 2)}  # the card's banners are checked
+    assert_refused(closed, "raven play lion:3", "raven may not play a card now")
+    # another society's move closes the moment too: the check is recorded before it, and raven may not play after
+    moved_on, events = apply(played, "serpent recruit stormcrag=2")
+    assert [type(e) for e in events[:2]] == [ev.SupplyChecked, ev.EmpireTurnStarted]
+    assert isinstance(events[2], ev.BannersRecruited) and events[0] == one(
+        apply(played, "raven no-card")[1], ev.SupplyChecked
+    )
+    assert_refused(moved_on, "raven play lion:3", "raven may not play a card now")
+    undone, _ = apply(moved_on, 'undo "serpent meant another region"')  # the move only: the check stands
+    assert undone.empire == "eagle" and rules.prompt(undone).actors == ("serpent",)
+    assert_refused(undone, "raven play lion:3", "raven may not play a card now")
+    # with an empty hand there is nothing to wait for
+    _, events = apply(hands(office_state("bear", "chancellor", council)), "raven attack red-cliffs windmoor 1")
     assert one(events, ev.SupplyChecked).empire == "bear"
-    assert_refused(after, "raven play lion:2 add=bear:frost-gate:3", "raven may not play a card now")
+
+
+def test_the_game_waits_for_a_card_after_round_4s_last_order_then_ends_EN_playing_cards() -> None:
+    """EN "Playing Cards" ("immediately after any action") and EN "Mark the Turn" (after round 4 "the game ends"):
+    the game is not scored while the society that gave the last order may still play; its no-card ends it."""
+    state = hands(office_state("horse", "chancellor", {"horse.chancellor": "raven"}, round=4), raven=["lion:2"])
+    after, events = apply(state, "raven attack windmoor red-cliffs 1")
+    assert not after.over and not of_type(events, ev.GameScored)
+    assert rules.prompt(after).actors == ("raven",)
+    assert {o.verb for o in rules.prompt(after).options} == {"play", "no-card"}
+    assert_refused(after, "spider pass", "raven may still play a card or say no-card, and then the game ends")
+    assert_refused(after, "spider no-card", "spider is not waited for (raven is)", rule="EN Playing Cards")
+    over, events = apply(after, "raven no-card")
+    assert over.over and one(events, ev.GameScored)

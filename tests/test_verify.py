@@ -74,6 +74,31 @@ def test_a_record_that_breaks_the_rules_is_named_at_its_first_bad_event(mutate, 
     assert names.format(changed) in str(error.value)
 
 
+def test_a_finished_game_reopened_by_a_plain_take_back_does_not_stand_whispers_take_back() -> None:
+    """Reopening a finished game is a deliberate act: `undo reopen REASON` verifies; the same take-back recorded
+    without its reopen mark (as a record made before the mark, or a tampered one) is named as not legal."""
+    facts = bundled_facts("official-2p.txt")
+    assert facts[-1]["type"] == "GameScored"
+    lines = [*_log(facts), 'undo reopen "TD: the final move was misread"']
+    with open_store("memory:") as store:
+        import_lines(store, "g", lines)
+        reopened = store.facts("g")
+    assert reopened[-1]["type"] == "MoveTakenBack" and reopened[-1]["reopen"] is True
+    assert not verify(reopened, "g").state.over
+    plain = copy.deepcopy(reopened)
+    plain[-1]["reopen"] = False
+    with pytest.raises(VerifyError) as error:
+        verify(plain, "g")
+    assert f"event {len(plain)}" in str(error.value) and "undo reopen" in str(error.value)
+
+
+def _log(facts: list[dict]) -> list[str]:
+    from ledger.game import read_facts
+    from ledger.notation import format_record
+
+    return list(format_record(read_facts(facts, "g"), comments=False))
+
+
 def _first(facts: list[dict], kind: str) -> int:
     return next(i for i, f in enumerate(facts) if f["type"] == kind)
 

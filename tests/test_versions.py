@@ -11,7 +11,7 @@ import pytest
 
 from ledger import events as ev
 from ledger import recordfile
-from ledger.game import load, read_facts
+from ledger.game import load, read_facts, replay_lines
 from ledger.store import open_store
 from ledger.verify import verify
 from ledger.words import SKIP_REASONS, describe, office_skip_reason, skip_reason, trail_step
@@ -94,3 +94,33 @@ def test_new_facts_carry_their_version_and_old_ones_none() -> None:
 def test_a_fact_from_a_newer_whispers_or_a_forged_reason_is_refused(fact: dict) -> None:
     with pytest.raises(ValueError):
         ev.from_fact(fact)
+
+
+def test_a_take_back_that_reopened_a_finished_game_before_it_had_to_be_said_still_verifies(
+        legacy_store: Path) -> None:
+    """official-2p in the legacy store was finished, then `undo 'a slip'` reopened it, as every take-back of a
+    finished game did then. It verifies by the rules of its time, and its log says `undo reopen` as today."""
+    from ledger.notation import format_record
+
+    with open_store(str(legacy_store)) as store:
+        game = load(store, "official-2p")
+    undo = game.events[-1]
+    assert isinstance(undo, ev.MoveTakenBack) and undo.reopen is None
+    lines = [line for line in format_record(game.events) if not line.startswith("#")]
+    assert lines[-2:] == ["spider no-card", "undo reopen 'a slip'"]
+    again = replay_lines("again", lines)
+    assert not again.state.over and isinstance(again.events[-1], ev.MoveTakenBack) and again.events[-1].reopen
+
+
+def test_the_log_of_a_game_finished_before_the_engine_waited_for_a_last_card_imports_finished(
+        legacy_store: Path) -> None:
+    """EN "Playing Cards": a card may be played immediately after an action of a position you control, so today's
+    engine waits after an empire's last order for the society that gave it. A record made before closed that
+    moment on its own; its log says `no-card` there, so that it imports as the finished game it was."""
+    from ledger.notation import format_record
+
+    with open_store(str(legacy_store)) as store:
+        game = load(store, "official-4p")
+    again = replay_lines("again", list(format_record(game.events)))
+    assert again.state.over
+    assert again.events[-1].to_fact()["scores"] == game.events[-1].to_fact()["scores"]
