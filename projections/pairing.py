@@ -287,6 +287,11 @@ def with_round(text: str, plan: Plan, force: bool = False) -> str:
 
     document = tomlkit.parse(text)
     games = document.get("game")
+    if games is not None and not isinstance(games, tomlkit.items.AoT):
+        if games:
+            raise PairingError("the file lists its games as game = [...]: write them as [[game]] tables")
+        del document["game"]
+        games = None
     if games is None:
         games = tomlkit.aot()
         document.add(tomlkit.nl())

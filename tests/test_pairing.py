@@ -226,6 +226,9 @@ def test_the_round_is_written_into_the_file_with_its_comments_and_read_back() ->
     clash = CUP + '\n[[game]]\nname = "r1-t2"\n'
     with pytest.raises(PairingError, match="already has a game named r1-t2"):
         with_round(clash, plan)
+    assert load_tournament(with_round("game = []\n" + CUP, plan), "cup.toml").games == ["r1-t1", "r1-t2"]
+    with pytest.raises(PairingError, match=r"write them as \[\[game\]\] tables"):
+        with_round(CUP.replace("name =", 'game = [{ name = "t0" }]\nname ='), plan)
 
 
 @pytest.mark.parametrize(("text", "message"), [
