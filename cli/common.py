@@ -3,6 +3,7 @@
 import json
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -119,3 +120,25 @@ def view_lines(view: dict[str, Any]) -> list[str]:
     if shown:
         lines.append(("Revealed: " if viewer else "Loyalty:  ") + "; ".join(shown))
     return lines
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Write `text` over `path` in one step: a new file beside it (created exclusively, so never someone
+    else's), then os.replace, so a reader never sees half a file and a crash leaves the old one whole."""
+    from ledger.errors import StoreError
+
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    created = False
+    try:
+        with open(temporary, "x", encoding="utf-8", newline="") as out:
+            created = True
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
+        os.replace(temporary, path)
+    except OSError as exc:
+        if created:
+            temporary.unlink(missing_ok=True)
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None

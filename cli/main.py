@@ -29,7 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "timeline": ("cli.pictures:timeline", "The council-order timeline as a Graphviz picture."),
     "map": ("cli.pictures:board_map", "The board at any event as a Graphviz picture."),
     "standings": ("cli.tournament:standings", "Standings over a list of games."),
-    "tournament": ("cli.tournament:tournament", "Standings of a tournament file: entrants, games, points."),
+    "tournament": ("cli.tournament:tournament",
+                   "Standings of a tournament file (entrants, games, points); `pair` seats a round."),
     "board": ("cli.board:board", "Check or show a board file."),
     "demo": ("cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
 }

@@ -1,4 +1,5 @@
-"""Tournaments: `standings` over a list of games, and `tournament FILE.toml` with entrants and points."""
+"""Tournaments: `standings` over a list of games, `tournament FILE.toml` with entrants and points, and
+`tournament pair FILE.toml --round N` to seat a round."""
 
 import csv
 import sys
@@ -7,7 +8,7 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, one_format, open_store, store_option
+from cli.common import emit_json, one_format, open_store, replace_file, store_option
 from ledger.errors import StoreError
 from ledger.game import load
 
@@ -51,6 +52,8 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool) -> None
         console.print(grid)
     if data["in_progress"]:
         console.print(f"In progress, not counted: {', '.join(data['in_progress'])}")
+    if data.get("not_started"):
+        console.print(f"Not started yet: {', '.join(data['not_started'])}")
     if not data["rulesets"]:
         console.print("No finished game yet.")
 
@@ -83,22 +86,126 @@ def standings(games: str, as_json: bool, as_csv: bool, store_url: str | None) ->
     _show(data, "standings", as_json, as_csv)
 
 
-@click.command()
+def _read(file: Path) -> str:
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StoreError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+@click.command("tournament")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @_with_formats
 @store_option
-def tournament(file: Path, as_json: bool, as_csv: bool, store_url: str | None) -> None:
+def ranking(file: Path, as_json: bool, as_csv: bool, store_url: str | None) -> None:
     """Standings of the tournament described in FILE (docs/tournament.md): its games, who sat at each
     society, and its points per placing."""
     from projections.standings import load_tournament, standings_data
 
     one_format(as_json, as_csv)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
-    spec = load_tournament(text, str(file))
+    spec = load_tournament(_read(file), str(file))
     with open_store(store_url) as store:
-        data = standings_data(_events(store, spec.games), spec.seats, spec.points)
+        # a paired round's games exist once their tables run `whispers new`; any other name must be there
+        waiting = [g for g in spec.games if g in spec.rounds and not store.exists(g)]
+        data = standings_data(_events(store, [g for g in spec.games if g not in waiting]), spec.seats, spec.points)
+    data["not_started"] = waiting
     data["tournament"] = spec.name
     _show(data, spec.name, as_json, as_csv)
+
+
+class FileOrCommand(click.Group):
+    """`tournament FILE` ranks (as it always has); `tournament pair FILE` seats a round."""
+
+    def make_context(self, info_name, args, parent=None, **extra):  # type: ignore[no-untyped-def]
+        if args and (args[0] in self.commands or args[0] in ("--help", "-h")):
+            return super().make_context(info_name, args, parent, **extra)
+        return ranking.make_context(info_name, args, parent, **extra)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(ctx.command_path, "FILE [--json|--csv] [--store URL]")
+        formatter.write_usage(ctx.command_path, "pair FILE --round N [--force] [--json] [--store URL]",
+                              prefix="   or: ")
+
+
+@click.group(cls=FileOrCommand)
+def tournament() -> None:
+    """Standings of the tournament described in FILE (docs/tournament.md): its games, who sat at each
+    society, and its points per placing. `pair` seats the entrants of a round at tables of 3 and 4."""
+
+
+@tournament.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--round", "round_no", type=int, required=True, metavar="N", help="The round to seat, from 1.")
+@click.option("--force", is_flag=True, help="Replace round N if the file has it already.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@store_option
+def pair(file: Path, round_no: int, force: bool, as_json: bool, store_url: str | None) -> None:
+    """Seat FILE's entrants at tables of 3 and 4 for round N and write the round into FILE.
+
+    Round 1 is drawn at random (seeded by the tournament's name, entrants and the round, so a re-run gives
+    the same tables); later rounds are Swiss by the points of the rounds before, with as few repeat
+    meetings as any arrangement allows. Societies and the first seat rotate. docs/tournament.md.
+    """
+    from projections.pairing import (
+        PairingError,
+        check_round,
+        games_before,
+        history_before,
+        pair_round,
+        plan_data,
+        points_by_entrant,
+        seed_for,
+        with_round,
+    )
+    from projections.standings import load_tournament, standings_data
+
+    text = _read(file)
+    spec = load_tournament(text, str(file))
+    check_round(spec, round_no)
+    earlier = games_before(spec, round_no)
+    points: dict[str, float] = {}
+    if round_no > 1 and earlier:
+        with open_store(store_url) as store:
+            missing = [g for g in earlier if not store.exists(g)]
+            if missing:
+                raise PairingError(f"{missing[0]} is not in the store yet: pair round {round_no} when the rounds "
+                                   "before it are over")
+            data = standings_data(_events(store, earlier), spec.seats, spec.points)
+        if data["in_progress"]:
+            raise PairingError(f"{data['in_progress'][0]} is still in progress: pair round {round_no} when the "
+                               "rounds before it are over")
+        points = points_by_entrant(data)
+    plan = pair_round(round_no, spec.entrants, history_before(spec, round_no), points,
+                      seed_for(spec.name, round_no, *spec.entrants))
+    replace_file(file, with_round(text, plan, force))
+    if as_json:
+        emit_json({"tournament": spec.name, "file": str(file), **plan_data(plan)})
+        return
+    _show_plan(plan, spec.name, points)
+
+
+def _show_plan(plan, title: str, points: dict[str, float]) -> None:  # type: ignore[no-untyped-def]
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from projections.pairing import new_command
+
+    console = Console()
+    grid = Table(title=escape(f"{title} · round {plan.round}"))
+    for column in ("table", "seat", "entrant", "society", "points"):
+        grid.add_column(column, justify="right" if column in ("seat", "points") else "left")
+    for table in plan.tables:
+        for seat_no, seat in enumerate(table.seats, start=1):
+            first = " (first)" if seat_no == 1 else ""
+            grid.add_row(table.game if seat_no == 1 else "", str(seat_no), escape(seat.entrant), seat.society + first,
+                         f"{points.get(seat.entrant, 0.0):g}", end_section=seat_no == len(table.seats))
+    console.print(grid)
+    if plan.repeats:
+        pairs = ", ".join(f"{a} and {b}" for a, b in plan.repeats)
+        proof = "no arrangement has fewer" if plan.exact else "the fewest found; the search did not see them all"
+        console.print(escape(f"Meeting again: {pairs} ({proof})."))
+    else:
+        console.print("No two entrants meet again.")
+    for table in plan.tables:
+        click.echo(new_command(table))

@@ -124,7 +124,13 @@ class Tournament:
     name: str
     games: list[str]
     seats: dict[str, dict[str, str]]
+    """Per game, society -> entrant, in seat order (clockwise) as the file lists them."""
     points: dict[int, list[float]]
+    entrants: list[str] = field(default_factory=list)
+    rounds: dict[str, int] = field(default_factory=dict)
+    """The round of each game that names one (games written by `tournament pair` do)."""
+    firsts: dict[str, str] = field(default_factory=dict)
+    """The society that plays first in each game that names one."""
 
 
 def load_tournament(text: str, source: str) -> Tournament:
@@ -137,7 +143,7 @@ def load_tournament(text: str, source: str) -> Tournament:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TournamentError(f"{source}: not valid TOML: {exc}") from None
-    unknown = set(raw) - {"name", "points", "game"}
+    unknown = set(raw) - {"name", "points", "game", "entrants"}
     if unknown:
         raise TournamentError(f"{source}: unknown key {sorted(unknown)[0]!r}")
     name = raw.get("name", source)
@@ -147,18 +153,34 @@ def load_tournament(text: str, source: str) -> Tournament:
                 isinstance(v, int | float) for v in values):
             raise TournamentError(f"{source}: points.{size} must list {size} numbers, one per place")
         points[int(size)] = [float(v) for v in values]
-    games, seats = [], {}
+    entrants = raw.get("entrants", [])
+    if not isinstance(entrants, list) or not all(isinstance(e, str) and e.strip() for e in entrants):
+        raise TournamentError(f"{source}: entrants must list the entrants' names")
+    if len(set(entrants)) != len(entrants):
+        twice = next(e for e in entrants if entrants.count(e) > 1)
+        raise TournamentError(f"{source}: entrant {twice!r} is listed twice")
+    games, seats, rounds, firsts = [], {}, {}, {}
     for index, entry in enumerate(raw.get("game") or [], start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             raise TournamentError(f"{source}: game {index} needs a name")
-        extra = set(entry) - {"name", "seats"}
+        extra = set(entry) - {"name", "seats", "round", "first"}
         if extra:
             raise TournamentError(f"{source}: game {entry['name']}: unknown key {sorted(extra)[0]!r}")
         table = entry.get("seats") or {}
         if not isinstance(table, dict) or any(s not in SOCIETIES or not isinstance(p, str) for s, p in table.items()):
             raise TournamentError(f"{source}: game {entry['name']}: seats maps societies to entrants' names")
+        if entry["name"] in seats:
+            raise TournamentError(f"{source}: game {entry['name']} is listed twice")
+        if "round" in entry:
+            if not isinstance(entry["round"], int) or isinstance(entry["round"], bool) or entry["round"] < 1:
+                raise TournamentError(f"{source}: game {entry['name']}: round must be a whole number from 1")
+            rounds[entry["name"]] = entry["round"]
+        if "first" in entry:
+            if entry["first"] not in table:
+                raise TournamentError(f"{source}: game {entry['name']}: first must be one of its seats' societies")
+            firsts[entry["name"]] = entry["first"]
         games.append(entry["name"])
         seats[entry["name"]] = dict(table)
-    if not games:
+    if not games and not entrants:
         raise TournamentError(f"{source}: no [[game]] listed")
-    return Tournament(name, games, seats, points)
+    return Tournament(name, games, seats, points, entrants, rounds, firsts)
