@@ -6,11 +6,12 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, open_store, store_option, view_lines
+from cli.common import emit_json, game_notes, open_store, store_option, view_lines
 from cli.reading import as_option
 from ledger.errors import StoreError
 from ledger.game import TAGS, annotate, fork, load
 from ledger.notation import describe, format_event
+from ledger.notes import shown_by
 from projections.forks import diff as diff_records
 from projections.replay import Replay
 from projections.views import event_view, state_view
@@ -24,7 +25,7 @@ def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
     lines = []
     for note in notes:
         if note["at"] == version:
-            who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
+            who = shown_by(note)
             lines.append(f"  note{f' ({who})' if who else ''}: {note['text']}")
     return lines
 
@@ -65,7 +66,7 @@ def replay(game: str, version: int | None, society: str | None, as_json: bool, s
     """
     with open_store(store_url) as store:
         record = load(store, game)
-        notes = store.notes(game)
+        notes = game_notes(store, game)
     rep = Replay(record.events)
     version = len(rep) if version is None else version
     if not 1 <= version <= len(rep):
@@ -237,7 +238,7 @@ def annotate_game(game: str, version: int, text: str, author: str | None, tag: s
     """A note on event N of GAME, kept in the game's own notes stream (the record is never reopened)."""
     with open_store(store_url) as store:
         annotate(store, game, version, text, author, tag)
-        count = len(store.notes(game))
+        count = len(store.notes(game))  # every stored note, well formed or not
     click.echo(f"{game}: note on event {version} saved ({count} note(s) in all).")
 
 
@@ -248,7 +249,7 @@ def annotate_game(game: str, version: int, text: str, author: str | None, tag: s
 def notes(game: str, as_json: bool, store_url: str | None) -> None:
     """The notes on GAME, with the move each is on."""
     with open_store(store_url) as store:
-        found = store.notes(game)
+        found = game_notes(store, game)
         record = load(store, game) if found else None
     if as_json:
         emit_json(found)
@@ -257,6 +258,6 @@ def notes(game: str, as_json: bool, store_url: str | None) -> None:
         click.echo(f"{game}: no notes yet. Add one: whispers annotate {game} N \"text\"")
     for note in found:
         assert record is not None
-        who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
+        who = shown_by(note)
         click.echo(f"event {note['at']} ({_event_words(record.events[note['at'] - 1])})"
                    f"{f' [{who}]' if who else ''}: {note['text']}")

@@ -13,6 +13,8 @@ from ledger import commands as c
 from ledger import events as ev
 from ledger.errors import NotationError
 from ledger.names import SLOTS, SOCIETIES
+from ledger.notes import shown_by
+from ledger.text import one_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,8 +390,9 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
             elif comments:
                 yield f"#   {describe(event)}"
         for note in by_event.get(version, []):
-            who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
-            yield f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}"
+            who = shown_by(note)
+            # one line whatever the note holds: a line break in it would start a line read as a move
+            yield one_line(f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}")
         state = evolve(state, event)
 
 

@@ -4,6 +4,11 @@ Each event's link is sha256(previous link + the event's msgpack bytes); the head
 the last link, so a truncated, reordered or edited file is refused with the first bad event named. The
 chain makes tampering evident, not impossible: whoever can rewrite the file can rewrite the chain, so
 publish the head hash (`whispers verify` prints it) beside the file where that matters.
+
+Notes are chained the same way, apart from the events (a note is commentary, not a move): the header's
+`notes_head` is the last link over the notes, in order, and `notes` their count. A file written before notes
+were chained has no `notes_head`: its events import as always, and its notes import marked "unchained", so
+that nobody takes them for part of the checked record.
 """
 
 import hashlib
@@ -30,6 +35,11 @@ def chain(facts: list[dict[str, Any]]) -> list[str]:
     return links
 
 
+def notes_head(notes: list[dict[str, Any]]) -> str:
+    """The last link of the chain over a game's notes (GENESIS when it has none)."""
+    return chain(notes)[-1] if notes else GENESIS
+
+
 def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | None = None) -> bytes:
     if not facts or facts[0].get("type") != "GameStarted":
         raise RecordFileError("a record starts with its GameStarted event")
@@ -38,6 +48,7 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | 
     header = {
         "game": name, "ruleset": first["ruleset"]["id"], "board": first["board"]["id"],
         "board_hash": first["board_hash"], "events": len(facts), "head": links[-1],
+        "notes": len(notes or []), "notes_head": notes_head(notes or []),
     }
     body = {"format": FORMAT, "version": VERSION, "header": header,
             "events": [[fact, h] for fact, h in zip(facts, links, strict=True)], "notes": notes or []}
@@ -54,6 +65,8 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     try:
         body = msgpack.unpackb(data, raw=False, strict_map_key=True)
     except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError, TypeError) as exc:
+        if isinstance(exc, UnicodeDecodeError) and (where := _not_utf8(data)):
+            raise RecordFileError(f"{source}: {where} is corrupt: it holds bytes that are not UTF-8 text") from None
         kind = "truncated" if "Unpack failed" in str(exc) or isinstance(exc, ValueError) else "malformed"
         raise RecordFileError(f"{source}: not a whispers record file ({kind}: {exc})".replace("\n", " ")) from None
     if not isinstance(body, dict) or body.get("format") != FORMAT:
@@ -84,7 +97,38 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
         raise RecordFileError(f"{source}: the header's head hash does not match the events: the record was altered")
     if facts and (facts[0].get("type") != "GameStarted" or facts[0].get("board_hash") != header.get("board_hash")):
         raise RecordFileError(f"{source}: the header does not match the game's first event")
+    return header, facts, _notes(body, header, len(facts), source)
+
+
+def _not_utf8(data: bytes) -> str | None:
+    """Which part of a well-formed file holds a string that is not UTF-8 (a flipped byte): "event 12"..."""
+    try:
+        body = msgpack.unpackb(data, raw=True)
+    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+        return None
+    if not isinstance(body, dict):
+        return None
+    for key, what in ((b"events", "event"), (b"notes", "note")):
+        items = body.get(key)
+        for number, item in enumerate(items if isinstance(items, list) else [], start=1):
+            try:
+                msgpack.unpackb(msgpack.packb(item, use_bin_type=False), raw=False)
+            except UnicodeDecodeError:
+                return f"{what} {number}"
+    return "the header"
+
+
+def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list[dict[str, Any]]:
+    from ledger.notes import problem
+
     notes = body.get("notes") or []
     if not isinstance(notes, list):
         raise RecordFileError(f"{source}: malformed notes")
-    return header, facts, notes
+    for number, note in enumerate(notes, start=1):
+        if (wrong := problem(note, events)) is not None:
+            raise RecordFileError(f"{source}: note {number} is malformed: {wrong}")
+    if "notes_head" not in header:
+        return [{**note, "unchained": True} for note in notes]
+    if header.get("notes") != len(notes) or header.get("notes_head") != notes_head(notes):
+        raise RecordFileError(f"{source}: the header's notes hash does not match the notes: the notes were altered")
+    return notes

@@ -59,6 +59,11 @@ class Ruleset:
         return ruleset
 
     def _validate(self, source: str) -> None:
+        from ledger.board import ID_PATTERN
+
+        if not isinstance(self.id, str) or not ID_PATTERN.fullmatch(self.id):
+            # the id is written into a log's `game` line: free text there could start a line of its own
+            raise RulesetError(f"{source}: the ruleset id must be lowercase letters, digits and '-'")
         choices = {
             "retrieve": ("round_start", "round_end"),
             "swap_agent_target": ("any", "occupied"),
