@@ -8,7 +8,7 @@ Notes are free text: they are only ever shown, never read back as a move.
 from datetime import datetime
 from typing import Any, Final
 
-from ledger.text import has_line_break
+from ledger.text import has_line_break, is_utf8
 
 TAGS: Final = ("blunder", "good", "question", "ruling")
 TEXT_LIMIT: Final = 4000
@@ -28,11 +28,11 @@ def problem(note: Any, events: int) -> str | None:
     at, text, author, tag, time = (note[k] for k in ("at", "text", "author", "tag", "time"))
     if type(at) is not int or not 1 <= at <= events:
         return f"its event number is not one of 1 to {events}"
-    if not isinstance(text, str) or not text.strip() or len(text) > TEXT_LIMIT:
-        return f"its text is not text of 1 to {TEXT_LIMIT} characters"
+    if not isinstance(text, str) or not text.strip() or len(text) > TEXT_LIMIT or not is_utf8(text):
+        return f"its text is not UTF-8 text of 1 to {TEXT_LIMIT} characters"
     if author is not None and not (isinstance(author, str) and author.strip() and len(author) <= AUTHOR_LIMIT
-                                   and not has_line_break(author)):
-        return f"its author is not a name of one line and at most {AUTHOR_LIMIT} characters"
+                                   and not has_line_break(author) and is_utf8(author)):
+        return f"its author is not a name of one line of UTF-8 text, at most {AUTHOR_LIMIT} characters"
     if tag is not None and tag not in TAGS:
         return f"its tag is not one of {', '.join(TAGS)}"
     if not isinstance(time, str) or len(time) > 40 or not _is_time(time):

@@ -40,7 +40,7 @@ from ledger.names import CARDS_PER_DECK, DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, S
 from ledger.ruleset import Ruleset
 from ledger.scoring import score
 from ledger.state import GameState, Hand, Position, card_empire, position_name
-from ledger.text import has_line_break
+from ledger.text import has_line_break, is_utf8
 
 __all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start"]
 
@@ -99,6 +99,7 @@ def _reason(text: str, what: str, rule: str) -> str:
     reason = text.strip()
     require(bool(reason), f"{what} needs a reason", rule)
     require(not has_line_break(reason), f"{what}'s reason must be one line", rule)
+    require(is_utf8(reason), f"{what}'s reason is not UTF-8 text", rule)
     require(len(reason) <= REASON_LIMIT, f"{what}'s reason is longer than {REASON_LIMIT} characters", rule)
     return reason
 

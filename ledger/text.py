@@ -21,3 +21,13 @@ def has_line_break(text: str) -> bool:
 def one_line(text: str) -> str:
     """`text` with each line break written as its escape (\\n, \\u2028...), so it stays on one line."""
     return _BREAK.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def is_utf8(text: str) -> bool:
+    """False for text holding a lone surrogate (what Python makes of an argument that is not UTF-8): it cannot
+    be stored, written or hashed."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
