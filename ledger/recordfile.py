@@ -65,10 +65,13 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     try:
         body = msgpack.unpackb(data, raw=False, strict_map_key=True)
     except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError, TypeError) as exc:
-        if isinstance(exc, UnicodeDecodeError) and (where := _not_utf8(data)):
-            raise RecordFileError(f"{source}: {where} is corrupt: it holds bytes that are not UTF-8 text") from None
+        where = _bad_part(data)
+        if isinstance(exc, UnicodeDecodeError):
+            raise RecordFileError(f"{source}: {where or 'the file'} is corrupt: it holds bytes that are not UTF-8 "
+                                  "text (a flipped byte?)") from None
         kind = "truncated" if "Unpack failed" in str(exc) or isinstance(exc, ValueError) else "malformed"
-        raise RecordFileError(f"{source}: not a whispers record file ({kind}: {exc})".replace("\n", " ")) from None
+        at = f" at {where}" if where else ""
+        raise RecordFileError(f"{source}: not a whispers record file ({kind}{at}: {exc})".replace("\n", " ")) from None
     if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise RecordFileError(f"{source}: not a whispers record file")
     if body.get("version") != VERSION:
@@ -100,22 +103,25 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     return header, facts, _notes(body, header, len(facts), source)
 
 
-def _not_utf8(data: bytes) -> str | None:
-    """Which part of a well-formed file holds a string that is not UTF-8 (a flipped byte): "event 12"..."""
+def _bad_part(data: bytes) -> str | None:
+    """Where a file that msgpack cannot read goes wrong ("event 12", "note 3"), read one entry at a time."""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data) + 1)
+    unpacker.feed(data)
     try:
-        body = msgpack.unpackb(data, raw=True)
-    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+        for _ in range(unpacker.read_map_header()):
+            key = unpacker.unpack()
+            if key not in ("events", "notes"):
+                unpacker.skip()
+                continue
+            what = "event" if key == "events" else "note"
+            for number in range(1, unpacker.read_array_header() + 1):
+                try:
+                    unpacker.unpack()
+                except (ValueError, msgpack.OutOfData, msgpack.FormatError, msgpack.StackError):
+                    return f"{what} {number}"
+    except (ValueError, msgpack.OutOfData, msgpack.FormatError, msgpack.StackError, TypeError):
         return None
-    if not isinstance(body, dict):
-        return None
-    for key, what in ((b"events", "event"), (b"notes", "note")):
-        items = body.get(key)
-        for number, item in enumerate(items if isinstance(items, list) else [], start=1):
-            try:
-                msgpack.unpackb(msgpack.packb(item, use_bin_type=False), raw=False)
-            except UnicodeDecodeError:
-                return f"{what} {number}"
-    return "the header"
+    return None
 
 
 def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list[dict[str, Any]]:

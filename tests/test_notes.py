@@ -303,3 +303,12 @@ def test_a_byte_that_is_not_utf8_in_a_record_file_names_its_event() -> None:
     with pytest.raises(RecordFileError, match=f"event {number} is corrupt") as caught:
         loads(bytes(data), "g.whispers")
     assert "\n" not in str(caught.value)
+
+
+def test_a_record_file_cut_short_names_the_event_where_it_stops() -> None:
+    with open_store("memory:") as store:
+        import_lines(store, "g", GAME[:40])
+        data = dumps("g", store.facts("g"))
+    with pytest.raises(RecordFileError, match=r"truncated at event \d+") as caught:
+        loads(data[: len(data) * 3 // 4], "g.whispers")
+    assert "\n" not in str(caught.value)
