@@ -290,8 +290,10 @@ _VERB_PARSERS = {
 
 
 def format_header(started: ev.GameStarted, ruleset_ref: str | None = None, board_ref: str | None = None) -> str:
-    return (f"game ruleset={ruleset_ref or started.ruleset['id']} board={board_ref or started.board['id']} "
-            f"players={','.join(started.players)} first={started.first}")
+    # a record from before ruleset ids were checked may hold any text as its id: quoted, and kept on one line
+    ruleset, board = (_quote(one_line(ref)) for ref in (ruleset_ref or started.ruleset["id"],
+                                                       board_ref or started.board["id"]))
+    return f"game ruleset={ruleset} board={board} players={','.join(started.players)} first={started.first}"
 
 
 def _effect_args(effects: ev.Effects) -> list[str]:

@@ -133,6 +133,16 @@ def test_a_ruleset_id_that_is_not_an_id_is_refused_as_it_is_written_into_the_gam
         parse_ruleset(text, "homebrew.toml")
 
 
+def test_a_stored_game_whose_ruleset_id_holds_a_line_break_logs_one_game_line(store_file: Path) -> None:
+    """Older whispers took any ruleset id: such a game still loads, and its log's game line stays one line."""
+    with open_store(str(store_file)) as store:
+        facts = store.facts("g")
+        facts[0] = {**facts[0], "name": "odd", "ruleset": {**facts[0]["ruleset"], "id": f"x\n{INJECTED}"}}
+        store.create("odd", facts)
+    log = run("log", "odd").stdout.splitlines()
+    assert INJECTED not in log and sum(line.startswith("game ") for line in log) == 1
+
+
 def test_note_comments_in_a_log_are_one_line_each() -> None:
     with open_store("memory:") as store:
         game = import_lines(store, "g", GAME)
