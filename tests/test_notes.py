@@ -322,3 +322,14 @@ def test_a_record_file_cut_short_names_the_event_where_it_stops() -> None:
     with pytest.raises(RecordFileError, match=r"truncated at event \d+") as caught:
         loads(data[: len(data) * 3 // 4], "g.whispers")
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.postgres
+def test_a_record_and_its_notes_land_together_on_postgresql(pg_url: str) -> None:
+    with open_store("memory:") as store:
+        import_lines(store, "g", GAME[:40])
+        data = dumps("g", store.facts("g"), [{**good_note(), "text": f"n{i}"} for i in range(300)])
+    with open_store(pg_url) as store:
+        import_record(store, data, "g.whispers", "notes-pg")
+        store.add_note("notes-pg", {**good_note(), "text": "one more"})
+        assert len(store.notes("notes-pg")) == 301 and read_notes(store, "notes-pg")[1] == []
