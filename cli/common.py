@@ -25,16 +25,6 @@ def open_store(url: str | None):  # -> ledger.store.Store, imported late to keep
     return _open(url or os.environ.get("WHISPERS_STORE") or None)
 
 
-def game_notes(store: Any, game: str) -> list[dict[str, Any]]:
-    """The game's well-formed notes; each malformed one an older whispers stored is named on stderr, skipped."""
-    from ledger.game import read_notes
-
-    found, skipped = read_notes(store, game)
-    for line in skipped:
-        click.echo(f"warning: {line}", err=True)
-    return found
-
-
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=False, default=list))
 
@@ -119,3 +109,13 @@ def view_lines(view: dict[str, Any]) -> list[str]:
     if shown:
         lines.append(("Revealed: " if viewer else "Loyalty:  ") + "; ".join(shown))
     return lines
+
+
+def game_notes(store: Any, game: str) -> list[dict[str, Any]]:
+    """The game's well-formed notes; each malformed one an older whispers stored is named on stderr, skipped."""
+    from ledger.game import read_notes
+
+    found, skipped = read_notes(store, game)
+    for line in skipped:
+        click.echo(f"warning: {line}", err=True)
+    return found

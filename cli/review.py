@@ -238,7 +238,7 @@ def annotate_game(game: str, version: int, text: str, author: str | None, tag: s
     """A note on event N of GAME, kept in the game's own notes stream (the record is never reopened)."""
     with open_store(store_url) as store:
         annotate(store, game, version, text, author, tag)
-        count = len(store.notes(game))  # every stored note, well formed or not
+        count = len(store.notes(game))
     click.echo(f"{game}: note on event {version} saved ({count} note(s) in all).")
 
 

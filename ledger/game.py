@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ledger import events as ev
-from ledger import notes
 from ledger.errors import BoardError, NotationError, RuleError, RulesetError, StoreError, WhispersError
 from ledger.evolve import evolve, fold
-from ledger.notes import TAGS
+from ledger.notes import TAGS, problem
 from ledger.state import GameState
 from ledger.store import Store
 
@@ -164,10 +163,24 @@ def annotate(store: Store, name: str, at: int, text: str, author: str | None, ta
         raise StoreError(f"unknown tag {tag!r}: use {', '.join(TAGS)}")
     note = {"at": at, "text": text.strip(), "author": author, "tag": tag,
             "time": datetime.now(UTC).isoformat(timespec="seconds")}
-    if (wrong := notes.problem(note, version)) is not None:
+    if (wrong := problem(note, version)) is not None:
         raise StoreError(f"cannot keep this note: {wrong}")
     store.add_note(name, note)
     return note
+
+
+def import_record(store: Store, data: bytes, source: str, name: str | None = None) -> Game:
+    """A record file into the store: its chain checked and every move re-adjudicated first, all or nothing."""
+    from ledger.recordfile import loads
+    from ledger.verify import verify
+
+    header, facts, notes = loads(data, source)  # its notes validated, and checked against their own chain
+    name = name or header["game"]
+    if name != facts[0].get("name"):
+        facts = [{**facts[0], "name": name}, *facts[1:]]
+    verified = verify(facts, source)
+    store.create(name, facts, notes)  # the game and its notes in one transaction
+    return Game(name, tuple(read_facts(facts, source)), verified.state)
 
 
 def read_notes(store: Store, name: str) -> tuple[list[dict], list[str]]:
@@ -176,23 +189,8 @@ def read_notes(store: Store, name: str) -> tuple[list[dict], list[str]]:
     good, skipped = [], []
     version = store.version(name)
     for number, note in enumerate(store.notes(name), start=1):
-        if (wrong := notes.problem(note, version)) is None:
+        if (wrong := problem(note, version)) is None:
             good.append(note)
         else:
             skipped.append(f"{name}: note {number} skipped: {wrong}")
     return good, skipped
-
-
-def import_record(store: Store, data: bytes, source: str, name: str | None = None) -> Game:
-    """A record file into the store: its chains checked, its notes validated and every move re-adjudicated
-    first; then the game and its notes are saved in one transaction, all or nothing."""
-    from ledger.recordfile import loads
-    from ledger.verify import verify
-
-    header, facts, file_notes = loads(data, source)
-    name = name or header["game"]
-    if name != facts[0].get("name"):
-        facts = [{**facts[0], "name": name}, *facts[1:]]
-    verified = verify(facts, source)
-    store.create(name, facts, file_notes)
-    return Game(name, tuple(read_facts(facts, source)), verified.state)

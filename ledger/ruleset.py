@@ -6,7 +6,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from ledger.board import ID_PATTERN
 from ledger.errors import RulesetError
 
 ROUND_END_STEPS = ("retrieve", "cleanup", "swap", "mark")
@@ -134,9 +133,6 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
         raise RulesetError(f"{source}: unknown key {sorted(raw)[0]!r}")
     if not isinstance(flat["id"], str) or not isinstance(flat["name"], str):
         raise RulesetError(f"{source}: id and name must be strings")
-    if not ID_PATTERN.fullmatch(flat["id"]):
-        # as a board's: the id is written into a log's `game` line and looked for as ID.toml
-        raise RulesetError(f"{source}: the ruleset id must be lowercase letters, digits and '-'")
     return Ruleset.from_data(flat, source)
 
 

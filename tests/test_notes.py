@@ -13,11 +13,10 @@ from click.testing import CliRunner
 
 from cli.main import whispers
 from ledger import commands as c
-from ledger.errors import RecordFileError, RuleError, RulesetError
+from ledger.errors import RecordFileError, RuleError
 from ledger.game import annotate, import_lines, import_record, load, read_notes, record
 from ledger.notation import format_record
 from ledger.recordfile import dumps, loads
-from ledger.ruleset import parse_ruleset
 from ledger.store import Ledger, open_store
 from ledger.text import LINE_BREAKS, one_line
 from ledger.verify import VerifyError
@@ -126,11 +125,18 @@ def test_a_record_file_holding_a_reason_with_a_line_break_is_refused() -> None:
         assert store.names() == [] and game.version == len(facts)
 
 
-def test_a_ruleset_id_that_is_not_an_id_is_refused_as_it_is_written_into_the_game_line() -> None:
-    official = resources.files("fixtures").joinpath("rulesets", "official.toml").read_text(encoding="utf-8")
-    text = official.replace('id = "official"', 'id = "homebrew\\nraven pass"')
-    with pytest.raises(RulesetError, match="ruleset id"):
-        parse_ruleset(text, "homebrew.toml")
+@pytest.mark.parametrize("odd", [f"x\n{INJECTED}", "x\u2028y", "two words", 7])
+def test_a_record_file_whose_ruleset_id_is_not_one_word_is_refused(odd: object) -> None:
+    """The id is written on a log's game line (a ruleset file's id is checked when it is read; a record
+    file's embedded ruleset only here)."""
+    with open_store("memory:") as store:
+        import_lines(store, "g", GAME[:40])
+        facts = store.facts("g")
+    facts[0] = {**facts[0], "ruleset": {**facts[0]["ruleset"], "id": odd}}
+    with open_store("memory:") as store:
+        with pytest.raises((VerifyError, RecordFileError), match="event 1|ruleset") as caught:
+            import_record(store, dumps("g", facts), "g.whispers")
+        assert "\n" not in str(caught.value) and store.names() == []
 
 
 def test_a_stored_game_whose_ruleset_id_holds_a_line_break_logs_one_game_line(store_file: Path) -> None:
