@@ -134,7 +134,7 @@ def test_a_record_file_whose_ruleset_id_is_not_one_word_is_refused(odd: object) 
         facts = store.facts("g")
     facts[0] = {**facts[0], "ruleset": {**facts[0]["ruleset"], "id": odd}}
     with open_store("memory:") as store:
-        with pytest.raises((VerifyError, RecordFileError), match="event 1|ruleset") as caught:
+        with pytest.raises((VerifyError, RecordFileError), match=r"event 1|ruleset") as caught:
             import_record(store, dumps("g", facts), "g.whispers")
         assert "\n" not in str(caught.value) and store.names() == []
 
