@@ -290,9 +290,8 @@ _VERB_PARSERS = {
 
 
 def format_header(started: ev.GameStarted, ruleset_ref: str | None = None, board_ref: str | None = None) -> str:
-    # a record from before ruleset ids were checked may hold any text as its id: quoted, and kept on one line
-    ruleset, board = (_quote(one_line(ref)) for ref in (ruleset_ref or started.ruleset["id"],
-                                                       board_ref or started.board["id"]))
+    # quoted: a record from before ruleset ids were checked may hold any text as its id
+    ruleset, board = (_quote(ref) for ref in (ruleset_ref or started.ruleset["id"], board_ref or started.board["id"]))
     return f"game ruleset={ruleset} board={board} players={','.join(started.players)} first={started.first}"
 
 
@@ -364,6 +363,15 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
 
 def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None,
                   notes: Iterable[dict] = ()) -> Iterator[str]:
+    """A record as notation lines (`_record_lines`), each of them one line whatever text the record or its
+    notes hold (a note, an author, an id from an older store): a line break in a comment would start a line
+    that `whispers import` reads as a move."""
+    for line in _record_lines(events, comments, viewer, notes):
+        yield one_line(line)
+
+
+def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None,
+                  notes: Iterable[dict] = ()) -> Iterator[str]:
     """A record as notation lines: the `game` line, then one line per move, with the engine's own
     events as `#` comments when `comments` is set. With a `viewer`, what only another society may
     know is left out (loyalty tokens, names of cards drawn).
@@ -393,8 +401,7 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
                 yield f"#   {describe(event)}"
         for note in by_event.get(version, []):
             who = shown_by(note)
-            # one line whatever the note holds: a line break in it would start a line read as a move
-            yield one_line(f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}")
+            yield f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}"
         state = evolve(state, event)
 
 

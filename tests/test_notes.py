@@ -139,14 +139,17 @@ def test_a_record_file_whose_ruleset_id_is_not_one_word_is_refused(odd: object) 
         assert "\n" not in str(caught.value) and store.names() == []
 
 
-def test_a_stored_game_whose_ruleset_id_holds_a_line_break_logs_one_game_line(store_file: Path) -> None:
-    """Older whispers took any ruleset id: such a game still loads, and its log's game line stays one line."""
+@pytest.mark.parametrize("odd", [f"x\n{INJECTED}", "x\nraven pass #", "x\u2028raven pass"])
+def test_a_stored_game_whose_ruleset_id_holds_a_line_break_logs_no_extra_move(store_file: Path, odd: str) -> None:
+    """Older whispers took any ruleset id: such a game still loads, and its id, wherever the log writes it
+    (the game line, a comment on a ruleset that is not shipped), never starts a line of its own."""
     with open_store(str(store_file)) as store:
         facts = store.facts("g")
-        facts[0] = {**facts[0], "name": "odd", "ruleset": {**facts[0]["ruleset"], "id": f"x\n{INJECTED}"}}
+        facts[0] = {**facts[0], "name": "odd", "ruleset": {**facts[0]["ruleset"], "id": odd}}
         store.create("odd", facts)
-    log = run("log", "odd").stdout.splitlines()
-    assert INJECTED not in log and sum(line.startswith("game ") for line in log) == 1
+    moves = [line for line in run("log", "odd").stdout.splitlines() if line.strip() and not line.startswith("#")]
+    plain = [line for line in run("log", "g").stdout.splitlines() if line.strip() and not line.startswith("#")]
+    assert len(moves) == len(plain) and moves[1:] == plain[1:] and moves[0].startswith("game ruleset=")
 
 
 def test_note_comments_in_a_log_are_one_line_each() -> None:
