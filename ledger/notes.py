@@ -21,6 +21,8 @@ def problem(note: Any, events: int) -> str | None:
     """What is wrong with `note` on a game of `events` events, in a few words; None if it is well formed."""
     if not isinstance(note, dict):
         return "it is not a note"
+    if set(note) == {"unreadable"}:  # what Store.notes gives for a stored note it cannot decode
+        return str(note["unreadable"])[:100]
     if missing := KEYS - set(note):
         return f"it has no {sorted(missing)[0]!r}"
     if extra := set(note) - KEYS - OPTIONAL_KEYS:
