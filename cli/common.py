@@ -142,3 +142,13 @@ def replace_file(path: Path, text: str) -> None:
         if created:
             temporary.unlink(missing_ok=True)
         raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def game_notes(store: Any, game: str) -> list[dict[str, Any]]:
+    """The game's well-formed notes; each malformed one an older whispers stored is named on stderr, skipped."""
+    from ledger.game import read_notes
+
+    found, skipped = read_notes(store, game)
+    for line in skipped:
+        click.echo(f"warning: {line}", err=True)
+    return found

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import open_store, store_option
+from cli.common import game_notes, open_store, store_option
 from ledger import recordfile
 from ledger.errors import RecordFileError, StoreError
 from ledger.game import import_lines, import_record
@@ -33,6 +33,9 @@ def import_game(file: Path, name: str | None, allow_modified: bool, store_url: s
         if recordfile.looks_like_record(data):
             game = import_record(store, data, str(file), name, allow_modified)
             name, state, count = game.name, game.state, game.version
+            if unchained := sum(1 for note in store.notes(name) if note.get("unchained")):
+                click.echo(f"warning: {name}: {unchained} notes came from a file whose notes no hash covers (an "
+                           "older whispers): they are kept marked 'unchained'", err=True)
         else:
             try:
                 text = data.decode("utf-8")
@@ -55,7 +58,7 @@ def export(game: str, output: Path, store_url: str | None) -> None:
     """Export GAME as a portable record file: msgpack, a header and a hash chain over the events."""
     with open_store(store_url) as store:
         facts = store.facts(game)
-        notes = store.notes(game)
+        notes = game_notes(store, game)
     data = recordfile.dumps(game, facts, notes)
     try:
         tmp = output.with_name(output.name + ".part")
@@ -63,7 +66,8 @@ def export(game: str, output: Path, store_url: str | None) -> None:
         tmp.replace(output)
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror}") from None
-    click.echo(f"{game}: {plural(len(facts), 'event')} written to {output} (head {recordfile.chain(facts)[-1][:16]}…).")
+    click.echo(f"{game}: {plural(len(facts), 'event')} written to {output} (head {recordfile.chain(facts)[-1][:16]}…"
+               f"; {plural(len(notes), 'note')}, notes head {recordfile.notes_head(notes)[:16]}…).")
 
 
 @click.command()
@@ -79,10 +83,12 @@ def verify(target: str, store_url: str | None) -> None:
 
     path = Path(target)
     if path.suffix and path.is_file():
-        _header, facts, _notes = recordfile.loads(path.read_bytes(), target)
+        header, facts, notes = recordfile.loads(path.read_bytes(), target)
+        chained = "notes_head" in header
     else:
         with open_store(store_url) as store:
             facts = store.facts(target)
+            notes, chained = game_notes(store, target), True
     verified = check(facts, target)
     state = verified.state
     where = "over" if state.over else f"round {state.round}, {state.phase}"
@@ -90,3 +96,9 @@ def verify(target: str, store_url: str | None) -> None:
                f"every move agrees with the rules; chain head {verified.head}")
     for pin in verified.pins:
         click.echo(f"  {pin.sentence()}")
+    if chained:
+        click.echo(f"{target}: {plural(len(notes), 'note')}, apart from the moves; "
+                   f"notes head {recordfile.notes_head(notes)}")
+    elif notes:
+        click.echo(f"{target}: {plural(len(notes), 'note')} NOT covered by any hash (a record file from an older "
+                   "whispers): they import marked 'unchained'")

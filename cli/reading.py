@@ -4,7 +4,7 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, open_store, option_json, option_text, store_option, view_lines
+from cli.common import emit_json, game_notes, open_store, option_json, option_text, store_option, view_lines
 from ledger import events as ev
 from ledger.errors import RuleError
 from ledger.game import Game, load
@@ -65,7 +65,7 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
 
     with open_store(store_url) as store:
         record = load(store, game)
-        notes = store.notes(game)
+        notes = game_notes(store, game)
     check_viewer(game, record.state.players, society)
     for line in format_record(record.events, comments=comments, viewer=society, notes=notes):
         click.echo(line)

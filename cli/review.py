@@ -6,11 +6,12 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, one_format, open_store, store_option, view_lines
+from cli.common import emit_json, game_notes, one_format, open_store, store_option, view_lines
 from cli.reading import as_option
 from ledger.errors import NoSuchEvent
 from ledger.game import TAGS, annotate, fork, load
 from ledger.notation import format_event
+from ledger.notes import shown_by
 from ledger.words import describe, plural
 from projections.forks import diff as diff_records
 from projections.replay import Replay
@@ -25,7 +26,7 @@ def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
     lines = []
     for note in notes:
         if note["at"] == version:
-            who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
+            who = shown_by(note)
             lines.append(f"  note{f' ({who})' if who else ''}: {note['text']}")
     return lines
 
@@ -66,7 +67,7 @@ def replay(game: str, version: int | None, society: str | None, as_json: bool, s
     """
     with open_store(store_url) as store:
         record = load(store, game)
-        notes = store.notes(game)
+        notes = game_notes(store, game)
     check_viewer(game, record.state.players, society)
     rep = Replay(record.events)
     version = len(rep) if version is None else version
@@ -264,7 +265,7 @@ def annotate_game(game: str, version: int, text: str, author: str | None, tag: s
 def notes(game: str, as_json: bool, store_url: str | None) -> None:
     """The notes on GAME, with the move each is on."""
     with open_store(store_url) as store:
-        found = store.notes(game)
+        found = game_notes(store, game)
         record = load(store, game) if found else None
     if as_json:
         emit_json(found)
@@ -273,6 +274,6 @@ def notes(game: str, as_json: bool, store_url: str | None) -> None:
         click.echo(f"{game}: no notes yet. Add one: whispers annotate {game} N \"text\"")
     for note in found:
         assert record is not None
-        who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
+        who = shown_by(note)
         click.echo(f"event {note['at']} ({_event_words(record.events[note['at'] - 1])})"
                    f"{f' [{who}]' if who else ''}: {note['text']}")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ledger import events as ev
 from ledger.errors import BoardError, NoSuchEvent, NotationError, RuleError, RulesetError, StoreError, WhispersError
 from ledger.evolve import evolve, fold
+from ledger.notes import TAGS, problem
 from ledger.state import GameState
 from ledger.store import Store
 
@@ -155,9 +156,6 @@ def fork(store: Store, parent: str, name: str, at: int) -> Game:
     return Game(name, (*events, *produced), state)
 
 
-TAGS = ("blunder", "good", "question", "ruling")
-
-
 def annotate(store: Store, name: str, at: int, text: str, author: str | None, tag: str | None) -> dict:
     """A note on event `at` of the game, in the game's own notes stream (the record is not reopened)."""
     from datetime import UTC, datetime
@@ -171,6 +169,8 @@ def annotate(store: Store, name: str, at: int, text: str, author: str | None, ta
         raise StoreError(f"unknown tag {tag!r}: use {', '.join(TAGS)}")
     note = {"at": at, "text": text.strip(), "author": author, "tag": tag,
             "time": datetime.now(UTC).isoformat(timespec="seconds")}
+    if (wrong := problem(note, version)) is not None:
+        raise StoreError(f"cannot keep this note: {wrong}")
     store.add_note(name, note)
     return note
 
@@ -179,11 +179,10 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
                   allow_modified: bool = False) -> Game:
     """A record file into the store: its chain checked and every move re-adjudicated first, all or nothing.
     A ruleset or board that claims a shipped id with other content is refused unless `allow_modified`."""
-    from ledger.errors import RecordFileError
     from ledger.recordfile import loads
     from ledger.verify import verify
 
-    header, facts, notes = loads(data, source)
+    header, facts, notes = loads(data, source)  # its notes validated, and checked against their own chain
     name = name or header["game"]
     if name != facts[0].get("name"):
         facts = [{**facts[0], "name": name}, *facts[1:]]
@@ -195,11 +194,18 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
             refuse_modified(verified.pins)
         except WhispersError as exc:
             raise type(exc)(f"{source}: {exc}") from None
-    for note in notes:
-        if not (isinstance(note, dict) and isinstance(note.get("at"), int) and isinstance(note.get("text"), str)
-                and 1 <= note["at"] <= len(facts)):
-            raise RecordFileError(f"{source}: a malformed note: {note!r}"[:200])
-    store.create(name, facts)
-    for note in notes:
-        store.add_note(name, note)
+    store.create(name, facts, notes)  # the game and its notes in one transaction
     return Game(name, tuple(read_facts(facts, source)), verified.state)
+
+
+def read_notes(store: Store, name: str) -> tuple[list[dict], list[str]]:
+    """The game's well-formed notes, and one line for each stored note that is not (skipped, never fatal:
+    an older whispers let malformed notes into the append-only store)."""
+    good, skipped = [], []
+    version = store.version(name)
+    for number, note in enumerate(store.notes(name), start=1):
+        if (wrong := problem(note, version)) is None:
+            good.append(note)
+        else:
+            skipped.append(f"{name}: note {number} skipped: {wrong}")
+    return good, skipped

@@ -13,6 +13,8 @@ from ledger import commands as c
 from ledger import events as ev
 from ledger.errors import NotationError
 from ledger.names import SLOTS, SOCIETIES
+from ledger.notes import shown_by
+from ledger.text import one_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,8 +301,9 @@ _VERB_PARSERS = {
 
 
 def format_header(started: ev.GameStarted, ruleset_ref: str | None = None, board_ref: str | None = None) -> str:
-    return (f"game ruleset={ruleset_ref or started.ruleset['id']} board={board_ref or started.board['id']} "
-            f"players={','.join(started.players)} first={started.first}")
+    # quoted: a record from before ruleset ids were checked may hold any text as its id
+    ruleset, board = (_quote(ref) for ref in (ruleset_ref or started.ruleset["id"], board_ref or started.board["id"]))
+    return f"game ruleset={ruleset} board={board} players={','.join(started.players)} first={started.first}"
 
 
 def _effect_args(effects: ev.Effects) -> list[str]:
@@ -373,6 +376,15 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
 
 def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None,
                   notes: Iterable[dict] = ()) -> Iterator[str]:
+    """A record as notation lines (`_record_lines`), each of them one line whatever text the record or its
+    notes hold (a note, an author, an id from an older store): a line break in a comment would start a line
+    that `whispers import` reads as a move."""
+    for line in _record_lines(events, comments, viewer, notes):
+        yield one_line(line)
+
+
+def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None,
+                  notes: Iterable[dict] = ()) -> Iterator[str]:
     """A record as notation lines: the `game` line, then one line per move, with the engine's own
     events as `#` comments when `comments` is set. With a `viewer`, what only another society may
     know is left out (loyalty tokens, names of cards drawn).
@@ -418,7 +430,7 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str
             elif comments:
                 yield f"#   {describe(event)}"
         for note in by_event.get(version, []):
-            who = ", ".join(x for x in (note.get("tag"), note.get("author")) if x)
+            who = shown_by(note)
             yield f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}"
         state = evolve(state, event)
 

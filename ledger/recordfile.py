@@ -4,6 +4,11 @@ Each event's link is sha256(previous link + the event's msgpack bytes); the head
 the last link, so a truncated, reordered or edited file is refused with the first bad event named. The
 chain makes tampering evident, not impossible: whoever can rewrite the file can rewrite the chain, so
 publish the head hash (`whispers verify` prints it) beside the file where that matters.
+
+Notes are chained the same way, apart from the events (a note is commentary, not a move): the header's
+`notes_head` is the last link over the notes, in order, and `notes` their count. A file written before notes
+were chained has no `notes_head`: its events import as always, and its notes import marked "unchained", so
+that nobody takes them for part of the checked record.
 """
 
 import hashlib
@@ -33,6 +38,11 @@ def chain(facts: list[dict[str, Any]]) -> list[str]:
     return links
 
 
+def notes_head(notes: list[dict[str, Any]]) -> str:
+    """The last link of the chain over a game's notes (GENESIS when it has none)."""
+    return chain(notes)[-1] if notes else GENESIS
+
+
 def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | None = None) -> bytes:
     if not facts or facts[0].get("type") != "GameStarted":
         raise RecordFileError("a record starts with its GameStarted event")
@@ -42,6 +52,7 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | 
     header = {
         "game": name, "ruleset": ruleset.label, "board": board.label, "ruleset_hash": ruleset.hash,
         "board_hash": first["board_hash"], "events": len(facts), "head": links[-1],
+        "notes": len(notes or []), "notes_head": notes_head(notes or []),
     }
     body = {"format": FORMAT, "version": VERSION, "header": header,
             "events": [[fact, h] for fact, h in zip(facts, links, strict=True)], "notes": notes or []}
@@ -74,8 +85,13 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     try:
         body = msgpack.unpackb(data, raw=False, strict_map_key=True)
     except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError, TypeError) as exc:
+        where = _bad_part(data)
+        if isinstance(exc, UnicodeDecodeError):
+            raise RecordFileError(f"{source}: {where or 'the file'} is corrupt: it holds bytes that are not UTF-8 "
+                                  "text (a flipped byte?)") from None
         kind = "truncated" if "Unpack failed" in str(exc) or isinstance(exc, ValueError) else "malformed"
-        raise RecordFileError(f"{source}: not a whispers record file ({kind}: {exc})".replace("\n", " ")) from None
+        at = f" at {where}" if where else ""
+        raise RecordFileError(f"{source}: not a whispers record file ({kind}{at}: {exc})".replace("\n", " ")) from None
     if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise RecordFileError(f"{source}: not a whispers record file")
     if body.get("version") != VERSION:
@@ -105,7 +121,41 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     if facts and (facts[0].get("type") != "GameStarted" or facts[0].get("board_hash") != header.get("board_hash")
                   or ("ruleset_hash" in header and _ruleset_hash(facts[0]) != header["ruleset_hash"])):
         raise RecordFileError(f"{source}: the header does not match the game's first event")
+    return header, facts, _notes(body, header, len(facts), source)
+
+
+def _bad_part(data: bytes) -> str | None:
+    """Where a file that msgpack cannot read goes wrong ("event 12", "note 3"), read one entry at a time."""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data) + 1)
+    unpacker.feed(data)
+    try:
+        for _ in range(unpacker.read_map_header()):
+            key = unpacker.unpack()
+            if key not in ("events", "notes"):
+                unpacker.skip()
+                continue
+            what = "event" if key == "events" else "note"
+            for number in range(1, unpacker.read_array_header() + 1):
+                try:
+                    unpacker.unpack()
+                except (ValueError, msgpack.OutOfData, msgpack.FormatError, msgpack.StackError):
+                    return f"{what} {number}"
+    except (ValueError, msgpack.OutOfData, msgpack.FormatError, msgpack.StackError, TypeError):
+        return None
+    return None
+
+
+def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list[dict[str, Any]]:
+    from ledger.notes import problem
+
     notes = body.get("notes") or []
     if not isinstance(notes, list):
         raise RecordFileError(f"{source}: malformed notes")
-    return header, facts, notes
+    for number, note in enumerate(notes, start=1):
+        if (wrong := problem(note, events)) is not None:
+            raise RecordFileError(f"{source}: note {number} is malformed: {wrong}")
+    if "notes_head" not in header:
+        return [{**note, "unchained": True} for note in notes]
+    if header.get("notes") != len(notes) or header.get("notes_head") != notes_head(notes):
+        raise RecordFileError(f"{source}: the header's notes hash does not match the notes: the notes were altered")
+    return notes

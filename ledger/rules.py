@@ -10,6 +10,7 @@
 Rule citations name the rulebook and section: EN (official, English), FR, IT, ES, REV (revised edition).
 """
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -40,6 +41,7 @@ from ledger.names import CARDS_PER_DECK, DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, S
 from ledger.ruleset import Ruleset
 from ledger.scoring import score
 from ledger.state import GameState, Hand, Position, card_empire, position_name
+from ledger.text import has_line_break, is_utf8
 from ledger.words import plural
 
 __all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start", "window_waits"]
@@ -114,9 +116,22 @@ def _close_window(state: GameState, command: c.Command) -> list[ev.Event]:
 REOPEN_RULE = "whispers: a finished game is reopened only on purpose"
 
 
+REASON_LIMIT = 500
+
+
+def _reason(text: str, what: str, rule: str) -> str:
+    """A take-back's or ruling's reason: words on one line, so that a record's log reads back as the same
+    moves (a line break in it would start a line of its own, read as a move)."""
+    reason = text.strip()
+    require(bool(reason), f"{what} needs a reason", rule)
+    require(not has_line_break(reason), f"{what}'s reason must be one line", rule)
+    require(is_utf8(reason), f"{what}'s reason is not UTF-8 text", rule)
+    require(len(reason) <= REASON_LIMIT, f"{what}'s reason is longer than {REASON_LIMIT} characters", rule)
+    return reason
+
+
 def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
-    if not command.reason.strip():
-        raise RuleError("a take-back needs a reason", "whispers: history is never erased")
+    reason = _reason(command.reason, "a take-back", "whispers: history is never erased")
     if not state.moves:
         raise RuleError("there is no move to take back", "whispers: take-back")
     # reopen None re-adjudicates a take-back recorded before reopening had to be said, by the rules of its time
@@ -129,7 +144,7 @@ def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
     if command.reopen and not state.over:
         raise RuleError('the game is not over: there is nothing to reopen; take a move back with undo "REASON"',
                         REOPEN_RULE)
-    return ev.MoveTakenBack(command.reason.strip(), state.moves[-1], command.reopen)
+    return ev.MoveTakenBack(reason, state.moves[-1], command.reopen)
 
 
 def _check_society(state: GameState, society: str) -> None:
@@ -570,10 +585,13 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
 
 def _decide_ruling(state: GameState, cmd: c.Ruling) -> list[ev.Event]:
     rule = "whispers: an adjudicator's ruling"
-    require(bool(cmd.reason.strip()), "a ruling needs a reason", rule)
+    reason = _reason(cmd.reason, "a ruling", rule)
+    # the notation reads a ruling whose first word is an effect as one that forgot its reason
+    require(re.match(r"(add|kill|move|agent)=", reason) is None, "a ruling's reason cannot start with an effect "
+            "(add=, kill=, move=, agent=)", rule)
     effects = resolve_effects(state, cmd.effects, rule)
     check_effects(state, effects, rule)
-    return [ev.RulingApplied(cmd.reason.strip(), effects)]
+    return [ev.RulingApplied(reason, effects)]
 
 
 def _decide_check(state: GameState, cmd: c.Check) -> list[ev.Event]:

@@ -332,17 +332,23 @@ class Store:
             with self._translated():
                 self._app = Ledger(env=target.env)
 
-    def create(self, name: str, facts: list[Fact]) -> int:
-        """Records a new game with its first facts, all in one save; returns its version."""
+    def create(self, name: str, facts: list[Fact], notes: list[Fact] | None = None) -> int:
+        """Records a new game with its first facts, and its notes if any, all in one save; returns its version."""
         check_name(name)
         if not facts:
             raise ValueError("a game starts with at least one fact")
         record = GameRecord(name=name, fact=facts[0])
         for fact in facts[1:]:
             record.record(fact)
+        saved: list[Aggregate] = [record]
+        if notes:
+            noted = NotesRecord(game=name)
+            for note in notes:
+                noted.note(note)
+            saved.append(noted)
         with self._translated():
             try:
-                self._ledger.save(record)
+                self._ledger.save(*saved)
             except RecordConflictError:
                 raise GameExists(f"a game named {name!r} is in {self.url} already") from None
         return record.version
@@ -415,31 +421,43 @@ class Store:
         return names
 
     def add_note(self, name: str, note: Fact) -> int:
-        """Appends a note to the game's notes stream; returns how many notes the game has now."""
+        """Appends a note to the game's notes stream at its next version; returns how many notes it holds now."""
         check_name(name)
         with self._translated():
             self._version(name)  # the game must exist
+            last = self._ledger.recorder.select_events(notes_id(name), desc=True, limit=1)
+            if last:
+                version = last[0].originator_version
+                saved: Any = NotesRecord.Noted(originator_id=notes_id(name), originator_version=version + 1,
+                                               timestamp=NotesRecord.Noted.create_timestamp(), note=note)
+            else:
+                version = 1  # the Created event comes first
+                saved = NotesRecord(game=name)
+                saved.note(note)
             try:
-                record: NotesRecord = self._ledger.repository.get(notes_id(name))
-            except AggregateNotFoundError:
-                record = NotesRecord(game=name)
-            record.note(note)
-            try:
-                self._ledger.save(record)
+                self._ledger.save(saved)
             except RecordConflictError:
                 raise GameMovedOn("another note was added at the same moment: run the command again") from None
-        return len(record.notes)
+        return version
 
     def notes(self, name: str) -> list[Fact]:
-        """The game's notes, in the order they were added (none for a game never annotated)."""
+        """The game's notes, in the order they were added (none for a game never annotated).
+
+        Each stored note is decoded on its own, so one that cannot be decoded (written by an older whispers)
+        comes back as {"unreadable": why} in its place instead of making every note unreadable."""
         check_name(name)
         with self._translated():
             self._version(name)
+            stored = self._ledger.recorder.select_events(notes_id(name))
+        notes: list[Fact] = []
+        for item in stored:
+            if item.topic == NotesRecord.Created.TOPIC:
+                continue
             try:
-                record: NotesRecord = self._ledger.repository.get(notes_id(name))
-            except AggregateNotFoundError:
-                return []
-        return record.notes
+                notes.append(self._ledger.mapper.to_domain_event(item).note)  # type: ignore[attr-defined]
+            except Exception:  # whatever a stored byte makes the decoder raise
+                notes.append({"unreadable": "its stored bytes cannot be decoded"})
+        return notes
 
     def changes(self, after: int = 0, limit: int = 10_000) -> tuple[int, list[str]]:
         """Games with facts stored after position `after` of the store's log: (the last position read, their

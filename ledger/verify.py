@@ -46,6 +46,9 @@ def verify(facts: list[dict], source: str) -> Verified:
         again = rules.start(first.name, first.players, first.first, ruleset, board)
     except WhispersError as exc:
         raise VerifyError(f"{source}: event 1 (GameStarted) does not stand: {exc}") from None
+    if not isinstance(ruleset.id, str) or not ruleset.id.isprintable() or any(c.isspace() for c in ruleset.id):
+        # the id is written on a log's game line: text there could start a line of its own
+        raise VerifyError(f"{source}: event 1 (GameStarted): the ruleset id {ruleset.id!r} is not one word")
     if again != first:
         raise VerifyError(f"{source}: event 1 (GameStarted) does not match its own board and ruleset")
     state = rules.evolve(None, first)

@@ -9,15 +9,18 @@ from importlib import resources
 
 import msgpack
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from ledger import commands as c
 from ledger.errors import WhispersError
-from ledger.game import import_lines, import_record, load, record
+from ledger.game import annotate, import_lines, import_record, load, read_notes, record
 from ledger.names import OFFICES, SLOTS, SOCIETIES
-from ledger.notation import VERBS, Header, parse_line
-from ledger.recordfile import dumps
+from ledger.notation import VERBS, Header, format_record, parse_line
+from ledger.notes import TAGS
+from ledger.recordfile import dumps, notes_head
 from ledger.store import open_store
+from ledger.text import LINE_BREAKS, is_utf8
 
 EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -128,3 +131,83 @@ def test_found_by_fuzzing_a_newline_in_an_event_type_still_gives_one_line(record
     body = msgpack.unpackb(record_bytes, raw=False)
     body["events"][1][0]["type"] = "Phase\nStarted"
     _check_import(msgpack.packb(body, use_bin_type=True))
+
+
+# --- free text written out and read back: notes, authors, tags, reasons ------------------------------------
+
+ATTACKS = tuple(f"x{brk}{line}" for brk in LINE_BREAKS for line in ('undo "injected"', 'ruling "x"', GAME[40]))
+free_text = st.one_of(
+    st.text(alphabet=st.one_of(st.characters(), st.sampled_from([*LINE_BREAKS, "#", "'", '"', "\\", " ", "="])),
+            max_size=40),
+    st.sampled_from([*ATTACKS, "kill=ice-hall:1", "# not a comment", "'", '"', "\\", "a # b"]),
+)
+notes_drawn = st.lists(st.tuples(st.integers(1, 200), free_text, st.one_of(st.none(), free_text),
+                                 st.one_of(st.none(), st.sampled_from(TAGS))), max_size=3)
+
+
+def _same_record(store, name: str, original: list[dict]) -> None:
+    facts = store.facts(name)
+    assert len(facts) == len(original)  # never an extra move
+    assert [{**f, "name": ""} for f in facts] == [{**f, "name": ""} for f in original]
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 3, 20))
+@given(notes_drawn, free_text, free_text)
+def test_free_text_round_trips_through_log_and_export_with_never_an_extra_move(
+        mid_game: list[dict], drawn: list, undo_reason: str, ruling_reason: str) -> None:
+    with open_store("memory:") as store:
+        store.create("fuzz", mid_game)
+        game = load(store, "fuzz")
+        for command in (c.Ruling(ruling_reason), c.Undo(undo_reason)):
+            try:
+                game, _ = record(store, game, command)
+            except WhispersError as exc:
+                assert "\n" not in str(exc)
+        for at, text, author, tag in drawn:
+            try:
+                annotate(store, "fuzz", at, text, author, tag)
+            except WhispersError as exc:
+                assert "\n" not in str(exc)
+        original, notes = store.facts("fuzz"), store.notes("fuzz")
+        assert read_notes(store, "fuzz") == (notes, [])  # what annotate accepts reads back whole
+        log = format_record(load(store, "fuzz").events, notes=notes)
+        import_lines(store, "via-log", "\n".join(log).splitlines())
+        _same_record(store, "via-log", original)
+        import_record(store, dumps("fuzz", original, notes), "fuzz.whispers", "via-file")
+        _same_record(store, "via-file", original)
+        assert store.notes("via-file") == notes
+
+
+note_values = st.one_of(st.none(), st.booleans(), st.integers(-5, 300), free_text.filter(is_utf8),  # a file's text
+                        st.lists(st.integers(-999, 999), max_size=2),
+                        st.builds(msgpack.ExtType, st.integers(0, 127), st.binary(max_size=4)))
+
+
+VALID_NOTE = {"at": 3, "text": "fine", "author": None, "tag": None, "time": "2026-01-01T00:00:00+00:00"}
+valid_values = st.sampled_from([None, *TAGS, 1, 9, True, "ana", "2026-02-02T10:00:00"])
+fuzzed_notes = st.lists(st.dictionaries(st.sampled_from([*VALID_NOTE, "unchained", "x"]),
+                                        st.one_of(valid_values, note_values), max_size=2)
+                        .map(lambda changes: {**VALID_NOTE, **changes}), min_size=1, max_size=2)
+
+
+@FUZZ
+@given(fuzzed_notes, st.booleans())
+def test_a_record_file_with_fuzzed_notes_is_refused_in_one_line_or_every_note_reads_back(
+        record_bytes: bytes, notes: list[dict], chained: bool) -> None:
+    body = msgpack.unpackb(record_bytes, raw=False)
+    body["notes"] = notes
+    if chained:
+        body["header"]["notes"], body["header"]["notes_head"] = len(notes), notes_head(notes)
+    else:
+        del body["header"]["notes"], body["header"]["notes_head"]
+    with open_store("memory:") as store:
+        try:
+            import_record(store, msgpack.packb(body, use_bin_type=True), "fuzzed.whispers")
+        except WhispersError as exc:
+            assert "\n" not in str(exc) and store.names() == []
+            event("refused")
+            return
+        event("imported")
+        good, skipped = read_notes(store, "g")
+        assert skipped == [] and good == [note if chained else {**note, "unchained": True} for note in notes]
+        assert all("\n" not in line for line in format_record(load(store, "g").events, notes=good))

@@ -1,0 +1,33 @@
+"""Free text (notes, reasons, authors) written into line-based output: never more than the one line it is given.
+
+`str.splitlines` - what `whispers import` reads a notation file with - ends a line at more characters than
+"\\n": \\r, \\v, \\f, \\x1c-\\x1e, \\x85, U+2028 and U+2029 too. Text holding any of them must be escaped before it
+is written on a line, or refused where it becomes part of a move.
+"""
+
+import re
+from typing import Final
+
+LINE_BREAKS: Final = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+"""Every character that `str.splitlines` ends a line at (tests/test_fuzz.py checks this against Python)."""
+
+_BREAK = re.compile(f"[{re.escape(LINE_BREAKS)}]")
+
+
+def has_line_break(text: str) -> bool:
+    return _BREAK.search(text) is not None
+
+
+def one_line(text: str) -> str:
+    """`text` with each line break written as its escape (\\n, \\u2028...), so it stays on one line."""
+    return _BREAK.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def is_utf8(text: str) -> bool:
+    """False for text holding a lone surrogate (what Python makes of an argument that is not UTF-8): it cannot
+    be stored, written or hashed."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
