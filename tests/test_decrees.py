@@ -444,3 +444,16 @@ def test_dark_alliances_decrees_need_their_card_set(catalogue: Catalogue) -> Non
     with pytest.raises(DecreeError, match="dark-alliances decree"):
         check_play(catalogue, "hoard", "elephant:9", [], card_sets=["base"])
     assert check_play(catalogue, "hoard", "elephant:9", [], card_sets=["base", "dark-alliances"]).unchecked
+
+
+def test_the_docs_list_every_effect_as_adjudicated_or_recorded_and_each_reading(catalogue: Catalogue) -> None:
+    """docs/decrees.md: which effects are adjudicated and which recorded, and the readings of digest §8 30-37."""
+    docs = (Path(__file__).parent.parent / "docs" / "decrees.md").read_text(encoding="utf-8")
+    adjudicated = docs[docs.index("### Adjudicated"):docs.index("### Recorded")]
+    recorded = docs[docs.index("### Recorded"):docs.index("## Readings")]
+    for decree in catalogue.decrees.values():
+        row = f"| `{decree.id}` "
+        here, there = (adjudicated, recorded) if decree.adjudicated else (recorded, adjudicated)
+        assert row in here and row not in there, decree.id
+    for item in range(30, 38):
+        assert f"- **{item}." in docs
