@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from ledger.errors import DecreeError
 from ledger.names import CARDS_PER_DECK
+from ledger.words import plural
 
 if TYPE_CHECKING:
     from ledger.ruleset import Ruleset
@@ -382,7 +383,8 @@ def _match_cost(offered: CardEffect, played: Card, paid: tuple[Card, ...]) -> No
     short = sum(needed.values())
     if wild != short:
         missing = _and(tuple(deck for deck, n in needed.items() for _ in range(n))) if short > wild else ""
-        gap = f"{short - wild} more card(s), for {missing}" if short > wild else f"{wild - short} Treasure too many"
+        gap = (f"{plural(short - wild, 'more card')}, for {missing}" if short > wild
+               else f"{plural(wild - short, 'Treasure card')} too many")
         raise DecreeError(f"{offered.effect} on {played.ref} costs {cost_words}, the played card included: "
                           f"the payment is {gap} (EN 382)")
 
@@ -495,7 +497,7 @@ class _CatalogueValidator:
         source = self.strings(where, "source", fields["source"], empty=False)
         for ref in source:
             if not SOURCE_PATTERN.fullmatch(ref):
-                self.fail(where, f"source {ref!r} must be a rulebook tag and line(s), such as 'REV 310-311'")
+                self.fail(where, f"source {ref!r} must be a rulebook tag and a line or range, such as 'REV 310-311'")
         return Decree(
             id=did,
             name=self.text(where, "name", fields["name"]),

@@ -402,7 +402,7 @@ def sheet() -> CardSheet:
 def test_the_first_effect_costs_the_card_alone(sheet: CardSheet, catalogue: Catalogue) -> None:
     """EN 382: "the first ability on each card can be played without discarding additional cards"."""
     assert check_play(catalogue, "kill-all", "bear:1", [], sheet).unchecked == ()
-    with pytest.raises(DecreeError, match="Treasure too many"):
+    with pytest.raises(DecreeError, match="1 Treasure card too many"):
         check_play(catalogue, "kill-all", "bear:1", ["eagle:5"], sheet)
 
 
@@ -410,7 +410,7 @@ def test_the_played_card_counts_toward_the_cost(sheet: CardSheet, catalogue: Cat
     """EN 386: an ability costing Bear + Lion on a Bear card: that card and one Lion card, two in all."""
     assert sheet.card("bear:2").offers("subjugate").cost == {"bear": 1, "lion": 1}  # type: ignore[union-attr]
     assert check_play(catalogue, "subjugate", "bear:2", ["lion:1"], sheet).unchecked == ()
-    with pytest.raises(DecreeError, match="1 more card"):
+    with pytest.raises(DecreeError, match="1 more card, for lion"):
         check_play(catalogue, "subjugate", "bear:2", [], sheet)
     with pytest.raises(DecreeError, match="horse:1 pays nothing"):
         check_play(catalogue, "subjugate", "bear:2", ["horse:1"], sheet)
