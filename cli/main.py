@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("cli.tournament:tournament",
                    "Standings of a tournament file (entrants, games, points); `pair` seats a round."),
     "board": ("cli.board:board", "Check or show a board file."),
+    "decrees": ("cli.decrees:decrees", "Every card effect the rulebooks name: type, decks, parameters, source."),
+    "cards": ("cli.decrees:cards", "Check a card sheet: which card carries which effects, at what cost."),
     "demo": ("cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
 }
 

@@ -52,3 +52,7 @@ class NoSuchEvent(StoreError):
 
 class RecordFileError(WhispersError):
     """A record file that is malformed, truncated or tampered with."""
+
+
+class DecreeError(WhispersError):
+    """A decree catalogue or card sheet that is not valid, or a card play it refuses."""

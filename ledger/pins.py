@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ledger import events as ev
     from ledger.state import GameState
 
-Kind = Literal["ruleset", "board"]
+Kind = Literal["ruleset", "board", "decrees", "cards"]
+"""`decrees`: the decree catalogue; `cards`: a card sheet (ledger.decrees)."""
 Status = Literal["shipped", "modified", "custom"]
 
 
@@ -69,7 +70,16 @@ class Pin:
 
 @cache
 def shipped_hashes(kind: Kind) -> Mapping[str, str]:
-    """id -> content hash of every shipped ruleset or board."""
+    """id -> content hash of every shipped ruleset, board, decree catalogue or card sheet."""
+    if kind == "decrees":
+        from ledger.decree_files import shipped_catalogue
+
+        catalogue = shipped_catalogue()
+        return {catalogue.id: catalogue.content_hash}
+    if kind == "cards":
+        from ledger.decree_files import load_sheet, shipped_sheets
+
+        return {sid: load_sheet(sid).content_hash for sid in shipped_sheets()}
     if kind == "ruleset":
         from ledger.ruleset import load_ruleset, shipped_rulesets
 
@@ -119,12 +129,14 @@ def played_under(ruleset: Pin, board: Pin) -> str:
 
 
 def refuse_modified(pins: tuple[Pin, ...]) -> None:
-    """Refuse a ruleset or board that claims a shipped id with other content (RulesetError or BoardError)."""
-    from ledger.errors import BoardError, RulesetError
+    """Refuse a ruleset, board, catalogue or card sheet that claims a shipped id with other content."""
+    from ledger.errors import BoardError, DecreeError, RulesetError, WhispersError
 
+    errors: dict[Kind, type[WhispersError]] = {"ruleset": RulesetError, "board": BoardError, "decrees": DecreeError,
+                                                "cards": DecreeError}
     for p in pins:
         if p.status == "modified":
-            error = RulesetError if p.kind == "ruleset" else BoardError
+            error = errors[p.kind]
             raise error(f"{p.kind} {p.id!r} is not the shipped {p.id} (its content differs: {short(p.hash)}, "
                         f"shipped {short(p.shipped_hash or '')}): give it an id of its own, or pass "
                         f"--allow-modified to record it as {p.label}")

@@ -1,0 +1,105 @@
+"""`whispers decrees` and `whispers cards`: the decree catalogue and card sheets (docs/decrees.md)."""
+
+import json
+
+import click
+
+from ledger.decree_files import check_sheet, shipped_catalogue
+from ledger.decrees import Family, family, listing
+from ledger.pins import pin
+from ledger.words import plural
+
+
+@click.command()
+@click.option("--ruleset", "ruleset_ref", metavar="R", help="Show when ruleset R (an id or a .toml path) lets each "
+              "effect be played, instead of both rulesets' columns.")
+@click.option("--json", "as_json", is_flag=True, help="Print the catalogue as JSON data, with its content hash.")
+def decrees(ruleset_ref: str | None, as_json: bool) -> None:
+    """List every card effect the rulebooks name: its type, decks, parameters and source.
+
+    Type: the official window (before, during or after an action of a position you control) and the revised
+    edition's G (before an order), M (during it) or I (when drawn). "adjudicated" effects have their mechanics
+    in the rulebooks; "recorded" ones do not, and a play records its board changes.
+    """
+    catalogue = shipped_catalogue()
+    timing: Family | None = None
+    if ruleset_ref is not None:
+        from ledger.ruleset import load_ruleset
+
+        timing = family(load_ruleset(ruleset_ref))
+    data = listing(catalogue, timing)
+    if as_json:
+        if ruleset_ref is not None:
+            data["ruleset"] = ruleset_ref
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    _print_table(data, ruleset_ref, timing)
+
+
+def _print_table(data: dict, ruleset_ref: str | None, timing: Family | None) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 160)
+    head = data["catalogue"]
+    console.print(f"[bold]{escape(head['name'])}[/bold] ({head['id']}, {head['content_hash']})", highlight=False)
+    caption = ("set: dark-alliances effects need the expansion's card set; mechanics: adjudicated (the rulebooks "
+               "give them) or recorded (the play records its board changes)")
+    table = Table(box=box.SIMPLE_HEAD, caption=caption, collapse_padding=True, pad_edge=False)
+    table.add_column("effect", no_wrap=True)
+    if timing is None:
+        table.add_column("official", no_wrap=True)
+        table.add_column("revised", no_wrap=True)
+    else:
+        table.add_column(f"timing ({escape(ruleset_ref or '')})", overflow="fold")
+    for heading in ("on", "decks", "set", "mechanics", "parameters", "source"):
+        table.add_column(heading, overflow="fold")
+    for row in data["effects"]:
+        params = ", ".join(f"{p['name']}: {p['kind']}" for p in row["parameters"])
+        timing_cells = ([row["type"]["official"], row["type"]["revised"]] if timing is None
+                        else [row["timing"]["words"]])
+        table.add_row(row["id"], *timing_cells, row["on"], ", ".join(row["decks"]), row["card_set"],
+                      row["mechanics"], params, ", ".join(row["source"]))
+    console.print(table)
+
+
+@click.group()
+def cards() -> None:
+    """Check card sheets: which printed card carries which effects, and what each costs.
+
+    The printed cards are in no rulebook: a club transcribes its cards once into a TOML card sheet (the format is
+    in docs/decrees.md) and a game may pin it. A shipped sheet is named by its id (`example`, made up), any other
+    by the path of its file.
+    """
+
+
+@cards.command()
+@click.argument("file", metavar="FILE")
+def check(file: str) -> None:
+    """Validate the card sheet FILE against the decree catalogue.
+
+    Exits 0 with a one-line summary if the sheet is valid. Otherwise prints every problem, one a line (the card at
+    fault and what is wrong), and exits 2.
+    """
+    sheet, problems = check_sheet(file)
+    if sheet is None:
+        for line in problems:
+            click.echo(" ".join(line.split()), err=True)
+        raise SystemExit(2)
+    by_set: dict[str, int] = {}
+    for deck in sheet.cards.values():
+        for card in deck.values():
+            by_set[card.set] = by_set.get(card.set, 0) + 1
+    sets = ", ".join(f"{n} {name}" for name, n in by_set.items())
+    short_hash = sheet.content_hash[: len("sha256:") + 12]
+    click.echo(f"{file}: valid card sheet {sheet.id!r} ({plural(sheet.count(), 'card')}: {sets}; "
+               f"{plural(len(sheet.cards), 'deck')}; {short_hash})")
+    if sheet.example:
+        click.echo("  a made-up example (example = true): not the printed cards")
+    pinned = pin("cards", sheet.id, sheet.content_hash)
+    if pinned.status == "modified":
+        click.echo(f"  {pinned.sentence()}")

@@ -1,0 +1,97 @@
+"""The adapter that reads decree catalogues and card sheets from TOML (shipped in fixtures/ or given by path)
+and hands their data to the pure models in ledger.decrees."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ledger.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
+from ledger.errors import DecreeError
+
+SHIPPED_PACKAGE = "fixtures"
+CATALOGUE_FILE = "decrees.toml"
+CARDS_FOLDER = "cards"
+
+
+def read_toml(raw: bytes, source: str) -> dict[str, Any]:
+    """The data of a UTF-8 TOML file; DecreeError on one line otherwise."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DecreeError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DecreeError(f"{source}: not valid TOML: {' '.join(str(exc).split())}") from None
+
+
+def read_path(path: Path, source: str | None = None) -> bytes:
+    source = str(path) if source is None else source
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DecreeError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise DecreeError(f"{source}: is a directory, not a TOML file") from None
+    except OSError as exc:
+        raise DecreeError(f"{source}: cannot read it ({exc.strerror or exc})") from None
+
+
+@cache
+def shipped_catalogue() -> Catalogue:
+    """The catalogue shipped in fixtures/decrees.toml."""
+    raw = (resources.files(SHIPPED_PACKAGE) / CATALOGUE_FILE).read_bytes()
+    source = f"{SHIPPED_PACKAGE}/{CATALOGUE_FILE}"
+    return Catalogue.from_data(read_toml(raw, source), source)
+
+
+def load_catalogue(ref: str | None = None) -> Catalogue:
+    """The shipped catalogue (no ref, or its id), or a catalogue file by path."""
+    shipped = shipped_catalogue()
+    if ref is None or ref == shipped.id:
+        return shipped
+    path = Path(ref)
+    return Catalogue.from_data(read_toml(read_path(path, ref), ref), ref)
+
+
+def shipped_sheets() -> tuple[str, ...]:
+    """Ids of the card sheets shipped in fixtures/cards/."""
+    folder = resources.files(SHIPPED_PACKAGE) / CARDS_FOLDER
+    return tuple(sorted(e.name.removesuffix(".toml") for e in folder.iterdir() if e.name.endswith(".toml")))
+
+
+def _sheet_source(ref: str) -> tuple[bytes, str]:
+    looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
+    if not looks_like_path and ID_PATTERN.fullmatch(ref):
+        shipped = resources.files(SHIPPED_PACKAGE) / CARDS_FOLDER / f"{ref}.toml"
+        if shipped.is_file():
+            return shipped.read_bytes(), f"{SHIPPED_PACKAGE}/{CARDS_FOLDER}/{ref}.toml"
+        if not Path(ref).exists():
+            raise DecreeError(f"{ref}: no such file, and no shipped card sheet of that id "
+                              f"(shipped: {', '.join(shipped_sheets()) or 'none'})")
+    return read_path(Path(ref), ref), ref
+
+
+def check_sheet(ref: str, catalogue: Catalogue | None = None) -> tuple[CardSheet | None, list[str]]:
+    """(the sheet, []) when the sheet at `ref` (a shipped id or a path) is valid, else (None, every problem).
+    A file that cannot be read or parsed raises DecreeError."""
+    catalogue = catalogue or shipped_catalogue()
+    raw, source = _sheet_source(ref)
+    data = read_toml(raw, source)
+    problems = sheet_problems(data, catalogue, source)
+    if problems:
+        return None, problems
+    return CardSheet.from_data(data, catalogue, source), []
+
+
+def load_sheet(ref: str, catalogue: Catalogue | None = None) -> CardSheet:
+    """A valid card sheet, or DecreeError naming its first problem."""
+    sheet, problems = check_sheet(ref, catalogue)
+    if sheet is None:
+        raise DecreeError(problems[0])
+    return sheet
