@@ -25,8 +25,9 @@ from ledger.errors import DecreeError
 from ledger.pins import content_hash, pin
 from ledger.ruleset import load_ruleset
 
-SEEDS = Path("/work/shared/seeds")
-DIGEST = Path("/work/shared/rules-digest.md")
+SHARED = Path(__file__).resolve().parents[2] / "shared"  # the team's shared folder, beside the clone (as in CI)
+SEEDS = SHARED / "seeds"
+DIGEST = SHARED / "rules-digest.md"
 FIXTURES = resources.files("fixtures")
 CATALOGUE_TEXT = FIXTURES.joinpath("decrees.toml").read_text(encoding="utf-8")
 SHEET_TEXT = FIXTURES.joinpath("cards", "example.toml").read_text(encoding="utf-8")
