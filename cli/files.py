@@ -8,6 +8,7 @@ from cli.common import open_store, store_option
 from ledger import recordfile
 from ledger.errors import RecordFileError, StoreError
 from ledger.game import import_lines, import_record
+from ledger.safefile import write_file
 
 
 @click.command("import")
@@ -44,17 +45,20 @@ def import_game(file: Path, name: str | None, store_url: str | None) -> None:
 @click.argument("game")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The record file to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @store_option
-def export(game: str, output: Path, store_url: str | None) -> None:
-    """Export GAME as a portable record file: msgpack, a header and a hash chain over the events."""
+def export(game: str, output: Path, force: bool, store_url: str | None) -> None:
+    """Export GAME as a portable record file: msgpack, a header and a hash chain over the events.
+
+    An existing OUTPUT is left alone unless --force is given."""
     with open_store(store_url) as store:
         facts = store.facts(game)
         notes = store.notes(game)
     data = recordfile.dumps(game, facts, notes)
     try:
-        tmp = output.with_name(output.name + ".part")
-        tmp.write_bytes(data)
-        tmp.replace(output)
+        write_file(output, data, overwrite=force)
+    except FileExistsError:
+        raise StoreError(f"{output} exists already: export --force replaces it") from None
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror}") from None
     click.echo(f"{game}: {len(facts)} events written to {output} (head {recordfile.chain(facts)[-1][:16]}…).")

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ledger.errors import WhispersError
+from ledger.safefile import write_file
 
 FORMATS: dict[str, str | None] = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """Output suffix -> Graphviz output format (None: the DOT source itself)."""
@@ -53,20 +54,16 @@ def check(path: Path | str, engine: str) -> None:
 def write(source: str, path: Path | str, engine: str = "dot") -> None:
     """Write `source` to `path` as its suffix says; "-" writes the DOT source to standard output.
 
-    The file appears whole or not at all (written aside, then moved into place)."""
+    The file appears whole or not at all, never through a planted link (ledger.safefile)."""
     fmt = output_format(path)
     data = source.encode("utf-8") if fmt is None else render(source, fmt, engine)
     if str(path) == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    target = Path(path)
-    part = target.with_name(target.name + ".part")
     try:
-        part.write_bytes(data)
-        part.replace(target)
+        write_file(path, data)
     except OSError as exc:
-        part.unlink(missing_ok=True)
         raise PictureError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
