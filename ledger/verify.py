@@ -53,7 +53,7 @@ def verify(facts: list[dict], source: str) -> Verified:
             produced: list[ev.Event] = [event, *rules.advance(rules.evolve(state, event))]
         elif event.MOVE or isinstance(event, ev.MoveTakenBack):
             line = format_event(event, borrowed=state.pending is not None)
-            command = parse_line(line or "")
+            command = parse_line(line or "", limit=None)  # whispers wrote it: quoting may lengthen a reason
             if command is None or isinstance(command, Header):
                 raise VerifyError(f"{source}: event {number} ({type(event).__name__}) cannot be read as a move")
             try:
