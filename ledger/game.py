@@ -185,6 +185,6 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
                 and 1 <= note["at"] <= len(facts)):
             raise RecordFileError(f"{source}: a malformed note: {note!r}"[:200])
     store.create(name, facts)
-    for note in notes:
-        store.add_note(name, note)
+    if notes:
+        store.add_notes(name, notes)
     return Game(name, tuple(read_facts(facts, source)), verified.state)

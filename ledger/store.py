@@ -416,6 +416,11 @@ class Store:
 
     def add_note(self, name: str, note: Fact) -> int:
         """Appends a note to the game's notes stream; returns how many notes the game has now."""
+        return self.add_notes(name, [note])
+
+    def add_notes(self, name: str, notes: list[Fact]) -> int:
+        """Appends notes to the game's notes stream in one save (the stream is read once, however many there
+        are); returns how many notes the game has now."""
         check_name(name)
         with self._translated():
             self._version(name)  # the game must exist
@@ -423,7 +428,8 @@ class Store:
                 record: NotesRecord = self._ledger.repository.get(notes_id(name))
             except AggregateNotFoundError:
                 record = NotesRecord(game=name)
-            record.note(note)
+            for note in notes:
+                record.note(note)
             try:
                 self._ledger.save(record)
             except RecordConflictError:
