@@ -5,6 +5,7 @@ through the `graphviz` package; when the program is missing the user is told in 
 """
 
 import html
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -30,9 +31,27 @@ class GraphvizMissing(PictureError):
         super().__init__(MISSING)
 
 
+# What XML 1.0 cannot hold (C0 controls but tab and line ends, lone surrogates, U+FFFE/U+FFFF): Graphviz's
+# HTML-like labels are read as XML and refuse the whole picture for one such character.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 def escape(text: str) -> str:
-    """Text for a Graphviz HTML-like label."""
-    return html.escape(text, quote=False)
+    """Text for a Graphviz HTML-like label: `&`, `<` and `>` as entities, a character XML cannot hold as
+    U+FFFD. No text can close the label or add markup to it."""
+    # "]" too: Graphviz 2.43 refuses a text that starts with it right after a tag (<B>]</B>)
+    return html.escape(_NOT_XML.sub("\ufffd", text), quote=False).replace("]", "&#93;")
+
+
+def plain(text: str) -> str:
+    """Text for a quoted DOT attribute (a tooltip, a plain label, a comment): the graphviz package quotes it
+    and escapes its quotes; here every backslash is doubled (a final one would escape the closing quote, and
+    Graphviz reads \\N, \\G, \\l... as its own), a line end becomes \\n, and `<...>` stays text, never an
+    HTML-like label. No text can end the string or the statement it is in."""
+    import graphviz
+
+    text = _NOT_XML.sub("\ufffd", text).replace("\\", "\\\\")
+    return graphviz.nohtml(text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
 
 
 def output_format(path: Path | str) -> str | None:
