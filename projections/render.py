@@ -36,11 +36,20 @@ class GraphvizMissing(PictureError):
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
+SHOWN = 3000
+"""The most characters of one text a picture shows (then "…"; the record keeps it all). Graphviz 2.43 refuses
+a run of more than 16384 characters in a string or label, and escaping can make text five times longer."""
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+
+
 def escape(text: str) -> str:
     """Text for a Graphviz HTML-like label: `&`, `<` and `>` as entities, a character XML cannot hold as
     U+FFFD. No text can close the label or add markup to it."""
     # "]" too: Graphviz 2.43 refuses a text that starts with it right after a tag (<B>]</B>)
-    return html.escape(_NOT_XML.sub("\ufffd", text), quote=False).replace("]", "&#93;")
+    return html.escape(_NOT_XML.sub("\ufffd", _shown(text)), quote=False).replace("]", "&#93;")
 
 
 def plain(text: str) -> str:
@@ -50,7 +59,7 @@ def plain(text: str) -> str:
     HTML-like label. No text can end the string or the statement it is in."""
     import graphviz
 
-    text = _NOT_XML.sub("\ufffd", text).replace("\\", "\\\\")
+    text = _NOT_XML.sub("\ufffd", _shown(text)).replace("\\", "\\\\")
     return graphviz.nohtml(text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
 
 

@@ -17,6 +17,7 @@ from ledger import commands as c
 from ledger import events as ev
 from ledger import rules
 from ledger.game import Game, replay_lines
+from ledger.notation import MAX_LINE
 from projections.boardmap import board_map
 from projections.render import escape, plain
 from projections.timeline import timeline
@@ -67,6 +68,20 @@ def test_any_ruling_reason_leaves_the_timeline_whole(opening: Game, reason: str)
     """A reason ending in a backslash once ended the tooltip's string: dot said "syntax error in line 44"."""
     expected = _drawn(timeline(_with_ruling(opening, "a plain reason")), "dot")
     assert _drawn(timeline(_with_ruling(opening, reason)), "dot") == expected
+
+
+@needs_graphviz
+@pytest.mark.parametrize("text", ["x" * (MAX_LINE - 20), "&" * (MAX_LINE - 20), "<]\\\n" * (MAX_LINE // 5)])
+def test_long_rulings_piled_on_one_office_still_draw(opening: Game, text: str) -> None:
+    """Graphviz 2.43 refuses a run of over 16384 characters in one string: five rulings as long as a notation
+    line allows, on one office, made its tooltip that long."""
+    events = list(opening.events)
+    state = opening.state
+    for _ in range(5):
+        for event in rules.decide(state, c.Ruling(text)):
+            events.append(event)
+            state = rules.evolve(state, event)
+    assert _drawn(timeline(events), "dot") == _drawn(timeline(_with_ruling(opening, "a plain reason")), "dot")
 
 
 @needs_graphviz
