@@ -15,7 +15,7 @@ from ledger import commands as c
 from ledger import randomgame, rules
 from ledger.board import load_board
 from ledger.errors import NotationError
-from ledger.game import import_record
+from ledger.game import import_record, replay_lines
 from ledger.notation import MAX_LINE, parse_line, parse_lines, split
 from ledger.recordfile import dumps
 from ledger.ruleset import load_ruleset
@@ -122,3 +122,30 @@ def test_importing_a_record_file_reads_its_notes_stream_once_however_many(monkey
             assert store.notes("g") == notes
             reads[count] = len(calls)
     assert reads[200] == reads[10], reads
+
+
+def _ruled(count: int) -> list[str]:
+    return [*GAME[:40], *(f'ruling "table ruling {i}"' for i in range(count))]
+
+
+def test_a_long_record_takes_memory_linear_in_its_moves() -> None:
+    """Every state kept for take-backs held a tuple of all the moves before it: a notation file of 64,000
+    rulings (1.8 MB) ran out of memory. Measured in bytes, not seconds: twice the moves, about twice the peak."""
+    import tracemalloc
+
+    peaks = {}
+    for count in (1500, 3000):
+        lines = _ruled(count)
+        tracemalloc.start()
+        game = replay_lines("g", lines)
+        peaks[count] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert game.version > count
+    assert peaks[3000] < 2.6 * peaks[1500], peaks
+
+
+def test_take_backs_in_a_row_still_undo_one_move_each() -> None:
+    game = replay_lines("g", [*_ruled(5), 'undo "one"', 'undo "two"', 'undo "three"'])
+    expected = replay_lines("g", _ruled(2))
+    assert game.state.moves == expected.state.moves
+    assert game.state.council == expected.state.council and game.state.prior == expected.state.prior
