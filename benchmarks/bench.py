@@ -6,6 +6,8 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
 - append one move in process, beside a bare eventsourcing aggregate appending one event;
 - replay a complete 4-player game from the store, beside reading the same rows and msgpack-decoding them;
 - rebuild the catalog (every projection's summary) over N games, and the incremental update after one more;
+- long input: the longest notation line allowed read beside shlex.split of it, and record files with 1,000 and
+  8,000 notes imported (linear: the second at most about 8x the first, not 64x);
 - CLI start-up of `whispers --help` and `whispers status GAME`, beside `python -c "import click"` and
   `python -c "import click, eventsourcing, msgpack"`.
 Targets (issue 6): replay within 5x its baseline and under 15 ms; incremental update under 1 s;
@@ -16,6 +18,7 @@ import argparse
 import os
 import random
 import secrets
+import shlex
 import statistics
 import subprocess
 import sys
@@ -32,8 +35,10 @@ from eventsourcing.domain import Aggregate, event
 
 from ledger import randomgame
 from ledger.board import load_board
-from ledger.game import import_lines, load, record
+from ledger.game import import_lines, import_record, load, record
 from ledger.names import SOCIETIES
+from ledger.notation import MAX_LINE, parse_line
+from ledger.recordfile import dumps
 from ledger.ruleset import load_ruleset
 from ledger.store import game_id, open_store
 from projections.catalog import Catalog
@@ -166,6 +171,30 @@ def startup(url: str, runs: int) -> dict[str, float]:
     }
 
 
+def long_input(url: str, runs: int) -> list[tuple[str, str, str, str, str]]:
+    """The longest notation line read, and record files with many notes imported (issue 9: both were quadratic)."""
+    reason = ('a \\ "quoted" word # ' * MAX_LINE)[: MAX_LINE - len("ruling ''")]
+    line = f"ruling '{reason}'"  # as long as a line may be
+    ours = median_ms(lambda: parse_line(line), runs)
+    raw = median_ms(lambda: shlex.split(line, comments=True), runs)
+    rows = [("", f"read a {len(line)}-character line", f"{ours:.2f} ms", f"{raw:.2f} ms (shlex.split)",
+             f"{ours / raw:.2f}x")]
+    facts = game_facts(1)
+    seconds = {}
+    with open_store(url) as store:
+        for count in (1000, 8000):
+            notes = [{"at": 1 + i % len(facts), "text": f"note {i} " + "n" * 100, "author": None, "tag": None}
+                     for i in range(count)]
+            data = dumps("notes", facts, notes)
+            start = time.perf_counter()
+            import_record(store, data, "bench", f"notes-{count}-{uuid4().hex[:8]}")
+            seconds[count] = time.perf_counter() - start
+            rows.append(("", f"import a record file, {count} notes", f"{seconds[count]:.2f} s",
+                         f"{len(data) / 1e6:.1f} MB", ""))
+    rows[-1] = (*rows[-1][:4], f"{seconds[8000] / seconds[1000]:.1f}x the 1,000")
+    return rows
+
+
 def postgres_url(given: str | None) -> tuple[str | None, Callable[[], None]]:
     if given:
         return given, lambda: None
@@ -215,6 +244,7 @@ def main() -> None:
                 rows.append((backend, f"catalog rebuild, {args.games} games", f"{rebuild:.2f} s", "", ""))
                 rows.append((backend, "catalog update, one more game", f"{update * 1000:.1f} ms",
                              f"read {read} game", ""))
+                rows += [(backend, *row[1:]) for row in long_input(url, args.runs)]
             times = startup(backends[0][1], args.runs)
             base = times['python -c "import click, eventsourcing, msgpack"']
             for label, value in times.items():
@@ -229,7 +259,7 @@ def main() -> None:
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
     print("targets: replay < 5x its baseline and < 15 ms; catalog update < 1 s; "
-          "status < 1.5x the click+eventsourcing+msgpack import")
+          "status < 1.5x the click+eventsourcing+msgpack import; 8,000 notes at most about 8x 1,000")
 
 
 if __name__ == "__main__":

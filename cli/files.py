@@ -9,6 +9,7 @@ from ledger import recordfile
 from ledger.errors import RecordFileError, StoreError
 from ledger.game import import_lines, import_record
 from ledger.pins import played_under, state_pins
+from ledger.safefile import write_file
 from ledger.words import plural
 
 
@@ -53,17 +54,20 @@ def import_game(file: Path, name: str | None, allow_modified: bool, store_url: s
 @click.argument("game")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The record file to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @store_option
-def export(game: str, output: Path, store_url: str | None) -> None:
-    """Export GAME as a portable record file: msgpack, a header and a hash chain over the events."""
+def export(game: str, output: Path, force: bool, store_url: str | None) -> None:
+    """Export GAME as a portable record file: msgpack, a header and a hash chain over the events.
+
+    An existing OUTPUT is left alone unless --force is given."""
     with open_store(store_url) as store:
         facts = store.facts(game)
         notes = game_notes(store, game)
     data = recordfile.dumps(game, facts, notes)
     try:
-        tmp = output.with_name(output.name + ".part")
-        tmp.write_bytes(data)
-        tmp.replace(output)
+        write_file(output, data, overwrite=force)
+    except FileExistsError:
+        raise StoreError(f"{output} exists already: export --force replaces it") from None
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror}") from None
     click.echo(f"{game}: {plural(len(facts), 'event')} written to {output} (head {recordfile.chain(facts)[-1][:16]}…"

@@ -31,7 +31,9 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
         return replace(state.prior, version=version)
     new = _APPLY[type(event)](state, event)
     if event.MOVE:
-        return replace(new, prior=state, moves=(*state.moves, version), version=version)
+        # only the last move: the earlier ones are the priors' own (a tuple of all of them, in every state of
+        # the prior chain, took memory quadratic in the number of moves)
+        return replace(new, prior=state, moves=(version,), version=version)
     return replace(new, version=version)
 
 

@@ -106,27 +106,31 @@ def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.
 
 def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, allow_modified: bool = False) -> Game:
     """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
+    from ledger import rules
     from ledger.notation import Header, parse_lines
 
-    game: Game | None = None
+    events: list[ev.Event] = []  # grown in place: a Game per line copied every event so far, quadratic
+    state: GameState | None = None
     for number, parsed in parse_lines(lines):
         try:
             if isinstance(parsed, Header):
-                if game is not None:
+                if state is not None:
                     raise NotationError("a second game line")
                 started = setup(name, parsed, beside, allow_modified)
-                game = Game(name, (started,), evolve(None, started))
+                events, state = [started], evolve(None, started)
                 continue
-            if game is None:
+            if state is None:
                 raise NotationError("the first move comes before the game line (game ruleset=... players=...)")
-            game, _ = play(game, parsed)
+            for event in rules.decide(state, parsed):  # as play() does
+                state = evolve(state, event)
+                events.append(event)
         except RuleError as exc:
             raise RuleError(f"line {number}: {exc.reason}", exc.rule) from None
         except WhispersError as exc:
             raise type(exc)(f"line {number}: {exc}") from None
-    if game is None:
+    if state is None:
         raise NotationError("no game line: a record starts with game ruleset=... board=... players=...")
-    return game
+    return Game(name, tuple(events), state)
 
 
 def import_lines(store: Store, name: str, lines: Iterable[str], beside: Path | None = None,

@@ -50,12 +50,68 @@ VERBS: dict[str, str] = {
 }
 
 
-def parse_line(line: str) -> c.Command | Header | None:
-    """One line of notation; None for a blank or comment line. NotationError says what is wrong."""
-    try:
-        words = shlex.split(line, comments=True)
-    except ValueError as exc:
-        raise NotationError(f"cannot read the line: {exc}") from None
+MAX_LINE = 4096
+"""The longest notation line read, in characters: far above any move, and it keeps a bad file cheap to refuse."""
+
+# One piece of a word, as a POSIX shell reads it (and shlex.split(comments=True) did): blanks, a comment,
+# a quoted string, an escaped character, plain characters. Read piece by piece in one pass: linear in the
+# line's length (shlex grows each word a character at a time, quadratic in its length).
+_PIECE = re.compile(r"""
+    (?P<blank>[ \t\r\n]+)
+  | (?P<comment>\#.*)
+  | '(?P<single>[^']*)'
+  | "(?P<double>[^"\\]*(?:\\.[^"\\]*)*)"
+  | \\(?P<escaped>.)
+  | (?P<plain>[^ \t\r\n'"\\\#]+)
+""", re.VERBOSE | re.DOTALL)
+_DOUBLE_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
+_ESCAPED_IN_DOUBLE = re.compile(r'\\([\\"])')
+
+
+def _open_quote(line: str, position: int) -> bool:
+    """Whether the line ends inside the quotation opened at `position` (not on a backslash escaping nothing)."""
+    if line[position] != '"':
+        return line[position] == "'"
+    rest = line[position + 1:]
+    return _DOUBLE_BODY.match(rest).end() == len(rest)  # type: ignore[union-attr]  # it matches the empty text
+
+
+def split(line: str) -> list[str]:
+    """The words of a line, as shlex.split(line, comments=True) gives them; NotationError for an open quote
+    or a final backslash."""
+    words: list[str] = []
+    word: list[str] | None = None  # None between words; a quoted "" starts a word that stays empty
+    position, end = 0, len(line)
+    while position < end:
+        match = _PIECE.match(line, position)
+        if match is None:
+            problem = "No closing quotation" if _open_quote(line, position) else "No escaped character"  # as shlex
+            raise NotationError(f"cannot read the line: {problem}")
+        position = match.end()
+        kind = match.lastgroup
+        if kind in ("blank", "comment"):
+            if word is not None:
+                words.append("".join(word))
+                word = None
+            if kind == "comment":
+                break
+            continue
+        if word is None:
+            word = []
+        text = match.group(kind)
+        word.append(_ESCAPED_IN_DOUBLE.sub(r"\1", text) if kind == "double" else text)
+    if word is not None:
+        words.append("".join(word))
+    return words
+
+
+def parse_line(line: str, limit: int | None = MAX_LINE) -> c.Command | Header | None:
+    """One line of notation; None for a blank or comment line. NotationError says what is wrong.
+
+    A line longer than `limit` characters is refused unread (None: no limit, for lines whispers wrote)."""
+    if limit is not None and len(line) > limit:
+        raise NotationError(f"the line is {len(line)} characters long: a notation line may be at most {limit}")
+    words = split(line)
     if not words:
         return None
     head, rest = words[0], words[1:]
@@ -89,6 +145,9 @@ def parse_line(line: str) -> c.Command | Header | None:
 def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, c.Command | Header]]:
     """(line number, command) for each line that holds a move; NotationError names the bad line."""
     for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE:
+            raise NotationError(f"line {number} is {len(line)} characters long: a notation line may be at most "
+                                f"{MAX_LINE}")
         try:
             parsed = parse_line(line)
         except NotationError as exc:

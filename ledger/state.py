@@ -104,7 +104,8 @@ class GameState:
     version: int = 0
     """How many events of the record are folded in (take-backs included)."""
     moves: tuple[int, ...] = ()
-    """Event index (1-based) at which each move still standing began, for take-backs."""
+    """(event index, 1-based, at which the last move still standing began,) for a take-back; empty before
+    the first move. The moves before it are in `prior`'s own `moves`."""
     prior: Optional["GameState"] = None
     """The state before the last move still standing."""
 

@@ -9,6 +9,7 @@ otherwise neato lays the regions out itself.
 from ledger.state import GameState
 from projections.colours import empire_colour, society_colour
 from projections.render import escape as _esc
+from projections.render import plain
 
 FONT = "DejaVu Sans"
 SCALE = 1.6
@@ -51,9 +52,9 @@ def board_map(state: GameState, title: str | None = None) -> str:
 
     board = state.board
     pinned = all(region.pos is not None for region in board.regions.values())
-    g = graphviz.Graph(name="map", engine="neato", comment=f"whispers map of {state.name}")
+    g = graphviz.Graph(name="map", engine="neato", comment=plain(f"whispers map of {state.name}"))
     heading = title or f"{state.name} · {board.name} · after event {state.version}"
-    g.attr(label=heading, labelloc="t", fontname=FONT, fontsize="18", overlap="false" if not pinned else "true",
+    g.attr(label=plain(heading), labelloc="t", fontname=FONT, fontsize="18", overlap="false" if not pinned else "true",
            splines="true", outputorder="edgesfirst", pad="0.4", bgcolor="white", sep="+12")
     g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
     g.attr("edge", color="#9e9e9e", penwidth="1.2")
@@ -86,7 +87,7 @@ def board_map(state: GameState, title: str | None = None) -> str:
         attrs = {
             "id": region.id, "class": f"region controller-{controller} home-{region.home}",
             "fillcolor": colour.light, "color": home.strong, "penwidth": "3" if region.fort else "1.5",
-            "tooltip": f"{region.name}: home {region.home}, held by {controller}",
+            "tooltip": plain(f"{region.name}: home {region.home}, held by {controller}"),
         }
         if region.pos is not None:
             x, y = region.pos

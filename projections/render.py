@@ -5,11 +5,13 @@ through the `graphviz` package; when the program is missing the user is told in 
 """
 
 import html
+import re
 import shutil
 import sys
 from pathlib import Path
 
 from ledger.errors import WhispersError
+from ledger.safefile import write_file
 
 FORMATS: dict[str, str | None] = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """Output suffix -> Graphviz output format (None: the DOT source itself)."""
@@ -29,9 +31,36 @@ class GraphvizMissing(PictureError):
         super().__init__(MISSING)
 
 
+# What XML 1.0 cannot hold (C0 controls but tab and line ends, lone surrogates, U+FFFE/U+FFFF): Graphviz's
+# HTML-like labels are read as XML and refuse the whole picture for one such character.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+SHOWN = 3000
+"""The most characters of one text a picture shows (then "…"; the record keeps it all). Graphviz 2.43 refuses
+a run of more than 16384 characters in a string or label, and escaping can make text five times longer."""
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+
+
 def escape(text: str) -> str:
-    """Text for a Graphviz HTML-like label."""
-    return html.escape(text, quote=False)
+    """Text for a Graphviz HTML-like label: `&`, `<` and `>` as entities, a character XML cannot hold as
+    U+FFFD. No text can close the label or add markup to it."""
+    # "]" too: Graphviz 2.43 refuses a text that starts with it right after a tag (<B>]</B>)
+    return html.escape(_NOT_XML.sub("\ufffd", _shown(text)), quote=False).replace("]", "&#93;")
+
+
+def plain(text: str) -> str:
+    """Text for a quoted DOT attribute (a tooltip, a plain label, a comment): the graphviz package quotes it
+    and escapes its quotes; here every backslash is doubled (a final one would escape the closing quote, and
+    Graphviz reads \\N, \\G, \\l... as its own), a line end becomes \\n, and `<...>` stays text, never an
+    HTML-like label. No text can end the string or the statement it is in."""
+    import graphviz
+
+    text = _NOT_XML.sub("\ufffd", _shown(text)).replace("\\", "\\\\")
+    return graphviz.nohtml(text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
 
 
 def output_format(path: Path | str) -> str | None:
@@ -53,20 +82,16 @@ def check(path: Path | str, engine: str) -> None:
 def write(source: str, path: Path | str, engine: str = "dot") -> None:
     """Write `source` to `path` as its suffix says; "-" writes the DOT source to standard output.
 
-    The file appears whole or not at all (written aside, then moved into place)."""
+    The file appears whole or not at all, never through a planted link (ledger.safefile)."""
     fmt = output_format(path)
     data = source.encode("utf-8") if fmt is None else render(source, fmt, engine)
     if str(path) == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    target = Path(path)
-    part = target.with_name(target.name + ".part")
     try:
-        part.write_bytes(data)
-        part.replace(target)
+        write_file(path, data)
     except OSError as exc:
-        part.unlink(missing_ok=True)
         raise PictureError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 

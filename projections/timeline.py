@@ -26,7 +26,7 @@ from ledger.pins import labels
 from ledger.state import GameState
 from ledger.words import office_skip_reason, plural, skip_reason
 from projections.colours import empire_colour, society_colour
-from projections.render import PictureError
+from projections.render import PictureError, plain
 from projections.render import escape as _esc
 from projections.replay import standing
 from projections.views import check_viewer
@@ -381,7 +381,7 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
         subtitle += f" · as {viewer} saw it"
     scores = reader.scores if round is None else None
 
-    g = graphviz.Digraph(name="timeline", comment=f"whispers timeline of {started.name}")
+    g = graphviz.Digraph(name="timeline", comment=plain(f"whispers timeline of {started.name}"))
     heading = _heading(title, subtitle, _legend(started, state, viewer), scores)
     g.attr(rankdir="LR", newrank="true", compound="true", label=heading, labelloc="t", labeljust="l",
            fontname=FONT, fontsize="14", nodesep="0.18", ranksep="0.35", pad="0.3", bgcolor="white")
@@ -400,7 +400,7 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
             widths[SUPPLY_COLUMN] = max(widths.get(SUPPLY_COLUMN, 0.0), needed)
     for rnd in reversed(shown):  # dot stacks clusters of one rank bottom-up in the order they are defined
         with g.subgraph(name=f"cluster_r{rnd.number}") as rg:
-            rg.attr(label=f"Round {rnd.number} · first player: {rnd.first}", labeljust="l", fontsize="16",
+            rg.attr(label=plain(f"Round {rnd.number} · first player: {rnd.first}"), labeljust="l", fontsize="16",
                     style="rounded", color="#9e9e9e", penwidth="1.2", margin="10")
             first_column.append([row for turn in rnd.turns
                                  if (row := _draw_turn(rg, turn, ids, widths)) is not None])
@@ -439,7 +439,7 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
         colour = society_colour(leap.society).strong
         # no words on the edge (they sat on other edges): the nodes say it, the SVG's tooltip too
         g.edge(tail, head, style="dashed", color=colour, penwidth="2", constraint="false", arrowhead="vee",
-               comment=f"leap {leap.kind}", tooltip=leap.label, **{"class": f"leap leap-{leap.kind}"})
+               comment=f"leap {leap.kind}", tooltip=plain(leap.label), **{"class": f"leap leap-{leap.kind}"})
     return g.source
 
 
@@ -506,7 +506,7 @@ def _draw_node(tg: Any, node: Node, width: float | None = None) -> None:
     rows += [_esc(line) for line in node.lines[:1]]
     rows += [f"<FONT POINT-SIZE='9'>{_esc(line)}</FONT>" for line in node.lines[1:]]
     rows += [f"<FONT POINT-SIZE='9'><I>{_esc(part)}</I></FONT>" for part in _note_lines(node)]
-    attrs["tooltip"] = " | ".join([*node.lines, *node.notes])
+    attrs["tooltip"] = plain(" | ".join([*node.lines, *node.notes]))
     tg.node(node.id, "<" + "".join(f"{row}<BR ALIGN='LEFT'/>" for row in rows) + ">", **attrs)
 
 
