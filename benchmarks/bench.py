@@ -33,15 +33,15 @@ import msgpack
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
-from ledger import randomgame
-from ledger.board import load_board
-from ledger.game import import_lines, import_record, load, record
-from ledger.names import SOCIETIES
-from ledger.notation import MAX_LINE, parse_line
-from ledger.recordfile import dumps
-from ledger.ruleset import load_ruleset
-from ledger.store import game_id, open_store
-from projections.catalog import Catalog
+from whispers.ledger import randomgame
+from whispers.ledger.board import load_board
+from whispers.ledger.game import import_lines, import_record, load, record
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.notation import MAX_LINE, parse_line
+from whispers.ledger.recordfile import dumps
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.store import game_id, open_store
+from whispers.projections.catalog import Catalog
 
 RULESETS = ("official", "advanced", "revised")
 
@@ -93,7 +93,7 @@ def bare_append(url: str, runs: int) -> float:
 def append_move(url: str, runs: int) -> float:
     """One legal move decided and appended in process (a fresh move each run)."""
     with open_store(url) as store:
-        text = resources.files("fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+        text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
         name = f"append-{uuid4().hex[:8]}"
         game = import_lines(store, name, text.splitlines()[:40])
         rng = random.Random(1)
@@ -111,7 +111,7 @@ def append_move(url: str, runs: int) -> float:
 def replay(url: str, runs: int) -> tuple[float, float]:
     """(whispers: load and fold a complete 4-player game, raw: the same rows read and msgpack-decoded)."""
     with open_store(url) as store:
-        text = resources.files("fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+        text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
         name = f"replay-{uuid4().hex[:8]}"
         import_lines(store, name, text.splitlines())
         recorder = store._ledger.recorder
@@ -155,7 +155,7 @@ def startup(url: str, runs: int) -> dict[str, float]:
     whispers = str(Path(python).with_name("whispers"))
     env = {**os.environ, "WHISPERS_STORE": url}
     with open_store(url) as store:
-        text = resources.files("fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+        text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
         name = f"status-{uuid4().hex[:8]}"
         import_lines(store, name, text.splitlines())
 

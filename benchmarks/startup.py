@@ -37,10 +37,10 @@ def game_text() -> tuple[str, str]:
     bundled = sorted((REPO / "fixtures" / "games").glob("*.txt"))
     if bundled:
         return bundled[0].name, bundled[0].read_text(encoding="utf-8")
-    from ledger import randomgame
-    from ledger.board import load_board
-    from ledger.notation import format_record
-    from ledger.ruleset import load_ruleset
+    from whispers.ledger import randomgame
+    from whispers.ledger.board import load_board
+    from whispers.ledger.notation import format_record
+    from whispers.ledger.ruleset import load_ruleset
 
     events = []
     players = ("raven", "rat", "spider", "serpent")

@@ -4,10 +4,10 @@ import json
 
 import click
 
-from ledger import names
-from ledger.board import Board, load_board
-from ledger.pins import pin
-from ledger.words import plural
+from whispers.ledger import names
+from whispers.ledger.board import Board, load_board
+from whispers.ledger.pins import pin
+from whispers.ledger.words import plural
 
 
 @click.group()

@@ -8,9 +8,9 @@ from typing import Any
 
 import click
 
-from ledger.legal import Option, Prompt
-from ledger.state import GameState
-from ledger.words import plural
+from whispers.ledger.legal import Option, Prompt
+from whispers.ledger.state import GameState
+from whispers.ledger.words import plural
 
 
 def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -22,7 +22,7 @@ def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def open_store(url: str | None):  # -> ledger.store.Store, imported late to keep start-up light
-    from ledger.store import open_store as _open
+    from whispers.ledger.store import open_store as _open
 
     return _open(url or os.environ.get("WHISPERS_STORE") or None)
 
@@ -84,7 +84,7 @@ def option_json(option: Option) -> dict[str, Any]:
 def where_now(state: GameState, p: Prompt) -> str:
     phase = {"empire": "empire turns"}.get(p.phase, p.phase)
     at = f" · {p.empire} {p.office}" if p.phase == "empire" and p.office else ""
-    from ledger.pins import labels
+    from whispers.ledger.pins import labels
 
     return f"{state.name} · {labels(state)[0]} · round {p.round} · {phase}{at}"
 
@@ -125,7 +125,7 @@ def view_lines(view: dict[str, Any]) -> list[str]:
 def replace_file(path: Path, text: str) -> None:
     """Write `text` over `path` in one step: a new file beside it (created exclusively, so never someone
     else's), then os.replace, so a reader never sees half a file and a crash leaves the old one whole."""
-    from ledger.errors import StoreError
+    from whispers.ledger.errors import StoreError
 
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     created = False
@@ -146,7 +146,7 @@ def replace_file(path: Path, text: str) -> None:
 
 def game_notes(store: Any, game: str) -> list[dict[str, Any]]:
     """The game's well-formed notes; each malformed one an older whispers stored is named on stderr, skipped."""
-    from ledger.game import read_notes
+    from whispers.ledger.game import read_notes
 
     found, skipped = read_notes(store, game)
     for line in skipped:

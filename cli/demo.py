@@ -4,9 +4,9 @@ from importlib import resources
 
 import click
 
-from cli.common import open_store, store_option
-from ledger.game import new_game, record
-from ledger.notation import Header, parse_lines
+from whispers.cli.common import open_store, store_option
+from whispers.ledger.game import new_game, record
+from whispers.ledger.notation import Header, parse_lines
 
 DEMO_GAME = "official-4p.txt"
 
@@ -20,9 +20,9 @@ def demo(name: str | None, store_url: str | None) -> None:
     """Record a bundled complete 4-player game move by move, then show the final board and the scores."""
     from rich.progress import Progress
 
-    from cli.reading import score, status
+    from whispers.cli.reading import score, status
 
-    text = resources.files("fixtures").joinpath("games", DEMO_GAME).read_text(encoding="utf-8")
+    text = resources.files("whispers.fixtures").joinpath("games", DEMO_GAME).read_text(encoding="utf-8")
     lines = list(parse_lines(text.splitlines()))
     header = next(parsed for _, parsed in lines if isinstance(parsed, Header))
     moves = [parsed for _, parsed in lines if not isinstance(parsed, Header)]

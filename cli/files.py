@@ -4,13 +4,13 @@ from pathlib import Path
 
 import click
 
-from cli.common import game_notes, open_store, store_option
-from ledger import recordfile
-from ledger.errors import RecordFileError, StoreError
-from ledger.game import import_lines, import_record
-from ledger.pins import played_under, state_pins
-from ledger.safefile import write_file
-from ledger.words import plural
+from whispers.cli.common import game_notes, open_store, store_option
+from whispers.ledger import recordfile
+from whispers.ledger.errors import RecordFileError, StoreError
+from whispers.ledger.game import import_lines, import_record
+from whispers.ledger.pins import played_under, state_pins
+from whispers.ledger.safefile import write_file
+from whispers.ledger.words import plural
 
 
 @click.command("import")
@@ -83,7 +83,7 @@ def verify(target: str, store_url: str | None) -> None:
     Prints the head hash of the chain (publish it beside a record to make it tamper-evident); a break is one
     line naming the first bad event, with exit status 2.
     """
-    from ledger.verify import verify as check
+    from whispers.ledger.verify import verify as check
 
     path = Path(target)
     if path.suffix and path.is_file():

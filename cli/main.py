@@ -5,36 +5,37 @@ import sys
 
 import click
 
-from ledger.errors import WhispersError
+from whispers.ledger.errors import WhispersError
 
 # command name -> ("module:attribute", short help). A module is imported only when its command runs or
 # asks for its own --help; `whispers --help` lists these short helps without importing anything.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "new": ("cli.recording:new", "Start a new game."),
-    "move": ("cli.recording:move", "Record one move, written as a notation line."),
-    "record": ("cli.recording:record", "The guided recorder: asks for each move, offers the legal ones."),
-    "status": ("cli.reading:status", "Where a game stands: who must act and what is legal."),
-    "log": ("cli.reading:log", "A game in notation."),
-    "score": ("cli.reading:score", "Scores with the full breakdown and the tie-break trail."),
-    "games": ("cli.reading:games", "The games in the store."),
-    "import": ("cli.files:import_game", "Import a game from notation or a record file."),
-    "export": ("cli.files:export", "Export a game as a portable record file."),
-    "replay": ("cli.review:replay", "A game at any event, as the record has it or as one society knew it."),
-    "stats": ("cli.review:stats", "Statistics of a game, or across every game in the store."),
-    "fork": ("cli.review:fork_game", "A \"what if\": a new game from another's first N events."),
-    "diff": ("cli.review:diff", "Where two games part, and how their scores differ."),
-    "annotate": ("cli.review:annotate_game", "A note on one event of a game."),
-    "notes": ("cli.review:notes", "The notes on a game."),
-    "verify": ("cli.files:verify", "Check a game or record file: hash chain and every move re-adjudicated."),
-    "timeline": ("cli.pictures:timeline", "The council-order timeline as a Graphviz picture."),
-    "map": ("cli.pictures:board_map", "The board at any event as a Graphviz picture."),
-    "standings": ("cli.tournament:standings", "Standings over a list of games."),
-    "tournament": ("cli.tournament:tournament",
+    "new": ("whispers.cli.recording:new", "Start a new game."),
+    "move": ("whispers.cli.recording:move", "Record one move, written as a notation line."),
+    "record": ("whispers.cli.recording:record", "The guided recorder: asks for each move, offers the legal ones."),
+    "status": ("whispers.cli.reading:status", "Where a game stands: who must act and what is legal."),
+    "log": ("whispers.cli.reading:log", "A game in notation."),
+    "score": ("whispers.cli.reading:score", "Scores with the full breakdown and the tie-break trail."),
+    "games": ("whispers.cli.reading:games", "The games in the store."),
+    "import": ("whispers.cli.files:import_game", "Import a game from notation or a record file."),
+    "export": ("whispers.cli.files:export", "Export a game as a portable record file."),
+    "replay": ("whispers.cli.review:replay", "A game at any event, as the record has it or as one society knew it."),
+    "stats": ("whispers.cli.review:stats", "Statistics of a game, or across every game in the store."),
+    "fork": ("whispers.cli.review:fork_game", "A \"what if\": a new game from another's first N events."),
+    "diff": ("whispers.cli.review:diff", "Where two games part, and how their scores differ."),
+    "annotate": ("whispers.cli.review:annotate_game", "A note on one event of a game."),
+    "notes": ("whispers.cli.review:notes", "The notes on a game."),
+    "verify": ("whispers.cli.files:verify", "Check a game or record file: hash chain and every move re-adjudicated."),
+    "timeline": ("whispers.cli.pictures:timeline", "The council-order timeline as a Graphviz picture."),
+    "map": ("whispers.cli.pictures:board_map", "The board at any event as a Graphviz picture."),
+    "standings": ("whispers.cli.tournament:standings", "Standings over a list of games."),
+    "tournament": ("whispers.cli.tournament:tournament",
                    "Standings of a tournament file (entrants, games, points); `pair` seats a round."),
-    "board": ("cli.board:board", "Check or show a board file."),
-    "decrees": ("cli.decrees:decrees", "Every card effect the rulebooks name: type, decks, parameters, source."),
-    "cards": ("cli.decrees:cards", "Check a card sheet: which card carries which effects, at what cost."),
-    "demo": ("cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
+    "board": ("whispers.cli.board:board", "Check or show a board file."),
+    "decrees": ("whispers.cli.decrees:decrees",
+                "Every card effect the rulebooks name: type, decks, parameters, source."),
+    "cards": ("whispers.cli.decrees:cards", "Check a card sheet: which card carries which effects, at what cost."),
+    "demo": ("whispers.cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
 }
 
 

@@ -4,15 +4,15 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, game_notes, open_store, option_json, option_text, store_option, view_lines
-from ledger import events as ev
-from ledger.errors import RuleError
-from ledger.game import Game, load
-from ledger.legal import prompt
-from ledger.names import SOCIETIES
-from ledger.pins import played_under, state_pins
-from ledger.state import GameState
-from projections.views import check_viewer, state_view
+from whispers.cli.common import emit_json, game_notes, open_store, option_json, option_text, store_option, view_lines
+from whispers.ledger import events as ev
+from whispers.ledger.errors import RuleError
+from whispers.ledger.game import Game, load
+from whispers.ledger.legal import prompt
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.pins import played_under, state_pins
+from whispers.ledger.state import GameState
+from whispers.projections.views import check_viewer, state_view
 
 as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metavar="SOCIETY",
                          help="Show only what this society could know.")
@@ -61,7 +61,7 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
     With --as, the log hides what that society could not see: other societies' loyalty tokens and the
     names of cards others drew.
     """
-    from ledger.notation import format_record
+    from whispers.ledger.notation import format_record
 
     with open_store(store_url) as store:
         record = load(store, game)
@@ -73,7 +73,7 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
 
 def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
     """The final scoring event, or a provisional one for a game still going (when every token is known)."""
-    from projections.replay import final_scoring
+    from whispers.projections.replay import final_scoring
 
     scored = final_scoring(record.events)
     if scored is not None:
@@ -82,7 +82,7 @@ def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
            for p in record.state.players):
         raise RuleError(f"{record.name} is not over and a loyalty set is sealed: no provisional score",
                         "EN Final Scoring")
-    from ledger.scoring import score as final_score
+    from whispers.ledger.scoring import score as final_score
 
     return final_score(record.state), False
 
@@ -125,7 +125,7 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     table.add_row("total", *(f"[bold]{scored.scores[s]['total']}[/bold]" for s in scored.ranking))
     console = Console()
     console.print(table)
-    from ledger.words import trail_step
+    from whispers.ledger.words import trail_step
 
     for step in scored.trail:
         console.print(f"  {trail_step(step)}")
@@ -136,8 +136,8 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
 @store_option
 def games(as_json: bool, store_url: str | None) -> None:
     """The games in the store, with ruleset, players, where each stands and who won."""
-    from projections.forks import fork_of
-    from projections.replay import final_scoring
+    from whispers.projections.forks import fork_of
+    from whispers.projections.replay import final_scoring
 
     rows = []
     with open_store(store_url) as store:

@@ -5,16 +5,16 @@ import sys
 
 import click
 
-from cli.common import open_store, store_option, where_now
-from ledger import commands as c
-from ledger import events as ev
-from ledger.errors import GameMovedOn, NotationError, RuleError, WhispersError
-from ledger.game import Game, load, new_game, play
-from ledger.names import SOCIETIES
-from ledger.notation import VERBS, Header, format_event, parse_line
-from ledger.pins import labels
-from ledger.rules import Option, prompt
-from ledger.words import describe, plural
+from whispers.cli.common import open_store, store_option, where_now
+from whispers.ledger import commands as c
+from whispers.ledger import events as ev
+from whispers.ledger.errors import GameMovedOn, NotationError, RuleError, WhispersError
+from whispers.ledger.game import Game, load, new_game, play
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.notation import VERBS, Header, format_event, parse_line
+from whispers.ledger.pins import labels
+from whispers.ledger.rules import Option, prompt
+from whispers.ledger.words import describe, plural
 
 
 @click.command()
@@ -169,7 +169,7 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
 
 def _words(game: Game) -> list[str]:
     """Words the recorder completes with Tab: verbs, societies, regions, positions, slots, offices."""
-    from ledger.names import OFFICES, SLOTS
+    from whispers.ledger.names import OFFICES, SLOTS
 
     state = game.state
     positions = [f"{e}.{o}" for e in state.board.empires for o in OFFICES]

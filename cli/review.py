@@ -6,16 +6,16 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, game_notes, one_format, open_store, store_option, view_lines
-from cli.reading import as_option
-from ledger.errors import NoSuchEvent
-from ledger.game import TAGS, annotate, fork, load
-from ledger.notation import format_event
-from ledger.notes import shown_by
-from ledger.words import describe, plural
-from projections.forks import diff as diff_records
-from projections.replay import Replay
-from projections.views import check_viewer, event_view, state_view
+from whispers.cli.common import emit_json, game_notes, one_format, open_store, store_option, view_lines
+from whispers.cli.reading import as_option
+from whispers.ledger.errors import NoSuchEvent
+from whispers.ledger.game import TAGS, annotate, fork, load
+from whispers.ledger.notation import format_event
+from whispers.ledger.notes import shown_by
+from whispers.ledger.words import describe, plural
+from whispers.projections.forks import diff as diff_records
+from whispers.projections.replay import Replay
+from whispers.projections.views import check_viewer, event_view, state_view
 
 
 def _event_words(event) -> str:
@@ -131,7 +131,7 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
     --all keeps a catalog that remembers how far into the store it has read, so after one more game it
     reads one more game; the JSON's "read" says how many games and events this run read.
     """
-    from projections.stats import across, game_stats
+    from whispers.projections.stats import across, game_stats
 
     one_format(as_json, as_csv)
     if everything and game is not None:
@@ -158,7 +158,7 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
 
 
 def _across_store(store, ruleset: str | None, quiet: bool) -> dict[str, Any]:
-    from projections.catalog import Catalog
+    from whispers.projections.catalog import Catalog
 
     catalog = Catalog(store)
     try:
@@ -198,7 +198,7 @@ def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
 @store_option
 def fork_game(game: str, new: str, version: int, store_url: str | None) -> None:
     """A "what if": NEW starts as GAME's first N events, marked as a fork, and is recorded onward as any game."""
-    from ledger.rules import prompt
+    from whispers.ledger.rules import prompt
 
     with open_store(store_url) as store:
         forked = fork(store, game, new, version)

@@ -8,9 +8,9 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, one_format, open_store, replace_file, store_option
-from ledger.errors import StoreError
-from ledger.game import load
+from whispers.cli.common import emit_json, one_format, open_store, replace_file, store_option
+from whispers.ledger.errors import StoreError
+from whispers.ledger.game import load
 
 format_options = [
     click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts."),
@@ -75,7 +75,7 @@ def standings(games: str, as_json: bool, as_csv: bool, store_url: str | None) ->
     Entrants are the societies (use `whispers tournament FILE` to name the people at each seat); tournament
     points per placing are players minus place (4 players: 3, 2, 1, 0); games in progress are not counted.
     """
-    from projections.standings import standings_data
+    from whispers.projections.standings import standings_data
 
     one_format(as_json, as_csv)
     names = [g.strip() for g in games.split(",") if g.strip()]
@@ -100,7 +100,7 @@ def _read(file: Path) -> str:
 def ranking(file: Path, as_json: bool, as_csv: bool, store_url: str | None) -> None:
     """Standings of the tournament described in FILE (docs/tournament.md): its games, who sat at each
     society, and its points per placing."""
-    from projections.standings import load_tournament, standings_data
+    from whispers.projections.standings import load_tournament, standings_data
 
     one_format(as_json, as_csv)
     spec = load_tournament(_read(file), str(file))
@@ -146,7 +146,7 @@ def pair(file: Path, round_no: int, force: bool, as_json: bool, store_url: str |
     the same tables); later rounds are Swiss by the points of the rounds before, with as few repeat
     meetings as any arrangement allows. Societies and the first seat rotate. docs/tournament.md.
     """
-    from projections.pairing import (
+    from whispers.projections.pairing import (
         PairingError,
         check_round,
         games_before,
@@ -157,7 +157,7 @@ def pair(file: Path, round_no: int, force: bool, as_json: bool, store_url: str |
         seed_for,
         with_round,
     )
-    from projections.standings import load_tournament, standings_data
+    from whispers.projections.standings import load_tournament, standings_data
 
     text = _read(file)
     spec = load_tournament(text, str(file))
@@ -189,7 +189,7 @@ def _show_plan(plan, title: str, points: dict[str, float]) -> None:  # type: ign
     from rich.markup import escape
     from rich.table import Table
 
-    from projections.pairing import new_command
+    from whispers.projections.pairing import new_command
 
     console = Console()
     grid = Table(title=escape(f"{title} · round {plan.round}"))

@@ -14,8 +14,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from ledger import names
-from ledger.errors import BoardError
+from whispers.ledger import names
+from whispers.ledger.errors import BoardError
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
 """What a board, empire or region id looks like: lower-case letters, digits and hyphens, not starting with a hyphen."""
@@ -25,7 +25,7 @@ REQUIRED_BOARD_KEYS: tuple[str, ...] = ("id", "name", "empires", "council", "reg
 REGION_KEYS: tuple[str, ...] = ("name", "home", "cities", "farm", "fort", "banners", "adjacent", "pos")
 REQUIRED_REGION_KEYS: tuple[str, ...] = ("name", "home")
 
-SHIPPED_PACKAGE = "fixtures"
+SHIPPED_PACKAGE = "whispers.fixtures"
 SHIPPED_FOLDER = "boards"
 
 
@@ -131,7 +131,7 @@ class Board:
         """What a game pins its board by: "sha256:" and the hex digest of the canonical JSON of `to_data()`
         (ledger.pins.content_hash). Comments, layout and the order of tables and keys in the file do not
         change it."""
-        from ledger.pins import content_hash
+        from whispers.ledger.pins import content_hash
 
         return content_hash(self.to_data())
 

@@ -5,8 +5,8 @@ Every command that a society makes names it first; the engine checks that it is 
 
 from dataclasses import dataclass, field
 
-from ledger import events as ev
-from ledger.events import Effects, Event
+from whispers.ledger import events as ev
+from whispers.ledger.events import Effects, Event
 
 
 @dataclass(frozen=True, slots=True)

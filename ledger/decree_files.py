@@ -10,10 +10,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ledger.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
-from ledger.errors import DecreeError
+from whispers.ledger.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
+from whispers.ledger.errors import DecreeError
 
-SHIPPED_PACKAGE = "fixtures"
+SHIPPED_PACKAGE = "whispers.fixtures"
 CATALOGUE_FILE = "decrees.toml"
 CARDS_FOLDER = "cards"
 

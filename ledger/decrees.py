@@ -16,12 +16,12 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from ledger.errors import DecreeError
-from ledger.names import CARDS_PER_DECK
-from ledger.words import plural
+from whispers.ledger.errors import DecreeError
+from whispers.ledger.names import CARDS_PER_DECK
+from whispers.ledger.words import plural
 
 if TYPE_CHECKING:
-    from ledger.ruleset import Ruleset
+    from whispers.ledger.ruleset import Ruleset
 
 DECKS: tuple[str, ...] = ("bear", "eagle", "elephant", "lion", "horse")
 """The five empire decks (EN 103-104: 40 empire cards, 8 per empire)."""
@@ -181,7 +181,7 @@ class Catalogue:
     @cached_property
     def content_hash(self) -> str:
         """What a game pins its catalogue by (ledger.pins.content_hash of `to_data()`)."""
-        from ledger.pins import content_hash
+        from whispers.ledger.pins import content_hash
 
         return content_hash(self.to_data())
 
@@ -298,7 +298,7 @@ class CardSheet:
 
     @cached_property
     def content_hash(self) -> str:
-        from ledger.pins import content_hash
+        from whispers.ledger.pins import content_hash
 
         return content_hash(self.to_data())
 

@@ -3,11 +3,11 @@
 from collections.abc import Iterable
 from dataclasses import replace
 
-from ledger import events as ev
-from ledger.errors import RuleError
-from ledger.names import OFFICES
-from ledger.state import GameState, Position
-from ledger.words import plural
+from whispers.ledger import events as ev
+from whispers.ledger.errors import RuleError
+from whispers.ledger.names import OFFICES
+from whispers.ledger.state import GameState, Position
+from whispers.ledger.words import plural
 
 
 def require(condition: bool, message: str, rule: str) -> None:

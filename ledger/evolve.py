@@ -3,12 +3,12 @@
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ledger import events as ev
-from ledger.board import Board
-from ledger.effects import apply_agent_moves, apply_banner_effects
-from ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK, OFFICES
-from ledger.ruleset import Ruleset
-from ledger.state import Deck, GameState, Hand, Loyalty, Pending, card_empire, replace
+from whispers.ledger import events as ev
+from whispers.ledger.board import Board
+from whispers.ledger.effects import apply_agent_moves, apply_banner_effects
+from whispers.ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK, OFFICES
+from whispers.ledger.ruleset import Ruleset
+from whispers.ledger.state import Deck, GameState, Hand, Loyalty, Pending, card_empire, replace
 
 
 def fold(events: Iterable[ev.Event]) -> GameState:

@@ -1,12 +1,19 @@
 """The engine's own moves: what happens with no one to decide (phase changes, skipped turns and
 offices, supply checks, the marker passing, the end of the game), recorded as events."""
 
-from ledger import events as ev
-from ledger.evolve import evolve
-from ledger.legal import deploy_targets, order_actor, order_options, order_positions, turn_society, window_waits
-from ledger.names import OFFICES
-from ledger.scoring import score
-from ledger.state import GameState, position_name
+from whispers.ledger import events as ev
+from whispers.ledger.evolve import evolve
+from whispers.ledger.legal import (
+    deploy_targets,
+    order_actor,
+    order_options,
+    order_positions,
+    turn_society,
+    window_waits,
+)
+from whispers.ledger.names import OFFICES
+from whispers.ledger.scoring import score
+from whispers.ledger.state import GameState, position_name
 
 
 def advance(state: GameState, close: bool = False) -> list[ev.Event]:

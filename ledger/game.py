@@ -14,16 +14,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ledger import events as ev
-from ledger.errors import BoardError, NoSuchEvent, NotationError, RuleError, RulesetError, StoreError, WhispersError
-from ledger.evolve import evolve, fold
-from ledger.notes import TAGS, problem
-from ledger.state import GameState
-from ledger.store import Store
+from whispers.ledger import events as ev
+from whispers.ledger.errors import (
+    BoardError,
+    NoSuchEvent,
+    NotationError,
+    RuleError,
+    RulesetError,
+    StoreError,
+    WhispersError,
+)
+from whispers.ledger.evolve import evolve, fold
+from whispers.ledger.notes import TAGS, problem
+from whispers.ledger.state import GameState
+from whispers.ledger.store import Store
 
 if TYPE_CHECKING:
-    from ledger import commands as c
-    from ledger.notation import Header
+    from whispers.ledger import commands as c
+    from whispers.ledger.notation import Header
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +64,10 @@ def setup(name: str, header: Header, beside: Path | None = None, allow_modified:
     """The first event of a game set up as `header` says. A ruleset or board that is not shipped is also
     looked for as ID.toml in the directory `beside` (where the notation file is). One that claims a shipped
     id with other content is refused unless `allow_modified` (ledger.pins)."""
-    from ledger import rules
-    from ledger.board import load_board
-    from ledger.pins import refuse_modified, started_pins
-    from ledger.ruleset import load_ruleset
+    from whispers.ledger import rules
+    from whispers.ledger.board import load_board
+    from whispers.ledger.pins import refuse_modified, started_pins
+    from whispers.ledger.ruleset import load_ruleset
 
     ruleset = _resolve(load_ruleset, header.ruleset, beside, RulesetError)
     board = _resolve(load_board, header.board, beside, BoardError)
@@ -88,7 +96,7 @@ def new_game(store: Store, name: str, header: Header, allow_modified: bool = Fal
 
 def play(game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:
     """The game after one more move, in memory; RuleError if the move is illegal."""
-    from ledger import rules
+    from whispers.ledger import rules
 
     produced = rules.decide(game.state, command)
     state = game.state
@@ -106,8 +114,8 @@ def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.
 
 def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, allow_modified: bool = False) -> Game:
     """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
-    from ledger import rules
-    from ledger.notation import Header, parse_lines
+    from whispers.ledger import rules
+    from whispers.ledger.notation import Header, parse_lines
 
     events: list[ev.Event] = []  # grown in place: a Game per line copied every event so far, quadratic
     state: GameState | None = None
@@ -143,8 +151,8 @@ def import_lines(store: Store, name: str, lines: Iterable[str], beside: Path | N
 def fork(store: Store, parent: str, name: str, at: int) -> Game:
     """A new game whose record is `parent`'s first `at` events, marked as a fork of it at `at`; the engine
     then records whatever it would have recorded on its own from there (a fork taken mid-move)."""
-    from ledger import rules
-    from ledger.recordfile import chain
+    from whispers.ledger import rules
+    from whispers.ledger.recordfile import chain
 
     facts = store.facts(parent, at)
     facts = [{**facts[0], "name": name}, *facts[1:]]
@@ -183,8 +191,8 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
                   allow_modified: bool = False) -> Game:
     """A record file into the store: its chain checked and every move re-adjudicated first, all or nothing.
     A ruleset or board that claims a shipped id with other content is refused unless `allow_modified`."""
-    from ledger.recordfile import loads
-    from ledger.verify import verify
+    from whispers.ledger.recordfile import loads
+    from whispers.ledger.verify import verify
 
     header, facts, notes = loads(data, source)  # its notes validated, and checked against their own chain
     name = name or header["game"]
@@ -192,7 +200,7 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
         facts = [{**facts[0], "name": name}, *facts[1:]]
     verified = verify(facts, source)
     if not allow_modified:
-        from ledger.pins import refuse_modified
+        from whispers.ledger.pins import refuse_modified
 
         try:
             refuse_modified(verified.pins)

@@ -5,8 +5,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS
-from ledger.state import GameState, Position, position_name
+from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS
+from whispers.ledger.state import GameState, Position, position_name
 
 # --- prompt: who acts now and what is legal ---------------------------------------------------------
 
@@ -91,8 +91,8 @@ def prompt(state: GameState) -> Prompt:
 def _after_last_order(state: GameState, holder: str) -> Prompt:
     """The window after an empire's last order: `holder` may play or say no-card; any other move closes the window
     (the supply check and what follows are recorded first), so the moves of the closed position are offered too."""
-    from ledger.evolve import evolve
-    from ledger.flow import advance
+    from whispers.ledger.evolve import evolve
+    from whispers.ledger.flow import advance
 
     closed = state
     for event in advance(state, close=True):

@@ -9,12 +9,12 @@ import shlex
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from ledger import commands as c
-from ledger import events as ev
-from ledger.errors import NotationError
-from ledger.names import SLOTS, SOCIETIES
-from ledger.notes import shown_by
-from ledger.text import one_line
+from whispers.ledger import commands as c
+from whispers.ledger import events as ev
+from whispers.ledger.errors import NotationError
+from whispers.ledger.names import SLOTS, SOCIETIES
+from whispers.ledger.notes import shown_by
+from whispers.ledger.text import one_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,10 +450,10 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: str
 
     The record is folded as it is written, so an order owed out of sequence (after a swap-agent order
     or a card lending a position) is written with its `at=` and reads back to the same move."""
-    from ledger.evolve import evolve
-    from ledger.legal import window_waits
-    from ledger.pins import short, started_pins
-    from ledger.words import describe
+    from whispers.ledger.evolve import evolve
+    from whispers.ledger.legal import window_waits
+    from whispers.ledger.pins import short, started_pins
+    from whispers.ledger.words import describe
 
     events = list(events)
     last_move = max((i for i, e in enumerate(events, start=1) if e.MOVE), default=0)

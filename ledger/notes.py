@@ -8,7 +8,7 @@ Notes are free text: they are only ever shown, never read back as a move.
 from datetime import datetime
 from typing import Any, Final
 
-from ledger.text import has_line_break, is_utf8
+from whispers.ledger.text import has_line_break, is_utf8
 
 TAGS: Final = ("blunder", "good", "question", "ruling")
 TEXT_LIMIT: Final = 4000

@@ -16,8 +16,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from ledger import events as ev
-    from ledger.state import GameState
+    from whispers.ledger import events as ev
+    from whispers.ledger.state import GameState
 
 Kind = Literal["ruleset", "board", "decrees", "cards"]
 """`decrees`: the decree catalogue; `cards`: a card sheet (ledger.decrees)."""
@@ -72,19 +72,19 @@ class Pin:
 def shipped_hashes(kind: Kind) -> Mapping[str, str]:
     """id -> content hash of every shipped ruleset, board, decree catalogue or card sheet."""
     if kind == "decrees":
-        from ledger.decree_files import shipped_catalogue
+        from whispers.ledger.decree_files import shipped_catalogue
 
         catalogue = shipped_catalogue()
         return {catalogue.id: catalogue.content_hash}
     if kind == "cards":
-        from ledger.decree_files import load_sheet, shipped_sheets
+        from whispers.ledger.decree_files import load_sheet, shipped_sheets
 
         return {sid: load_sheet(sid).content_hash for sid in shipped_sheets()}
     if kind == "ruleset":
-        from ledger.ruleset import load_ruleset, shipped_rulesets
+        from whispers.ledger.ruleset import load_ruleset, shipped_rulesets
 
         return {rid: load_ruleset(rid).content_hash for rid in shipped_rulesets()}
-    from ledger.board import load_board, shipped_boards
+    from whispers.ledger.board import load_board, shipped_boards
 
     return {bid: load_board(bid).content_hash for bid in shipped_boards()}
 
@@ -130,7 +130,7 @@ def played_under(ruleset: Pin, board: Pin) -> str:
 
 def refuse_modified(pins: tuple[Pin, ...]) -> None:
     """Refuse a ruleset, board, catalogue or card sheet that claims a shipped id with other content."""
-    from ledger.errors import BoardError, DecreeError, RulesetError, WhispersError
+    from whispers.ledger.errors import BoardError, DecreeError, RulesetError, WhispersError
 
     errors: dict[Kind, type[WhispersError]] = {"ruleset": RulesetError, "board": BoardError, "decrees": DecreeError,
                                                 "cards": DecreeError}

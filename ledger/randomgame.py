@@ -7,13 +7,13 @@ account; the property tests then check it against invariants the engine does not
 import random
 from collections.abc import Iterator
 
-from ledger import commands as c
-from ledger import events as ev
-from ledger import rules
-from ledger.board import Board
-from ledger.names import CARDS_PER_DECK, SLOTS
-from ledger.ruleset import Ruleset
-from ledger.state import GameState, card_empire
+from whispers.ledger import commands as c
+from whispers.ledger import events as ev
+from whispers.ledger import rules
+from whispers.ledger.board import Board
+from whispers.ledger.names import CARDS_PER_DECK, SLOTS
+from whispers.ledger.ruleset import Ruleset
+from whispers.ledger.state import GameState, card_empire
 
 
 def random_tokens(rng: random.Random, board: Board) -> dict[str, str]:

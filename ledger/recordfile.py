@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from ledger.errors import RecordFileError
+from whispers.ledger.errors import RecordFileError
 
 if TYPE_CHECKING:
-    from ledger.pins import Pin
+    from whispers.ledger.pins import Pin
 
 FORMAT = "whispers-record"
 VERSION = 1
@@ -61,7 +61,7 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | 
 
 def _pins(first: dict[str, Any]) -> tuple["Pin", "Pin"]:
     """(ruleset, board) of a GameStarted fact, shipped/modified/custom, for the header's labels."""
-    from ledger.pins import content_hash, pin
+    from whispers.ledger.pins import content_hash, pin
 
     return (pin("ruleset", first["ruleset"]["id"], content_hash(first["ruleset"])),
             pin("board", first["board"]["id"], content_hash(first["board"])))
@@ -69,7 +69,7 @@ def _pins(first: dict[str, Any]) -> tuple["Pin", "Pin"]:
 
 def _ruleset_hash(first: dict[str, Any]) -> str | None:
     """The content hash of the ruleset a GameStarted fact embeds (None if it embeds none)."""
-    from ledger.pins import content_hash
+    from whispers.ledger.pins import content_hash
 
     ruleset = first.get("ruleset")
     return content_hash(ruleset) if isinstance(ruleset, dict) else None
@@ -146,7 +146,7 @@ def _bad_part(data: bytes) -> str | None:
 
 
 def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list[dict[str, Any]]:
-    from ledger.notes import problem
+    from whispers.ledger.notes import problem
 
     notes = body.get("notes") or []
     if not isinstance(notes, list):

@@ -15,14 +15,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ledger import commands as c
-from ledger import events as ev
-from ledger.board import Board
-from ledger.effects import apply_agent_moves, check_effects, require, resolve_effects, where
-from ledger.errors import RuleError
-from ledger.evolve import evolve, fold
-from ledger.flow import advance
-from ledger.legal import (
+from whispers.ledger import commands as c
+from whispers.ledger import events as ev
+from whispers.ledger.board import Board
+from whispers.ledger.effects import apply_agent_moves, check_effects, require, resolve_effects, where
+from whispers.ledger.errors import RuleError
+from whispers.ledger.evolve import evolve, fold
+from whispers.ledger.flow import advance
+from whispers.ledger.legal import (
     Option,
     Prompt,
     card_window,
@@ -37,12 +37,12 @@ from ledger.legal import (
     turn_society,
     window_waits,
 )
-from ledger.names import CARDS_PER_DECK, DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS, SOCIETIES
-from ledger.ruleset import Ruleset
-from ledger.scoring import score
-from ledger.state import GameState, Hand, Position, card_empire, position_name
-from ledger.text import has_line_break, is_utf8
-from ledger.words import plural
+from whispers.ledger.names import CARDS_PER_DECK, DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS, SOCIETIES
+from whispers.ledger.ruleset import Ruleset
+from whispers.ledger.scoring import score
+from whispers.ledger.state import GameState, Hand, Position, card_empire, position_name
+from whispers.ledger.text import has_line_break, is_utf8
+from whispers.ledger.words import plural
 
 __all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start", "window_waits"]
 

@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from ledger.errors import RulesetError
+from whispers.ledger.errors import RulesetError
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
 """A ruleset file's id, as for boards: it is written on a log's game line and shown beside every game."""
@@ -97,7 +97,7 @@ class Ruleset:
 
 @cache
 def _content_hash(ruleset: Ruleset) -> str:
-    from ledger.pins import content_hash
+    from whispers.ledger.pins import content_hash
 
     return content_hash(ruleset.to_data())
 
@@ -157,13 +157,13 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
 
 
 def shipped_rulesets() -> list[str]:
-    return sorted(p.name.removesuffix(".toml") for p in resources.files("fixtures").joinpath("rulesets").iterdir()
-                  if p.name.endswith(".toml"))
+    folder = resources.files("whispers.fixtures").joinpath("rulesets")
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
 def load_ruleset(ref: str) -> Ruleset:
     """A shipped ruleset by id (`official`, `advanced`, `revised`) or a path to a ruleset TOML file."""
-    shipped = resources.files("fixtures").joinpath("rulesets", f"{ref}.toml")
+    shipped = resources.files("whispers.fixtures").joinpath("rulesets", f"{ref}.toml")
     if shipped.is_file():
         return parse_ruleset(shipped.read_text(encoding="utf-8"), f"{ref}.toml")
     path = Path(ref)

@@ -2,9 +2,9 @@
 
 from typing import Any
 
-from ledger import events as ev
-from ledger.names import MULTIPLIER
-from ledger.state import GameState
+from whispers.ledger import events as ev
+from whispers.ledger.names import MULTIPLIER
+from whispers.ledger.state import GameState
 
 
 def score(s: GameState) -> ev.GameScored:

@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Optional
 
-from ledger.board import Board
-from ledger.names import AGENTS_PER_SOCIETY, OFFICES
-from ledger.ruleset import Ruleset
+from whispers.ledger.board import Board
+from whispers.ledger.names import AGENTS_PER_SOCIETY, OFFICES
+from whispers.ledger.ruleset import Ruleset
 
 Position = tuple[str, str]
 """A council position: (empire, office)."""

@@ -34,8 +34,8 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment, EnvType
 
-from ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
-from ledger.transcoder import MsgpackTranscoder
+from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
+from whispers.ledger.transcoder import MsgpackTranscoder
 
 Fact = dict[str, Any]
 

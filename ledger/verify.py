@@ -8,16 +8,16 @@ disagrees is named.
 
 from dataclasses import dataclass
 
-from ledger import events as ev
-from ledger import rules
-from ledger.board import Board
-from ledger.commands import of_event
-from ledger.errors import WhispersError
-from ledger.notation import format_event
-from ledger.pins import Pin, started_pins
-from ledger.recordfile import chain
-from ledger.ruleset import Ruleset
-from ledger.state import GameState
+from whispers.ledger import events as ev
+from whispers.ledger import rules
+from whispers.ledger.board import Board
+from whispers.ledger.commands import of_event
+from whispers.ledger.errors import WhispersError
+from whispers.ledger.notation import format_event
+from whispers.ledger.pins import Pin, started_pins
+from whispers.ledger.recordfile import chain
+from whispers.ledger.ruleset import Ruleset
+from whispers.ledger.state import GameState
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class VerifyError(WhispersError):
 
 
 def verify(facts: list[dict], source: str) -> Verified:
-    from ledger.game import read_facts
+    from whispers.ledger.game import read_facts
 
     events = read_facts(facts, source)
     first = events[0] if events else None

@@ -6,7 +6,7 @@ Events store codes and parameters (never sentences), so the words can be chosen 
 
 from typing import Any
 
-from ledger import events as ev
+from whispers.ledger import events as ev
 
 SKIP_REASONS = {
     "no-agent-on-board": "no agent on the board",

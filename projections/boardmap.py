@@ -6,10 +6,10 @@ otherwise neato lays the regions out itself.
 """
 
 
-from ledger.state import GameState
-from projections.colours import empire_colour, society_colour
-from projections.render import escape as _esc
-from projections.render import plain
+from whispers.ledger.state import GameState
+from whispers.projections.colours import empire_colour, society_colour
+from whispers.projections.render import escape as _esc
+from whispers.projections.render import plain
 
 FONT = "DejaVu Sans"
 SCALE = 1.6

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ledger.game import read_facts
-from ledger.store import Store
-from projections.stats import summary
+from whispers.ledger.game import read_facts
+from whispers.ledger.store import Store
+from whispers.projections.stats import summary
 
 SUMMARY_VERSION = 2
 """Part of the cache file's name, raised when `summary` changes what it keeps (2: the ruleset as its pinned label,

@@ -2,10 +2,10 @@
 
 from typing import Any
 
-from ledger import events as ev
-from ledger.notation import format_event
-from ledger.words import describe
-from projections.replay import final_scoring
+from whispers.ledger import events as ev
+from whispers.ledger.notation import format_event
+from whispers.ledger.words import describe
+from whispers.projections.replay import final_scoring
 
 
 def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any
 
-from ledger.errors import WhispersError
-from ledger.names import SOCIETIES
-from projections.standings import Tournament
+from whispers.ledger.errors import WhispersError
+from whispers.ledger.names import SOCIETIES
+from whispers.projections.standings import Tournament
 
 NODE_BUDGET = 200_000
 """Search nodes before the exact search gives way to swaps: ample for 12 entrants (15,400 arrangements at

@@ -10,8 +10,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from ledger.errors import WhispersError
-from ledger.safefile import write_file
+from whispers.ledger.errors import WhispersError
+from whispers.ledger.safefile import write_file
 
 FORMATS: dict[str, str | None] = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """Output suffix -> Graphviz output format (None: the DOT source itself)."""

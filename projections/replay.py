@@ -6,9 +6,9 @@ game costs one fold in all.
 
 from dataclasses import dataclass, field
 
-from ledger import events as ev
-from ledger.evolve import evolve
-from ledger.state import GameState
+from whispers.ledger import events as ev
+from whispers.ledger.evolve import evolve
+from whispers.ledger.state import GameState
 
 
 @dataclass

@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger import events as ev
-from ledger.errors import WhispersError
-from ledger.pins import started_pins
-from projections.replay import final_scoring, standing
+from whispers.ledger import events as ev
+from whispers.ledger.errors import WhispersError
+from whispers.ledger.pins import started_pins
+from whispers.projections.replay import final_scoring, standing
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ def load_tournament(text: str, source: str) -> Tournament:
     """A tournament file (docs/tournament.md); TournamentError names the first problem."""
     import tomllib
 
-    from ledger.names import SOCIETIES
+    from whispers.ledger.names import SOCIETIES
 
     try:
         raw = tomllib.loads(text)

@@ -5,13 +5,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ledger import events as ev
-from ledger.errors import RulesetError
-from ledger.evolve import evolve
-from ledger.pins import labels, started_pins
-from ledger.ruleset import shipped_rulesets
-from ledger.state import GameState
-from projections.replay import final_scoring, standing
+from whispers.ledger import events as ev
+from whispers.ledger.errors import RulesetError
+from whispers.ledger.evolve import evolve
+from whispers.ledger.pins import labels, started_pins
+from whispers.ledger.ruleset import shipped_rulesets
+from whispers.ledger.state import GameState
+from whispers.projections.replay import final_scoring, standing
 
 
 class UnknownRuleset(RulesetError):

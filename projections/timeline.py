@@ -18,18 +18,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger import events as ev
-from ledger.evolve import evolve
-from ledger.legal import order_actor
-from ledger.names import OFFICES, SLOTS
-from ledger.pins import labels
-from ledger.state import GameState
-from ledger.words import office_skip_reason, plural, skip_reason
-from projections.colours import empire_colour, society_colour
-from projections.render import PictureError, plain
-from projections.render import escape as _esc
-from projections.replay import standing
-from projections.views import check_viewer
+from whispers.ledger import events as ev
+from whispers.ledger.evolve import evolve
+from whispers.ledger.legal import order_actor
+from whispers.ledger.names import OFFICES, SLOTS
+from whispers.ledger.pins import labels
+from whispers.ledger.state import GameState
+from whispers.ledger.words import office_skip_reason, plural, skip_reason
+from whispers.projections.colours import empire_colour, society_colour
+from whispers.projections.render import PictureError, plain
+from whispers.projections.render import escape as _esc
+from whispers.projections.replay import standing
+from whispers.projections.views import check_viewer
 
 FONT = "DejaVu Sans"
 ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)

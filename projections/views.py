@@ -8,11 +8,11 @@ all-seeing view (`society=None`) is the record's own.
 from collections.abc import Sequence
 from typing import Any
 
-from ledger import events as ev
-from ledger.errors import WhispersError
-from ledger.names import SLOTS
-from ledger.pins import labels
-from ledger.state import GameState, position_name
+from whispers.ledger import events as ev
+from whispers.ledger.errors import WhispersError
+from whispers.ledger.names import SLOTS
+from whispers.ledger.pins import labels
+from whispers.ledger.state import GameState, position_name
 
 
 class NotPlaying(WhispersError):
@@ -27,7 +27,7 @@ def check_viewer(game: str, players: Sequence[str], society: str | None) -> None
 
 def state_view(state: GameState, society: str | None = None) -> dict[str, Any]:
     """The state as `society` knew it (everything the record holds when `society` is None)."""
-    from ledger.legal import prompt
+    from whispers.ledger.legal import prompt
 
     check_viewer(state.name, state.players, society)
     p = prompt(state)

@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from ledger import commands as c
-from ledger import events as ev
-from ledger import rules
-from ledger.board import Board, load_board
-from ledger.errors import RuleError
-from ledger.names import BANNERS_PER_EMPIRE, OFFICES, SLOTS
-from ledger.notation import parse_line
-from ledger.ruleset import Ruleset, load_ruleset
-from ledger.state import GameState, Hand, Loyalty, Position
+from whispers.ledger import commands as c
+from whispers.ledger import events as ev
+from whispers.ledger import rules
+from whispers.ledger.board import Board, load_board
+from whispers.ledger.errors import RuleError
+from whispers.ledger.names import BANNERS_PER_EMPIRE, OFFICES, SLOTS
+from whispers.ledger.notation import parse_line
+from whispers.ledger.ruleset import Ruleset, load_ruleset
+from whispers.ledger.state import GameState, Hand, Loyalty, Position
 
 PLAYERS: tuple[str, ...] = ("raven", "spider", "rat", "serpent")
 EMPIRES: tuple[str, ...] = ("bear", "eagle", "elephant", "lion", "horse")

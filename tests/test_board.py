@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import whispers
-from ledger import names
-from ledger.board import Board, Region, load_board
-from ledger.errors import BoardError
+from whispers.cli.main import whispers
+from whispers.ledger import names
+from whispers.ledger.board import Board, Region, load_board
+from whispers.ledger.errors import BoardError
 
-STANDIN_PATH = Path(str(resources.files("fixtures") / "boards" / "standin.toml"))
+STANDIN_PATH = Path(str(resources.files("whispers.fixtures") / "boards" / "standin.toml"))
 
 # Games recorded on the stand-in pin this hash. If a change to standin.toml is deliberate, update it here too.
 STANDIN_HASH = "sha256:31df2d8f6bb64a389a504019b9021fa23b15e8653bc7bb67001a7ab0a5c618b8"

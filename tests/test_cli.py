@@ -22,19 +22,19 @@ import msgpack
 import pytest
 from click.testing import CliRunner, Result
 
-import cli.demo
-from cli.main import whispers
-from ledger import randomgame, recordfile
-from ledger.board import load_board
-from ledger.notation import format_record
-from ledger.ruleset import load_ruleset
-from ledger.store import open_store
+from whispers.cli import demo as demo_module
+from whispers.cli.main import whispers
+from whispers.ledger import randomgame, recordfile
+from whispers.ledger.board import load_board
+from whispers.ledger.notation import format_record
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.store import open_store
 
 REPO = Path(__file__).resolve().parent.parent
 WHISPERS = shutil.which("whispers", path=str(Path(sys.executable).parent)) or shutil.which("whispers")
 GAMES_DIR = REPO / "fixtures" / "games"
 BUNDLED = sorted(GAMES_DIR.glob("*.txt"))
-DEMO_FILE = GAMES_DIR / cli.demo.DEMO_GAME
+DEMO_FILE = GAMES_DIR / demo_module.DEMO_GAME
 PLAYERS = ("raven", "rat", "spider", "serpent")
 
 # Round 1 set up and deployed; the empire turns phase waits on raven at the bear sheriff.
@@ -610,7 +610,7 @@ class _Bundled:
 
 def test_demo_records_a_game_and_prints_scores(store: Path, complete_game: str, monkeypatch) -> None:
     if not DEMO_FILE.is_file():
-        monkeypatch.setattr(cli.demo, "resources", SimpleNamespace(files=lambda _: _Bundled(complete_game)))
+        monkeypatch.setattr(demo_module, "resources", SimpleNamespace(files=lambda _: _Bundled(complete_game)))
     result = CliRunner().invoke(whispers, ["demo", "--store", str(store)], env={"WHISPERS_STORE": "memory:"})
     out = ok(result)
     assert f"into {store}" in out and "final scores" in out and "highest score" in out

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from ledger import randomgame, rules
-from ledger.board import load_board
-from ledger.errors import GameMovedOn
-from ledger.game import load, read_facts, record
-from ledger.names import SOCIETIES
-from ledger.notation import format_record
-from ledger.ruleset import load_ruleset
-from ledger.store import open_store
+from whispers.ledger import randomgame, rules
+from whispers.ledger.board import load_board
+from whispers.ledger.errors import GameMovedOn
+from whispers.ledger.game import load, read_facts, record
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.notation import format_record
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.store import open_store
 
 WHISPERS = str(Path(sys.executable).with_name("whispers"))
 RULESETS = ("official", "advanced", "revised")
@@ -41,11 +41,11 @@ def solo_game(seed: int) -> list:
 
 RECORDER = """
 import sys
-from ledger import randomgame
-from ledger.board import load_board
-from ledger.names import SOCIETIES
-from ledger.ruleset import load_ruleset
-from ledger.store import open_store
+from whispers.ledger import randomgame
+from whispers.ledger.board import load_board
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.store import open_store
 
 url, seed = sys.argv[1], int(sys.argv[2])
 ruleset = load_ruleset(("official", "advanced", "revised")[seed % 3])
@@ -98,7 +98,7 @@ def test_two_recorders_on_one_game_one_lands_the_other_is_told(store_url: str) -
         mine, theirs = load(first, name), load(second, name)
         assert mine.version == theirs.version
         command = rules.prompt(mine.state).options[0]
-        from ledger import commands as c
+        from whispers.ledger import commands as c
 
         record(first, mine, c.Deploy(command.society, command.choices["where"][0]))
         with pytest.raises(GameMovedOn, match="the game moved on: re-run status"):

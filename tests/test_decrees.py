@@ -17,18 +17,18 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import whispers
-from ledger import decrees as decrees_module
-from ledger.decree_files import check_sheet, load_sheet, shipped_catalogue
-from ledger.decrees import CardSheet, Catalogue, check_play, family, listing, sheet_problems
-from ledger.errors import DecreeError
-from ledger.pins import content_hash, pin
-from ledger.ruleset import load_ruleset
+from whispers.cli.main import whispers
+from whispers.ledger import decrees as decrees_module
+from whispers.ledger.decree_files import check_sheet, load_sheet, shipped_catalogue
+from whispers.ledger.decrees import CardSheet, Catalogue, check_play, family, listing, sheet_problems
+from whispers.ledger.errors import DecreeError
+from whispers.ledger.pins import content_hash, pin
+from whispers.ledger.ruleset import load_ruleset
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"  # the team's shared folder, beside the clone (as in CI)
 SEEDS = SHARED / "seeds"
 DIGEST = SHARED / "rules-digest.md"
-FIXTURES = resources.files("fixtures")
+FIXTURES = resources.files("whispers.fixtures")
 CATALOGUE_TEXT = FIXTURES.joinpath("decrees.toml").read_text(encoding="utf-8")
 SHEET_TEXT = FIXTURES.joinpath("cards", "example.toml").read_text(encoding="utf-8")
 EMPIRES = {"Bear": "bear", "Eagle": "eagle", "Elephant": "elephant", "Lion": "lion", "Horse": "horse"}
@@ -237,7 +237,7 @@ def test_the_pure_model_imports_no_file_loading() -> None:
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert not imported & {"tomllib", "importlib", "importlib.resources", "pathlib", "os", "io"}
-    assert "ledger.decree_files" not in imported
+    assert "whispers.ledger.decree_files" not in imported
 
 
 # ------------------------------------------------------------------------------------------------- pinning

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ledger import events as ev
-from ledger.game import Game, replay_lines
-from ledger.notation import MAX_LINE
-from projections.boardmap import board_map
-from projections.render import escape, plain
-from projections.timeline import timeline
+from whispers.ledger import events as ev
+from whispers.ledger.game import Game, replay_lines
+from whispers.ledger.notation import MAX_LINE
+from whispers.projections.boardmap import board_map
+from whispers.projections.render import escape, plain
+from whispers.projections.timeline import timeline
 
 HAVE_DOT = shutil.which("dot") is not None and shutil.which("neato") is not None
 needs_graphviz = pytest.mark.skipif(
@@ -39,7 +39,8 @@ TRICKS = ["]", "wrong\\", 'ends in a quote"', "<<B>bold</B>>", "<x>", "a\n\nb\\"
 
 @pytest.fixture(scope="module")
 def opening() -> Game:
-    lines = resources.files("fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
+    game = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt")
+    lines = game.read_text(encoding="utf-8").splitlines()
     return replay_lines("g", lines[:40])
 
 

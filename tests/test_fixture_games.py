@@ -6,11 +6,11 @@ from typing import TypeVar
 
 import pytest
 
-from ledger import events as ev
-from ledger import notation
-from ledger.game import Game, replay_lines
-from ledger.names import OFFICES
-from ledger.words import trail_step
+from whispers.ledger import events as ev
+from whispers.ledger import notation
+from whispers.ledger.game import Game, replay_lines
+from whispers.ledger.names import OFFICES
+from whispers.ledger.words import trail_step
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 FILES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")

@@ -12,20 +12,20 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ledger import commands as c
-from ledger.errors import WhispersError
-from ledger.game import annotate, import_lines, import_record, load, read_notes, record
-from ledger.names import OFFICES, SLOTS, SOCIETIES
-from ledger.notation import VERBS, Header, format_record, parse_line
-from ledger.notes import TAGS
-from ledger.recordfile import dumps, notes_head
-from ledger.store import open_store
-from ledger.text import LINE_BREAKS, is_utf8
+from whispers.ledger import commands as c
+from whispers.ledger.errors import WhispersError
+from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
+from whispers.ledger.names import OFFICES, SLOTS, SOCIETIES
+from whispers.ledger.notation import VERBS, Header, format_record, parse_line
+from whispers.ledger.notes import TAGS
+from whispers.ledger.recordfile import dumps, notes_head
+from whispers.ledger.store import open_store
+from whispers.ledger.text import LINE_BREAKS, is_utf8
 
 EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
-GAME = resources.files("fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
+GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
 REGIONS = ("frost-gate", "ice-hall", "red-cliffs", "windmoor", "saltmarsh", "monsoon-delta", "nowhere")
 WORDS = (*SOCIETIES, *VERBS, *REGIONS, *OFFICES, *SLOTS, "bear", "lion", "bear.sheriff", "lion.marshal",
          "bear:3", "lion:9", "bear:", "sealed", "order=recruit_2", "at=bear.steward", "ability=1", "pay=bear:1",
@@ -44,7 +44,7 @@ def test_the_parser_returns_a_move_or_a_one_line_error(text: str) -> None:
     except WhispersError as exc:
         assert "\n" not in str(exc)
         return
-    assert parsed is None or isinstance(parsed, Header) or type(parsed).__module__ == "ledger.commands"
+    assert parsed is None or isinstance(parsed, Header) or type(parsed).__module__ == "whispers.ledger.commands"
 
 
 @pytest.fixture(scope="module")

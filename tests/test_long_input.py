@@ -10,19 +10,19 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli.main import whispers
-from ledger import commands as c
-from ledger import randomgame, rules
-from ledger.board import load_board
-from ledger.errors import NotationError
-from ledger.game import import_record, read_facts, replay_lines
-from ledger.notation import MAX_LINE, parse_line, parse_lines, split
-from ledger.recordfile import dumps
-from ledger.ruleset import load_ruleset
-from ledger.store import open_store
-from ledger.verify import verify
+from whispers.cli.main import whispers
+from whispers.ledger import commands as c
+from whispers.ledger import randomgame, rules
+from whispers.ledger.board import load_board
+from whispers.ledger.errors import NotationError
+from whispers.ledger.game import import_record, read_facts, replay_lines
+from whispers.ledger.notation import MAX_LINE, parse_line, parse_lines, split
+from whispers.ledger.recordfile import dumps
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.store import open_store
+from whispers.ledger.verify import verify
 
-GAME = resources.files("fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
+GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
 
 # the characters that mean something to the reader, and a few that do not
 SHELL_TEXT = st.text(alphabet=st.sampled_from(" \t'\"\\#=a:é"), max_size=16)
@@ -97,8 +97,8 @@ def _verified_game(reason: str) -> list[dict]:
 def test_the_longest_reason_quoted_at_its_worst_still_fits_a_line_and_verifies() -> None:
     """A reason may be written back longer than typed (each ' quoted as '"'"'): the longest reason the rules allow,
     all quotes, still fits a notation line, reads back whole and verifies."""
-    from ledger.notation import format_record
-    from ledger.rules import REASON_LIMIT
+    from whispers.ledger.notation import format_record
+    from whispers.ledger.rules import REASON_LIMIT
 
     reason = "'" * REASON_LIMIT
     facts = _verified_game(reason)

@@ -11,17 +11,17 @@ import msgpack
 import pytest
 from click.testing import CliRunner
 
-from cli.main import whispers
-from ledger import commands as c
-from ledger.errors import RecordFileError, RuleError
-from ledger.game import annotate, import_lines, import_record, load, read_notes, record
-from ledger.notation import format_record
-from ledger.recordfile import dumps, loads
-from ledger.store import Ledger, open_store
-from ledger.text import LINE_BREAKS, one_line
-from ledger.verify import VerifyError
+from whispers.cli.main import whispers
+from whispers.ledger import commands as c
+from whispers.ledger.errors import RecordFileError, RuleError
+from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
+from whispers.ledger.notation import format_record
+from whispers.ledger.recordfile import dumps, loads
+from whispers.ledger.store import Ledger, open_store
+from whispers.ledger.text import LINE_BREAKS, one_line
+from whispers.ledger.verify import VerifyError
 
-GAME = resources.files("fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
+GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
 INJECTED = 'undo "the note took this move back"'
 
 

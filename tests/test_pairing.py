@@ -18,11 +18,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli.main import whispers
-from ledger.game import import_lines
-from ledger.names import SOCIETIES
-from ledger.store import open_store
-from projections.pairing import (
+from whispers.cli.main import whispers
+from whispers.ledger.game import import_lines
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.store import open_store
+from whispers.projections.pairing import (
     History,
     PairingError,
     Plan,
@@ -32,7 +32,7 @@ from projections.pairing import (
     table_sizes,
     with_round,
 )
-from projections.standings import TournamentError, load_tournament
+from whispers.projections.standings import TournamentError, load_tournament
 
 NAMES = [f"P{i:02d}" for i in range(40)]
 
@@ -248,7 +248,7 @@ def cup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Round 1 of eight entrants played: r1-t1 and r1-t2 are the bundled 4-player game (rat first, raven
     second, serpent third, spider fourth)."""
     monkeypatch.setenv("WHISPERS_STORE", str(tmp_path / "s.sqlite"))
-    text = resources.files("fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+    text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
     with open_store(str(tmp_path / "s.sqlite")) as store:
         import_lines(store, "r1-t1", text.splitlines())
         import_lines(store, "r1-t2", text.splitlines())

@@ -9,20 +9,20 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import whispers
-from ledger import events as ev
-from ledger import randomgame
-from ledger.board import load_board
-from ledger.game import Game, replay_lines
-from ledger.names import SOCIETIES
-from ledger.notation import format_record
-from ledger.ruleset import load_ruleset
-from ledger.words import office_skip_reason
-from projections.boardmap import board_map
-from projections.colours import empire_colour
-from projections.render import PictureError, write
-from projections.replay import standing
-from projections.timeline import timeline
+from whispers.cli.main import whispers
+from whispers.ledger import events as ev
+from whispers.ledger import randomgame
+from whispers.ledger.board import load_board
+from whispers.ledger.game import Game, replay_lines
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.notation import format_record
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.words import office_skip_reason
+from whispers.projections.boardmap import board_map
+from whispers.projections.colours import empire_colour
+from whispers.projections.render import PictureError, write
+from whispers.projections.replay import standing
+from whispers.projections.timeline import timeline
 
 GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
 HAVE_DOT = shutil.which("dot") is not None and shutil.which("neato") is not None
@@ -32,7 +32,7 @@ needs_graphviz = pytest.mark.skipif(
 
 
 def bundled(name: str) -> Game:
-    text = resources.files("fixtures").joinpath("games", name).read_text(encoding="utf-8")
+    text = resources.files("whispers.fixtures").joinpath("games", name).read_text(encoding="utf-8")
     return replay_lines(name.removesuffix(".txt"), text.splitlines())
 
 
@@ -72,10 +72,10 @@ def test_a_leap_edge_for_each_swap_agent_order(name: str) -> None:
 
 def test_card_leaps_for_a_lent_position_and_a_moved_agent() -> None:
     """A card lending another position (act=) and an agent moved by a ruling are drawn as leaps too."""
-    from ledger import commands as c
-    from ledger import rules
-    from ledger.names import OFFICES
-    from projections.replay import Replay
+    from whispers.ledger import commands as c
+    from whispers.ledger import rules
+    from whispers.ledger.names import OFFICES
+    from whispers.projections.replay import Replay
 
     game = bundled("official-4p.txt")
     replay = Replay(game.events)
@@ -178,7 +178,7 @@ def test_the_map_has_every_region_and_border_once() -> None:
 
 def test_the_map_at_an_earlier_version_differs() -> None:
     game = bundled("official-4p.txt")
-    from ledger import rules
+    from whispers.ledger import rules
 
     early = rules.fold(game.events[:20])
     assert board_map(early) != board_map(game.state)
@@ -199,8 +199,8 @@ def test_every_bundled_game_renders_to_svg(name: str, tmp_path: Path) -> None:
 def stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("WHISPERS_STORE", str(tmp_path / "s.sqlite"))
     notation = tmp_path / "g.txt"
-    notation.write_text(resources.files("fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8"),
-                        encoding="utf-8")
+    bundled = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt")
+    notation.write_text(bundled.read_text(encoding="utf-8"), encoding="utf-8")
     assert CliRunner().invoke(whispers, ["import", str(notation), "--game", "g"]).exit_code == 0
     return tmp_path
 

@@ -17,21 +17,21 @@ import msgpack
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import whispers
-from ledger import events as ev
-from ledger import recordfile
-from ledger.board import load_board
-from ledger.errors import RulesetError
-from ledger.game import replay_lines
-from ledger.pins import content_hash, pin, short
-from ledger.ruleset import load_ruleset, parse_ruleset
-from ledger.store import open_store
-from ledger.verify import VerifyError, verify
-from projections.standings import standings_data
-from projections.stats import summary
-from projections.timeline import timeline
+from whispers.cli.main import whispers
+from whispers.ledger import events as ev
+from whispers.ledger import recordfile
+from whispers.ledger.board import load_board
+from whispers.ledger.errors import RulesetError
+from whispers.ledger.game import replay_lines
+from whispers.ledger.pins import content_hash, pin, short
+from whispers.ledger.ruleset import load_ruleset, parse_ruleset
+from whispers.ledger.store import open_store
+from whispers.ledger.verify import VerifyError, verify
+from whispers.projections.standings import standings_data
+from whispers.projections.stats import summary
+from whispers.projections.timeline import timeline
 
-FIXTURES = resources.files("fixtures")
+FIXTURES = resources.files("whispers.fixtures")
 OFFICIAL_TOML = FIXTURES.joinpath("rulesets", "official.toml").read_text(encoding="utf-8")
 STANDIN_TOML = FIXTURES.joinpath("boards", "standin.toml").read_text(encoding="utf-8")
 # A finished two-player game whose moves stand under either attack (neither changes a legal move).
@@ -127,7 +127,7 @@ def test_the_two_attacks_are_modified_and_an_unshipped_id_is_custom() -> None:
     modified = pin("ruleset", evil.id, evil.content_hash)
     assert modified.status == "modified" and modified.label == f"official (modified {short(evil.content_hash)})"
     assert "MODIFIED, content differs from the shipped official" in modified.sentence()
-    from ledger.board import parse_board
+    from whispers.ledger.board import parse_board
 
     board = parse_board(three_more_cities().encode(), "evil")
     assert pin("board", board.id, board.content_hash).label == f"standin (modified {short(board.content_hash)})"

@@ -6,14 +6,14 @@ after each check, agent counts, scores recomputed from the final board, and repl
 
 import pytest
 
-from ledger import events as ev
-from ledger import randomgame, rules
-from ledger.board import load_board
-from ledger.game import read_facts
-from ledger.names import AGENTS_PER_SOCIETY, BANNERS_PER_EMPIRE, CARDS_PER_DECK, MULTIPLIER, SOCIETIES
-from ledger.ruleset import load_ruleset
-from ledger.state import GameState
-from ledger.store import open_store
+from whispers.ledger import events as ev
+from whispers.ledger import randomgame, rules
+from whispers.ledger.board import load_board
+from whispers.ledger.game import read_facts
+from whispers.ledger.names import AGENTS_PER_SOCIETY, BANNERS_PER_EMPIRE, CARDS_PER_DECK, MULTIPLIER, SOCIETIES
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.state import GameState
+from whispers.ledger.store import open_store
 
 BOARD = load_board("standin")
 RULESETS = {name: load_ruleset(name) for name in ("official", "advanced", "revised")}

@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import whispers
-from ledger import events as ev
-from ledger import randomgame
-from ledger.board import load_board
-from ledger.errors import NoSuchEvent
-from ledger.evolve import fold
-from ledger.game import load
-from ledger.ruleset import load_ruleset
-from ledger.store import open_store
-from ledger.words import plural
-from projections.timeline import timeline
+from whispers.cli.main import whispers
+from whispers.ledger import events as ev
+from whispers.ledger import randomgame
+from whispers.ledger.board import load_board
+from whispers.ledger.errors import NoSuchEvent
+from whispers.ledger.evolve import fold
+from whispers.ledger.game import load
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.store import open_store
+from whispers.ledger.words import plural
+from whispers.projections.timeline import timeline
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,19 +11,19 @@ import pexpect
 import pytest
 from click.testing import CliRunner
 
-from cli.main import whispers
-from ledger import events as ev
-from ledger import randomgame, rules
-from ledger.board import load_board
-from ledger.errors import StoreError
-from ledger.game import annotate, fork, load, read_facts
-from ledger.names import SOCIETIES
-from ledger.notation import format_record
-from ledger.ruleset import load_ruleset
-from ledger.store import open_store
-from projections.catalog import Catalog
-from projections.replay import Replay, standing
-from projections.stats import across, game_stats
+from whispers.cli.main import whispers
+from whispers.ledger import events as ev
+from whispers.ledger import randomgame, rules
+from whispers.ledger.board import load_board
+from whispers.ledger.errors import StoreError
+from whispers.ledger.game import annotate, fork, load, read_facts
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.notation import format_record
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.store import open_store
+from whispers.projections.catalog import Catalog
+from whispers.projections.replay import Replay, standing
+from whispers.projections.stats import across, game_stats
 
 BOARD = load_board("standin")
 RULESETS = {r: load_ruleset(r) for r in ("official", "advanced", "revised")}
@@ -235,8 +235,8 @@ def test_a_fork_continues_with_different_moves_and_scores_differently() -> None:
         # play the fork onward with other random choices
         import random
 
-        from ledger.game import record
-        from ledger.randomgame import random_command
+        from whispers.ledger.game import record
+        from whispers.ledger.randomgame import random_command
 
         rng = random.Random(99)
         game = forked
@@ -322,10 +322,10 @@ def test_a_fork_of_a_bundled_game_at_mid_game_scores_differently() -> None:
     import random
     from importlib import resources
 
-    from ledger.game import import_lines, record
-    from ledger.randomgame import random_command
+    from whispers.ledger.game import import_lines, record
+    from whispers.ledger.randomgame import random_command
 
-    text = resources.files("fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+    text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
     with open_store("memory:") as store:
         original = import_lines(store, "bundled", text.splitlines())
         at = original.version // 2

@@ -33,15 +33,15 @@ from support import (
     tokens_for,
 )
 
-from ledger import commands as c
-from ledger import events as ev
-from ledger import rules
-from ledger.board import Board, parse_board
-from ledger.errors import RuleError
-from ledger.names import OFFICES, SLOTS
-from ledger.notation import format_event
-from ledger.state import Deck, GameState, Hand, Loyalty
-from ledger.words import office_skip_reason, trail_step
+from whispers.ledger import commands as c
+from whispers.ledger import events as ev
+from whispers.ledger import rules
+from whispers.ledger.board import Board, parse_board
+from whispers.ledger.errors import RuleError
+from whispers.ledger.names import OFFICES, SLOTS
+from whispers.ledger.notation import format_event
+from whispers.ledger.state import Deck, GameState, Hand, Loyalty
+from whispers.ledger.words import office_skip_reason, trail_step
 
 FULL_BEAR = {
     "frost-gate": ("bear", 3),
@@ -767,7 +767,7 @@ def test_revised_swap_agent_needs_another_agent_and_acts_from_a_newly_controlled
 def steward_swap_board() -> Board:
     """The stand-in board with swap-agent offered by the Bear Steward too (the shipped councils offer it on the
     Chancellor only, where ending the council and moving to the next office look the same)."""
-    text = (resources.files("fixtures") / "boards" / "standin.toml").read_text(encoding="utf-8")
+    text = (resources.files("whispers.fixtures") / "boards" / "standin.toml").read_text(encoding="utf-8")
     shipped = 'steward = ["draw_per_2_farms", "recruit_2"]'
     assert text.count(shipped) == 1
     text = text.replace(shipped, 'steward = ["draw_per_2_farms", "swap_agent"]').replace(

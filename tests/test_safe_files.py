@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import whispers
-from ledger import recordfile
+from whispers.cli.main import whispers
+from whispers.ledger import recordfile
 
 HAVE_DOT = shutil.which("dot") is not None
 needs_graphviz = pytest.mark.skipif(
@@ -35,8 +35,8 @@ WRITERS = [
 def stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("WHISPERS_STORE", str(tmp_path / "s.sqlite"))
     notation = tmp_path / "g.txt"
-    notation.write_text(resources.files("fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8"),
-                        encoding="utf-8")
+    bundled = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt")
+    notation.write_text(bundled.read_text(encoding="utf-8"), encoding="utf-8")
     assert CliRunner().invoke(whispers, ["import", str(notation), "--game", "g"]).exit_code == 0
     out = tmp_path / "out"
     out.mkdir()

@@ -7,17 +7,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import whispers
-from ledger import events as ev
-from ledger.game import import_lines, replay_lines
-from ledger.store import open_store
-from projections.standings import TournamentError, load_tournament, placings, standings_data
+from whispers.cli.main import whispers
+from whispers.ledger import events as ev
+from whispers.ledger.game import import_lines, replay_lines
+from whispers.ledger.store import open_store
+from whispers.projections.standings import TournamentError, load_tournament, placings, standings_data
 
 GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
 
 
 def bundled(name: str) -> list[ev.Event]:
-    text = resources.files("fixtures").joinpath("games", name).read_text(encoding="utf-8")
+    text = resources.files("whispers.fixtures").joinpath("games", name).read_text(encoding="utf-8")
     return list(replay_lines(name, text.splitlines()).events)
 
 
@@ -83,7 +83,7 @@ name = "t3"
 @pytest.fixture
 def cup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("WHISPERS_STORE", str(tmp_path / "s.sqlite"))
-    text = resources.files("fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+    text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
     with open_store(str(tmp_path / "s.sqlite")) as store:
         import_lines(store, "t1", text.splitlines())
         import_lines(store, "t2", text.splitlines())

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-import ledger.store
-from ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
-from ledger.store import GameRecord, Store, open_store
-from ledger.transcoder import MsgpackTranscoder
+import whispers.ledger.store
+from whispers.ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
+from whispers.ledger.store import GameRecord, Store, open_store
+from whispers.ledger.transcoder import MsgpackTranscoder
 
 NESTED: list[dict[str, Any]] = [
     {"kind": "setup", "players": ["raven", "spider"], "board": {"hash": "ab12", "regions": 20}},
@@ -169,7 +169,7 @@ def test_an_append_lands_whole_or_not_at_all(store: Store, name: str, monkeypatc
     # Plant a conflicting version 3 behind the store's back, then let an append at version 1 past the check:
     # its version 2 would fit, its version 3 collides, so none of it may land.
     planted = GameRecord.Recorded(
-        originator_id=ledger.store.game_id(name),
+        originator_id=whispers.ledger.store.game_id(name),
         originator_version=3,
         timestamp=datetime.now(UTC),
         fact={"planted": True},
@@ -178,7 +178,8 @@ def test_an_append_lands_whole_or_not_at_all(store: Store, name: str, monkeypatc
     monkeypatch.setattr(store, "_version", lambda game: 1)
     with pytest.raises(GameMovedOn):
         store.append(name, 1, [{"n": 2}, {"n": 3}])
-    versions = [e.originator_version for e in store._ledger.recorder.select_events(ledger.store.game_id(name))]
+    stored = store._ledger.recorder.select_events(whispers.ledger.store.game_id(name))
+    versions = [e.originator_version for e in stored]
     assert versions == [1, 3]
 
 
@@ -363,7 +364,7 @@ def test_a_file_that_is_not_an_sqlite_database(tmp_path: Path) -> None:
 
 
 def test_a_locked_sqlite_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ledger.store, "SQLITE_LOCK_TIMEOUT", 1)
+    monkeypatch.setattr(whispers.ledger.store, "SQLITE_LOCK_TIMEOUT", 1)
     path = tmp_path / "store.sqlite"
     with open_store(str(path)) as s:
         s.create("g", [{"n": 1}])
@@ -415,7 +416,7 @@ def test_a_postgresql_url_hides_its_password(pg_url: str) -> None:
 
 def test_importing_the_store_does_not_import_psycopg() -> None:
     out = subprocess.run(
-        [sys.executable, "-c", "import ledger.store, sys; print('psycopg' in sys.modules)"],
+        [sys.executable, "-c", "import whispers.ledger.store, sys; print('psycopg' in sys.modules)"],
         capture_output=True,
         text=True,
         check=True,

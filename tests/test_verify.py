@@ -9,21 +9,21 @@ import msgpack
 import pytest
 from click.testing import CliRunner
 
-from cli.main import whispers
-from ledger import randomgame
-from ledger.board import load_board
-from ledger.game import fork, import_lines
-from ledger.names import SOCIETIES
-from ledger.recordfile import dumps
-from ledger.ruleset import load_ruleset
-from ledger.store import open_store
-from ledger.verify import VerifyError, verify
+from whispers.cli.main import whispers
+from whispers.ledger import randomgame
+from whispers.ledger.board import load_board
+from whispers.ledger.game import fork, import_lines
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.recordfile import dumps
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.store import open_store
+from whispers.ledger.verify import VerifyError, verify
 
 GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
 
 
 def bundled_facts(name: str) -> list[dict]:
-    text = resources.files("fixtures").joinpath("games", name).read_text(encoding="utf-8")
+    text = resources.files("whispers.fixtures").joinpath("games", name).read_text(encoding="utf-8")
     with open_store("memory:") as store:
         import_lines(store, "g", text.splitlines())
         return store.facts("g")
@@ -48,7 +48,7 @@ def test_random_games_with_take_backs_and_cards_verify(seed: int) -> None:
 
 def test_a_fork_verifies() -> None:
     with open_store("memory:") as store:
-        text = resources.files("fixtures").joinpath("games", "official-2p.txt").read_text(encoding="utf-8")
+        text = resources.files("whispers.fixtures").joinpath("games", "official-2p.txt").read_text(encoding="utf-8")
         import_lines(store, "g", text.splitlines())
         fork(store, "g", "f", 77)
         assert not verify(store.facts("f"), "f").state.over
@@ -93,8 +93,8 @@ def test_a_finished_game_reopened_by_a_plain_take_back_does_not_stand_whispers_t
 
 
 def _log(facts: list[dict]) -> list[str]:
-    from ledger.game import read_facts
-    from ledger.notation import format_record
+    from whispers.ledger.game import read_facts
+    from whispers.ledger.notation import format_record
 
     return list(format_record(read_facts(facts, "g"), comments=False))
 
@@ -157,8 +157,8 @@ def test_import_refuses_a_rechained_tamper_and_stores_nothing(tmp_path: Path, mo
 def test_the_command_rebuilt_from_an_event_is_the_one_its_notation_line_reads_back_as(seed: int) -> None:
     """verify rebuilds each move's command from its event (commands.of_event), not through text: the two ways
     must agree on every kind of move, borrowed orders, card plays and take-backs included."""
-    from ledger.commands import of_event
-    from ledger.notation import format_event, parse_line
+    from whispers.ledger.commands import of_event
+    from whispers.ledger.notation import format_event, parse_line
 
     ruleset = load_ruleset(("official", "advanced", "revised")[seed % 3])
     state = None

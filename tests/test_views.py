@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 
-from ledger import events as ev
-from ledger import randomgame
-from ledger.board import load_board
-from ledger.names import CARDS_PER_DECK, SLOTS, SOCIETIES
-from ledger.ruleset import load_ruleset
-from ledger.state import GameState, Hand, Loyalty
-from projections import views
-from projections.replay import Replay
-from projections.views import secrets_hidden_from
+from whispers.ledger import events as ev
+from whispers.ledger import randomgame
+from whispers.ledger.board import load_board
+from whispers.ledger.names import CARDS_PER_DECK, SLOTS, SOCIETIES
+from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.state import GameState, Hand, Loyalty
+from whispers.projections import views
+from whispers.projections.replay import Replay
+from whispers.projections.views import secrets_hidden_from
 
 BOARD = load_board("standin")
 RULESETS = [load_ruleset(r) for r in ("official", "advanced", "revised")]

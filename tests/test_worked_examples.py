@@ -23,12 +23,12 @@ from support import (
     with_banners,
 )
 
-from ledger import events as ev
-from ledger import rules
-from ledger.board import Board
-from ledger.names import OFFICES
-from ledger.state import GameState, Loyalty
-from ledger.words import office_skip_reason
+from whispers.ledger import events as ev
+from whispers.ledger import rules
+from whispers.ledger.board import Board
+from whispers.ledger.names import OFFICES
+from whispers.ledger.state import GameState, Loyalty
+from whispers.ledger.words import office_skip_reason
 
 RAVEN_S2 = {"devout": "lion", "dutiful": "elephant", "affiliated": "bear", "unallied": "eagle", "opposed": "horse"}
 EAGLE = {"eagle.sheriff": "spider"}

@@ -1,0 +1,24 @@
+"""The distribution claims one top-level import name, `whispers` (issue: installed names that belong to us)."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_wheel_installs_only_the_whispers_package(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(ROOT)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    (wheel,) = tmp_path.glob("whispers-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == {"whispers"}, sorted(top)
+    for data in ("whispers/fixtures/rulesets/official.toml", "whispers/fixtures/boards/standin.toml",
+                 "whispers/fixtures/games/official-4p.txt", "whispers/fixtures/decrees.toml",
+                 "whispers/ledger/rules.py", "whispers/cli/main.py", "whispers/projections/views.py"):
+        assert data in names
+    entry = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "whispers = whispers.cli.main:main" in zipfile.ZipFile(wheel).read(entry).decode()
