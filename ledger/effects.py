@@ -43,6 +43,24 @@ def apply_agent_moves(state: GameState, moves: Iterable[tuple[str, str]], rule: 
     return council
 
 
+def swap_agent_council(
+    state: GameState, position: Position, target: str, society: str, displaced: str | None
+) -> dict[Position, str]:
+    """The council once the agent acting for `position` (the one on it, or the next towards the chancellor) has
+    swapped places with `displaced` on the `target` office of the same empire, or moved there when it was open
+    (EN "Swap Agent Action")."""
+    empire, office = position
+    agent = state.active_agent(empire, OFFICES.index(office))
+    assert agent is not None
+    council = dict(state.council)
+    council[(empire, target)] = society
+    if displaced is not None:
+        council[agent] = displaced
+    else:
+        del council[agent]
+    return council
+
+
 def resolve_effects(state: GameState, effects: ev.Effects, rule: str) -> ev.Effects:
     """Fill in the empire of `kill=REGION:N` and `move=FROM:TO:N`: the one whose banners are there."""
 

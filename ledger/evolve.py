@@ -5,10 +5,20 @@ from typing import Any
 
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
-from whispers.ledger.effects import apply_agent_moves, apply_banner_effects
-from whispers.ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK, OFFICES
+from whispers.ledger.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
+from whispers.ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK
 from whispers.ledger.ruleset import Ruleset
-from whispers.ledger.state import Deck, GameState, Hand, Loyalty, Pending, card_empire, replace
+from whispers.ledger.state import (
+    SUPPLY_DUE,
+    TURN_DONE,
+    Deck,
+    GameState,
+    Hand,
+    Loyalty,
+    Pending,
+    card_empire,
+    replace,
+)
 
 
 def fold(events: Iterable[ev.Event]) -> GameState:
@@ -59,7 +69,7 @@ def _started(e: ev.GameStarted) -> GameState:
 def _after_order(s: GameState, actor: str, draw: bool = False) -> GameState:
     """Move on once an order is taken: past the active office, or past the council (REV swap)."""
     ends = s.pending is not None and s.pending.ends_council
-    index = 4 if ends else s.office_index + 1
+    index = SUPPLY_DUE if ends else s.office_index + 1
     return replace(s, office_index=index, pending=None, last_actor=actor, last_was_draw=draw)
 
 
@@ -91,7 +101,7 @@ def _a_phase(s: GameState, e: ev.PhaseStarted) -> GameState:
         last_actor=None,
         last_was_draw=False,
         empire_index=-1 if empire else 0,
-        office_index=5 if empire else 0,
+        office_index=TURN_DONE if empire else 0,
         pending=None,
     )
 
@@ -116,7 +126,7 @@ def _a_supply(s: GameState, e: ev.SupplyChecked) -> GameState:
         banners = _place(banners, region, empire, -n)
         reserve = _add_reserve(reserve, empire, n)
     # the empire's turn is over: no card may be played "immediately after" its orders any more
-    return replace(s, banners=banners, reserve=reserve, office_index=5, last_actor=None, last_was_draw=False)
+    return replace(s, banners=banners, reserve=reserve, office_index=TURN_DONE, last_actor=None, last_was_draw=False)
 
 
 def _a_round_ended(s: GameState, e: ev.RoundEnded) -> GameState:
@@ -190,36 +200,22 @@ def _a_attacked(s: GameState, e: ev.Attacked) -> GameState:
 
 
 def _a_swapped(s: GameState, e: ev.AgentSwapped) -> GameState:
-    agent = s.active_agent(e.empire, OFFICES.index(e.office))
-    assert agent is not None
-    council = dict(s.council)
-    council[(e.empire, e.target)] = e.society
-    if e.displaced is not None:
-        council[agent] = e.displaced
-    else:
-        del council[agent]
+    council = swap_agent_council(s, (e.empire, e.office), e.target, e.society, e.displaced)
     options = tuple((e.empire, o) for o in e.options)
     pending = Pending(e.society, options, s.ruleset.swap_agent_ends_council)
     return replace(s, council=council, pending=pending, last_actor=e.society, last_was_draw=False)
 
 
-def _spent(s: GameState, society: str, cards: Iterable[str]) -> GameState:
-    hand = s.hands[society]
-    counts = dict(hand.counts)
-    known = list(hand.known)
+def _spent(s: GameState, society: str, cards: tuple[str, ...]) -> GameState:
     decks = dict(s.decks)
     for card in cards:
         empire = card_empire(card)
-        counts[empire] -= 1
-        if card in known:
-            known.remove(card)
         deck = decks[empire]
         if s.ruleset.spent == "deck":
             decks[empire] = Deck(deck.draw + 1, deck.discard)
         else:
             decks[empire] = Deck(deck.draw, deck.discard + 1)
-    hand = Hand({e: n for e, n in counts.items() if n}, tuple(known))
-    return replace(s, hands={**s.hands, society: hand}, decks=decks)
+    return replace(s, hands={**s.hands, society: s.hands[society].without(cards)}, decks=decks)
 
 
 def _effects(s: GameState, effects: ev.Effects) -> GameState:

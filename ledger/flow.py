@@ -11,9 +11,9 @@ from whispers.ledger.legal import (
     turn_society,
     window_waits,
 )
-from whispers.ledger.names import OFFICES
+from whispers.ledger.names import OFFICES, ROUNDS
 from whispers.ledger.scoring import score
-from whispers.ledger.state import GameState, position_name
+from whispers.ledger.state import SUPPLY_DUE, TURN_DONE, GameState, position_name
 
 
 def advance(state: GameState, close: bool = False) -> list[ev.Event]:
@@ -49,11 +49,11 @@ def next_automatic(s: GameState, close: bool = False) -> ev.Event | None:
             return ev.Skipped(society, "deploy", reason)
         return None
     if s.phase == "empire":
-        if s.office_index == 5:
+        if s.office_index == TURN_DONE:
             if s.empire_index + 1 < len(s.board.empires):
                 return ev.EmpireTurnStarted(s.board.empires[s.empire_index + 1])
             return ev.RoundEnded(s.round)
-        if s.office_index == 4:
+        if s.office_index == SUPPLY_DUE:
             return None if window_waits(s) and not close else supply_check(s)
         actor = order_actor(s)
         office = OFFICES[s.office_index]
@@ -70,21 +70,13 @@ def next_automatic(s: GameState, close: bool = False) -> ev.Event | None:
             return None
         if s.phase == "swap" and s.step < len(s.players):
             society = turn_society(s)
-            if len(s.loyalty[society].revealed) > 3:
+            # a swap turns two concealed tokens face up
+            if s.loyalty[society].concealed < 2:
                 return ev.Skipped(society, "swap", "too-few-concealed")
             return None
-        if s.phase == "round_end" and s.round == 4:
+        if s.phase == "round_end" and s.round == ROUNDS:
             return end_of_game(s)
-        steps = rs.round_end
-        index = -1 if s.phase == "round_end" else steps.index(s.phase)
-        if index + 1 < len(steps):
-            step = steps[index + 1]
-            if step == "mark":
-                order = s.players
-                return ev.FirstPlayerPassed(s.first, order[(order.index(s.first) + 1) % len(order)])
-            return ev.PhaseStarted(s.round, step)
-        next_round = s.round + 1
-        return ev.PhaseStarted(next_round, "retrieve" if rs.retrieve == "round_start" else "deploy")
+        return _step_after(s, -1 if s.phase == "round_end" else rs.round_end.index(s.phase))
     if s.phase == "reveal":
         if all(s.loyalty[p].tokens is not None for p in s.players):
             return score(s)
@@ -96,14 +88,19 @@ def after_retrieval(s: GameState) -> ev.Event:
     if s.ruleset.retrieve == "round_start":
         return ev.PhaseStarted(s.round, "deploy")
     # retrieval is a round-end step (REV Phase 3): carry on with the next step
+    return _step_after(s, s.ruleset.round_end.index("retrieve"))
+
+
+def _step_after(s: GameState, index: int) -> ev.Event:
+    """What follows round-end step `index` of the ruleset's steps (-1: the round's end itself): the next step,
+    the first-player marker passing clockwise ("mark"), or the next round."""
     steps = s.ruleset.round_end
-    step = steps[steps.index("retrieve") + 1] if steps.index("retrieve") + 1 < len(steps) else None
-    if step == "mark":
-        order = s.players
-        return ev.FirstPlayerPassed(s.first, order[(order.index(s.first) + 1) % len(order)])
-    if step is None:
-        return ev.PhaseStarted(s.round + 1, "deploy")
-    return ev.PhaseStarted(s.round, step)
+    if index + 1 < len(steps):
+        step = steps[index + 1]
+        if step == "mark":
+            return ev.FirstPlayerPassed(s.first, s.seat_order()[1])
+        return ev.PhaseStarted(s.round, step)
+    return ev.PhaseStarted(s.round + 1, "retrieve" if s.ruleset.retrieve == "round_start" else "deploy")
 
 
 def end_of_game(s: GameState) -> ev.Event:
@@ -114,7 +111,8 @@ def end_of_game(s: GameState) -> ev.Event:
 
 
 def supply_check(s: GameState) -> ev.SupplyChecked:
-    """EN "Checking Supply": 4 banners a region, 6 with a farm; scope per ruleset (FR: the active empire)."""
+    """EN "Checking Supply": the ruleset's limit a region, a higher one with a farm; scope per ruleset (FR: the active
+    empire)."""
     losses = {}
     for region, (empire, count) in s.banners.items():
         if s.ruleset.supply_scope == "active" and empire != s.empire:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS
-from whispers.ledger.state import GameState, Position, position_name
+from whispers.ledger.state import SUPPLY_DUE, GameState, Position, position_name
 
 # --- prompt: who acts now and what is legal ---------------------------------------------------------
 
@@ -117,7 +117,7 @@ def turn_society(state: GameState) -> str:
 def order_actor(state: GameState) -> str | None:
     if state.pending:
         return state.pending.society
-    if state.office_index >= len(OFFICES):
+    if state.office_index >= SUPPLY_DUE:
         return None
     return state.office_controller(state.empire, state.office_index)
 
@@ -203,7 +203,7 @@ def window_waits(state: GameState) -> str | None:
     """The society the engine waits for after an empire's last order, before its supply check: that check ends the
     empire's turn and with it the moment "immediately after" the order (EN "Playing Cards"), so it is recorded
     once that society plays or says no-card, or another move is made. None when no card could be played (empty hand)."""
-    if state.phase != "empire" or state.office_index != len(OFFICES) or state.pending is not None:
+    if state.phase != "empire" or state.office_index != SUPPLY_DUE or state.pending is not None:
         return None
     holder = after_order(state)
     return holder if holder is not None and state.hands[holder].size > 0 else None
@@ -248,13 +248,20 @@ def attack_sources(state: GameState, empire: str) -> dict[str, int]:
     """Regions the empire can attack from, with the most banners that may leave (EN "Attack Action":
     a conquered region keeps at least one banner)."""
     sources = {}
-    for region, (holder, count) in state.banners.items():
+    for region, (holder, _) in state.banners.items():
         if holder != empire:
             continue
-        movable = count if state.board.regions[region].home == empire else count - 1
+        movable = movable_banners(state, empire, region)
         if movable >= 1:
             sources[region] = movable
     return sources
+
+
+def movable_banners(state: GameState, empire: str, region: str) -> int:
+    """How many of the empire's banners in a region it controls may leave it to attack (EN "Attack Action"): all
+    from a home region, all but one from a conquered one ("you can never completely abandon a conquered region")."""
+    count = state.banners_in(region)
+    return count if state.board.regions[region].home == empire else count - 1
 
 
 def attacks(state: GameState, empire: str) -> tuple[tuple[str, str, int], ...]:

@@ -5,6 +5,10 @@ from typing import Final
 SOCIETIES: Final = ("raven", "spider", "rat", "serpent")
 """The four secret societies, in the order the rulebooks introduce them (seating is chosen per game)."""
 
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = len(SOCIETIES)
+"""EN "Overview": 2 to 4 players, one society each."""
+
 OFFICES: Final = ("sheriff", "steward", "marshal", "chancellor")
 """Council positions in the order they act (EN "Empire Turns Phase")."""
 
@@ -18,6 +22,7 @@ ORDERS: Final = (*RECRUIT_ORDERS, *DRAW_ORDERS, "attack", "swap_agent")
 """The order vocabulary printed on the council icons (DESIGN.md)."""
 
 ROUNDS: Final = 4
+"""EN "Mark the Turn": the game ends after the fourth round."""
 AGENTS_PER_SOCIETY: Final = 9
 BANNERS_PER_EMPIRE: Final = 20
 CARDS_PER_DECK: Final = 8

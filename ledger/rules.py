@@ -18,7 +18,14 @@ from typing import Any
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
-from whispers.ledger.effects import apply_agent_moves, check_effects, require, resolve_effects, where
+from whispers.ledger.effects import (
+    apply_agent_moves,
+    check_effects,
+    require,
+    resolve_effects,
+    swap_agent_council,
+    where,
+)
 from whispers.ledger.errors import RuleError
 from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.flow import advance
@@ -27,7 +34,7 @@ from whispers.ledger.legal import (
     Prompt,
     card_window,
     draw_count,
-    office_index,
+    movable_banners,
     order_actor,
     order_positions,
     order_refusal,
@@ -37,10 +44,20 @@ from whispers.ledger.legal import (
     turn_society,
     window_waits,
 )
-from whispers.ledger.names import CARDS_PER_DECK, DRAW_ORDERS, OFFICES, RECRUIT_ORDERS, SLOTS, SOCIETIES
+from whispers.ledger.names import (
+    AGENTS_PER_SOCIETY,
+    CARDS_PER_DECK,
+    DRAW_ORDERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OFFICES,
+    RECRUIT_ORDERS,
+    SLOTS,
+    SOCIETIES,
+)
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
-from whispers.ledger.state import GameState, Hand, Position, card_empire, position_name
+from whispers.ledger.state import GameState, Position, card_empire, position_name
 from whispers.ledger.text import has_line_break, is_utf8
 from whispers.ledger.words import plural
 
@@ -52,21 +69,23 @@ SOCIETY_RULE = "EN Setup: Player Boards and Tokens"
 
 
 def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset, board: Board) -> ev.GameStarted:
-    """The first event of a game, once its setup is legal (EN "Setup"; 2 to 4 players)."""
+    """The first event of a game, once its setup is legal (EN "Setup"; EN "Overview": the player counts)."""
     players = tuple(players)
     for society in players:
         if society not in SOCIETIES:
             raise RuleError(f"unknown society {society!r}: the societies are {', '.join(SOCIETIES)}", SOCIETY_RULE)
     if len(set(players)) != len(players):
         raise RuleError("a society is listed twice", SOCIETY_RULE)
-    if not 2 <= len(players) <= 4:
-        raise RuleError(f"A War of Whispers is for 2 to 4 players, not {len(players)}", "EN Overview")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RuleError(f"A War of Whispers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}",
+                        "EN Overview")
     first = first or players[0]
     if first not in players:
         raise RuleError(f"the first player {first!r} is not playing", "EN Setup: First Player")
     if len(board.empires) != len(SLOTS):
         raise RuleError(
-            f"board {board.id!r} has {len(board.empires)} empires; loyalty needs exactly 5 (one token per empire)",
+            f"board {board.id!r} has {len(board.empires)} empires; loyalty needs exactly {len(SLOTS)} "
+            "(one token per empire)",
             "EN Loyalty Tokens and Scoring",
         )
     return ev.GameStarted(name, players, first, ruleset.to_data(), board.to_data(), board.content_hash,
@@ -212,7 +231,8 @@ def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
     _check_society(state, cmd.society)
     _check_phase(state, "deploy", "deploy")
     _check_turn(state, cmd.society, rule)
-    require(state.agents_in_hand(cmd.society) > 0, f"{cmd.society} has no agent left", "EN Components: 9 agents")
+    require(state.agents_in_hand(cmd.society) > 0, f"{cmd.society} has no agent left",
+            f"EN Components: {AGENTS_PER_SOCIETY} agents")
     position, region = where(state, cmd.where)
     if position is not None:
         holder = state.council.get(position)
@@ -348,9 +368,8 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     )
     require(cmd.banners >= 1, "an attack moves at least one banner", rule)
     available = state.banners_in(cmd.source)
-    conquered = state.board.regions[cmd.source].home != empire
-    movable = available - 1 if conquered else available
-    if conquered:
+    movable = movable_banners(state, empire, cmd.source)
+    if movable < available:
         require(
             cmd.banners <= movable,
             f"{cmd.source} is a conquered region: at most {movable} of its {plural(available, 'banner')} "
@@ -400,16 +419,8 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
         f"the agent cannot swap to the {empire} {cmd.target} (it may swap to: {', '.join(targets) or 'nowhere'})",
         rule,
     )
-    agent = state.active_agent(*office_index(position))
-    assert agent is not None
     displaced = state.council.get((empire, cmd.target))
-    moved = dict(state.council)
-    moved[(empire, cmd.target)] = cmd.society
-    if displaced is not None:
-        moved[agent] = displaced
-    else:
-        del moved[agent]
-    after = replace(state, council=moved)
+    after = replace(state, council=swap_agent_council(state, position, cmd.target, cmd.society, displaced))
     if state.ruleset.swap_agent_then == "target":
         options: tuple[str, ...] = (cmd.target,)
     else:
@@ -437,7 +448,7 @@ def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
         rule,
     )
     cards = (cmd.card, *cmd.pay)
-    _spend(state, cmd.society, cards, rule)
+    _check_spend(state, cmd.society, cards, rule)
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -461,29 +472,20 @@ def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
     return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act)]
 
 
-def _spend(state: GameState, society: str, cards: Iterable[str], rule: str) -> Hand:
-    """The hand once these cards leave it; RuleError if the hand does not hold them."""
+def _check_spend(state: GameState, society: str, cards: Iterable[str], rule: str) -> None:
+    """RuleError unless the society's hand holds these cards (what the hand becomes is `Hand.without`'s, applied
+    when the event is)."""
     hand = state.hands[society]
-    counts = dict(hand.counts)
-    known = list(hand.known)
     for card in cards:
         _check_card_id(state, card, rule)
         empire = card_empire(card)
-        require(counts.get(empire, 0) > 0, f"{society} holds no {empire} card", rule)
+        require(hand.counts.get(empire, 0) > 0, f"{society} holds no {empire} card", rule)
         if ":" in card:
-            if card in known:
-                known.remove(card)
-            else:
-                require(Hand(counts, tuple(known)).unknown(empire) > 0, f"{society} does not hold {card}", rule)
-        else:
-            unknown = Hand(counts, tuple(known)).unknown(empire)
-            if unknown == 0:
-                named = ", ".join(k for k in known if card_empire(k) == empire)
-                raise RuleError(
-                    f"the record knows {society}'s {empire} cards ({named}): name the one that leaves", rule
-                )
-        counts[empire] -= 1
-    return Hand({e: n for e, n in counts.items() if n}, tuple(known))
+            require(card in hand.known or hand.unknown(empire) > 0, f"{society} does not hold {card}", rule)
+        elif hand.unknown(empire) == 0:
+            named = ", ".join(k for k in hand.known if card_empire(k) == empire)
+            raise RuleError(f"the record knows {society}'s {empire} cards ({named}): name the one that leaves", rule)
+        hand = hand.without((card,))
 
 
 def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
@@ -498,7 +500,7 @@ def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
         f"{cmd.society} discards down to {limit}: {plural(size - limit, 'card')}, not {len(cmd.cards)}",
         rule,
     )
-    _spend(state, cmd.society, cmd.cards, rule)
+    _check_spend(state, cmd.society, cmd.cards, rule)
     return [ev.CardsDiscarded(cmd.society, tuple(cmd.cards))]
 
 

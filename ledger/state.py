@@ -4,16 +4,21 @@ Mappings in a state are never mutated once built; `evolve` builds new ones. Boar
 ones pinned by the game's first event.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Optional
 
 from whispers.ledger.board import Board
-from whispers.ledger.names import AGENTS_PER_SOCIETY, OFFICES
+from whispers.ledger.names import AGENTS_PER_SOCIETY, MIN_PLAYERS, OFFICES, SLOTS
 from whispers.ledger.ruleset import Ruleset
 
 Position = tuple[str, str]
 """A council position: (empire, office)."""
+
+SUPPLY_DUE = len(OFFICES)
+"""`GameState.office_index` once every office has acted: the council is done, the supply check is due."""
+TURN_DONE = SUPPLY_DUE + 1
+"""`GameState.office_index` once the supply check is recorded: the empire's turn is over."""
 
 
 def position_name(position: Position) -> str:
@@ -40,7 +45,7 @@ class Loyalty:
 
     @property
     def concealed(self) -> int:
-        return 5 - len(self.revealed)
+        return len(SLOTS) - len(self.revealed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +61,17 @@ class Hand:
 
     def unknown(self, empire: str) -> int:
         return self.counts.get(empire, 0) - sum(1 for card in self.known if card_empire(card) == empire)
+
+    def without(self, cards: Iterable[str]) -> "Hand":
+        """This hand once the cards leave it (played, paid or discarded): each counts one card of its empire down,
+        and a card the record knows is known no more."""
+        counts = dict(self.counts)
+        known = list(self.known)
+        for card in cards:
+            counts[card_empire(card)] -= 1
+            if card in known:
+                known.remove(card)
+        return Hand({e: n for e, n in counts.items() if n}, tuple(known))
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +111,7 @@ class GameState:
     decks: Mapping[str, Deck] = field(default_factory=dict)
     empire_index: int = 0
     office_index: int = 0
-    """0-3: the active office; 4: council done, supply check due; 5: checked."""
+    """The active office's index in OFFICES; then SUPPLY_DUE, then TURN_DONE."""
     pending: Pending | None = None
     last_actor: str | None = None
     """Who took the last order, for the card window "immediately after" (and type-I decrees when drawn)."""
@@ -176,7 +192,7 @@ class GameState:
         return self.players[start:] + self.players[:start]
 
     def per_round(self) -> int:
-        return self.ruleset.per_round_two_players if len(self.players) == 2 else self.ruleset.per_round
+        return self.ruleset.per_round_two_players if len(self.players) == MIN_PLAYERS else self.ruleset.per_round
 
     @property
     def over(self) -> bool:
