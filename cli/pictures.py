@@ -6,6 +6,7 @@ import click
 from whispers.cli.common import open_store, store_option
 from whispers.cli.reading import as_option
 from whispers.ledger.game import load
+from whispers.ledger.names import ROUNDS
 
 output_option = click.option(
     "-o", "--output", required=True, metavar="FILE",
@@ -15,7 +16,7 @@ output_option = click.option(
 
 @click.command()
 @click.argument("game")
-@click.option("--round", "round_", type=click.IntRange(1, 4), metavar="R", help="Only round R.")
+@click.option("--round", "round_", type=click.IntRange(1, ROUNDS), metavar="R", help="Only round R.")
 @as_option
 @output_option
 @store_option

@@ -10,12 +10,16 @@ from whispers.cli.common import emit_json, game_notes, one_format, open_store, s
 from whispers.cli.reading import as_option
 from whispers.ledger.errors import NoSuchEvent
 from whispers.ledger.game import TAGS, annotate, fork, load
+from whispers.ledger.names import ROUNDS
 from whispers.ledger.notation import format_event
 from whispers.ledger.notes import shown_by
 from whispers.ledger.words import describe, plural
 from whispers.projections.forks import diff as diff_records
 from whispers.projections.replay import Replay
 from whispers.projections.views import check_viewer, event_view, state_view
+
+_ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
+"""What `r R` and `e EMPIRE R` accept in the replay prompt."""
 
 
 def _event_words(event) -> str:
@@ -99,10 +103,10 @@ def _stepper(rep: Replay, version: int, society: str | None, notes: list[dict[st
             return
         elif answer[0] in ("j", "jump") and len(answer) == 2 and answer[1].isascii() and answer[1].isdigit():
             target = int(answer[1])
-        elif answer[0] in ("r", "round") and len(answer) == 2 and answer[1] in "1234":
+        elif answer[0] in ("r", "round") and len(answer) == 2 and answer[1] in _ROUND_NUMBERS:
             target = rep.round_start(int(answer[1]))
         elif answer[0] in ("e", "empire") and len(answer) in (2, 3):
-            round_ = int(answer[2]) if len(answer) == 3 and answer[2] in "1234" else rep.at(version).round
+            round_ = int(answer[2]) if len(answer) == 3 and answer[2] in _ROUND_NUMBERS else rep.at(version).round
             target = rep.empire_turn(answer[1], round_)
         else:
             click.echo("n next · b back · j N jump · r R round · e EMPIRE [R] empire turn · q quit")

@@ -25,7 +25,7 @@ from itertools import combinations, permutations
 from typing import Any
 
 from whispers.ledger.errors import WhispersError
-from whispers.ledger.names import SOCIETIES
+from whispers.ledger.names import MAX_PLAYERS, MIN_PLAYERS, SOCIETIES
 from whispers.projections.standings import Tournament
 
 NODE_BUDGET = 200_000
@@ -89,13 +89,14 @@ class History:
 
 
 def table_sizes(count: int) -> list[int]:
-    """Tables of 4 and 3 seating `count` entrants, as many of 4 as possible."""
-    threes = -count % 4
-    if count < 3 or count == 5:
+    """Tables of 4 and 3 (the game's largest and the next) seating `count` entrants, as many of 4 as possible."""
+    full, short = MAX_PLAYERS, MAX_PLAYERS - 1
+    shorts = -count % full
+    if count < short or count < short * shorts:
         raise PairingError(
-            f"{count} entrant{'s' if count != 1 else ''} cannot be seated at tables of 3 and 4 "
-            "(2-player tables and byes are not offered): add or remove an entrant in the file's entrants")
-    return [4] * ((count - 3 * threes) // 4) + [3] * threes
+            f"{count} entrant{'s' if count != 1 else ''} cannot be seated at tables of {short} and {full} "
+            f"({MIN_PLAYERS}-player tables and byes are not offered): add or remove an entrant in the file's entrants")
+    return [full] * ((count - short * shorts) // full) + [short] * shorts
 
 
 def seed_for(*parts: Any) -> int:
