@@ -102,28 +102,29 @@ def apply_banner_effects(
         require(reserve[empire] >= n, f"{empire}'s reserve holds only {plural(reserve[empire], 'banner')}",
                 "EN Components")
         reserve[empire] -= n
-        army = banners.setdefault(region, {})
-        army[empire] = army.get(empire, 0) + n
+        _put(banners, region, empire, n)
     for region, empire, n in effects.kill:
         require(region in state.board.regions, f"unknown region {region!r}", rule)
-        army = banners.get(region, {})
-        require(
-            n >= 1 and army.get(empire, 0) >= n,
-            f"{region} holds {plural(army.get(empire, 0), f'{empire} banner')}, cannot kill {n}",
-            rule,
-        )
-        army[empire] -= n
+        _take(banners, region, empire, n, "kill", rule)
         reserve[empire] += n
     for source, target, empire, n in effects.move:
         for region in (source, target):
             require(region in state.board.regions, f"unknown region {region!r}", rule)
-        army = banners.get(source, {})
-        require(
-            n >= 1 and army.get(empire, 0) >= n,
-            f"{source} holds {plural(army.get(empire, 0), f'{empire} banner')}, cannot move {n}",
-            rule,
-        )
-        army[empire] -= n
-        dest = banners.setdefault(target, {})
-        dest[empire] = dest.get(empire, 0) + n
+        _take(banners, source, empire, n, "move", rule)
+        _put(banners, target, empire, n)
     return banners, reserve
+
+
+def _put(banners: dict[str, dict[str, int]], region: str, empire: str, n: int) -> None:
+    army = banners.setdefault(region, {})
+    army[empire] = army.get(empire, 0) + n
+
+
+def _take(banners: dict[str, dict[str, int]], region: str, empire: str, n: int, verb: str, rule: str) -> None:
+    army = banners.get(region, {})
+    require(
+        n >= 1 and army.get(empire, 0) >= n,
+        f"{region} holds {plural(army.get(empire, 0), f'{empire} banner')}, cannot {verb} {n}",
+        rule,
+    )
+    army[empire] -= n

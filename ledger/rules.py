@@ -175,6 +175,14 @@ def _check_phase(state: GameState, phase: str, verb: str) -> None:
     require(state.phase == phase, f"{verb} is not a move of the {state.phase} phase", "EN Gameplay Overview")
 
 
+def _check_move(state: GameState, society: str, phase: str, verb: str, turn_rule: str | None = None) -> None:
+    """A move of a playing society in its phase, and in a phase taken in turn (`turn_rule`), on its turn."""
+    _check_society(state, society)
+    _check_phase(state, phase, verb)
+    if turn_rule is not None:
+        _check_turn(state, society, turn_rule)
+
+
 def _check_turn(state: GameState, society: str, rule: str) -> None:
     expected = turn_society(state)
     require(society == expected, f"it is {expected}'s turn, not {society}'s", rule)
@@ -189,8 +197,7 @@ def _check_tokens(state: GameState, tokens: Mapping[str, str], rule: str) -> Non
 
 def _decide_loyalty(state: GameState, cmd: c.RecordLoyalty) -> list[ev.Event]:
     rule = "EN Setup: Loyalty"
-    _check_society(state, cmd.society)
-    _check_phase(state, "setup", "recording loyalty")
+    _check_move(state, cmd.society, "setup", "recording loyalty")
     require(cmd.society not in state.loyalty, f"{cmd.society}'s loyalty is recorded already", rule)
     if cmd.tokens is not None:
         _check_tokens(state, cmd.tokens, rule)
@@ -215,9 +222,7 @@ def _check_distinct_devout(state: GameState, society: str, tokens: Mapping[str, 
 
 def _decide_retrieve(state: GameState, cmd: c.Retrieve) -> list[ev.Event]:
     rule = "EN Deploy Agents Phase, Step 1" if state.ruleset.retrieve == "round_start" else "REV Phase 3: Year end"
-    _check_society(state, cmd.society)
-    _check_phase(state, "retrieve", "retrieve")
-    _check_turn(state, cmd.society, rule)
+    _check_move(state, cmd.society, "retrieve", "retrieve", rule)
     position, region = where(state, cmd.where)
     if position is not None:
         require(state.council.get(position) == cmd.society, f"{cmd.society} has no agent on {cmd.where}", rule)
@@ -228,9 +233,7 @@ def _decide_retrieve(state: GameState, cmd: c.Retrieve) -> list[ev.Event]:
 
 def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
     rule = "EN Deploy Agents Phase, Step 2"
-    _check_society(state, cmd.society)
-    _check_phase(state, "deploy", "deploy")
-    _check_turn(state, cmd.society, rule)
+    _check_move(state, cmd.society, "deploy", "deploy", rule)
     require(state.agents_in_hand(cmd.society) > 0, f"{cmd.society} has no agent left",
             f"EN Components: {AGENTS_PER_SOCIETY} agents")
     position, region = where(state, cmd.where)
@@ -490,8 +493,7 @@ def _check_spend(state: GameState, society: str, cards: Iterable[str], rule: str
 
 def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
     rule = "EN Cleanup Phase"
-    _check_society(state, cmd.society)
-    _check_phase(state, "cleanup", "discard")
+    _check_move(state, cmd.society, "cleanup", "discard")
     limit = state.ruleset.hand_limit
     size = state.hands[cmd.society].size
     require(size > limit, f"{cmd.society} holds {plural(size, 'card')}: only hands over {limit} discard", rule)
@@ -506,9 +508,7 @@ def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
 
 def _decide_swap_loyalty(state: GameState, cmd: c.SwapLoyalty) -> list[ev.Event]:
     rule = "EN Swap Phase"
-    _check_society(state, cmd.society)
-    _check_phase(state, "swap", "swapping loyalty")
-    _check_turn(state, cmd.society, rule)
+    _check_move(state, cmd.society, "swap", "swapping loyalty", rule)
     a, b = cmd.slots
     for slot in (a, b):
         require(slot in SLOTS, f"unknown loyalty slot {slot!r}: the slots are {', '.join(SLOTS)}", rule)
@@ -544,9 +544,7 @@ def _decide_swap_loyalty(state: GameState, cmd: c.SwapLoyalty) -> list[ev.Event]
 
 
 def _decide_pass(state: GameState, cmd: c.Pass) -> list[ev.Event]:
-    _check_society(state, cmd.society)
-    _check_phase(state, "swap", "pass")
-    _check_turn(state, cmd.society, "EN Swap Phase")
+    _check_move(state, cmd.society, "swap", "pass", "EN Swap Phase")
     return [ev.SwapPassed(cmd.society)]
 
 
@@ -564,8 +562,7 @@ def _decide_no_card(state: GameState, cmd: c.NoCard) -> list[ev.Event]:
 
 def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
     rule = "EN Final Scoring"
-    _check_society(state, cmd.society)
-    _check_phase(state, "reveal", "the final reveal")
+    _check_move(state, cmd.society, "reveal", "the final reveal")
     loyalty = state.loyalty[cmd.society]
     _check_tokens(state, cmd.tokens, rule)
     if loyalty.tokens is not None:
