@@ -66,7 +66,7 @@ def next_automatic(s: GameState, close: bool = False) -> ev.Event | None:
             return ev.OfficeSkipped(empire, office, actor, "no-legal-order", where)
         return None
     if s.phase == "round_end" or s.phase in rs.round_end:
-        if s.phase == "cleanup" and any(s.hands[p].size > rs.hand_limit for p in s.players):
+        if s.phase == "cleanup" and any(s.excess_cards(p) for p in s.players):
             return None
         if s.phase == "swap" and s.step < len(s.players):
             society = turn_society(s)

@@ -67,7 +67,7 @@ def prompt(state: GameState) -> Prompt:
     elif state.phase == "cleanup":
         limit = state.ruleset.hand_limit
         for society in state.seat_order():
-            excess = state.hands[society].size - limit
+            excess = state.excess_cards(society)
             if excess > 0:
                 options.append(Option("discard", society, {"count": excess, "hand": dict(state.hands[society].counts)}))
         note = f"societies over {limit} cards discard down to {limit}"
@@ -168,7 +168,7 @@ def deploy_targets(state: GameState, society: str) -> tuple[str, ...]:
         position_name((e, o)) for e in state.board.empires for o in OFFICES if (e, o) not in state.council
     )
     regions: tuple[str, ...] = ()
-    own = [r for s, r in state.field_agents if s == society]
+    own = state.field_regions(society)
     if state.ruleset.field_agents and len(own) < state.ruleset.max_field_agents:
         regions = tuple(r for r in state.board.regions if r not in own)
     return open_positions + regions

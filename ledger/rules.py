@@ -247,7 +247,7 @@ def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
             f"the {state.ruleset.id} rules have no field agents: deploy to a council position (EMPIRE.OFFICE)",
             field_rule,
         )
-        own = [r for s, r in state.field_agents if s == cmd.society]
+        own = state.field_regions(cmd.society)
         require(
             len(own) < state.ruleset.max_field_agents,
             f"{cmd.society} has {plural(len(own), 'agent')} on the map already "
@@ -495,11 +495,11 @@ def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
     rule = "EN Cleanup Phase"
     _check_move(state, cmd.society, "cleanup", "discard")
     limit = state.ruleset.hand_limit
-    size = state.hands[cmd.society].size
-    require(size > limit, f"{cmd.society} holds {plural(size, 'card')}: only hands over {limit} discard", rule)
+    size, excess = state.hands[cmd.society].size, state.excess_cards(cmd.society)
+    require(excess > 0, f"{cmd.society} holds {plural(size, 'card')}: only hands over {limit} discard", rule)
     require(
-        1 <= len(cmd.cards) <= size - limit,
-        f"{cmd.society} discards down to {limit}: {plural(size - limit, 'card')}, not {len(cmd.cards)}",
+        1 <= len(cmd.cards) <= excess,
+        f"{cmd.society} discards down to {limit}: {plural(excess, 'card')}, not {len(cmd.cards)}",
         rule,
     )
     _check_spend(state, cmd.society, cmd.cards, rule)

@@ -18,7 +18,7 @@ def score(s: GameState) -> ev.GameScored:
         empires = {}
         total = loyalty.concealed * s.ruleset.concealed_bonus
         for empire in s.board.empires:
-            agents = sum(1 for owner, region in s.field_agents if owner == society and s.controller(region) == empire)
+            agents = sum(1 for region in s.field_regions(society) if s.controller(region) == empire)
             slot = slot_of[empire]
             points = MULTIPLIER[slot] * (cities[empire] + agents)
             empires[empire] = {

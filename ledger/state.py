@@ -156,8 +156,11 @@ class GameState:
     def agents_out(self, society: str) -> tuple[str, ...]:
         """Where the society's agents are: council positions first, then regions."""
         council = [position_name(p) for p, s in self.council.items() if s == society]
-        regions = [r for s, r in sorted(self.field_agents) if s == society]
-        return (*council, *regions)
+        return (*council, *self.field_regions(society))
+
+    def field_regions(self, society: str) -> tuple[str, ...]:
+        """The regions where the society has a field agent (EN "Advanced Rules")."""
+        return tuple(r for s, r in sorted(self.field_agents) if s == society)
 
     def agents_in_hand(self, society: str) -> int:
         return AGENTS_PER_SOCIETY - len(self.agents_out(society))
@@ -175,6 +178,10 @@ class GameState:
             if (empire, OFFICES[index]) in self.council:
                 return (empire, OFFICES[index])
         return None
+
+    def excess_cards(self, society: str) -> int:
+        """How many cards the society must discard at cleanup (EN "5-Card Limit": the ruleset's hand limit)."""
+        return max(0, self.hands[society].size - self.ruleset.hand_limit)
 
     # --- turn ------------------------------------------------------------------------------------
 
