@@ -215,14 +215,15 @@ _ICON = {"farm": "farm", "farms": "farm", "fort": "fort", "forts": "fort"}
 
 
 def recruit_count(state: GameState, empire: str, order: str) -> int:
-    """EN "Add Banner Actions": icons counted over all regions the empire controls."""
-    if order == "recruit_2":
-        return 2
-    if order == "recruit_per_farm":
-        return state.icons(empire, "farm")
-    if order == "recruit_per_fort":
-        return state.icons(empire, "fort")
-    return 2 * state.icons(empire, "fort")  # recruit_2_per_fort
+    """EN "Add Banner Actions": icons counted over all regions the empire controls. The order's name holds its
+    numbers (names.RECRUIT_ORDERS): `recruit_N` adds N banners, `recruit_N_per_ICON` N a controlled icon, and
+    `recruit_per_ICON` one."""
+    words = order.removeprefix("recruit_").split("_")
+    each = int(words.pop(0)) if words[0].isdigit() else 1
+    if not words:
+        return each
+    _, icon = words
+    return each * state.icons(empire, _ICON[icon])
 
 
 def recruit_amount(state: GameState, empire: str, order: str) -> int:
@@ -231,11 +232,13 @@ def recruit_amount(state: GameState, empire: str, order: str) -> int:
 
 
 def draw_count(state: GameState, empire: str, order: str) -> tuple[int, int, int]:
-    """(cards the order gives, cards actually drawn, discards reshuffled in first). Rounded down (EN)."""
-    if order == "draw_1":
-        counted = 1
+    """(cards the order gives, cards actually drawn, discards reshuffled in first). Rounded down (EN). The order's
+    name holds its numbers (names.DRAW_ORDERS): `draw_N` gives N cards, `draw_per_N_ICONS` one per N icons."""
+    words = order.removeprefix("draw_").split("_")
+    if len(words) == 1:
+        counted = int(words[0])
     else:
-        _, per, icon = order.split("_")[1:]
+        _, per, icon = words
         counted = state.icons(empire, _ICON[icon]) // int(per)
     deck = state.decks[empire]
     reshuffled = 0

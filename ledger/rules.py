@@ -39,6 +39,7 @@ from whispers.ledger.legal import (
     order_positions,
     order_refusal,
     prompt,
+    recruit_amount,
     recruit_count,
     swap_targets,
     turn_society,
@@ -307,8 +308,7 @@ def _decide_recruit(state: GameState, cmd: c.Recruit) -> list[ev.Event]:
     rule = "EN Add Banner Actions"
     position, order = _pick_order(state, cmd.society, "recruit", RECRUIT_ORDERS, cmd.order, cmd.at)
     empire = position[0]
-    counted = recruit_count(state, empire, order)
-    amount = min(counted, state.reserve[empire])
+    counted, amount = recruit_count(state, empire, order), recruit_amount(state, empire, order)
     controlled = set(state.controlled(empire))
     for region, n in cmd.placed.items():
         require(region in state.board.regions, f"unknown region {region!r}", "EN The Map")
