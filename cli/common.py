@@ -21,12 +21,6 @@ def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
-def open_store(url: str | None):  # -> ledger.store.Store, imported late to keep start-up light
-    from whispers.ledger.store import open_store as _open
-
-    return _open(url or os.environ.get("WHISPERS_STORE") or None)
-
-
 def one_format(as_json: bool, as_csv: bool) -> None:
     """--json and --csv, where a command offers both, are two answers to one question: refuse both at once."""
     if as_json and as_csv:
@@ -74,11 +68,6 @@ def option_text(option: Option, limit: int = 12) -> str:
         case "reveal":
             return f"{s} reveal devout=E dutiful=E affiliated=E unallied=E opposed=E"
     return f"{s} {option.verb}"
-
-
-def option_json(option: Option) -> dict[str, Any]:
-    return {"verb": option.verb, "society": option.society,
-            "choices": {k: list(v) if isinstance(v, tuple) else v for k, v in option.choices.items()}}
 
 
 def where_now(state: GameState, p: Prompt) -> str:
@@ -144,11 +133,7 @@ def replace_file(path: Path, text: str) -> None:
         raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def game_notes(store: Any, game: str) -> list[dict[str, Any]]:
-    """The game's well-formed notes; each malformed one an older whispers stored is named on stderr, skipped."""
-    from whispers.ledger.game import read_notes
-
-    found, skipped = read_notes(store, game)
-    for line in skipped:
+def warn(lines: tuple[str, ...] | list[str]) -> None:
+    """Warnings a use case returned (malformed old notes it skipped...), one a line on stderr."""
+    for line in lines:
         click.echo(f"warning: {line}", err=True)
-    return found
