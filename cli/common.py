@@ -1,16 +1,20 @@
-"""What the commands share: the store option, opening a game, JSON output, and words for legal moves."""
+"""What the commands share: the store option, JSON output, warnings, and words for legal moves and views."""
+
+from __future__ import annotations
 
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from whispers.ledger.legal import Option, Prompt
-from whispers.ledger.state import GameState
 from whispers.ledger.words import plural
+
+if TYPE_CHECKING:
+    from whispers.ledger.legal import Option, Prompt
+    from whispers.ledger.state import GameState
 
 
 def store_option(func: Callable[..., Any]) -> Callable[..., Any]:

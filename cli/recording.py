@@ -1,7 +1,10 @@
 """Recording at the table: `new`, `move` and the guided recorder `record`."""
 
+from __future__ import annotations
+
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -9,10 +12,13 @@ from whispers.application import recording
 from whispers.cli.common import store_option, where_now
 from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
-from whispers.ledger.legal import Option
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
 from whispers.ledger.words import describe, plural
+
+if TYPE_CHECKING:
+    from whispers.ledger.game import Game
+    from whispers.ledger.legal import Option
 
 
 @click.command()
@@ -131,7 +137,7 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
     return found[:limit]
 
 
-def _words(game) -> list[str]:  # a ledger.game.Game
+def _words(game: Game) -> list[str]:
     """Words the recorder completes with Tab: verbs, societies, regions, positions, slots, offices."""
     from whispers.ledger.names import OFFICES, SLOTS
 
