@@ -17,8 +17,8 @@ from whispers.ledger.notation import VERBS, format_event
 from whispers.ledger.words import describe, plural
 
 if TYPE_CHECKING:
-    from whispers.ledger.game import Game
     from whispers.ledger.legal import Option
+    from whispers.ledger.state import GameState
 
 
 @click.command()
@@ -137,11 +137,10 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
     return found[:limit]
 
 
-def _words(game: Game) -> list[str]:
+def _words(state: GameState) -> list[str]:
     """Words the recorder completes with Tab: verbs, societies, regions, positions, slots, offices."""
     from whispers.ledger.names import OFFICES, SLOTS
 
-    state = game.state
     positions = [f"{e}.{o}" for e in state.board.empires for o in OFFICES]
     return sorted({*VERBS, *state.players, *state.board.regions, *positions, *SLOTS, *OFFICES,
                    *state.board.empires, "sealed"})
@@ -177,7 +176,7 @@ def record(game: str, store_url: str | None) -> None:
 
     with opened(store_url) as store:
         current = recording.open_game(store, game)
-        readline = _readline_setup(_words(current))
+        readline = _readline_setup(_words(current.state))
         prefill = ""
         while not current.state.over:
             p = recording.next_move(current)
