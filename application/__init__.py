@@ -4,7 +4,8 @@ Each use case takes plain arguments (a store URL or an open Store, a game name, 
 or None for the all-seeing record) and returns a frozen dataclass whose `to_json()` is its one stable JSON
 form (what `--json` prints). Nothing here parses command lines, prints, or knows click or rich.
 
-    recording.py   new, record a move (record_move), record a batch, all or nothing (record_batch),
+    recording.py   new, record a move (record_move, or record_line from notation), record a batch, all or
+                   nothing (record_batch),
                    the next move (next_move), reading a notation line (parse_move)
     reading.py     status, log, score, games
     review.py      replay, stats, fork, diff, annotate, notes

@@ -119,6 +119,21 @@ def record_move(store: Store | str | None, game: str | Game, command: c.Command)
     return Recorded(after, tuple(produced))
 
 
+def record_line(store: Store | str | None, game: str, text: str, reopen: bool = False) -> Recorded:
+    """One move written as a notation line (`reopen`: an undo that reopens a finished game), as record_move."""
+    from whispers.ledger.game import load, record
+
+    with opened(store) as s:
+        current = load(s, game)
+        command = parse_move(text)
+        if command is None:
+            raise NotationError("an empty line: nothing to record")
+        if reopen:
+            command = reopening(command)
+        after, produced = record(s, current, command)
+    return Recorded(after, tuple(produced))
+
+
 def record_batch(store: Store | str | None, game: str, lines: Iterable[str]) -> Recorded:
     """Every move in `lines` (notation, one a line; blank and comment lines skipped), all or nothing: a bad line
     is named by its number and nothing is appended; GameMovedOn if another recorder appended meanwhile."""

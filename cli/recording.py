@@ -83,12 +83,7 @@ def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) 
                                 'reopen "REASON"')
         done = recording.record_batch(store_url, game, sys.stdin)
     else:
-        command = recording.parse_move(line_from_args(line))
-        if command is None:
-            raise NotationError("an empty line: nothing to record")
-        if reopen:
-            command = recording.reopening(command)
-        done = recording.record_move(store_url, game, command)
+        done = recording.record_line(store_url, game, line_from_args(line), reopen)
     show_events(done.events)
     for reason in done.reopened:
         click.echo(f"{game}: the finished game is reopened ({reason}); its scoring no longer stands.")
