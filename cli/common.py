@@ -1,16 +1,20 @@
-"""What the commands share: the store option, opening a game, JSON output, and words for legal moves."""
+"""What the commands share: the store option, JSON output, warnings, and words for legal moves and views."""
+
+from __future__ import annotations
 
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from whispers.ledger.legal import Option, Prompt
-from whispers.ledger.state import GameState
 from whispers.ledger.words import plural
+
+if TYPE_CHECKING:
+    from whispers.ledger.legal import Option, Prompt
+    from whispers.ledger.state import GameState
 
 
 def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -19,12 +23,6 @@ def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
         help="Event store: an SQLite path, postgresql://user@host:port/db, or memory:. "
              "Default: whispers.sqlite in the user data directory.  [env: WHISPERS_STORE]",
     )(func)
-
-
-def open_store(url: str | None):  # -> ledger.store.Store, imported late to keep start-up light
-    from whispers.ledger.store import open_store as _open
-
-    return _open(url or os.environ.get("WHISPERS_STORE") or None)
 
 
 def one_format(as_json: bool, as_csv: bool) -> None:
@@ -74,11 +72,6 @@ def option_text(option: Option, limit: int = 12) -> str:
         case "reveal":
             return f"{s} reveal devout=E dutiful=E affiliated=E unallied=E opposed=E"
     return f"{s} {option.verb}"
-
-
-def option_json(option: Option) -> dict[str, Any]:
-    return {"verb": option.verb, "society": option.society,
-            "choices": {k: list(v) if isinstance(v, tuple) else v for k, v in option.choices.items()}}
 
 
 def where_now(state: GameState, p: Prompt) -> str:
@@ -144,11 +137,7 @@ def replace_file(path: Path, text: str) -> None:
         raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def game_notes(store: Any, game: str) -> list[dict[str, Any]]:
-    """The game's well-formed notes; each malformed one an older whispers stored is named on stderr, skipped."""
-    from whispers.ledger.game import read_notes
-
-    found, skipped = read_notes(store, game)
-    for line in skipped:
+def warn(lines: tuple[str, ...] | list[str]) -> None:
+    """Warnings a use case returned (malformed old notes it skipped...), one a line on stderr."""
+    for line in lines:
         click.echo(f"warning: {line}", err=True)
-    return found

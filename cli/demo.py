@@ -4,8 +4,9 @@ from importlib import resources
 
 import click
 
-from whispers.cli.common import open_store, store_option
-from whispers.ledger.game import new_game, record
+from whispers.application import recording
+from whispers.application.stores import opened
+from whispers.cli.common import store_option
 from whispers.ledger.notation import Header, parse_lines
 
 DEMO_GAME = "official-4p.txt"
@@ -26,7 +27,7 @@ def demo(name: str | None, store_url: str | None) -> None:
     lines = list(parse_lines(text.splitlines()))
     header = next(parsed for _, parsed in lines if isinstance(parsed, Header))
     moves = [parsed for _, parsed in lines if not isinstance(parsed, Header)]
-    with open_store(store_url) as store:
+    with opened(store_url) as store:
         if name is None:
             taken = set(store.names())
             name = (
@@ -34,11 +35,12 @@ def demo(name: str | None, store_url: str | None) -> None:
                 if "demo" not in taken
                 else next(f"demo-{i}" for i in range(2, 10_000) if f"demo-{i}" not in taken)
             )
-        game = new_game(store, name, header)
+        recording.new(store, name, header.players, header.first, header.ruleset, header.board)
+        game = recording.open_game(store, name)
         with Progress(transient=False) as progress:
             task = progress.add_task(f"Recording {DEMO_GAME} as {name!r}", total=len(moves))
             for command in moves:
-                game, _ = record(store, game, command)
+                game = recording.record_move(store, game, command).after
                 progress.advance(task)
         url = store.url
     click.echo(f"\nRecorded {len(moves)} moves ({game.version} events) into {url}\n")

@@ -3,9 +3,9 @@
 
 import click
 
-from whispers.cli.common import open_store, store_option
+from whispers.application import pictures
+from whispers.cli.common import store_option
 from whispers.cli.reading import as_option
-from whispers.ledger.game import load
 from whispers.ledger.names import ROUNDS
 
 output_option = click.option(
@@ -27,13 +27,7 @@ def timeline(game: str, round_: int | None, society: str | None, output: str, st
     faded with the reason, solid edges in execution order and dashed edges for time leaps (a swap-agent
     order, a card lending a position or moving an agent). With --as, only what that society could see.
     """
-    from whispers.projections.render import check, write
-    from whispers.projections.timeline import timeline as draw
-
-    check(output, "dot")
-    with open_store(store_url) as store:
-        record = load(store, game)
-    write(draw(record.events, round_, society), output, engine="dot")
+    pictures.timeline(store_url, game, output, round_, society)
     if output != "-":
         click.echo(f"{game}: timeline written to {output}")
 
@@ -46,14 +40,8 @@ def timeline(game: str, round_: int | None, society: str | None, output: str, st
 def board_map(game: str, version: int | None, output: str, store_url: str | None) -> None:
     """The board of GAME as a graph: regions with cities, farms, forts, banners, the controlling empire's
     colour and field agents; land borders as edges; laid out from the board file's positions."""
-    from whispers.projections.boardmap import board_map as draw
-    from whispers.projections.render import check, write
-
-    check(output, "neato")
-    with open_store(store_url) as store:
-        state = load(store, game, version).state
-    write(draw(state), output, engine="neato")
+    drawn = pictures.board_map(store_url, game, output, version)
     if output != "-":
-        click.echo(f"{game}: map after event {state.version} written to {output}")
+        click.echo(f"{game}: map after event {drawn.version} written to {output}")
 
 

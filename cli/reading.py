@@ -4,26 +4,12 @@ from typing import Any
 
 import click
 
-from whispers.cli.common import emit_json, game_notes, open_store, option_json, option_text, store_option, view_lines
-from whispers.ledger import events as ev
-from whispers.ledger.errors import RuleError
-from whispers.ledger.game import Game, load
-from whispers.ledger.legal import prompt
+from whispers.application import reading
+from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.pins import played_under, state_pins
-from whispers.ledger.state import GameState
-from whispers.projections.views import check_viewer, state_view
 
 as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metavar="SOCIETY",
                          help="Show only what this society could know.")
-
-
-def status_data(state: GameState, society: str | None = None) -> dict[str, Any]:
-    """The state as `society` knew it, with the legal moves open to it (all of them for the record)."""
-    data = state_view(state, society)
-    data["next"]["moves"] = [option_json(o) for o in prompt(state).options if society in (None, o.society)]
-    data["on_board"] = {e: state.on_board(e) for e in state.board.empires}
-    return data
 
 
 @click.command()
@@ -34,18 +20,15 @@ def status_data(state: GameState, society: str | None = None) -> dict[str, Any]:
 @store_option
 def status(game: str, society: str | None, as_json: bool, version: int | None, store_url: str | None) -> None:
     """Where GAME stands: round, phase, who must act and the legal moves, the board, reserves, hands."""
-    with open_store(store_url) as store:
-        state = load(store, game, version).state
-    data = status_data(state, society)
+    found = reading.status(store_url, game, society, version)
     if as_json:
-        emit_json(data)
+        emit_json(found.to_json())
         return
-    lines = view_lines(data)
+    lines = view_lines(found.view)
     click.echo(lines[0])
     click.echo(lines[1])
-    for option in prompt(state).options:
-        if society in (None, option.society):
-            click.echo(f"  {option_text(option)}")
+    for option in found.options:
+        click.echo(f"  {option_text(option)}")
     for line in lines[2:]:
         click.echo(line)
 
@@ -61,30 +44,10 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
     With --as, the log hides what that society could not see: other societies' loyalty tokens and the
     names of cards others drew.
     """
-    from whispers.ledger.notation import format_record
-
-    with open_store(store_url) as store:
-        record = load(store, game)
-        notes = game_notes(store, game)
-    check_viewer(game, record.state.players, society)
-    for line in format_record(record.events, comments=comments, viewer=society, notes=notes):
+    found = reading.log(store_url, game, society, comments)
+    warn(found.warnings)
+    for line in found.lines:
         click.echo(line)
-
-
-def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
-    """The final scoring event, or a provisional one for a game still going (when every token is known)."""
-    from whispers.projections.replay import final_scoring
-
-    scored = final_scoring(record.events)
-    if scored is not None:
-        return scored, True
-    if any(record.state.loyalty.get(p) is None or record.state.loyalty[p].tokens is None
-           for p in record.state.players):
-        raise RuleError(f"{record.name} is not over and a loyalty set is sealed: no provisional score",
-                        "EN Final Scoring")
-    from whispers.ledger.scoring import score as final_score
-
-    return final_score(record.state), False
 
 
 @click.command()
@@ -93,34 +56,26 @@ def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
 @store_option
 def score(game: str, as_json: bool, store_url: str | None) -> None:
     """Scores of GAME with the full breakdown and the tie-break trail (provisional while it goes on)."""
-    with open_store(store_url) as store:
-        record = load(store, game)
-    scored, final = scores_of(record)
+    found = reading.score(store_url, game)
     if as_json:
-        ruleset_pin, board_pin = state_pins(record.state)
-        emit_json({"game": game, "ruleset": ruleset_pin.label, "board": board_pin.label,
-                   "pins": {"ruleset": ruleset_pin.to_json(), "board": board_pin.to_json()}, "final": final,
-                   "scores": {s: v["total"] for s, v in scored.scores.items()},
-                   "winner": scored.winner, "tied": list(scored.tied), "ranking": list(scored.ranking),
-                   "breakdown": scored.scores, "trail": list(scored.trail)})
+        emit_json(found.to_json())
         return
     from rich.console import Console
     from rich.table import Table
 
-    state = record.state
-    table = Table(title=f"{game} · {'final' if final else 'provisional'} scores "
-                        f"({played_under(*state_pins(state))})")
+    scored = found.scored
+    table = Table(title=f"{game} · {'final' if found.final else 'provisional'} scores ({found.played_under})")
     table.add_column("empire")
     for society in scored.ranking:
         table.add_column(society, justify="right")
-    for empire in state.board.empires:
+    for empire in found.empires:
         cells = []
         for society in scored.ranking:
             e = scored.scores[society]["empires"][empire]
             agents = f"+{e['field_agents']}" if e["field_agents"] else ""
             cells.append(f"{e['slot'][:3]} {e['multiplier']}×{e['cities']}{agents} = {e['points']}")
         table.add_row(empire, *cells)
-    if state.ruleset.concealed_bonus:
+    if found.concealed_bonus:
         table.add_row("concealed", *(str(scored.scores[s]["concealed_points"]) for s in scored.ranking))
     table.add_row("total", *(f"[bold]{scored.scores[s]['total']}[/bold]" for s in scored.ranking))
     console = Console()
@@ -136,25 +91,7 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
 @store_option
 def games(as_json: bool, store_url: str | None) -> None:
     """The games in the store, with ruleset, players, where each stands and who won."""
-    from whispers.projections.forks import fork_of
-    from whispers.projections.replay import final_scoring
-
-    rows = []
-    with open_store(store_url) as store:
-        for name in store.names():
-            record = load(store, name)
-            state = record.state
-            scored = final_scoring(record.events)
-            winner = None if scored is None else scored.winner
-            forked = fork_of(record.events)
-            ruleset, board = state_pins(state)
-            rows.append({"game": name, "ruleset": ruleset.label, "board": board.label,
-                         "played_under": played_under(ruleset, board),
-                         "pins": {"ruleset": ruleset.to_json(), "board": board.to_json()},
-                         "players": list(state.players),
-                         "round": state.round, "phase": state.phase, "over": state.over, "winner": winner,
-                         "events": record.version,
-                         "fork_of": None if forked is None else {"game": forked.parent, "at": forked.at}})
+    rows = reading.games(store_url).to_json()
     if as_json:
         emit_json(rows)
         return

@@ -1,20 +1,24 @@
 """Recording at the table: `new`, `move` and the guided recorder `record`."""
 
+from __future__ import annotations
+
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from whispers.cli.common import open_store, store_option, where_now
-from whispers.ledger import commands as c
+from whispers.application import recording
+from whispers.cli.common import store_option, where_now
 from whispers.ledger import events as ev
-from whispers.ledger.errors import GameMovedOn, NotationError, RuleError, WhispersError
-from whispers.ledger.game import Game, load, new_game, play
+from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import VERBS, Header, format_event, parse_line
-from whispers.ledger.pins import labels
-from whispers.ledger.rules import Option, prompt
+from whispers.ledger.notation import VERBS, format_event
 from whispers.ledger.words import describe, plural
+
+if TYPE_CHECKING:
+    from whispers.ledger.legal import Option
+    from whispers.ledger.state import GameState
 
 
 @click.command()
@@ -36,13 +40,10 @@ def new(game: str, players: str, first: str | None, ruleset: str, board: str, al
 
     Example: whispers new finals-t3 --players raven,rat,spider,serpent --first rat
     """
-    header = Header(ruleset, board, tuple(p.strip() for p in players.split(",") if p.strip()), first)
-    with open_store(store_url) as store:
-        created = new_game(store, game, header, allow_modified)
-    state = created.state
-    ruleset_label, board_label = labels(state)
-    click.echo(f"{game}: new {ruleset_label} game on board {board_label} for "
-               f"{', '.join(state.players)}; {state.first} is the first player.")
+    seats = [p.strip() for p in players.split(",") if p.strip()]
+    created = recording.new(store_url, game, seats, first, ruleset, board, allow_modified)
+    click.echo(f"{game}: new {created.ruleset} game on board {created.board} for "
+               f"{', '.join(created.players)}; {created.first} is the first player.")
     click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")
 
 
@@ -76,56 +77,20 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
               help='With undo: take back a finished game\'s last move, reopening it (= undo reopen "REASON").')
 @store_option
 def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) -> None:
-    with open_store(store_url) as store:
-        current = load(store, game)
-        start = current
-        if line == ("-",):
-            if reopen:
-                raise NotationError('--reopen goes with one undo line; among lines read from input write undo '
-                                    'reopen "REASON"')
-            produced: list[ev.Event] = []
-            for number, text in enumerate(sys.stdin, start=1):
-                try:
-                    command = _command(text)
-                    if command is None:
-                        continue
-                    current, events = play(current, command)
-                except RuleError as exc:
-                    raise RuleError(f"line {number}: {exc.reason}", exc.rule) from None
-                except WhispersError as exc:
-                    raise type(exc)(f"line {number}: {exc}") from None
-                produced.extend(events)
-        else:
-            command = _command(line_from_args(line))
-            if command is None:
-                raise NotationError("an empty line: nothing to record")
-            if reopen:
-                if not isinstance(command, c.Undo):
-                    raise NotationError('--reopen goes with undo only: whispers move GAME undo --reopen "REASON"')
-                command = c.Undo(command.reason, reopen=True)
-            current, produced = play(current, command)
-        if produced:
-            store.append(game, start.version, [e.to_fact() for e in produced])
-    show_events(produced)
-    for event in produced:
-        if isinstance(event, ev.MoveTakenBack) and event.reopen:
-            click.echo(f"{game}: the finished game is reopened ({event.reason}); its scoring no longer stands.")
-    _say_next(current)
-
-
-def _command(text: str) -> c.Command | None:
-    parsed = parse_line(text)
-    if isinstance(parsed, Header):
-        raise NotationError("a game line starts a game: use whispers new or whispers import")
-    return parsed
-
-
-def _say_next(game: Game) -> None:
-    p = prompt(game.state)
-    if game.state.over:
-        click.echo(f"{game.name}: the game is over. See: whispers score {game.name}")
-        return
-    click.echo(f"Next: {p.note}")
+    if line == ("-",):
+        if reopen:
+            raise NotationError('--reopen goes with one undo line; among lines read from input write undo '
+                                'reopen "REASON"')
+        done = recording.record_batch(store_url, game, sys.stdin)
+    else:
+        done = recording.record_line(store_url, game, line_from_args(line), reopen)
+    show_events(done.events)
+    for reason in done.reopened:
+        click.echo(f"{game}: the finished game is reopened ({reason}); its scoring no longer stands.")
+    if done.over:
+        click.echo(f"{game}: the game is over. See: whispers score {game}")
+    else:
+        click.echo(f"Next: {done.next}")
 
 
 # --- the guided recorder --------------------------------------------------------------------------
@@ -167,11 +132,10 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
     return found[:limit]
 
 
-def _words(game: Game) -> list[str]:
+def _words(state: GameState) -> list[str]:
     """Words the recorder completes with Tab: verbs, societies, regions, positions, slots, offices."""
     from whispers.ledger.names import OFFICES, SLOTS
 
-    state = game.state
     positions = [f"{e}.{o}" for e in state.board.empires for o in OFFICES]
     return sorted({*VERBS, *state.players, *state.board.regions, *positions, *SLOTS, *OFFICES,
                    *state.board.empires, "sealed"})
@@ -203,12 +167,14 @@ def record(game: str, store_url: str | None) -> None:
     or type any notation line; Tab completes names. Each move is saved the moment it is accepted, so
     Ctrl-C or a closed terminal loses nothing confirmed. Type q to stop, ? for the verbs.
     """
-    with open_store(store_url) as store:
-        current = load(store, game)
-        readline = _readline_setup(_words(current))
+    from whispers.application.stores import opened
+
+    with opened(store_url) as store:
+        current = recording.open_game(store, game)
+        readline = _readline_setup(_words(current.state))
         prefill = ""
         while not current.state.over:
-            p = prompt(current.state)
+            p = recording.next_move(current)
             offered = suggestions(p.options)
             click.echo("")
             click.echo(where_now(current.state, p))
@@ -245,19 +211,18 @@ def record(game: str, store_url: str | None) -> None:
             if not line:
                 continue
             try:
-                command = _command(line)
+                command = recording.parse_move(line)
                 if command is None:
                     continue
-                after, produced = play(current, command)
-                store.append(game, current.version, [e.to_fact() for e in produced])
+                done = recording.record_move(store, current, command)
             except GameMovedOn as exc:
                 click.echo(f"Refused: {exc}; reloading the game.")
-                current = load(store, game)
+                current = recording.open_game(store, game)
                 continue
             except WhispersError as exc:
                 click.echo(f"Refused: {exc}")
                 continue
-            current = after
+            current = done.after
             click.echo("Recorded:")
-            show_events(produced)
+            show_events(done.events)
     click.echo(f"{game}: {'the game is over. See: whispers score ' + game if current.state.over else 'stopped.'}")

@@ -2,21 +2,21 @@
 
 import csv
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
 
-from whispers.cli.common import emit_json, game_notes, one_format, open_store, store_option, view_lines
+from whispers.application import review
+from whispers.application.review import TAGS, Replayed
+from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
 from whispers.cli.reading import as_option
 from whispers.ledger.errors import NoSuchEvent
-from whispers.ledger.game import TAGS, annotate, fork, load
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.notation import format_event
 from whispers.ledger.notes import shown_by
 from whispers.ledger.words import describe, plural
-from whispers.projections.forks import diff as diff_records
-from whispers.projections.replay import Replay
-from whispers.projections.views import check_viewer, event_view, state_view
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
 """What `r R` and `e EMPIRE R` accept in the replay prompt."""
@@ -35,23 +35,15 @@ def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
     return lines
 
 
-def replay_data(replay: Replay, version: int, society: str | None, notes: list[dict[str, Any]]) -> dict[str, Any]:
-    data = state_view(replay.at(version), society)
-    data["event"] = event_view(replay.event(version), society)
-    data["notes"] = [n for n in notes if n["at"] == version]
-    data["events"] = len(replay)
-    return data
-
-
-def _show(replay: Replay, version: int, society: str | None, notes: list[dict[str, Any]]) -> None:
-    data = replay_data(replay, version, society, notes)
-    event = replay.event(version)
+def _show(replayed: Replayed, version: int) -> None:
+    frame = replayed.frame(version)
+    event, society = frame.event, frame.viewer
     hide = society is not None and event.private is not None and getattr(event, "society", None) != society
     words = format_event(event, hide_private=hide) or f"· {describe(event)}"
-    click.echo(f"event {version}/{len(replay)}: {words}")
-    for line in _note_lines(notes, version):
+    click.echo(f"event {version}/{frame.events}: {words}")
+    for line in _note_lines(list(frame.notes), version):
         click.echo(line)
-    for line in view_lines(data):
+    for line in view_lines(frame.view):
         click.echo(line)
 
 
@@ -69,26 +61,21 @@ def replay(game: str, version: int | None, society: str | None, as_json: bool, s
     With --step, a terminal stepper: Enter or n (next), b (back), j N (jump to event N), r R (start of round
     R), e EMPIRE [R] (that empire's turn), q (quit). It works on a game still in progress.
     """
-    with open_store(store_url) as store:
-        record = load(store, game)
-        notes = game_notes(store, game)
-    check_viewer(game, record.state.players, society)
-    rep = Replay(record.events)
-    version = len(rep) if version is None else version
-    if not 1 <= version <= len(rep):
-        raise NoSuchEvent(game, len(rep), version)
+    replayed = review.replay(store_url, game, version, society)
+    warn(replayed.warnings)
     if step:
-        _stepper(rep, version, society, notes)
+        _stepper(replayed)
     elif as_json:
-        emit_json(replay_data(rep, version, society, notes))
+        emit_json(replayed.to_json())
     else:
-        _show(rep, version, society, notes)
+        _show(replayed, replayed.at)
 
 
-def _stepper(rep: Replay, version: int, society: str | None, notes: list[dict[str, Any]]) -> None:
+def _stepper(replayed: Replayed) -> None:
+    rep, version = replayed.replay, replayed.at
     while True:
         click.echo("")
-        _show(rep, version, society, notes)
+        _show(replayed, version)
         try:
             answer = input("step> ").strip().split()
         except (EOFError, KeyboardInterrupt):
@@ -135,8 +122,6 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
     --all keeps a catalog that remembers how far into the store it has read, so after one more game it
     reads one more game; the JSON's "read" says how many games and events this run read.
     """
-    from whispers.projections.stats import across, game_stats
-
     one_format(as_json, as_csv)
     if everything and game is not None:
         raise click.UsageError(f"give a GAME or --all, not both: --all already covers {game}")
@@ -144,12 +129,11 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
         raise click.UsageError("give a GAME, or --all for every game in the store")
     if ruleset is not None and not everything:
         raise click.UsageError("--ruleset picks games for --all: a single GAME has one ruleset already")
-    with open_store(store_url) as store:
-        if everything:
-            data = _across_store(store, ruleset, quiet=as_json or as_csv)
-            data = {**across(data.pop("summaries").values(), ruleset), "read": data["read"]}
-        else:
-            data = game_stats(load(store, game).events)
+    if everything:
+        with _progress_bar(quiet=as_json or as_csv) as progress:
+            data = review.stats_across(store_url, ruleset, progress).to_json()
+    else:
+        data = review.stats(store_url, game).to_json()
     if as_json:
         emit_json(data)
     elif as_csv:
@@ -161,24 +145,28 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
             click.echo(f"{path}: {value}")
 
 
-def _across_store(store, ruleset: str | None, quiet: bool) -> dict[str, Any]:
-    from whispers.projections.catalog import Catalog
+@contextmanager
+def _progress_bar(quiet: bool, over: int = 20) -> Iterator[Callable[[int, int], None]]:
+    """A progress callback that shows a bar once there are more than `over` games to read."""
+    bar: Any = None
+    task: Any = None
 
-    catalog = Catalog(store)
-    try:
-        pending = len(store.changes(catalog.position())[1])
-        if pending > 20 and not quiet:
+    def progress(done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None and total > over and not quiet:
             from rich.progress import Progress
 
-            with Progress(transient=True) as bar:
-                task = bar.add_task("Reading games into the catalog", total=pending)
-                refreshed = catalog.refresh(lambda done, total: bar.update(task, completed=done))
-        else:
-            refreshed = catalog.refresh()
-        summaries = catalog.summaries()
+            bar = Progress(transient=True)
+            bar.start()
+            task = bar.add_task("Reading games into the catalog", total=total)
+        if bar is not None:
+            bar.update(task, completed=done)
+
+    try:
+        yield progress
     finally:
-        catalog.close()
-    return {"summaries": summaries, "read": {"games": refreshed.games, "events": refreshed.events}}
+        if bar is not None:
+            bar.stop()
 
 
 def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
@@ -202,11 +190,8 @@ def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
 @store_option
 def fork_game(game: str, new: str, version: int, store_url: str | None) -> None:
     """A "what if": NEW starts as GAME's first N events, marked as a fork, and is recorded onward as any game."""
-    from whispers.ledger.rules import prompt
-
-    with open_store(store_url) as store:
-        forked = fork(store, game, new, version)
-    click.echo(f"{new}: forked from {game} at event {version}. Next: {prompt(forked.state).note}")
+    forked = review.fork(store_url, game, new, version)
+    click.echo(f"{new}: forked from {game} at event {version}. Next: {forked.next}")
 
 
 @click.command()
@@ -216,9 +201,7 @@ def fork_game(game: str, new: str, version: int, store_url: str | None) -> None:
 @store_option
 def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
     """Where GAME and OTHER part, and how their final scores differ."""
-    with open_store(store_url) as store:
-        a, b = load(store, game), load(store, other)
-    data = diff_records(a.events, b.events, game, other)
+    data = review.diff(store_url, game, other).to_json()
     if as_json:
         emit_json(data)
         return
@@ -256,10 +239,8 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
 def annotate_game(game: str, version: int, text: str, author: str | None, tag: str | None,
                   store_url: str | None) -> None:
     """A note on event N of GAME, kept in the game's own notes stream (the record is never reopened)."""
-    with open_store(store_url) as store:
-        annotate(store, game, version, text, author, tag)
-        count = len(store.notes(game))
-    click.echo(f"{game}: note on event {version} saved ({plural(count, 'note')} in all).")
+    annotated = review.annotate(store_url, game, version, text, author, tag)
+    click.echo(f"{game}: note on event {version} saved ({plural(annotated.count, 'note')} in all).")
 
 
 @click.command()
@@ -268,16 +249,14 @@ def annotate_game(game: str, version: int, text: str, author: str | None, tag: s
 @store_option
 def notes(game: str, as_json: bool, store_url: str | None) -> None:
     """The notes on GAME, with the move each is on."""
-    with open_store(store_url) as store:
-        found = game_notes(store, game)
-        record = load(store, game) if found else None
+    found = review.notes(store_url, game)
+    warn(found.warnings)
     if as_json:
-        emit_json(found)
+        emit_json(found.to_json())
         return
-    if not found:
+    if not found.notes:
         click.echo(f"{game}: no notes yet. Add one: whispers annotate {game} N \"text\"")
-    for note in found:
-        assert record is not None
+    for note, event in zip(found.notes, found.on, strict=True):
         who = shown_by(note)
-        click.echo(f"event {note['at']} ({_event_words(record.events[note['at'] - 1])})"
+        click.echo(f"event {note['at']} ({_event_words(event)})"
                    f"{f' [{who}]' if who else ''}: {note['text']}")

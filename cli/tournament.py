@@ -8,9 +8,8 @@ from typing import Any
 
 import click
 
-from whispers.cli.common import emit_json, one_format, open_store, replace_file, store_option
-from whispers.ledger.errors import StoreError
-from whispers.ledger.game import load
+from whispers.application import tournament as use
+from whispers.cli.common import emit_json, one_format, replace_file, store_option
 
 format_options = [
     click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts."),
@@ -58,13 +57,6 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool) -> None
         console.print("No finished game yet.")
 
 
-def _events(store, names: list[str]) -> dict[str, list]:
-    games = {}
-    for name in names:
-        games[name] = list(load(store, name).events)
-    return games
-
-
 @click.command()
 @click.option("--games", required=True, metavar="G1,G2,...", help="The games to rank, by name.")
 @_with_formats
@@ -75,22 +67,9 @@ def standings(games: str, as_json: bool, as_csv: bool, store_url: str | None) ->
     Entrants are the societies (use `whispers tournament FILE` to name the people at each seat); tournament
     points per placing are players minus place (4 players: 3, 2, 1, 0); games in progress are not counted.
     """
-    from whispers.projections.standings import standings_data
-
     one_format(as_json, as_csv)
-    names = [g.strip() for g in games.split(",") if g.strip()]
-    if not names:
-        raise StoreError("--games lists no game")
-    with open_store(store_url) as store:
-        data = standings_data(_events(store, names))
-    _show(data, "standings", as_json, as_csv)
-
-
-def _read(file: Path) -> str:
-    try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
+    found = use.standings(store_url, [g.strip() for g in games.split(",") if g.strip()])
+    _show(found.to_json(), found.title, as_json, as_csv)
 
 
 @click.command("tournament")
@@ -100,17 +79,9 @@ def _read(file: Path) -> str:
 def ranking(file: Path, as_json: bool, as_csv: bool, store_url: str | None) -> None:
     """Standings of the tournament described in FILE (docs/tournament.md): its games, who sat at each
     society, and its points per placing."""
-    from whispers.projections.standings import load_tournament, standings_data
-
     one_format(as_json, as_csv)
-    spec = load_tournament(_read(file), str(file))
-    with open_store(store_url) as store:
-        # a paired round's games exist once their tables run `whispers new`; any other name must be there
-        waiting = [g for g in spec.games if g in spec.rounds and not store.exists(g)]
-        data = standings_data(_events(store, [g for g in spec.games if g not in waiting]), spec.seats, spec.points)
-    data["not_started"] = waiting
-    data["tournament"] = spec.name
-    _show(data, spec.name, as_json, as_csv)
+    found = use.tournament(store_url, file)
+    _show(found.to_json(), found.title, as_json, as_csv)
 
 
 class FileOrCommand(click.Group):
@@ -146,42 +117,12 @@ def pair(file: Path, round_no: int, force: bool, as_json: bool, store_url: str |
     the same tables); later rounds are Swiss by the points of the rounds before, with as few repeat
     meetings as any arrangement allows. Societies and the first seat rotate. docs/tournament.md.
     """
-    from whispers.projections.pairing import (
-        PairingError,
-        check_round,
-        games_before,
-        history_before,
-        pair_round,
-        plan_data,
-        points_by_entrant,
-        seed_for,
-        with_round,
-    )
-    from whispers.projections.standings import load_tournament, standings_data
-
-    text = _read(file)
-    spec = load_tournament(text, str(file))
-    check_round(spec, round_no)
-    earlier = games_before(spec, round_no)
-    points: dict[str, float] = {}
-    if round_no > 1 and earlier:
-        with open_store(store_url) as store:
-            missing = [g for g in earlier if not store.exists(g)]
-            if missing:
-                raise PairingError(f"{missing[0]} is not in the store yet: pair round {round_no} when the rounds "
-                                   "before it are over")
-            data = standings_data(_events(store, earlier), spec.seats, spec.points)
-        if data["in_progress"]:
-            raise PairingError(f"{data['in_progress'][0]} is still in progress: pair round {round_no} when the "
-                               "rounds before it are over")
-        points = points_by_entrant(data)
-    plan = pair_round(round_no, spec.entrants, history_before(spec, round_no), points,
-                      seed_for(spec.name, round_no, *spec.entrants))
-    replace_file(file, with_round(text, plan, force))
+    paired = use.pair(store_url, file, round_no, force)
+    replace_file(file, paired.text)
     if as_json:
-        emit_json({"tournament": spec.name, "file": str(file), **plan_data(plan)})
+        emit_json(paired.to_json())
         return
-    _show_plan(plan, spec.name, points)
+    _show_plan(paired.plan, paired.tournament, paired.points)
 
 
 def _show_plan(plan, title: str, points: dict[str, float]) -> None:  # type: ignore[no-untyped-def]

@@ -45,7 +45,7 @@ def test_no_message_hedges_a_plural_with_parentheses() -> None:
     import tokenize
 
     hedged = []
-    for folder in ("ledger", "projections", "cli"):
+    for folder in ("ledger", "projections", "application", "cli"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
             hedged += [f"{path.relative_to(ROOT)}:{token.start[0]}" for token in tokens

@@ -1,0 +1,22 @@
+"""The application layer: one function per use case, shared by every face (the CLI today, the web next).
+
+Each use case takes plain arguments (a store URL or an open Store, a game name, a viewer: a society's name,
+or None for the all-seeing record) and returns a frozen dataclass whose `to_json()` is its one stable JSON
+form (what `--json` prints). Nothing here parses command lines, prints, or knows click or rich.
+
+    recording.py   new, record a move (record_move, or record_line from notation), record a batch, all or
+                   nothing (record_batch),
+                   the next move (next_move), reading a notation line (parse_move)
+    reading.py     status, log, score, games
+    review.py      replay, stats, fork, diff, annotate, notes
+    files.py       import (import_file), export (export_record, write_export), verify
+    tournament.py  standings, tournament standings, pairing a round
+    stores.py      opening a store from a URL (or using one already open)
+
+Errors are the ledger's typed errors (ledger.errors.WhispersError and its kin), raised unchanged; each face maps
+them to its own form. In particular "the game moved on" (another recorder appended since this one read the
+game) is always `ledger.errors.GameMovedOn`:
+    CLI  -> one line on stderr, exit status 2 (the guided recorder says so and reloads the game)
+    web  -> HTTP 409 Conflict
+Any other WhispersError is a refusal: CLI one line and exit 2; web 400 (404 for UnknownGame / NoSuchEvent).
+"""

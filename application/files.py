@@ -1,0 +1,143 @@
+"""Games in files: import (notation or a record file), export (the portable record file), and verify."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from whispers.application.reading import notes_of
+from whispers.application.stores import opened
+from whispers.ledger.errors import RecordFileError, StoreError
+
+if TYPE_CHECKING:
+    from whispers.ledger.pins import Pin
+    from whispers.ledger.store import Store
+
+
+def _where(state: Any) -> str:
+    return "over" if state.over else f"round {state.round}, {state.phase}"
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    game: str
+    events: int
+    played_under: str
+    players: tuple[str, ...]
+    where: str  # "over", or "round 2, empire"
+    unchained: int = 0  # notes from an older whispers' file that no hash covers (kept, marked)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "events": self.events, "played_under": self.played_under,
+                "players": list(self.players), "where": self.where, "unchained": self.unchained}
+
+
+def import_file(store: Store | str | None, file: Path, name: str | None = None,
+                allow_modified: bool = False) -> Imported:
+    """A game in notation or a whispers record file into the store: all of it, or nothing."""
+    from whispers.ledger import recordfile
+    from whispers.ledger.game import import_lines, import_record
+    from whispers.ledger.pins import played_under, state_pins
+
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise RecordFileError(f"cannot read {file}: {exc.strerror}") from None
+    unchained = 0
+    with opened(store) as s:
+        if recordfile.looks_like_record(data):
+            game = import_record(s, data, str(file), name, allow_modified)
+            unchained = sum(1 for note in s.notes(game.name) if note.get("unchained"))
+        else:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RecordFileError(f"{file}: neither notation (UTF-8 text) nor a record file") from None
+            game = import_lines(s, name or file.stem, text.splitlines(), beside=file.parent,
+                                allow_modified=allow_modified)
+    state = game.state
+    return Imported(game.name, game.version, played_under(*state_pins(state)), tuple(state.players), _where(state),
+                    unchained)
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    game: str
+    data: bytes  # the record file
+    events: int
+    notes: int
+    head: str  # of the events' hash chain
+    notes_head: str
+    warnings: tuple[str, ...] = ()  # malformed notes an older whispers stored, skipped
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "events": self.events, "notes": self.notes, "head": self.head,
+                "notes_head": self.notes_head}
+
+
+def export_record(store: Store | str | None, game: str) -> Exported:
+    """The game as a portable record file: msgpack, a header and a hash chain over the events and the notes."""
+    from whispers.ledger import recordfile
+
+    with opened(store) as s:
+        facts = s.facts(game)
+        found, warnings = notes_of(s, game)
+    return Exported(game, recordfile.dumps(game, facts, found), len(facts), len(found),
+                    recordfile.chain(facts)[-1], recordfile.notes_head(found), warnings)
+
+
+def write_export(exported: Exported, output: Path, force: bool = False) -> None:
+    """Write the record file to `output` in one step; an existing file is left alone unless `force`."""
+    from whispers.ledger.safefile import write_file
+
+    try:
+        write_file(output, exported.data, overwrite=force)
+    except FileExistsError:
+        raise StoreError(f"{output} exists already: export --force replaces it") from None
+    except OSError as exc:
+        raise StoreError(f"cannot write {output}: {exc.strerror}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    target: str
+    events: int
+    head: str
+    pins: tuple[Pin, Pin]
+    where: str
+    notes: int
+    notes_head: str | None  # None: a record file from an older whispers, whose notes no hash covers
+    warnings: tuple[str, ...] = ()  # malformed notes an older whispers stored, skipped
+
+    @property
+    def played_under(self) -> str:
+        from whispers.ledger.pins import played_under
+
+        return played_under(*self.pins)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.target, "events": self.events, "head": self.head,
+                "pins": {"ruleset": self.pins[0].to_json(), "board": self.pins[1].to_json()}, "where": self.where,
+                "notes": self.notes, "notes_head": self.notes_head}
+
+
+def verify(store: Store | str | None, target: str) -> Verification:
+    """A game in the store, or a record file (`target` names an existing file with a suffix): its hash chain,
+    and every move re-adjudicated by the rules. VerifyError names the first bad event."""
+    from whispers.ledger import recordfile
+    from whispers.ledger.verify import verify as check
+
+    path = Path(target)
+    warnings: tuple[str, ...] = ()
+    if path.suffix and path.is_file():
+        header, facts, found = recordfile.loads(path.read_bytes(), target)
+        chained = "notes_head" in header
+    else:
+        with opened(store) as s:
+            facts = s.facts(target)
+            found, warnings = notes_of(s, target)
+        chained = True
+    verified = check(facts, target)
+    return Verification(target, verified.events, verified.head, verified.pins, _where(verified.state), len(found),
+                        recordfile.notes_head(found) if chained else None, warnings)

@@ -1,0 +1,48 @@
+"""Pictures: the council-order timeline and the board map, written as DOT or rendered by Graphviz."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from whispers.application.stores import opened
+
+if TYPE_CHECKING:
+    from whispers.ledger.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    game: str
+    version: int  # the picture shows the game after this event
+    output: str  # a file, or "-" for DOT on standard output
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "version": self.version, "output": self.output}
+
+
+def timeline(store: Store | str | None, game: str, output: str, round_: int | None = None,
+             viewer: str | None = None) -> Drawn:
+    """The council orders as executed, round by round (only round `round_`), as `viewer` could see them."""
+    from whispers.ledger.game import load
+    from whispers.projections.render import check, write
+    from whispers.projections.timeline import timeline as draw
+
+    check(output, "dot")
+    with opened(store) as s:
+        record = load(s, game)
+    write(draw(record.events, round_, viewer), output, engine="dot")
+    return Drawn(game, record.version, output)
+
+
+def board_map(store: Store | str | None, game: str, output: str, at: int | None = None) -> Drawn:
+    """The board after event `at` (default: the end) as a graph laid out from the board file's positions."""
+    from whispers.ledger.game import load
+    from whispers.projections.boardmap import board_map as draw
+    from whispers.projections.render import check, write
+
+    check(output, "neato")
+    with opened(store) as s:
+        state = load(s, game, at).state
+    write(draw(state), output, engine="neato")
+    return Drawn(game, state.version, output)

@@ -1,0 +1,111 @@
+"""Tournaments: standings over a list of games, the standings of a tournament file, and pairing a round."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from whispers.application.stores import opened
+from whispers.ledger.errors import StoreError
+
+if TYPE_CHECKING:
+    from whispers.ledger.store import Store
+    from whispers.projections.pairing import Plan
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    title: str
+    data: dict[str, Any]  # projections.standings.standings_data (+ not_started and tournament for a file)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.data
+
+
+def _events(store: Store, names: list[str]) -> dict[str, list]:
+    from whispers.ledger.game import load
+
+    return {name: list(load(store, name).events) for name in names}
+
+
+def read_text(file: Path) -> str:
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StoreError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def standings(store: Store | str | None, names: list[str]) -> Standings:
+    """Standings over the named games by ruleset, each placed by its own ruleset's tie-breaks; the entrants are
+    the societies; games in progress are not counted."""
+    from whispers.projections.standings import standings_data
+
+    if not names:
+        raise StoreError("--games lists no game")
+    with opened(store) as s:
+        return Standings("standings", standings_data(_events(s, names)))
+
+
+def tournament(store: Store | str | None, file: Path) -> Standings:
+    """Standings of the tournament described in `file`: its games, who sat at each society, its points."""
+    from whispers.projections.standings import load_tournament, standings_data
+
+    spec = load_tournament(read_text(file), str(file))
+    with opened(store) as s:
+        # a paired round's games exist once their tables run `whispers new`; any other name must be there
+        waiting = [g for g in spec.games if g in spec.rounds and not s.exists(g)]
+        data = standings_data(_events(s, [g for g in spec.games if g not in waiting]), spec.seats, spec.points)
+    data["not_started"] = waiting
+    data["tournament"] = spec.name
+    return Standings(spec.name, data)
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    tournament: str
+    file: str
+    plan: Plan
+    points: dict[str, float]  # each entrant's points from the rounds before
+    text: str  # the tournament file with the round written into it
+
+    def to_json(self) -> dict[str, Any]:
+        from whispers.projections.pairing import plan_data
+
+        return {"tournament": self.tournament, "file": self.file, **plan_data(self.plan)}
+
+
+def pair(store: Store | str | None, file: Path, round_no: int, force: bool = False) -> Paired:
+    """Seat the entrants of round `round_no` at tables of 3 and 4: round 1 at random (seeded), later rounds
+    Swiss by the points of the rounds before. Returns the file's new text; writing it is the caller's."""
+    from whispers.projections.pairing import (
+        PairingError,
+        check_round,
+        games_before,
+        history_before,
+        pair_round,
+        points_by_entrant,
+        seed_for,
+        with_round,
+    )
+    from whispers.projections.standings import load_tournament, standings_data
+
+    text = read_text(file)
+    spec = load_tournament(text, str(file))
+    check_round(spec, round_no)
+    earlier = games_before(spec, round_no)
+    points: dict[str, float] = {}
+    if round_no > 1 and earlier:
+        with opened(store) as s:
+            missing = [g for g in earlier if not s.exists(g)]
+            if missing:
+                raise PairingError(f"{missing[0]} is not in the store yet: pair round {round_no} when the rounds "
+                                   "before it are over")
+            data = standings_data(_events(s, earlier), spec.seats, spec.points)
+        if data["in_progress"]:
+            raise PairingError(f"{data['in_progress'][0]} is still in progress: pair round {round_no} when the "
+                               "rounds before it are over")
+        points = points_by_entrant(data)
+    plan = pair_round(round_no, spec.entrants, history_before(spec, round_no), points,
+                      seed_for(spec.name, round_no, *spec.entrants))
+    return Paired(spec.name, str(file), plan, points, with_round(text, plan, force))
