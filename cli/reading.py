@@ -12,16 +12,17 @@ from whispers.ledger.legal import prompt
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.pins import played_under, state_pins
 from whispers.ledger.state import GameState
-from whispers.projections.views import check_viewer, state_view
+from whispers.projections.visibility import SPECTATOR_NAME, check_viewer, knows, state_view
 
-as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metavar="SOCIETY",
-                         help="Show only what this society could know.")
+as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
+                         help="Show only what this society could know (spectator: public facts only).")
 
 
 def status_data(state: GameState, society: str | None = None) -> dict[str, Any]:
-    """The state as `society` knew it, with the legal moves open to it (all of them for the record)."""
+    """The state as `society` knew it, with the legal moves open to it (all of them for the record, none for a
+    spectator)."""
     data = state_view(state, society)
-    data["next"]["moves"] = [option_json(o) for o in prompt(state).options if society in (None, o.society)]
+    data["next"]["moves"] = [option_json(o) for o in prompt(state).options if knows(society, o.society)]
     data["on_board"] = {e: state.on_board(e) for e in state.board.empires}
     return data
 
@@ -44,7 +45,7 @@ def status(game: str, society: str | None, as_json: bool, version: int | None, s
     click.echo(lines[0])
     click.echo(lines[1])
     for option in prompt(state).options:
-        if society in (None, option.society):
+        if knows(society, option.society):
             click.echo(f"  {option_text(option)}")
     for line in lines[2:]:
         click.echo(line)
@@ -59,9 +60,9 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
     """GAME in notation, one move per line: `whispers import` reads it back.
 
     With --as, the log hides what that society could not see: other societies' loyalty tokens and the
-    names of cards others drew.
+    names of cards others drew (--as spectator: every society's).
     """
-    from whispers.ledger.notation import format_record
+    from whispers.projections.log import format_record
 
     with open_store(store_url) as store:
         record = load(store, game)

@@ -10,16 +10,11 @@ from whispers.cli.common import emit_json, game_notes, one_format, open_store, s
 from whispers.cli.reading import as_option
 from whispers.ledger.errors import NoSuchEvent
 from whispers.ledger.game import TAGS, annotate, fork, load
-from whispers.ledger.notation import format_event
 from whispers.ledger.notes import shown_by
-from whispers.ledger.words import describe, plural
+from whispers.ledger.words import plural
 from whispers.projections.forks import diff as diff_records
 from whispers.projections.replay import Replay
-from whispers.projections.views import check_viewer, event_view, state_view
-
-
-def _event_words(event) -> str:
-    return format_event(event, hide_private=False) or f"· {describe(event)}"
+from whispers.projections.visibility import RECORD, check_viewer, event_view, event_words, state_view
 
 
 def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
@@ -41,10 +36,7 @@ def replay_data(replay: Replay, version: int, society: str | None, notes: list[d
 
 def _show(replay: Replay, version: int, society: str | None, notes: list[dict[str, Any]]) -> None:
     data = replay_data(replay, version, society, notes)
-    event = replay.event(version)
-    hide = society is not None and event.private is not None and getattr(event, "society", None) != society
-    words = format_event(event, hide_private=hide) or f"· {describe(event)}"
-    click.echo(f"event {version}/{len(replay)}: {words}")
+    click.echo(f"event {version}/{len(replay)}: {event_words(replay.event(version), society)}")
     for line in _note_lines(notes, version):
         click.echo(line)
     for line in view_lines(data):
@@ -275,5 +267,5 @@ def notes(game: str, as_json: bool, store_url: str | None) -> None:
     for note in found:
         assert record is not None
         who = shown_by(note)
-        click.echo(f"event {note['at']} ({_event_words(record.events[note['at'] - 1])})"
+        click.echo(f"event {note['at']} ({event_words(record.events[note['at'] - 1], RECORD)})"
                    f"{f' [{who}]' if who else ''}: {note['text']}")
