@@ -8,8 +8,7 @@ from whispers.projections.visibility import (
     NotPlaying,
     check_viewer,
     event_view,
-    secrets_hidden_from,
     state_view,
 )
 
-__all__ = ["NotPlaying", "check_viewer", "event_view", "secrets_hidden_from", "state_view"]
+__all__ = ["NotPlaying", "check_viewer", "event_view", "state_view"]

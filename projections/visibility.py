@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
-from whispers.ledger.names import SLOTS
 from whispers.ledger.notation import format_event
 from whispers.ledger.pins import labels
 from whispers.ledger.state import GameState, position_name
@@ -160,19 +159,3 @@ def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
         "loyalty": loyalty,
     }
 
-
-def secrets_hidden_from(state: GameState, who: AnyViewer) -> tuple[set[tuple[str, str, str]], set[str]]:
-    """What the viewer could not know at `state`: other societies' unrevealed (society, slot, empire) tokens and
-    the names of cards in other hands. For the security tests."""
-    tokens = set()
-    cards = set()
-    for other in state.players:
-        if knows(who, other):
-            continue
-        held = state.loyalty.get(other)
-        if held is not None and held.tokens is not None and not tokens_shown(who, state, other):
-            for slot in SLOTS:
-                if slot not in held.revealed:
-                    tokens.add((other, slot, held.tokens[slot]))
-        cards.update(state.hands[other].known)
-    return tokens, cards
