@@ -35,7 +35,7 @@ class Status:
 
     game: str
     viewer: str | None
-    view: dict[str, Any]  # projections.views.state_view, with next.moves and on_board
+    view: dict[str, Any]  # projections.visibility.state_view, with next.moves and on_board
     options: tuple[Option, ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -44,10 +44,10 @@ class Status:
 
 def status_of(state: Any, viewer: str | None = None) -> Status:
     from whispers.ledger.legal import prompt
-    from whispers.projections.views import state_view
+    from whispers.projections.visibility import knows, state_view
 
     data = state_view(state, viewer)
-    options = tuple(o for o in prompt(state).options if viewer in (None, o.society))
+    options = tuple(o for o in prompt(state).options if knows(viewer, o.society))
     data["next"]["moves"] = [option_json(o) for o in options]
     data["on_board"] = {e: state.on_board(e) for e in state.board.empires}
     return Status(state.name, viewer, data, options)
@@ -74,8 +74,8 @@ class Log:
 def log(store: Store | str | None, game: str, viewer: str | None = None, comments: bool = True) -> Log:
     """The game in notation, as `viewer` could see it (`whispers import` reads the record's own back)."""
     from whispers.ledger.game import load
-    from whispers.ledger.notation import format_record
-    from whispers.projections.views import check_viewer
+    from whispers.projections.log import format_record
+    from whispers.projections.visibility import check_viewer
 
     with opened(store) as s:
         record = load(s, game)

@@ -55,7 +55,7 @@ class Recorded:
         return next_move(self.after).note
 
     def to_json(self) -> dict[str, Any]:
-        from whispers.projections.views import event_view
+        from whispers.projections.visibility import event_view
 
         return {"game": self.game, "version": self.after.version, "events": [event_view(e, None) for e in self.events],
                 "over": self.over, "next": None if self.over else self.next}

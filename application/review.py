@@ -26,11 +26,11 @@ class Frame:
     events: int  # how many the game has
     viewer: str | None
     event: ev.Event
-    view: dict[str, Any]  # projections.views.state_view after the event
+    view: dict[str, Any]  # projections.visibility.state_view after the event
     notes: tuple[dict[str, Any], ...]  # the notes on this event
 
     def to_json(self) -> dict[str, Any]:
-        from whispers.projections.views import event_view
+        from whispers.projections.visibility import event_view
 
         return {**self.view, "event": event_view(self.event, self.viewer), "notes": list(self.notes),
                 "events": self.events}
@@ -51,7 +51,7 @@ class Replayed:
         return len(self.replay)
 
     def frame(self, version: int) -> Frame:
-        from whispers.projections.views import state_view
+        from whispers.projections.visibility import state_view
 
         return Frame(version, len(self.replay), self.viewer, self.replay.event(version),
                      state_view(self.replay.at(version), self.viewer),
@@ -65,7 +65,7 @@ def replay(store: Store | str | None, game: str, at: int | None = None, viewer: 
     from whispers.ledger.errors import NoSuchEvent
     from whispers.ledger.game import load
     from whispers.projections.replay import Replay
-    from whispers.projections.views import check_viewer
+    from whispers.projections.visibility import check_viewer
 
     with opened(store) as s:
         record = load(s, game)

@@ -39,8 +39,8 @@ def game_text() -> tuple[str, str]:
         return bundled[0].name, bundled[0].read_text(encoding="utf-8")
     from whispers.ledger import randomgame
     from whispers.ledger.board import load_board
-    from whispers.ledger.notation import format_record
     from whispers.ledger.ruleset import load_ruleset
+    from whispers.projections.log import format_record
 
     events = []
     players = ("raven", "rat", "spider", "serpent")

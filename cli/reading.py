@@ -7,9 +7,10 @@ import click
 from whispers.application import reading
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
 from whispers.ledger.names import SOCIETIES
+from whispers.projections.visibility import SPECTATOR_NAME
 
-as_option = click.option("--as", "society", type=click.Choice(SOCIETIES), metavar="SOCIETY",
-                         help="Show only what this society could know.")
+as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
+                         help="Show only what this society could know (spectator: public facts only).")
 
 
 @click.command()
@@ -42,7 +43,7 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
     """GAME in notation, one move per line: `whispers import` reads it back.
 
     With --as, the log hides what that society could not see: other societies' loyalty tokens and the
-    names of cards others drew.
+    names of cards others drew (--as spectator: every society's).
     """
     found = reading.log(store_url, game, society, comments)
     warn(found.warnings)

@@ -14,16 +14,13 @@ from whispers.cli.common import emit_json, one_format, store_option, view_lines,
 from whispers.cli.reading import as_option
 from whispers.ledger.errors import NoSuchEvent
 from whispers.ledger.names import ROUNDS
-from whispers.ledger.notation import format_event
 from whispers.ledger.notes import shown_by
-from whispers.ledger.words import describe, plural
+from whispers.ledger.words import plural
+from whispers.projections.visibility import RECORD, event_words
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
 """What `r R` and `e EMPIRE R` accept in the replay prompt."""
 
-
-def _event_words(event) -> str:
-    return format_event(event, hide_private=False) or f"· {describe(event)}"
 
 
 def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
@@ -38,9 +35,7 @@ def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
 def _show(replayed: Replayed, version: int) -> None:
     frame = replayed.frame(version)
     event, society = frame.event, frame.viewer
-    hide = society is not None and event.private is not None and getattr(event, "society", None) != society
-    words = format_event(event, hide_private=hide) or f"· {describe(event)}"
-    click.echo(f"event {version}/{frame.events}: {words}")
+    click.echo(f"event {version}/{frame.events}: {event_words(event, society)}")
     for line in _note_lines(list(frame.notes), version):
         click.echo(line)
     for line in view_lines(frame.view):
@@ -258,5 +253,5 @@ def notes(game: str, as_json: bool, store_url: str | None) -> None:
         click.echo(f"{game}: no notes yet. Add one: whispers annotate {game} N \"text\"")
     for note, event in zip(found.notes, found.on, strict=True):
         who = shown_by(note)
-        click.echo(f"event {note['at']} ({_event_words(event)})"
+        click.echo(f"event {note['at']} ({event_words(event, RECORD)})"
                    f"{f' [{who}]' if who else ''}: {note['text']}")

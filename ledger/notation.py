@@ -1,20 +1,19 @@
 """The notation: one move per line, the same verbs and arguments as `whispers move` (docs/notation.md).
 
-`parse_line` reads a line into a command (or a `Header` for the `game` line); `format_record` writes a
-record's events back as lines that `parse_line` reads to the same moves. `#` starts a comment.
+`parse_line` reads a line into a command (or a `Header` for the `game` line); `format_event` writes one
+event's move, `format_header` the `game` line, as lines `parse_line` reads back to the same moves (a whole
+record, as a viewer may see it, is written by projections/log.py). `#` starts a comment.
 """
 
 import re
 import shlex
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.errors import NotationError
 from whispers.ledger.names import SLOTS, SOCIETIES
-from whispers.ledger.notes import shown_by
-from whispers.ledger.text import one_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,66 +430,3 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
         case ev.TableChecked(counts=counts):
             return "check " + " ".join(f"{r}={n}" for r, n in counts.items())
     return None
-
-
-def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None,
-                  notes: Iterable[dict] = ()) -> Iterator[str]:
-    """A record as notation lines (`_record_lines`), each of them one line whatever text the record or its
-    notes hold (a note, an author, an id from an older store): a line break in a comment would start a line
-    that `whispers import` reads as a move."""
-    for line in _record_lines(events, comments, viewer, notes):
-        yield one_line(line)
-
-
-def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: str | None = None,
-                  notes: Iterable[dict] = ()) -> Iterator[str]:
-    """A record as notation lines: the `game` line, then one line per move, with the engine's own
-    events as `#` comments when `comments` is set. With a `viewer`, what only another society may
-    know is left out (loyalty tokens, names of cards drawn).
-
-    The record is folded as it is written, so an order owed out of sequence (after a swap-agent order
-    or a card lending a position) is written with its `at=` and reads back to the same move."""
-    from whispers.ledger.evolve import evolve
-    from whispers.ledger.legal import window_waits
-    from whispers.ledger.pins import short, started_pins
-    from whispers.ledger.words import describe
-
-    events = list(events)
-    last_move = max((i for i, e in enumerate(events, start=1) if e.MOVE), default=0)
-    by_event: dict[int, list[dict]] = {}
-    for note in notes:
-        by_event.setdefault(note["at"], []).append(note)
-    state = None
-    for version, event in enumerate(events, start=1):
-        if isinstance(event, ev.GameStarted):
-            refs = {}
-            for pin in started_pins(event):
-                if pin.status == "custom":
-                    yield (f"# {pin.kind} {pin.label} is not shipped: whispers import looks for "
-                           f"{pin.id}.toml beside this file")
-                elif pin.status == "modified":
-                    # Not the bare id: an import would read that as the shipped one and replay other rules.
-                    refs[pin.kind] = f"{pin.id}-modified-{short(pin.hash)}"
-                    yield (f"# {pin.kind} {pin.label}: MODIFIED, not the shipped {pin.id} ({pin.hash}); whispers "
-                           f"import looks for {refs[pin.kind]}.toml beside this file and needs --allow-modified")
-            yield format_header(event, refs.get("ruleset"), refs.get("board"))
-        else:
-            hide = viewer is not None and event.private is not None and getattr(event, "society", None) != viewer
-            borrowed = state is not None and state.pending is not None
-            if isinstance(event, ev.MoveTakenBack) and event.reopen is None and state is not None and state.over:
-                event = replace(event, reopen=True)  # a version 1 take-back that reopened the game, said as today
-            if state is not None and not event.MOVE and version > last_move and (holder := window_waits(state)):
-                # a record made before the engine waited for a card after an empire's last order closed that moment
-                # on its own; with no move after it, today's engine needs it said
-                yield f"{holder} no-card"
-            line = format_event(event, borrowed=borrowed, hide_private=hide)
-            if line is not None:
-                yield line
-            elif comments:
-                yield f"#   {describe(event)}"
-        for note in by_event.get(version, []):
-            who = shown_by(note)
-            yield f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}"
-        state = evolve(state, event)
-
-

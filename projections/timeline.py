@@ -29,7 +29,7 @@ from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.render import PictureError, plain
 from whispers.projections.render import escape as _esc
 from whispers.projections.replay import standing
-from whispers.projections.views import check_viewer
+from whispers.projections.visibility import AnyViewer, can_see, check_viewer, knows, viewer_of
 
 FONT = "DejaVu Sans"
 ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
@@ -94,7 +94,7 @@ class Round:
 class _Reader:
     """Walks the standing events once, folding the state beside them, and collects rounds, nodes and leaps."""
 
-    def __init__(self, viewer: str | None) -> None:
+    def __init__(self, viewer: AnyViewer) -> None:
         self.viewer = viewer
         self.rounds: dict[int, Round] = {}
         self.leaps: list[Leap] = []
@@ -294,7 +294,7 @@ def _words(order: str) -> str:
     return order.replace("_", " ")
 
 
-def _order_lines(e: Any, viewer: str | None) -> list[str]:
+def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
     match e:
         case ev.BannersRecruited():
             short = f" (reserve short of {e.counted})" if e.amount < e.counted else ""
@@ -303,7 +303,7 @@ def _order_lines(e: Any, viewer: str | None) -> list[str]:
         case ev.CardsDrawn():
             reshuffled = f" (reshuffled {e.reshuffled})" if e.reshuffled else ""
             lines = [f"{_words(e.order)}: {_cards(e.drawn)}{reshuffled}"]
-            if e.cards and viewer in (None, e.society):
+            if e.cards and can_see(viewer, e):
                 lines.append(", ".join(e.cards))
             return lines
         case ev.Attacked() if e.defending == 0:
@@ -350,9 +350,10 @@ def _effect_words(effects: ev.Effects) -> str:
 # --- drawing ---------------------------------------------------------------------------------------------
 
 
-def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str | None = None) -> str:
+def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: AnyViewer = None) -> str:
     """The council-order timeline of a record as DOT source: the whole game, or one round (`round`);
-    all-seeing, or as `viewer` (a society) saw it: then no drawn card names and no loyalties but its own.
+    all-seeing, or as `viewer` (a society, a spectator) saw it: then what the visibility policy hides is
+    left out (names of cards others drew, loyalties not its own until revealed).
 
     PictureError when the record holds no such round; NotPlaying when the viewer is not playing."""
     import graphviz
@@ -377,8 +378,9 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: str |
         title += f" · round {round}"
     ruleset_label, board_label = labels(state)
     subtitle = f"{ruleset_label} rules · {board_label} board · {', '.join(started.players)}"
-    if viewer is not None:
-        subtitle += f" · as {viewer} saw it"
+    shown_as = viewer_of(viewer)
+    if not shown_as.sees_all:
+        subtitle += f" · as {shown_as.society or 'a spectator'} saw it"
     scores = reader.scores if round is None else None
 
     g = graphviz.Digraph(name="timeline", comment=plain(f"whispers timeline of {started.name}"))
@@ -531,20 +533,21 @@ def _ink(node: Node, colour: Any) -> str:
     return "#9e9e9e" if node.kind in ("skipped", "owed") else colour.strong
 
 
-def _legend(started: ev.GameStarted, state: GameState, viewer: str | None) -> str:
+def _legend(started: ev.GameStarted, state: GameState, viewer: AnyViewer) -> str:
     rows = ["<TR><TD COLSPAN='3' ALIGN='LEFT'><B>Societies</B></TD></TR>"]
     for society in started.players:
         colour = society_colour(society)
         loyalty = state.loyalty.get(society)
         known = ""
         if loyalty is not None:
-            if loyalty.tokens is not None and viewer in (None, society):
+            # stricter than state_view at the end (tests/test_pictures.py holds it): only the revealed slots
+            if loyalty.tokens is not None and knows(viewer, society):
                 known = " · ".join(f"{slot} {loyalty.tokens[slot]}" for slot in SLOTS)
             elif loyalty.revealed:
                 known = " · ".join(f"{slot} {loyalty.revealed[slot]}" for slot in SLOTS if slot in loyalty.revealed)
                 known += " (revealed)"
             else:
-                known = "loyalty concealed" if viewer is not None else "loyalty sealed"
+                known = "loyalty sealed" if viewer_of(viewer).sees_all else "loyalty concealed"
         rows.append(f"<TR><TD BGCOLOR='{colour.light}' COLOR='{colour.strong}' BORDER='2' WIDTH='18'> </TD>"
                     f"<TD ALIGN='LEFT'><B>{_esc(society)}</B></TD>"
                     f"<TD ALIGN='LEFT'><FONT POINT-SIZE='10'>{_esc(known)}</FONT></TD></TR>")

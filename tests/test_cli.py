@@ -26,9 +26,9 @@ from whispers.cli import demo as demo_module
 from whispers.cli.main import whispers
 from whispers.ledger import randomgame, recordfile
 from whispers.ledger.board import load_board
-from whispers.ledger.notation import format_record
 from whispers.ledger.ruleset import load_ruleset
 from whispers.ledger.store import open_store
+from whispers.projections.log import format_record
 
 REPO = Path(__file__).resolve().parent.parent
 WHISPERS = shutil.which("whispers", path=str(Path(sys.executable).parent)) or shutil.which("whispers")

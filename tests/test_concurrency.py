@@ -21,9 +21,9 @@ from whispers.ledger.board import load_board
 from whispers.ledger.errors import GameMovedOn
 from whispers.ledger.game import load, read_facts, record
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import format_record
 from whispers.ledger.ruleset import load_ruleset
 from whispers.ledger.store import open_store
+from whispers.projections.log import format_record
 
 WHISPERS = str(Path(sys.executable).with_name("whispers"))
 RULESETS = ("official", "advanced", "revised")

@@ -7,10 +7,10 @@ from typing import TypeVar
 import pytest
 
 from whispers.ledger import events as ev
-from whispers.ledger import notation
 from whispers.ledger.game import Game, replay_lines
 from whispers.ledger.names import OFFICES
 from whispers.ledger.words import trail_step
+from whispers.projections.log import format_record
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 FILES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
@@ -81,7 +81,7 @@ def test_a_bundled_game_replays_to_the_end_and_is_scored(filename: str) -> None:
 @pytest.mark.parametrize("filename", FILES)
 def test_a_bundled_game_written_back_as_notation_replays_to_the_same_state(filename: str) -> None:
     game = replay(filename)
-    written = list(notation.format_record(game.events))
+    written = list(format_record(game.events))
     again = replay_lines(game.name, written)
     assert again.state == game.state
     assert again.events == game.events

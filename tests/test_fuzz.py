@@ -16,11 +16,12 @@ from whispers.ledger import commands as c
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
 from whispers.ledger.names import OFFICES, SLOTS, SOCIETIES
-from whispers.ledger.notation import VERBS, Header, format_record, parse_line
+from whispers.ledger.notation import VERBS, Header, parse_line
 from whispers.ledger.notes import TAGS
 from whispers.ledger.recordfile import dumps, notes_head
 from whispers.ledger.store import open_store
 from whispers.ledger.text import LINE_BREAKS, is_utf8
+from whispers.projections.log import format_record
 
 EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))

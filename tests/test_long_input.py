@@ -97,8 +97,8 @@ def _verified_game(reason: str) -> list[dict]:
 def test_the_longest_reason_quoted_at_its_worst_still_fits_a_line_and_verifies() -> None:
     """A reason may be written back longer than typed (each ' quoted as '"'"'): the longest reason the rules allow,
     all quotes, still fits a notation line, reads back whole and verifies."""
-    from whispers.ledger.notation import format_record
     from whispers.ledger.rules import REASON_LIMIT
+    from whispers.projections.log import format_record
 
     reason = "'" * REASON_LIMIT
     facts = _verified_game(reason)

@@ -15,11 +15,11 @@ from whispers.cli.main import whispers
 from whispers.ledger import commands as c
 from whispers.ledger.errors import RecordFileError, RuleError
 from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
-from whispers.ledger.notation import format_record
 from whispers.ledger.recordfile import dumps, loads
 from whispers.ledger.store import Ledger, open_store
 from whispers.ledger.text import LINE_BREAKS, one_line
 from whispers.ledger.verify import VerifyError
+from whispers.projections.log import format_record
 
 GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
 INJECTED = 'undo "the note took this move back"'

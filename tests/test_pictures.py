@@ -15,11 +15,11 @@ from whispers.ledger import randomgame
 from whispers.ledger.board import load_board
 from whispers.ledger.game import Game, replay_lines
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import format_record
 from whispers.ledger.ruleset import load_ruleset
 from whispers.ledger.words import office_skip_reason
 from whispers.projections.boardmap import board_map
 from whispers.projections.colours import empire_colour
+from whispers.projections.log import format_record
 from whispers.projections.render import PictureError, write
 from whispers.projections.replay import standing
 from whispers.projections.timeline import timeline

@@ -153,6 +153,47 @@ def test_a_view_as_a_society_not_playing_is_refused_in_one_wording(reopened: Pat
     assert refused(cli(reopened, *args)) == "Error: serpent is not playing in done (raven, rat, spider are)"
 
 
+# --- a spectator sees public facts only -----------------------------------------------------------------------
+
+
+def test_a_spectator_sees_public_facts_only(tmp_path: Path) -> None:
+    """`--as spectator` on status, log, replay and timeline: hand sizes and played cards, no card name drawn by
+    anyone and no loyalty token until it is revealed; and nothing refused, whoever plays."""
+    events: list[ev.Event] = []
+    for _, produced, _ in randomgame.play(("raven", "rat", "spider"), load_ruleset("official"), BOARD, 4,
+                                          name="open", named=True):
+        events.extend(produced)
+    path = tmp_path / "spectator.sqlite"
+    with open_store(str(path)) as store:
+        store.create("open", [e.to_fact() for e in events])
+    drawn = {card for e in events if isinstance(e, ev.CardsDrawn) for card in e.cards}
+    played = {e.card for e in events if isinstance(e, ev.CardPlayed)}
+    secret_cards = drawn - played
+    recorded = [e for e in events if isinstance(e, ev.LoyaltyRecorded) and e.tokens is not None]
+    assert secret_cards and recorded
+    middle = next(v for v, e in enumerate(events, start=1) if isinstance(e, ev.CardsDrawn) and e.cards)
+
+    status = ok_json(path, "status", "open", "--json", "--at", str(middle), "--as", "spectator")
+    assert status["viewer"] == "spectator" and status["next"]["moves"] == []
+    assert all("known" not in hand and hand["size"] >= 0 for hand in status["hands"].values())
+    assert all(loyalty is None or loyalty["tokens"] is None for loyalty in status["loyalty"].values())
+    shown = ok_json(path, "replay", "open", "--json", "--at", str(middle), "--as", "spectator")
+    assert shown["event"]["cards"] is None and shown["event"]["hidden"] == "cards"
+
+    log = cli(path, "log", "open", "--as", "spectator").stdout
+    assert all(f"{e.society} loyalty sealed" in log for e in recorded)
+    texts = {"log": log,
+             "status": cli(path, "status", "open", "--at", str(middle), "--as", "spectator").stdout,
+             "replay": cli(path, "replay", "open", "--at", str(middle), "--as", "spectator").stdout,
+             "timeline": cli(path, "timeline", "open", "-o", "-", "--as", "spectator").stdout}
+    assert "as a spectator saw it" in texts["timeline"]
+    for face, text in texts.items():
+        assert text, face
+        for card in secret_cards:
+            assert not re.search(rf"(?<![\w:]){re.escape(card)}(?![\w:])", text), f"{face} names {card}"
+    assert any(card in cli(path, "log", "open").stdout for card in secret_cards)
+
+
 # --- one wording for an event that is not in the record ---------------------------------------------------------
 
 AT = {

@@ -18,10 +18,10 @@ from whispers.ledger.board import load_board
 from whispers.ledger.errors import StoreError
 from whispers.ledger.game import annotate, fork, load, read_facts
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import format_record
 from whispers.ledger.ruleset import load_ruleset
 from whispers.ledger.store import open_store
 from whispers.projections.catalog import Catalog
+from whispers.projections.log import format_record
 from whispers.projections.replay import Replay, standing
 from whispers.projections.stats import across, game_stats
 

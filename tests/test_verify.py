@@ -94,7 +94,7 @@ def test_a_finished_game_reopened_by_a_plain_take_back_does_not_stand_whispers_t
 
 def _log(facts: list[dict]) -> list[str]:
     from whispers.ledger.game import read_facts
-    from whispers.ledger.notation import format_record
+    from whispers.projections.log import format_record
 
     return list(format_record(read_facts(facts, "g"), comments=False))
 

@@ -100,7 +100,7 @@ def test_a_take_back_that_reopened_a_finished_game_before_it_had_to_be_said_stil
         legacy_store: Path) -> None:
     """official-2p in the legacy store was finished, then `undo 'a slip'` reopened it, as every take-back of a
     finished game did then. It verifies by the rules of its time, and its log says `undo reopen` as today."""
-    from whispers.ledger.notation import format_record
+    from whispers.projections.log import format_record
 
     with open_store(str(legacy_store)) as store:
         game = load(store, "official-2p")
@@ -117,7 +117,7 @@ def test_the_log_of_a_game_finished_before_the_engine_waited_for_a_last_card_imp
     """EN "Playing Cards": a card may be played immediately after an action of a position you control, so today's
     engine waits after an empire's last order for the society that gave it. A record made before closed that
     moment on its own; its log says `no-card` there, so that it imports as the finished game it was."""
-    from whispers.ledger.notation import format_record
+    from whispers.projections.log import format_record
 
     with open_store(str(legacy_store)) as store:
         game = load(store, "official-4p")

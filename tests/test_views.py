@@ -1,14 +1,18 @@
-"""Per-player views as a security property: tested as an attacker would, over random games.
+"""The visibility policy as a security property: tested as an attacker would, over random games.
 
-For every society and every version of each game, the view and the event shown at that version are
-serialised, then searched for anything the society could not know: another society's unrevealed loyalty
-token, or the name of a card in another society's hand. The random games name the cards they draw, so there
-are card names to leak. A second, differential check changes another society's secrets (the names of the
-cards it drew or holds, its recorded loyalty tokens) and requires the viewer's view and events to stay
-exactly the same. Both checks are shown to catch a views.py that leaks.
+For every viewer (each society, and a spectator) and every version of each game, the view and the event
+shown at that version are serialised, then searched for anything the viewer could not know: another
+society's unrevealed loyalty token, or the name of a card in another society's hand (for a spectator, every
+society is another). The random games name the cards they draw, so there are card names to leak. A second,
+differential check changes the secrets of the societies a viewer may not know (the names of the cards they
+drew or hold, their recorded loyalty tokens) and requires the viewer's view and events to stay exactly the
+same; a third does it to the record itself and requires the same of every face: the state and event views,
+the log and the timeline's DOT. What a viewer may not know is written here, apart from the policy it tests
+(projections/visibility.py), and the checks are shown to catch a policy that leaks.
 """
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -21,9 +25,11 @@ from whispers.ledger.board import load_board
 from whispers.ledger.names import CARDS_PER_DECK, SLOTS, SOCIETIES
 from whispers.ledger.ruleset import load_ruleset
 from whispers.ledger.state import GameState, Hand, Loyalty
-from whispers.projections import views
+from whispers.projections import visibility
+from whispers.projections.log import format_record
 from whispers.projections.replay import Replay
-from whispers.projections.views import secrets_hidden_from
+from whispers.projections.timeline import timeline
+from whispers.projections.visibility import SPECTATOR, AnyViewer
 
 BOARD = load_board("standin")
 RULESETS = [load_ruleset(r) for r in ("official", "advanced", "revised")]
@@ -47,7 +53,33 @@ def leaves(node: Any, path: tuple = ()) -> list[tuple[tuple, Any, Any]]:
     return found
 
 
-def assert_no_leak(view: dict[str, Any], state: GameState, viewer: str) -> None:
+def viewers(players: tuple[str, ...]) -> list[AnyViewer]:
+    return [*players, SPECTATOR]
+
+
+def hidden_owners(players: tuple[str, ...], viewer: AnyViewer) -> tuple[str, ...]:
+    """The societies whose secrets `viewer` may not know: every other one, every one for a spectator."""
+    if viewer is None:
+        return ()
+    return tuple(p for p in players if viewer == SPECTATOR or p != viewer)
+
+
+def secrets_hidden_from(state: GameState, viewer: AnyViewer) -> tuple[set[tuple[str, str, str]], set[str]]:
+    """What `viewer` could not know at `state`: unrevealed (society, slot, empire) tokens of the societies it
+    may not know, before the final reveal turns every token face up, and the names of the cards they hold."""
+    tokens = set()
+    cards = set()
+    for other in hidden_owners(state.players, viewer):
+        held = state.loyalty.get(other)
+        if held is not None and held.tokens is not None and state.phase not in ("reveal", "over"):
+            for slot in SLOTS:
+                if slot not in held.revealed:
+                    tokens.add((other, slot, held.tokens[slot]))
+        cards.update(state.hands[other].known)
+    return tokens, cards
+
+
+def assert_no_leak(view: dict[str, Any], state: GameState, viewer: AnyViewer) -> None:
     hidden_tokens, hidden_cards = secrets_hidden_from(state, viewer)
     text = json.dumps(view)
     for card in hidden_cards:
@@ -83,9 +115,9 @@ def random_record(seed: int) -> tuple[tuple[str, ...], Replay]:
 def search_for_leaks(players: tuple[str, ...], replay: Replay) -> None:
     for version in range(1, len(replay) + 1):
         state = replay.at(version)
-        for viewer in players:
-            view = views.state_view(state, viewer)
-            view["event"] = views.event_view(replay.event(version), viewer)
+        for viewer in viewers(players):
+            view = visibility.state_view(state, viewer)
+            view["event"] = visibility.event_view(replay.event(version), viewer)
             assert_no_leak(view, state, viewer)
 
 
@@ -138,21 +170,20 @@ def compare_with_other_secrets(players: tuple[str, ...], replay: Replay) -> int:
     changed = 0
     for version in range(1, len(replay) + 1):
         state, event = replay.at(version), replay.event(version)
-        for viewer in players:
-            seen_state = views.state_view(state, viewer)
-            seen_event = views.event_view(event, viewer)
-            if event.private is not None and getattr(event, "society", None) != viewer:
+        for viewer in viewers(players):
+            owners = hidden_owners(players, viewer)
+            seen_state = visibility.state_view(state, viewer)
+            seen_event = visibility.event_view(event, viewer)
+            if event.private is not None and getattr(event, "society", None) in owners:
                 other = with_other_secrets(event)
                 if other != event:  # (a draw of no card has no name to change)
-                    assert views.event_view(other, viewer) == seen_event, f"{viewer} tells {event} apart"
+                    assert visibility.event_view(other, viewer) == seen_event, f"{viewer} tells {event} apart"
                     changed += 1
-            for owner in players:
-                if owner == viewer:
-                    continue
+            for owner in owners:
                 other_state = with_secrets_changed(state, owner)
                 if other_state.hands == state.hands and other_state.loyalty == state.loyalty:
                     continue
-                assert views.state_view(other_state, viewer) == seen_state, f"{viewer} sees {owner}'s secrets"
+                assert visibility.state_view(other_state, viewer) == seen_state, f"{viewer} sees {owner}'s secrets"
                 changed += 1
     return changed
 
@@ -167,8 +198,87 @@ def test_another_societys_secrets_never_change_what_a_viewer_sees(chunk: int) ->
     assert changed > 0
 
 
+def record_with_secrets_changed(events: tuple[ev.Event, ...], owners: tuple[str, ...],
+                                tokens: bool = True) -> tuple[ev.Event, ...]:
+    """The same record had `owners`' secrets been different: other names for every card they drew and (with
+    `tokens`) their recorded loyalty sets turned round. A sealed set stays sealed: that a set was sealed is
+    said at the table, and it has no token to change."""
+    changed = []
+    for event in events:
+        if getattr(event, "society", None) in owners and (
+                (isinstance(event, ev.CardsDrawn) and event.cards)
+                or (tokens and isinstance(event, ev.LoyaltyRecorded) and event.tokens is not None)):
+            event = with_other_secrets(event)
+        changed.append(event)
+    return tuple(changed)
+
+
+def faces(events: tuple[ev.Event, ...], replay: Replay, version: int, viewer: AnyViewer,
+          dot: bool) -> dict[str, Any]:
+    """Everything `viewer` is shown of the record at `version`: state and event views, and the timeline DOT."""
+    shown: dict[str, Any] = {"state": visibility.state_view(replay.at(version), viewer),
+                             "event": visibility.event_view(replay.event(version), viewer)}
+    if dot:
+        shown["dot"] = timeline(events[:version], viewer=viewer)
+    return shown
+
+
+def compare_records_with_other_secrets(players: tuple[str, ...], replay: Replay, dot_every: int) -> int:
+    """For every viewer, the record against the same record with the secrets of the societies that viewer may not
+    know changed: the log, and at every version the state and event views (and the timeline's DOT at every
+    `dot_every`-th version and the last), are identical. Returns how many secrets were changed.
+
+    The log is a fold written line by line, so the log at version N is the first lines of the whole one: the
+    whole log compared covers every version. A recorded token is secret until the final reveal turns every set
+    face up: from then on the state is compared against a record with only the card names changed."""
+    events, last = replay.events, len(replay)
+    changed = 0
+    for viewer in viewers(players):
+        owners = hidden_owners(players, viewer)
+        other_events = record_with_secrets_changed(events, owners)
+        changed += sum(a != b for a, b in zip(events, other_events, strict=True))
+        other = Replay(other_events)
+        other_cards_only = Replay(record_with_secrets_changed(events, owners, tokens=False))
+        assert list(format_record(other_events, viewer=viewer)) == list(format_record(events, viewer=viewer)), (
+            f"the log as {viewer} tells the records apart")
+        for version in range(1, last + 1):
+            dot = version == last or version % dot_every == 0
+            seen = faces(events, replay, version, viewer, dot)
+            public = replay.at(version).phase in ("reveal", "over")
+            there = faces(other_events, other_cards_only if public else other, version, viewer, dot)
+            for face in seen:
+                assert there[face] == seen[face], f"{viewer} tells the records apart at event {version} ({face})"
+    return changed
+
+
+def test_the_record_sees_the_secrets_the_others_do_not() -> None:
+    """The changed record is not the same record: the all-seeing log and views tell it apart."""
+    players, replay = random_record(3)
+    other_events = record_with_secrets_changed(replay.events, players)
+    assert list(format_record(other_events)) != list(format_record(replay.events))
+    other = Replay(other_events)
+    assert any(visibility.state_view(other.at(v)) != visibility.state_view(replay.at(v))
+               for v in range(1, len(replay) + 1))
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_no_face_tells_apart_records_that_differ_in_secrets_a_viewer_may_not_know(chunk: int) -> None:
+    """Differential, on the record: 16 random games, every viewer including a spectator, every version; the
+    timeline's DOT at every 20th version and the last (the next test draws it at every version)."""
+    changed = 0
+    for seed in range(chunk * 4, chunk * 4 + 4):
+        changed += compare_records_with_other_secrets(*random_record(seed), dot_every=20)
+    assert changed > 0
+
+
+def test_no_timeline_tells_apart_records_that_differ_in_secrets_a_viewer_may_not_know() -> None:
+    """The same on one whole game with the timeline drawn at every version, for every viewer (a fold of every
+    prefix: some fifteen seconds)."""
+    assert compare_records_with_other_secrets(*random_record(0), dot_every=1) > 0
+
+
 def _hides_only_loyalty(event: ev.Event, society: str | None = None) -> dict[str, Any]:
-    """A views.py mutant: the private part is hidden for loyalty records only (drawn cards show their names)."""
+    """A policy mutant: the private part is hidden for loyalty records only (drawn cards show their names)."""
     fact = event.to_fact()
     if isinstance(event, ev.LoyaltyRecorded) and society is not None and event.society != society:
         fact["tokens"], fact["hidden"] = None, "tokens"
@@ -176,23 +286,33 @@ def _hides_only_loyalty(event: ev.Event, society: str | None = None) -> dict[str
 
 
 def _shows_every_hand(state: GameState, society: str | None = None) -> dict[str, Any]:
-    """A views.py mutant: every hand's card names are shown to every viewer."""
+    """A policy mutant: every hand's card names are shown to every viewer."""
     view = ORIGINAL_STATE_VIEW(state, society)
     for other, hand in view["hands"].items():
         hand["known"] = list(state.hands[other].known)
     return view
 
 
-ORIGINAL_STATE_VIEW = views.state_view
+def _spectator_knows_all(who: AnyViewer, society: str | None) -> bool:
+    """A policy mutant: a spectator may know what is private to any society."""
+    viewer = visibility.viewer_of(who)
+    return viewer.kind != "society" or viewer.society == society
 
 
-@pytest.mark.parametrize(("name", "mutant"), [("event_view", _hides_only_loyalty), ("state_view", _shows_every_hand)])
-@pytest.mark.parametrize("check", [search_for_leaks, compare_with_other_secrets], ids=["search", "differential"])
-def test_the_leak_checks_catch_a_views_module_that_leaks_card_names(
-    monkeypatch: pytest.MonkeyPatch, name: str, mutant: Callable[..., dict[str, Any]], check: Callable[..., Any]
+ORIGINAL_STATE_VIEW = visibility.state_view
+RECORD_CHECK = functools.partial(compare_records_with_other_secrets, dot_every=50)
+
+
+@pytest.mark.parametrize(("name", "mutant"), [("event_view", _hides_only_loyalty), ("state_view", _shows_every_hand),
+                                              ("knows", _spectator_knows_all)])
+@pytest.mark.parametrize("check", [search_for_leaks, compare_with_other_secrets, RECORD_CHECK],
+                         ids=["search", "differential", "record"])
+def test_the_leak_checks_catch_a_policy_that_leaks(
+    monkeypatch: pytest.MonkeyPatch, name: str, mutant: Callable[..., Any], check: Callable[..., Any]
 ) -> None:
-    """Mutation: with either leak put into views.py, both checks above fail on the first random game that draws."""
-    monkeypatch.setattr(views, name, mutant)
+    """Mutation: with any of these leaks put into the policy, each check above fails on the first random game
+    that draws."""
+    monkeypatch.setattr(visibility, name, mutant)
     players, replay = random_record(1)
     assert any(e.cards for e in replay.events if isinstance(e, ev.CardsDrawn))
     with pytest.raises(AssertionError):
@@ -207,7 +327,7 @@ def test_the_attack_would_catch_a_leak() -> None:
     replay = Replay(tuple(events))
     state = next(s for s in replay.states if secrets_hidden_from(s, "raven")[0])
     with pytest.raises(AssertionError):
-        assert_no_leak(views.state_view(state, None), state, "raven")
+        assert_no_leak(visibility.state_view(state, None), state, "raven")
 
 
 def test_a_sealed_set_is_unknown_even_to_the_record() -> None:
@@ -220,8 +340,8 @@ def test_a_sealed_set_is_unknown_even_to_the_record() -> None:
     sealed = [s for s in SOCIETIES if mid.loyalty[s].tokens is None]
     assert sealed
     for society in sealed:
-        assert views.state_view(mid, None)["loyalty"][society]["tokens"] is None
-        assert views.state_view(mid, society)["loyalty"][society]["tokens"] is None
+        assert visibility.state_view(mid, None)["loyalty"][society]["tokens"] is None
+        assert visibility.state_view(mid, society)["loyalty"][society]["tokens"] is None
 
 
 def _has_sealed(seed: int) -> bool:

@@ -1,0 +1,76 @@
+"""The `log`: a record as notation lines, as the record has it or as one viewer saw it.
+
+Each line is one the notation reads back to the same move (ledger/notation.py writes single events); what
+the viewer may not see is left out by the visibility policy (loyalty tokens, names of cards drawn).
+"""
+
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+
+from whispers.ledger import events as ev
+from whispers.ledger.notation import format_header
+from whispers.ledger.notes import shown_by
+from whispers.ledger.text import one_line
+from whispers.projections.visibility import AnyViewer, move_line
+
+
+def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: AnyViewer = None,
+                  notes: Iterable[dict] = ()) -> Iterator[str]:
+    """A record as notation lines (`_record_lines`), each of them one line whatever text the record or its
+    notes hold (a note, an author, an id from an older store): a line break in a comment would start a line
+    that `whispers import` reads as a move."""
+    for line in _record_lines(events, comments, viewer, notes):
+        yield one_line(line)
+
+
+def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: AnyViewer = None,
+                  notes: Iterable[dict] = ()) -> Iterator[str]:
+    """A record as notation lines: the `game` line, then one line per move, with the engine's own
+    events as `#` comments when `comments` is set. With a `viewer`, what it may not know is left out
+    (another society's loyalty tokens, names of cards others drew; a spectator: every society's).
+
+    The record is folded as it is written, so an order owed out of sequence (after a swap-agent order
+    or a card lending a position) is written with its `at=` and reads back to the same move."""
+    from whispers.ledger.evolve import evolve
+    from whispers.ledger.legal import window_waits
+    from whispers.ledger.pins import short, started_pins
+    from whispers.ledger.words import describe
+
+    events = list(events)
+    last_move = max((i for i, e in enumerate(events, start=1) if e.MOVE), default=0)
+    by_event: dict[int, list[dict]] = {}
+    for note in notes:
+        by_event.setdefault(note["at"], []).append(note)
+    state = None
+    for version, event in enumerate(events, start=1):
+        if isinstance(event, ev.GameStarted):
+            refs = {}
+            for pin in started_pins(event):
+                if pin.status == "custom":
+                    yield (f"# {pin.kind} {pin.label} is not shipped: whispers import looks for "
+                           f"{pin.id}.toml beside this file")
+                elif pin.status == "modified":
+                    # Not the bare id: an import would read that as the shipped one and replay other rules.
+                    refs[pin.kind] = f"{pin.id}-modified-{short(pin.hash)}"
+                    yield (f"# {pin.kind} {pin.label}: MODIFIED, not the shipped {pin.id} ({pin.hash}); whispers "
+                           f"import looks for {refs[pin.kind]}.toml beside this file and needs --allow-modified")
+            yield format_header(event, refs.get("ruleset"), refs.get("board"))
+        else:
+            borrowed = state is not None and state.pending is not None
+            if isinstance(event, ev.MoveTakenBack) and event.reopen is None and state is not None and state.over:
+                event = replace(event, reopen=True)  # a version 1 take-back that reopened the game, said as today
+            if state is not None and not event.MOVE and version > last_move and (holder := window_waits(state)):
+                # a record made before the engine waited for a card after an empire's last order closed that moment
+                # on its own; with no move after it, today's engine needs it said
+                yield f"{holder} no-card"
+            line = move_line(event, viewer, borrowed)
+            if line is not None:
+                yield line
+            elif comments:
+                yield f"#   {describe(event)}"
+        for note in by_event.get(version, []):
+            who = shown_by(note)
+            yield f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}"
+        state = evolve(state, event)
+
+

@@ -1,0 +1,161 @@
+"""The one visibility policy: what a viewer may see of a state, an event and a move, at any version.
+
+A security property (tests/test_views.py attacks it). Every face and format asks here: state and event views,
+the log, the replay and its stepper, the notes, the timeline, and the web pages to come.
+
+Three kinds of viewer:
+- the record (`RECORD`) sees everything the record holds; a sealed set is unknown even to it;
+- a society sees its own loyalty tokens and hand, and every public fact;
+- a spectator (`SPECTATOR`) sees public facts only.
+
+Public facts: the board, reserves, the council, hand sizes and the decks cards were drawn from, cards played
+and discarded, tokens revealed by a swap, and at the end (the reveal and after) every token, since the final
+scoring turns them all face up (EN "Final Scoring"). Private: a society's recorded loyalty tokens, the names
+of the cards it drew or holds, and the moves open to it.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from whispers.ledger import events as ev
+from whispers.ledger.errors import WhispersError
+from whispers.ledger.notation import format_event
+from whispers.ledger.pins import labels
+from whispers.ledger.state import GameState, position_name
+from whispers.ledger.words import describe
+
+SPECTATOR_NAME = "spectator"
+"""How a spectator is named where a society's name may stand (`--as spectator`, the JSON's "viewer")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    kind: Literal["record", "society", "spectator"]
+    society: str | None = None
+
+    @property
+    def name(self) -> str | None:
+        """The viewer as views name it: None for the record, the society, or "spectator"."""
+        return {"record": None, "spectator": SPECTATOR_NAME}.get(self.kind, self.society)
+
+    @property
+    def sees_all(self) -> bool:
+        return self.kind == "record"
+
+
+RECORD = Viewer("record")
+SPECTATOR = Viewer("spectator")
+
+AnyViewer = Viewer | str | None
+"""A viewer, or its name: None for the record, "spectator", or a society's name."""
+
+
+def viewer_of(who: AnyViewer) -> Viewer:
+    if isinstance(who, Viewer):
+        return who
+    if who is None:
+        return RECORD
+    if who == SPECTATOR_NAME:
+        return SPECTATOR
+    return Viewer("society", who)
+
+
+class NotPlaying(WhispersError):
+    """A view asked for as a society that is not at the table."""
+
+
+def check_viewer(game: str, players: Sequence[str], who: AnyViewer) -> None:
+    """Every view as a society (each face, each command) refuses one not playing, in these words."""
+    viewer = viewer_of(who)
+    if viewer.kind == "society" and viewer.society not in players:
+        raise NotPlaying(f"{viewer.society} is not playing in {game} ({', '.join(players)} are)")
+
+
+# --- the policy ---------------------------------------------------------------------------------------------
+
+
+def knows(who: AnyViewer, society: str | None) -> bool:
+    """May the viewer know what is private to `society` (its tokens, its cards' names, the moves open to it)?"""
+    viewer = viewer_of(who)
+    return viewer.sees_all or (viewer.kind == "society" and viewer.society == society)
+
+
+def can_see(who: AnyViewer, event: ev.Event) -> bool:
+    """May the viewer see the whole of `event`, its private part included?"""
+    return event.private is None or knows(who, getattr(event, "society", None))
+
+
+def tokens_shown(who: AnyViewer, state: GameState, society: str) -> bool:
+    """May the viewer see `society`'s recorded loyalty tokens in `state` (not only the revealed ones)?"""
+    return knows(who, society) or state.phase in ("reveal", "over")
+
+
+# --- what each viewer sees ----------------------------------------------------------------------------------
+
+
+def event_view(event: ev.Event, who: AnyViewer = None) -> dict[str, Any]:
+    """An event as the viewer saw it: a private part it may not see is None, and `hidden` names it."""
+    fact = event.to_fact()
+    if not can_see(who, event):
+        assert event.private is not None
+        fact[event.private] = None
+        fact["hidden"] = event.private
+    return fact
+
+
+def move_line(event: ev.Event, who: AnyViewer = None, borrowed: bool = False) -> str | None:
+    """The notation line of a move as the viewer saw it (None for the engine's own events)."""
+    return format_event(event, borrowed=borrowed, hide_private=not can_see(who, event))
+
+
+def event_words(event: ev.Event, who: AnyViewer = None) -> str:
+    """An event in words as the viewer saw it: its notation line, or `· what the engine did`."""
+    return move_line(event, who) or f"· {describe(event)}"
+
+
+def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
+    """The state as the viewer knew it (everything the record holds for the record)."""
+    from whispers.ledger.legal import prompt
+
+    viewer = viewer_of(who)
+    check_viewer(state.name, state.players, viewer)
+    p = prompt(state)
+    loyalty: dict[str, Any] = {}
+    for s in state.players:
+        held = state.loyalty.get(s)
+        if held is None:
+            loyalty[s] = None
+            continue
+        shown = tokens_shown(viewer, state, s)
+        loyalty[s] = {
+            "tokens": dict(held.tokens) if shown and held.tokens is not None else None,
+            "revealed": dict(held.revealed),
+            "sealed": held.tokens is None,
+            "swaps": held.swaps,
+            "concealed": held.concealed,
+        }
+    hands: dict[str, Any] = {}
+    for s in state.players:
+        hand = state.hands[s]
+        hands[s] = {"size": hand.size, "by_empire": dict(hand.counts)}
+        if knows(viewer, s):
+            hands[s]["known"] = list(hand.known)
+    ruleset_label, board_label = labels(state)
+    return {
+        "game": state.name, "ruleset": ruleset_label, "board": board_label, "version": state.version,
+        "viewer": viewer.name, "round": p.round, "phase": p.phase, "empire": p.empire, "office": p.office,
+        "first": state.first, "players": list(state.players), "over": state.over,
+        "next": {"societies": list(p.actors), "note": p.note},
+        "regions": {
+            r: {"controller": state.controller(r), "banners": state.banners_in(r)} for r in state.board.regions
+        },
+        "reserve": dict(state.reserve),
+        "cities": {e: state.cities(e) for e in state.board.empires},
+        "decks": {e: {"draw": d.draw, "discard": d.discard} for e, d in state.decks.items()},
+        "council": {position_name(pos): s for pos, s in state.council.items()},
+        "field_agents": sorted([s, r] for s, r in state.field_agents),
+        "hands": hands,
+        "loyalty": loyalty,
+    }
+
