@@ -8,8 +8,9 @@ from whispers.cli.common import game_notes, open_store, store_option
 from whispers.ledger import recordfile
 from whispers.ledger.errors import RecordFileError, StoreError
 from whispers.ledger.game import import_lines, import_record
-from whispers.ledger.pins import played_under, state_pins
+from whispers.ledger.pins import played_under
 from whispers.ledger.safefile import write_file
+from whispers.ledger.shipped import state_pins
 from whispers.ledger.words import plural
 
 

@@ -10,7 +10,8 @@ from whispers.ledger.errors import RuleError
 from whispers.ledger.game import Game, load
 from whispers.ledger.legal import prompt
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.pins import played_under, state_pins
+from whispers.ledger.pins import played_under
+from whispers.ledger.shipped import state_pins
 from whispers.ledger.state import GameState
 from whispers.projections.views import check_viewer, state_view
 

@@ -12,8 +12,8 @@ from whispers.ledger.errors import GameMovedOn, NotationError, RuleError, Whispe
 from whispers.ledger.game import Game, load, new_game, play
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, Header, format_event, parse_line
-from whispers.ledger.pins import labels
 from whispers.ledger.rules import Option, prompt
+from whispers.ledger.shipped import labels
 from whispers.ledger.words import describe, plural
 
 

@@ -22,7 +22,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.evolve import evolve
 from whispers.ledger.legal import order_actor
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.pins import labels
+from whispers.ledger.shipped import labels
 from whispers.ledger.state import GameState
 from whispers.ledger.words import office_skip_reason, plural, skip_reason
 from whispers.projections.colours import empire_colour, society_colour

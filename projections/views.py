@@ -11,7 +11,7 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.names import SLOTS
-from whispers.ledger.pins import labels
+from whispers.ledger.shipped import labels
 from whispers.ledger.state import GameState, position_name
 
 
