@@ -167,7 +167,7 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
     return found[:limit]
 
 
-def _words(game: Game) -> list[str]:
+def _completions(game: Game) -> list[str]:
     """Words the recorder completes with Tab: verbs, societies, regions, positions, slots, offices."""
     from whispers.ledger.names import OFFICES, SLOTS
 
@@ -205,7 +205,7 @@ def record(game: str, store_url: str | None) -> None:
     """
     with open_store(store_url) as store:
         current = load(store, game)
-        readline = _readline_setup(_words(current))
+        readline = _readline_setup(_completions(current))
         prefill = ""
         while not current.state.over:
             p = prompt(current.state)

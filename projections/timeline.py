@@ -290,7 +290,8 @@ def _head(office: str, how: str | None = None) -> str:
     return f"{text} <I>({how})</I>" if how else text
 
 
-def _words(order: str) -> str:
+def _order_name(order: str) -> str:
+    """An order as a reader says it: recruit_2_per_fort -> "recruit 2 per fort"."""
     return order.replace("_", " ")
 
 
@@ -299,10 +300,10 @@ def _order_lines(e: Any, viewer: str | None) -> list[str]:
         case ev.BannersRecruited():
             short = f" (reserve short of {e.counted})" if e.amount < e.counted else ""
             placed = ", ".join(f"{r} +{n}" for r, n in e.placed.items())
-            return [f"{_words(e.order)}: +{e.amount}{short}", placed or "nothing to place"]
+            return [f"{_order_name(e.order)}: +{e.amount}{short}", placed or "nothing to place"]
         case ev.CardsDrawn():
             reshuffled = f" (reshuffled {e.reshuffled})" if e.reshuffled else ""
-            lines = [f"{_words(e.order)}: {_cards(e.drawn)}{reshuffled}"]
+            lines = [f"{_order_name(e.order)}: {_cards(e.drawn)}{reshuffled}"]
             if e.cards and viewer in (None, e.society):
                 lines.append(", ".join(e.cards))
             return lines
