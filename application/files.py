@@ -38,7 +38,8 @@ def import_file(store: Store | str | None, file: Path, name: str | None = None,
     """A game in notation or a whispers record file into the store: all of it, or nothing."""
     from whispers.ledger import recordfile
     from whispers.ledger.game import import_lines, import_record
-    from whispers.ledger.pins import played_under, state_pins
+    from whispers.ledger.pins import played_under
+    from whispers.ledger.shipped import state_pins
 
     try:
         data = file.read_bytes()

@@ -129,7 +129,7 @@ def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
 def score(store: Store | str | None, game: str) -> Score:
     """Scores with the full breakdown and the tie-break trail; provisional while the game goes on."""
     from whispers.ledger.game import load
-    from whispers.ledger.pins import state_pins
+    from whispers.ledger.shipped import state_pins
 
     with opened(store) as s:
         record = load(s, game)
@@ -178,7 +178,7 @@ class Games:
 def games(store: Store | str | None) -> Games:
     """The games in the store, with ruleset, players, where each stands, who won and what it was forked from."""
     from whispers.ledger.game import load
-    from whispers.ledger.pins import state_pins
+    from whispers.ledger.shipped import state_pins
     from whispers.projections.forks import fork_of
     from whispers.projections.replay import final_scoring
 

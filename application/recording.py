@@ -65,7 +65,7 @@ def new(store: Store | str | None, game: str, players: Iterable[str], first: str
         ruleset: str = "official", board: str = "standin", allow_modified: bool = False) -> Created:
     from whispers.ledger.game import new_game
     from whispers.ledger.notation import Header
-    from whispers.ledger.pins import labels
+    from whispers.ledger.shipped import labels
 
     with opened(store) as s:
         created = new_game(s, game, Header(ruleset, board, tuple(players), first), allow_modified)

@@ -34,12 +34,12 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
 from whispers.ledger import randomgame
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.game import import_lines, import_record, load, record
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import MAX_LINE, parse_line
 from whispers.ledger.recordfile import dumps
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import game_id, open_store
 from whispers.projections.catalog import Catalog
 

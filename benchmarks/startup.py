@@ -38,8 +38,8 @@ def game_text() -> tuple[str, str]:
     if bundled:
         return bundled[0].name, bundled[0].read_text(encoding="utf-8")
     from whispers.ledger import randomgame
-    from whispers.ledger.board import load_board
-    from whispers.ledger.ruleset import load_ruleset
+    from whispers.ledger.board_files import load_board
+    from whispers.ledger.ruleset_files import load_ruleset
     from whispers.projections.log import format_record
 
     events = []

@@ -5,8 +5,9 @@ import json
 import click
 
 from whispers.ledger import names
-from whispers.ledger.board import Board, load_board
-from whispers.ledger.pins import pin
+from whispers.ledger.board import Board
+from whispers.ledger.board_files import load_board
+from whispers.ledger.shipped import pin
 from whispers.ledger.words import plural
 
 

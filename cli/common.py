@@ -77,7 +77,7 @@ def option_text(option: Option, limit: int = 12) -> str:
 def where_now(state: GameState, p: Prompt) -> str:
     phase = {"empire": "empire turns"}.get(p.phase, p.phase)
     at = f" · {p.empire} {p.office}" if p.phase == "empire" and p.office else ""
-    from whispers.ledger.pins import labels
+    from whispers.ledger.shipped import labels
 
     return f"{state.name} · {labels(state)[0]} · round {p.round} · {phase}{at}"
 

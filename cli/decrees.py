@@ -6,7 +6,7 @@ import click
 
 from whispers.ledger.decree_files import check_sheet, shipped_catalogue
 from whispers.ledger.decrees import Family, family, listing
-from whispers.ledger.pins import pin
+from whispers.ledger.shipped import pin
 from whispers.ledger.words import plural
 
 
@@ -24,7 +24,7 @@ def decrees(ruleset_ref: str | None, as_json: bool) -> None:
     catalogue = shipped_catalogue()
     timing: Family | None = None
     if ruleset_ref is not None:
-        from whispers.ledger.ruleset import load_ruleset
+        from whispers.ledger.ruleset_files import load_ruleset
 
         timing = family(load_ruleset(ruleset_ref))
     data = listing(catalogue, timing)

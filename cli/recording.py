@@ -132,7 +132,7 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
     return found[:limit]
 
 
-def _words(state: GameState) -> list[str]:
+def _completions(state: GameState) -> list[str]:
     """Words the recorder completes with Tab: verbs, societies, regions, positions, slots, offices."""
     from whispers.ledger.names import OFFICES, SLOTS
 
@@ -171,7 +171,7 @@ def record(game: str, store_url: str | None) -> None:
 
     with opened(store_url) as store:
         current = recording.open_game(store, game)
-        readline = _readline_setup(_words(current.state))
+        readline = _readline_setup(_completions(current.state))
         prefill = ""
         while not current.state.over:
             p = recording.next_move(current)

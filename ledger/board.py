@@ -1,16 +1,13 @@
-"""Boards as data: an immutable board model, read from TOML and validated (the format is in docs/boards.md)."""
+"""Boards as data: an immutable board model, validated from plain data (the format is in docs/boards.md).
+Reading board files is ledger.board_files's."""
 
 from __future__ import annotations
 
 import math
-import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
 
@@ -24,10 +21,6 @@ BOARD_KEYS: tuple[str, ...] = ("id", "name", "note", "empires", "council", "regi
 REQUIRED_BOARD_KEYS: tuple[str, ...] = ("id", "name", "empires", "council", "regions")
 REGION_KEYS: tuple[str, ...] = ("name", "home", "cities", "farm", "fort", "banners", "adjacent", "pos")
 REQUIRED_REGION_KEYS: tuple[str, ...] = ("name", "home")
-
-SHIPPED_PACKAGE = "whispers.fixtures"
-SHIPPED_FOLDER = "boards"
-
 
 @dataclass(frozen=True)
 class Region:
@@ -54,8 +47,8 @@ class Region:
 
 @dataclass(frozen=True)
 class Board:
-    """A whole board: empire turn order, councils and regions. Build one with `from_data` or `load_board`,
-    which validate; the constructor only freezes what it is given."""
+    """A whole board: empire turn order, councils and regions. Build one with `from_data` (or
+    ledger.board_files.load_board), which validate; the constructor only freezes what it is given."""
 
     id: str
     name: str
@@ -149,55 +142,6 @@ def _region_data(region: Region) -> dict[str, Any]:
     if region.pos is not None:
         data["pos"] = list(region.pos)
     return data
-
-
-def shipped_boards() -> tuple[str, ...]:
-    """Ids of the boards shipped in fixtures/boards/."""
-    folder = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER
-    return tuple(sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml")))
-
-
-def load_board(ref: str) -> Board:
-    """Load a shipped board by id ("standin") or a board file by path. BoardError names the first problem."""
-    if not ref:
-        raise BoardError("no board given: name a shipped board (such as standin) or a board file")
-    looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
-    if not looks_like_path and ID_PATTERN.fullmatch(ref):
-        shipped = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER / f"{ref}.toml"
-        if shipped.is_file():
-            return parse_board(shipped.read_bytes(), f"{SHIPPED_PACKAGE}/{SHIPPED_FOLDER}/{ref}.toml")
-        if not Path(ref).exists():
-            known = ", ".join(shipped_boards()) or "none"
-            raise BoardError(f"{ref}: no such file, and no shipped board of that id (shipped: {known})")
-    return load_board_file(Path(ref), ref)
-
-
-def load_board_file(path: Path, source: str | None = None) -> Board:
-    """Load and validate the board file at `path`; messages name it as `source` (default: the path)."""
-    source = str(path) if source is None else source
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise BoardError(f"{source}: no such file") from None
-    except IsADirectoryError:
-        raise BoardError(f"{source}: is a directory, not a board file") from None
-    except OSError as exc:
-        raise BoardError(f"{source}: cannot read it ({exc.strerror or exc})") from None
-    return parse_board(raw, source)
-
-
-def parse_board(raw: bytes, source: str) -> Board:
-    """Parse the bytes of a board file (UTF-8 TOML) and validate them."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BoardError(f"{source}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = " ".join(str(exc).split())
-        raise BoardError(f"{source}: not valid TOML: {message}") from None
-    return Board.from_data(data, source)
 
 
 def _kind(value: object) -> str:

@@ -13,8 +13,11 @@ every record ever written still loads. A fact of version 1 carries no version (s
 versioning are version 1). Events hold codes and parameters, never sentences: the words are chosen when shown.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+from whispers.ledger.errors import StoreError
 
 Where = str
 """An agent's place: a council position `empire.office`, or a region id for a field agent."""
@@ -443,3 +446,14 @@ def from_fact(fact: dict[str, Any]) -> Event:
         elif name not in ("ruleset", "board"):
             values[name] = _freeze(value)
     return cls(**values)
+
+
+def read_facts(facts: Iterable[dict], source: str) -> list[Event]:
+    """The events of stored facts, upcast; StoreError names the first fact that is not an event."""
+    events = []
+    for index, fact in enumerate(facts, start=1):
+        try:
+            events.append(from_fact(fact))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise StoreError(f"{source}: event {index} is not a whispers event") from None
+    return events

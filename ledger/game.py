@@ -24,6 +24,7 @@ from whispers.ledger.errors import (
     StoreError,
     WhispersError,
 )
+from whispers.ledger.events import read_facts
 from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.notes import TAGS, problem
 from whispers.ledger.state import GameState
@@ -45,16 +46,6 @@ class Game:
         return len(self.events)
 
 
-def read_facts(facts: Iterable[dict], source: str) -> list[ev.Event]:
-    events = []
-    for index, fact in enumerate(facts, start=1):
-        try:
-            events.append(ev.from_fact(fact))
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise StoreError(f"{source}: event {index} is not a whispers event") from None
-    return events
-
-
 def load(store: Store, name: str, version: int | None = None) -> Game:
     events = read_facts(store.facts(name, version), name)
     return Game(name, tuple(events), fold(events))
@@ -65,9 +56,10 @@ def setup(name: str, header: Header, beside: Path | None = None, allow_modified:
     looked for as ID.toml in the directory `beside` (where the notation file is). One that claims a shipped
     id with other content is refused unless `allow_modified` (ledger.pins)."""
     from whispers.ledger import rules
-    from whispers.ledger.board import load_board
-    from whispers.ledger.pins import refuse_modified, started_pins
-    from whispers.ledger.ruleset import load_ruleset
+    from whispers.ledger.board_files import load_board
+    from whispers.ledger.pins import refuse_modified
+    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.ledger.shipped import started_pins
 
     ruleset = _resolve(load_ruleset, header.ruleset, beside, RulesetError)
     board = _resolve(load_board, header.board, beside, BoardError)

@@ -3,7 +3,8 @@
 Anyone can write a ruleset file with `id = "official"` and a hand limit of 9, or a board with `id = "standin"`
 and three more cities. A game therefore pins the content hash of its ruleset and board, and everything that
 names them says whether that content is the shipped one of that id (`shipped`), other content under a shipped
-id (`modified`), or an id nobody ships (`custom`). The shipped hashes are computed from fixtures/.
+id (`modified`), or an id nobody ships (`custom`). This module is pure; the shipped hashes are computed from
+fixtures/ by ledger.shipped, which pins a game's ruleset and board.
 """
 
 from __future__ import annotations
@@ -12,12 +13,9 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-if TYPE_CHECKING:
-    from whispers.ledger import events as ev
-    from whispers.ledger.state import GameState
+from whispers.ledger.errors import BoardError, DecreeError, RulesetError, WhispersError
 
 Kind = Literal["ruleset", "board", "decrees", "cards"]
 """`decrees`: the decree catalogue; `cards`: a card sheet (ledger.decrees)."""
@@ -68,53 +66,14 @@ class Pin:
                 "shipped_hash": self.shipped_hash}
 
 
-@cache
-def shipped_hashes(kind: Kind) -> Mapping[str, str]:
-    """id -> content hash of every shipped ruleset, board, decree catalogue or card sheet."""
-    if kind == "decrees":
-        from whispers.ledger.decree_files import shipped_catalogue
-
-        catalogue = shipped_catalogue()
-        return {catalogue.id: catalogue.content_hash}
-    if kind == "cards":
-        from whispers.ledger.decree_files import load_sheet, shipped_sheets
-
-        return {sid: load_sheet(sid).content_hash for sid in shipped_sheets()}
-    if kind == "ruleset":
-        from whispers.ledger.ruleset import load_ruleset, shipped_rulesets
-
-        return {rid: load_ruleset(rid).content_hash for rid in shipped_rulesets()}
-    from whispers.ledger.board import load_board, shipped_boards
-
-    return {bid: load_board(bid).content_hash for bid in shipped_boards()}
-
-
-def pin(kind: Kind, ident: str, digest: str) -> Pin:
-    """Whether `ident` with content `digest` is the shipped one, a modified one, or custom."""
-    shipped = shipped_hashes(kind).get(ident)
+def classify(kind: Kind, ident: str, digest: str, shipped: str | None) -> Pin:
+    """Whether `ident` with content `digest` is the shipped one (whose hash is `shipped`, None if nothing of that
+    id is shipped), a modified one, or custom. What is shipped is ledger.shipped's to read."""
     if shipped is None:
         status: Status = "custom"
     else:
         status = "shipped" if shipped == digest else "modified"
     return Pin(kind, ident, digest, status, shipped)
-
-
-def started_pins(started: ev.GameStarted) -> tuple[Pin, Pin]:
-    """(ruleset, board) of a game's first event, each hashed from the data the event embeds."""
-    return (pin("ruleset", str(started.ruleset["id"]), content_hash(started.ruleset)),
-            pin("board", str(started.board["id"]), content_hash(started.board)))
-
-
-def state_pins(state: GameState) -> tuple[Pin, Pin]:
-    """(ruleset, board) of a game as folded."""
-    return pin("ruleset", state.ruleset.id, state.ruleset.content_hash), pin("board", state.board.id,
-                                                                               state.board.content_hash)
-
-
-def labels(state: GameState) -> tuple[str, str]:
-    """(ruleset, board) as shown in listings: the id alone only when it is the shipped content."""
-    ruleset, board = state_pins(state)
-    return ruleset.label, board.label
 
 
 DEFAULT_BOARD = "standin"
@@ -130,8 +89,6 @@ def played_under(ruleset: Pin, board: Pin) -> str:
 
 def refuse_modified(pins: tuple[Pin, ...]) -> None:
     """Refuse a ruleset, board, catalogue or card sheet that claims a shipped id with other content."""
-    from whispers.ledger.errors import BoardError, DecreeError, RulesetError, WhispersError
-
     errors: dict[Kind, type[WhispersError]] = {"ruleset": RulesetError, "board": BoardError, "decrees": DecreeError,
                                                 "cards": DecreeError}
     for p in pins:

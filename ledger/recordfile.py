@@ -61,7 +61,8 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | 
 
 def _pins(first: dict[str, Any]) -> tuple["Pin", "Pin"]:
     """(ruleset, board) of a GameStarted fact, shipped/modified/custom, for the header's labels."""
-    from whispers.ledger.pins import content_hash, pin
+    from whispers.ledger.pins import content_hash
+    from whispers.ledger.shipped import pin
 
     return (pin("ruleset", first["ruleset"]["id"], content_hash(first["ruleset"])),
             pin("board", first["board"]["id"], content_hash(first["board"])))

@@ -1,11 +1,9 @@
-"""Rulesets as data: the knobs where the rulebooks differ, read by the one rules engine."""
+"""Rulesets as data: the knobs where the rulebooks differ, read by the one rules engine. Reading ruleset files is
+ledger.ruleset_files's."""
 
 import re
-import tomllib
 from dataclasses import asdict, dataclass, fields
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any, Literal
 
 from whispers.ledger.errors import RulesetError
@@ -100,73 +98,3 @@ def _content_hash(ruleset: Ruleset) -> str:
     from whispers.ledger.pins import content_hash
 
     return content_hash(ruleset.to_data())
-
-
-# TOML section -> (key in the file, field of Ruleset)
-_LAYOUT: dict[str, dict[str, str]] = {
-    "agents": {
-        "per_round": "per_round",
-        "per_round_two_players": "per_round_two_players",
-        "field_agents": "field_agents",
-        "max_field_agents": "max_field_agents",
-        "retrieve": "retrieve",
-    },
-    "council": {
-        "swap_agent_target": "swap_agent_target",
-        "swap_agent_then": "swap_agent_then",
-        "swap_agent_ends_council": "swap_agent_ends_council",
-    },
-    "supply": {"scope": "supply_scope", "limit": "supply_limit", "farm_limit": "farm_limit"},
-    "cards": {
-        "hand_limit": "hand_limit",
-        "spent": "spent",
-        "reshuffle_when_empty": "reshuffle_when_empty",
-        "play_after_order": "play_after_order",
-        "instant_when_drawn": "instant_when_drawn",
-    },
-    "round_end": {"steps": "round_end"},
-    "loyalty": {"distinct_devout": "distinct_devout"},
-    "scoring": {"concealed_bonus": "concealed_bonus", "tie_breaks": "tie_breaks", "final_tie": "final_tie"},
-}
-
-
-def parse_ruleset(text: str, source: str) -> Ruleset:
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{source}: not valid TOML: {exc}") from None
-    flat: dict[str, Any] = {"id": raw.pop("id", None), "name": raw.pop("name", None)}
-    for section, keys in _LAYOUT.items():
-        table = raw.pop(section, None)
-        if not isinstance(table, dict):
-            raise RulesetError(f"{source}: missing table [{section}]")
-        for key, field_name in keys.items():
-            if key not in table:
-                raise RulesetError(f"{source}: [{section}] is missing {key}")
-            flat[field_name] = table.pop(key)
-        if table:
-            raise RulesetError(f"{source}: [{section}] has unknown key {sorted(table)[0]!r}")
-    if raw:
-        raise RulesetError(f"{source}: unknown key {sorted(raw)[0]!r}")
-    if not isinstance(flat["id"], str) or not isinstance(flat["name"], str):
-        raise RulesetError(f"{source}: id and name must be strings")
-    if not ID_PATTERN.fullmatch(flat["id"]):
-        raise RulesetError(f"{source}: id {flat['id']!r} must match {ID_PATTERN.pattern} "
-                           "(lower-case letters, digits, hyphens)")
-    return Ruleset.from_data(flat, source)
-
-
-def shipped_rulesets() -> list[str]:
-    folder = resources.files("whispers.fixtures").joinpath("rulesets")
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
-
-
-def load_ruleset(ref: str) -> Ruleset:
-    """A shipped ruleset by id (`official`, `advanced`, `revised`) or a path to a ruleset TOML file."""
-    shipped = resources.files("whispers.fixtures").joinpath("rulesets", f"{ref}.toml")
-    if shipped.is_file():
-        return parse_ruleset(shipped.read_text(encoding="utf-8"), f"{ref}.toml")
-    path = Path(ref)
-    if path.suffix == ".toml" and path.is_file():
-        return parse_ruleset(path.read_text(encoding="utf-8"), str(path))
-    raise RulesetError(f"unknown ruleset {ref!r}: use one of {', '.join(shipped_rulesets())} or a .toml path")

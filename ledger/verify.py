@@ -13,10 +13,12 @@ from whispers.ledger import rules
 from whispers.ledger.board import Board
 from whispers.ledger.commands import of_event
 from whispers.ledger.errors import WhispersError
+from whispers.ledger.events import read_facts
 from whispers.ledger.notation import format_event
-from whispers.ledger.pins import Pin, started_pins
+from whispers.ledger.pins import Pin
 from whispers.ledger.recordfile import chain
 from whispers.ledger.ruleset import Ruleset
+from whispers.ledger.shipped import started_pins
 from whispers.ledger.state import GameState
 
 
@@ -34,8 +36,6 @@ class VerifyError(WhispersError):
 
 
 def verify(facts: list[dict], source: str) -> Verified:
-    from whispers.ledger.game import read_facts
-
     events = read_facts(facts, source)
     first = events[0] if events else None
     if not isinstance(first, ev.GameStarted):

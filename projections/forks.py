@@ -19,7 +19,8 @@ def _comparable(event: ev.Event) -> dict[str, Any]:
     return fact
 
 
-def _words(event: ev.Event | None) -> str | None:
+def _event_line(event: ev.Event | None) -> str | None:
+    """The event in one line: its notation, or described when it is the engine's own."""
     if event is None:
         return None
     return format_event(event) or describe(event)
@@ -64,8 +65,8 @@ def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: 
         "games": [name_a, name_b], "common": common, "identical": not parted,
         "first_difference": None if not parted else {
             "event": common + 1,
-            name_a: _words(left[common]) if common < len(left) else None,
-            name_b: _words(right[common]) if common < len(right) else None,
+            name_a: _event_line(left[common]) if common < len(left) else None,
+            name_b: _event_line(right[common]) if common < len(right) else None,
         },
         "outcome": {name_a: outcome(left), name_b: outcome(right)},
     }

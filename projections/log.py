@@ -33,7 +33,8 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
     or a card lending a position) is written with its `at=` and reads back to the same move."""
     from whispers.ledger.evolve import evolve
     from whispers.ledger.legal import window_waits
-    from whispers.ledger.pins import short, started_pins
+    from whispers.ledger.pins import short
+    from whispers.ledger.shipped import started_pins
     from whispers.ledger.words import describe
 
     events = list(events)

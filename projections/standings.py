@@ -16,7 +16,7 @@ from typing import Any
 
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
-from whispers.ledger.pins import started_pins
+from whispers.ledger.shipped import started_pins
 from whispers.projections.replay import final_scoring, standing
 
 

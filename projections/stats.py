@@ -8,8 +8,8 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.errors import RulesetError
 from whispers.ledger.evolve import evolve
-from whispers.ledger.pins import labels, started_pins
-from whispers.ledger.ruleset import shipped_rulesets
+from whispers.ledger.ruleset_files import shipped_rulesets
+from whispers.ledger.shipped import labels, started_pins
 from whispers.ledger.state import GameState
 from whispers.projections.replay import final_scoring, standing
 

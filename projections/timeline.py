@@ -22,7 +22,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.evolve import evolve
 from whispers.ledger.legal import order_actor
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.pins import labels
+from whispers.ledger.shipped import labels
 from whispers.ledger.state import GameState
 from whispers.ledger.words import office_skip_reason, plural, skip_reason
 from whispers.projections.colours import empire_colour, society_colour
@@ -290,7 +290,8 @@ def _head(office: str, how: str | None = None) -> str:
     return f"{text} <I>({how})</I>" if how else text
 
 
-def _words(order: str) -> str:
+def _order_name(order: str) -> str:
+    """An order as a reader says it: recruit_2_per_fort -> "recruit 2 per fort"."""
     return order.replace("_", " ")
 
 
@@ -299,10 +300,10 @@ def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
         case ev.BannersRecruited():
             short = f" (reserve short of {e.counted})" if e.amount < e.counted else ""
             placed = ", ".join(f"{r} +{n}" for r, n in e.placed.items())
-            return [f"{_words(e.order)}: +{e.amount}{short}", placed or "nothing to place"]
+            return [f"{_order_name(e.order)}: +{e.amount}{short}", placed or "nothing to place"]
         case ev.CardsDrawn():
             reshuffled = f" (reshuffled {e.reshuffled})" if e.reshuffled else ""
-            lines = [f"{_words(e.order)}: {_cards(e.drawn)}{reshuffled}"]
+            lines = [f"{_order_name(e.order)}: {_cards(e.drawn)}{reshuffled}"]
             if e.cards and can_see(viewer, e):
                 lines.append(", ".join(e.cards))
             return lines

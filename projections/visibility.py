@@ -21,7 +21,7 @@ from typing import Any, Literal
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.notation import format_event
-from whispers.ledger.pins import labels
+from whispers.ledger.shipped import labels
 from whispers.ledger.state import GameState, position_name
 from whispers.ledger.words import describe
 

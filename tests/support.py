@@ -15,11 +15,13 @@ import pytest
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import rules
-from whispers.ledger.board import Board, load_board
+from whispers.ledger.board import Board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.errors import RuleError
 from whispers.ledger.names import BANNERS_PER_EMPIRE, OFFICES, SLOTS
 from whispers.ledger.notation import parse_line
-from whispers.ledger.ruleset import Ruleset, load_ruleset
+from whispers.ledger.ruleset import Ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.state import GameState, Hand, Loyalty, Position
 
 PLAYERS: tuple[str, ...] = ("raven", "spider", "rat", "serpent")

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from whispers.cli.main import whispers
 from whispers.ledger import names
-from whispers.ledger.board import Board, Region, load_board
+from whispers.ledger.board import Board, Region
+from whispers.ledger.board_files import load_board
 from whispers.ledger.errors import BoardError
 
 STANDIN_PATH = Path(str(resources.files("whispers.fixtures") / "boards" / "standin.toml"))

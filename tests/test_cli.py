@@ -25,8 +25,8 @@ from click.testing import CliRunner, Result
 from whispers.cli import demo as demo_module
 from whispers.cli.main import whispers
 from whispers.ledger import randomgame, recordfile
-from whispers.ledger.board import load_board
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.board_files import load_board
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import open_store
 from whispers.projections.log import format_record
 

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from whispers.ledger import randomgame, rules
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.errors import GameMovedOn
 from whispers.ledger.game import load, read_facts, record
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import open_store
 from whispers.projections.log import format_record
 
@@ -42,9 +42,9 @@ def solo_game(seed: int) -> list:
 RECORDER = """
 import sys
 from whispers.ledger import randomgame
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import open_store
 
 url, seed = sys.argv[1], int(sys.argv[2])

@@ -22,8 +22,9 @@ from whispers.ledger import decrees as decrees_module
 from whispers.ledger.decree_files import check_sheet, load_sheet, shipped_catalogue
 from whispers.ledger.decrees import CardSheet, Catalogue, check_play, family, listing, sheet_problems
 from whispers.ledger.errors import DecreeError
-from whispers.ledger.pins import content_hash, pin
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.pins import content_hash
+from whispers.ledger.ruleset_files import load_ruleset
+from whispers.ledger.shipped import pin
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"  # the team's shared folder, beside the clone (as in CI)
 SEEDS = SHARED / "seeds"

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 from whispers.cli.main import whispers
 from whispers.ledger import commands as c
 from whispers.ledger import randomgame, rules
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.errors import NotationError
 from whispers.ledger.game import import_record, read_facts, replay_lines
 from whispers.ledger.notation import MAX_LINE, parse_line, parse_lines, split
 from whispers.ledger.recordfile import dumps
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import open_store
 from whispers.ledger.verify import verify
 

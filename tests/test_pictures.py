@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from whispers.cli.main import whispers
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.game import Game, replay_lines
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.words import office_skip_reason
 from whispers.projections.boardmap import board_map
 from whispers.projections.colours import empire_colour

@@ -20,11 +20,12 @@ from click.testing import CliRunner, Result
 from whispers.cli.main import whispers
 from whispers.ledger import events as ev
 from whispers.ledger import recordfile
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.errors import RulesetError
 from whispers.ledger.game import replay_lines
-from whispers.ledger.pins import content_hash, pin, short
-from whispers.ledger.ruleset import load_ruleset, parse_ruleset
+from whispers.ledger.pins import content_hash, short
+from whispers.ledger.ruleset_files import load_ruleset, parse_ruleset
+from whispers.ledger.shipped import pin
 from whispers.ledger.store import open_store
 from whispers.ledger.verify import VerifyError, verify
 from whispers.projections.standings import standings_data
@@ -127,7 +128,7 @@ def test_the_two_attacks_are_modified_and_an_unshipped_id_is_custom() -> None:
     modified = pin("ruleset", evil.id, evil.content_hash)
     assert modified.status == "modified" and modified.label == f"official (modified {short(evil.content_hash)})"
     assert "MODIFIED, content differs from the shipped official" in modified.sentence()
-    from whispers.ledger.board import parse_board
+    from whispers.ledger.board_files import parse_board
 
     board = parse_board(three_more_cities().encode(), "evil")
     assert pin("board", board.id, board.content_hash).label == f"standin (modified {short(board.content_hash)})"

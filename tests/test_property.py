@@ -8,10 +8,10 @@ import pytest
 
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame, rules
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.game import read_facts
 from whispers.ledger.names import AGENTS_PER_SOCIETY, BANNERS_PER_EMPIRE, CARDS_PER_DECK, MULTIPLIER, SOCIETIES
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.state import GameState
 from whispers.ledger.store import open_store
 

@@ -13,11 +13,11 @@ from click.testing import CliRunner, Result
 from whispers.cli.main import whispers
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.errors import NoSuchEvent
 from whispers.ledger.evolve import fold
 from whispers.ledger.game import load
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import open_store
 from whispers.ledger.words import plural
 from whispers.projections.timeline import timeline

@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from whispers.cli.main import whispers
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame, rules
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.errors import StoreError
 from whispers.ledger.game import annotate, fork, load, read_facts
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import open_store
 from whispers.projections.catalog import Catalog
 from whispers.projections.log import format_record

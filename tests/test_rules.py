@@ -36,7 +36,8 @@ from support import (
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import rules
-from whispers.ledger.board import Board, parse_board
+from whispers.ledger.board import Board
+from whispers.ledger.board_files import parse_board
 from whispers.ledger.errors import RuleError
 from whispers.ledger.names import OFFICES, SLOTS
 from whispers.ledger.notation import format_event

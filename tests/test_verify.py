@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 from whispers.cli.main import whispers
 from whispers.ledger import randomgame
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.game import fork, import_lines
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.recordfile import dumps
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import open_store
 from whispers.ledger.verify import VerifyError, verify
 

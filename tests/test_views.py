@@ -21,9 +21,9 @@ import pytest
 
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame
-from whispers.ledger.board import load_board
+from whispers.ledger.board_files import load_board
 from whispers.ledger.names import CARDS_PER_DECK, SLOTS, SOCIETIES
-from whispers.ledger.ruleset import load_ruleset
+from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.state import GameState, Hand, Loyalty
 from whispers.projections import visibility
 from whispers.projections.log import format_record

@@ -1,0 +1,64 @@
+"""The adapter that reads boards from TOML (shipped in fixtures/boards/ or given by path) and hands their data to
+the pure model in ledger.board."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from whispers.ledger.board import ID_PATTERN, Board
+from whispers.ledger.errors import BoardError
+
+SHIPPED_PACKAGE = "whispers.fixtures"
+SHIPPED_FOLDER = "boards"
+
+
+def shipped_boards() -> tuple[str, ...]:
+    """Ids of the boards shipped in fixtures/boards/."""
+    folder = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER
+    return tuple(sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml")))
+
+
+def load_board(ref: str) -> Board:
+    """Load a shipped board by id ("standin") or a board file by path. BoardError names the first problem."""
+    if not ref:
+        raise BoardError("no board given: name a shipped board (such as standin) or a board file")
+    looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
+    if not looks_like_path and ID_PATTERN.fullmatch(ref):
+        shipped = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER / f"{ref}.toml"
+        if shipped.is_file():
+            return parse_board(shipped.read_bytes(), f"{SHIPPED_PACKAGE}/{SHIPPED_FOLDER}/{ref}.toml")
+        if not Path(ref).exists():
+            known = ", ".join(shipped_boards()) or "none"
+            raise BoardError(f"{ref}: no such file, and no shipped board of that id (shipped: {known})")
+    return load_board_file(Path(ref), ref)
+
+
+def load_board_file(path: Path, source: str | None = None) -> Board:
+    """Load and validate the board file at `path`; messages name it as `source` (default: the path)."""
+    source = str(path) if source is None else source
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise BoardError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise BoardError(f"{source}: is a directory, not a board file") from None
+    except OSError as exc:
+        raise BoardError(f"{source}: cannot read it ({exc.strerror or exc})") from None
+    return parse_board(raw, source)
+
+
+def parse_board(raw: bytes, source: str) -> Board:
+    """Parse the bytes of a board file (UTF-8 TOML) and validate them."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BoardError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = " ".join(str(exc).split())
+        raise BoardError(f"{source}: not valid TOML: {message}") from None
+    return Board.from_data(data, source)

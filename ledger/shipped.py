@@ -1,0 +1,58 @@
+"""What whispers ships (the rulesets, boards, decree catalogue and card sheets in fixtures/), by content hash, and
+the pins of a game against it: the adapter around the pure ledger.pins that reads the shipped files."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import TYPE_CHECKING
+
+from whispers.ledger.pins import Kind, Pin, classify, content_hash
+
+if TYPE_CHECKING:
+    from whispers.ledger import events as ev
+    from whispers.ledger.state import GameState
+
+
+@cache
+def shipped_hashes(kind: Kind) -> Mapping[str, str]:
+    """id -> content hash of every shipped ruleset, board, decree catalogue or card sheet."""
+    if kind == "decrees":
+        from whispers.ledger.decree_files import shipped_catalogue
+
+        catalogue = shipped_catalogue()
+        return {catalogue.id: catalogue.content_hash}
+    if kind == "cards":
+        from whispers.ledger.decree_files import load_sheet, shipped_sheets
+
+        return {sid: load_sheet(sid).content_hash for sid in shipped_sheets()}
+    if kind == "ruleset":
+        from whispers.ledger.ruleset_files import load_ruleset, shipped_rulesets
+
+        return {rid: load_ruleset(rid).content_hash for rid in shipped_rulesets()}
+    from whispers.ledger.board_files import load_board, shipped_boards
+
+    return {bid: load_board(bid).content_hash for bid in shipped_boards()}
+
+
+def pin(kind: Kind, ident: str, digest: str) -> Pin:
+    """Whether `ident` with content `digest` is the shipped one, a modified one, or custom."""
+    return classify(kind, ident, digest, shipped_hashes(kind).get(ident))
+
+
+def started_pins(started: ev.GameStarted) -> tuple[Pin, Pin]:
+    """(ruleset, board) of a game's first event, each hashed from the data the event embeds."""
+    return (pin("ruleset", str(started.ruleset["id"]), content_hash(started.ruleset)),
+            pin("board", str(started.board["id"]), content_hash(started.board)))
+
+
+def state_pins(state: GameState) -> tuple[Pin, Pin]:
+    """(ruleset, board) of a game as folded."""
+    return pin("ruleset", state.ruleset.id, state.ruleset.content_hash), pin("board", state.board.id,
+                                                                               state.board.content_hash)
+
+
+def labels(state: GameState) -> tuple[str, str]:
+    """(ruleset, board) as shown in listings: the id alone only when it is the shipped content."""
+    ruleset, board = state_pins(state)
+    return ruleset.label, board.label
