@@ -461,6 +461,21 @@ class Store:
         with self._translated():
             return self._ledger.recorder.max_notification_id() or 0
 
+    def fingerprint(self, position: int) -> str | None:
+        """A digest of what is stored at `position` of the store's log (None if nothing is), for a read model
+        to prove that the store it read up to there is still this one: a store deleted and made anew at the
+        same place holds other events, with other timestamps, at the same positions."""
+        if position < 1:
+            return None
+        with self._translated():
+            found = self._ledger.recorder.select_notifications(position, 1, stop=position)
+        if not found or found[0].id != position:
+            return None
+        n = found[0]
+        digest = hashlib.sha256(f"{position}:{n.originator_id}:{n.originator_version}:{n.topic}:".encode())
+        digest.update(n.state)
+        return digest.hexdigest()
+
     def _name_of(self, game: UUID) -> str:
         created = self._ledger.recorder.select_events(game, lte=1, limit=1)
         return self._ledger.mapper.to_domain_event(created[0]).name  # type: ignore[attr-defined]
