@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import (
     InterfaceError,
     MapperDeserialisationError,
@@ -118,22 +118,37 @@ def notes_id(game: str) -> UUID:
     return uuid5(NAMESPACE, f"notes:{game}")
 
 
-def _project(record: GameRecord | None, events: Iterable[Any]) -> GameRecord | None:
-    """Replays a record's events without the library's per-event protocol and sequence checks.
+class _Broken(Exception):
+    """A game's stream as read is not 1, 2, 3...: `held` versions in a row, then `found` where held + 1 was due."""
 
-    The events come from one query on one aggregate, ordered by version, so those checks cannot fail; skipping
-    them makes reloading a long record about three times faster.
+    def __init__(self, held: int, found: int) -> None:
+        super().__init__(held, found)
+        self.held, self.found = held, found
+
+
+def _project(record: GameRecord | None, events: Iterable[Any]) -> GameRecord | None:
+    """Replays a record's events without the library's per-event protocol checks.
+
+    The events come from one query on one aggregate, ordered by version; skipping the library's checks makes
+    reloading a long record about three times faster. What is kept is the one check a damaged store fails:
+    the versions run 1, 2, 3... with no gap, repeat or missing start (raises _Broken).
     """
     events = iter(events)
     if record is None:
         created = next(events, None)
         if created is None:
             return None
+        if created.originator_version != 1 or not isinstance(created, GameRecord.Created):
+            raise _Broken(0, created.originator_version)
         record = created.mutate(None)
     assert record is not None
     facts = record.facts
+    version = record.version
     last = None
     for last in events:
+        version += 1
+        if last.originator_version != version:
+            raise _Broken(version - 1, last.originator_version)
         facts.append(last.fact)
     if last is not None:
         record.version = last.originator_version
@@ -320,12 +335,15 @@ class Store:
             PersistenceError,
             MapperDeserialisationError,
             sqlite3.Error,
+            OriginatorIDError,  # a stream out of sequence, read by the library: a damaged store
+            OriginatorVersionError,
         )
         if target.postgres is not None:
             import psycopg
 
             self._driver_errors += (psycopg.Error,)
         self._app: Ledger | None = None
+        self._log_checked = False
         with ExitStack() as opening:
             if target.postgres is not None:
                 opening.enter_context(_postgres_opening(target.postgres, target.url))
@@ -380,15 +398,49 @@ class Store:
         if version is not None and version < 1:
             raise StoreError(f"there is no version {version} of a game: versions start at 1")
         with self._translated():
-            try:
-                record: GameRecord = self._ledger.repository.get(
-                    game_id(name), version=version, projector_func=_project
-                )
-            except AggregateNotFoundError:
-                raise self._unknown(name) from None
+            self._check_log()
+            record = self._read(name, version)
+            recorded = self._version(name)
+            if record.version < min(recorded, version or recorded):
+                # Short of what the store says was recorded: a writer appended since (read again), or damage.
+                record = self._read(name, version)
+                if record.version < min(recorded, version or recorded):
+                    raise self._damaged(name, record.version, recorded)
         if version is not None and record.version != version:
             raise StoreError(f"game {name!r} has {record.version} facts: there is no version {version}")
         return record.facts
+
+    def _read(self, name: str, version: int | None) -> GameRecord:
+        try:
+            return self._ledger.repository.get(game_id(name), version=version, projector_func=_project)
+        except AggregateNotFoundError:
+            raise self._unknown(name) from None
+        except _Broken as e:
+            raise self._damaged(name, e.held, self._version(name), e.found) from None
+
+    def _damaged(self, name: str, held: int, recorded: int, found: int | None = None) -> StoreError:
+        holds = f"events 1-{held}" if held > 1 else "event 1" if held == 1 else "no first event"
+        then = f", then event {found} where {held + 1} was due" if found is not None else ""
+        return StoreError(
+            f"game {name!r}: the store holds {holds}{then} but {max(recorded, held)} were recorded: "
+            f"the store {self.url} is damaged"
+        )
+
+    def _check_log(self) -> None:
+        """Once per opening of an SQLite store: its log numbers events 1, 2, 3... and never deletes one, so
+        each number up to the highest must be found. The count reads the (game, version) index by which games
+        are read, so a damaged index shows here even when it is consistent with itself."""
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+        recorder = self._ledger.recorder
+        if self._log_checked or not isinstance(recorder, SQLiteApplicationRecorder):
+            return
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute("SELECT (SELECT count(*) FROM stored_events), (SELECT max(rowid) FROM stored_events)")
+            found, recorded = cursor.fetchone()
+        if found != (recorded or 0):
+            raise StoreError(f"the store {self.url} is damaged: its log runs to event {recorded} but {found} are found")
+        self._log_checked = True
 
     def version(self, name: str) -> int:
         """The number of facts recorded for the game."""
@@ -524,6 +576,8 @@ class Store:
             return StoreError(f"the store is locked by another process: {self.url}")
         if "file is not a database" in message:
             return StoreError(f"not a whispers store (not an SQLite database): {self.url}")
+        if "malformed" in message or isinstance(error, OriginatorIDError | OriginatorVersionError):
+            return StoreError(f"the store {self.url} is damaged: {message}")
         if isinstance(error, MapperDeserialisationError):
             return StoreError(f"a stored event in {self.url} cannot be read: {message}")
         if self._postgres is not None and isinstance(error, OperationalError | InterfaceError):

@@ -1,5 +1,6 @@
 """The event store, on each backend: memory, an SQLite file and PostgreSQL."""
 
+import random
 import sqlite3
 import subprocess
 import sys
@@ -8,13 +9,17 @@ import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 import ledger.store
+from cli.main import whispers
 from ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
+from ledger.game import import_lines
 from ledger.store import GameRecord, Store, open_store
 from ledger.transcoder import MsgpackTranscoder
 
@@ -118,6 +123,7 @@ def test_appending_nothing_checks_the_version(store: Store, name: str) -> None:
 def test_a_writer_that_loses_the_race_is_told_and_writes_nothing(
     shared_url: str, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The damage check compares a read with the game's last version: a writer appending in between is not damage."""
     with open_store(shared_url) as a, open_store(shared_url) as b:
         a.create(name, [{"n": 0}])
         check_version = b._version
@@ -240,6 +246,128 @@ def test_records_persist_across_openings(shared_url: str, name: str) -> None:
         s.create(name, NESTED)
     with open_store(shared_url) as s:
         assert s.facts(name) == NESTED
+
+
+# A damaged store: never a short read, never a traceback
+
+
+BUNDLED = "official-4p"
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, list[dict[str, Any]]]:
+    """An SQLite store holding the bundled 4-player game (214 events), as bytes, and the game's facts."""
+    path = tmp_path_factory.mktemp("recorded") / "store.sqlite"
+    text = resources.files("fixtures").joinpath("games", f"{BUNDLED}.txt").read_text(encoding="utf-8")
+    with open_store(str(path)) as s:
+        import_lines(s, BUNDLED, text.splitlines())
+        facts = s.facts(BUNDLED)
+    assert len(facts) == 214
+    return path.read_bytes(), facts
+
+
+def pages(content: bytes) -> tuple[int, list[bytes]]:
+    size = int.from_bytes(content[16:18])  # the page size, as PRAGMA page_size gives it
+    return size, [content[i : i + size] for i in range(0, len(content), size)]
+
+
+def read_damaged(path: Path) -> list[dict[str, Any]] | str:
+    """The game's facts, or the one-line StoreError the damaged store gives instead."""
+    try:
+        with open_store(str(path)) as s:
+            return s.facts(BUNDLED)
+    except StoreError as e:
+        message = str(e)
+        assert "\n" not in message and message
+        return message
+
+
+def test_a_page_of_garbage_anywhere_in_an_sqlite_store_is_damage_never_a_short_read(
+    recorded: tuple[bytes, list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    """Each page after the header in turn is overwritten with random bytes, and with a copy of another page
+    (garbage that looks like a valid page to SQLite): the game reads whole, or the store says it is damaged."""
+    content, facts = recorded
+    size, original = pages(content)
+    path = tmp_path / "damaged.sqlite"
+    damaged = 0
+    for page in range(1, len(original)):
+        garbage = [random.Random(page).randbytes(size)] + [p for i, p in enumerate(original) if i not in (0, page)]
+        for junk in garbage:
+            path.write_bytes(b"".join(original[:page]) + junk + b"".join(original[page + 1 :]))
+            outcome = read_damaged(path)
+            if outcome != facts:
+                assert isinstance(outcome, str), f"page {page + 1}: a short or wrong read of {len(outcome)} events"
+                assert "is damaged" in outcome or "cannot be read" in outcome, outcome
+                damaged += 1
+    assert damaged > len(original)
+
+
+def test_verify_refuses_a_game_whose_index_was_replaced_by_a_valid_looking_page(
+    recorded: tuple[bytes, list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    """The (game, version) index's root replaced by one of its own leaves: SQLite finds a consistent index of
+    fewer events, so the game read short and `verify` said "verified" before the store counted its log."""
+    content, _ = recorded
+    _, original = pages(content)
+    (tmp_path / "probe.sqlite").write_bytes(content)
+    db = sqlite3.connect(tmp_path / "probe.sqlite")
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE type = 'index'").fetchone()[0]
+    db.close()
+    leaf = next(i for i, p in enumerate(original) if i and i != root - 1 and p[0] == 0x0A)  # an index leaf page
+    path = tmp_path / "damaged.sqlite"
+    path.write_bytes(b"".join(original[leaf] if i == root - 1 else p for i, p in enumerate(original)))
+    result = CliRunner().invoke(whispers, ["verify", "--store", str(path), BUNDLED])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "is damaged" in lines[0] and "Traceback" not in result.output, result.output
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_events_missing_from_the_middle_of_a_game_are_damage(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest, name: str
+) -> None:
+    url = str(tmp_path / "store.sqlite") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    with open_store(url) as s:
+        s.create(name, [{"i": i} for i in range(214)])
+        assert len(s.facts(name)) == 214  # the SQLite log is checked once, here: the damage comes after
+        delete = "DELETE FROM {table} WHERE originator_id = %s AND originator_version BETWEEN 113 AND 150"
+        if backend == "sqlite":
+            with sqlite3.connect(url) as db:
+                db.execute(delete.format(table="stored_events").replace("%s", "?"), [ledger.store.game_id(name).hex])
+        else:
+            import psycopg
+            from psycopg import sql
+
+            schema = url.split("schema=")[1]
+            with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
+                conn.execute(sql.SQL(delete).format(table=sql.Identifier(schema, "whispers_events")),
+                             [ledger.store.game_id(name)])
+        for version, then in ((None, ", then event 151 where 113 was due"), (200, ", then event 151 where 113 was due"),
+                              (120, "")):
+            with pytest.raises(StoreError) as e:
+                s.facts(name, version)
+            assert one_line(e) == f"game {name!r}: the store holds events 1-112{then} but 214 were recorded: " \
+                                  f"the store {s.url} is damaged"
+        assert s.facts(name, 100) == [{"i": i} for i in range(100)]
+
+
+def test_a_game_that_grows_while_it_is_read_is_not_called_damaged(
+    shared_url: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The damage check compares a read with the game's last version: a writer appending in between is not damage."""
+    with open_store(shared_url) as a, open_store(shared_url) as b:
+        a.create(name, [{"n": 0}])
+        check_version = b._version
+        grown: list[int] = []
+
+        def other_writer_appends_between_the_read_and_the_check(game: str) -> int:
+            if not grown:
+                grown.append(a.append(game, 1, [{"n": 1}]))
+            return check_version(game)
+
+        monkeypatch.setattr(b, "_version", other_writer_appends_between_the_read_and_the_check)
+        assert b.facts(name) == [{"n": 0}, {"n": 1}]
 
 
 # The transcoder
