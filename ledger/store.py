@@ -49,6 +49,9 @@ POSTGRES_LOCK_TIMEOUT = 5
 """Seconds to wait for another writer's lock, or for a PostgreSQL server to answer."""
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+"""A PostgreSQL schema name that needs no quoting: eventsourcing finds its composite types by an unquoted name,
+so in a schema such as "Tables" reads work and every write fails."""
 _MOVED_ON: Final = "the game moved on: re-run status"
 
 
@@ -245,6 +248,11 @@ def _postgres(url: str) -> _Target:
     if unknown := sorted(set(query) - {"schema"}):
         raise StoreError(f"unknown PostgreSQL URL parameter {unknown[0]!r}: use {usage}")
     schema = query.get("schema", [""])[-1]
+    if schema and not _SCHEMA.fullmatch(schema):
+        raise StoreError(
+            f"unusable PostgreSQL schema name {schema!r}: use 1 to 63 lower-case letters, digits or '_', "
+            "not starting with a digit (the event store cannot write to a schema whose name needs quotes)"
+        )
     pg = _Postgres(
         host=unquote(parts.hostname or "localhost"),
         port=port,
@@ -304,7 +312,8 @@ def _postgres_opening(pg: _Postgres, url: str) -> Iterator[None]:
     with conn:
         try:
             if pg.schema and not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [pg.schema]).fetchone():
-                raise StoreError(f"no schema {pg.schema!r} in PostgreSQL database {pg.dbname!r} at {where}")
+                raise StoreError(f"no schema {pg.schema!r} in PostgreSQL database {pg.dbname!r} at {where}: "
+                                 f"create it with CREATE SCHEMA {pg.schema};")
             conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{POSTGRES_LOCK_TIMEOUT}s"])
             digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
             conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])

@@ -12,6 +12,7 @@ from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
@@ -526,11 +527,41 @@ def test_unreachable_postgresql() -> None:
 
 
 @pytest.mark.postgres
-def test_a_postgresql_schema_that_does_not_exist(pg_url: str) -> None:
+def test_a_postgresql_schema_that_does_not_exist_is_refused_saying_how_to_create_it(pg_url: str) -> None:
     url = pg_url.split("?")[0] + "?schema=whispers_no_such_schema"
     with pytest.raises(StoreError, match="no schema 'whispers_no_such_schema'") as e:
         open_store(url)
-    one_line(e)
+    assert one_line(e).endswith("create it with CREATE SCHEMA whispers_no_such_schema;")
+
+
+@pytest.mark.parametrize("schema", ["RelauditUpper", "has space", "9lives", "dotted.name", 'quo"te', "x" * 64])
+def test_a_postgresql_schema_name_that_needs_quotes_is_refused_before_connecting(schema: str) -> None:
+    """With ?schema=RelauditUpper reads worked and every write failed ("Composite type 'stored_event_uuid' not
+    found"): eventsourcing looks its types up by the unquoted name. Refused up front, on an unreachable port."""
+    with pytest.raises(StoreError, match="unusable PostgreSQL schema name") as e:
+        open_store(f"postgresql://postgres@127.0.0.1:1/test?schema={quote(schema, safe='')}")
+    assert "lower-case" in one_line(e)
+
+
+@pytest.mark.postgres
+def test_a_mixed_case_postgresql_schema_that_exists_is_refused_and_left_empty(pg_url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    schema = f"Upper_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+        try:
+            with (
+                pytest.raises(StoreError, match="unusable PostgreSQL schema name") as e,
+                open_store(pg_url.split("?")[0] + f"?schema={schema}") as s,
+            ):
+                s.create("g", [{"n": 1}])
+            one_line(e)
+            tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = %s", [schema]).fetchone()
+            assert tables == (0,)
+        finally:
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
 
 
 @pytest.mark.postgres
