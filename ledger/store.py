@@ -25,6 +25,7 @@ from uuid import UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import (
+    InfrastructureFactory,
     InterfaceError,
     MapperDeserialisationError,
     OperationalError,
@@ -163,6 +164,16 @@ class Ledger(Application[UUID]):
     """The eventsourcing application behind a Store. Its name prefixes the PostgreSQL table names."""
 
     name = "whispers"
+
+    def __init__(self, env: EnvType | None = None, postgres: _Postgres | None = None) -> None:
+        self._postgres = postgres
+        super().__init__(env=env)
+
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        factory = super().construct_factory(env)
+        if self._postgres is not None:
+            _bound_postgres(factory.datastore, self._postgres)  # type: ignore[attr-defined]
+        return factory
 
     def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
         # Only the settings open_store chose: a stray PERSISTENCE_MODULE, CIPHER_KEY, WHISPERS_SQLITE_DBNAME...
@@ -308,7 +319,7 @@ def _postgres_opening(pg: _Postgres, url: str) -> Iterator[None]:
             autocommit=True,
         )
     except psycopg.Error as e:
-        raise StoreError(f"cannot reach PostgreSQL at {where}: {_one_line(e)}") from e
+        raise StoreError(f"cannot reach PostgreSQL at {where}: {_reason(e)}") from e
     with conn:
         try:
             if pg.schema and not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [pg.schema]).fetchone():
@@ -322,6 +333,59 @@ def _postgres_opening(pg: _Postgres, url: str) -> Iterator[None]:
         except psycopg.Error as e:
             raise StoreError(f"PostgreSQL at {where} failed: {_one_line(e)}") from e
         yield
+
+
+def _bound_postgres(datastore: Any, pg: _Postgres) -> None:
+    """Makes a server lost after opening a store fail within POSTGRES_CONNECT_TIMEOUT, saying why.
+
+    eventsourcing retries each query up to ten times on a connection error, and each retry waited the pool's
+    whole timeout: a server gone down took 42 s to report "couldn't get a connection after 5.00 sec". Here the
+    pool's first timeout ends the wait, and one direct attempt to connect names the cause. The pool's own
+    attempts get a connect timeout too, so a server that accepts and never answers cannot hold them (or the
+    store's closing) indefinitely.
+    """
+    from psycopg_pool import PoolTimeout
+
+    datastore.pool.kwargs["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT
+    get_connection = datastore.get_connection
+
+    @contextmanager
+    def bounded() -> Iterator[Any]:
+        try:
+            with get_connection() as conn:
+                yield conn
+        except OperationalError as e:
+            if isinstance(e.__cause__, PoolTimeout):
+                raise StoreError(_why_no_connection(pg)) from e
+            raise
+
+    datastore.get_connection = bounded
+
+
+def _why_no_connection(pg: _Postgres) -> str:
+    import psycopg
+
+    where = f"{pg.host}:{pg.port}"
+    try:
+        psycopg.connect(
+            host=pg.host,
+            port=pg.port,
+            dbname=pg.dbname,
+            user=pg.user,
+            password=pg.password,
+            connect_timeout=POSTGRES_CONNECT_TIMEOUT,
+        ).close()
+    except psycopg.Error as e:
+        waited = f"no connection for {POSTGRES_CONNECT_TIMEOUT} s"
+        return f"lost PostgreSQL at {where}: {waited}, and a new one failed: {_reason(e)}"
+    return f"no free connection to PostgreSQL at {where} for {POSTGRES_CONNECT_TIMEOUT} s (the server answers): retry"
+
+
+def _reason(error: BaseException) -> str:
+    message = _one_line(error)
+    if "timeout expired" in message:
+        return f"no answer within {POSTGRES_CONNECT_TIMEOUT} s ({message})"
+    return message
 
 
 def check_name(name: str) -> None:
@@ -357,7 +421,7 @@ class Store:
             if target.postgres is not None:
                 opening.enter_context(_postgres_opening(target.postgres, target.url))
             with self._translated():
-                self._app = Ledger(env=target.env)
+                self._app = Ledger(env=target.env, postgres=target.postgres)
 
     def create(self, name: str, facts: list[Fact]) -> int:
         """Records a new game with its first facts, all in one save; returns its version."""

@@ -1,10 +1,13 @@
 """The event store, on each backend: memory, an SQLite file and PostgreSQL."""
 
+import contextlib
 import random
+import socket
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
@@ -518,12 +521,99 @@ def test_a_malformed_url(url: str) -> None:
     one_line(e)
 
 
+TIMEOUT = 3
+"""POSTGRES_CONNECT_TIMEOUT in the tests of a PostgreSQL gone down; elapsed times are only bounded by 3 x it."""
+
+
 def test_unreachable_postgresql() -> None:
+    started = time.monotonic()
     with pytest.raises(StoreError) as e:
         open_store("postgresql://postgres:s3cret@127.0.0.1:1/test")
+    assert time.monotonic() - started < 3 * ledger.store.POSTGRES_CONNECT_TIMEOUT
     message = one_line(e)
     assert message.startswith("cannot reach PostgreSQL at 127.0.0.1:1: ")
+    assert "Connection refused" in message
     assert "s3cret" not in message
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A loopback port that accepts connections (the kernel's backlog) and never says a word."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        yield listener.getsockname()[1]
+
+
+def test_a_postgresql_port_that_never_answers(silent_port: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    started = time.monotonic()
+    with pytest.raises(StoreError) as e:
+        open_store(f"postgresql://postgres@127.0.0.1:{silent_port}/test")
+    assert time.monotonic() - started < 3 * TIMEOUT
+    assert one_line(e) == (f"cannot reach PostgreSQL at 127.0.0.1:{silent_port}: no answer within {TIMEOUT} s "
+                           "(connection timeout expired)")
+
+
+class Relay:
+    """A loopback TCP relay to the test PostgreSQL server, that can be cut: the server 'goes down'."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", 5432), timeout=10)
+            server.settimeout(None)
+            self.sockets += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+
+    def cut(self) -> None:
+        """Refuses new connections and drops the open ones."""
+        for s in (self.listener, *self.sockets):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("after", ["refused", "silent"])
+def test_a_postgresql_server_lost_after_opening_is_reported_within_the_timeout(
+    pg_url: str, after: str, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The server went down under an open store: the refusal took 41.8 s while it said "after 5.00 sec"."""
+    monkeypatch.setattr(ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    relay = Relay()
+    url = pg_url.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}")
+    with open_store(url) as s:
+        s.create(name, [{"n": 1}])
+        relay.cut()
+        with contextlib.ExitStack() as later:
+            if after == "silent":
+                later.enter_context(socket.create_server(("127.0.0.1", relay.port)))
+            started = time.monotonic()
+            with pytest.raises(StoreError) as e:
+                s.append(name, 1, [{"n": 2}])
+            assert time.monotonic() - started < 3 * TIMEOUT
+            message = one_line(e)
+            assert message.startswith(f"lost PostgreSQL at 127.0.0.1:{relay.port}: no connection for {TIMEOUT} s, "
+                                      "and a new one failed: ")
+            assert ("Connection refused" if after == "refused" else f"no answer within {TIMEOUT} s") in message
+            assert "couldn't get a connection" not in message
 
 
 @pytest.mark.postgres
