@@ -25,11 +25,13 @@ from projections.stats import summary
 LAYOUT = 2
 """The catalog file's layout (its PRAGMA user_version): a file of another layout is emptied and rebuilt."""
 SCHEMA = f"""
+BEGIN IMMEDIATE;
 DROP TABLE IF EXISTS tracking;
 DROP TABLE IF EXISTS summaries;
 CREATE TABLE tracking (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL, fingerprint TEXT);
 CREATE TABLE summaries (game TEXT PRIMARY KEY, data TEXT NOT NULL);
 PRAGMA user_version = {LAYOUT};
+COMMIT;
 """
 
 

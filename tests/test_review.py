@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+import sqlite3
 import sys
 from collections import Counter
 from pathlib import Path
@@ -250,6 +251,23 @@ def test_stats_all_rebuilds_a_corrupt_catalog(store_file: Path, tmp_path: Path, 
     again = json.loads(run("stats", "--all", "--json"))
     assert again["read"]["games"] == 2
     assert {k: v for k, v in again.items() if k != "read"} == {k: v for k, v in first.items() if k != "read"}
+
+
+def test_a_catalog_file_of_the_earlier_layout_is_rebuilt_not_trusted(tmp_path: Path) -> None:
+    """A catalog written before catalogs proved which store they belong to has no fingerprint to check."""
+    path = tmp_path / "catalog.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript("CREATE TABLE tracking (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);"
+                      "CREATE TABLE summaries (game TEXT PRIMARY KEY, data TEXT NOT NULL);"
+                      "INSERT INTO tracking VALUES (1, 1); INSERT INTO summaries VALUES ('deleted', '{}');")
+    old.commit()
+    old.close()
+    with open_store("memory:") as store:
+        put(store, "kept", random_events(7))
+        catalog = Catalog(store, path)
+        assert catalog.refresh().games == 1
+        assert list(catalog.summaries()) == ["kept"]
+        catalog.close()
 
 
 # --- forks and diffs ----------------------------------------------------------------------------------
