@@ -416,12 +416,17 @@ class Store:
 
             self._driver_errors += (psycopg.Error,)
         self._app: Ledger | None = None
-        self._log_checked = False
+        self._table_checked = False
         with ExitStack() as opening:
             if target.postgres is not None:
                 opening.enter_context(_postgres_opening(target.postgres, target.url))
             with self._translated():
                 self._app = Ledger(env=target.env, postgres=target.postgres)
+                try:
+                    self._check_log()
+                except BaseException:
+                    self.close()
+                    raise
 
     def create(self, name: str, facts: list[Fact]) -> int:
         """Records a new game with its first facts, all in one save; returns its version."""
@@ -471,7 +476,6 @@ class Store:
         if version is not None and version < 1:
             raise StoreError(f"there is no version {version} of a game: versions start at 1")
         with self._translated():
-            self._check_log()
             record = self._read(name, version)
             recorded = self._version(name)
             if record.version < min(recorded, version or recorded):
@@ -499,21 +503,27 @@ class Store:
             f"the store {self.url} is damaged"
         )
 
-    def _check_log(self) -> None:
-        """Once per opening of an SQLite store: its log numbers events 1, 2, 3... and never deletes one, so
-        each number up to the highest must be found. The count reads the (game, version) index by which games
-        are read, so a damaged index shows here even when it is consistent with itself."""
+    def _check_log(self, whole: bool = False) -> None:
+        """An SQLite store's log numbers events 1, 2, 3... and never deletes one, so each number up to the
+        highest must be found. At each opening, the count reads the (game, version) index by which games are
+        read, so a damaged index shows even when it is consistent with itself. With `whole`, once, before
+        the log itself is scanned (the list of games, changes), the table is counted too: that reads every
+        page, as the scan does anyway."""
         from eventsourcing.sqlite import SQLiteApplicationRecorder
 
         recorder = self._ledger.recorder
-        if self._log_checked or not isinstance(recorder, SQLiteApplicationRecorder):
+        if not isinstance(recorder, SQLiteApplicationRecorder) or (whole and self._table_checked):
             return
+        table = "(SELECT count(*) FROM stored_events NOT INDEXED)" if whole else "0"
         with recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute("SELECT (SELECT count(*) FROM stored_events), (SELECT max(rowid) FROM stored_events)")
-            found, recorded = cursor.fetchone()
+            cursor.execute(f"SELECT (SELECT count(*) FROM stored_events), (SELECT max(rowid) FROM stored_events), "
+                           f"{table}")
+            found, recorded, in_table = cursor.fetchone()
+        if whole and in_table != found:
+            found = in_table
         if found != (recorded or 0):
             raise StoreError(f"the store {self.url} is damaged: its log runs to event {recorded} but {found} are found")
-        self._log_checked = True
+        self._table_checked = whole
 
     def version(self, name: str) -> int:
         """The number of facts recorded for the game."""
@@ -531,6 +541,7 @@ class Store:
         topics = [GameRecord.Created.TOPIC]
         names: list[str] = []
         with self._translated():
+            self._check_log(whole=True)
             recorder = self._ledger.recorder
             mapper = self._ledger.mapper
             start: int | None = None
@@ -573,6 +584,7 @@ class Store:
         changed: dict[UUID, None] = {}
         position = after
         with self._translated():
+            self._check_log(whole=True)
             recorder = self._ledger.recorder
             while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
                 for notification in batch:
@@ -603,7 +615,10 @@ class Store:
 
     def _name_of(self, game: UUID) -> str:
         created = self._ledger.recorder.select_events(game, lte=1, limit=1)
-        return self._ledger.mapper.to_domain_event(created[0]).name  # type: ignore[attr-defined]
+        event = self._ledger.mapper.to_domain_event(created[0]) if created else None
+        if not isinstance(event, GameRecord.Created):
+            raise StoreError(f"game {game}: the store holds no first event for it: the store {self.url} is damaged")
+        return event.name
 
     def close(self) -> None:
         if self._app is not None:
