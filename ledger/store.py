@@ -23,8 +23,9 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import (
+    InfrastructureFactory,
     InterfaceError,
     MapperDeserialisationError,
     OperationalError,
@@ -49,6 +50,9 @@ POSTGRES_LOCK_TIMEOUT = 5
 """Seconds to wait for another writer's lock, or for a PostgreSQL server to answer."""
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+"""A PostgreSQL schema name that needs no quoting: eventsourcing finds its composite types by an unquoted name,
+so in a schema such as "Tables" reads work and every write fails."""
 _MOVED_ON: Final = "the game moved on: re-run status"
 
 
@@ -118,22 +122,37 @@ def notes_id(game: str) -> UUID:
     return uuid5(NAMESPACE, f"notes:{game}")
 
 
-def _project(record: GameRecord | None, events: Iterable[Any]) -> GameRecord | None:
-    """Replays a record's events without the library's per-event protocol and sequence checks.
+class _Broken(Exception):
+    """A game's stream as read is not 1, 2, 3...: `held` versions in a row, then `found` where held + 1 was due."""
 
-    The events come from one query on one aggregate, ordered by version, so those checks cannot fail; skipping
-    them makes reloading a long record about three times faster.
+    def __init__(self, held: int, found: int) -> None:
+        super().__init__(held, found)
+        self.held, self.found = held, found
+
+
+def _project(record: GameRecord | None, events: Iterable[Any]) -> GameRecord | None:
+    """Replays a record's events without the library's per-event protocol checks.
+
+    The events come from one query on one aggregate, ordered by version; skipping the library's checks makes
+    reloading a long record about three times faster. What is kept is the one check a damaged store fails:
+    the versions run 1, 2, 3... with no gap, repeat or missing start (raises _Broken).
     """
     events = iter(events)
     if record is None:
         created = next(events, None)
         if created is None:
             return None
+        if created.originator_version != 1 or not isinstance(created, GameRecord.Created):
+            raise _Broken(0, created.originator_version)
         record = created.mutate(None)
     assert record is not None
     facts = record.facts
+    version = record.version
     last = None
     for last in events:
+        version += 1
+        if last.originator_version != version:
+            raise _Broken(version - 1, last.originator_version)
         facts.append(last.fact)
     if last is not None:
         record.version = last.originator_version
@@ -145,6 +164,16 @@ class Ledger(Application[UUID]):
     """The eventsourcing application behind a Store. Its name prefixes the PostgreSQL table names."""
 
     name = "whispers"
+
+    def __init__(self, env: EnvType | None = None, postgres: _Postgres | None = None) -> None:
+        self._postgres = postgres
+        super().__init__(env=env)
+
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        factory = super().construct_factory(env)
+        if self._postgres is not None:
+            _bound_postgres(factory.datastore, self._postgres)  # type: ignore[attr-defined]
+        return factory
 
     def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
         # Only the settings open_store chose: a stray PERSISTENCE_MODULE, CIPHER_KEY, WHISPERS_SQLITE_DBNAME...
@@ -230,6 +259,11 @@ def _postgres(url: str) -> _Target:
     if unknown := sorted(set(query) - {"schema"}):
         raise StoreError(f"unknown PostgreSQL URL parameter {unknown[0]!r}: use {usage}")
     schema = query.get("schema", [""])[-1]
+    if schema and not _SCHEMA.fullmatch(schema):
+        raise StoreError(
+            f"unusable PostgreSQL schema name {schema!r}: use 1 to 63 lower-case letters, digits or '_', "
+            "not starting with a digit (the event store cannot write to a schema whose name needs quotes)"
+        )
     pg = _Postgres(
         host=unquote(parts.hostname or "localhost"),
         port=port,
@@ -285,11 +319,12 @@ def _postgres_opening(pg: _Postgres, url: str) -> Iterator[None]:
             autocommit=True,
         )
     except psycopg.Error as e:
-        raise StoreError(f"cannot reach PostgreSQL at {where}: {_one_line(e)}") from e
+        raise StoreError(f"cannot reach PostgreSQL at {where}: {_reason(e)}") from e
     with conn:
         try:
             if pg.schema and not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [pg.schema]).fetchone():
-                raise StoreError(f"no schema {pg.schema!r} in PostgreSQL database {pg.dbname!r} at {where}")
+                raise StoreError(f"no schema {pg.schema!r} in PostgreSQL database {pg.dbname!r} at {where}: "
+                                 f"create it with CREATE SCHEMA {pg.schema};")
             conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{POSTGRES_LOCK_TIMEOUT}s"])
             digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
             conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
@@ -298,6 +333,59 @@ def _postgres_opening(pg: _Postgres, url: str) -> Iterator[None]:
         except psycopg.Error as e:
             raise StoreError(f"PostgreSQL at {where} failed: {_one_line(e)}") from e
         yield
+
+
+def _bound_postgres(datastore: Any, pg: _Postgres) -> None:
+    """Makes a server lost after opening a store fail within POSTGRES_CONNECT_TIMEOUT, saying why.
+
+    eventsourcing retries each query up to ten times on a connection error, and each retry waited the pool's
+    whole timeout: a server gone down took 42 s to report "couldn't get a connection after 5.00 sec". Here the
+    pool's first timeout ends the wait, and one direct attempt to connect names the cause. The pool's own
+    attempts get a connect timeout too, so a server that accepts and never answers cannot hold them (or the
+    store's closing) indefinitely.
+    """
+    from psycopg_pool import PoolTimeout
+
+    datastore.pool.kwargs["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT
+    get_connection = datastore.get_connection
+
+    @contextmanager
+    def bounded() -> Iterator[Any]:
+        try:
+            with get_connection() as conn:
+                yield conn
+        except OperationalError as e:
+            if isinstance(e.__cause__, PoolTimeout):
+                raise StoreError(_why_no_connection(pg)) from e
+            raise
+
+    datastore.get_connection = bounded
+
+
+def _why_no_connection(pg: _Postgres) -> str:
+    import psycopg
+
+    where = f"{pg.host}:{pg.port}"
+    try:
+        psycopg.connect(
+            host=pg.host,
+            port=pg.port,
+            dbname=pg.dbname,
+            user=pg.user,
+            password=pg.password,
+            connect_timeout=POSTGRES_CONNECT_TIMEOUT,
+        ).close()
+    except psycopg.Error as e:
+        waited = f"no connection for {POSTGRES_CONNECT_TIMEOUT} s"
+        return f"lost PostgreSQL at {where}: {waited}, and a new one failed: {_reason(e)}"
+    return f"no free connection to PostgreSQL at {where} for {POSTGRES_CONNECT_TIMEOUT} s (the server answers): retry"
+
+
+def _reason(error: BaseException) -> str:
+    message = _one_line(error)
+    if "timeout expired" in message:
+        return f"no answer within {POSTGRES_CONNECT_TIMEOUT} s ({message})"
+    return message
 
 
 def check_name(name: str) -> None:
@@ -320,17 +408,25 @@ class Store:
             PersistenceError,
             MapperDeserialisationError,
             sqlite3.Error,
+            OriginatorIDError,  # a stream out of sequence, read by the library: a damaged store
+            OriginatorVersionError,
         )
         if target.postgres is not None:
             import psycopg
 
             self._driver_errors += (psycopg.Error,)
         self._app: Ledger | None = None
+        self._table_checked = False
         with ExitStack() as opening:
             if target.postgres is not None:
                 opening.enter_context(_postgres_opening(target.postgres, target.url))
             with self._translated():
-                self._app = Ledger(env=target.env)
+                self._app = Ledger(env=target.env, postgres=target.postgres)
+                try:
+                    self._check_log()
+                except BaseException:
+                    self.close()
+                    raise
 
     def create(self, name: str, facts: list[Fact], notes: list[Fact] | None = None) -> int:
         """Records a new game with its first facts, and its notes if any, all in one save; returns its version."""
@@ -386,15 +482,54 @@ class Store:
         with self._translated():
             if version is not None and version < 1:
                 raise NoSuchEvent(name, self._version(name), version)
-            try:
-                record: GameRecord = self._ledger.repository.get(
-                    game_id(name), version=version, projector_func=_project
-                )
-            except AggregateNotFoundError:
-                raise self._unknown(name) from None
+            record = self._read(name, version)
+            recorded = self._version(name)
+            if record.version < min(recorded, version or recorded):
+                # Short of what the store says was recorded: a writer appended since (read again), or damage.
+                record = self._read(name, version)
+                if record.version < min(recorded, version or recorded):
+                    raise self._damaged(name, record.version, recorded)
         if version is not None and record.version != version:
             raise NoSuchEvent(name, record.version, version)
         return record.facts
+
+    def _read(self, name: str, version: int | None) -> GameRecord:
+        try:
+            return self._ledger.repository.get(game_id(name), version=version, projector_func=_project)
+        except AggregateNotFoundError:
+            raise self._unknown(name) from None
+        except _Broken as e:
+            raise self._damaged(name, e.held, self._version(name), e.found) from None
+
+    def _damaged(self, name: str, held: int, recorded: int, found: int | None = None) -> StoreError:
+        holds = f"events 1-{held}" if held > 1 else "event 1" if held == 1 else "no first event"
+        then = f", then event {found} where {held + 1} was due" if found is not None else ""
+        return StoreError(
+            f"game {name!r}: the store holds {holds}{then} but {max(recorded, held)} were recorded: "
+            f"the store {self.url} is damaged"
+        )
+
+    def _check_log(self, whole: bool = False) -> None:
+        """An SQLite store's log numbers events 1, 2, 3... and never deletes one, so each number up to the
+        highest must be found. At each opening, the count reads the (game, version) index by which games are
+        read, so a damaged index shows even when it is consistent with itself. With `whole`, once, before
+        the log itself is scanned (the list of games, changes), the table is counted too: that reads every
+        page, as the scan does anyway."""
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+        recorder = self._ledger.recorder
+        if not isinstance(recorder, SQLiteApplicationRecorder) or (whole and self._table_checked):
+            return
+        table = "(SELECT count(*) FROM stored_events NOT INDEXED)" if whole else "0"
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(f"SELECT (SELECT count(*) FROM stored_events), (SELECT max(rowid) FROM stored_events), "
+                           f"{table}")
+            found, recorded, in_table = cursor.fetchone()
+        if whole and in_table != found:
+            found = in_table
+        if found != (recorded or 0):
+            raise StoreError(f"the store {self.url} is damaged: its log runs to event {recorded} but {found} are found")
+        self._table_checked = whole
 
     def version(self, name: str) -> int:
         """The number of facts recorded for the game."""
@@ -412,6 +547,7 @@ class Store:
         topics = [GameRecord.Created.TOPIC]
         names: list[str] = []
         with self._translated():
+            self._check_log(whole=True)
             recorder = self._ledger.recorder
             mapper = self._ledger.mapper
             start: int | None = None
@@ -466,6 +602,7 @@ class Store:
         changed: dict[UUID, None] = {}
         position = after
         with self._translated():
+            self._check_log(whole=True)
             recorder = self._ledger.recorder
             while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
                 for notification in batch:
@@ -479,9 +616,27 @@ class Store:
         with self._translated():
             return self._ledger.recorder.max_notification_id() or 0
 
+    def fingerprint(self, position: int) -> str | None:
+        """A digest of what is stored at `position` of the store's log (None if nothing is), for a read model
+        to prove that the store it read up to there is still this one: a store deleted and made anew at the
+        same place holds other events, with other timestamps, at the same positions."""
+        if position < 1:
+            return None
+        with self._translated():
+            found = self._ledger.recorder.select_notifications(position, 1, stop=position)
+        if not found or found[0].id != position:
+            return None
+        n = found[0]
+        digest = hashlib.sha256(f"{position}:{n.originator_id}:{n.originator_version}:{n.topic}:".encode())
+        digest.update(n.state)
+        return digest.hexdigest()
+
     def _name_of(self, game: UUID) -> str:
         created = self._ledger.recorder.select_events(game, lte=1, limit=1)
-        return self._ledger.mapper.to_domain_event(created[0]).name  # type: ignore[attr-defined]
+        event = self._ledger.mapper.to_domain_event(created[0]) if created else None
+        if not isinstance(event, GameRecord.Created):
+            raise StoreError(f"game {game}: the store holds no first event for it: the store {self.url} is damaged")
+        return event.name
 
     def close(self) -> None:
         if self._app is not None:
@@ -527,6 +682,8 @@ class Store:
             return StoreError(f"the store is locked by another process: {self.url}")
         if "file is not a database" in message:
             return StoreError(f"not a whispers store (not an SQLite database): {self.url}")
+        if "malformed" in message or isinstance(error, OriginatorIDError | OriginatorVersionError):
+            return StoreError(f"the store {self.url} is damaged: {message}")
         if isinstance(error, MapperDeserialisationError):
             return StoreError(f"a stored event in {self.url} cannot be read: {message}")
         if self._postgres is not None and isinstance(error, OperationalError | InterfaceError):

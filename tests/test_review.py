@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+import sqlite3
 import sys
 from collections import Counter
 from pathlib import Path
@@ -217,6 +218,56 @@ def test_the_catalog_counts_games_in_progress_apart() -> None:
         assert figures["finished"] == 1 and figures["in_progress"] == 1
         store.append("going", 80, [e.to_fact() for e in events[80:90]])
         assert catalog.refresh().games == 1
+
+
+def test_stats_all_forgets_a_store_deleted_and_made_anew_at_the_same_place(store_file: Path) -> None:
+    """The catalog belongs to one store: a new store at the old path (even a longer one) is read afresh."""
+    with open_store(str(store_file)) as store:
+        put(store, "old", random_events(1))
+    assert json.loads(run("stats", "--all", "--json"))["games"] == 1
+    store_file.unlink()
+    with open_store(str(store_file)) as store:
+        for seed in (2, 3):
+            put(store, f"new{seed}", random_events(seed))
+    data = json.loads(run("stats", "--all", "--json"))
+    assert data["read"]["games"] == 2 and data["games"] == 2
+    assert data["finished"] == 2
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "page"])
+def test_stats_all_rebuilds_a_corrupt_catalog(store_file: Path, tmp_path: Path, damage: str) -> None:
+    with open_store(str(store_file)) as store:
+        for seed in (4, 5):
+            put(store, f"g{seed}", random_events(seed))
+    first = json.loads(run("stats", "--all", "--json"))
+    [catalog] = (tmp_path / "cache").rglob("catalog-*.sqlite")
+    content = catalog.read_bytes()
+    if damage == "garbage":
+        catalog.write_bytes(b"not a catalog at all\n" * 300)
+    elif damage == "truncated":
+        catalog.write_bytes(content[: len(content) // 3])
+    else:  # a page of garbage after the header: the file opens, then fails when read
+        catalog.write_bytes(content[:4096] + b"\xff" * (len(content) - 4096))
+    again = json.loads(run("stats", "--all", "--json"))
+    assert again["read"]["games"] == 2
+    assert {k: v for k, v in again.items() if k != "read"} == {k: v for k, v in first.items() if k != "read"}
+
+
+def test_a_catalog_file_of_the_earlier_layout_is_rebuilt_not_trusted(tmp_path: Path) -> None:
+    """A catalog written before catalogs proved which store they belong to has no fingerprint to check."""
+    path = tmp_path / "catalog.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript("CREATE TABLE tracking (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);"
+                      "CREATE TABLE summaries (game TEXT PRIMARY KEY, data TEXT NOT NULL);"
+                      "INSERT INTO tracking VALUES (1, 1); INSERT INTO summaries VALUES ('deleted', '{}');")
+    old.commit()
+    old.close()
+    with open_store("memory:") as store:
+        put(store, "kept", random_events(7))
+        catalog = Catalog(store, path)
+        assert catalog.refresh().games == 1
+        assert list(catalog.summaries()) == ["kept"]
+        catalog.close()
 
 
 # --- forks and diffs ----------------------------------------------------------------------------------

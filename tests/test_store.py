@@ -1,20 +1,29 @@
 """The event store, on each backend: memory, an SQLite file and PostgreSQL."""
 
+import contextlib
+import random
+import socket
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
+from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from click.testing import CliRunner
 
 import whispers.ledger.store
+from whispers.cli.main import whispers as whispers_cli
 from whispers.ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
+from whispers.ledger.game import import_lines
 from whispers.ledger.store import GameRecord, Store, open_store
 from whispers.ledger.transcoder import MsgpackTranscoder
 
@@ -118,6 +127,7 @@ def test_appending_nothing_checks_the_version(store: Store, name: str) -> None:
 def test_a_writer_that_loses_the_race_is_told_and_writes_nothing(
     shared_url: str, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The damage check compares a read with the game's last version: a writer appending in between is not damage."""
     with open_store(shared_url) as a, open_store(shared_url) as b:
         a.create(name, [{"n": 0}])
         check_version = b._version
@@ -241,6 +251,133 @@ def test_records_persist_across_openings(shared_url: str, name: str) -> None:
         s.create(name, NESTED)
     with open_store(shared_url) as s:
         assert s.facts(name) == NESTED
+
+
+# A damaged store: never a short read, never a traceback
+
+
+BUNDLED = "official-4p"
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, list[dict[str, Any]]]:
+    """An SQLite store holding the bundled 4-player game (214 events), as bytes, and the game's facts."""
+    path = tmp_path_factory.mktemp("recorded") / "store.sqlite"
+    text = resources.files("whispers.fixtures").joinpath("games", f"{BUNDLED}.txt").read_text(encoding="utf-8")
+    with open_store(str(path)) as s:
+        import_lines(s, BUNDLED, text.splitlines())
+        facts = s.facts(BUNDLED)
+    assert len(facts) == 214
+    return path.read_bytes(), facts
+
+
+def pages(content: bytes) -> tuple[int, list[bytes]]:
+    size = int.from_bytes(content[16:18])  # the page size, as PRAGMA page_size gives it
+    return size, [content[i : i + size] for i in range(0, len(content), size)]
+
+
+def read_damaged(path: Path) -> tuple[list[str], list[dict[str, Any]]] | str:
+    """The store's list of games and the game's facts, or the one-line StoreError the damaged store gives."""
+    try:
+        with open_store(str(path)) as s:
+            return s.names(), s.facts(BUNDLED)
+    except StoreError as e:
+        message = str(e)
+        assert "\n" not in message and message
+        return message
+
+
+def test_a_page_of_garbage_anywhere_in_an_sqlite_store_is_damage_never_a_short_read(
+    recorded: tuple[bytes, list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    """Each page after the header in turn is overwritten with random bytes, and with a copy of another page
+    (garbage that looks like a valid page to SQLite): the list of games and the game read whole, or the store
+    says it is damaged."""
+    content, facts = recorded
+    size, original = pages(content)
+    path = tmp_path / "damaged.sqlite"
+    damaged = 0
+    for page in range(1, len(original)):
+        garbage = [random.Random(page).randbytes(size)] + [p for i, p in enumerate(original) if i not in (0, page)]
+        for junk in garbage:
+            for leftover in ("-wal", "-shm"):  # what SQLite kept of the last damaged file must not repair this one
+                path.with_name(path.name + leftover).unlink(missing_ok=True)
+            path.write_bytes(b"".join(original[:page]) + junk + b"".join(original[page + 1 :]))
+            outcome = read_damaged(path)
+            if outcome != ([BUNDLED], facts):
+                assert isinstance(outcome, str), f"page {page + 1}: a short or wrong read: {outcome[0]}, " \
+                                                 f"{len(outcome[1])} events"
+                assert "is damaged" in outcome or "cannot be read" in outcome, outcome
+                damaged += 1
+    assert damaged > len(original)
+
+
+def test_verify_refuses_a_game_whose_index_was_replaced_by_a_valid_looking_page(
+    recorded: tuple[bytes, list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    """The (game, version) index's root replaced by one of its own leaves: SQLite finds a consistent index of
+    fewer events, so the game read short and `verify` said "verified" before the store counted its log."""
+    content, _ = recorded
+    _, original = pages(content)
+    (tmp_path / "probe.sqlite").write_bytes(content)
+    db = sqlite3.connect(tmp_path / "probe.sqlite")
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE type = 'index'").fetchone()[0]
+    db.close()
+    leaf = next(i for i, p in enumerate(original) if i and i != root - 1 and p[0] == 0x0A)  # an index leaf page
+    path = tmp_path / "damaged.sqlite"
+    path.write_bytes(b"".join(original[leaf] if i == root - 1 else p for i, p in enumerate(original)))
+    result = CliRunner().invoke(whispers_cli, ["verify", "--store", str(path), BUNDLED])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "is damaged" in lines[0] and "Traceback" not in result.output, result.output
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_events_missing_from_the_middle_of_a_game_are_damage(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest, name: str
+) -> None:
+    url = str(tmp_path / "store.sqlite") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    with open_store(url) as s:
+        s.create(name, [{"i": i} for i in range(214)])
+        assert len(s.facts(name)) == 214  # the SQLite log was checked at opening: the damage comes after
+        delete = "DELETE FROM {table} WHERE originator_id = %s AND originator_version BETWEEN 113 AND 150"
+        if backend == "sqlite":
+            with sqlite3.connect(url) as db:
+                game = whispers.ledger.store.game_id(name).hex
+                db.execute(delete.format(table="stored_events").replace("%s", "?"), [game])
+        else:
+            import psycopg
+            from psycopg import sql
+
+            schema = url.split("schema=")[1]
+            with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
+                conn.execute(sql.SQL(delete).format(table=sql.Identifier(schema, "whispers_events")),
+                             [whispers.ledger.store.game_id(name)])
+        for version, then in ((None, ", then event 151 where 113 was due"), (200, ", then event 151 where 113 was due"),
+                              (120, "")):
+            with pytest.raises(StoreError) as e:
+                s.facts(name, version)
+            assert one_line(e) == f"game {name!r}: the store holds events 1-112{then} but 214 were recorded: " \
+                                  f"the store {s.url} is damaged"
+        assert s.facts(name, 100) == [{"i": i} for i in range(100)]
+
+
+def test_a_game_that_grows_while_it_is_read_is_not_called_damaged(
+    shared_url: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The damage check compares a read with the game's last version: a writer appending in between is not damage."""
+    with open_store(shared_url) as a, open_store(shared_url) as b:
+        a.create(name, [{"n": 0}])
+        check_version = b._version
+        grown: list[int] = []
+
+        def other_writer_appends_between_the_read_and_the_check(game: str) -> int:
+            if not grown:
+                grown.append(a.append(game, 1, [{"n": 1}]))
+            return check_version(game)
+
+        monkeypatch.setattr(b, "_version", other_writer_appends_between_the_read_and_the_check)
+        assert b.facts(name) == [{"n": 0}, {"n": 1}]
 
 
 # The transcoder
@@ -390,20 +527,137 @@ def test_a_malformed_url(url: str) -> None:
     one_line(e)
 
 
+TIMEOUT = 3
+"""POSTGRES_CONNECT_TIMEOUT in the tests of a PostgreSQL gone down; elapsed times are only bounded by 3 x it."""
+
+
 def test_unreachable_postgresql() -> None:
+    started = time.monotonic()
     with pytest.raises(StoreError) as e:
         open_store("postgresql://postgres:s3cret@127.0.0.1:1/test")
+    assert time.monotonic() - started < 3 * whispers.ledger.store.POSTGRES_CONNECT_TIMEOUT
     message = one_line(e)
     assert message.startswith("cannot reach PostgreSQL at 127.0.0.1:1: ")
+    assert "Connection refused" in message
     assert "s3cret" not in message
 
 
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A loopback port that accepts connections (the kernel's backlog) and never says a word."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        yield listener.getsockname()[1]
+
+
+def test_a_postgresql_port_that_never_answers(silent_port: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(whispers.ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    started = time.monotonic()
+    with pytest.raises(StoreError) as e:
+        open_store(f"postgresql://postgres@127.0.0.1:{silent_port}/test")
+    assert time.monotonic() - started < 3 * TIMEOUT
+    assert one_line(e) == (f"cannot reach PostgreSQL at 127.0.0.1:{silent_port}: no answer within {TIMEOUT} s "
+                           "(connection timeout expired)")
+
+
+class Relay:
+    """A loopback TCP relay to the test PostgreSQL server, that can be cut: the server 'goes down'."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", 5432), timeout=10)
+            server.settimeout(None)
+            self.sockets += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+
+    def cut(self) -> None:
+        """Refuses new connections and drops the open ones."""
+        for s in (self.listener, *self.sockets):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+
 @pytest.mark.postgres
-def test_a_postgresql_schema_that_does_not_exist(pg_url: str) -> None:
+@pytest.mark.parametrize("after", ["refused", "silent"])
+def test_a_postgresql_server_lost_after_opening_is_reported_within_the_timeout(
+    pg_url: str, after: str, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The server went down under an open store: the refusal took 41.8 s while it said "after 5.00 sec"."""
+    monkeypatch.setattr(whispers.ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    relay = Relay()
+    url = pg_url.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}")
+    with open_store(url) as s:
+        s.create(name, [{"n": 1}])
+        relay.cut()
+        with contextlib.ExitStack() as later:
+            if after == "silent":
+                later.enter_context(socket.create_server(("127.0.0.1", relay.port)))
+            started = time.monotonic()
+            with pytest.raises(StoreError) as e:
+                s.append(name, 1, [{"n": 2}])
+            assert time.monotonic() - started < 3 * TIMEOUT
+            message = one_line(e)
+            assert message.startswith(f"lost PostgreSQL at 127.0.0.1:{relay.port}: no connection for {TIMEOUT} s, "
+                                      "and a new one failed: ")
+            assert ("Connection refused" if after == "refused" else f"no answer within {TIMEOUT} s") in message
+            assert "couldn't get a connection" not in message
+
+
+@pytest.mark.postgres
+def test_a_postgresql_schema_that_does_not_exist_is_refused_saying_how_to_create_it(pg_url: str) -> None:
     url = pg_url.split("?")[0] + "?schema=whispers_no_such_schema"
     with pytest.raises(StoreError, match="no schema 'whispers_no_such_schema'") as e:
         open_store(url)
-    one_line(e)
+    assert one_line(e).endswith("create it with CREATE SCHEMA whispers_no_such_schema;")
+
+
+@pytest.mark.parametrize("schema", ["RelauditUpper", "has space", "9lives", "dotted.name", 'quo"te', "x" * 64])
+def test_a_postgresql_schema_name_that_needs_quotes_is_refused_before_connecting(schema: str) -> None:
+    """With ?schema=RelauditUpper reads worked and every write failed ("Composite type 'stored_event_uuid' not
+    found"): eventsourcing looks its types up by the unquoted name. Refused up front, on an unreachable port."""
+    with pytest.raises(StoreError, match="unusable PostgreSQL schema name") as e:
+        open_store(f"postgresql://postgres@127.0.0.1:1/test?schema={quote(schema, safe='')}")
+    assert "lower-case" in one_line(e)
+
+
+@pytest.mark.postgres
+def test_a_mixed_case_postgresql_schema_that_exists_is_refused_and_left_empty(pg_url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    schema = f"Upper_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(pg_url.split("?")[0], autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+        try:
+            with (
+                pytest.raises(StoreError, match="unusable PostgreSQL schema name") as e,
+                open_store(pg_url.split("?")[0] + f"?schema={schema}") as s,
+            ):
+                s.create("g", [{"n": 1}])
+            one_line(e)
+            tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = %s", [schema]).fetchone()
+            assert tables == (0,)
+        finally:
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
 
 
 @pytest.mark.postgres
