@@ -66,11 +66,11 @@ def _started(e: ev.GameStarted) -> GameState:
     )
 
 
-def _after_order(s: GameState, actor: str, draw: bool = False) -> GameState:
+def _after_order(state: GameState, actor: str, draw: bool = False) -> GameState:
     """Move on once an order is taken: past the active office, or past the council (REV swap)."""
-    ends = s.pending is not None and s.pending.ends_council
-    index = SUPPLY_DUE if ends else s.office_index + 1
-    return replace(s, office_index=index, pending=None, last_actor=actor, last_was_draw=draw)
+    ends = state.pending is not None and state.pending.ends_council
+    index = SUPPLY_DUE if ends else state.office_index + 1
+    return replace(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw)
 
 
 def _place(banners: Mapping[str, tuple[str, int]], region: str, empire: str, delta: int) -> dict[str, tuple[str, int]]:
@@ -90,11 +90,11 @@ def _add_reserve(reserve: Mapping[str, int], empire: str, delta: int) -> dict[st
     return new
 
 
-def _a_phase(s: GameState, e: ev.PhaseStarted) -> GameState:
+def _a_phase(state: GameState, e: ev.PhaseStarted) -> GameState:
     # the empire turns phase starts "after" a virtual empire -1, so the engine starts the first one
     empire = e.phase == "empire"
     return replace(
-        s,
+        state,
         round=e.round,
         phase=e.phase,
         step=0,
@@ -106,171 +106,173 @@ def _a_phase(s: GameState, e: ev.PhaseStarted) -> GameState:
     )
 
 
-def _a_skipped(s: GameState, e: ev.Skipped) -> GameState:
-    return replace(s, step=s.step + 1)
+def _a_skipped(state: GameState, e: ev.Skipped) -> GameState:
+    return replace(state, step=state.step + 1)
 
 
-def _a_empire_turn(s: GameState, e: ev.EmpireTurnStarted) -> GameState:
-    return replace(s, empire_index=s.board.empires.index(e.empire), office_index=0, pending=None)
+def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
+    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None)
 
 
-def _a_office_skipped(s: GameState, e: ev.OfficeSkipped) -> GameState:
-    if s.pending is not None:
-        return replace(_after_order(s, s.pending.society), last_actor=s.last_actor)
-    return replace(s, office_index=s.office_index + 1)
+def _a_office_skipped(state: GameState, e: ev.OfficeSkipped) -> GameState:
+    if state.pending is not None:
+        return replace(_after_order(state, state.pending.society), last_actor=state.last_actor)
+    return replace(state, office_index=state.office_index + 1)
 
 
-def _a_supply(s: GameState, e: ev.SupplyChecked) -> GameState:
-    banners, reserve = s.banners, s.reserve
+def _a_supply(state: GameState, e: ev.SupplyChecked) -> GameState:
+    banners, reserve = state.banners, state.reserve
     for region, (empire, n) in e.losses.items():
         banners = _place(banners, region, empire, -n)
         reserve = _add_reserve(reserve, empire, n)
     # the empire's turn is over: no card may be played "immediately after" its orders any more
-    return replace(s, banners=banners, reserve=reserve, office_index=TURN_DONE, last_actor=None, last_was_draw=False)
+    return replace(state, banners=banners, reserve=reserve, office_index=TURN_DONE, last_actor=None,
+                   last_was_draw=False)
 
 
-def _a_round_ended(s: GameState, e: ev.RoundEnded) -> GameState:
-    return replace(s, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None)
+def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
+    return replace(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None)
 
 
-def _a_first(s: GameState, e: ev.FirstPlayerPassed) -> GameState:
-    return replace(s, first=e.first, phase="mark", step=0)
+def _a_first(state: GameState, e: ev.FirstPlayerPassed) -> GameState:
+    return replace(state, first=e.first, phase="mark", step=0)
 
 
-def _a_scored(s: GameState, e: ev.GameScored) -> GameState:
-    return replace(s, phase="over", scored=True)
+def _a_scored(state: GameState, e: ev.GameScored) -> GameState:
+    return replace(state, phase="over", scored=True)
 
 
-def _a_loyalty(s: GameState, e: ev.LoyaltyRecorded) -> GameState:
-    return replace(s, loyalty={**s.loyalty, e.society: Loyalty(e.tokens, {})})
+def _a_loyalty(state: GameState, e: ev.LoyaltyRecorded) -> GameState:
+    return replace(state, loyalty={**state.loyalty, e.society: Loyalty(e.tokens, {})})
 
 
-def _remove_agent(s: GameState, society: str, where: str) -> GameState:
+def _remove_agent(state: GameState, society: str, where: str) -> GameState:
     if "." in where:
         empire, office = where.split(".", 1)
-        council = dict(s.council)
+        council = dict(state.council)
         del council[(empire, office)]
-        return replace(s, council=council)
-    return replace(s, field_agents=s.field_agents - {(society, where)})
+        return replace(state, council=council)
+    return replace(state, field_agents=state.field_agents - {(society, where)})
 
 
-def _a_retrieved(s: GameState, e: ev.AgentRetrieved) -> GameState:
-    return replace(_remove_agent(s, e.society, e.where), step=s.step + 1)
+def _a_retrieved(state: GameState, e: ev.AgentRetrieved) -> GameState:
+    return replace(_remove_agent(state, e.society, e.where), step=state.step + 1)
 
 
-def _a_deployed(s: GameState, e: ev.AgentDeployed) -> GameState:
+def _a_deployed(state: GameState, e: ev.AgentDeployed) -> GameState:
     if "." in e.where:
         empire, office = e.where.split(".", 1)
-        s = replace(s, council={**s.council, (empire, office): e.society})
+        state = replace(state, council={**state.council, (empire, office): e.society})
     else:
-        s = replace(s, field_agents=s.field_agents | {(e.society, e.where)})
-    return replace(s, step=s.step + 1)
+        state = replace(state, field_agents=state.field_agents | {(e.society, e.where)})
+    return replace(state, step=state.step + 1)
 
 
-def _a_recruited(s: GameState, e: ev.BannersRecruited) -> GameState:
-    banners = s.banners
+def _a_recruited(state: GameState, e: ev.BannersRecruited) -> GameState:
+    banners = state.banners
     for region, n in e.placed.items():
         banners = _place(banners, region, e.empire, n)
-    s = replace(s, banners=banners, reserve=_add_reserve(s.reserve, e.empire, -e.amount))
-    return _after_order(s, e.society)
+    state = replace(state, banners=banners, reserve=_add_reserve(state.reserve, e.empire, -e.amount))
+    return _after_order(state, e.society)
 
 
-def _a_drawn(s: GameState, e: ev.CardsDrawn) -> GameState:
-    hand = s.hands[e.society]
+def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
+    hand = state.hands[e.society]
     counts = dict(hand.counts)
     if e.drawn:
         counts[e.empire] = counts.get(e.empire, 0) + e.drawn
-    deck = s.decks[e.empire]
+    deck = state.decks[e.empire]
     deck = Deck(deck.draw + e.reshuffled - e.drawn, deck.discard - e.reshuffled)
-    s = replace(s, hands={**s.hands, e.society: Hand(counts, hand.known + e.cards)}, decks={**s.decks, e.empire: deck})
-    return _after_order(s, e.society, draw=True)
+    state = replace(state, hands={**state.hands, e.society: Hand(counts, hand.known + e.cards)},
+                    decks={**state.decks, e.empire: deck})
+    return _after_order(state, e.society, draw=True)
 
 
-def _a_attacked(s: GameState, e: ev.Attacked) -> GameState:
-    banners = _place(s.banners, e.source, e.empire, -e.banners)
-    reserve = _add_reserve(s.reserve, e.empire, e.attacker_losses)
+def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
+    banners = _place(state.banners, e.source, e.empire, -e.banners)
+    reserve = _add_reserve(state.reserve, e.empire, e.attacker_losses)
     survivors = e.banners - e.attacker_losses
     if e.defending:
-        defender = s.banners[e.target][0]
+        defender = state.banners[e.target][0]
         reserve = _add_reserve(reserve, defender, e.defender_losses)
         banners = _place(banners, e.target, defender, -e.defender_losses)
     if survivors:
         banners = _place(banners, e.target, e.empire, survivors)
-    return _after_order(replace(s, banners=banners, reserve=reserve), e.society)
+    return _after_order(replace(state, banners=banners, reserve=reserve), e.society)
 
 
-def _a_swapped(s: GameState, e: ev.AgentSwapped) -> GameState:
-    council = swap_agent_council(s, (e.empire, e.office), e.target, e.society, e.displaced)
+def _a_swapped(state: GameState, e: ev.AgentSwapped) -> GameState:
+    council = swap_agent_council(state, (e.empire, e.office), e.target, e.society, e.displaced)
     options = tuple((e.empire, o) for o in e.options)
-    pending = Pending(e.society, options, s.ruleset.swap_agent_ends_council)
-    return replace(s, council=council, pending=pending, last_actor=e.society, last_was_draw=False)
+    pending = Pending(e.society, options, state.ruleset.swap_agent_ends_council)
+    return replace(state, council=council, pending=pending, last_actor=e.society, last_was_draw=False)
 
 
-def _spent(s: GameState, society: str, cards: tuple[str, ...]) -> GameState:
-    decks = dict(s.decks)
+def _spent(state: GameState, society: str, cards: tuple[str, ...]) -> GameState:
+    decks = dict(state.decks)
     for card in cards:
         empire = card_empire(card)
         deck = decks[empire]
-        if s.ruleset.spent == "deck":
+        if state.ruleset.spent == "deck":
             decks[empire] = Deck(deck.draw + 1, deck.discard)
         else:
             decks[empire] = Deck(deck.draw, deck.discard + 1)
-    return replace(s, hands={**s.hands, society: s.hands[society].without(cards)}, decks=decks)
+    return replace(state, hands={**state.hands, society: state.hands[society].without(cards)}, decks=decks)
 
 
-def _effects(s: GameState, effects: ev.Effects) -> GameState:
-    banners, reserve = apply_banner_effects(s, effects, "record")
+def _effects(state: GameState, effects: ev.Effects) -> GameState:
+    banners, reserve = apply_banner_effects(state, effects, "record")
     flat = {r: (e, n) for r, army in banners.items() for e, n in army.items() if n}
-    council = apply_agent_moves(s, effects.agent, "record")
-    return replace(s, banners=flat, reserve=reserve, council=council)
+    council = apply_agent_moves(state, effects.agent, "record")
+    return replace(state, banners=flat, reserve=reserve, council=council)
 
 
-def _a_played(s: GameState, e: ev.CardPlayed) -> GameState:
-    s = _effects(_spent(s, e.society, (e.card, *e.pay)), e.effects)
+def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
+    state = _effects(_spent(state, e.society, (e.card, *e.pay)), e.effects)
     if e.act is not None:
         empire, office = e.act.split(".", 1)
-        s = replace(s, pending=Pending(e.society, ((empire, office),), False))
-    return s
+        state = replace(state, pending=Pending(e.society, ((empire, office),), False))
+    return state
 
 
-def _a_discarded(s: GameState, e: ev.CardsDiscarded) -> GameState:
-    return _spent(s, e.society, e.cards)
+def _a_discarded(state: GameState, e: ev.CardsDiscarded) -> GameState:
+    return _spent(state, e.society, e.cards)
 
 
-def _a_after_passed(s: GameState, e: ev.AfterOrderPassed) -> GameState:
-    return replace(s, last_actor=None, last_was_draw=False)
+def _a_after_passed(state: GameState, e: ev.AfterOrderPassed) -> GameState:
+    return replace(state, last_actor=None, last_was_draw=False)
 
 
-def _a_loyalty_swapped(s: GameState, e: ev.LoyaltySwapped) -> GameState:
-    loyalty = s.loyalty[e.society]
+def _a_loyalty_swapped(state: GameState, e: ev.LoyaltySwapped) -> GameState:
+    loyalty = state.loyalty[e.society]
     a, b = e.slots
     tokens = loyalty.tokens
     if tokens is not None:
         tokens = {**tokens, a: tokens[b], b: tokens[a]}
     new = Loyalty(tokens, {**loyalty.revealed, **e.revealed}, loyalty.swaps + 1, (*loyalty.swapped, (a, b)))
-    return replace(s, loyalty={**s.loyalty, e.society: new}, step=s.step + 1)
+    return replace(state, loyalty={**state.loyalty, e.society: new}, step=state.step + 1)
 
 
-def _a_passed(s: GameState, e: ev.SwapPassed) -> GameState:
-    return replace(s, step=s.step + 1)
+def _a_passed(state: GameState, e: ev.SwapPassed) -> GameState:
+    return replace(state, step=state.step + 1)
 
 
-def _a_revealed(s: GameState, e: ev.LoyaltyRevealed) -> GameState:
-    loyalty = s.loyalty[e.society]
+def _a_revealed(state: GameState, e: ev.LoyaltyRevealed) -> GameState:
+    loyalty = state.loyalty[e.society]
     revealed = Loyalty(dict(e.tokens), loyalty.revealed, loyalty.swaps, loyalty.swapped)
-    return replace(s, loyalty={**s.loyalty, e.society: revealed})
+    return replace(state, loyalty={**state.loyalty, e.society: revealed})
 
 
-def _a_ruling(s: GameState, e: ev.RulingApplied) -> GameState:
-    return _effects(s, e.effects)
+def _a_ruling(state: GameState, e: ev.RulingApplied) -> GameState:
+    return _effects(state, e.effects)
 
 
-def _a_checked(s: GameState, e: ev.TableChecked) -> GameState:
-    return s
+def _a_checked(state: GameState, e: ev.TableChecked) -> GameState:
+    return state
 
 
-def _a_forked(s: GameState, e: ev.GameForked) -> GameState:
-    return s
+def _a_forked(state: GameState, e: ev.GameForked) -> GameState:
+    return state
 
 
 _APPLY: dict[type, Any] = {

@@ -27,97 +27,97 @@ def advance(state: GameState, close: bool = False) -> list[ev.Event]:
     return produced
 
 
-def next_automatic(s: GameState, close: bool = False) -> ev.Event | None:
-    rs = s.ruleset
-    if s.phase == "setup":
-        if len(s.loyalty) == len(s.players):
+def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
+    rs = state.ruleset
+    if state.phase == "setup":
+        if len(state.loyalty) == len(state.players):
             return ev.PhaseStarted(1, "deploy")
         return None
-    if s.phase == "retrieve":
-        if s.step >= len(s.players):
-            return after_retrieval(s)
-        society = turn_society(s)
-        if not s.agents_out(society):
+    if state.phase == "retrieve":
+        if state.step >= len(state.players):
+            return after_retrieval(state)
+        society = turn_society(state)
+        if not state.agents_out(society):
             return ev.Skipped(society, "retrieve", "no-agent-on-board")
         return None
-    if s.phase == "deploy":
-        if s.step >= len(s.players) * s.per_round():
-            return ev.PhaseStarted(s.round, "empire")
-        society = turn_society(s)
-        if not deploy_targets(s, society):
-            reason = "no-agent-left" if s.agents_in_hand(society) == 0 else "no-open-position"
+    if state.phase == "deploy":
+        if state.step >= len(state.players) * state.per_round():
+            return ev.PhaseStarted(state.round, "empire")
+        society = turn_society(state)
+        if not deploy_targets(state, society):
+            reason = "no-agent-left" if state.agents_in_hand(society) == 0 else "no-open-position"
             return ev.Skipped(society, "deploy", reason)
         return None
-    if s.phase == "empire":
-        if s.office_index == TURN_DONE:
-            if s.empire_index + 1 < len(s.board.empires):
-                return ev.EmpireTurnStarted(s.board.empires[s.empire_index + 1])
-            return ev.RoundEnded(s.round)
-        if s.office_index == SUPPLY_DUE:
-            return None if window_waits(s) and not close else supply_check(s)
-        actor = order_actor(s)
-        office = OFFICES[s.office_index]
+    if state.phase == "empire":
+        if state.office_index == TURN_DONE:
+            if state.empire_index + 1 < len(state.board.empires):
+                return ev.EmpireTurnStarted(state.board.empires[state.empire_index + 1])
+            return ev.RoundEnded(state.round)
+        if state.office_index == SUPPLY_DUE:
+            return None if window_waits(state) and not close else supply_check(state)
+        actor = order_actor(state)
+        office = OFFICES[state.office_index]
         if actor is None:
-            return ev.OfficeSkipped(s.empire, office, None, "uncontrolled")
-        if not order_options(s, actor):
-            positions = order_positions(s)
+            return ev.OfficeSkipped(state.empire, office, None, "uncontrolled")
+        if not order_options(state, actor):
+            positions = order_positions(state)
             where = tuple(position_name(p) for p in positions)
-            empire, office = positions[0] if s.pending else (s.empire, office)
+            empire, office = positions[0] if state.pending else (state.empire, office)
             return ev.OfficeSkipped(empire, office, actor, "no-legal-order", where)
         return None
-    if s.phase == "round_end" or s.phase in rs.round_end:
-        if s.phase == "cleanup" and any(s.excess_cards(p) for p in s.players):
+    if state.phase == "round_end" or state.phase in rs.round_end:
+        if state.phase == "cleanup" and any(state.excess_cards(p) for p in state.players):
             return None
-        if s.phase == "swap" and s.step < len(s.players):
-            society = turn_society(s)
+        if state.phase == "swap" and state.step < len(state.players):
+            society = turn_society(state)
             # a swap turns two concealed tokens face up
-            if s.loyalty[society].concealed < 2:
+            if state.loyalty[society].concealed < 2:
                 return ev.Skipped(society, "swap", "too-few-concealed")
             return None
-        if s.phase == "round_end" and s.round == ROUNDS:
-            return end_of_game(s)
-        return _step_after(s, -1 if s.phase == "round_end" else rs.round_end.index(s.phase))
-    if s.phase == "reveal":
-        if all(s.loyalty[p].tokens is not None for p in s.players):
-            return score(s)
+        if state.phase == "round_end" and state.round == ROUNDS:
+            return end_of_game(state)
+        return _step_after(state, -1 if state.phase == "round_end" else rs.round_end.index(state.phase))
+    if state.phase == "reveal":
+        if all(state.loyalty[p].tokens is not None for p in state.players):
+            return score(state)
         return None
     return None
 
 
-def after_retrieval(s: GameState) -> ev.Event:
-    if s.ruleset.retrieve == "round_start":
-        return ev.PhaseStarted(s.round, "deploy")
+def after_retrieval(state: GameState) -> ev.Event:
+    if state.ruleset.retrieve == "round_start":
+        return ev.PhaseStarted(state.round, "deploy")
     # retrieval is a round-end step (REV Phase 3): carry on with the next step
-    return _step_after(s, s.ruleset.round_end.index("retrieve"))
+    return _step_after(state, state.ruleset.round_end.index("retrieve"))
 
 
-def _step_after(s: GameState, index: int) -> ev.Event:
+def _step_after(state: GameState, index: int) -> ev.Event:
     """What follows round-end step `index` of the ruleset's steps (-1: the round's end itself): the next step,
     the first-player marker passing clockwise ("mark"), or the next round."""
-    steps = s.ruleset.round_end
+    steps = state.ruleset.round_end
     if index + 1 < len(steps):
         step = steps[index + 1]
         if step == "mark":
-            return ev.FirstPlayerPassed(s.first, s.seat_order()[1])
-        return ev.PhaseStarted(s.round, step)
-    return ev.PhaseStarted(s.round + 1, "retrieve" if s.ruleset.retrieve == "round_start" else "deploy")
+            return ev.FirstPlayerPassed(state.first, state.seat_order()[1])
+        return ev.PhaseStarted(state.round, step)
+    return ev.PhaseStarted(state.round + 1, "retrieve" if state.ruleset.retrieve == "round_start" else "deploy")
 
 
-def end_of_game(s: GameState) -> ev.Event:
+def end_of_game(state: GameState) -> ev.Event:
     """EN "Mark the Turn": after the fourth round the game ends at once (no Cleanup, no Swap)."""
-    if any(s.loyalty[p].tokens is None for p in s.players):
-        return ev.PhaseStarted(s.round, "reveal")
-    return score(s)
+    if any(state.loyalty[p].tokens is None for p in state.players):
+        return ev.PhaseStarted(state.round, "reveal")
+    return score(state)
 
 
-def supply_check(s: GameState) -> ev.SupplyChecked:
+def supply_check(state: GameState) -> ev.SupplyChecked:
     """EN "Checking Supply": the ruleset's limit a region, a higher one with a farm; scope per ruleset (FR: the active
     empire)."""
     losses = {}
-    for region, (empire, count) in s.banners.items():
-        if s.ruleset.supply_scope == "active" and empire != s.empire:
+    for region, (empire, count) in state.banners.items():
+        if state.ruleset.supply_scope == "active" and empire != state.empire:
             continue
-        excess = count - s.supply_limit(region)
+        excess = count - state.supply_limit(region)
         if excess > 0:
             losses[region] = (empire, excess)
-    return ev.SupplyChecked(s.empire, s.ruleset.supply_scope, losses)
+    return ev.SupplyChecked(state.empire, state.ruleset.supply_scope, losses)

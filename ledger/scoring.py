@@ -7,18 +7,18 @@ from whispers.ledger.names import MULTIPLIER
 from whispers.ledger.state import GameState
 
 
-def score(s: GameState) -> ev.GameScored:
+def score(state: GameState) -> ev.GameScored:
     """Final scoring (EN "Final Scoring"; EN "Advanced Rules"; FR advanced +1 per concealed token; REV "Scoring")."""
     scores: dict[str, dict[str, Any]] = {}
-    cities = {e: s.cities(e) for e in s.board.empires}
-    for society in s.players:
-        loyalty = s.loyalty[society]
+    cities = {e: state.cities(e) for e in state.board.empires}
+    for society in state.players:
+        loyalty = state.loyalty[society]
         assert loyalty.tokens is not None
         slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
         empires = {}
-        total = loyalty.concealed * s.ruleset.concealed_bonus
-        for empire in s.board.empires:
-            agents = sum(1 for region in s.field_regions(society) if s.controller(region) == empire)
+        total = loyalty.concealed * state.ruleset.concealed_bonus
+        for empire in state.board.empires:
+            agents = sum(1 for region in state.field_regions(society) if state.controller(region) == empire)
             slot = slot_of[empire]
             points = MULTIPLIER[slot] * (cities[empire] + agents)
             empires[empire] = {
@@ -33,17 +33,17 @@ def score(s: GameState) -> ev.GameScored:
             "total": total,
             "empires": empires,
             "concealed": loyalty.concealed,
-            "concealed_points": loyalty.concealed * s.ruleset.concealed_bonus,
+            "concealed_points": loyalty.concealed * state.ruleset.concealed_bonus,
             "swaps": loyalty.swaps,
-            "cards": s.hands[society].size,
+            "cards": state.hands[society].size,
         }
     keys = {
         "fewest_swaps": lambda p: -scores[p]["swaps"],
         "most_concealed": lambda p: scores[p]["concealed"],
         "most_cards": lambda p: scores[p]["cards"],
     }
-    breaks = [(rule, keys[rule]) for rule in s.ruleset.tie_breaks]
-    ranking = tuple(sorted(s.players, key=lambda p: (-scores[p]["total"], *(-key(p) for _, key in breaks))))
+    breaks = [(rule, keys[rule]) for rule in state.ruleset.tie_breaks]
+    ranking = tuple(sorted(state.players, key=lambda p: (-scores[p]["total"], *(-key(p) for _, key in breaks))))
     best = scores[ranking[0]]["total"]
     tied = [p for p in ranking if scores[p]["total"] == best]
     trail: list[dict[str, Any]] = [{"step": "highest", "score": best, "societies": tuple(tied)}]
@@ -58,5 +58,5 @@ def score(s: GameState) -> ev.GameScored:
         trail.append({"step": "winner", "society": winner})
     else:
         winner = None
-        trail.append({"step": "still-tied", "outcome": s.ruleset.final_tie})
+        trail.append({"step": "still-tied", "outcome": state.ruleset.final_tie})
     return ev.GameScored(scores, ranking, winner, tuple(tied) if winner is None else (), tuple(trail))

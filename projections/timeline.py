@@ -142,26 +142,26 @@ class _Reader:
         if self.pending_leap is not None and self.turn is not None and self.state is not None:
             self.owed(self.state)
 
-    def see(self, s: GameState, event: ev.Event) -> None:
+    def see(self, state: GameState, event: ev.Event) -> None:
         match event:
             case ev.PhaseStarted(round=number):
-                self.round(number, s.first)
+                self.round(number, state.first)
                 if event.phase != "empire":
                     self.turn = None
             case ev.EmpireTurnStarted(empire=empire):
-                self.turn = Turn(s.round, empire)
+                self.turn = Turn(state.round, empire)
                 self.current_round().turns.append(self.turn)
                 self.waiting = []
             case ev.BannersRecruited() | ev.CardsDrawn() | ev.Attacked() | ev.AgentSwapped():
-                self.order(s, event)
+                self.order(state, event)
             case ev.OfficeSkipped():
-                self.skipped(s, event)
+                self.skipped(state, event)
             case ev.SupplyChecked():
                 self.supply(event)
             case ev.CardPlayed():
-                self.card(s, event)
+                self.card(state, event)
             case ev.RulingApplied():
-                self.ruling(s, event)
+                self.ruling(state, event)
             case ev.LoyaltySwapped(society=society, slots=(a, b), revealed=revealed):
                 self.current_round().end.append(
                     f"{society} swaps {a} ↔ {b}: {a} {revealed[a]}, {b} {revealed[b]}")
@@ -176,34 +176,35 @@ class _Reader:
             case ev.GameScored():
                 self.scores = event
 
-    def column(self, s: GameState, empire: str, office: str) -> int:
+    def column(self, state: GameState, empire: str, office: str) -> int:
         """Where an office's node stands in its turn: the office's own column when it acts out of sequence
         in its own council (a swap), else the column of the office whose turn it is."""
-        if s.pending is not None and empire == s.empire and self.pending_leap and self.pending_leap[0] == "swap":
+        swapping = self.pending_leap is not None and self.pending_leap[0] == "swap"
+        if state.pending is not None and empire == state.empire and swapping:
             return OFFICES.index(office)
-        return min(s.office_index, SUPPLY_COLUMN - 1)
+        return min(state.office_index, SUPPLY_COLUMN - 1)
 
-    def order(self, s: GameState, e: Any) -> None:
+    def order(self, state: GameState, e: Any) -> None:
         leap = self.pending_leap
-        lent = s.pending is not None and (e.empire, e.office) != (s.empire, s.office)
-        head = _head(e.office if e.empire == s.empire else f"{e.empire} {e.office}",
+        lent = state.pending is not None and (e.empire, e.office) != (state.empire, state.office)
+        head = _head(e.office if e.empire == state.empire else f"{e.empire} {e.office}",
                      "swapped in" if leap and leap[0] == "swap" else "lent" if lent else None)
-        node = self.node("office", e.office, self.column(s, e.empire, e.office), e.society, head,
+        node = self.node("office", e.office, self.column(state, e.empire, e.office), e.society, head,
                          _order_lines(e, self.viewer))
         node.leap = leap[0] if leap else None
         self.link(node, leap)
         if isinstance(e, ev.AgentSwapped):
             self.pending_leap = ("swap", node.id, e.society, f"swap → {e.target}")
 
-    def skipped(self, s: GameState, e: ev.OfficeSkipped) -> None:
+    def skipped(self, state: GameState, e: ev.OfficeSkipped) -> None:
         leap = self.pending_leap
         why = office_skip_reason(e)
-        if s.pending is not None:
-            positions = s.pending.positions
-            office = positions[0][1] if len(positions) == 1 and positions[0][0] == s.empire else e.office
+        if state.pending is not None:
+            positions = state.pending.positions
+            office = positions[0][1] if len(positions) == 1 and positions[0][0] == state.empire else e.office
             words = ", ".join(f"{p[0]}.{p[1]}" for p in positions)
             head = _head(office, "swapped in" if leap and leap[0] == "swap" else "lent")
-            node = self.node("skipped", office, self.column(s, s.empire, office), e.controller, head,
+            node = self.node("skipped", office, self.column(state, state.empire, office), e.controller, head,
                              [f"skipped: {why}" if words in why else f"{words} skipped: {why}"])
         else:
             node = self.node("skipped", e.office, OFFICES.index(e.office), e.controller, _head(e.office),
@@ -227,11 +228,11 @@ class _Reader:
             self.leaps.append(Leap("card-act", self.turn.round, (position[0], position[1]), node.id, society, label,
                                    previous))
 
-    def owed(self, s: GameState) -> None:
+    def owed(self, state: GameState) -> None:
         """A record that stops between a leap and its order: show the order as owed."""
         assert self.pending_leap is not None
-        where = ", ".join(f"{p[0]}.{p[1]}" for p in s.pending.positions) if s.pending else "?"
-        node = self.node("owed", None, min(s.office_index, SUPPLY_COLUMN - 1), self.pending_leap[2],
+        where = ", ".join(f"{p[0]}.{p[1]}" for p in state.pending.positions) if state.pending else "?"
+        node = self.node("owed", None, min(state.office_index, SUPPLY_COLUMN - 1), self.pending_leap[2],
                          "<B>owed</B>", [f"an order at {where}"])
         self.link(node, self.pending_leap)
 
@@ -240,7 +241,7 @@ class _Reader:
             return
         self.node("supply", None, SUPPLY_COLUMN, None, "<B>supply check</B>", _supply_lines(e))
 
-    def card(self, s: GameState, e: ev.CardPlayed) -> None:
+    def card(self, state: GameState, e: ev.CardPlayed) -> None:
         effects = _effect_words(e.effects)
         note = f"{e.society} plays {e.card}" + (f": {effects}" if effects else "")
         if e.act is not None:
@@ -249,18 +250,18 @@ class _Reader:
         if e.act is not None:
             self.pending_leap = ("card", e.act, e.society, f"card {e.card}: {e.act}")
         last = self.last_node()
-        if e.act is None and last is not None and last.kind != "supply" and e.society != order_actor(s):
+        if e.act is None and last is not None and last.kind != "supply" and e.society != order_actor(state):
             last.notes.append(note)  # played after the order just taken (EN; REV type-I when drawn)
         else:
             self.waiting.append(note)
 
-    def ruling(self, s: GameState, e: ev.RulingApplied) -> None:
+    def ruling(self, state: GameState, e: ev.RulingApplied) -> None:
         effects = _effect_words(e.effects)
         note = f"ruling: {e.reason}" + (f" ({effects})" if effects else "")
         last = self.last_node()
-        if s.phase == "empire" and last is not None:
+        if state.phase == "empire" and last is not None:
             last.notes.append(note)
-        elif s.phase == "empire" and self.turn is not None:
+        elif state.phase == "empire" and self.turn is not None:
             self.waiting.append(note)
         else:
             self.current_round().end.append(note)
