@@ -43,7 +43,7 @@ class Status:
 
 
 def status_of(state: Any, viewer: str | None = None) -> Status:
-    from whispers.ledger.legal import prompt
+    from whispers.ledger.prompt import prompt
     from whispers.projections.visibility import knows, state_view
 
     data = state_view(state, viewer)

@@ -13,7 +13,7 @@ from whispers.ledger.errors import NotationError, RuleError, WhispersError
 if TYPE_CHECKING:
     from whispers.ledger import commands as c
     from whispers.ledger.game import Game
-    from whispers.ledger.legal import Prompt
+    from whispers.ledger.prompt import Prompt
     from whispers.ledger.store import Store
 
 
@@ -84,7 +84,7 @@ def open_game(store: Store | str | None, game: str) -> Game:
 
 def next_move(game: Game) -> Prompt:
     """Who must act now, and the legal moves with their choices."""
-    from whispers.ledger.legal import prompt
+    from whispers.ledger.prompt import prompt
 
     return prompt(game.state)
 

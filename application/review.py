@@ -126,7 +126,7 @@ class Forked:
 def fork(store: Store | str | None, game: str, new: str, at: int) -> Forked:
     """A "what if": `new` starts as `game`'s first `at` events, marked as a fork of it."""
     from whispers.ledger.game import fork as fork_game
-    from whispers.ledger.legal import prompt
+    from whispers.ledger.prompt import prompt
 
     with opened(store) as s:
         forked = fork_game(s, game, new, at)

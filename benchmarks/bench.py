@@ -75,7 +75,7 @@ def game_facts(seed: int) -> list[dict]:
 def bare_append(url: str, runs: int) -> float:
     """A bare eventsourcing aggregate on the same kind of store, appending one event per save."""
     with open_store(url) as store:  # the same persistence settings as whispers uses
-        env = dict(store._ledger.env)
+        env = dict(store._events.env)
     app = Application(env=env)
     counter = Counter()
     app.save(counter)
@@ -114,7 +114,7 @@ def replay(url: str, runs: int) -> tuple[float, float]:
         text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
         name = f"replay-{uuid4().hex[:8]}"
         import_lines(store, name, text.splitlines())
-        recorder = store._ledger.recorder
+        recorder = store._events.recorder
         originator = game_id(name)
 
         def raw() -> None:

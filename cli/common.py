@@ -13,7 +13,8 @@ import click
 from whispers.ledger.words import plural
 
 if TYPE_CHECKING:
-    from whispers.ledger.legal import Option, Prompt
+    from whispers.ledger.legal import Option
+    from whispers.ledger.prompt import Prompt
     from whispers.ledger.state import GameState
 
 

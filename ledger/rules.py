@@ -31,14 +31,12 @@ from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.flow import advance
 from whispers.ledger.legal import (
     Option,
-    Prompt,
     card_window,
     draw_count,
     movable_banners,
     order_actor,
     order_positions,
     order_refusal,
-    prompt,
     recruit_amount,
     recruit_count,
     swap_targets,
@@ -56,6 +54,7 @@ from whispers.ledger.names import (
     SLOTS,
     SOCIETIES,
 )
+from whispers.ledger.prompt import Prompt, prompt
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
 from whispers.ledger.state import GameState, Position, card_empire, position_name

@@ -160,7 +160,7 @@ def _project(record: GameRecord | None, events: Iterable[Any]) -> GameRecord | N
     return record
 
 
-class Ledger(Application[UUID]):
+class EventStore(Application[UUID]):
     """The eventsourcing application behind a Store. Its name prefixes the PostgreSQL table names."""
 
     name = "whispers"
@@ -415,13 +415,13 @@ class Store:
             import psycopg
 
             self._driver_errors += (psycopg.Error,)
-        self._app: Ledger | None = None
+        self._app: EventStore | None = None
         self._table_checked = False
         with ExitStack() as opening:
             if target.postgres is not None:
                 opening.enter_context(_postgres_opening(target.postgres, target.url))
             with self._translated():
-                self._app = Ledger(env=target.env, postgres=target.postgres)
+                self._app = EventStore(env=target.env, postgres=target.postgres)
                 try:
                     self._check_log()
                 except BaseException:
@@ -444,7 +444,7 @@ class Store:
             saved.append(noted)
         with self._translated():
             try:
-                self._ledger.save(*saved)
+                self._events.save(*saved)
             except RecordConflictError:
                 raise GameExists(f"a game named {name!r} is in {self.url} already") from None
         return record.version
@@ -471,7 +471,7 @@ class Store:
                 for i, fact in enumerate(facts, start=1)
             ]
             try:
-                self._ledger.save(*events)
+                self._events.save(*events)
             except RecordConflictError:
                 raise GameMovedOn(_MOVED_ON) from None
         return expected_version + len(facts)
@@ -495,7 +495,7 @@ class Store:
 
     def _read(self, name: str, version: int | None) -> GameRecord:
         try:
-            return self._ledger.repository.get(game_id(name), version=version, projector_func=_project)
+            return self._events.repository.get(game_id(name), version=version, projector_func=_project)
         except AggregateNotFoundError:
             raise self._unknown(name) from None
         except _Broken as e:
@@ -517,7 +517,7 @@ class Store:
         page, as the scan does anyway."""
         from eventsourcing.sqlite import SQLiteApplicationRecorder
 
-        recorder = self._ledger.recorder
+        recorder = self._events.recorder
         if not isinstance(recorder, SQLiteApplicationRecorder) or (whole and self._table_checked):
             return
         table = "(SELECT count(*) FROM stored_events NOT INDEXED)" if whole else "0"
@@ -540,7 +540,7 @@ class Store:
     def exists(self, name: str) -> bool:
         check_name(name)
         with self._translated():
-            return bool(self._ledger.recorder.select_events(game_id(name), limit=1))
+            return bool(self._events.recorder.select_events(game_id(name), limit=1))
 
     def names(self) -> list[str]:
         """Every game in the store, in the order they were created."""
@@ -548,8 +548,8 @@ class Store:
         names: list[str] = []
         with self._translated():
             self._check_log(whole=True)
-            recorder = self._ledger.recorder
-            mapper = self._ledger.mapper
+            recorder = self._events.recorder
+            mapper = self._events.mapper
             start: int | None = None
             while batch := recorder.select_notifications(start, 1000, topics=topics, inclusive_of_start=False):
                 names.extend(mapper.to_domain_event(n).name for n in batch)  # type: ignore[attr-defined]
@@ -561,7 +561,7 @@ class Store:
         check_name(name)
         with self._translated():
             self._version(name)  # the game must exist
-            last = self._ledger.recorder.select_events(notes_id(name), desc=True, limit=1)
+            last = self._events.recorder.select_events(notes_id(name), desc=True, limit=1)
             if last:
                 version = last[0].originator_version
                 saved: Any = NotesRecord.Noted(originator_id=notes_id(name), originator_version=version + 1,
@@ -571,7 +571,7 @@ class Store:
                 saved = NotesRecord(game=name)
                 saved.note(note)
             try:
-                self._ledger.save(saved)
+                self._events.save(saved)
             except RecordConflictError:
                 raise GameMovedOn("another note was added at the same moment: run the command again") from None
         return version
@@ -584,13 +584,13 @@ class Store:
         check_name(name)
         with self._translated():
             self._version(name)
-            stored = self._ledger.recorder.select_events(notes_id(name))
+            stored = self._events.recorder.select_events(notes_id(name))
         notes: list[Fact] = []
         for item in stored:
             if item.topic == NotesRecord.Created.TOPIC:
                 continue
             try:
-                notes.append(self._ledger.mapper.to_domain_event(item).note)  # type: ignore[attr-defined]
+                notes.append(self._events.mapper.to_domain_event(item).note)  # type: ignore[attr-defined]
             except Exception:  # whatever a stored byte makes the decoder raise
                 notes.append({"unreadable": "its stored bytes cannot be decoded"})
         return notes
@@ -603,7 +603,7 @@ class Store:
         position = after
         with self._translated():
             self._check_log(whole=True)
-            recorder = self._ledger.recorder
+            recorder = self._events.recorder
             while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
                 for notification in batch:
                     changed.setdefault(notification.originator_id, None)
@@ -614,7 +614,7 @@ class Store:
     def head(self) -> int:
         """The position of the last fact or note stored (0 for an empty store)."""
         with self._translated():
-            return self._ledger.recorder.max_notification_id() or 0
+            return self._events.recorder.max_notification_id() or 0
 
     def fingerprint(self, position: int) -> str | None:
         """A digest of what is stored at `position` of the store's log (None if nothing is), for a read model
@@ -623,7 +623,7 @@ class Store:
         if position < 1:
             return None
         with self._translated():
-            found = self._ledger.recorder.select_notifications(position, 1, stop=position)
+            found = self._events.recorder.select_notifications(position, 1, stop=position)
         if not found or found[0].id != position:
             return None
         n = found[0]
@@ -632,8 +632,8 @@ class Store:
         return digest.hexdigest()
 
     def _name_of(self, game: UUID) -> str:
-        created = self._ledger.recorder.select_events(game, lte=1, limit=1)
-        event = self._ledger.mapper.to_domain_event(created[0]) if created else None
+        created = self._events.recorder.select_events(game, lte=1, limit=1)
+        event = self._events.mapper.to_domain_event(created[0]) if created else None
         if not isinstance(event, GameRecord.Created):
             raise StoreError(f"game {game}: the store holds no first event for it: the store {self.url} is damaged")
         return event.name
@@ -652,13 +652,13 @@ class Store:
         self.close()
 
     @property
-    def _ledger(self) -> Ledger:
+    def _events(self) -> EventStore:
         if self._app is None:
             raise StoreError(f"the store {self.url} is closed")
         return self._app
 
     def _version(self, name: str) -> int:
-        last = self._ledger.recorder.select_events(game_id(name), desc=True, limit=1)
+        last = self._events.recorder.select_events(game_id(name), desc=True, limit=1)
         if not last:
             raise self._unknown(name)
         return last[0].originator_version

@@ -116,7 +116,7 @@ def event_words(event: ev.Event, who: AnyViewer = None) -> str:
 
 def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
     """The state as the viewer knew it (everything the record holds for the record)."""
-    from whispers.ledger.legal import prompt
+    from whispers.ledger.prompt import prompt
 
     viewer = viewer_of(who)
     check_viewer(state.name, state.players, viewer)

@@ -115,7 +115,7 @@ def test_importing_a_record_file_reads_its_notes_stream_once_however_many(monkey
         notes = [{"at": 1 + i % len(facts), "text": f"note {i}", "author": None, "tag": None,
                   "time": "2026-11-22T17:00:00+00:00"} for i in range(count)]
         with open_store("memory:") as store:
-            repository = store._ledger.repository
+            repository = store._events.repository
             real_get = repository.get
             calls = []
 

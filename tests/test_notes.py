@@ -16,7 +16,7 @@ from whispers.ledger import commands as c
 from whispers.ledger.errors import RecordFileError, RuleError
 from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
 from whispers.ledger.recordfile import dumps, loads
-from whispers.ledger.store import Ledger, open_store
+from whispers.ledger.store import EventStore, open_store
 from whispers.ledger.text import LINE_BREAKS, one_line
 from whispers.ledger.verify import VerifyError
 from whispers.projections.log import format_record
@@ -276,15 +276,15 @@ def test_a_record_and_its_notes_are_saved_in_one_transaction(monkeypatch: pytest
         import_lines(store, "g", GAME[:40])
         data = dumps("g", store.facts("g"), [{**good_note(), "text": f"n{i}"} for i in range(50)])
     saves = []
-    real = Ledger.save
+    real = EventStore.save
 
-    def crashing_save(self: Ledger, *objs: object, **kwargs: object) -> object:
+    def crashing_save(self: EventStore, *objs: object, **kwargs: object) -> object:
         if saves:
             raise KeyboardInterrupt  # the process dies here
         saves.append(objs)
         return real(self, *objs, **kwargs)
 
-    monkeypatch.setattr(Ledger, "save", crashing_save)
+    monkeypatch.setattr(EventStore, "save", crashing_save)
     with open_store("memory:") as store:
         with contextlib.suppress(KeyboardInterrupt):
             import_record(store, data, "g.whispers")
@@ -299,7 +299,7 @@ def test_adding_a_note_does_not_reload_the_notes_stream(monkeypatch: pytest.Monk
         def no_reload(*args: object, **kwargs: object) -> None:
             raise AssertionError("the notes stream was reloaded")
 
-        monkeypatch.setattr(store._ledger.repository, "get", no_reload)
+        monkeypatch.setattr(store._events.repository, "get", no_reload)
         for i in range(3):
             assert store.add_note("g", {**good_note(), "text": f"n{i}"}) == i + 2
     with open_store("memory:") as store:  # and the first note of a game creates its stream

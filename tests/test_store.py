@@ -184,11 +184,11 @@ def test_an_append_lands_whole_or_not_at_all(store: Store, name: str, monkeypatc
         timestamp=datetime.now(UTC),
         fact={"planted": True},
     )
-    store._ledger.save(planted)
+    store._events.save(planted)
     monkeypatch.setattr(store, "_version", lambda game: 1)
     with pytest.raises(GameMovedOn):
         store.append(name, 1, [{"n": 2}, {"n": 3}])
-    stored = store._ledger.recorder.select_events(whispers.ledger.store.game_id(name))
+    stored = store._events.recorder.select_events(whispers.ledger.store.game_id(name))
     versions = [e.originator_version for e in stored]
     assert versions == [1, 3]
 

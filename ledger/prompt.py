@@ -1,0 +1,110 @@
+"""Who must act now, and which kinds of move are legal, with their parameter domains: the one answer that
+`status`, the guided recorder, error messages and the random legal games all use.
+
+It sits above legal.py (what each move allows) and flow.py (what the engine records on its own), because
+looking past a closing card window means asking the flow what follows.
+"""
+
+from dataclasses import dataclass
+
+from whispers.ledger.evolve import evolve
+from whispers.ledger.flow import advance
+from whispers.ledger.legal import (
+    Option,
+    card_window,
+    deploy_targets,
+    order_actor,
+    order_options,
+    turn_society,
+    window_waits,
+)
+from whispers.ledger.names import SLOTS
+from whispers.ledger.state import GameState, position_name
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    round: int
+    phase: str
+    empire: str | None
+    office: str | None
+    actors: tuple[str, ...]
+    options: tuple[Option, ...]
+    note: str
+
+
+def prompt(state: GameState) -> Prompt:
+    """Who must act now, and the legal moves (a card play is listed where a card window is open)."""
+    holder = window_waits(state)
+    if holder is not None:
+        return _after_last_order(state, holder)
+    options: list[Option] = []
+    empire = office = None
+    if state.phase == "setup":
+        for society in state.players:
+            if society not in state.loyalty:
+                options.append(Option("loyalty", society, {"slots": SLOTS, "empires": state.board.empires}))
+        note = "each society records its loyalty tokens, or seals them"
+    elif state.phase == "retrieve":
+        society = turn_society(state)
+        options.append(Option("retrieve", society, {"where": state.agents_out(society)}))
+        note = f"{society} takes back one agent"
+    elif state.phase == "deploy":
+        society = turn_society(state)
+        options.append(Option("deploy", society, {"where": deploy_targets(state, society)}))
+        note = f"{society} deploys an agent ({state.step // len(state.players) + 1} of {state.per_round()})"
+    elif state.phase == "empire":
+        empire, office = state.empire, state.office
+        actor = order_actor(state)
+        if actor is not None:
+            options.extend(order_options(state, actor))
+        for society in card_window(state):
+            if state.hands[society].size:
+                options.append(Option("play", society, {"hand": dict(state.hands[society].counts)}))
+        if state.pending:
+            where = ", ".join(position_name(p) for p in state.pending.positions)
+            note = f"{state.pending.society} takes one order at {where}"
+        else:
+            note = f"{actor} controls the {empire} {office}"
+    elif state.phase == "cleanup":
+        limit = state.ruleset.hand_limit
+        for society in state.seat_order():
+            excess = state.excess_cards(society)
+            if excess > 0:
+                options.append(Option("discard", society, {"count": excess, "hand": dict(state.hands[society].counts)}))
+        note = f"societies over {limit} cards discard down to {limit}"
+    elif state.phase == "swap":
+        society = turn_society(state)
+        unrevealed = tuple(slot for slot in SLOTS if slot not in state.loyalty[society].revealed)
+        options.append(Option("swap-loyalty", society, {"slots": unrevealed}))
+        options.append(Option("pass", society, {}))
+        note = f"{society} may swap two concealed loyalty tokens, revealing both, or pass"
+    elif state.phase == "reveal":
+        for society in state.players:
+            if state.loyalty[society].tokens is None:
+                options.append(Option("reveal", society, {"slots": SLOTS, "empires": state.board.empires}))
+        note = "sealed loyalty sets are revealed for final scoring"
+    else:
+        note = "the game is over"
+    actors = tuple(dict.fromkeys(o.society for o in options if o.verb != "play"))
+    return Prompt(state.round, state.phase, empire, office, actors, tuple(options), note)
+
+
+def _after_last_order(state: GameState, holder: str) -> Prompt:
+    """The window after an empire's last order: `holder` may play or say no-card; any other move closes the window
+    (the supply check and what follows are recorded first), so the moves of the closed position are offered too."""
+    closed = state
+    for event in advance(state, close=True):
+        closed = evolve(closed, event)
+    after = prompt(closed)
+    mine = [Option("play", holder, {"hand": dict(state.hands[holder].counts)}), Option("no-card", holder, {})]
+    # the holder's `play` is the window's; a play of the closed position comes after its no-card
+    others = [o for o in after.options if not (o.society == holder and o.verb == "play")]
+    then = "the game ends" if closed.over else after.note
+    note = (f"{holder} may still play a card after the {state.empire} council's last order, or no-card; "
+            f"the supply check follows, then: {then}")
+    if closed.over:
+        return Prompt(state.round, state.phase, state.empire, None, (holder,), tuple(mine), note)
+    return Prompt(after.round, after.phase, after.empire, after.office, after.actors, (*mine, *others), note)
+
+
