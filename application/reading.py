@@ -176,21 +176,19 @@ class Games:
 
 
 def games(store: Store | str | None) -> Games:
-    """The games in the store, with ruleset, players, where each stands, who won and what it was forked from."""
-    from whispers.ledger.game import load
-    from whispers.ledger.shipped import state_pins
-    from whispers.projections.forks import fork_of
-    from whispers.projections.replay import final_scoring
+    """The games in the store, with ruleset, players, where each stands, who won and what it was forked from:
+    read from the catalog of summaries kept in the store, which first reads what the store gained since."""
+    from whispers.ledger.shipped import pin
+    from whispers.projections.catalog import Catalog
 
-    rows = []
     with opened(store) as s:
-        for name in s.names():
-            record = load(s, name)
-            state = record.state
-            scored = final_scoring(record.events)
-            forked = fork_of(record.events)
-            ruleset, board = state_pins(state)
-            rows.append(GameRow(name, ruleset, board, tuple(state.players), state.round, state.phase, state.over,
-                                None if scored is None else scored.winner, record.version,
-                                None if forked is None else (forked.parent, forked.at)))
+        catalog = Catalog(s)
+        catalog.refresh()
+        summaries = catalog.summaries()
+    rows = []
+    for name, d in summaries.items():
+        fork = d["fork_of"]
+        rows.append(GameRow(name, pin("ruleset", *d["pins"]["ruleset"]), pin("board", *d["pins"]["board"]),
+                            tuple(d["players"]), d["round"], d["phase"], d["ended"], d["won_by"], d["events"],
+                            None if fork is None else (fork[0], fork[1])))
     return Games(tuple(rows))

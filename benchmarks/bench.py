@@ -135,18 +135,16 @@ def catalog(url: str, games: int) -> tuple[float, float, int]:
             facts = game_facts(seed)
             facts[0]["name"] = f"{prefix}-{seed}"
             store.create(f"{prefix}-{seed}", facts)
-        with tempfile.TemporaryDirectory() as cache:
-            view = Catalog(store, Path(cache) / "catalog.sqlite")
-            start = time.perf_counter()
-            view.refresh()
-            rebuild = time.perf_counter() - start
-            facts = game_facts(games)
-            facts[0]["name"] = f"{prefix}-{games}"
-            store.create(f"{prefix}-{games}", facts)
-            start = time.perf_counter()
-            refreshed = view.refresh()
-            update = time.perf_counter() - start
-            view.close()
+        view = Catalog(store)
+        start = time.perf_counter()
+        view.refresh()
+        rebuild = time.perf_counter() - start
+        facts = game_facts(games)
+        facts[0]["name"] = f"{prefix}-{games}"
+        store.create(f"{prefix}-{games}", facts)
+        start = time.perf_counter()
+        refreshed = view.refresh()
+        update = time.perf_counter() - start
         return rebuild, update, refreshed.games
 
 

@@ -114,8 +114,9 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
           store_url: str | None) -> None:
     """Statistics of GAME, or with --all across every game in the store.
 
-    --all keeps a catalog that remembers how far into the store it has read, so after one more game it
-    reads one more game; the JSON's "read" says how many games and events this run read.
+    --all reads the catalog of summaries kept in the store itself (shared by every machine using the store),
+    which remembers how far into the store it has read, so after one more game it reads one more game; the
+    JSON's "read" says how many games and events this run read.
     """
     one_format(as_json, as_csv)
     if everything and game is not None:

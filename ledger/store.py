@@ -388,6 +388,49 @@ def _reason(error: BaseException) -> str:
     return message
 
 
+_READ_MODEL_TABLES: Final = (
+    "CREATE TABLE IF NOT EXISTS {t} (projection TEXT PRIMARY KEY, layout INTEGER NOT NULL, "
+    "position BIGINT NOT NULL, fingerprint TEXT)",
+    "CREATE TABLE IF NOT EXISTS {s} (projection TEXT NOT NULL, game TEXT NOT NULL, created BIGINT, "
+    "data TEXT NOT NULL, PRIMARY KEY (projection, game))",
+)
+
+
+class _Lost(Exception):
+    """Another process moved a read model on first: this write is rolled back."""
+
+
+def _values(row: Any) -> tuple[Any, ...]:
+    """A row as a tuple, whether the driver gives tuples (sqlite3) or dicts (eventsourcing's psycopg rows)."""
+    return tuple(row.values()) if isinstance(row, dict) else tuple(row)
+
+
+def _changed(cursor: Any) -> int:
+    count = getattr(cursor, "rowcount", None)
+    if count is None or count < 0:
+        cursor.execute("SELECT changes()")
+        count = _values(cursor.fetchone())[0]
+    return int(count)
+
+
+class _PlainSQLite:
+    """The transaction protocol of eventsourcing's datastores, over a plain sqlite3 connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    @contextmanager
+    def transaction(self, commit: bool) -> Iterator[sqlite3.Cursor]:
+        cursor = self.db.cursor()
+        cursor.execute("BEGIN")
+        try:
+            yield cursor
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT" if commit else "ROLLBACK")
+
+
 def check_name(name: str) -> None:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise StoreError(
@@ -417,6 +460,8 @@ class Store:
             self._driver_errors += (psycopg.Error,)
         self._app: EventStore | None = None
         self._table_checked = False
+        self._read_model_ready = False
+        self._memory_db: sqlite3.Connection | None = None
         with ExitStack() as opening:
             if target.postgres is not None:
                 opening.enter_context(_postgres_opening(target.postgres, target.url))
@@ -611,6 +656,115 @@ class Store:
             names = [self._name_of(game) for game in changed]
         return position, names
 
+    def changed_games(self, after: int = 0, limit: int = 10_000) -> tuple[int, dict[str, int | None]]:
+        """Like `changes`, with each game's creation position in the log when it was created after `after`
+        (else None): the order `names` lists games in, for a read model to keep."""
+        topics = [GameRecord.Created.TOPIC, GameRecord.Recorded.TOPIC]
+        changed: dict[UUID, int | None] = {}
+        position = after
+        with self._translated():
+            self._check_log(whole=True)
+            recorder = self._events.recorder
+            while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
+                for n in batch:
+                    if n.originator_version == 1:
+                        changed[n.originator_id] = n.id
+                    else:
+                        changed.setdefault(n.originator_id, None)
+                position = batch[-1].id
+            return position, {self._name_of(game): created for game, created in changed.items()}
+
+    # ---------------------------------------------------------------------------------------------- read models
+    # A read model's rows live in the store's own database (the SQLite file, the PostgreSQL schema), beside the
+    # events, with a tracking record of the log position they were computed up to: both written in one
+    # transaction, as eventsourcing's tracked projections do, so the figures travel with the store (a file
+    # replaced or restored brings its own) and every process reading the store shares them.
+
+    def tracked(self, projection: str) -> tuple[int, int, str | None]:
+        """(position, layout, fingerprint) of the read model `projection`; (0, 0, None) if it was never saved."""
+        with self._translated(), self._read_model(commit=False) as (cursor, sql):
+            cursor.execute(sql("SELECT position, layout, fingerprint FROM {t} WHERE projection = ?"), (projection,))
+            row = cursor.fetchone()
+        if row is None:
+            return 0, 0, None
+        position, layout, fingerprint = _values(row)
+        return int(position), int(layout), fingerprint
+
+    def save_tracked(self, projection: str, layout: int, expected: int | None, position: int,
+                     rows: Iterable[tuple[str, int | None, str]]) -> bool:
+        """Writes `rows` (game, creation position or None to keep the one held, data) of the read model and its
+        tracking record at `position`, in one transaction. With `expected` None the model is started afresh
+        (its rows replaced); otherwise the write lands only if the model is still at `expected` under `layout`,
+        and False says another process moved it on first (what it holds is then at least as recent)."""
+        fingerprint = self.fingerprint(position)
+        try:
+            self._save_tracked(projection, layout, expected, position, fingerprint, rows)
+        except _Lost:
+            return False
+        return True
+
+    def _save_tracked(self, projection: str, layout: int, expected: int | None, position: int,
+                      fingerprint: str | None, rows: Iterable[tuple[str, int | None, str]]) -> None:
+        with self._translated(), self._read_model(commit=True) as (cursor, sql):
+            if expected is None:
+                cursor.execute(sql("DELETE FROM {s} WHERE projection = ?"), (projection,))
+                cursor.execute(sql("DELETE FROM {t} WHERE projection = ?"), (projection,))
+                cursor.execute(sql("INSERT INTO {t} (projection, layout, position, fingerprint) VALUES (?, ?, ?, ?)"),
+                               (projection, layout, position, fingerprint))
+            else:
+                cursor.execute(sql("UPDATE {t} SET position = ?, fingerprint = ? "
+                                   "WHERE projection = ? AND position = ? AND layout = ?"),
+                               (position, fingerprint, projection, expected, layout))
+                if not _changed(cursor):
+                    raise _Lost
+            for game, created, data in rows:
+                cursor.execute(sql("INSERT INTO {s} (projection, game, created, data) VALUES (?, ?, ?, ?) "
+                                   "ON CONFLICT (projection, game) DO UPDATE SET data = excluded.data, "
+                                   "created = COALESCE(excluded.created, {s}.created)"),
+                               (projection, game, created, data))
+
+    def read_model(self, projection: str) -> list[tuple[str, str]]:
+        """The rows (game, data) of the read model `projection`, in the order the games were created."""
+        with self._translated(), self._read_model(commit=False) as (cursor, sql):
+            cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? ORDER BY created, game"),
+                           (projection,))
+            return [tuple(_values(row)) for row in cursor.fetchall()]  # type: ignore[misc]
+
+    @contextmanager
+    def _read_model(self, commit: bool) -> Iterator[tuple[Any, Any]]:
+        """A cursor in a transaction on the store's database, and a function that fills in the read-model
+        tables' names and the driver's placeholder. The tables are made the first time they are missing."""
+        recorder = self._events.recorder
+        datastore = getattr(recorder, "datastore", None)
+        if self._postgres is not None:
+            prefix = f"{self._postgres.schema or 'public'}."
+            marker = "%s"
+        else:
+            prefix, marker = "", "?"
+            if datastore is None:  # memory: a database of the process's own, as long as the store is open
+                if self._memory_db is None:
+                    self._memory_db = sqlite3.connect(":memory:", isolation_level=None)
+                datastore = _PlainSQLite(self._memory_db)
+
+        def sql(statement: str) -> str:
+            return statement.format(t=f"{prefix}whispers_tracking", s=f"{prefix}whispers_summaries").replace(
+                "?", marker)
+
+        if not self._read_model_ready:
+            with datastore.transaction(commit=True) as cursor:
+                if self._postgres is not None:
+                    cursor.execute("SELECT to_regclass(%s) IS NOT NULL AS found", (f"{prefix}whispers_summaries",))
+                    found = _values(cursor.fetchone())[0]
+                else:
+                    cursor.execute("SELECT count(*) FROM sqlite_master WHERE name = 'whispers_summaries'")
+                    found = _values(cursor.fetchone())[0]
+                if not found:
+                    for statement in _READ_MODEL_TABLES:
+                        cursor.execute(sql(statement))
+            self._read_model_ready = True
+        with datastore.transaction(commit=commit) as cursor:
+            yield cursor, sql
+
     def head(self) -> int:
         """The position of the last fact or note stored (0 for an empty store)."""
         with self._translated():
@@ -642,6 +796,9 @@ class Store:
         if self._app is not None:
             self._app.close()
             self._app = None
+        if self._memory_db is not None:
+            self._memory_db.close()
+            self._memory_db = None
 
     def __enter__(self) -> Self:
         return self

@@ -1,42 +1,38 @@
-"""The catalog: a per-game summary of every game in a store, kept by a read model that remembers how far
-into the store's log it has read, so that after one more game it reads one more game.
+"""The catalog: a summary of every game in a store, kept in the store's own database by a tracked projection.
 
-It is the equivalent of eventsourcing's projection runner with a tracking recorder, by polling: SQLite
-has no subscriptions. The summaries and the position are written in one transaction to a cache file of
-their own (never the store's tables), so a crash cannot leave one without the other; deleting the file
-only costs a rebuild. With the position it keeps a fingerprint of the event stored there: a catalog that
-cannot prove it belongs to the store (the store was deleted and made anew at the same place), or whose file
-is corrupt, is rebuilt rather than trusted.
+It is eventsourcing's projection with a tracking record, by polling (SQLite has no subscriptions): at the start
+of a command that reads it, `refresh` reads what the store's log gained since the position tracked, folds the
+games that changed, and writes their summaries with the new position in ONE transaction of the store's
+database (Store.save_tracked), so the two can never disagree. Because the summaries live in the store (a
+table in the SQLite file or the PostgreSQL schema), every process reading a tournament's store shares them,
+and a store replaced or restored brings its own. A store written before summaries were kept there (whispers
+up to 43585f5 and after) simply has no tracking record: its first refresh creates the tables and catches up.
+
+Each summary holds what `games`, `stats --all` and the standings need of one game, so none of them folds every
+game. To show more of a game in a listing (its metadata, say), add the field in `game_summary` and raise
+LAYOUT: a catalog of another layout is rebuilt rather than trusted.
 """
 
-import hashlib
 import json
-import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from whispers.ledger.game import read_facts
+from whispers.ledger import events as ev
+from whispers.ledger.events import read_facts
+from whispers.ledger.evolve import fold
+from whispers.ledger.shipped import state_pins
 from whispers.ledger.store import Store
+from whispers.projections.forks import fork_of
+from whispers.projections.replay import final_scoring
 from whispers.projections.stats import summary
 
-SUMMARY_VERSION = 2
-"""Part of the cache file's name, raised when `summary` changes what it keeps (2: the ruleset as its pinned label,
-`official (modified 3f2a9c1e)`), so a cache written by an older whispers is rebuilt rather than trusted."""
+PROJECTION = "catalog"
+"""The read model's name in the store's tracking table."""
 
-LAYOUT = 2
-"""The catalog file's layout (its PRAGMA user_version): a file of another layout is emptied and rebuilt."""
-SCHEMA = f"""
-BEGIN IMMEDIATE;
-DROP TABLE IF EXISTS tracking;
-DROP TABLE IF EXISTS summaries;
-CREATE TABLE tracking (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL, fingerprint TEXT);
-CREATE TABLE summaries (game TEXT PRIMARY KEY, data TEXT NOT NULL);
-PRAGMA user_version = {LAYOUT};
-COMMIT;
-"""
+LAYOUT = 3
+"""What a summary holds (3: the listing's fields beside the figures' ones). Raised when game_summary changes, so
+summaries written by another whispers are rebuilt rather than trusted."""
 
 
 @dataclass(frozen=True)
@@ -47,117 +43,51 @@ class Refreshed:
     position: int
 
 
-def cache_path(store: Store) -> Path | None:
-    """The catalog's file for this store: in the user cache directory, one per store; None in memory."""
-    if store.url == "memory:":
-        return None
-    import platformdirs
-
-    digest = hashlib.sha256(store.url.encode()).hexdigest()[:16]
-    return Path(platformdirs.user_cache_dir("whispers", appauthor=False)) / f"catalog-{SUMMARY_VERSION}-{digest}.sqlite"
+def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
+    """One game's summary: the figures across games (projections.stats.summary) and its line in `games`."""
+    state = fold(events)
+    ruleset, board = state_pins(state)
+    scored = final_scoring(events)
+    forked = fork_of(events)
+    return {
+        **summary(events),
+        "game": name,
+        "pins": {"ruleset": [ruleset.id, ruleset.hash], "board": [board.id, board.hash]},
+        "round": state.round, "phase": state.phase, "ended": state.over,
+        "won_by": None if scored is None else scored.winner, "events": len(events),
+        "fork_of": None if forked is None else [forked.parent, forked.at],
+    }
 
 
 class Catalog:
-    def __init__(self, store: Store, path: Path | None = None) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self.path = path if path is not None else cache_path(store)
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = self._open()
-
-    def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(":memory:" if self.path is None else str(self.path), timeout=10, isolation_level=None)
-        try:
-            if db.execute("PRAGMA user_version").fetchone()[0] != LAYOUT:
-                db.executescript(SCHEMA)
-            return db
-        except sqlite3.DatabaseError:
-            db.close()
-            if self.path is None:
-                raise
-            self._remove_file()
-            db = sqlite3.connect(str(self.path), timeout=10, isolation_level=None)
-            db.executescript(SCHEMA)
-            return db
-
-    def _remove_file(self) -> None:
-        assert self.path is not None
-        for suffix in ("", "-journal", "-wal", "-shm"):
-            self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
-
-    @contextmanager
-    def _rebuilt_if_corrupt(self) -> Iterator[None]:
-        """A catalog file damaged past its header fails only when read: it is a cache, so start it again."""
-        try:
-            yield
-        except (sqlite3.DatabaseError, ValueError):
-            if self.path is None:
-                raise
-            self.db.close()
-            self._remove_file()
-            self.db = self._open()
-            raise _Rebuilt from None
 
     def position(self) -> int:
-        try:
-            with self._rebuilt_if_corrupt():
-                return self._tracked()[0]
-        except _Rebuilt:
-            return 0
-
-    def _tracked(self) -> tuple[int, str | None]:
-        row = self.db.execute("SELECT position, fingerprint FROM tracking WHERE id = 1").fetchone()
-        return (row[0], row[1]) if row else (0, None)
+        return self.store.tracked(PROJECTION)[0]
 
     def refresh(self, progress: Callable[[int, int], None] | None = None) -> Refreshed:
         """Read what the store has gained since the last refresh; `progress(done, total)` as games are read."""
-        try:
-            with self._rebuilt_if_corrupt():
-                return self._refresh(progress)
-        except _Rebuilt:
-            return self._refresh(progress)
-
-    def _refresh(self, progress: Callable[[int, int], None] | None) -> Refreshed:
-        start, fingerprint = self._tracked()
-        if start and self.store.fingerprint(start) != fingerprint:  # not this store (or not as it was): start again
+        start, layout, fingerprint = self.store.tracked(PROJECTION)
+        fresh = layout != LAYOUT or (start > 0 and self.store.fingerprint(start) != fingerprint)
+        if fresh:  # another layout, or not this store's log as it was: start again
             start = 0
-        position, names = self.store.changes(start)
+        position, changed = self.store.changed_games(start)
+        if position == start and not fresh:
+            return Refreshed(0, 0, start)
         rows, events = [], 0
-        for done, name in enumerate(names, start=1):
-            facts = self.store.facts(name)
-            events += len(facts)
-            rows.append((name, json.dumps(summary(read_facts(facts, name)))))
+        for done, (name, created) in enumerate(changed.items(), start=1):
+            read = read_facts(self.store.facts(name), name)
+            events += len(read)
+            rows.append((name, created, json.dumps(game_summary(name, read))))
             if progress:
-                progress(done, len(names))
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            if start == 0:
-                self.db.execute("DELETE FROM summaries")
-            self.db.executemany("INSERT OR REPLACE INTO summaries (game, data) VALUES (?, ?)", rows)
-            self.db.execute(
-                "INSERT OR REPLACE INTO tracking (id, position, fingerprint) VALUES (1, ?, ?)",
-                (position, self.store.fingerprint(position)),
-            )
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        return Refreshed(len(names), events, position)
+                progress(done, len(changed))
+        self.store.save_tracked(PROJECTION, LAYOUT, None if fresh else start, position, rows)
+        return Refreshed(len(changed), events, position)
 
     def summaries(self) -> dict[str, dict[str, Any]]:
-        try:
-            with self._rebuilt_if_corrupt():
-                return self._summaries()
-        except _Rebuilt:
-            self._refresh(None)
-            return self._summaries()
-
-    def _summaries(self) -> dict[str, dict[str, Any]]:
-        return {game: json.loads(data) for game, data in self.db.execute("SELECT game, data FROM summaries")}
+        """Every game's summary, in the order the games were created."""
+        return {game: json.loads(data) for game, data in self.store.read_model(PROJECTION)}
 
     def close(self) -> None:
-        self.db.close()
-
-
-class _Rebuilt(Exception):
-    """The catalog file was corrupt and has been started again."""
+        """Nothing of its own to close: the catalog lives in the store."""

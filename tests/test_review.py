@@ -234,40 +234,122 @@ def test_stats_all_forgets_a_store_deleted_and_made_anew_at_the_same_place(store
     assert data["finished"] == 2
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "page"])
-def test_stats_all_rebuilds_a_corrupt_catalog(store_file: Path, tmp_path: Path, damage: str) -> None:
-    with open_store(str(store_file)) as store:
-        for seed in (4, 5):
-            put(store, f"g{seed}", random_events(seed))
-    first = json.loads(run("stats", "--all", "--json"))
-    [catalog] = (tmp_path / "cache").rglob("catalog-*.sqlite")
-    content = catalog.read_bytes()
-    if damage == "garbage":
-        catalog.write_bytes(b"not a catalog at all\n" * 300)
-    elif damage == "truncated":
-        catalog.write_bytes(content[: len(content) // 3])
-    else:  # a page of garbage after the header: the file opens, then fails when read
-        catalog.write_bytes(content[:4096] + b"\xff" * (len(content) - 4096))
-    again = json.loads(run("stats", "--all", "--json"))
-    assert again["read"]["games"] == 2
-    assert {k: v for k, v in again.items() if k != "read"} == {k: v for k, v in first.items() if k != "read"}
+def folded_summaries(store) -> dict:
+    """Every game's summary folded afresh from its events, as the catalog must hold it."""
+    from whispers.projections.catalog import game_summary
+
+    return {name: game_summary(name, read_facts(store.facts(name), name)) for name in store.names()}
 
 
-def test_a_catalog_file_of_the_earlier_layout_is_rebuilt_not_trusted(tmp_path: Path) -> None:
-    """A catalog written before catalogs proved which store they belong to has no fingerprint to check."""
-    path = tmp_path / "catalog.sqlite"
-    old = sqlite3.connect(path)
-    old.executescript("CREATE TABLE tracking (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);"
-                      "CREATE TABLE summaries (game TEXT PRIMARY KEY, data TEXT NOT NULL);"
-                      "INSERT INTO tracking VALUES (1, 1); INSERT INTO summaries VALUES ('deleted', '{}');")
-    old.commit()
-    old.close()
+def mixed_game(seed: int) -> list[ev.Event]:
+    return random_events(seed, ruleset=("official", "advanced", "revised")[seed % 3], players=2 + seed % 3,
+                         undo_rate=0.05 if seed % 4 == 0 else 0.0)
+
+
+def fill(store, seeds: range) -> None:
+    for seed in seeds:
+        events = mixed_game(seed)
+        put(store, f"g{seed:03}", events if seed % 5 else events[: len(events) // 2])
+
+
+def check_catalog_equals_fold(url: str) -> None:
+    with open_store(url) as store:
+        fill(store, range(12))
+        catalog = Catalog(store)
+        assert catalog.refresh().games == 12
+        assert catalog.summaries() == folded_summaries(store)
+        assert list(catalog.summaries()) == store.names()  # in the order the games were created
+        store.append("g005", store.version("g005"), [e.to_fact() for e in mixed_game(5)[store.version("g005"):]])
+        fill(store, range(12, 14))
+        assert catalog.refresh().games == 3
+        assert catalog.summaries() == folded_summaries(store)
+    with open_store(url) as store:  # another process: the summaries are the store's, not this process's
+        assert Catalog(store).refresh().games == 0
+        assert Catalog(store).summaries() == folded_summaries(store)
+
+
+def test_the_catalog_in_an_sqlite_store_equals_a_fold_of_every_game(tmp_path: Path) -> None:
+    check_catalog_equals_fold(str(tmp_path / "s.sqlite"))
+    tables = sqlite3.connect(tmp_path / "s.sqlite").execute("SELECT name FROM sqlite_master").fetchall()
+    assert ("whispers_summaries",) in tables and ("whispers_tracking",) in tables
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_catalog_in_memory_equals_a_fold_of_every_game() -> None:
     with open_store("memory:") as store:
+        fill(store, range(6))
+        catalog = Catalog(store)
+        catalog.refresh()
+        assert catalog.summaries() == folded_summaries(store)
+
+
+@pytest.mark.postgres
+def test_the_catalog_in_a_postgresql_schema_equals_a_fold_of_every_game(pg_url: str) -> None:
+    check_catalog_equals_fold(pg_url)
+
+
+def test_stats_all_and_games_are_right_after_the_store_file_is_replaced(store_file: Path, tmp_path: Path) -> None:
+    """A store restored from elsewhere brings its own summaries: nothing read from the old one survives."""
+    other = tmp_path / "other.sqlite"
+    with open_store(str(store_file)) as store:
+        put(store, "mine", random_events(1))
+    with open_store(str(other)) as store:
+        for seed in (2, 3, 4):
+            put(store, f"theirs{seed}", random_events(seed))
+        Catalog(store).refresh()
+    assert json.loads(run("stats", "--all", "--json"))["games"] == 1
+    assert [r["game"] for r in json.loads(run("games", "--json"))] == ["mine"]
+    shutil.copyfile(other, store_file)
+    data = json.loads(run("stats", "--all", "--json"))
+    assert data["games"] == 3 and data["read"]["games"] == 0  # their own summaries, already caught up
+    assert [r["game"] for r in json.loads(run("games", "--json"))] == ["theirs2", "theirs3", "theirs4"]
+    with open_store(str(store_file)) as store:
+        assert Catalog(store).summaries() == folded_summaries(store)
+
+
+def test_a_catalog_of_another_layout_is_rebuilt_not_trusted(tmp_path: Path) -> None:
+    from whispers.projections import catalog as catalog_module
+
+    url = str(tmp_path / "s.sqlite")
+    with open_store(url) as store:
         put(store, "kept", random_events(7))
-        catalog = Catalog(store, path)
+        Catalog(store).refresh()
+    db = sqlite3.connect(tmp_path / "s.sqlite")
+    db.execute("UPDATE whispers_tracking SET layout = ?", (catalog_module.LAYOUT - 1,))
+    db.execute("UPDATE whispers_summaries SET data = '{}'")
+    db.execute("INSERT INTO whispers_summaries VALUES ('catalog', 'deleted', 0, '{}')")
+    db.commit()
+    db.close()
+    with open_store(url) as store:
+        catalog = Catalog(store)
         assert catalog.refresh().games == 1
-        assert list(catalog.summaries()) == ["kept"]
-        catalog.close()
+        assert catalog.summaries() == folded_summaries(store)
+
+
+def test_a_refresh_that_lost_the_race_keeps_what_the_winner_wrote(tmp_path: Path) -> None:
+    """Two processes catching up at once: the tracking record moves only from the position each read."""
+    url = str(tmp_path / "s.sqlite")
+    with open_store(url) as store:
+        put(store, "a", random_events(1))
+        Catalog(store).refresh()
+        position = store.tracked("catalog")[0]
+        put(store, "b", random_events(2))
+        Catalog(store).refresh()
+        assert not store.save_tracked("catalog", 3, position, store.head(), [("b", None, "{}")])
+        assert Catalog(store).summaries() == folded_summaries(store)
+
+
+def test_a_store_written_by_43585f5_is_caught_up_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    legacy = tmp_path / "store.sqlite"
+    shutil.copyfile(Path(__file__).parent / "data" / "legacy-43585f5" / "store.sqlite", legacy)
+    monkeypatch.setenv("WHISPERS_STORE", str(legacy))
+    rows = json.loads(run("games", "--json"))
+    with open_store(str(legacy)) as store:
+        names = store.names()
+        assert [r["game"] for r in rows] == names and names
+        assert Catalog(store).summaries() == folded_summaries(store)
+    for name in names:
+        run("verify", name)
 
 
 # --- forks and diffs ----------------------------------------------------------------------------------
