@@ -23,10 +23,18 @@ class Standings:
         return self.data
 
 
-def _events(store: Store, names: list[str]) -> dict[str, list]:
+def _events(store: Store, names: list[str]) -> dict[str, Any]:
+    """What the standings need of each game, from the catalog of summaries kept in the store (no game folded
+    but those the store gained since the catalog last read it)."""
     from whispers.ledger.game import load
+    from whispers.projections.catalog import Catalog
+    from whispers.projections.standings import result_from_data
 
-    return {name: list(load(store, name).events) for name in names}
+    catalog = Catalog(store)
+    catalog.refresh()
+    summaries = catalog.summaries()
+    return {name: result_from_data(summaries[name]["result"]) if name in summaries else list(load(store, name).events)
+            for name in names}
 
 
 def read_text(file: Path) -> str:

@@ -25,6 +25,7 @@ from whispers.ledger.shipped import state_pins
 from whispers.ledger.store import Store
 from whispers.projections.forks import fork_of
 from whispers.projections.replay import final_scoring
+from whispers.projections.standings import result_data, result_of
 from whispers.projections.stats import summary
 
 PROJECTION = "catalog"
@@ -56,6 +57,7 @@ def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
         "round": state.round, "phase": state.phase, "ended": state.over,
         "won_by": None if scored is None else scored.winner, "events": len(events),
         "fork_of": None if forked is None else [forked.parent, forked.at],
+        "result": result_data(result_of(events)),
     }
 
 

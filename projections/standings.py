@@ -52,18 +52,47 @@ def _tie_key(scored: ev.GameScored, society: str, rules: Iterable[str]) -> tuple
     return (entry["total"], *(keys[rule] for rule in rules))
 
 
-def placings(game: str, events: Iterable[ev.Event], seats: Mapping[str, str] | None = None,
-             points: Mapping[int, list[float]] | None = None) -> list[Placing] | None:
-    """The placings of one finished game (None while it is in progress)."""
+@dataclass(frozen=True)
+class Result:
+    """What the standings need of one game; the catalog keeps it in each game's summary (`result_data`)."""
+
+    players: tuple[str, ...]
+    ruleset: str
+    """The ruleset's label (projections.shipped pins)."""
+    tie_breaks: tuple[str, ...]
+    scored: ev.GameScored | None
+    """The final scoring; None while the game is in progress."""
+
+
+def result_of(events: Iterable[ev.Event]) -> Result:
     kept = [e for _, e in standing(list(events))]
     started = kept[0]
     assert isinstance(started, ev.GameStarted)
-    scored = final_scoring(kept)
+    return Result(tuple(started.players), started_pins(started)[0].label, tuple(started.ruleset["tie_breaks"]),
+                  final_scoring(kept))
+
+
+def result_data(result: Result) -> dict[str, Any]:
+    return {"players": list(result.players), "ruleset": result.ruleset, "tie_breaks": list(result.tie_breaks),
+            "scored": None if result.scored is None else result.scored.to_fact()}
+
+
+def result_from_data(data: Mapping[str, Any]) -> Result:
+    scored = None if data["scored"] is None else ev.from_fact(dict(data["scored"]))
+    assert scored is None or isinstance(scored, ev.GameScored)
+    return Result(tuple(data["players"]), data["ruleset"], tuple(data["tie_breaks"]), scored)
+
+
+def placings(game: str, events: Iterable[ev.Event] | Result, seats: Mapping[str, str] | None = None,
+             points: Mapping[int, list[float]] | None = None) -> list[Placing] | None:
+    """The placings of one finished game (None while it is in progress), from its events or its Result."""
+    of_game = events if isinstance(events, Result) else result_of(events)
+    scored = of_game.scored
     if scored is None:
         return None
-    rules = started.ruleset["tie_breaks"]
-    table = list((points or {}).get(len(started.players)) or default_points(len(started.players)))
-    ranked = sorted(started.players, key=lambda s: _tie_key(scored, s, rules), reverse=True)
+    rules = of_game.tie_breaks
+    table = list((points or {}).get(len(of_game.players)) or default_points(len(of_game.players)))
+    ranked = sorted(of_game.players, key=lambda s: _tie_key(scored, s, rules), reverse=True)
     result = []
     index = 0
     while index < len(ranked):
@@ -72,7 +101,7 @@ def placings(game: str, events: Iterable[ev.Event], seats: Mapping[str, str] | N
         shared_points = sum(table[p - 1] for p in places) / len(level)
         for society in level:
             result.append(Placing(
-                game=game, ruleset=started_pins(started)[0].label, entrant=(seats or {}).get(society, society),
+                game=game, ruleset=of_game.ruleset, entrant=(seats or {}).get(society, society),
                 society=society, place=sum(places) / len(level), points=shared_points,
                 score=scored.scores[society]["total"], won=scored.winner == society,
             ))
@@ -91,7 +120,7 @@ def table(all_placings: Iterable[Placing]) -> list[Entry]:
     return sorted(entries.values(), key=lambda e: (-e.points, -e.wins, -e.score, e.entrant))
 
 
-def standings_data(games: Mapping[str, list[ev.Event]], seats: Mapping[str, Mapping[str, str]] | None = None,
+def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[str, Mapping[str, str]] | None = None,
                    points: Mapping[int, list[float]] | None = None) -> dict[str, Any]:
     """Standings by ruleset over these games, with the games still in progress listed apart."""
     by_ruleset: dict[str, list[Placing]] = {}

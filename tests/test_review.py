@@ -472,3 +472,17 @@ def test_a_fork_of_a_bundled_game_at_mid_game_scores_differently() -> None:
         theirs = next(e for e in reversed(original.events) if isinstance(e, ev.GameScored))
         assert moves > 10 and ours.scores != theirs.scores
         assert [e.to_fact() for e in game.events[1:at]] == [e.to_fact() for e in original.events[1:at]]
+
+
+def test_standings_from_the_catalog_equal_standings_folded_from_every_game(tmp_path: Path) -> None:
+    from whispers.application.tournament import standings
+    from whispers.projections.standings import standings_data
+
+    url = str(tmp_path / "s.sqlite")
+    with open_store(url) as store:
+        fill(store, range(10))
+        names = store.names()
+        folded = standings_data({name: read_facts(store.facts(name), name) for name in names})
+    assert standings(url, names).to_json() == folded
+    with open_store(url) as store:
+        assert store.tracked("catalog")[0] == store.head()  # it read the catalog, caught up
