@@ -241,8 +241,26 @@ def _sqlite(path: Path) -> _Target:
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": str(SQLITE_LOCK_TIMEOUT),
+        # No table-creation statements (and their write transaction) at every opening: only for a new store.
+        "CREATE_TABLE": "y" if not _sqlite_has_events(path) else "n",
     }
     return _Target(str(path), env)
+
+
+def _sqlite_has_events(path: Path) -> bool:
+    """Whether the file is an SQLite database that holds the events table already (anything else: let the
+    event store's own opening create it, or fail with its reason)."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return False
+        db = sqlite3.connect(str(path), timeout=SQLITE_LOCK_TIMEOUT)
+        try:
+            return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stored_events'"
+                              ).fetchone() is not None
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error):
+        return False
 
 
 def _postgres(url: str) -> _Target:
@@ -284,7 +302,7 @@ def _postgres(url: str) -> _Target:
         "POSTGRES_CONNECT_TIMEOUT": str(POSTGRES_CONNECT_TIMEOUT),
         "POSTGRES_LOCK_TIMEOUT": str(POSTGRES_LOCK_TIMEOUT),
         "POSTGRES_SCHEMA": pg.schema,
-        "CREATE_TABLE": "y",
+        "CREATE_TABLE": "y",  # "n" once the opening has found the tables (_postgres_opening)
     }
     shown = f"postgresql://{quote(pg.user, safe='')}@{pg.host}:{pg.port}/{quote(pg.dbname, safe='')}"
     if schema:
@@ -297,7 +315,7 @@ def _one_line(error: BaseException) -> str:
 
 
 @contextmanager
-def _postgres_opening(pg: _Postgres, url: str) -> Iterator[None]:
+def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[None]:
     """Connects once, directly, around eventsourcing's own opening of the store, for two reasons.
 
     An unreachable server fails fast with the driver's reason: eventsourcing's pool retries in the background and
@@ -328,6 +346,10 @@ def _postgres_opening(pg: _Postgres, url: str) -> Iterator[None]:
             conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{POSTGRES_LOCK_TIMEOUT}s"])
             digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
             conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
+            events_table = f"{pg.schema or 'public'}.{EventStore.name}_events"
+            row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [events_table]).fetchone()
+            if row and row[0]:
+                env["CREATE_TABLE"] = "n"  # the tables are there: no DDL at every opening
         except psycopg.errors.LockNotAvailable as e:
             raise StoreError(f"the store is locked by another process: {url}") from e
         except psycopg.Error as e:
@@ -464,9 +486,12 @@ class Store:
         self._memory_db: sqlite3.Connection | None = None
         with ExitStack() as opening:
             if target.postgres is not None:
-                opening.enter_context(_postgres_opening(target.postgres, target.url))
+                env = dict(target.env)
+                opening.enter_context(_postgres_opening(target.postgres, target.url, env))
+            else:
+                env = target.env
             with self._translated():
-                self._app = EventStore(env=target.env, postgres=target.postgres)
+                self._app = EventStore(env=env, postgres=target.postgres)
                 try:
                     self._check_log()
                 except BaseException:

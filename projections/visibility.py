@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
-from whispers.ledger.notation import format_event
 from whispers.ledger.shipped import labels
 from whispers.ledger.state import GameState, position_name
 from whispers.ledger.words import describe
@@ -106,6 +105,8 @@ def event_view(event: ev.Event, who: AnyViewer = None) -> dict[str, Any]:
 
 def move_line(event: ev.Event, who: AnyViewer = None, borrowed: bool = False) -> str | None:
     """The notation line of a move as the viewer saw it (None for the engine's own events)."""
+    from whispers.ledger.notation import format_event  # the notation's parser is not for `status` to load
+
     return format_event(event, borrowed=borrowed, hide_private=not can_see(who, event))
 
 

@@ -676,3 +676,43 @@ def test_importing_the_store_does_not_import_psycopg() -> None:
         check=True,
     )
     assert out.stdout.strip() == "False"
+
+
+def _count_table_creation(monkeypatch: pytest.MonkeyPatch, recorder: type) -> list[int]:
+    calls: list[int] = []
+    original = recorder.create_table
+
+    def counted(self) -> None:  # type: ignore[no-untyped-def]
+        calls.append(1)
+        original(self)
+
+    monkeypatch.setattr(recorder, "create_table", counted)
+    return calls
+
+
+def test_an_sqlite_store_creates_its_tables_once_not_at_every_opening(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    calls = _count_table_creation(monkeypatch, SQLiteApplicationRecorder)
+    url = str(tmp_path / "s.sqlite")
+    with open_store(url) as s:
+        s.create("g", [{"n": 1}])
+    assert len(calls) == 1
+    with open_store(url) as s:
+        assert s.facts("g") == [{"n": 1}]
+    assert len(calls) == 1
+
+
+@pytest.mark.postgres
+def test_a_postgresql_store_creates_its_tables_once_not_at_every_opening(pg_url: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    name = f"once-{uuid.uuid4().hex[:8]}"
+    with open_store(pg_url) as s:
+        s.create(name, [{"n": 1}])
+    calls = _count_table_creation(monkeypatch, PostgresApplicationRecorder)
+    with open_store(pg_url) as s:
+        assert s.facts(name) == [{"n": 1}]
+    assert calls == []
