@@ -167,8 +167,7 @@ def annotate(store: Store | str | None, game: str, at: int, text: str, author: s
     from whispers.ledger.game import annotate as add_note
 
     with opened(store) as s:
-        note = add_note(s, game, at, text, author, tag)
-        count = len(s.notes(game))
+        note, count = add_note(s, game, at, text, author, tag)
     return Annotated(game, note, count)
 
 

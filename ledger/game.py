@@ -160,8 +160,9 @@ def fork(store: Store, parent: str, name: str, at: int) -> Game:
     return Game(name, (*events, *produced), state)
 
 
-def annotate(store: Store, name: str, at: int, text: str, author: str | None, tag: str | None) -> dict:
-    """A note on event `at` of the game, in the game's own notes stream (the record is not reopened)."""
+def annotate(store: Store, name: str, at: int, text: str, author: str | None, tag: str | None) -> tuple[dict, int]:
+    """A note on event `at` of the game, in the game's own notes stream (the record is not reopened): the note,
+    and how many the game holds now (neither stream is read back)."""
     from datetime import UTC, datetime
 
     version = store.version(name)
@@ -175,8 +176,7 @@ def annotate(store: Store, name: str, at: int, text: str, author: str | None, ta
             "time": datetime.now(UTC).isoformat(timespec="seconds")}
     if (wrong := problem(note, version)) is not None:
         raise StoreError(f"cannot keep this note: {wrong}")
-    store.add_note(name, note)
-    return note
+    return note, store.add_note(name, note)
 
 
 def import_record(store: Store, data: bytes, source: str, name: str | None = None,

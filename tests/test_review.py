@@ -5,6 +5,7 @@ import os
 import shutil
 import sqlite3
 import sys
+import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -246,21 +247,25 @@ def mixed_game(seed: int) -> list[ev.Event]:
                          undo_rate=0.05 if seed % 4 == 0 else 0.0)
 
 
-def fill(store, seeds: range) -> None:
+def fill(store, seeds: range, prefix: str = "g") -> None:
     for seed in seeds:
         events = mixed_game(seed)
-        put(store, f"g{seed:03}", events if seed % 5 else events[: len(events) // 2])
+        put(store, f"{prefix}{seed:03}", events if seed % 5 else events[: len(events) // 2])
 
 
 def check_catalog_equals_fold(url: str) -> None:
+    """(The PostgreSQL schema is the test session's: other tests' games may be in it already.)"""
+    p = f"c{uuid.uuid4().hex[:6]}-"
     with open_store(url) as store:
-        fill(store, range(12))
         catalog = Catalog(store)
+        catalog.refresh()
+        fill(store, range(12), p)
         assert catalog.refresh().games == 12
         assert catalog.summaries() == folded_summaries(store)
         assert list(catalog.summaries()) == store.names()  # in the order the games were created
-        store.append("g005", store.version("g005"), [e.to_fact() for e in mixed_game(5)[store.version("g005"):]])
-        fill(store, range(12, 14))
+        store.append(f"{p}005", store.version(f"{p}005"),
+                     [e.to_fact() for e in mixed_game(5)[store.version(f"{p}005"):]])
+        fill(store, range(12, 14), p)
         assert catalog.refresh().games == 3
         assert catalog.summaries() == folded_summaries(store)
     with open_store(url) as store:  # another process: the summaries are the store's, not this process's
