@@ -25,6 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "diff": ("whispers.cli.review:diff", "Where two games part, and how their scores differ."),
     "annotate": ("whispers.cli.review:annotate_game", "A note on one event of a game."),
     "notes": ("whispers.cli.review:notes", "The notes on a game."),
+    "finalize": ("whispers.cli.recording:finalize", "The director's seal on a finished game."),
+    "reopen": ("whispers.cli.recording:reopen", "Lift the director's seal on a finalised game, for a reason."),
     "verify": ("whispers.cli.files:verify", "Check a game or record file: hash chain and every move re-adjudicated."),
     "timeline": ("whispers.cli.pictures:timeline", "The council-order timeline as a Graphviz picture."),
     "map": ("whispers.cli.pictures:board_map", "The board at any event as a Graphviz picture."),

@@ -80,6 +80,13 @@ def placings(game: str, events: Iterable[ev.Event], seats: Mapping[str, str] | N
     return result
 
 
+def finalised(events: Iterable[ev.Event]) -> bool:
+    """Whether the director's seal stands on the game: its last GameFinalized is not followed by a GameReopened
+    (a take-back undoes moves only, never the director's own events)."""
+    seal = [e for e in events if isinstance(e, ev.GameFinalized | ev.GameReopened)]
+    return bool(seal) and isinstance(seal[-1], ev.GameFinalized)
+
+
 def table(all_placings: Iterable[Placing]) -> list[Entry]:
     entries: dict[str, Entry] = {}
     for placing in all_placings:
@@ -93,16 +100,19 @@ def table(all_placings: Iterable[Placing]) -> list[Entry]:
 
 def standings_data(games: Mapping[str, list[ev.Event]], seats: Mapping[str, Mapping[str, str]] | None = None,
                    points: Mapping[int, list[float]] | None = None) -> dict[str, Any]:
-    """Standings by ruleset over these games, with the games still in progress listed apart."""
+    """Standings by ruleset over these games, with the games still in progress listed apart, and the finished
+    games split into those the director has finalised and those not yet finalised (counted, but provisional)."""
     by_ruleset: dict[str, list[Placing]] = {}
-    in_progress = []
+    in_progress, sealed, unsealed = [], [], []
     for name, events in games.items():
         placed = placings(name, events, (seats or {}).get(name), points)
         if placed is None:
             in_progress.append(name)
             continue
+        (sealed if finalised(events) else unsealed).append(name)
         by_ruleset.setdefault(placed[0].ruleset, []).extend(placed)
-    result: dict[str, Any] = {"in_progress": in_progress, "rulesets": {}}
+    result: dict[str, Any] = {"in_progress": in_progress, "finalised": sealed, "unfinalised": unsealed,
+                              "rulesets": {}}
     for ruleset, placed in sorted(by_ruleset.items()):
         rows = []
         for position, e in enumerate(table(placed), start=1):
@@ -110,7 +120,7 @@ def standings_data(games: Mapping[str, list[ev.Event]], seats: Mapping[str, Mapp
             rows.append({"rank": rows[-1]["rank"] if level else position, "entrant": e.entrant, "points": e.points,
                          "wins": e.wins, "score": e.score,
                          "games": [{"game": p.game, "society": p.society, "place": p.place, "points": p.points,
-                                    "score": p.score} for p in e.games]})
+                                    "score": p.score, "finalised": p.game in sealed} for p in e.games]})
         result["rulesets"][ruleset] = rows
     return result
 
