@@ -100,3 +100,24 @@ def test_finalize_and_reopen_from_the_command_line(tmp_path: Path) -> None:
     assert facts["again"][1:] == facts["done"][1:]
     standings = ok(invoke(store, "standings", "--games", "done,two"))
     assert "In progress, not counted: done" in standings
+
+
+def test_a_finished_games_log_as_a_society_shows_the_final_reveal(over) -> None:
+    """EN "Final Scoring": every loyalty set is turned face up at the end, so a society's log ends with what the
+    whole table saw then, though it hid the other sets' tokens while the game ran; the record's log (every
+    token written on its loyalty lines already) and a game not over add nothing."""
+    from whispers.projections.log import format_record
+
+    seen = list(format_record(over.events, viewer="rat"))
+    reveal = [line for line in seen if line.startswith("#   final reveal:")]
+    others = [s for s in over.state.players if s != "rat"]
+    assert [line.split()[3] for line in reveal] == others
+    for line in reveal:
+        society = line.split()[3]
+        tokens = dict(pair.split("=") for pair in line.split()[4:])
+        assert tokens == dict(over.state.loyalty[society].tokens)
+    assert seen.index(reveal[0]) > max(i for i, line in enumerate(seen) if line.startswith("#   final scores"))
+    assert not any("final reveal" in line for line in format_record(over.events))
+    assert not any("final reveal" in line for line in format_record(over.events[:-1], viewer="rat"))
+    spectator = [line for line in format_record(over.events, viewer="spectator") if "final reveal" in line]
+    assert len(spectator) == len(over.state.players)
