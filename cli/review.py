@@ -222,6 +222,18 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
     if "score_change" in data:
         change = ", ".join(f"{s} {v:+d}" for s, v in data["score_change"].items())
         click.echo(f"change from {game} to {other}: {change}")
+    if not data["identical"] and "setup" not in data:
+        for name in (game, other):
+            moves = data["moves"][name]
+            click.echo(f"{name} after event {data['common']}: {plural(len(moves), 'move')}")
+            for move in moves[:DIFF_MOVES]:
+                click.echo(f"  {move['event']:>4}  {move['move']}")
+            if len(moves) > DIFF_MOVES:
+                click.echo(f"  … {plural(len(moves) - DIFF_MOVES, 'more move')} (--json lists them all)")
+
+
+DIFF_MOVES = 40
+"""How many moves of each side `diff` prints after the point where the games part (--json gives them all)."""
 
 
 @click.command("annotate")

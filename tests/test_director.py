@@ -3,6 +3,7 @@
 Both are events in the game's record (GameFinalized, GameReopened: new types, no stored event changed shape),
 re-adjudicated by verify, written in the log and read back by import."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,22 @@ def test_a_finished_games_log_as_a_society_shows_the_final_reveal(over) -> None:
     assert not any("final reveal" in line for line in format_record(over.events[:-1], viewer="rat"))
     spectator = [line for line in format_record(over.events, viewer="spectator") if "final reveal" in line]
     assert len(spectator) == len(over.state.players)
+
+
+def test_diff_shows_the_moves_on_each_side_after_the_parting(tmp_path: Path) -> None:
+    store = tmp_path / "whispers.sqlite"
+    ok(invoke(store, "import", str(GAMES / "official-4p.txt"), "--game", "g"))
+    ok(invoke(store, "fork", "g", "f", "--at", "200"))
+    ok(invoke(store, "move", "f", "undo", "a different line"))
+    data = json.loads(ok(invoke(store, "diff", "g", "f", "--json")))
+    assert {"games", "common", "identical", "first_difference", "outcome", "score_change"} - set(data) == {
+        "score_change"}  # the keys of before (no score change: f is not over), and the moves
+    facts = snapshot(store)
+    g_moves = data["moves"]["g"]
+    assert g_moves[0] == {"event": 201, "move": data["first_difference"]["g"]}
+    assert [m["event"] for m in g_moves] == sorted(m["event"] for m in g_moves) and g_moves[-1]["event"] <= 214
+    assert len(g_moves) == sum(1 for f in facts["g"][200:] if ev.EVENT_TYPES[f["type"]].MOVE)
+    assert data["moves"]["f"] == [{"event": 202, "move": "undo 'a different line'"}]  # its event 201 is the fork
+    out = ok(invoke(store, "diff", "g", "f"))
+    assert f"g after event 200: {len(g_moves)} moves" in out and "f after event 200: 1 move" in out
+    assert "   202  undo 'a different line'" in out
