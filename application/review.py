@@ -234,3 +234,76 @@ def notes(store: Store | str | None, game: str, viewer: str | None = None, histo
     at = {number: entry["at"] for number, entry in enumerate(found, start=1) if "at" in entry}
     on = tuple(record.events[at[n["note"] if history else n["number"]] - 1] for n in shown)
     return Notes(game, tuple(shown), on, tuple(event_words(e, viewer) for e in on), viewer, history, warnings)
+
+
+@dataclass(frozen=True, slots=True)
+class Variations:
+    """The variations kept inside a game: name, the event they leave it after, their moves."""
+
+    game: str
+    variations: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [{"name": v["variation"], "at": v["at"], "moves": list(v["lines"]), "author": v["author"],
+                 "time": v["time"]} for v in self.variations]
+
+
+def variations(store: Store | str | None, game: str) -> Variations:
+    from whispers.ledger.game import variations as kept
+
+    with opened(store) as s:
+        return Variations(game, tuple(kept(s, game)))
+
+
+def keep_variation(store: Store | str | None, game: str, forked: str, name: str | None = None,
+                   author: str | None = None) -> Variations:
+    """The fork `forked` of `game` kept inside `game` as a variation (named after the fork unless `name`)."""
+    from whispers.ledger.game import keep_variation as keep
+
+    with opened(store) as s:
+        return Variations(game, (keep(s, game, forked, name or forked, author),))
+
+
+@dataclass(frozen=True, slots=True)
+class VariationShown:
+    """A variation replayed: its moves (event numbers in the variation's own line of play) and the game as it
+    stands after event `at` of that line, as `viewer` knew it."""
+
+    game: str
+    name: str
+    parted: int  # the game's events before the variation's first move
+    moves: tuple[tuple[int, str], ...]
+    at: int
+    events: int
+    status: Any  # application.reading.Status
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "variation": self.name, "parted": self.parted, "at": self.at,
+                "events": self.events, "moves": [{"event": n, "move": m} for n, m in self.moves],
+                "status": self.status.to_json()}
+
+
+def variation(store: Store | str | None, game: str, name: str, at: int | None = None,
+              viewer: str | None = None) -> VariationShown:
+    """Variation `name` of `game` replayed by the rules, and the game as it stands at event `at` of that line
+    (its end by default)."""
+    from whispers.application.reading import status_of
+    from whispers.ledger.errors import NoSuchEvent, StoreError
+    from whispers.ledger.game import play_variation
+    from whispers.ledger.game import variations as kept
+    from whispers.projections.replay import Replay
+    from whispers.projections.visibility import check_viewer, move_line
+
+    with opened(store) as s:
+        entry = next((v for v in kept(s, game) if v["variation"] == name), None)
+        if entry is None:
+            raise StoreError(f"{game} keeps no variation named {name!r} (whispers variation {game} lists them)")
+        line, before = play_variation(s, game, entry)
+    check_viewer(game, line.state.players, viewer)
+    rep = Replay(line.events)
+    at = len(rep) if at is None else at
+    if not 1 <= at <= len(rep):
+        raise NoSuchEvent(line.name, len(rep), at)
+    moves = tuple((n, text) for n, e in enumerate(line.events, start=1)
+                  if n > before and (text := move_line(e, viewer)) is not None)
+    return VariationShown(game, name, before, moves, at, len(rep), status_of(rep.at(at), viewer))

@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("whispers.cli.review:stats", "Statistics of a game, or across every game in the store."),
     "fork": ("whispers.cli.review:fork_game", "A \"what if\": a new game from another's first N events."),
     "diff": ("whispers.cli.review:diff", "Where two games part, and how their scores differ."),
+    "variation": ("whispers.cli.review:variation",
+                  "Variations kept inside a game: list, replay one, or keep a fork as one (--keep)."),
     "annotate": ("whispers.cli.review:annotate_game", "A note on one event of a game."),
     "edit-note": ("whispers.cli.review:edit_note", "Edit a note (its history keeps what it said)."),
     "withdraw-note": ("whispers.cli.review:withdraw_note", "Withdraw a note (its history keeps it)."),

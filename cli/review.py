@@ -4,6 +4,7 @@ import csv
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from shlex import quote as shlex_quote
 from typing import Any
 
 import click
@@ -304,5 +305,46 @@ def notes(game: str, history: bool, society: str | None, as_json: bool, store_ur
                                     "unchained" if entry.get("unchained") else None) if x)
         said = f": {entry['text']}" if "text" in entry else ""
         what = {"note": f"note {entry['number']} on event {entry.get('at')} ({move})",
+                "variation": f"variation {entry.get('variation')!r} kept after event {entry.get('at')}",
                 "edit": f"edit of note {entry['note']}", "withdrawal": f"note {entry['note']} withdrawn"}
         click.echo(f"{entry['time']} {what[entry['kind']]}{f' [{who}]' if who else ''}{said}")
+
+
+@click.command("variation")
+@click.argument("game")
+@click.argument("name", required=False)
+@click.option("--keep", "forked", metavar="FORK", help="Keep the fork FORK of GAME inside GAME as variation NAME.")
+@click.option("--author", metavar="NAME", help="Who keeps the variation (with --keep).")
+@click.option("--at", "version", type=int, metavar="N", help="The variation's line of play after event N.")
+@as_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@store_option
+def variation(game: str, name: str | None, forked: str | None, author: str | None, version: int | None,
+              society: str | None, as_json: bool, store_url: str | None) -> None:
+    """The variations kept inside GAME; NAME replays one (the rules decide its moves again); --keep FORK keeps
+    a fork of GAME inside it as variation NAME (as PGN and SGF keep variations)."""
+    if forked is not None:
+        kept = review.keep_variation(store_url, game, forked, name, author).variations[0]
+        click.echo(f"{game}: variation {kept['variation']!r} kept: {plural(len(kept['lines']), 'move')} after "
+                   f"event {kept['at']} (whispers variation {game} {shlex_quote(kept['variation'])}).")
+        return
+    if name is None:
+        found = review.variations(store_url, game)
+        if as_json:
+            emit_json(found.to_json())
+            return
+        if not found.variations:
+            click.echo(f"{game}: no variation kept. Keep a fork: whispers variation {game} NAME --keep FORK")
+        for v in found.to_json():
+            click.echo(f"{v['name']}: after event {v['at']}, {plural(len(v['moves']), 'move')}: {v['moves'][0]}")
+        return
+    shown = review.variation(store_url, game, name, version, society)
+    if as_json:
+        emit_json(shown.to_json())
+        return
+    click.echo(f"{game}, variation {name}: the game's first {shown.parted} events, then:")
+    for number, move in shown.moves:
+        click.echo(f"  {number:>4}  {move}")
+    click.echo(f"After event {shown.at} of {shown.events}:")
+    for line in view_lines(shown.status.view):
+        click.echo(line)

@@ -258,3 +258,67 @@ def read_notes(store: Store, name: str) -> tuple[list[dict], list[str]]:
         else:
             skipped.append(f"{name}: note {number} skipped: {wrong}")
     return good, skipped
+
+
+def variations(store: Store, name: str) -> list[dict]:
+    """The variations kept inside the game, in the order kept."""
+    from whispers.ledger.notes import kind
+
+    found, _ = read_notes(store, name)
+    return [entry for entry in found if kind(entry) == "variation"]
+
+
+def keep_variation(store: Store, parent: str, forked: str, name: str, author: str | None) -> dict:
+    """The moves of `forked` (a fork of `parent`) after the point it was forked at, kept inside `parent` as the
+    variation `name`: decided again by the rules from `parent`'s first events before they are kept."""
+    from whispers.ledger.notation import format_event
+    from whispers.ledger.recordfile import chain
+
+    fork_game = load(store, forked)
+    marker = next((e for e in fork_game.events if isinstance(e, ev.GameForked)), None)
+    if marker is None or marker.parent != parent:
+        raise StoreError(f"{forked} is not a fork of {parent} (whispers fork {parent} NAME --at N makes one)")
+    if marker.at > store.version(parent) or chain(store.facts(parent, marker.at))[-1] != marker.head:
+        raise StoreError(f"{forked} no longer starts as {parent} does: {parent}'s first {marker.at} events changed")
+    start = fork_game.events.index(marker)
+    state = fold(fork_game.events[:start + 1])
+    lines = []
+    for event in fork_game.events[start + 1:]:
+        line = format_event(event, borrowed=state.pending is not None)
+        if line is not None:
+            lines.append(line)
+        state = evolve(state, event)
+    if not lines:
+        raise StoreError(f"{forked} has no move after the fork: nothing to keep")
+    entry = {"variation": name.strip(), "at": marker.at, "lines": lines, "author": author, "time": _now()}
+    play_variation(store, parent, entry)  # it stands by the rules, or it is refused here
+    return _keep(store, parent, entry, store.version(parent))
+
+
+def play_variation(store: Store, name: str, entry: dict) -> tuple[Game, int]:
+    """The game's first `at` events and what the engine recorded on its own from there, then the variation's
+    lines decided by the rules: (that game, in memory, named "GAME/VARIATION"; how many events come before the
+    variation's first move)."""
+    from whispers.ledger import rules
+    from whispers.ledger.notation import Header, parse_line
+
+    facts = store.facts(name, entry["at"])
+    events = list(read_facts(facts, name))
+    state = fold(events)
+    for event in rules.advance(state):
+        state = evolve(state, event)
+        events.append(event)
+    before = len(events)
+    for number, line in enumerate(entry["lines"], start=1):
+        try:
+            command = parse_line(line)
+            if command is None or isinstance(command, Header):
+                raise NotationError("not a move")
+            for event in rules.decide(state, command):
+                state = evolve(state, event)
+                events.append(event)
+        except RuleError as exc:
+            raise RuleError(f"variation {entry['variation']!r} move {number}: {exc.reason}", exc.rule) from None
+        except WhispersError as exc:
+            raise type(exc)(f"variation {entry['variation']!r} move {number}: {exc}") from None
+    return Game(f"{name}/{entry['variation']}", tuple(events), state), before

@@ -5,7 +5,10 @@ The notes stream holds three kinds of entry, each appended, none ever rewritten 
   and, from this version, maybe "glyph" (one of GLYPHS, PGN's move assessments);
 - an edit: {"edits": note number, "text", "author", "tag", "glyph", "time"}: the note's text, tag and glyph
   from then on (author: who edited it);
-- a withdrawal: {"withdraws": note number, "author", "time"}: the note is no longer shown, except in its history.
+- a withdrawal: {"withdraws": note number, "author", "time"}: the note is no longer shown, except in its history;
+- a variation: {"variation": its name, "at": event number, "lines": notation lines, "author", "time"}: moves
+  that could have followed the game's first `at` events (PGN's and SGF's variations), kept inside the game and
+  decided by the rules again whenever they are replayed (ledger/game.py play_variation).
 A note's number is its 1-based place among the stream's well-formed entries. Any entry may carry "unchained":
 True when it came from a record file whose notes no hash chain covered (see recordfile).
 Notes are free text: they are only ever shown, never read back as a move.
@@ -26,10 +29,15 @@ KEYS: Final = frozenset({"at", "text", "author", "tag", "time"})
 OPTIONAL_KEYS: Final = frozenset({"unchained", "glyph"})
 EDIT_KEYS: Final = frozenset({"edits", "text", "author", "tag", "glyph", "time"})
 WITHDRAW_KEYS: Final = frozenset({"withdraws", "author", "time"})
+VARIATION_KEYS: Final = frozenset({"variation", "at", "lines", "author", "time"})
+VARIATION_LINES: Final = 5000
+LINE_LIMIT: Final = 4096  # notation.MAX_LINE
 
 
 def kind(entry: dict[str, Any]) -> str:
     """"edit", "withdrawal" or "note": what an entry of the notes stream is."""
+    if "variation" in entry:
+        return "variation"
     return "edit" if "edits" in entry else "withdrawal" if "withdraws" in entry else "note"
 
 
@@ -41,12 +49,14 @@ def problem(note: Any, events: int, earlier: Sequence[dict[str, Any]] = ()) -> s
     if set(note) == {"unreadable"}:  # what Store.notes gives for a stored note it cannot decode
         return str(note["unreadable"])[:100]
     what = kind(note)
-    keys = {"note": KEYS, "edit": EDIT_KEYS, "withdrawal": WITHDRAW_KEYS}[what]
+    keys = {"note": KEYS, "edit": EDIT_KEYS, "withdrawal": WITHDRAW_KEYS, "variation": VARIATION_KEYS}[what]
     if missing := keys - set(note):
         return f"it has no {sorted(missing)[0]!r}"
     if extra := set(note) - keys - OPTIONAL_KEYS:
         return f"it has an unknown field {sorted(map(repr, extra))[0][:40]}"
-    if what == "note":
+    if what == "variation" and (wrong := _variation_problem(note, earlier)):
+        return wrong
+    if what in ("note", "variation"):
         at = note["at"]
         if type(at) is not int or not 1 <= at <= events:
             return f"its event number is not one of 1 to {events}"
@@ -57,7 +67,7 @@ def problem(note: Any, events: int, earlier: Sequence[dict[str, Any]] = ()) -> s
         if any(kind(e) == "withdrawal" and e["withdraws"] == target for e in earlier):
             return f"note {target} was withdrawn already"
     text, author, tag, time = (note.get(k) for k in ("text", "author", "tag", "time"))
-    if what != "withdrawal" and (not isinstance(text, str) or not text.strip() or len(text) > TEXT_LIMIT
+    if what in ("note", "edit") and (not isinstance(text, str) or not text.strip() or len(text) > TEXT_LIMIT
                                  or not is_utf8(text)):
         return f"its text is not UTF-8 text of 1 to {TEXT_LIMIT} characters"
     if note.get("glyph") is not None and note["glyph"] not in GLYPHS:
@@ -71,6 +81,20 @@ def problem(note: Any, events: int, earlier: Sequence[dict[str, Any]] = ()) -> s
         return "its time is not an ISO 8601 time"
     if note.get("unchained", True) is not True:
         return "its 'unchained' mark is not true"
+    return None
+
+
+def _variation_problem(entry: dict[str, Any], earlier: Sequence[dict[str, Any]]) -> str | None:
+    name, lines = entry["variation"], entry["lines"]
+    if not (isinstance(name, str) and name.strip() and len(name) <= AUTHOR_LIMIT and not has_line_break(name)
+            and is_utf8(name)):
+        return f"its name is not one line of 1 to {AUTHOR_LIMIT} characters"
+    if any(kind(e) == "variation" and e["variation"] == name for e in earlier):
+        return f"a variation named {name[:40]!r} is kept already"
+    if not (isinstance(lines, list) and 1 <= len(lines) <= VARIATION_LINES and all(
+            isinstance(line, str) and line.strip() and len(line) <= LINE_LIMIT and not has_line_break(line)
+            and is_utf8(line) for line in lines)):
+        return f"its moves are not 1 to {VARIATION_LINES} lines of notation"
     return None
 
 
@@ -103,6 +127,8 @@ def current(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                                              edited=entry["time"])
             case "withdrawal":
                 del notes[entry["withdraws"]]
+            case "variation":
+                pass  # not a note: ledger/game.py variations
     return list(notes.values())
 
 
