@@ -74,6 +74,7 @@ class Log:
 def log(store: Store | str | None, game: str, viewer: str | None = None, comments: bool = True) -> Log:
     """The game in notation, as `viewer` could see it (`whispers import` reads the record's own back)."""
     from whispers.ledger.game import load
+    from whispers.ledger.notes import current
     from whispers.projections.log import format_record
     from whispers.projections.visibility import check_viewer
 
@@ -81,6 +82,7 @@ def log(store: Store | str | None, game: str, viewer: str | None = None, comment
         record = load(s, game)
         notes, warnings = notes_of(s, game)
     check_viewer(game, record.state.players, viewer)
+    notes = current(notes)  # as they read now: edits applied, withdrawn ones left out
     return Log(game, tuple(format_record(record.events, comments=comments, viewer=viewer, notes=notes)), warnings)
 
 

@@ -156,3 +156,39 @@ def record_batch(store: Store | str | None, game: str, lines: Iterable[str]) -> 
         if produced:
             s.append(game, start.version, [e.to_fact() for e in produced])
     return Recorded(current, tuple(produced))
+
+
+@dataclass(frozen=True, slots=True)
+class Sealed:
+    """A director's seal put on a finished game, or lifted (`finalised` says which it is now)."""
+
+    game: str
+    by: str
+    reason: str
+    finalised: bool
+    version: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "by": self.by, "reason": self.reason, "finalised": self.finalised,
+                "version": self.version}
+
+
+def finalize(store: Store | str | None, game: str, by: str, reason: str = "") -> Sealed:
+    """The director's seal on a finished game, an event in its record: after it, moves, take-backs and rulings
+    are refused (RuleError) until the game is reopened."""
+    from whispers.ledger import commands as c
+
+    done = record_move(store, game, c.Finalize(by, reason))
+    sealed = done.events[0]
+    assert isinstance(sealed, ev.GameFinalized)
+    return Sealed(game, sealed.by, sealed.reason, True, done.after.version)
+
+
+def reopen(store: Store | str | None, game: str, by: str, reason: str) -> Sealed:
+    """The director lifts a finalised game's seal, for a reason kept in its record."""
+    from whispers.ledger import commands as c
+
+    done = record_move(store, game, c.Reopen(by, reason))
+    lifted = done.events[0]
+    assert isinstance(lifted, ev.GameReopened)
+    return Sealed(game, lifted.by, lifted.reason, False, done.after.version)

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
-from whispers.ledger.notes import TAGS
+from whispers.ledger.notes import GLYPHS, TAGS
 
 if TYPE_CHECKING:
     from whispers.ledger import events as ev
     from whispers.ledger.store import Store
     from whispers.projections.replay import Replay
 
-__all__ = ["TAGS", "annotate", "diff", "fork", "notes", "replay", "stats"]
+__all__ = ["GLYPHS", "TAGS", "annotate", "diff", "edit_note", "fork", "notes", "replay", "stats", "withdraw_note"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,12 +64,14 @@ class Replayed:
 def replay(store: Store | str | None, game: str, at: int | None = None, viewer: str | None = None) -> Replayed:
     from whispers.ledger.errors import NoSuchEvent
     from whispers.ledger.game import load
+    from whispers.ledger.notes import current
     from whispers.projections.replay import Replay
     from whispers.projections.visibility import check_viewer
 
     with opened(store) as s:
         record = load(s, game)
         found, warnings = notes_of(s, game)
+    found = current(found)
     check_viewer(game, record.state.players, viewer)
     rep = Replay(record.events)
     at = len(rep) if at is None else at
@@ -162,31 +164,146 @@ class Annotated:
 
 
 def annotate(store: Store | str | None, game: str, at: int, text: str, author: str | None = None,
-             tag: str | None = None) -> Annotated:
+             tag: str | None = None, glyph: str | None = None) -> Annotated:
     """A note on event `at`, kept in the game's own notes stream (the record is never reopened)."""
     from whispers.ledger.game import annotate as add_note
 
     with opened(store) as s:
-        note, count = add_note(s, game, at, text, author, tag)
+        note = add_note(s, game, at, text, author, tag, glyph)
+        count = len(s.notes(game))
     return Annotated(game, note, count)
 
 
 @dataclass(frozen=True, slots=True)
+class NoteChanged:
+    """An edit or a withdrawal appended to a game's notes stream (the note's history keeps what it said)."""
+
+    game: str
+    entry: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "entry": self.entry}
+
+
+def edit_note(store: Store | str | None, game: str, number: int, text: str | None, author: str | None = None,
+              tag: str | None = None, glyph: str | None = None) -> NoteChanged:
+    """Note `number` says `text` (and carries `tag`, `glyph`) from now on; what is not given stays."""
+    from whispers.ledger.game import edit_note as edit
+
+    with opened(store) as s:
+        return NoteChanged(game, edit(s, game, number, text, author, tag, glyph))
+
+
+def withdraw_note(store: Store | str | None, game: str, number: int, author: str | None = None) -> NoteChanged:
+    """Note `number` is withdrawn: no longer shown, kept in the history."""
+    from whispers.ledger.game import withdraw_note as withdraw
+
+    with opened(store) as s:
+        return NoteChanged(game, withdraw(s, game, number, author))
+
+
+@dataclass(frozen=True, slots=True)
 class Notes:
+    """The notes on a game as they read now (or, with `history`, every note, edit and withdrawal in order),
+    each with the move it is on in words, as `viewer` saw that move."""
+
     game: str
     notes: tuple[dict[str, Any], ...]
     on: tuple[ev.Event, ...]  # the event each note is on
+    moves: tuple[str, ...]  # that event in words, as the viewer saw it
+    viewer: str | None = None
+    history: bool = False
     warnings: tuple[str, ...] = ()
 
     def to_json(self) -> list[dict[str, Any]]:
-        return list(self.notes)
+        return [{**note, "move": move} for note, move in zip(self.notes, self.moves, strict=True)]
 
 
-def notes(store: Store | str | None, game: str) -> Notes:
+def notes(store: Store | str | None, game: str, viewer: str | None = None, history: bool = False) -> Notes:
     """The well-formed notes on a game, each with the event it is on (a malformed old one is a warning)."""
     from whispers.ledger.game import load
+    from whispers.ledger.notes import current
+    from whispers.ledger.notes import history as all_entries
+    from whispers.projections.visibility import check_viewer, event_words
 
     with opened(store) as s:
         found, warnings = notes_of(s, game)
-        events = load(s, game).events if found else ()
-    return Notes(game, tuple(found), tuple(events[n["at"] - 1] for n in found), warnings)
+        record = load(s, game)
+    check_viewer(game, record.state.players, viewer)
+    shown = all_entries(found) if history else current(found)
+    at = {number: entry["at"] for number, entry in enumerate(found, start=1) if "at" in entry}
+    on = tuple(record.events[at[n["note"] if history else n["number"]] - 1] for n in shown)
+    return Notes(game, tuple(shown), on, tuple(event_words(e, viewer) for e in on), viewer, history, warnings)
+
+
+@dataclass(frozen=True, slots=True)
+class Variations:
+    """The variations kept inside a game: name, the event they leave it after, their moves."""
+
+    game: str
+    variations: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [{"name": v["variation"], "at": v["at"], "moves": list(v["lines"]), "author": v["author"],
+                 "time": v["time"]} for v in self.variations]
+
+
+def variations(store: Store | str | None, game: str) -> Variations:
+    from whispers.ledger.game import variations as kept
+
+    with opened(store) as s:
+        return Variations(game, tuple(kept(s, game)))
+
+
+def keep_variation(store: Store | str | None, game: str, forked: str, name: str | None = None,
+                   author: str | None = None) -> Variations:
+    """The fork `forked` of `game` kept inside `game` as a variation (named after the fork unless `name`)."""
+    from whispers.ledger.game import keep_variation as keep
+
+    with opened(store) as s:
+        return Variations(game, (keep(s, game, forked, name or forked, author),))
+
+
+@dataclass(frozen=True, slots=True)
+class VariationShown:
+    """A variation replayed: its moves (event numbers in the variation's own line of play) and the game as it
+    stands after event `at` of that line, as `viewer` knew it."""
+
+    game: str
+    name: str
+    parted: int  # the game's events before the variation's first move
+    moves: tuple[tuple[int, str], ...]
+    at: int
+    events: int
+    status: Any  # application.reading.Status
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "variation": self.name, "parted": self.parted, "at": self.at,
+                "events": self.events, "moves": [{"event": n, "move": m} for n, m in self.moves],
+                "status": self.status.to_json()}
+
+
+def variation(store: Store | str | None, game: str, name: str, at: int | None = None,
+              viewer: str | None = None) -> VariationShown:
+    """Variation `name` of `game` replayed by the rules, and the game as it stands at event `at` of that line
+    (its end by default)."""
+    from whispers.application.reading import status_of
+    from whispers.ledger.errors import NoSuchEvent, StoreError
+    from whispers.ledger.game import play_variation
+    from whispers.ledger.game import variations as kept
+    from whispers.projections.replay import Replay
+    from whispers.projections.visibility import check_viewer, move_line
+
+    with opened(store) as s:
+        entry = next((v for v in kept(s, game) if v["variation"] == name), None)
+        if entry is None:
+            raise StoreError(f"{game} keeps no variation named {name!r} (whispers variation {game} lists them)")
+        line, before = play_variation(s, game, entry)
+    check_viewer(game, line.state.players, viewer)
+    rep = Replay(line.events)
+    at = len(rep) if at is None else at
+    if not 1 <= at <= len(rep):
+        raise NoSuchEvent(line.name, len(rep), at)
+    moves = tuple((n, text) for n, e in enumerate(line.events, start=1)
+                  if n > before and (text := move_line(e, viewer)) is not None)
+    return VariationShown(game, name, before, moves, at, len(rep), status_of(rep.at(at), viewer))

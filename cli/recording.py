@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from whispers.application import recording
-from whispers.cli.common import store_option, where_now
+from whispers.cli.common import emit_json, store_option, where_now
 from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
@@ -226,3 +226,37 @@ def record(game: str, store_url: str | None) -> None:
             click.echo("Recorded:")
             show_events(done.events)
     click.echo(f"{game}: {'the game is over. See: whispers score ' + game if current.state.over else 'stopped.'}")
+
+
+# --- the director's seal --------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("game")
+@click.option("--by", "by", required=True, metavar="NAME", help="The director who seals the result.")
+@click.option("--reason", default="", metavar="TEXT", help="Why, if worth saying (one line).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@store_option
+def finalize(game: str, by: str, reason: str, as_json: bool, store_url: str | None) -> None:
+    """Seal a finished game: moves, take-backs and rulings are refused until it is reopened."""
+    done = recording.finalize(store_url, game, by, reason)
+    if as_json:
+        emit_json(done.to_json())
+        return
+    click.echo(f"{game}: finalised by {done.by}{f' ({done.reason})' if done.reason else ''}. "
+               f"To change it: whispers reopen {game} --by NAME --reason TEXT")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--by", "by", required=True, metavar="NAME", help="The director who lifts the seal.")
+@click.option("--reason", required=True, metavar="TEXT", help="Why the finalised game is reopened (one line).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@store_option
+def reopen(game: str, by: str, reason: str, as_json: bool, store_url: str | None) -> None:
+    """Lift the director's seal on a finalised game, for a reason kept in its record."""
+    done = recording.reopen(store_url, game, by, reason)
+    if as_json:
+        emit_json(done.to_json())
+        return
+    click.echo(f"{game}: reopened by {done.by} ({done.reason}); it counts as unfinalised until sealed again.")

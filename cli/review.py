@@ -4,19 +4,20 @@ import csv
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from shlex import quote as shlex_quote
 from typing import Any
 
 import click
 
 from whispers.application import review
-from whispers.application.review import TAGS, Replayed
+from whispers.application.review import GLYPHS, TAGS, Replayed
 from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
 from whispers.cli.reading import as_option
 from whispers.ledger.errors import NoSuchEvent
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.notes import shown_by
 from whispers.ledger.words import plural
-from whispers.projections.visibility import RECORD, event_words
+from whispers.projections.visibility import event_words
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
 """What `r R` and `e EMPIRE R` accept in the replay prompt."""
@@ -223,6 +224,18 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
     if "score_change" in data:
         change = ", ".join(f"{s} {v:+d}" for s, v in data["score_change"].items())
         click.echo(f"change from {game} to {other}: {change}")
+    if not data["identical"] and "setup" not in data:
+        for name in (game, other):
+            moves = data["moves"][name]
+            click.echo(f"{name} after event {data['common']}: {plural(len(moves), 'move')}")
+            for move in moves[:DIFF_MOVES]:
+                click.echo(f"  {move['event']:>4}  {move['move']}")
+            if len(moves) > DIFF_MOVES:
+                click.echo(f"  … {plural(len(moves) - DIFF_MOVES, 'more move')} (--json lists them all)")
+
+
+DIFF_MOVES = 40
+"""How many moves of each side `diff` prints after the point where the games part (--json gives them all)."""
 
 
 @click.command("annotate")
@@ -231,28 +244,108 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
 @click.argument("text")
 @click.option("--author", metavar="NAME", help="Who wrote the note.")
 @click.option("--tag", type=click.Choice(TAGS), help="A tag for the note.")
+@click.option("--glyph", type=click.Choice(GLYPHS), help="A PGN-style assessment of the move (quote it in a shell).")
 @store_option
-def annotate_game(game: str, version: int, text: str, author: str | None, tag: str | None,
+def annotate_game(game: str, version: int, text: str, author: str | None, tag: str | None, glyph: str | None,
                   store_url: str | None) -> None:
     """A note on event N of GAME, kept in the game's own notes stream (the record is never reopened)."""
-    annotated = review.annotate(store_url, game, version, text, author, tag)
+    annotated = review.annotate(store_url, game, version, text, author, tag, glyph)
     click.echo(f"{game}: note on event {version} saved ({plural(annotated.count, 'note')} in all).")
+
+
+@click.command("edit-note")
+@click.argument("game")
+@click.argument("number", type=int, metavar="NOTE")
+@click.argument("text", required=False)
+@click.option("--author", metavar="NAME", help="Who edits the note.")
+@click.option("--tag", type=click.Choice(TAGS), help="A new tag for the note.")
+@click.option("--glyph", type=click.Choice(GLYPHS), help="A new PGN-style assessment (quote it in a shell).")
+@store_option
+def edit_note(game: str, number: int, text: str | None, author: str | None, tag: str | None, glyph: str | None,
+              store_url: str | None) -> None:
+    """Edit note NOTE of GAME (its number in `whispers notes`): the old text stays in its history."""
+    if text is None and tag is None and glyph is None:
+        raise click.UsageError("say what changes: a new TEXT, --tag or --glyph")
+    review.edit_note(store_url, game, number, text, author, tag, glyph)
+    click.echo(f"{game}: note {number} edited (whispers notes {game} --history shows what it said before).")
+
+
+@click.command("withdraw-note")
+@click.argument("game")
+@click.argument("number", type=int, metavar="NOTE")
+@click.option("--author", metavar="NAME", help="Who withdraws the note.")
+@store_option
+def withdraw_note(game: str, number: int, author: str | None, store_url: str | None) -> None:
+    """Withdraw note NOTE of GAME: no longer shown, kept in its history."""
+    review.withdraw_note(store_url, game, number, author)
+    click.echo(f"{game}: note {number} withdrawn (whispers notes {game} --history still shows it).")
 
 
 @click.command()
 @click.argument("game")
+@click.option("--history", is_flag=True, help="Every note, edit and withdrawal, in the order made.")
+@as_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @store_option
-def notes(game: str, as_json: bool, store_url: str | None) -> None:
-    """The notes on GAME, with the move each is on."""
-    found = review.notes(store_url, game)
+def notes(game: str, history: bool, society: str | None, as_json: bool, store_url: str | None) -> None:
+    """The notes on GAME, with the move each is on (as SOCIETY saw that move, with --as)."""
+    found = review.notes(store_url, game, society, history)
     warn(found.warnings)
     if as_json:
         emit_json(found.to_json())
         return
     if not found.notes:
         click.echo(f"{game}: no notes yet. Add one: whispers annotate {game} N \"text\"")
-    for note, event in zip(found.notes, found.on, strict=True):
-        who = shown_by(note)
-        click.echo(f"event {note['at']} ({event_words(event, RECORD)})"
-                   f"{f' [{who}]' if who else ''}: {note['text']}")
+    for entry, move in zip(found.notes, found.moves, strict=True):
+        if not history:
+            who = shown_by(entry)
+            click.echo(f"note {entry['number']} on event {entry['at']} ({move}){f' [{who}]' if who else ''}: "
+                       f"{entry['text']}")
+            continue
+        who = ", ".join(x for x in (entry.get("glyph"), entry.get("tag"), entry.get("author"),
+                                    "unchained" if entry.get("unchained") else None) if x)
+        said = f": {entry['text']}" if "text" in entry else ""
+        what = {"note": f"note {entry['number']} on event {entry.get('at')} ({move})",
+                "variation": f"variation {entry.get('variation')!r} kept after event {entry.get('at')}",
+                "edit": f"edit of note {entry['note']}", "withdrawal": f"note {entry['note']} withdrawn"}
+        click.echo(f"{entry['time']} {what[entry['kind']]}{f' [{who}]' if who else ''}{said}")
+
+
+@click.command("variation")
+@click.argument("game")
+@click.argument("name", required=False)
+@click.option("--keep", "forked", metavar="FORK", help="Keep the fork FORK of GAME inside GAME as variation NAME.")
+@click.option("--author", metavar="NAME", help="Who keeps the variation (with --keep).")
+@click.option("--at", "version", type=int, metavar="N", help="The variation's line of play after event N.")
+@as_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@store_option
+def variation(game: str, name: str | None, forked: str | None, author: str | None, version: int | None,
+              society: str | None, as_json: bool, store_url: str | None) -> None:
+    """The variations kept inside GAME; NAME replays one (the rules decide its moves again); --keep FORK keeps
+    a fork of GAME inside it as variation NAME (as PGN and SGF keep variations)."""
+    if forked is not None:
+        kept = review.keep_variation(store_url, game, forked, name, author).variations[0]
+        click.echo(f"{game}: variation {kept['variation']!r} kept: {plural(len(kept['lines']), 'move')} after "
+                   f"event {kept['at']} (whispers variation {game} {shlex_quote(kept['variation'])}).")
+        return
+    if name is None:
+        found = review.variations(store_url, game)
+        if as_json:
+            emit_json(found.to_json())
+            return
+        if not found.variations:
+            click.echo(f"{game}: no variation kept. Keep a fork: whispers variation {game} NAME --keep FORK")
+        for v in found.to_json():
+            click.echo(f"{v['name']}: after event {v['at']}, {plural(len(v['moves']), 'move')}: {v['moves'][0]}")
+        return
+    shown = review.variation(store_url, game, name, version, society)
+    if as_json:
+        emit_json(shown.to_json())
+        return
+    click.echo(f"{game}, variation {name}: the game's first {shown.parted} events, then:")
+    for number, move in shown.moves:
+        click.echo(f"  {number:>4}  {move}")
+    click.echo(f"After event {shown.at} of {shown.events}:")
+    for line in view_lines(shown.status.view):
+        click.echo(line)

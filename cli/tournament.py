@@ -45,10 +45,15 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool) -> None
                                 ("score", "right"), ("places", "left")):
             grid.add_column(column, justify=justify)
         for row in rows:
-            places = ", ".join(f"{g['game']}: {g['place']:g}" for g in row["games"])
+            places = ", ".join(f"{g['game']}: {g['place']:g}{'' if g.get('finalised') else '*'}" for g in row["games"])
             grid.add_row(str(row["rank"]), row["entrant"], f"{row['points']:g}", str(row["wins"]), str(row["score"]),
                          places)
         console.print(grid)
+    if data.get("finalised"):
+        console.print(f"Finalised by the director: {', '.join(data['finalised'])}", markup=False, highlight=False)
+    if data.get("unfinalised"):
+        console.print(f"Finished, not finalised yet (* above, provisional): {', '.join(data['unfinalised'])}",
+                      markup=False, highlight=False)
     if data["in_progress"]:
         console.print(f"In progress, not counted: {', '.join(data['in_progress'])}")
     if data.get("not_started"):

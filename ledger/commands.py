@@ -122,6 +122,18 @@ class Check(Command):
     counts: dict[str, int]
 
 
+@dataclass(frozen=True, slots=True)
+class Finalize(Command):
+    by: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reopen(Command):
+    by: str
+    reason: str
+
+
 def of_event(event: Event, borrowed: bool = False) -> Command | None:
     """The command that a move's first event records, for re-adjudicating it (None for the engine's own events).
 
@@ -161,6 +173,10 @@ def of_event(event: Event, borrowed: bool = False) -> Command | None:
             return Ruling(reason, effects)
         case ev.TableChecked(counts=counts):
             return Check(dict(counts))
+        case ev.GameFinalized(by=by, reason=reason):
+            return Finalize(by, reason)
+        case ev.GameReopened(by=by, reason=reason):
+            return Reopen(by, reason)
     return None
 
 

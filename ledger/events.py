@@ -367,6 +367,22 @@ class GameForked(Event):
     head: str
 
 
+@dataclass(frozen=True, slots=True)
+class GameFinalized(Event):
+    """The director's seal on a finished game: nothing more is recorded until a GameReopened."""
+
+    by: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameReopened(Event):
+    """The director lifts the seal of a finalised game, for `reason` (moves, take-backs, rulings may follow)."""
+
+    by: str
+    reason: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls for cls in Event.__subclasses__()
 }

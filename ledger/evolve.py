@@ -275,7 +275,17 @@ def _a_forked(state: GameState, e: ev.GameForked) -> GameState:
     return state
 
 
+def _a_finalized(state: GameState, e: ev.GameFinalized) -> GameState:
+    return replace(state, finalised=e.by)
+
+
+def _a_reopened(state: GameState, e: ev.GameReopened) -> GameState:
+    return replace(state, finalised=None)
+
+
 _APPLY: dict[type, Any] = {
+    ev.GameFinalized: _a_finalized,
+    ev.GameReopened: _a_reopened,
     ev.GameForked: _a_forked,
     ev.PhaseStarted: _a_phase,
     ev.Skipped: _a_skipped,

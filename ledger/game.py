@@ -26,7 +26,7 @@ from whispers.ledger.errors import (
 )
 from whispers.ledger.events import read_facts
 from whispers.ledger.evolve import evolve, fold
-from whispers.ledger.notes import TAGS, problem
+from whispers.ledger.notes import GLYPHS, TAGS, current, problem
 from whispers.ledger.state import GameState
 from whispers.ledger.store import Store
 
@@ -160,23 +160,68 @@ def fork(store: Store, parent: str, name: str, at: int) -> Game:
     return Game(name, (*events, *produced), state)
 
 
-def annotate(store: Store, name: str, at: int, text: str, author: str | None, tag: str | None) -> tuple[dict, int]:
-    """A note on event `at` of the game, in the game's own notes stream (the record is not reopened): the note,
-    and how many the game holds now (neither stream is read back)."""
-    from datetime import UTC, datetime
-
+def annotate(store: Store, name: str, at: int, text: str, author: str | None, tag: str | None,
+             glyph: str | None = None) -> dict:
+    """A note on event `at` of the game, in the game's own notes stream (the record is not reopened)."""
     version = store.version(name)
     if not 1 <= at <= version:
         raise NoSuchEvent(name, version, at)
+    _check_words(text, tag, glyph)
+    note = {"at": at, "text": text.strip(), "author": author, "tag": tag, "time": _now()}
+    if glyph is not None:
+        note["glyph"] = glyph
+    return _keep(store, name, note, version)
+
+
+def edit_note(store: Store, name: str, number: int, text: str | None, author: str | None,
+              tag: str | None = None, glyph: str | None = None) -> dict:
+    """A new text (and tag, glyph) for note `number`, appended as an edit: the note's history keeps what it said.
+    What is not given stays as it was."""
+    version = store.version(name)
+    now = _live(store, name, number)
+    text = now["text"] if text is None else text
+    _check_words(text, tag, glyph)
+    edit = {"edits": number, "text": text.strip(), "author": author, "tag": now["tag"] if tag is None else tag,
+            "glyph": now["glyph"] if glyph is None else glyph, "time": _now()}
+    return _keep(store, name, edit, version)
+
+
+def withdraw_note(store: Store, name: str, number: int, author: str | None) -> dict:
+    """Withdraw note `number`: it is no longer shown, but its history keeps it."""
+    version = store.version(name)
+    _live(store, name, number)
+    return _keep(store, name, {"withdraws": number, "author": author, "time": _now()}, version)
+
+
+def _live(store: Store, name: str, number: int) -> dict:
+    found, _ = read_notes(store, name)
+    for note in current(found):
+        if note["number"] == number:
+            return note
+    raise StoreError(f"{name} has no note {number} standing (whispers notes {name} --history lists them all)")
+
+
+def _check_words(text: str, tag: str | None, glyph: str | None) -> None:
     if not text.strip():
         raise StoreError("a note needs some text")
     if tag is not None and tag not in TAGS:
         raise StoreError(f"unknown tag {tag!r}: use {', '.join(TAGS)}")
-    note = {"at": at, "text": text.strip(), "author": author, "tag": tag,
-            "time": datetime.now(UTC).isoformat(timespec="seconds")}
-    if (wrong := problem(note, version)) is not None:
+    if glyph is not None and glyph not in GLYPHS:
+        raise StoreError(f"unknown glyph {glyph!r}: use {' '.join(GLYPHS)}")
+
+
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _keep(store: Store, name: str, entry: dict, version: int) -> dict:
+    found, _ = read_notes(store, name)
+    if (wrong := problem(entry, version, found)) is not None:
         raise StoreError(f"cannot keep this note: {wrong}")
-    return note, store.add_note(name, note)
+    store.add_note(name, entry)
+    return entry
 
 
 def import_record(store: Store, data: bytes, source: str, name: str | None = None,
@@ -208,8 +253,72 @@ def read_notes(store: Store, name: str) -> tuple[list[dict], list[str]]:
     good, skipped = [], []
     version = store.version(name)
     for number, note in enumerate(store.notes(name), start=1):
-        if (wrong := problem(note, version)) is None:
+        if (wrong := problem(note, version, good)) is None:
             good.append(note)
         else:
             skipped.append(f"{name}: note {number} skipped: {wrong}")
     return good, skipped
+
+
+def variations(store: Store, name: str) -> list[dict]:
+    """The variations kept inside the game, in the order kept."""
+    from whispers.ledger.notes import kind
+
+    found, _ = read_notes(store, name)
+    return [entry for entry in found if kind(entry) == "variation"]
+
+
+def keep_variation(store: Store, parent: str, forked: str, name: str, author: str | None) -> dict:
+    """The moves of `forked` (a fork of `parent`) after the point it was forked at, kept inside `parent` as the
+    variation `name`: decided again by the rules from `parent`'s first events before they are kept."""
+    from whispers.ledger.notation import format_event
+    from whispers.ledger.recordfile import chain
+
+    fork_game = load(store, forked)
+    marker = next((e for e in fork_game.events if isinstance(e, ev.GameForked)), None)
+    if marker is None or marker.parent != parent:
+        raise StoreError(f"{forked} is not a fork of {parent} (whispers fork {parent} NAME --at N makes one)")
+    if marker.at > store.version(parent) or chain(store.facts(parent, marker.at))[-1] != marker.head:
+        raise StoreError(f"{forked} no longer starts as {parent} does: {parent}'s first {marker.at} events changed")
+    start = fork_game.events.index(marker)
+    state = fold(fork_game.events[:start + 1])
+    lines = []
+    for event in fork_game.events[start + 1:]:
+        line = format_event(event, borrowed=state.pending is not None)
+        if line is not None:
+            lines.append(line)
+        state = evolve(state, event)
+    if not lines:
+        raise StoreError(f"{forked} has no move after the fork: nothing to keep")
+    entry = {"variation": name.strip(), "at": marker.at, "lines": lines, "author": author, "time": _now()}
+    play_variation(store, parent, entry)  # it stands by the rules, or it is refused here
+    return _keep(store, parent, entry, store.version(parent))
+
+
+def play_variation(store: Store, name: str, entry: dict) -> tuple[Game, int]:
+    """The game's first `at` events and what the engine recorded on its own from there, then the variation's
+    lines decided by the rules: (that game, in memory, named "GAME/VARIATION"; how many events come before the
+    variation's first move)."""
+    from whispers.ledger import rules
+    from whispers.ledger.notation import Header, parse_line
+
+    facts = store.facts(name, entry["at"])
+    events = list(read_facts(facts, name))
+    state = fold(events)
+    for event in rules.advance(state):
+        state = evolve(state, event)
+        events.append(event)
+    before = len(events)
+    for number, line in enumerate(entry["lines"], start=1):
+        try:
+            command = parse_line(line)
+            if command is None or isinstance(command, Header):
+                raise NotationError("not a move")
+            for event in rules.decide(state, command):
+                state = evolve(state, event)
+                events.append(event)
+        except RuleError as exc:
+            raise RuleError(f"variation {entry['variation']!r} move {number}: {exc.reason}", exc.rule) from None
+        except WhispersError as exc:
+            raise type(exc)(f"variation {entry['variation']!r} move {number}: {exc}") from None
+    return Game(f"{name}/{entry['variation']}", tuple(events), state), before

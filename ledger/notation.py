@@ -45,6 +45,8 @@ VERBS: dict[str, str] = {
     "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant",
     "undo": 'undo "entered the wrong region"   |   undo reopen "TD: a misread final reveal"   (a finished game)',
     "ruling": 'ruling "TD: the attack stands though the fort was missed" kill=ice-hall:1',
+    "finalize": 'finalize "Dana (TD)" ["results checked"]   (the director\'s seal on a finished game)',
+    "reopen": 'reopen "Dana (TD)" "a misread final reveal"   (lifts the seal)',
     "check": "check frost-gate=3 ice-hall=0   (the table's count; a mismatch is flagged, not fatal)",
 }
 
@@ -126,12 +128,20 @@ def parse_line(line: str, limit: int | None = MAX_LINE) -> c.Command | Header | 
         if re.match(r"(add|kill|move|agent)=", reason):
             raise NotationError(f'ruling takes its reason first, in quotes: {VERBS["ruling"]}')
         return c.Ruling(reason, _effects(_keywords(rest[1:], "ruling", {"add", "kill", "move", "agent"})))
+    if head == "finalize":
+        if len(rest) not in (1, 2):
+            raise NotationError(f"finalize takes the director's name and maybe a reason, quoted: {VERBS['finalize']}")
+        return c.Finalize(rest[0], rest[1] if len(rest) == 2 else "")
+    if head == "reopen":
+        if len(rest) != 2:
+            raise NotationError(f"reopen takes the director's name and a reason, quoted: {VERBS['reopen']}")
+        return c.Reopen(rest[0], rest[1])
     if head == "check":
         counts = {region: _int(n, f"count for {region}") for region, n in _pairs(rest, "check").items()}
         return c.Check(counts)
     if head not in SOCIETIES:
         raise NotationError(f"unknown society or verb {head!r}: a move starts with a society "
-                            f"({', '.join(SOCIETIES)}) or is undo, ruling, check or game")
+                            f"({', '.join(SOCIETIES)}) or is undo, ruling, check, finalize, reopen or game")
     if not rest:
         raise NotationError(f"{head} what? a verb follows the society: {', '.join(v for v in VERBS if '-' in v or v)}")
     verb, args = rest[0], rest[1:]
@@ -427,6 +437,10 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
             return f"undo {'reopen ' if reopen else ''}{_quote(reason)}"
         case ev.RulingApplied(reason=reason, effects=effects):
             return " ".join(["ruling", _quote(reason), *_effect_args(effects)])
+        case ev.GameFinalized(by=by, reason=reason):
+            return " ".join(["finalize", _quote(by), *([_quote(reason)] if reason else [])])
+        case ev.GameReopened(by=by, reason=reason):
+            return f"reopen {_quote(by)} {_quote(reason)}"
         case ev.TableChecked(counts=counts):
             return "check " + " ".join(f"{r}={n}" for r, n in counts.items())
     return None

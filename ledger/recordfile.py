@@ -153,7 +153,7 @@ def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: st
     if not isinstance(notes, list):
         raise RecordFileError(f"{source}: malformed notes")
     for number, note in enumerate(notes, start=1):
-        if (wrong := problem(note, events)) is not None:
+        if (wrong := problem(note, events, notes[:number - 1])) is not None:
             raise RecordFileError(f"{source}: note {number} is malformed: {wrong}")
     if "notes_head" not in header:
         return [{**note, "unchained": True} for note in notes]

@@ -97,6 +97,8 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
 
 def decide(state: GameState, command: c.Command) -> list[ev.Event]:
     """The events of a legal move and its automatic consequences; RuleError if the move is illegal."""
+    if isinstance(command, c.Finalize | c.Reopen) or state.finalised is not None:
+        return [_decide_director(state, command)]
     if isinstance(command, c.Undo):
         return [_decide_undo(state, command)]
     if state.over:
@@ -164,6 +166,32 @@ def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
         raise RuleError('the game is not over: there is nothing to reopen; take a move back with undo "REASON"',
                         REOPEN_RULE)
     return ev.MoveTakenBack(reason, state.moves[-1], command.reopen)
+
+
+SEALED_RULE = "whispers: a finalised game is sealed"
+NAME_LIMIT = 64
+
+
+def _decide_director(state: GameState, command: c.Command) -> ev.GameFinalized | ev.GameReopened:
+    """The director's seal on a finished game, and its lifting: while sealed, nothing else is recorded."""
+    if state.finalised is not None and not isinstance(command, c.Reopen):
+        raise RuleError(f"the game is finalised (by {state.finalised}): nothing is recorded until the director "
+                        f'reopens it (whispers reopen {state.name} --by NAME --reason "REASON")', SEALED_RULE)
+    if isinstance(command, c.Finalize):
+        require(state.over, "the game is not over: only a finished game is finalised", SEALED_RULE)
+        reason = _reason(command.reason, "a finalisation", SEALED_RULE) if command.reason.strip() else ""
+        return ev.GameFinalized(_director(command.by), reason)
+    assert isinstance(command, c.Reopen)
+    require(state.finalised is not None, "the game is not finalised: there is no seal to lift", SEALED_RULE)
+    return ev.GameReopened(_director(command.by), _reason(command.reason, "reopening", SEALED_RULE))
+
+
+def _director(name: str) -> str:
+    """The director's name: words on one line (it is written in the log), at most NAME_LIMIT characters."""
+    name = name.strip()
+    require(bool(name) and len(name) <= NAME_LIMIT and not has_line_break(name) and is_utf8(name),
+            f"the director's name must be one line of 1 to {NAME_LIMIT} characters", SEALED_RULE)
+    return name
 
 
 def _check_society(state: GameState, society: str) -> None:

@@ -117,6 +117,8 @@ class GameState:
     """Who took the last order, for the card window "immediately after" (and type-I decrees when drawn)."""
     last_was_draw: bool = False
     scored: bool = False
+    finalised: str | None = None
+    """Who sealed the finished game (GameFinalized), until it is reopened; None while it is open."""
     version: int = 0
     """How many events of the record are folded in (take-backs included)."""
     moves: tuple[int, ...] = ()

@@ -58,7 +58,7 @@ def verify(facts: list[dict], source: str) -> Verified:
         number = index + 1
         if isinstance(event, ev.GameForked):
             produced: list[ev.Event] = [event, *rules.advance(rules.evolve(state, event))]
-        elif event.MOVE or isinstance(event, ev.MoveTakenBack):
+        elif event.MOVE or isinstance(event, ev.MoveTakenBack | ev.GameFinalized | ev.GameReopened):
             borrowed = state.pending is not None
             command = of_event(event, borrowed)
             if command is None:

@@ -31,7 +31,7 @@ from whispers.projections.stats import summary
 PROJECTION = "catalog"
 """The read model's name in the store's tracking table."""
 
-LAYOUT = 3
+LAYOUT = 4
 """What a summary holds (3: the listing's fields beside the figures' ones). Raised when game_summary changes, so
 summaries written by another whispers are rebuilt rather than trusted."""
 

@@ -45,11 +45,19 @@ def setup_differences(a: ev.GameStarted, b: ev.GameStarted, name_a: str, name_b:
     return found
 
 
+def _moves_after(numbered: list[tuple[int, ev.Event]], common: int) -> list[dict[str, Any]]:
+    """The moves (take-backs, rulings and the director's seal included) after the first `common` events, each with
+    its event number in its own record and its notation line; the engine's own events are left out."""
+    return [{"event": number, "move": line} for number, event in numbered[common:]
+            if (line := format_event(event)) is not None]
+
+
 def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: str) -> dict[str, Any]:
     """The first event where the records differ (a fork's marker aside), and both outcomes. Two games set up
     differently are not a fork of one another: `setup` says what differs, and no score change is given."""
-    left = [e for e in a if not isinstance(e, ev.GameForked)]
-    right = [e for e in b if not isinstance(e, ev.GameForked)]
+    numbered_a = [(n, e) for n, e in enumerate(a, start=1) if not isinstance(e, ev.GameForked)]
+    numbered_b = [(n, e) for n, e in enumerate(b, start=1) if not isinstance(e, ev.GameForked)]
+    left, right = [e for _, e in numbered_a], [e for _, e in numbered_b]
     common = 0
     while common < min(len(left), len(right)) and _comparable(left[common]) == _comparable(right[common]):
         common += 1
@@ -69,6 +77,7 @@ def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: 
             name_b: _event_line(right[common]) if common < len(right) else None,
         },
         "outcome": {name_a: outcome(left), name_b: outcome(right)},
+        "moves": {name_a: _moves_after(numbered_a, common), name_b: _moves_after(numbered_b, common)},
     }
     started_a, started_b = left[0], right[0]
     assert isinstance(started_a, ev.GameStarted) and isinstance(started_b, ev.GameStarted)

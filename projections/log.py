@@ -8,10 +8,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from whispers.ledger import events as ev
+from whispers.ledger.names import SLOTS
 from whispers.ledger.notation import format_header
 from whispers.ledger.notes import shown_by
 from whispers.ledger.text import one_line
-from whispers.projections.visibility import AnyViewer, move_line
+from whispers.projections.visibility import AnyViewer, final_reveal, move_line
 
 
 def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: AnyViewer = None,
@@ -73,5 +74,9 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
             who = shown_by(note)
             yield f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}"
         state = evolve(state, event)
+        if isinstance(event, ev.GameScored) and viewer is not None:
+            # what the whole table saw face up at the end, though this viewer's log hid it before
+            for society, tokens in final_reveal(viewer, state).items():
+                yield f"#   final reveal: {society} " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
 
 

@@ -62,25 +62,29 @@ class Result:
     tie_breaks: tuple[str, ...]
     scored: ev.GameScored | None
     """The final scoring; None while the game is in progress."""
+    finalised: bool = False
+    """The director's seal stands on the game (`finalised`)."""
 
 
 def result_of(events: Iterable[ev.Event]) -> Result:
-    kept = [e for _, e in standing(list(events))]
+    events = list(events)
+    kept = [e for _, e in standing(events)]
     started = kept[0]
     assert isinstance(started, ev.GameStarted)
     return Result(tuple(started.players), started_pins(started)[0].label, tuple(started.ruleset["tie_breaks"]),
-                  final_scoring(kept))
+                  final_scoring(kept), finalised(events))
 
 
 def result_data(result: Result) -> dict[str, Any]:
     return {"players": list(result.players), "ruleset": result.ruleset, "tie_breaks": list(result.tie_breaks),
-            "scored": None if result.scored is None else result.scored.to_fact()}
+            "scored": None if result.scored is None else result.scored.to_fact(), "finalised": result.finalised}
 
 
 def result_from_data(data: Mapping[str, Any]) -> Result:
     scored = None if data["scored"] is None else ev.from_fact(dict(data["scored"]))
     assert scored is None or isinstance(scored, ev.GameScored)
-    return Result(tuple(data["players"]), data["ruleset"], tuple(data["tie_breaks"]), scored)
+    return Result(tuple(data["players"]), data["ruleset"], tuple(data["tie_breaks"]), scored,
+                  bool(data.get("finalised", False)))
 
 
 def placings(game: str, events: Iterable[ev.Event] | Result, seats: Mapping[str, str] | None = None,
@@ -109,6 +113,15 @@ def placings(game: str, events: Iterable[ev.Event] | Result, seats: Mapping[str,
     return result
 
 
+def finalised(events: Iterable[ev.Event] | Result) -> bool:
+    """Whether the director's seal stands on the game: its last GameFinalized is not followed by a GameReopened
+    (a take-back undoes moves only, never the director's own events)."""
+    if isinstance(events, Result):
+        return events.finalised
+    seal = [e for e in events if isinstance(e, ev.GameFinalized | ev.GameReopened)]
+    return bool(seal) and isinstance(seal[-1], ev.GameFinalized)
+
+
 def table(all_placings: Iterable[Placing]) -> list[Entry]:
     entries: dict[str, Entry] = {}
     for placing in all_placings:
@@ -122,16 +135,19 @@ def table(all_placings: Iterable[Placing]) -> list[Entry]:
 
 def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[str, Mapping[str, str]] | None = None,
                    points: Mapping[int, list[float]] | None = None) -> dict[str, Any]:
-    """Standings by ruleset over these games, with the games still in progress listed apart."""
+    """Standings by ruleset over these games, with the games still in progress listed apart, and the finished
+    games split into those the director has finalised and those not yet finalised (counted, but provisional)."""
     by_ruleset: dict[str, list[Placing]] = {}
-    in_progress = []
+    in_progress, sealed, unsealed = [], [], []
     for name, events in games.items():
         placed = placings(name, events, (seats or {}).get(name), points)
         if placed is None:
             in_progress.append(name)
             continue
+        (sealed if finalised(events) else unsealed).append(name)
         by_ruleset.setdefault(placed[0].ruleset, []).extend(placed)
-    result: dict[str, Any] = {"in_progress": in_progress, "rulesets": {}}
+    result: dict[str, Any] = {"in_progress": in_progress, "finalised": sealed, "unfinalised": unsealed,
+                              "rulesets": {}}
     for ruleset, placed in sorted(by_ruleset.items()):
         rows = []
         for position, e in enumerate(table(placed), start=1):
@@ -139,7 +155,7 @@ def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[
             rows.append({"rank": rows[-1]["rank"] if level else position, "entrant": e.entrant, "points": e.points,
                          "wins": e.wins, "score": e.score,
                          "games": [{"game": p.game, "society": p.society, "place": p.place, "points": p.points,
-                                    "score": p.score} for p in e.games]})
+                                    "score": p.score, "finalised": p.game in sealed} for p in e.games]})
         result["rulesets"][ruleset] = rows
     return result
 

@@ -90,6 +90,16 @@ def tokens_shown(who: AnyViewer, state: GameState, society: str) -> bool:
     return knows(who, society) or state.phase in ("reveal", "over")
 
 
+def final_reveal(who: AnyViewer, state: GameState) -> dict[str, dict[str, str]]:
+    """The loyalty tokens the final scoring turned face up for the whole table (EN "Final Scoring") that the
+    viewer had not known before it: every other society's recorded set, once the game is over ({} before)."""
+    if not state.over:
+        return {}
+    return {s: dict(held.tokens) for s in state.players
+            if (held := state.loyalty.get(s)) is not None and held.tokens is not None and not knows(who, s)
+            and tokens_shown(who, state, s)}
+
+
 # --- what each viewer sees ----------------------------------------------------------------------------------
 
 
