@@ -34,6 +34,22 @@ class Replay:
     def event(self, version: int) -> ev.Event:
         return self.events[version - 1]
 
+    def label(self, version: int) -> str:
+        """Where event `version` stands, for people: `#12 R2 bear.marshal` (the moves played up to it, counted
+        from 1, the round, and the office it was played at when it was an empire-turn move), or
+        `R1 setup` for the engine's own events before the first move."""
+        from whispers.ledger.notation import format_event
+
+        moves = sum(1 for event in self.events[:version] if format_event(event) is not None)
+        event = self.event(version)
+        state = self.at(version - 1) if version > 1 else self.at(version)
+        where = getattr(event, "at", None)
+        if where is None and getattr(event, "empire", None) and getattr(event, "office", None):
+            where = f"{event.empire}.{event.office}"
+        place = where if isinstance(where, str) else state.phase
+        number = f"#{moves} " if moves else ""
+        return f"{number}R{state.round} {place}"
+
     def round_start(self, round_: int) -> int | None:
         """The version at which round `round_` begins."""
         for version, event in enumerate(self.events, start=1):
