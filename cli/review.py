@@ -184,8 +184,10 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
         writer.writerow(["path", "value"])
         writer.writerows(_flatten(data))
     else:
-        for path, value in _flatten(data):
-            click.echo(f"{path}: {value}")
+        from whispers.cli.reading import console
+        from whispers.cli.tables import across_tables, game_stats_tables
+
+        console().print(across_tables(data) if everything else game_stats_tables(data))
 
 
 @contextmanager

@@ -115,3 +115,94 @@ def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
         parts.append(Text(note, style="dim"))
     return Group(*(item for part in parts for item in (part, Text("") if isinstance(part, Table) else None)
                    if item is not None))
+
+
+# --- statistics ---------------------------------------------------------------------------------------------
+
+
+def figure(value: Any) -> str:
+    """A number for people: whole numbers as they are, others to one decimal (never 0.6666666666666666)."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:.1f}"
+    return "—" if value is None else str(value)
+
+
+def percent(rate: float) -> str:
+    return f"{rate * 100:.0f}%"
+
+
+def _plain(title: str, headers: list[str], rows: list[list[Any]], right_from: int = 1) -> Table:
+    return _table(title, headers, [[str(c) for c in row] for row in rows], None,
+                  right=tuple(range(right_from, len(headers))))
+
+
+def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
+    """`stats GAME` for people: the score, cities by round, banners, orders, cards, attacks."""
+    players, parts = data["players"], []
+    where = "over" if data["over"] else f"round {data['round']} · {data['phase']}"
+    parts.append(Text(f"{data['game']} · {data['ruleset']} · {', '.join(players)} · {where}", style="bold"))
+    score = data["score"]
+    if score is not None:
+        empires = list(next(iter(score["scores"].values()))["empires"])
+        rows = [[s, *(figure(score["scores"][s]["empires"][e]["points"]) for e in empires),
+                 figure(score["scores"][s]["concealed_points"]), figure(score["scores"][s]["total"])]
+                for s in sorted(players, key=lambda p: -score["scores"][p]["total"])]
+        parts.append(_plain("Final score (points per empire)", ["society", *empires, "concealed", "total"], rows))
+        parts.append(Text(f"winner: {score['winner'] or 'none (tie: ' + ', '.join(score['tied']) + ')'}"))
+    if data["cities_after_each_round"]:
+        empires = list(data["cities_after_each_round"][0]["cities"])
+        rows = [[f"after round {r['round']}", *(figure(r["cities"][e]) for e in empires)]
+                for r in data["cities_after_each_round"]]
+        parts.append(_plain("Cities per empire", ["", *empires], rows))
+    parts.append(_plain("Banners now", ["empire", "on the board", "in reserve"],
+                        [[e, b["on_board"], b["reserve"]] for e, b in data["banners"].items()]))
+    orders = sorted({o for s in players for o in data["orders"][s]})
+    if orders:
+        parts.append(_plain("Orders given", ["order", *players],
+                            [[o, *(data["orders"][s].get(o, 0) for s in players)] for o in orders]))
+    parts.append(_plain("Cards and loyalty swaps", ["society", "drawn", "played", "discarded", "in hand", "swaps"],
+                        [[s, *(data["cards"][s][k] for k in ("drawn", "played", "discarded", "in_hand")),
+                          data["loyalty_swaps"][s]] for s in players]))
+    if data["attacks"]:
+        rows = [[a["round"], a["society"], a["empire"], a["source"], a["target"], a["defender"] or "—",
+                 f"{a['banners']} v {a['defending']}", f"{a['attacker_losses']}-{a['defender_losses']}",
+                 a["fort_kill"] or "", "taken" if a["taken"] else ""] for a in data["attacks"]]
+        parts.append(_table("Attacks", ["R", "society", "empire", "from", "to", "defender", "banners", "lost",
+                                        "fort", "result"],
+                            [[str(c) for c in row] for row in rows], None, right=(0, 6, 7, 8)))
+        parts.append(Text("banners: attacking v defending; lost: attacker's - defender's; fort: banners the "
+                          "fort killed", style="dim"))
+    if data["fort_kills"]:
+        parts.append(Text("Fort kills: " + ", ".join(f"{r} {n}" for r, n in data["fort_kills"].items())))
+    if data["supply_losses"]:
+        losses = data["supply_losses"].items()
+        parts.append(Text("Supply losses: " + "; ".join(
+            f"{e}: " + ", ".join(f"{r} {n}" for r, n in regions.items()) for e, regions in losses)))
+    return Group(*(item for part in parts for item in (part, Text(""))))
+
+
+def across_tables(data: Mapping[str, Any]) -> RenderableType:
+    """`stats --all` for people: win rates by society and by seat, mean scores, points per slot, cities."""
+    parts: list[RenderableType] = []
+    games = (f"{plural(data['games'], 'game')} ({data['finished']} finished, {data['in_progress']} in progress)"
+             f" · ruleset: {data['ruleset'] or 'all'}")
+    parts.append(Text(games, style="bold"))
+    societies = list(data["win_rate"])
+    if societies:
+        parts.append(_plain("By society", ["society", "win rate", "mean score"],
+                            [[s, percent(data["win_rate"][s]), figure(data["mean_score"][s])] for s in societies]))
+        parts.append(_plain("By seat (1 = first player)", ["seat", "win rate"],
+                            [[seat, percent(rate)] for seat, rate in data["win_rate_by_seat"].items()]))
+        parts.append(_plain("Mean points per loyalty slot", ["slot", "points"],
+                            [[slot, figure(data["mean_points_per_slot"][slot])]
+                             for slot in SLOTS if slot in data["mean_points_per_slot"]]))
+        parts.append(_plain("Mean final cities", ["empire", "cities"],
+                            [[e, figure(n)] for e, n in data["mean_final_cities"].items()]))
+    else:
+        parts.append(Text("No finished game yet: no win rates."))
+    if data["most_contested"]:
+        parts.append(_plain("Most contested regions", ["region", "attacks"], data["most_contested"]))
+    if "read" in data:
+        parts.append(Text(f"(read {plural(data['read']['games'], 'game')}, {plural(data['read']['events'], 'event')}"
+                          " into the catalog this time)", style="dim"))
+    return Group(*(item for part in parts for item in (part, Text(""))))
