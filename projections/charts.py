@@ -7,10 +7,12 @@ The figure is drawn without pyplot (no global state, no display) and returned as
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from whispers.application.charts import Series, WinRates
+Series = Any
+"""application.charts.Series (the layers keep projections from importing the application's types)."""
+WinRates = Any
+"""application.charts.WinRates."""
 
 TITLES = {
     "score": "score if the game ended now",
