@@ -283,3 +283,35 @@ def test_only_the_chart_command_imports_matplotlib(game) -> None:
             "CliRunner().invoke(whispers, ['stats', 'g']); print('matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# --- the map ----------------------------------------------------------------------------------------------------
+
+
+def test_the_map_shows_the_council_the_last_move_the_phase_and_the_scores(game) -> None:
+    path, events = game
+    rep = Replay(tuple(events))
+    attack = next(v for v, e in enumerate(events, start=1) if isinstance(e, ev.Attacked))
+    move = events[attack - 1]
+    source = cli(path, "map", "g", "--at", str(attack), "-o", "-")
+    state = rep.at(attack)
+    assert f"#{rep.label(attack).split(' ')[0][1:]} R{state.round} {move.empire}.{move.office}:" in source
+    assert "after event" not in source
+    assert f"{move.society} attack {move.source} {move.target} {move.banners}" in source
+    arrow = re.search(rf"{re.escape(move.source)}\s*--\s*{re.escape(move.target)}\s*\[[^\]]*dir=forward", source)
+    assert arrow, "the attack is an arrow"
+    council = re.search(r"council.*?</TABLE>>", source, re.S)
+    assert council is not None
+    grid = {}
+    for row in re.findall(r"<TR>(.*?)</TR>", council.group(0)):
+        cells = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<TD[^>]*>(.*?)</TD>", row)]
+        if len(cells) == 1 + len(OFFICES) and cells[0] in BOARD.empires:
+            grid[cells[0]] = cells[1:]
+    assert grid == {e: [state.council.get((e, o), "·") for o in OFFICES] for e in BOARD.empires}
+    assert f"round {state.round}" in council.group(0) and "score if it ended now" in council.group(0)
+    scores = dict(re.findall(r"<B>(\w+)</B></FONT> (\?|-?\d+)", council.group(0)))
+    if all(state.loyalty[p].tokens for p in PLAYERS):
+        assert scores == {s: str(v["total"]) for s, v in score(state).scores.items()}
+    spectator = cli(path, "map", "g", "--at", str(attack), "-o", "-", "--as", "spectator")
+    hidden = dict(re.findall(r"<B>(\w+)</B></FONT> (\?|-?\d+)", spectator))
+    assert all(hidden[s] == "?" for s in PLAYERS)
