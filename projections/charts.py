@@ -82,15 +82,20 @@ def _series(ax: Any, data: Series, names: list[str], title: str, legend: list[st
 def _win_rates(fig: Any, data: WinRates) -> None:
     left, right = fig.subplots(1, 2)
     societies = list(data.by_society)
-    left.bar(societies, [data.by_society[s] * 100 for s in societies],
-             color=[data.colours[s] for s in societies])
+    bars = left.bar(societies, [data.by_society[s] * 100 for s in societies],
+                    color=[data.colours[s] for s in societies])
+    left.bar_label(bars, labels=[f"{data.by_society[s]:.0%}" for s in societies], padding=2)
     left.set_title("win rate by society")
     seats = list(data.by_seat)
-    right.bar([str(seat) for seat in seats], [data.by_seat[seat] * 100 for seat in seats], color="#5f6b73")
+    bars = right.bar([str(seat) for seat in seats], [data.by_seat[seat] * 100 for seat in seats], color="#5f6b73")
+    right.bar_label(bars, labels=[f"{data.by_seat[seat]:.0%}" for seat in seats], padding=2)
     right.set_title("win rate by seat (1 = first player)")
     for ax in (left, right):
         ax.set_ylabel("% of finished games won")
         ax.set_ylim(0, 100)
         ax.grid(axis="y", color="#eeeeee")
         ax.set_axisbelow(True)
-    fig.suptitle(f"win rates over {data.finished} finished games of {data.games} (a shared win counts for none)")
+    from whispers.ledger.words import plural
+
+    fig.suptitle(f"win rates over {plural(data.finished, 'finished game')} ({data.games} in the store; "
+                 "a shared win counts for none)")
