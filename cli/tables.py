@@ -33,7 +33,7 @@ def board_rows(view: Mapping[str, Any]) -> Rows:
     for empire, cities in view["cities"].items():
         held = [(r, v["banners"]) for r, v in view["regions"].items() if v["controller"] == empire and v["banners"]]
         rows.append([empire, str(cities), str(sum(n for _, n in held)), str(view["reserve"][empire]),
-                     ", ".join(f"{r} {n}" for r, n in held) or "—"])
+                     ", ".join(f"{r}×{n}" for r, n in held) or "—"])
     return rows
 
 
@@ -96,7 +96,7 @@ def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
     """The tables of one view; with `before` (the view a step earlier), what changed is highlighted."""
     parts: list[RenderableType] = []
     parts.append(_table("Council", ["empire", *OFFICES], *_pair(council_rows, view, before)))
-    parts.append(_table("Board", ["empire", "cities", "banners", "reserve", "regions held (banners)"],
+    parts.append(_table("Board", ["empire", "cities", "banners", "reserve", "regions held (×banners)"],
                         *_pair(board_rows, view, before), right=(1, 2, 3)))
     if view["field_agents"] or (before is not None and before["field_agents"]):
         parts.append(_table("Agents in the field", ["society", "region"], *_pair(field_rows, view, before)))
