@@ -7,7 +7,7 @@ when a chart is written.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
 from whispers.ledger.errors import StoreError, WhispersError
@@ -15,7 +15,6 @@ from whispers.ledger.errors import StoreError, WhispersError
 if TYPE_CHECKING:
     from whispers.ledger.store import Store
 
-Kind = Literal["score", "cities", "banners"]
 KINDS: tuple[str, ...] = ("score", "cities", "banners")
 FORMATS = ("svg", "png")
 
@@ -33,7 +32,6 @@ class Series:
     rounds: tuple[tuple[int, int], ...]  # (round, the move number it starts at)
     lines: dict[str, tuple[int | None, ...]]
     colours: dict[str, str]
-    styles: dict[str, str]  # a line's dash: "solid" or "dashed"
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "kind": self.kind, "viewer": self.viewer, "moves": list(self.moves),
@@ -110,8 +108,7 @@ def series(store: Store | str | None, game: str, kind: str, viewer: str | None =
         colours = {name: society_colour(name).strong for name in names}
     else:
         colours = {name: empire_colour(name.split(" ")[0]).strong for name in names}
-    styles = {name: "dashed" if name.endswith("in reserve") else "solid" for name in names}
-    return Series(game, kind, viewer, tuple(moves), tuple(versions), tuple(rounds), lines, colours, styles)
+    return Series(game, kind, viewer, tuple(moves), tuple(versions), tuple(rounds), lines, colours)
 
 
 def win_rates(store: Store | str | None) -> WinRates:

@@ -17,7 +17,7 @@ WinRates = Any
 TITLES = {
     "score": "score if the game ended now",
     "cities": "cities per empire",
-    "banners": "banners on the board (solid) and in reserve (dashed)",
+    "banners": "banners",
 }
 
 
