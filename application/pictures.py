@@ -35,14 +35,29 @@ def timeline(store: Store | str | None, game: str, output: str, round_: int | No
     return Drawn(game, record.version, output)
 
 
-def board_map(store: Store | str | None, game: str, output: str, at: int | None = None) -> Drawn:
-    """The board after event `at` (default: the end) as a graph laid out from the board file's positions."""
+def board_map(store: Store | str | None, game: str, output: str, at: int | None = None,
+              viewer: str | None = None) -> Drawn:
+    """The board after event `at` (default: the end) as a graph laid out from the board file's positions, with
+    the council beside it, the last move (an arrow for an attack), where the game stands and the scores if it
+    ended then, as far as `viewer` can compute them; the title names the move."""
     from whispers.ledger.game import load
+    from whispers.ledger.prompt import prompt
     from whispers.projections.boardmap import board_map as draw
     from whispers.projections.render import check, write
+    from whispers.projections.replay import move_label
+    from whispers.projections.visibility import check_viewer, event_words, known_scores
 
     check(output, "neato")
     with opened(store) as s:
-        state = load(s, game, at).state
-    write(draw(state), output, engine="neato")
+        record = load(s, game, at)
+    state = record.state
+    check_viewer(game, state.players, viewer)
+    event = record.events[-1]
+    p = prompt(state)
+    where = {"empire": "empire turns"}.get(p.phase, p.phase)
+    if p.phase == "empire" and p.empire:
+        where += f" · {p.empire}'s turn"
+    phase = f"round {p.round} · {where}"
+    title = f"{game} · {move_label(record.events, state.version, state)}: {event_words(event, viewer)}"
+    write(draw(state, title, event, known_scores(state, viewer), phase), output, engine="neato")
     return Drawn(game, state.version, output)

@@ -37,6 +37,7 @@ class Status:
     viewer: str | None
     view: dict[str, Any]  # projections.visibility.state_view, with next.moves and on_board
     options: tuple[Option, ...]
+    scores: dict[str, int | None]  # if the game ended now, as far as the viewer can compute (None: it cannot)
 
     def to_json(self) -> dict[str, Any]:
         return self.view
@@ -44,13 +45,13 @@ class Status:
 
 def status_of(state: Any, viewer: str | None = None) -> Status:
     from whispers.ledger.prompt import prompt
-    from whispers.projections.visibility import knows, state_view
+    from whispers.projections.visibility import known_scores, knows, state_view
 
     data = state_view(state, viewer)
     options = tuple(o for o in prompt(state).options if knows(viewer, o.society))
     data["next"]["moves"] = [option_json(o) for o in options]
     data["on_board"] = {e: state.on_board(e) for e in state.board.empires}
-    return Status(state.name, viewer, data, options)
+    return Status(state.name, viewer, data, options, known_scores(state, viewer))
 
 
 def status(store: Store | str | None, game: str, viewer: str | None = None, at: int | None = None) -> Status:

@@ -28,6 +28,8 @@ class Frame:
     event: ev.Event
     view: dict[str, Any]  # projections.visibility.state_view after the event
     notes: tuple[dict[str, Any], ...]  # the notes on this event
+    scores: dict[str, int | None]  # if the game ended after this event, as far as the viewer can compute
+    label: str  # where the event stands: `#12 R2 bear.marshal` (its move number, round and office)
 
     def to_json(self) -> dict[str, Any]:
         from whispers.projections.visibility import event_view
@@ -51,11 +53,12 @@ class Replayed:
         return len(self.replay)
 
     def frame(self, version: int) -> Frame:
-        from whispers.projections.visibility import state_view
+        from whispers.projections.visibility import known_scores, state_view
 
+        state = self.replay.at(version)
         return Frame(version, len(self.replay), self.viewer, self.replay.event(version),
-                     state_view(self.replay.at(version), self.viewer),
-                     tuple(n for n in self.notes if n["at"] == version))
+                     state_view(state, self.viewer), tuple(n for n in self.notes if n["at"] == version),
+                     known_scores(state, self.viewer), self.replay.label(version))
 
     def to_json(self) -> dict[str, Any]:
         return self.frame(self.at).to_json()

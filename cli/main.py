@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("whispers.cli.files:verify", "Check a game or record file: hash chain and every move re-adjudicated."),
     "timeline": ("whispers.cli.pictures:timeline", "The council-order timeline as a Graphviz picture."),
     "map": ("whispers.cli.pictures:board_map", "The board at any event as a Graphviz picture."),
+    "chart": ("whispers.cli.charts:chart", "A chart of a game (score, cities, banners) or win rates across games."),
     "standings": ("whispers.cli.tournament:standings", "Standings over a list of games."),
     "tournament": ("whispers.cli.tournament:tournament",
                    "Standings of a tournament file (entrants, games, points); `pair` seats a round."),

@@ -35,12 +35,15 @@ def timeline(game: str, round_: int | None, society: str | None, output: str, st
 @click.command("map")
 @click.argument("game")
 @click.option("--at", "version", type=int, metavar="N", help="After event N (default: the end).")
+@as_option
 @output_option
 @store_option
-def board_map(game: str, version: int | None, output: str, store_url: str | None) -> None:
+def board_map(game: str, version: int | None, society: str | None, output: str, store_url: str | None) -> None:
     """The board of GAME as a graph: regions with cities, farms, forts, banners, the controlling empire's
-    colour and field agents; land borders as edges; laid out from the board file's positions."""
-    drawn = pictures.board_map(store_url, game, output, version)
+    colour and field agents; land borders as edges; laid out from the board file's positions. Beside it the
+    council (each office's agent), where the game stands and the scores if it ended now; the last move in
+    the title, an attack as an arrow. With --as, the move and the scores as that society could know them."""
+    drawn = pictures.board_map(store_url, game, output, version, society)
     if output != "-":
         click.echo(f"{game}: map after event {drawn.version} written to {output}")
 

@@ -30,8 +30,17 @@ def status(game: str, society: str | None, as_json: bool, version: int | None, s
     click.echo(lines[1])
     for option in found.options:
         click.echo(f"  {option_text(option)}")
-    for line in lines[2:]:
-        click.echo(line)
+    click.echo("")
+    from whispers.cli.tables import view_tables
+
+    console().print(view_tables(found.view, found.scores))
+
+
+def console() -> Any:
+    """A rich console on stdout (as wide as the terminal, or COLUMNS), no guessing colours into numbers."""
+    from rich.console import Console
+
+    return Console(highlight=False)
 
 
 @click.command()

@@ -1,6 +1,7 @@
 """Post-game review: `replay` (and its stepper), `stats`, `fork`, `diff`, `annotate` and `notes`."""
 
 import csv
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,14 +34,23 @@ def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
     return lines
 
 
-def _show(replayed: Replayed, version: int) -> None:
+def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
+    """The game after event `version` as tables; with `before` (the step shown last), what changed since
+    is highlighted."""
+    from whispers.cli.reading import console
+    from whispers.cli.tables import view_tables
+
     frame = replayed.frame(version)
     event, society = frame.event, frame.viewer
-    click.echo(f"event {version}/{frame.events}: {event_words(event, society)}")
+    click.echo(f"event {version}/{frame.events} · {frame.label}: {event_words(event, society)}")
     for line in _note_lines(list(frame.notes), version):
         click.echo(line)
-    for line in view_lines(frame.view):
+    for line in view_lines(frame.view)[:2]:
         click.echo(line)
+    click.echo("")
+    previous = None if before is None or before == version else replayed.frame(before)
+    console().print(view_tables(frame.view, frame.scores, None if previous is None else previous.view,
+                                None if previous is None else previous.scores))
 
 
 @click.command()
@@ -67,13 +77,51 @@ def replay(game: str, version: int | None, society: str | None, as_json: bool, s
         _show(replayed, replayed.at)
 
 
+_HELP = "→ or n next · ← or b back · j N jump · r R round · e EMPIRE [R] empire turn · q quit"
+
+
+def _asker() -> Callable[[], str]:
+    """How the stepper reads a command: in a terminal, a prompt_toolkit prompt where the arrow keys step
+    (← back, → next); from a pipe, a plain line."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return lambda: input("step> ")
+    # The stepper needs no completion menu, so no cursor-position requests (terminals that do not answer
+    # them, pexpect's among them, would get a warning and a wait).
+    os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.key_binding import KeyBindings
+
+    keys = KeyBindings()
+
+    def typed(command: str) -> Callable[[Any], None]:
+        def handler(event: Any) -> None:
+            event.current_buffer.text = command
+            event.current_buffer.validate_and_handle()
+        return handler
+
+    keys.add("left")(typed("b"))
+    keys.add("right")(typed("n"))
+    session: PromptSession[str] = PromptSession(key_bindings=keys)
+
+    def ask() -> str:
+        # the prompt is written as plain text first, so that it reads `step> ` in any capture of the screen
+        click.echo("step> ", nl=False)
+        return session.prompt("")
+
+    return ask
+
+
 def _stepper(replayed: Replayed) -> None:
     rep, version = replayed.replay, replayed.at
+    ask = _asker()
+    shown: int | None = None
+    click.echo(_HELP)
     while True:
         click.echo("")
-        _show(replayed, version)
+        _show(replayed, version, shown)
+        shown = version
         try:
-            answer = input("step> ").strip().split()
+            answer = ask().strip().split()
         except (EOFError, KeyboardInterrupt):
             click.echo("")
             return
@@ -92,7 +140,7 @@ def _stepper(replayed: Replayed) -> None:
             round_ = int(answer[2]) if len(answer) == 3 and answer[2] in _ROUND_NUMBERS else rep.at(version).round
             target = rep.empire_turn(answer[1], round_)
         else:
-            click.echo("n next · b back · j N jump · r R round · e EMPIRE [R] empire turn · q quit")
+            click.echo(_HELP)
             continue
         if target is None:
             click.echo("no such place in this game")
@@ -138,8 +186,10 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
         writer.writerow(["path", "value"])
         writer.writerows(_flatten(data))
     else:
-        for path, value in _flatten(data):
-            click.echo(f"{path}: {value}")
+        from whispers.cli.reading import console
+        from whispers.cli.tables import across_tables, game_stats_tables
+
+        console().print(across_tables(data) if everything else game_stats_tables(data))
 
 
 @contextmanager

@@ -64,6 +64,10 @@ def prompt(state: GameState) -> Prompt:
         if state.pending:
             where = ", ".join(position_name(p) for p in state.pending.positions)
             note = f"{state.pending.society} takes one order at {where}"
+        elif actor is None or office is None:
+            # a state inside the engine's own steps (after an order, before the next office starts): a replay
+            # can stop there; nobody acts until the engine moves on
+            note = f"the {empire} turn moves on"
         else:
             note = f"{actor} controls the {empire} {office}"
     elif state.phase == "cleanup":

@@ -7,36 +7,39 @@ from whispers.ledger.names import MULTIPLIER
 from whispers.ledger.state import GameState
 
 
+def society_score(state: GameState, society: str) -> dict[str, Any]:
+    """One society's score if the game ended now, from its own tokens alone (EN "Final Scoring")."""
+    loyalty = state.loyalty[society]
+    assert loyalty is not None and loyalty.tokens is not None
+    slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
+    empires = {}
+    total = loyalty.concealed * state.ruleset.concealed_bonus
+    for empire in state.board.empires:
+        cities = state.cities(empire)
+        agents = sum(1 for region in state.field_regions(society) if state.controller(region) == empire)
+        slot = slot_of[empire]
+        points = MULTIPLIER[slot] * (cities + agents)
+        empires[empire] = {
+            "slot": slot,
+            "multiplier": MULTIPLIER[slot],
+            "cities": cities,
+            "field_agents": agents,
+            "points": points,
+        }
+        total += points
+    return {
+        "total": total,
+        "empires": empires,
+        "concealed": loyalty.concealed,
+        "concealed_points": loyalty.concealed * state.ruleset.concealed_bonus,
+        "swaps": loyalty.swaps,
+        "cards": state.hands[society].size,
+    }
+
+
 def score(state: GameState) -> ev.GameScored:
     """Final scoring (EN "Final Scoring"; EN "Advanced Rules"; FR advanced +1 per concealed token; REV "Scoring")."""
-    scores: dict[str, dict[str, Any]] = {}
-    cities = {e: state.cities(e) for e in state.board.empires}
-    for society in state.players:
-        loyalty = state.loyalty[society]
-        assert loyalty.tokens is not None
-        slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
-        empires = {}
-        total = loyalty.concealed * state.ruleset.concealed_bonus
-        for empire in state.board.empires:
-            agents = sum(1 for region in state.field_regions(society) if state.controller(region) == empire)
-            slot = slot_of[empire]
-            points = MULTIPLIER[slot] * (cities[empire] + agents)
-            empires[empire] = {
-                "slot": slot,
-                "multiplier": MULTIPLIER[slot],
-                "cities": cities[empire],
-                "field_agents": agents,
-                "points": points,
-            }
-            total += points
-        scores[society] = {
-            "total": total,
-            "empires": empires,
-            "concealed": loyalty.concealed,
-            "concealed_points": loyalty.concealed * state.ruleset.concealed_bonus,
-            "swaps": loyalty.swaps,
-            "cards": state.hands[society].size,
-        }
+    scores = {society: society_score(state, society) for society in state.players}
     keys = {
         "fewest_swaps": lambda p: -scores[p]["swaps"],
         "most_concealed": lambda p: scores[p]["concealed"],

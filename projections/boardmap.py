@@ -6,7 +6,11 @@ otherwise neato lays the regions out itself.
 """
 
 
-from whispers.ledger.state import GameState
+from collections.abc import Mapping
+
+from whispers.ledger import events as ev
+from whispers.ledger.names import OFFICES
+from whispers.ledger.state import GameState, position_name
 from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.render import escape as _esc
 from whispers.projections.render import plain
@@ -46,8 +50,47 @@ def _legend_x(state: GameState) -> float:
     return (min(xs) * SCALE + 2.2) if xs else 0.0
 
 
-def board_map(state: GameState, title: str | None = None) -> str:
-    """DOT source of the board as it stands in `state` (lay it out with neato)."""
+def _council(state: GameState, last: ev.Event | None, scores: Mapping[str, int | None] | None,
+             phase: str) -> str:
+    """The council beside the board: each empire's offices with the society whose agent holds each (the
+    position the last move took is outlined), then where the game stands and the scores if it ended now."""
+    held = {position_name(pos): s for pos, s in state.council.items()}
+    taken = getattr(last, "where", None) if isinstance(last, ev.AgentDeployed) else None
+    if taken is None and getattr(last, "empire", None) and getattr(last, "office", None):
+        taken = f"{last.empire}.{last.office}"  # type: ignore[union-attr]  # the office the move was played at
+    rows = ["<TR><TD></TD>" + "".join(f"<TD><B>{_esc(o)}</B></TD>" for o in OFFICES) + "</TR>"]
+    for empire in state.board.empires:
+        colour = empire_colour(empire)
+        cells = [f"<TD BGCOLOR='{colour.strong}'><FONT COLOR='{colour.ink}'><B>{_esc(empire)}</B></FONT></TD>"]
+        for office in OFFICES:
+            position = f"{empire}.{office}"
+            society = held.get(position)
+            border = " BORDER='2' COLOR='#000000'" if position == taken else ""
+            if society is None:
+                cells.append(f"<TD{border}><FONT COLOR='#9e9e9e'>·</FONT></TD>")
+            else:
+                tint = society_colour(society)
+                cells.append(f"<TD BGCOLOR='{tint.light}'{border}><FONT COLOR='{tint.strong}'><B>{_esc(society)}"
+                             "</B></FONT></TD>")
+        rows.append("<TR>" + "".join(cells) + "</TR>")
+    outer = ["<TR><TD><B>council</B></TD></TR>",
+             "<TR><TD><TABLE BORDER='0' CELLSPACING='2' CELLPADDING='4'>" + "".join(rows) + "</TABLE></TD></TR>",
+             f"<TR><TD ALIGN='LEFT'>{_esc(phase)}</TD></TR>"]
+    if scores is not None:
+        shown = " · ".join(f"<FONT COLOR='{society_colour(s).strong}'><B>{_esc(s)}</B></FONT> "
+                           f"{'?' if v is None else v}" for s, v in scores.items())
+        outer.append(f"<TR><TD ALIGN='LEFT'>score if it ended now: {shown}</TD></TR>")
+        if any(v is None for v in scores.values()):
+            outer.append("<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9'>? a sealed set, or tokens this viewer "
+                         "may not see</FONT></TD></TR>")
+    return ("<<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='1' CELLPADDING='3'>"
+            + "".join(outer) + "</TABLE>>")
+
+
+def board_map(state: GameState, title: str | None = None, last: ev.Event | None = None,
+              scores: Mapping[str, int | None] | None = None, phase: str | None = None) -> str:
+    """DOT source of the board as it stands in `state` (lay it out with neato), with the council beside it
+    and, given the last move, an arrow for an attack (and the recruits' regions outlined)."""
     import graphviz
 
     board = state.board
@@ -84,6 +127,8 @@ def board_map(state: GameState, title: str | None = None) -> str:
             names = " ".join(
                 f"<FONT COLOR='{society_colour(s).strong}'><B>◆ {_esc(s)}</B></FONT>" for s in agents[region.id])
             rows.append(f"<FONT POINT-SIZE='9'>{names}</FONT>")
+        if isinstance(last, ev.BannersRecruited) and region.id in last.placed:
+            rows.append(f"<FONT POINT-SIZE='9'><B>+{last.placed[region.id]} recruited</B></FONT>")
         attrs = {
             "id": region.id, "class": f"region controller-{controller} home-{region.home}",
             "fillcolor": colour.light, "color": home.strong, "penwidth": "3" if region.fort else "1.5",
@@ -95,8 +140,20 @@ def board_map(state: GameState, title: str | None = None) -> str:
         cells = [row if row.startswith("<TD") else f"<TD>{row}</TD>" for row in rows]
         label = "<TABLE BORDER='0' CELLPADDING='1' CELLSPACING='1'>" + "".join(f"<TR>{c}</TR>" for c in cells)
         g.node(region.id, f"<{label}</TABLE>>", **attrs)
+    attack = {last.source, last.target} if isinstance(last, ev.Attacked) else set()
     for a, b in board.borders():
-        g.edge(a, b, **{"class": "border"})
+        if {a, b} != attack:  # the attack's arrow is drawn over that border instead
+            g.edge(a, b, **{"class": "border"})
+    if isinstance(last, ev.Attacked):
+        colour = empire_colour(last.empire)
+        g.edge(last.source, last.target, dir="forward", color=colour.strong, penwidth="4", arrowsize="1.6",
+               label=plain(f"attack ×{last.banners}"), fontcolor=colour.strong, fontsize="14", fontname=FONT,
+               **{"class": "last-move attack"})
+    xs = [region.pos[0] for region in board.regions.values() if region.pos is not None]
+    ys = [region.pos[1] for region in board.regions.values() if region.pos is not None]
+    g.node("council", _council(state, last, scores, phase or f"round {state.round} · {state.phase}"),
+           shape="plaintext", style="", fontsize="11", margin="0",
+           **({"pos": f"{max(xs) * SCALE + 4.2:.2f},{max(ys) * SCALE - 2.2:.2f}!"} if pinned and xs else {}))
     g.node("legend", _legend(state), shape="plaintext", style="", fontsize="10", margin="0",
            **({"pos": f"{_legend_x(state):.2f},-0.9!"} if pinned else {}))
     return g.source

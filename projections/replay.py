@@ -34,6 +34,10 @@ class Replay:
     def event(self, version: int) -> ev.Event:
         return self.events[version - 1]
 
+    def label(self, version: int) -> str:
+        """Where event `version` stands, for people (see move_label)."""
+        return move_label(self.events, version, self.at(version))
+
     def round_start(self, round_: int) -> int | None:
         """The version at which round `round_` begins."""
         for version, event in enumerate(self.events, start=1):
@@ -48,6 +52,21 @@ class Replay:
                     and (round_ is None or self.states[version - 1].round == round_)):
                 return version
         return None
+
+
+def move_label(events: tuple[ev.Event, ...] | list[ev.Event], version: int, state: GameState) -> str:
+    """Where event `version` stands, for people: `#12 R2 bear.marshal` (the moves played up to it, counted from
+    1, the round, and the office it was played at in an empire turn, else the phase: `#3 R1 deploy`). `state`
+    is the game after the event. Events before the first move have no number (`R1 setup`)."""
+    from whispers.ledger.notation import format_event
+
+    moves = sum(1 for event in events[:version] if format_event(event) is not None)
+    event = events[version - 1]
+    where = getattr(event, "at", None)
+    if not isinstance(where, str) and getattr(event, "empire", None) and getattr(event, "office", None):
+        where = f"{event.empire}.{event.office}"  # type: ignore[attr-defined]
+    place = where if isinstance(where, str) else state.phase
+    return f"{f'#{moves} ' if moves else ''}R{state.round} {place}"
 
 
 def standing(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[tuple[int, ev.Event]]:

@@ -170,3 +170,18 @@ def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
         "loyalty": loyalty,
     }
 
+
+
+def known_scores(state: GameState, who: AnyViewer = None) -> dict[str, int | None]:
+    """Each society's score if the game ended now, as far as the viewer can compute it: a society's score
+    needs its loyalty tokens, so the viewer gets its own, and the others' only where their tokens are shown
+    to it (the record: every recorded set; everyone: all of them from the reveal on). None: not computable
+    (a sealed set, tokens not yet recorded, or tokens the viewer may not see)."""
+    from whispers.ledger.scoring import society_score
+
+    found: dict[str, int | None] = {}
+    for society in state.players:
+        held = state.loyalty.get(society)
+        shown = held is not None and held.tokens is not None and tokens_shown(who, state, society)
+        found[society] = society_score(state, society)["total"] if shown else None
+    return found

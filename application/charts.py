@@ -1,0 +1,153 @@
+"""Charts: a game's course as series (score if it ended now, cities, banners) and win rates across games.
+
+The series are data (to_json()); drawing them is projections/charts.py, which imports matplotlib, and only
+when a chart is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from whispers.application.stores import opened
+from whispers.ledger.errors import StoreError, WhispersError
+
+if TYPE_CHECKING:
+    from whispers.ledger.store import Store
+
+KINDS: tuple[str, ...] = ("score", "cities", "banners")
+FORMATS = ("svg", "png")
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One value per line after every move of a game: x is the move number (moves counted from 1; 0 is the
+    game as set up, before the first move), None where a value is not known to the viewer."""
+
+    game: str
+    kind: str
+    viewer: str | None
+    moves: tuple[int, ...]
+    versions: tuple[int, ...]  # the event each point is after
+    rounds: tuple[tuple[int, int], ...]  # (round, the move number it starts at)
+    lines: dict[str, tuple[int | None, ...]]
+    colours: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "kind": self.kind, "viewer": self.viewer, "moves": list(self.moves),
+                "versions": list(self.versions), "rounds": [list(r) for r in self.rounds],
+                "lines": {name: list(values) for name, values in self.lines.items()}}
+
+
+@dataclass(frozen=True, slots=True)
+class WinRates:
+    """Win rates by society and by seat across the finished games in the store (a shared win is no win)."""
+
+    games: int
+    finished: int
+    by_society: dict[str, float]
+    by_seat: dict[int, float]
+    colours: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.games, "finished": self.finished, "win_rate": self.by_society,
+                "win_rate_by_seat": {str(k): v for k, v in self.by_seat.items()}}
+
+
+@dataclass(frozen=True, slots=True)
+class Charted:
+    output: str
+    data: Series | WinRates
+
+    def to_json(self) -> dict[str, Any]:
+        return {"output": self.output, **self.data.to_json()}
+
+
+def series(store: Store | str | None, game: str, kind: str, viewer: str | None = None) -> Series:
+    """The series of `kind` over GAME's moves, as `viewer` could know them (the scores: only those it could
+    compute, see projections.visibility.known_scores)."""
+    from whispers.ledger.game import load
+    from whispers.ledger.notation import format_event
+    from whispers.projections.colours import empire_colour, society_colour
+    from whispers.projections.replay import Replay, standing
+    from whispers.projections.visibility import check_viewer, known_scores
+
+    with opened(store) as s:
+        record = load(s, game)
+    check_viewer(game, record.state.players, viewer)
+    kept = [event for _, event in standing(record.events)]
+    rep = Replay(tuple(kept))
+    moves: list[int] = []
+    versions: list[int] = []
+    rounds: list[tuple[int, int]] = []
+    points: list[dict[str, int | None]] = []
+    count = 0
+    for version in range(1, len(rep) + 1):
+        count += format_event(rep.event(version)) is not None
+        # a point after every move, once the engine's own events that follow it are folded in: where the next
+        # event is a move, or the record ends (0: the game as set up, before the first move)
+        if version < len(rep) and format_event(rep.event(version + 1)) is None:
+            continue
+        if moves and moves[-1] == count:
+            continue
+        state = rep.at(version)
+        if not rounds or state.round != rounds[-1][0]:
+            rounds.append((state.round, count))
+        moves.append(count)
+        versions.append(version)
+        if kind == "score":
+            points.append(known_scores(state, viewer))
+        elif kind == "cities":
+            points.append({e: state.cities(e) for e in state.board.empires})
+        else:
+            points.append({**{f"{e} on the board": state.on_board(e) for e in state.board.empires},
+                           **{f"{e} in reserve": state.reserve[e] for e in state.board.empires}})
+    names = list(points[0]) if points else []
+    lines = {name: tuple(p[name] for p in points) for name in names}
+    if kind == "score":
+        colours = {name: society_colour(name).strong for name in names}
+    else:
+        colours = {name: empire_colour(name.split(" ")[0]).strong for name in names}
+    return Series(game, kind, viewer, tuple(moves), tuple(versions), tuple(rounds), lines, colours)
+
+
+def win_rates(store: Store | str | None) -> WinRates:
+    from whispers.application.review import stats_across
+    from whispers.projections.colours import society_colour
+
+    data = stats_across(store).to_json()
+    return WinRates(data["games"], data["finished"], dict(data["win_rate"]),
+                    {int(k): v for k, v in data["win_rate_by_seat"].items()},
+                    {s: society_colour(s).strong for s in data["win_rate"]})
+
+
+def chart(store: Store | str | None, game: str | None, kind: str | None, output: str,
+          viewer: str | None = None) -> Charted:
+    """Draw `kind` for GAME (or the win rates across games when `game` is None) into `output` (.svg or .png),
+    written whole or not at all."""
+    from whispers.ledger.safefile import write_file
+
+    suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
+    if suffix not in FORMATS:
+        raise ChartError(f"a chart is written as .svg or .png, not {output!r}")
+    data: Series | WinRates
+    if game is None:
+        data = win_rates(store)
+        if not data.finished:
+            raise ChartError("no finished game in the store: no win rates to chart")
+    else:
+        if kind not in KINDS:
+            raise ChartError(f"unknown chart {kind!r}: the charts are {', '.join(KINDS)}")
+        data = series(store, game, kind, viewer)
+    from whispers.projections.charts import draw
+
+    picture = draw(data, suffix)
+    try:
+        write_file(output, picture)
+    except OSError as exc:
+        raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from None
+    return Charted(output, data)
+
+
+class ChartError(WhispersError):
+    """A chart asked for that cannot be drawn: an unknown kind or file type, or no data."""

@@ -1,0 +1,31 @@
+"""`chart`: a game's score if it ended now, cities or banners over its moves, or win rates across games."""
+
+import click
+
+from whispers.application import charts
+from whispers.cli.common import store_option
+from whispers.cli.reading import as_option
+
+
+@click.command()
+@click.argument("game", required=False)
+@click.argument("kind", required=False, type=click.Choice(charts.KINDS), metavar="score|cities|banners")
+@click.option("--all", "everything", is_flag=True, help="Win rates by society and by seat across finished games.")
+@as_option
+@click.option("-o", "--output", required=True, metavar="FILE", help="The chart file: FILE.svg or FILE.png.")
+@store_option
+def chart(game: str | None, kind: str | None, everything: bool, society: str | None, output: str,
+          store_url: str | None) -> None:
+    """A chart of GAME after every move: `score` (each society's score if the game ended then, as far as the
+    viewer can compute it), `cities` (per empire) or `banners` (on the board and in reserve); or with --all
+    the win rates by society and by seat across the store's finished games."""
+    if everything:
+        if game is not None or society is not None:
+            raise click.UsageError("--all charts every game in the store: give no GAME, KIND or --as with it")
+        drawn = charts.chart(store_url, None, None, output)
+        click.echo(f"win rates over {drawn.data.to_json()['finished']} finished games written to {output}")
+        return
+    if game is None or kind is None:
+        raise click.UsageError("give GAME and a chart (score, cities or banners), or --all")
+    charts.chart(store_url, game, kind, output, society)
+    click.echo(f"{game}: {kind} chart written to {output}")

@@ -1,0 +1,208 @@
+"""A state view (projections.visibility.state_view) as rich tables a person reads: the council, the board by
+empire, hands, loyalties and the scores if the game ended now. Given the view before, the cells that changed
+are highlighted (the replay stepper).
+
+Only what the view holds is shown: the view is already cut to what its viewer may know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from whispers.ledger.names import OFFICES, SLOTS
+from whispers.ledger.words import plural
+
+CHANGED = "bold black on yellow"
+"""How a cell that changed since the step before is drawn."""
+
+Rows = list[list[str]]
+
+
+def council_rows(view: Mapping[str, Any]) -> Rows:
+    return [[empire, *(view["council"].get(f"{empire}.{office}", "·") for office in OFFICES)]
+            for empire in view["cities"]]
+
+
+def board_rows(view: Mapping[str, Any]) -> Rows:
+    rows = []
+    for empire, cities in view["cities"].items():
+        held = [(r, v["banners"]) for r, v in view["regions"].items() if v["controller"] == empire and v["banners"]]
+        rows.append([empire, str(cities), str(sum(n for _, n in held)), str(view["reserve"][empire]),
+                     ", ".join(f"{r}×{n}" for r, n in held) or "—"])
+    return rows
+
+
+def hand_rows(view: Mapping[str, Any]) -> Rows:
+    rows = []
+    for society, hand in view["hands"].items():
+        by_empire = " ".join(f"{e}×{n}" for e, n in hand["by_empire"].items() if n) or "—"
+        known = " ".join(hand["known"]) if "known" in hand else "(hidden)"
+        rows.append([society, str(hand["size"]), by_empire, known or "—"])
+    return rows
+
+
+def loyalty_rows(view: Mapping[str, Any]) -> Rows:
+    rows = []
+    for society, loyalty in view["loyalty"].items():
+        if loyalty is None:
+            rows.append([society, *("not recorded" if i == 0 else "" for i, _ in enumerate(SLOTS)), "", ""])
+            continue
+        known = loyalty["tokens"] or loyalty["revealed"]
+        cells = [known.get(slot, "?") for slot in SLOTS]
+        if loyalty["sealed"] and not loyalty["revealed"]:
+            cells = ["sealed", *([""] * (len(SLOTS) - 1))]
+        rows.append([society, *cells, str(loyalty["swaps"]), str(loyalty["concealed"])])
+    return rows
+
+
+def score_rows(scores: Mapping[str, int | None]) -> Rows:
+    return [[society, "?" if total is None else str(total)] for society, total in scores.items()]
+
+
+def field_rows(view: Mapping[str, Any]) -> Rows:
+    return [[society, region] for society, region in view["field_agents"]]
+
+
+def _table(title: str, headers: list[str], rows: Rows, before: Rows | None,
+           right: tuple[int, ...] = ()) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False,
+                  min_width=len(title))
+    for index, header in enumerate(headers):
+        table.add_column(header, justify="right" if index in right else "left")
+    old = {row[0]: row for row in before} if before is not None else None
+    for row in rows:
+        previous = old.get(row[0]) if old is not None else None
+        cells = []
+        for index, cell in enumerate(row):
+            changed = old is not None and (previous is None or index >= len(previous) or previous[index] != cell)
+            cells.append(Text(cell, style=CHANGED if changed else ""))
+        table.add_row(*cells)
+    return table
+
+
+def _pair(rows_of: Callable[[Mapping[str, Any]], Rows], view: Mapping[str, Any],
+          before: Mapping[str, Any] | None) -> tuple[Rows, Rows | None]:
+    return rows_of(view), None if before is None else rows_of(before)
+
+
+def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
+                before: Mapping[str, Any] | None = None,
+                scores_before: Mapping[str, int | None] | None = None) -> RenderableType:
+    """The tables of one view; with `before` (the view a step earlier), what changed is highlighted."""
+    parts: list[RenderableType] = []
+    parts.append(_table("Council", ["empire", *OFFICES], *_pair(council_rows, view, before)))
+    parts.append(_table("Board", ["empire", "cities", "banners", "reserve", "regions held (×banners)"],
+                        *_pair(board_rows, view, before), right=(1, 2, 3)))
+    if view["field_agents"] or (before is not None and before["field_agents"]):
+        parts.append(_table("Agents in the field", ["society", "region"], *_pair(field_rows, view, before)))
+    parts.append(_table("Hands", ["society", "cards", "by empire", "names"], *_pair(hand_rows, view, before),
+                        right=(1,)))
+    viewer = view.get("viewer")
+    title = "Loyalty" + ("" if viewer is None else f" (as {viewer} knows it; ? = concealed)")
+    parts.append(_table(title, ["society", *SLOTS, "swaps", "concealed"], *_pair(loyalty_rows, view, before),
+                        right=(len(SLOTS) + 1, len(SLOTS) + 2)))
+    unknown = sum(1 for v in scores.values() if v is None)
+    note = (None if not unknown else
+            f"?: {plural(unknown, 'score')} not computable here (a sealed set, or tokens this viewer may not see)")
+    parts.append(_table("Score if the game ended now", ["society", "points"], score_rows(scores),
+                        None if scores_before is None else score_rows(scores_before), right=(1,)))
+    if note:
+        parts.append(Text(note, style="dim"))
+    return Group(*(item for part in parts for item in (part, Text("") if isinstance(part, Table) else None)
+                   if item is not None))
+
+
+# --- statistics ---------------------------------------------------------------------------------------------
+
+
+def figure(value: Any) -> str:
+    """A number for people: whole numbers as they are, others to one decimal (never 0.6666666666666666)."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:.1f}"
+    return "—" if value is None else str(value)
+
+
+def percent(rate: float) -> str:
+    return f"{rate * 100:.0f}%"
+
+
+def _plain(title: str, headers: list[str], rows: list[list[Any]], right_from: int = 1) -> Table:
+    return _table(title, headers, [[str(c) for c in row] for row in rows], None,
+                  right=tuple(range(right_from, len(headers))))
+
+
+def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
+    """`stats GAME` for people: the score, cities by round, banners, orders, cards, attacks."""
+    players, parts = data["players"], []
+    where = "over" if data["over"] else f"round {data['round']} · {data['phase']}"
+    parts.append(Text(f"{data['game']} · {data['ruleset']} · {', '.join(players)} · {where}", style="bold"))
+    score = data["score"]
+    if score is not None:
+        empires = list(next(iter(score["scores"].values()))["empires"])
+        rows = [[s, *(figure(score["scores"][s]["empires"][e]["points"]) for e in empires),
+                 figure(score["scores"][s]["concealed_points"]), figure(score["scores"][s]["total"])]
+                for s in sorted(players, key=lambda p: -score["scores"][p]["total"])]
+        parts.append(_plain("Final score (points per empire)", ["society", *empires, "concealed", "total"], rows))
+        parts.append(Text(f"winner: {score['winner'] or 'none (tie: ' + ', '.join(score['tied']) + ')'}"))
+    if data["cities_after_each_round"]:
+        empires = list(data["cities_after_each_round"][0]["cities"])
+        rows = [[f"after round {r['round']}", *(figure(r["cities"][e]) for e in empires)]
+                for r in data["cities_after_each_round"]]
+        parts.append(_plain("Cities per empire", ["", *empires], rows))
+    parts.append(_plain("Banners now", ["empire", "on the board", "in reserve"],
+                        [[e, b["on_board"], b["reserve"]] for e, b in data["banners"].items()]))
+    orders = sorted({o for s in players for o in data["orders"][s]})
+    if orders:
+        parts.append(_plain("Orders given", ["order", *players],
+                            [[o, *(data["orders"][s].get(o, 0) for s in players)] for o in orders]))
+    parts.append(_plain("Cards and loyalty swaps", ["society", "drawn", "played", "discarded", "in hand", "swaps"],
+                        [[s, *(data["cards"][s][k] for k in ("drawn", "played", "discarded", "in_hand")),
+                          data["loyalty_swaps"][s]] for s in players]))
+    if data["attacks"]:
+        rows = [[a["round"], a["society"], a["empire"], a["source"], a["target"], a["defender"] or "—",
+                 f"{a['banners']} v {a['defending']}", f"{a['attacker_losses']}-{a['defender_losses']}",
+                 a["fort_kill"] or "", "taken" if a["taken"] else ""] for a in data["attacks"]]
+        parts.append(_table("Attacks", ["R", "society", "empire", "from", "to", "defender", "banners", "lost",
+                                        "fort", "result"],
+                            [[str(c) for c in row] for row in rows], None, right=(0, 6, 7, 8)))
+        parts.append(Text("banners: attacking v defending; lost: attacker's - defender's; fort: banners the "
+                          "fort killed", style="dim"))
+    if data["fort_kills"]:
+        parts.append(Text("Fort kills: " + ", ".join(f"{r} {n}" for r, n in data["fort_kills"].items())))
+    if data["supply_losses"]:
+        losses = data["supply_losses"].items()
+        parts.append(Text("Supply losses: " + "; ".join(
+            f"{e}: " + ", ".join(f"{r} {n}" for r, n in regions.items()) for e, regions in losses)))
+    return Group(*(item for part in parts for item in (part, Text(""))))
+
+
+def across_tables(data: Mapping[str, Any]) -> RenderableType:
+    """`stats --all` for people: win rates by society and by seat, mean scores, points per slot, cities."""
+    parts: list[RenderableType] = []
+    games = (f"{plural(data['games'], 'game')} ({data['finished']} finished, {data['in_progress']} in progress)"
+             f" · ruleset: {data['ruleset'] or 'all'}")
+    parts.append(Text(games, style="bold"))
+    societies = list(data["win_rate"])
+    if societies:
+        parts.append(_plain("By society", ["society", "win rate", "mean score"],
+                            [[s, percent(data["win_rate"][s]), figure(data["mean_score"][s])] for s in societies]))
+        parts.append(_plain("By seat (1 = first player)", ["seat", "win rate"],
+                            [[seat, percent(rate)] for seat, rate in data["win_rate_by_seat"].items()]))
+        parts.append(_plain("Mean points per loyalty slot", ["slot", "points"],
+                            [[slot, figure(data["mean_points_per_slot"][slot])]
+                             for slot in SLOTS if slot in data["mean_points_per_slot"]]))
+        parts.append(_plain("Mean final cities", ["empire", "cities"],
+                            [[e, figure(n)] for e, n in data["mean_final_cities"].items()]))
+    else:
+        parts.append(Text("No finished game yet: no win rates."))
+    if data["most_contested"]:
+        parts.append(_plain("Most contested regions", ["region", "attacks"], data["most_contested"]))
+    if "read" in data:
+        parts.append(Text(f"(read {plural(data['read']['games'], 'game')}, {plural(data['read']['events'], 'event')}"
+                          " into the catalog this time)", style="dim"))
+    return Group(*(item for part in parts for item in (part, Text(""))))
