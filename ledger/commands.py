@@ -71,6 +71,10 @@ class PlayCard(Command):
     pay: tuple[str, ...] = ()
     effects: Effects = field(default_factory=Effects)
     act: str | None = None
+    effect: str | None = None
+    """A catalogue effect id (`hoard`); None for a play of primitive effects only (records before issue 11)."""
+    params: tuple[tuple[str, str], ...] = ()
+    """The effect's parameters as the catalogue names them, in the order given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +148,8 @@ def of_event(event: Event, borrowed: bool = False) -> Command | None:
         case ev.AgentSwapped(society=s, target=target):
             return SwapAgent(s, target)
         case ev.CardPlayed(society=s, card=card, ability=ability, pay=pay, effects=effects, act=act):
-            return PlayCard(s, card, ability, tuple(pay), effects, act)
+            params = tuple((event.params or {}).items())
+            return PlayCard(s, card, ability, tuple(pay), effects, act, event.effect, params)
         case ev.CardsDiscarded(society=s, cards=cards):
             return Discard(s, tuple(cards))
         case ev.LoyaltySwapped(society=s, slots=(a, b), revealed=revealed):

@@ -274,12 +274,22 @@ class CardPlayed(Event):
     """
 
     MOVE = True
+    class_version = 2
     society: str
     card: str
     ability: int | None
     pay: tuple[str, ...]
     effects: Effects
     act: str | None
+    effect: str | None = None
+    """The catalogue effect played (fixtures/decrees.toml), or None for a play recorded before issue 11."""
+    params: dict[str, str] | None = None
+    """The effect's parameters as the catalogue names them (`region` -> `frost-gate`)."""
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        fact["effect"] = None
+        fact["params"] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +297,18 @@ class CardsDiscarded(Event):
     MOVE = True
     society: str
     cards: tuple[str, ...]
+
+
+# --- decrees (issue 11): what a card effect the engine adjudicates decided ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SupplySuspended(Event):
+    """Hoard (REV 355): the empire's supply check at the end of its turn is not made; one is owed before the next
+    turn begins (recorded then as an ordinary SupplyChecked)."""
+
+    empire: str
+    effect: str
 
 
 # --- loyalty ---------------------------------------------------------------------------------------

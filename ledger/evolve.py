@@ -111,7 +111,8 @@ def _a_skipped(state: GameState, e: ev.Skipped) -> GameState:
 
 
 def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
-    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None)
+    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None,
+                   lasting=())
 
 
 def _a_office_skipped(state: GameState, e: ev.OfficeSkipped) -> GameState:
@@ -127,11 +128,15 @@ def _a_supply(state: GameState, e: ev.SupplyChecked) -> GameState:
         reserve = _add_reserve(reserve, empire, n)
     # the empire's turn is over: no card may be played "immediately after" its orders any more
     return replace(state, banners=banners, reserve=reserve, office_index=TURN_DONE, last_actor=None,
-                   last_was_draw=False)
+                   last_was_draw=False, supply_owed=False)
+
+
+def _a_supply_suspended(state: GameState, e: ev.SupplySuspended) -> GameState:
+    return replace(state, office_index=TURN_DONE, last_actor=None, last_was_draw=False, supply_owed=True)
 
 
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
-    return replace(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None)
+    return replace(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None, lasting=())
 
 
 def _a_first(state: GameState, e: ev.FirstPlayerPassed) -> GameState:
@@ -229,6 +234,8 @@ def _effects(state: GameState, effects: ev.Effects) -> GameState:
 
 def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
     state = _effects(_spent(state, e.society, (e.card, *e.pay)), e.effects)
+    if e.effect in ("hoard", "trade"):
+        state = replace(state, lasting=(*state.lasting, e.effect))
     if e.act is not None:
         empire, office = e.act.split(".", 1)
         state = replace(state, pending=Pending(e.society, ((empire, office),), False))
@@ -282,6 +289,7 @@ _APPLY: dict[type, Any] = {
     ev.EmpireTurnStarted: _a_empire_turn,
     ev.OfficeSkipped: _a_office_skipped,
     ev.SupplyChecked: _a_supply,
+    ev.SupplySuspended: _a_supply_suspended,
     ev.RoundEnded: _a_round_ended,
     ev.FirstPlayerPassed: _a_first,
     ev.GameScored: _a_scored,

@@ -50,11 +50,17 @@ def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
         return None
     if state.phase == "empire":
         if state.office_index == TURN_DONE:
+            if state.supply_owed:
+                return supply_check(state)  # the check Hoard deferred, before the next turn begins (REV 355)
             if state.empire_index + 1 < len(state.board.empires):
                 return ev.EmpireTurnStarted(state.board.empires[state.empire_index + 1])
             return ev.RoundEnded(state.round)
         if state.office_index == SUPPLY_DUE:
-            return None if window_waits(state) and not close else supply_check(state)
+            if window_waits(state) and not close:
+                return None
+            if "hoard" in state.lasting:
+                return ev.SupplySuspended(state.empire, "hoard")
+            return supply_check(state)
         actor = order_actor(state)
         office = OFFICES[state.office_index]
         if actor is None:

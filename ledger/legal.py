@@ -135,7 +135,13 @@ def recruit_count(state: GameState, empire: str, order: str) -> int:
     if not words:
         return each
     _, icon = words
-    return each * state.icons(empire, _ICON[icon])
+    return each * counted_icons(state, empire, _ICON[icon])
+
+
+def counted_icons(state: GameState, empire: str, icon: str) -> int:
+    """The icons an action counts; while Trade lasts every farm counts twice (REV 353)."""
+    n = state.icons(empire, icon)
+    return 2 * n if icon == "farm" and "trade" in state.lasting else n
 
 
 def recruit_amount(state: GameState, empire: str, order: str) -> int:
@@ -151,7 +157,7 @@ def draw_count(state: GameState, empire: str, order: str) -> tuple[int, int, int
         counted = int(words[0])
     else:
         _, per, icon = words
-        counted = state.icons(empire, _ICON[icon]) // int(per)
+        counted = counted_icons(state, empire, _ICON[icon]) // int(per)
     deck = state.decks[empire]
     reshuffled = 0
     if deck.draw < counted and state.ruleset.reshuffle_when_empty:

@@ -18,6 +18,7 @@ from typing import Any
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
+from whispers.ledger.decrees import Catalogue, check_play, family
 from whispers.ledger.effects import (
     apply_agent_moves,
     check_effects,
@@ -26,7 +27,7 @@ from whispers.ledger.effects import (
     swap_agent_council,
     where,
 )
-from whispers.ledger.errors import RuleError
+from whispers.ledger.errors import DecreeError, RuleError
 from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.flow import advance
 from whispers.ledger.legal import (
@@ -95,8 +96,9 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
 # --- decide -----------------------------------------------------------------------------------------
 
 
-def decide(state: GameState, command: c.Command) -> list[ev.Event]:
-    """The events of a legal move and its automatic consequences; RuleError if the move is illegal."""
+def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = None) -> list[ev.Event]:
+    """The events of a legal move and its automatic consequences; RuleError if the move is illegal. `catalogue`
+    (fixtures/decrees.toml) is needed to play a card for a named effect (`effect=`)."""
     if isinstance(command, c.Undo):
         return [_decide_undo(state, command)]
     if state.over:
@@ -113,7 +115,8 @@ def decide(state: GameState, command: c.Command) -> list[ev.Event]:
             f"the last order is given: {holder} may still play a card or say no-card, and then the game ends",
             _card_rule(state),
         )
-    events = [*closing, *decider(state, command)]
+    decided = _decide_play(state, command, catalogue) if isinstance(command, c.PlayCard) else decider(state, command)
+    events = [*closing, *decided]
     after = state
     for event in events[len(closing):]:
         after = evolve(after, event)
@@ -441,7 +444,7 @@ def _card_rule(state: GameState) -> str:
     return "EN Playing Cards" if state.ruleset.play_after_order else "REV Decrees"
 
 
-def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
+def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None = None) -> list[ev.Event]:
     rule = _card_rule(state)
     _check_society(state, cmd.society)
     require(
@@ -451,6 +454,7 @@ def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
     )
     cards = (cmd.card, *cmd.pay)
     _check_spend(state, cmd.society, cards, rule)
+    params = _check_decree(state, cmd, catalogue) if cmd.effect is not None else {}
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -471,7 +475,74 @@ def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
         )
         act = cmd.act
     check_effects(state, effects, rule)
-    return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act)]
+    return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act, cmd.effect, params)]
+
+
+ENGINE_ADJUDICATED: frozenset[str] = frozenset({"hoard", "trade"})
+"""The catalogue effects whose consequences the engine computes (a play of one takes no primitive effects). Every
+other effect, adjudicated in the catalogue or not, is played with its board changes recorded explicitly."""
+LASTING: frozenset[str] = frozenset({"hoard", "trade"})
+"""Effects that last to the end of the empire's turn (REV 353, 355)."""
+
+
+def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None) -> dict[str, str]:
+    """The catalogue's checks of a play naming an effect: the effect exists and is played, the card is of a deck
+    that carries it, the payment (the played card counts toward it, Treasure is wild: EN 382, REV 298, REV 315),
+    the timing per ruleset (EN 380; REV 290-300), and the parameters named as the catalogue names them."""
+    rule = _card_rule(state)
+    require(catalogue is not None, f"effect={cmd.effect}: the decree catalogue is not loaded", rule)
+    assert catalogue is not None and cmd.effect is not None
+    require(cmd.effect in catalogue, f"unknown effect {cmd.effect!r}: `whispers decrees` lists them", rule)
+    try:
+        check_play(catalogue, cmd.effect, cmd.card, cmd.pay)
+    except DecreeError as error:
+        raise RuleError(str(error), rule) from None
+    decree = catalogue[cmd.effect]
+    _check_timing(state, cmd.society, decree.timing(family(state.ruleset)), rule)
+    allowed = {p.name: p.kind for p in decree.parameters}
+    params = dict(cmd.params)
+    require(len(params) == len(cmd.params), f"{cmd.effect}: a parameter is named twice", rule)
+    for name, value in params.items():
+        require(name in allowed, f"{cmd.effect} takes no {name}=" + (
+            f"; it takes {', '.join(n + '=' for n in allowed)}" if allowed else ""), rule)
+        _check_param(state, cmd.effect, name, allowed[name], value, rule)
+    if cmd.effect in ENGINE_ADJUDICATED:
+        require(not cmd.effects and cmd.act is None,
+                f"{cmd.effect} is adjudicated by the engine: its consequences are not typed (no add=, kill=, move=, "
+                "agent=, act=)", rule)
+    if cmd.effect in LASTING:
+        require(cmd.effect not in state.lasting, f"{cmd.effect} already lasts to the end of this turn", rule)
+    return params
+
+
+def _check_timing(state: GameState, society: str, timing: str, rule: str) -> None:
+    """EN 380: "immediately before, during or immediately after an action of a position you control"; REV 290-300:
+    G before an order, M during it (both while the order is the player's to give), I at once when drawn by the one
+    who drew it, and no decree after an order is executed."""
+    acting = order_actor(state) == society
+    after = society == state.last_actor and state.last_actor is not None
+    drawn = after and state.last_was_draw
+    if timing in ("I", "when-drawn"):
+        require(drawn, "an instant decree is played at once when drawn, by the society that drew it", rule)
+    elif timing in ("G", "M"):
+        require(acting, f"a {timing} decree is played {'before' if timing == 'G' else 'during'} an order of a "
+                "position the player controls, not after an order is executed (REV 300)", rule)
+    else:
+        window = set(timing.split("|"))
+        ok = (acting and bool(window & {"before", "during"})) or (after and "after" in window)
+        require(ok, f"this effect is played {timing.replace('|', ', ')} an action of a position the player "
+                "controls (EN 380)", rule)
+
+
+def _check_param(state: GameState, effect: str, name: str, kind: str, value: str, rule: str) -> None:
+    if kind == "region":
+        require(value in state.board.regions, f"{effect}: {name}={value} is not a region of this board", rule)
+    elif kind == "empire":
+        require(value in state.board.empires, f"{effect}: {name}={value} is not an empire", rule)
+    elif kind == "position":
+        require(where(state, value)[0] is not None, f"{effect}: {name}= names a position EMPIRE.OFFICE", rule)
+    elif kind == "count":
+        require(value.isdigit() and int(value) > 0, f"{effect}: {name}= is a whole number above 0", rule)
 
 
 def _check_spend(state: GameState, society: str, cards: Iterable[str], rule: str) -> None:

@@ -116,6 +116,10 @@ class GameState:
     last_actor: str | None = None
     """Who took the last order, for the card window "immediately after" (and type-I decrees when drawn)."""
     last_was_draw: bool = False
+    lasting: tuple[str, ...] = ()
+    """Decree effects lasting to the end of the active empire's turn (`hoard`, `trade`: REV 353, 355)."""
+    supply_owed: bool = False
+    """Hoard suspended this turn's supply check: one is made before the next turn begins (REV 355)."""
     scored: bool = False
     version: int = 0
     """How many events of the record are folded in (take-backs included)."""
