@@ -304,11 +304,22 @@ class CardsDiscarded(Event):
 
 @dataclass(frozen=True, slots=True)
 class SupplySuspended(Event):
-    """Hoard (REV 355): the empire's supply check at the end of its turn is not made; one is owed before the next
-    turn begins (recorded then as an ordinary SupplyChecked)."""
+    """Hoard (REV 355, "ignore supply checks until the end of the turn"): the supply check that ends this empire's
+    turn is not made. The turn is read as the round (digest §8 item 37): a check is owed before the next one."""
 
     empire: str
     effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeferredSupplyChecked(Event):
+    """The supply check Hoard deferred, run at the end of the round (REV 355: "perform a supply check before the
+    beginning of the next turn"): over the empires whose checks were suspended (`empires`), or every region when the
+    ruleset checks the whole board. losses: region -> (empire, banners) back to the reserve."""
+
+    empires: tuple[str, ...]
+    scope: str
+    losses: dict[str, tuple[str, int]]
 
 
 # --- loyalty ---------------------------------------------------------------------------------------

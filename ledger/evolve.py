@@ -111,8 +111,7 @@ def _a_skipped(state: GameState, e: ev.Skipped) -> GameState:
 
 
 def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
-    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None,
-                   lasting=())
+    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None)
 
 
 def _a_office_skipped(state: GameState, e: ev.OfficeSkipped) -> GameState:
@@ -128,11 +127,20 @@ def _a_supply(state: GameState, e: ev.SupplyChecked) -> GameState:
         reserve = _add_reserve(reserve, empire, n)
     # the empire's turn is over: no card may be played "immediately after" its orders any more
     return replace(state, banners=banners, reserve=reserve, office_index=TURN_DONE, last_actor=None,
-                   last_was_draw=False, supply_owed=False)
+                   last_was_draw=False)
 
 
 def _a_supply_suspended(state: GameState, e: ev.SupplySuspended) -> GameState:
-    return replace(state, office_index=TURN_DONE, last_actor=None, last_was_draw=False, supply_owed=True)
+    return replace(state, office_index=TURN_DONE, last_actor=None, last_was_draw=False,
+                   supply_owed=(*state.supply_owed, e.empire))
+
+
+def _a_deferred_supply(state: GameState, e: ev.DeferredSupplyChecked) -> GameState:
+    banners, reserve = state.banners, state.reserve
+    for region, (empire, n) in e.losses.items():
+        banners = _place(banners, region, empire, -n)
+        reserve = _add_reserve(reserve, empire, n)
+    return replace(state, banners=banners, reserve=reserve, supply_owed=())
 
 
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
@@ -290,6 +298,7 @@ _APPLY: dict[type, Any] = {
     ev.OfficeSkipped: _a_office_skipped,
     ev.SupplyChecked: _a_supply,
     ev.SupplySuspended: _a_supply_suspended,
+    ev.DeferredSupplyChecked: _a_deferred_supply,
     ev.RoundEnded: _a_round_ended,
     ev.FirstPlayerPassed: _a_first,
     ev.GameScored: _a_scored,

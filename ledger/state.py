@@ -117,9 +117,10 @@ class GameState:
     """Who took the last order, for the card window "immediately after" (and type-I decrees when drawn)."""
     last_was_draw: bool = False
     lasting: tuple[str, ...] = ()
-    """Decree effects lasting to the end of the active empire's turn (`hoard`, `trade`: REV 353, 355)."""
-    supply_owed: bool = False
-    """Hoard suspended this turn's supply check: one is made before the next turn begins (REV 355)."""
+    """Decree effects lasting to the end of the turn, read as the round (`hoard`, `trade`: REV 353, 355; digest §8
+    item 37)."""
+    supply_owed: tuple[str, ...] = ()
+    """The empires whose supply checks Hoard suspended: a check is made for them before the next round (REV 355)."""
     scored: bool = False
     version: int = 0
     """How many events of the record are folded in (take-backs included)."""
