@@ -69,8 +69,16 @@ def _started(e: ev.GameStarted) -> GameState:
 def _after_order(state: GameState, actor: str, draw: bool = False) -> GameState:
     """Move on once an order is taken: past the active office, or past the council (REV swap)."""
     ends = state.pending is not None and state.pending.ends_council
-    index = SUPPLY_DUE if ends else state.office_index + 1
+    index = SUPPLY_DUE if ends else _next_office(state, state.office_index)
     return replace(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw)
+
+
+def _next_office(state: GameState, index: int) -> int:
+    """The office after `index` in the council sequence: clockwise, or back towards the Sheriff once Succession
+    Crisis reversed it (REV 419); past either end, the supply check."""
+    if state.counter_clockwise:
+        return index - 1 if index > 0 else SUPPLY_DUE
+    return index + 1
 
 
 def _place(banners: Mapping[str, tuple[str, int]], region: str, empire: str, delta: int) -> dict[str, tuple[str, int]]:
@@ -111,13 +119,14 @@ def _a_skipped(state: GameState, e: ev.Skipped) -> GameState:
 
 
 def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
-    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None)
+    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None,
+                   counter_clockwise=False)
 
 
 def _a_office_skipped(state: GameState, e: ev.OfficeSkipped) -> GameState:
     if state.pending is not None:
         return replace(_after_order(state, state.pending.society), last_actor=state.last_actor)
-    return replace(state, office_index=state.office_index + 1)
+    return replace(state, office_index=_next_office(state, state.office_index))
 
 
 def _a_supply(state: GameState, e: ev.SupplyChecked) -> GameState:
@@ -144,7 +153,8 @@ def _a_deferred_supply(state: GameState, e: ev.DeferredSupplyChecked) -> GameSta
 
 
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
-    return replace(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None, lasting=())
+    return replace(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None, lasting=(),
+                   counter_clockwise=False)
 
 
 def _a_first(state: GameState, e: ev.FirstPlayerPassed) -> GameState:
@@ -244,6 +254,10 @@ def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
     state = _effects(_spent(state, e.society, (e.card, *e.pay)), e.effects)
     if e.effect in ("hoard", "trade"):
         state = replace(state, lasting=(*state.lasting, e.effect))
+    elif e.effect == "succession-crisis":
+        # the sequence runs counter-clockwise from the position that drew the card: the office before it is next
+        current = min(state.office_index, SUPPLY_DUE) - 1
+        state = replace(state, counter_clockwise=True, office_index=current - 1 if current > 0 else SUPPLY_DUE)
     if e.act is not None:
         empire, office = e.act.split(".", 1)
         state = replace(state, pending=Pending(e.society, ((empire, office),), False))

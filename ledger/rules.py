@@ -478,7 +478,7 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act, cmd.effect, params)]
 
 
-ENGINE_ADJUDICATED: frozenset[str] = frozenset({"hoard", "trade"})
+ENGINE_ADJUDICATED: frozenset[str] = frozenset({"hoard", "trade", "succession-crisis"})
 """The catalogue effects whose consequences the engine computes (a play of one takes no primitive effects). Every
 other effect, adjudicated in the catalogue or not, is played with its board changes recorded explicitly."""
 LASTING: frozenset[str] = frozenset({"hoard", "trade"})
@@ -510,6 +510,10 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
         require(not cmd.effects and cmd.act is None,
                 f"{cmd.effect} is adjudicated by the engine: its consequences are not typed (no add=, kill=, move=, "
                 "agent=, act=)", rule)
+    if cmd.effect == "succession-crisis":
+        require(not state.counter_clockwise, "the council already runs counter-clockwise (REV 419)", rule)
+        require(state.pending is None, "Succession Crisis reverses the council sequence, not an order owed out of it",
+                rule)
     if cmd.effect in LASTING:
         require(cmd.effect not in state.lasting, f"{cmd.effect} already lasts to the end of this turn", rule)
     return params

@@ -119,6 +119,8 @@ class GameState:
     lasting: tuple[str, ...] = ()
     """Decree effects lasting to the end of the turn, read as the round (`hoard`, `trade`: REV 353, 355; digest §8
     item 37)."""
+    counter_clockwise: bool = False
+    """Succession Crisis (REV 419): the rest of this council runs counter-clockwise."""
     supply_owed: tuple[str, ...] = ()
     """The empires whose supply checks Hoard suspended: a check is made for them before the next round (REV 355)."""
     scored: bool = False

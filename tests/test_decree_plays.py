@@ -190,3 +190,41 @@ def test_official_windows_before_during_and_after_an_action_EN_380() -> None:
     # before its action the active society may play a during-only effect (it goes with its order)
     before, _ = apply(state, "raven play bear:3 effect=kill-all")
     assert before.hands["raven"].size == 2
+
+
+# --- Succession Crisis ---------------------------------------------------------------------------------------
+
+HORSE_COUNCIL = {"horse.sheriff": "spider", "horse.steward": "raven", "horse.marshal": "rat",
+                 "horse.chancellor": "serpent"}
+
+
+def test_succession_crisis_runs_the_rest_of_the_council_counter_clockwise_REV_419() -> None:
+    """REV 419: "(I) Succession Crisis: This is the only card in the game that breaks the turn order and allow the
+    active council position to go counter clockwise." Read (catalogue note) as the rest of the current council:
+    after the Steward that drew it, the Sheriff acts, and then the supply check; Marshal and Chancellor do not."""
+    state = office_state("horse", "steward", dict(HORSE_COUNCIL), ruleset="revised",
+                         banners={"windmoor": ("horse", 2)})
+    state = position(state, counter_clockwise=False)
+    drew, events = apply(state, "raven draw horse:7")
+    after, events = apply(drew, "raven play horse:7 effect=succession-crisis")
+    assert one(events, ev.CardPlayed).effect == "succession-crisis"
+    assert after.counter_clockwise and after.office_index == 0
+    assert options(after, "recruit")[0].society == "spider"
+    after, events = apply(after, "spider recruit windmoor=" + str(options(after, "recruit")[0].choices["amount"]))
+    checked = one(events, ev.SupplyChecked)
+    assert checked.empire == "horse"
+    assert not any(isinstance(e, ev.OfficeSkipped) and e.office in ("marshal", "chancellor") for e in events)
+    # Horse is the last empire: the round ends, and the next council runs clockwise again
+    assert any(isinstance(e, ev.RoundEnded) for e in events) and not after.counter_clockwise
+    assert not rules.evolve(position(after, counter_clockwise=True), ev.EmpireTurnStarted("bear")).counter_clockwise
+
+
+def test_succession_crisis_is_refused_before_a_draw_and_when_the_council_already_runs_back_REV_419() -> None:
+    """REV 296: an (I) decree is played as it is drawn; REV 419: it reverses the sequence - once."""
+    state = hands(office_state("horse", "steward", dict(HORSE_COUNCIL), ruleset="revised"), raven=["horse:7"])
+    assert_refused(state, "raven play horse:7 effect=succession-crisis", "at once when drawn")
+    drew, _ = apply(office_state("horse", "steward", dict(HORSE_COUNCIL), ruleset="revised"), "raven draw horse:7")
+    assert_refused(position(drew, counter_clockwise=True), "raven play horse:7 effect=succession-crisis",
+                   "already runs counter-clockwise")
+    assert_refused(drew, "raven play horse:7 effect=succession-crisis agent=horse.sheriff:horse.marshal",
+                   "adjudicated by")
