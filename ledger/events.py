@@ -285,11 +285,15 @@ class CardPlayed(Event):
     """The catalogue effect played (fixtures/decrees.toml), or None for a play recorded before issue 11."""
     params: dict[str, str] | None = None
     """The effect's parameters as the catalogue names them (`region` -> `frost-gate`)."""
+    outcome: dict[str, str] | None = None
+    """What the engine decided of an effect it adjudicates, where the play alone does not say it (Midnight Oil:
+    `repeat` = `during`, the order to come, or `after`, the order just given)."""
 
     @staticmethod
     def upcast_v1_v2(fact: dict[str, Any]) -> None:
         fact["effect"] = None
         fact["params"] = {}
+        fact["outcome"] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ def order_options(state: GameState, society: str) -> list[Option]:
     for position in order_positions(state):
         empire = position[0]
         for order in state.board.orders(*position):
-            if state.pending and order == "swap_agent":
+            if state.pending and (order == "swap_agent" or state.pending.order not in (None, order)):
                 continue
             if order_refusal(state, empire, order, position) is not None:
                 continue

@@ -32,6 +32,7 @@ from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.flow import advance
 from whispers.ledger.legal import (
     Option,
+    after_order,
     card_window,
     draw_count,
     movable_banners,
@@ -290,6 +291,9 @@ def _pick_order(
             if state.pending and name == "swap_agent":
                 refusals.append("a swapped-in agent takes an order, not another swap")
                 continue
+            if state.pending and state.pending.order not in (None, name):
+                refusals.append(f"Midnight Oil repeats {state.pending.order}, not {name} (REV 401)")
+                continue
             refusal = order_refusal(state, position[0], name, position)
             if refusal is None:
                 candidates.append((position, name))
@@ -455,6 +459,7 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     cards = (cmd.card, *cmd.pay)
     _check_spend(state, cmd.society, cards, rule)
     params = _check_decree(state, cmd, catalogue) if cmd.effect is not None else {}
+    outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -475,10 +480,11 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
         )
         act = cmd.act
     check_effects(state, effects, rule)
-    return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act, cmd.effect, params)]
+    return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act, cmd.effect, params,
+                          outcome)]
 
 
-ENGINE_ADJUDICATED: frozenset[str] = frozenset({"hoard", "trade", "succession-crisis"})
+ENGINE_ADJUDICATED: frozenset[str] = frozenset({"hoard", "trade", "succession-crisis", "midnight-oil"})
 """The catalogue effects whose consequences the engine computes (a play of one takes no primitive effects). Every
 other effect, adjudicated in the catalogue or not, is played with its board changes recorded explicitly."""
 LASTING: frozenset[str] = frozenset({"hoard", "trade"})
@@ -517,6 +523,21 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
     if cmd.effect in LASTING:
         require(cmd.effect not in state.lasting, f"{cmd.effect} already lasts to the end of this turn", rule)
     return params
+
+
+def _oil_outcome(state: GameState, society: str, rule: str) -> dict[str, str]:
+    """Midnight Oil (REV 401, 423): "the current order is carried out once more"; the repeat is an effect, not a
+    second order, so two cannot be chained on one order (digest §8 item 36). Played during the order to come (REV's
+    M), or under the official rules also just after the order the society gave (EN 380), which it then repeats."""
+    owed_repeat = state.pending is not None and state.pending.order is not None
+    last = state.last_order
+    if state.ruleset.play_after_order and after_order(state) == society and last is not None:
+        require(not last[4], "Midnight Oil cannot be chained: that order was itself a Midnight Oil repeat", rule)
+        require(state.pending is None, "an order is owed already: Midnight Oil repeats the order just given", rule)
+        return {"repeat": "after"}
+    require(not state.oil, "Midnight Oil is played already for this order: two cannot be chained", rule)
+    require(not owed_repeat, "Midnight Oil cannot be chained: the order owed is itself a Midnight Oil repeat", rule)
+    return {"repeat": "during"}
 
 
 def _check_timing(state: GameState, society: str, timing: str, rule: str) -> None:

@@ -228,3 +228,49 @@ def test_succession_crisis_is_refused_before_a_draw_and_when_the_council_already
                    "already runs counter-clockwise")
     assert_refused(drew, "raven play horse:7 effect=succession-crisis agent=horse.sheriff:horse.marshal",
                    "adjudicated by")
+
+
+# --- Midnight Oil --------------------------------------------------------------------------------------------
+
+BEAR_COUNCIL = {"bear.sheriff": "raven", "bear.steward": "spider", "eagle.sheriff": "serpent"}
+
+
+def test_revised_midnight_oil_carries_the_order_out_once_more_REV_401() -> None:
+    """REV 401: "(M) Midnight oil: The current order is carried out once more." Digest §8 item 36: the repeat is an
+    effect of the card, not a second order, so it is the same order, and the sequence then moves on."""
+    state = hands(office_state("bear", "sheriff", dict(BEAR_COUNCIL), ruleset="revised"), raven=["lion:2", "lion:3"])
+    after, events = apply(state, "raven play lion:2 effect=midnight-oil")
+    assert one(events, ev.CardPlayed).outcome == {"repeat": "during"} and after.oil
+    assert_refused(after, "raven play lion:3 effect=midnight-oil", "two cannot be chained")
+    after, _ = apply(after, "raven recruit frost-gate=2")
+    assert after.banners["frost-gate"] == ("bear", 4) and after.office_index == 0
+    # the same order is owed once more, and only it
+    assert [o.choices["order"] for o in options(after, "recruit")] == ["recruit_per_farm"]
+    assert options(after, "attack") == []
+    assert_refused(after, "raven play lion:3 effect=midnight-oil", "cannot be chained")
+    after, _ = apply(after, "raven recruit frost-gate=2")
+    assert after.banners["frost-gate"] == ("bear", 6)
+    assert after.office == "steward" and after.pending is None
+
+
+def test_revised_midnight_oil_is_not_played_after_the_order_REV_300() -> None:
+    """REV 300: "you may not play a decree after a council order is executed" - Midnight Oil is (M)."""
+    state = hands(office_state("bear", "sheriff", dict(BEAR_COUNCIL), ruleset="revised"), raven=["lion:2"])
+    after, _ = apply(state, "raven recruit frost-gate=2")
+    assert_refused(after, "raven play lion:2 effect=midnight-oil", "may not play a card now")
+
+
+def test_official_midnight_oil_after_the_order_repeats_it_and_cannot_chain_EN_380_REV_401() -> None:
+    """EN 380: a card "immediately after any action taken for a council position you control"; REV 401: the order
+    once more; digest §8 item 36: not chained. After the repeat the sequence resumes where it stood."""
+    state = hands(office_state("bear", "sheriff", dict(BEAR_COUNCIL)), raven=["lion:2", "lion:3"])
+    after, _ = apply(state, "raven recruit frost-gate=2")
+    assert after.office == "steward"
+    after, events = apply(after, "raven play lion:2 effect=midnight-oil")
+    assert one(events, ev.CardPlayed).outcome == {"repeat": "after"}
+    assert after.pending is not None and after.pending.order == "recruit_per_farm"
+    assert_refused(after, "spider draw", "raven owes an order")
+    after, _ = apply(after, "raven recruit frost-gate=2")
+    assert after.banners["frost-gate"] == ("bear", 6)
+    assert after.office == "steward" and after.pending is None
+    assert_refused(after, "raven play lion:3 effect=midnight-oil", "itself a Midnight Oil repeat")
