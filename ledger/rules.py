@@ -18,7 +18,7 @@ from typing import Any
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
-from whispers.ledger.decrees import Catalogue, check_play, family
+from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue, check_play, family
 from whispers.ledger.effects import (
     apply_agent_moves,
     check_effects,
@@ -484,9 +484,6 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
                           outcome)]
 
 
-ENGINE_ADJUDICATED: frozenset[str] = frozenset({"hoard", "trade", "succession-crisis", "midnight-oil"})
-"""The catalogue effects whose consequences the engine computes (a play of one takes no primitive effects). Every
-other effect, adjudicated in the catalogue or not, is played with its board changes recorded explicitly."""
 LASTING: frozenset[str] = frozenset({"hoard", "trade"})
 """Effects that last to the end of the empire's turn (REV 353, 355)."""
 

@@ -374,9 +374,11 @@ def test_decrees_json_lists_every_effect_in_a_stable_shape(catalogue: Catalogue)
     assert data["catalogue"] == {"id": "rulebooks", "name": catalogue.name, "content_hash": catalogue.content_hash}
     assert [e["id"] for e in data["effects"]] == list(catalogue.decrees)
     keys = {"id", "name", "decks", "card_set", "type", "on", "mechanics", "effect", "parameters", "source", "notes",
-            "playable"}
+            "playable", "engine"}
     for effect in data["effects"]:
         assert set(effect) == keys
+        # the engine adjudicates only effects whose mechanics the rulebooks give
+        assert effect["engine"] == "recorded" or effect["mechanics"] == "adjudicated"
         assert set(effect["type"]) == {"official", "revised"}
         assert all({"name", "kind"} <= set(p) for p in effect["parameters"])
 
