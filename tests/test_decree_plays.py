@@ -274,3 +274,39 @@ def test_official_midnight_oil_after_the_order_repeats_it_and_cannot_chain_EN_38
     assert after.banners["frost-gate"] == ("bear", 6)
     assert after.office == "steward" and after.pending is None
     assert_refused(after, "raven play lion:3 effect=midnight-oil", "itself a Midnight Oil repeat")
+
+
+# --- a record: verify re-adjudicates, the log round-trips ------------------------------------------------------
+
+
+def test_a_recorded_decree_play_verifies_says_what_it_could_not_check_and_its_log_round_trips() -> None:
+    """The bundled revised game up to Raven's draw of horse:8 in year 3, then Succession Crisis played at once
+    (REV 296, 419): `verify` re-adjudicates it, says the cost could not be checked without a card sheet, and the
+    written log replays to the same record."""
+    from importlib import resources
+
+    from whispers.ledger.game import replay_lines
+    from whispers.ledger.verify import verify
+    from whispers.projections.log import format_record
+
+    text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
+    lines = text.splitlines()
+    cut = lines.index("raven draw horse:8") + 1
+    game = replay_lines("sc", [*lines[:cut], "raven play horse:8 effect=succession-crisis"])
+    played = [e for e in game.events if isinstance(e, ev.CardPlayed)][-1]
+    assert played.effect == "succession-crisis" and game.state.counter_clockwise
+    facts = [e.to_fact() for e in game.events]
+    verified = verify(facts, "sc")
+    assert verified.events == len(facts)
+    assert len(verified.unchecked) == 1 and "no card sheet" in verified.unchecked[0]
+    log = list(format_record(game.events, comments=False))
+    assert "raven play horse:8 effect=succession-crisis" in log
+    again = replay_lines("sc", log)
+    assert [e.to_fact() for e in again.events] == facts
+    # a fact that says Succession Crisis where the rules would not allow it is caught
+    index = next(i for i, f in enumerate(facts) if f["type"] == "CardPlayed" and f.get("effect"))
+    bad = [*facts[:index], {**facts[index], "effect": "hoard"}, *facts[index + 1:]]
+    from whispers.ledger.verify import VerifyError
+
+    with pytest.raises(VerifyError):
+        verify(bad, "sc")
