@@ -310,3 +310,30 @@ def test_a_recorded_decree_play_verifies_says_what_it_could_not_check_and_its_lo
 
     with pytest.raises(VerifyError):
         verify(bad, "sc")
+
+
+def test_the_timeline_draws_the_leaps_of_midnight_oil_and_succession_crisis_with_their_names() -> None:
+    """Issue 11: "the timeline draws each effect that leaps in time with its name"; a hoarded supply check is
+    drawn as suspended."""
+    from whispers.ledger import randomgame
+    from whispers.ledger.board_files import load_board
+    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.names import SOCIETIES
+    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.projections.timeline import timeline
+
+    wanted = {"midnight-oil", "succession-crisis", "hoard"}
+    for seed in range(200):
+        events = [e for _, produced, _ in randomgame.play(SOCIETIES[:3], load_ruleset("revised"), load_board("standin"),
+                                                          seed, catalogue=shipped_catalogue()) for e in produced]
+        plays = [e for e in events if isinstance(e, ev.CardPlayed) and e.effect in wanted]
+        if not plays:
+            continue
+        dot = timeline(events)
+        for played in plays:
+            label = "suspended (hoard)" if played.effect == "hoard" else f"card {played.card}: {played.effect}"
+            assert label in dot, (seed, label)
+        wanted -= {p.effect for p in plays}
+        if not wanted:
+            break
+    assert not wanted
