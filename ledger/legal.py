@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue, family
 from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
 from whispers.ledger.state import SUPPLY_DUE, GameState, Position, position_name
 
@@ -98,6 +99,57 @@ def card_window(state: GameState) -> tuple[str, ...]:
     if last is not None:
         window.append(last)
     return tuple(dict.fromkeys(window))
+
+
+def decree_timing_refusal(state: GameState, society: str, timing: str) -> str | None:
+    """Why a decree of this timing may not be played by `society` now, or None. EN 380: "immediately before,
+    during or immediately after any action taken for a council position you control"; REV 290-300: G before an
+    order, M during it (both while the order is the player's to give), I at once when drawn by the one who drew it,
+    and no decree after an order is executed."""
+    acting = order_actor(state) == society
+    after = state.last_actor is not None and society == state.last_actor
+    if timing == "never":
+        return "this card is never played: it is discarded to pay for another (REV 315)"
+    if timing in ("I", "when-drawn"):
+        return None if after and state.last_was_draw else (
+            "an instant decree is played at once when drawn, by the society that drew it")
+    if timing in ("G", "M"):
+        return None if acting else (
+            f"a {timing} decree is played {'before' if timing == 'G' else 'during'} an order of a position the "
+            "player controls, not after an order is executed (REV 300)")
+    window = set(timing.split("|"))
+    if (acting and window & {"before", "during"}) or (after and "after" in window):
+        return None
+    return f"this effect is played {timing.replace('|', ', ')} an action of a position the player controls (EN 380)"
+
+
+_DOMAINS = {"count": "a whole number, 1 or more", "placements": "REGION:N, one or more, comma-separated"}
+
+
+def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> dict[str, dict[str, Any]]:
+    """The catalogue effects `society` could play now, by deck held and timing: effect -> {"engine": adjudicated
+    or recorded, "parameters": name -> its domain}. A recorded effect's play also types its board changes."""
+    hand = state.hands[society]
+    timing = family(state.ruleset)
+    found: dict[str, dict[str, Any]] = {}
+    for decree in catalogue.decrees.values():
+        if not decree.playable or not any(hand.counts.get(deck, 0) for deck in decree.decks):
+            continue
+        if decree_timing_refusal(state, society, decree.timing(timing)) is not None:
+            continue
+        domains: dict[str, Any] = {}
+        for p in decree.parameters:
+            if p.kind == "region":
+                domains[p.name] = tuple(state.board.regions)
+            elif p.kind == "empire":
+                domains[p.name] = state.board.empires
+            elif p.kind == "position":
+                domains[p.name] = tuple(f"{e}.{o}" for e in state.board.empires for o in OFFICES)
+            else:
+                domains[p.name] = _DOMAINS.get(p.kind, p.kind)
+        found[decree.id] = {"engine": "adjudicated" if decree.id in ENGINE_ADJUDICATED else "recorded",
+                            "parameters": domains}
+    return found
 
 
 def after_order(state: GameState) -> str | None:

@@ -34,6 +34,7 @@ from whispers.ledger.legal import (
     Option,
     after_order,
     card_window,
+    decree_timing_refusal,
     draw_count,
     movable_banners,
     order_actor,
@@ -501,7 +502,8 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
     except DecreeError as error:
         raise RuleError(str(error), rule) from None
     decree = catalogue[cmd.effect]
-    _check_timing(state, cmd.society, decree.timing(family(state.ruleset)), rule)
+    refusal = decree_timing_refusal(state, cmd.society, decree.timing(family(state.ruleset)))
+    require(refusal is None, refusal or "", rule)
     allowed = {p.name: p.kind for p in decree.parameters}
     params = dict(cmd.params)
     require(len(params) == len(cmd.params), f"{cmd.effect}: a parameter is named twice", rule)
@@ -535,25 +537,6 @@ def _oil_outcome(state: GameState, society: str, rule: str) -> dict[str, str]:
     require(not state.oil, "Midnight Oil is played already for this order: two cannot be chained", rule)
     require(not owed_repeat, "Midnight Oil cannot be chained: the order owed is itself a Midnight Oil repeat", rule)
     return {"repeat": "during"}
-
-
-def _check_timing(state: GameState, society: str, timing: str, rule: str) -> None:
-    """EN 380: "immediately before, during or immediately after an action of a position you control"; REV 290-300:
-    G before an order, M during it (both while the order is the player's to give), I at once when drawn by the one
-    who drew it, and no decree after an order is executed."""
-    acting = order_actor(state) == society
-    after = society == state.last_actor and state.last_actor is not None
-    drawn = after and state.last_was_draw
-    if timing in ("I", "when-drawn"):
-        require(drawn, "an instant decree is played at once when drawn, by the society that drew it", rule)
-    elif timing in ("G", "M"):
-        require(acting, f"a {timing} decree is played {'before' if timing == 'G' else 'during'} an order of a "
-                "position the player controls, not after an order is executed (REV 300)", rule)
-    else:
-        window = set(timing.split("|"))
-        ok = (acting and bool(window & {"before", "during"})) or (after and "after" in window)
-        require(ok, f"this effect is played {timing.replace('|', ', ')} an action of a position the player "
-                "controls (EN 380)", rule)
 
 
 def _check_param(state: GameState, effect: str, name: str, kind: str, value: str, rule: str) -> None:

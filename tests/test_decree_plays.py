@@ -337,3 +337,23 @@ def test_the_timeline_draws_the_leaps_of_midnight_oil_and_succession_crisis_with
         if not wanted:
             break
     assert not wanted
+
+
+def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV_296_REV_292() -> None:
+    """Issue 11: `prompt` offers the playable effects with their parameter domains: an (I) decree once drawn
+    (REV 296), a G decree before an order (REV 292), none of them the other way round."""
+    from whispers.ledger.decree_files import shipped_catalogue
+
+    catalogue = shipped_catalogue()
+    before = hands(office_state("elephant", "steward", dict(STEWARD_ONLY), ruleset="revised"),
+                   raven=["elephant:5", "horse:1"])
+    play = next(o for o in rules.prompt(before, catalogue).options if o.verb == "play")
+    effects = play.choices["effects"]
+    assert "hoard" not in effects and "move-army" in effects and "recruit" in effects
+    assert effects["move-army"]["engine"] == "recorded"
+    assert "saltmarsh" in effects["move-army"]["parameters"]["from"]
+    drew = _drew(held=("horse:1",))
+    effects = next(o for o in rules.prompt(drew, catalogue).options if o.verb == "play").choices["effects"]
+    assert {"hoard", "trade", "succession-crisis"} <= set(effects) and "move-army" not in effects
+    assert effects["hoard"] == {"engine": "adjudicated", "parameters": {}}
+    assert "effects" not in play.choices or rules.prompt(before).options[-1].choices.keys() == {"hand"}
