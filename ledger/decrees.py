@@ -186,7 +186,8 @@ class Catalogue:
         return content_hash(self.to_data())
 
 
-ENGINE_ADJUDICATED: frozenset[str] = frozenset({"hoard", "trade", "succession-crisis", "midnight-oil"})
+ENGINE_ADJUDICATED: frozenset[str] = frozenset(
+    {"hoard", "trade", "succession-crisis", "midnight-oil", "use-position", "move-agent"})
 """The effects whose consequences the engine computes (a play of one types no board change). Every other effect,
 whether the rulebooks give its mechanics or not, is played with its board changes recorded as explicit primitive
 effects (add=, kill=, move=, agent=, act=), and only its deck, cost, timing and parameters are checked."""

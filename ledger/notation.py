@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
+from whispers.ledger.decrees import ENGINE_ADJUDICATED
 from whispers.ledger.errors import NotationError
 from whispers.ledger.names import SLOTS, SOCIETIES
 
@@ -422,9 +423,10 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
                 args.append(f"ability={event.ability}")
             if event.pay:
                 args.append("pay=" + ",".join(event.pay))
-            args += _effect_args(event.effects)
-            if event.act:
-                args.append(f"act={event.act}")
+            if event.effect not in ENGINE_ADJUDICATED:  # else the engine computes them again on replay
+                args += _effect_args(event.effects)
+                if event.act:
+                    args.append(f"act={event.act}")
             return f"{event.society} play " + " ".join(args)
         case ev.CardsDiscarded(society=s, cards=cards):
             return f"{s} discard " + " ".join(cards)

@@ -13,7 +13,7 @@ from whispers.ledger import rules
 from whispers.ledger.board import Board
 from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue
 from whispers.ledger.errors import RuleError
-from whispers.ledger.names import CARDS_PER_DECK, SLOTS
+from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import GameState, card_empire
 
@@ -139,13 +139,26 @@ def _decree_play(state: GameState, option: rules.Option, rng: random.Random,
             if hand.counts.get(deck, 0) == 0:
                 continue
             card = deck if hand.unknown(deck) > 0 else _name(hand.known, deck)
-            command = c.PlayCard(option.society, card, effect=effect)
-            try:
-                rules.decide(state, command, catalogue)
-            except RuleError:
-                continue
-            playable.append(command)
+            for params in _random_params(state, option.society, effect, rng):
+                command = c.PlayCard(option.society, card, effect=effect, params=params)
+                try:
+                    rules.decide(state, command, catalogue)
+                except RuleError:
+                    continue
+                playable.append(command)
     return rng.choice(playable) if playable else None
+
+
+def _random_params(state: GameState, society: str, effect: str,
+                   rng: random.Random) -> list[tuple[tuple[str, str], ...]]:
+    """A few parameter sets to try for an effect the engine adjudicates (the rules then keep the legal ones)."""
+    seats = [f"{e}.{o}" for (e, o), s in state.council.items() if s == society]
+    empty = [f"{e}.{o}" for e in state.board.empires for o in OFFICES if (e, o) not in state.council]
+    if effect == "use-position":
+        return [(("position", p),) for p in rng.sample(seats, min(3, len(seats)))]
+    if effect == "move-agent":
+        return [(("to", p),) for p in rng.sample(empty, min(3, len(empty)))]
+    return [()]
 
 
 def play(players: tuple[str, ...], ruleset: Ruleset, board: Board, seed: int, name: str = "random",

@@ -461,6 +461,8 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     _check_spend(state, cmd.society, cards, rule)
     params = _check_decree(state, cmd, catalogue) if cmd.effect is not None else {}
     outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
+    if cmd.effect in ("use-position", "move-agent"):
+        cmd = _lent_position(state, cmd, params, rule)
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -522,6 +524,31 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
     if cmd.effect in LASTING:
         require(cmd.effect not in state.lasting, f"{cmd.effect} already lasts to the end of this turn", rule)
     return params
+
+
+def _lent_position(state: GameState, cmd: c.PlayCard, params: dict[str, str], rule: str) -> c.PlayCard:
+    """The play as the engine adjudicates it, with the agent move and the position whose order is taken (`act`).
+
+    use-position (EN 434, REV 391): the active position's action is given up for the action of another position
+    the player controls; the sequence continues after the replaced position. move-agent (EN 430, REV 335-341): the
+    active agent moves to an empty council position and its action is taken there at once; the sequence resumes one
+    step after the abandoned position; unusable when no position is empty."""
+    require(state.pending is None and order_actor(state) == cmd.society,
+            f"{cmd.effect} is played in place of the active position's order, by the society that controls it", rule)
+    current = (state.empire, OFFICES[state.office_index])
+    if cmd.effect == "use-position":
+        require("position" in params, "use-position names the position used: position=EMPIRE.OFFICE", rule)
+        target = params["position"]
+        require(where(state, target)[0] != current, "use-position uses another position than the active one", rule)
+        return replace(cmd, act=target)
+    require("to" in params, "move-agent names the empty position the agent moves to: to=EMPIRE.OFFICE", rule)
+    target = params["to"]
+    position = where(state, target)[0]
+    assert position is not None
+    require(position not in state.council, f"{target} is not empty: the agent moves to an empty position", rule)
+    seat = state.active_agent(state.empire, state.office_index)
+    assert seat is not None  # the society controls the active office, so an agent sits on or after it
+    return replace(cmd, effects=ev.Effects(agent=((position_name(seat), target),)), act=target)
 
 
 def _oil_outcome(state: GameState, society: str, rule: str) -> dict[str, str]:

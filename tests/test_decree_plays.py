@@ -171,8 +171,8 @@ def test_revised_g_and_m_decrees_before_or_during_an_order_never_after_it_REV_30
     assert_refused(drew, "raven play elephant:5 effect=recruit add=elephant:jade-terraces:1", "not after an order")
     assert_refused(drew, "raven play horse:1 effect=midnight-oil", "holds no horse card")
     lion = hands(office_state("lion", "sheriff", ruleset="revised"), raven=["lion:2"])
-    after, events = apply(lion, "raven play lion:2 effect=use-position position=lion.sheriff")
-    assert one(events, ev.CardPlayed).params == {"position": "lion.sheriff"}
+    after, events = apply(lion, "raven play lion:2 effect=midnight-oil")
+    assert one(events, ev.CardPlayed).outcome == {"repeat": "during"}
 
 
 def test_official_windows_before_during_and_after_an_action_EN_380() -> None:
@@ -357,3 +357,39 @@ def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV
     assert {"hoard", "trade", "succession-crisis"} <= set(effects) and "move-army" not in effects
     assert effects["hoard"] == {"engine": "adjudicated", "parameters": {}}
     assert "effects" not in play.choices or rules.prompt(before).options[-1].choices.keys() == {"hand"}
+
+
+# --- use-position and move-agent -----------------------------------------------------------------------------
+
+
+def test_use_position_takes_another_controlled_positions_order_and_the_sequence_continues_EN_434_REV_391() -> None:
+    """REV 391 (EN 434): the active position's action is given up for the action of another position the player
+    controls (any council); the sequence then continues after the replaced position."""
+    council = {"bear.sheriff": "raven", "bear.steward": "spider", "lion.marshal": "raven", "eagle.sheriff": "serpent"}
+    state = hands(office_state("bear", "sheriff", council, ruleset="revised"), raven=["lion:2"])
+    assert_refused(state, "raven play lion:2 effect=use-position position=eagle.marshal", "does not control")
+    assert_refused(state, "raven play lion:2 effect=use-position position=bear.sheriff", "another position")
+    assert_refused(state, "raven play lion:2 effect=use-position", "names the position")
+    after, events = apply(state, "raven play lion:2 effect=use-position position=lion.marshal")
+    played = one(events, ev.CardPlayed)
+    assert played.act == "lion.marshal" and played.params == {"position": "lion.marshal"}
+    assert format_event(played) == "raven play lion:2 effect=use-position position=lion.marshal"
+    assert [o.choices["at"] for o in options(after, "recruit")] == ["lion.marshal"]
+    after, _ = apply(after, "raven recruit goldcrown=" + str(options(after, "recruit")[0].choices["amount"]))
+    assert after.office == "steward" and after.pending is None
+
+
+def test_move_agent_moves_the_active_agent_to_an_empty_position_and_acts_there_EN_430_REV_335() -> None:
+    """REV 335-341 (EN 430): the active agent moves to an empty council position (any council) and its action is
+    taken at once there; the sequence resumes one step after the abandoned position. Unusable onto a held one."""
+    council = {"bear.sheriff": "raven", "bear.steward": "spider", "lion.marshal": "rat", "eagle.sheriff": "serpent"}
+    state = hands(office_state("bear", "sheriff", council, ruleset="revised"), raven=["eagle:2"])
+    assert_refused(state, "raven play eagle:2 effect=move-agent to=lion.marshal", "not empty")
+    assert_refused(state, "raven play eagle:2 effect=move-agent", "names the empty position")
+    after, events = apply(state, "raven play eagle:2 effect=move-agent to=lion.sheriff")
+    played = one(events, ev.CardPlayed)
+    assert played.effects.agent == (("bear.sheriff", "lion.sheriff"),) and played.act == "lion.sheriff"
+    assert after.council.get(("lion", "sheriff")) == "raven" and ("bear", "sheriff") not in after.council
+    assert {o.choices["at"] for o in options(after, "recruit")} == {"lion.sheriff"}
+    after, _ = apply(after, "raven recruit goldcrown=" + str(options(after, "recruit")[0].choices["amount"]))
+    assert after.office == "steward" and after.pending is None
