@@ -71,6 +71,7 @@ class Exported:
     head: str  # of the events' hash chain
     notes_head: str
     warnings: tuple[str, ...] = ()  # malformed notes an older whispers stored, skipped
+    unchecked: tuple[str, ...] = ()  # what of the card plays could not be checked (no card sheet)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "events": self.events, "notes": self.notes, "head": self.head,
@@ -110,6 +111,7 @@ class Verification:
     notes: int
     notes_head: str | None  # None: a record file from an older whispers, whose notes no hash covers
     warnings: tuple[str, ...] = ()  # malformed notes an older whispers stored, skipped
+    unchecked: tuple[str, ...] = ()  # what of the card plays could not be checked (no card sheet)
 
     @property
     def played_under(self) -> str:
@@ -120,7 +122,7 @@ class Verification:
     def to_json(self) -> dict[str, Any]:
         return {"target": self.target, "events": self.events, "head": self.head,
                 "pins": {"ruleset": self.pins[0].to_json(), "board": self.pins[1].to_json()}, "where": self.where,
-                "notes": self.notes, "notes_head": self.notes_head}
+                "notes": self.notes, "notes_head": self.notes_head, "unchecked": list(self.unchecked)}
 
 
 def verify(store: Store | str | None, target: str) -> Verification:
@@ -141,4 +143,4 @@ def verify(store: Store | str | None, target: str) -> Verification:
         chained = True
     verified = check(facts, target)
     return Verification(target, verified.events, verified.head, verified.pins, _where(verified.state), len(found),
-                        recordfile.notes_head(found) if chained else None, warnings)
+                        recordfile.notes_head(found) if chained else None, warnings, verified.unchecked)

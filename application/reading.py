@@ -48,7 +48,9 @@ def status_of(state: Any, viewer: str | None = None) -> Status:
     from whispers.projections.visibility import known_scores, knows, state_view
 
     data = state_view(state, viewer)
-    options = tuple(o for o in prompt(state).options if knows(viewer, o.society))
+    from whispers.ledger.decree_files import shipped_catalogue
+
+    options = tuple(o for o in prompt(state, shipped_catalogue()).options if knows(viewer, o.society))
     data["next"]["moves"] = [option_json(o) for o in options]
     data["on_board"] = {e: state.on_board(e) for e in state.board.empires}
     return Status(state.name, viewer, data, options, known_scores(state, viewer))

@@ -48,7 +48,8 @@ def _print_table(data: dict, ruleset_ref: str | None, timing: Family | None) -> 
     head = data["catalogue"]
     console.print(f"[bold]{escape(head['name'])}[/bold] ({head['id']}, {head['content_hash']})", highlight=False)
     caption = ("set: dark-alliances effects need the expansion's card set; mechanics: adjudicated (the rulebooks "
-               "give them) or recorded (the play records its board changes)")
+               "give them) or recorded (they do not); engine: adjudicated (the engine computes the consequences) or "
+               "recorded (the play records its board changes)")
     table = Table(box=box.SIMPLE_HEAD, caption=caption, collapse_padding=True, pad_edge=False)
     table.add_column("effect", no_wrap=True)
     if timing is None:
@@ -56,14 +57,14 @@ def _print_table(data: dict, ruleset_ref: str | None, timing: Family | None) -> 
         table.add_column("revised", no_wrap=True)
     else:
         table.add_column(f"timing ({escape(ruleset_ref or '')})", overflow="fold")
-    for heading in ("on", "decks", "set", "mechanics", "parameters", "source"):
+    for heading in ("on", "decks", "set", "mechanics", "engine", "parameters", "source"):
         table.add_column(heading, overflow="fold")
     for row in data["effects"]:
         params = ", ".join(f"{p['name']}: {p['kind']}" for p in row["parameters"])
         timing_cells = ([row["type"]["official"], row["type"]["revised"]] if timing is None
                         else [row["timing"]["words"]])
         table.add_row(row["id"], *timing_cells, row["on"], ", ".join(row["decks"]), row["card_set"],
-                      row["mechanics"], params, ", ".join(row["source"]))
+                      row["mechanics"], row["engine"], params, ", ".join(row["source"]))
     console.print(table)
 
 

@@ -62,6 +62,8 @@ def verify(target: str, store_url: str | None) -> None:
                f"every move agrees with the rules; chain head {verified.head}")
     for pin in verified.pins:
         click.echo(f"  {pin.sentence()}")
+    for note in verified.unchecked:
+        click.echo(f"{target}: not checked: {note}")
     if verified.notes_head is not None:
         click.echo(f"{target}: {plural(verified.notes, 'note')}, apart from the moves; "
                    f"notes head {verified.notes_head}")

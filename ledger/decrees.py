@@ -186,12 +186,24 @@ class Catalogue:
         return content_hash(self.to_data())
 
 
+ENGINE_ADJUDICATED: frozenset[str] = frozenset(
+    {"hoard", "trade", "succession-crisis", "midnight-oil", "use-position", "move-agent"})
+"""The effects whose consequences the engine computes (a play of one types no board change). Every other effect,
+whether the rulebooks give its mechanics or not, is played with its board changes recorded as explicit primitive
+effects (add=, kill=, move=, agent=, act=), and only its deck, cost, timing and parameters are checked."""
+
+
+def engine_mode(effect: str) -> str:
+    """`adjudicated` by the engine, or `recorded` (its board changes typed with the play)."""
+    return "adjudicated" if effect in ENGINE_ADJUDICATED else "recorded"
+
+
 def listing(catalogue: Catalogue, timing: Family | None = None) -> dict[str, Any]:
     """The catalogue in the stable JSON shape of `whispers decrees --json`: every effect in catalogue order; with
     `timing`, each effect also says when that ruleset family lets it be played, in words."""
     effects = []
     for decree in catalogue.decrees.values():
-        row: dict[str, Any] = {"id": decree.id, **decree.to_data()}
+        row: dict[str, Any] = {"id": decree.id, **decree.to_data(), "engine": engine_mode(decree.id)}
         if timing is not None:
             row["timing"] = {"family": timing, "type": decree.timing(timing), "words": decree.timing_words(timing)}
         effects.append(row)

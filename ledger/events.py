@@ -274,12 +274,26 @@ class CardPlayed(Event):
     """
 
     MOVE = True
+    class_version = 2
     society: str
     card: str
     ability: int | None
     pay: tuple[str, ...]
     effects: Effects
     act: str | None
+    effect: str | None = None
+    """The catalogue effect played (fixtures/decrees.toml), or None for a play recorded before issue 11."""
+    params: dict[str, str] | None = None
+    """The effect's parameters as the catalogue names them (`region` -> `frost-gate`)."""
+    outcome: dict[str, str] | None = None
+    """What the engine decided of an effect it adjudicates, where the play alone does not say it (Midnight Oil:
+    `repeat` = `during`, the order to come, or `after`, the order just given)."""
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        fact["effect"] = None
+        fact["params"] = {}
+        fact["outcome"] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +301,29 @@ class CardsDiscarded(Event):
     MOVE = True
     society: str
     cards: tuple[str, ...]
+
+
+# --- decrees (issue 11): what a card effect the engine adjudicates decided ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SupplySuspended(Event):
+    """Hoard (REV 355, "ignore supply checks until the end of the turn"): the supply check that ends this empire's
+    turn is not made. The turn is read as the round (digest §8 item 37): a check is owed before the next one."""
+
+    empire: str
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeferredSupplyChecked(Event):
+    """The supply check Hoard deferred, run at the end of the round (REV 355: "perform a supply check before the
+    beginning of the next turn"): over the empires whose checks were suspended (`empires`), or every region when the
+    ruleset checks the whole board. losses: region -> (empire, banners) back to the reserve."""
+
+    empires: tuple[str, ...]
+    scope: str
+    losses: dict[str, tuple[str, int]]
 
 
 # --- loyalty ---------------------------------------------------------------------------------------

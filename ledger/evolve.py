@@ -66,11 +66,32 @@ def _started(e: ev.GameStarted) -> GameState:
     )
 
 
-def _after_order(state: GameState, actor: str, draw: bool = False) -> GameState:
-    """Move on once an order is taken: past the active office, or past the council (REV swap)."""
-    ends = state.pending is not None and state.pending.ends_council
-    index = SUPPLY_DUE if ends else state.office_index + 1
-    return replace(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw)
+def _after_order(state: GameState, actor: str, draw: bool = False, given: tuple[str, str, str] | None = None
+                 ) -> GameState:
+    """Move on once an order is taken: past the active office, or past the council (REV swap); or, when Midnight
+    Oil was played during it, to the same order once more (REV 401)."""
+    pending = state.pending
+    ends = pending is not None and pending.ends_council
+    repeat = pending is not None and pending.order is not None
+    last = (*given, ends, repeat) if given is not None else state.last_order
+    if state.oil and given is not None:
+        again = Pending(actor, ((given[0], given[1]),), ends, pending.resume if pending else None, given[2])
+        return replace(state, pending=again, oil=False, last_actor=actor, last_was_draw=draw, last_order=last)
+    if ends:
+        index = SUPPLY_DUE
+    elif pending is not None and pending.resume is not None:
+        index = pending.resume
+    else:
+        index = _next_office(state, state.office_index)
+    return replace(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw, last_order=last)
+
+
+def _next_office(state: GameState, index: int) -> int:
+    """The office after `index` in the council sequence: clockwise, or back towards the Sheriff once Succession
+    Crisis reversed it (REV 419); past either end, the supply check."""
+    if state.counter_clockwise:
+        return index - 1 if index > 0 else SUPPLY_DUE
+    return index + 1
 
 
 def _place(banners: Mapping[str, tuple[str, int]], region: str, empire: str, delta: int) -> dict[str, tuple[str, int]]:
@@ -111,13 +132,14 @@ def _a_skipped(state: GameState, e: ev.Skipped) -> GameState:
 
 
 def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
-    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None)
+    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None,
+                   counter_clockwise=False, oil=False, last_order=None)
 
 
 def _a_office_skipped(state: GameState, e: ev.OfficeSkipped) -> GameState:
     if state.pending is not None:
         return replace(_after_order(state, state.pending.society), last_actor=state.last_actor)
-    return replace(state, office_index=state.office_index + 1)
+    return replace(state, office_index=_next_office(state, state.office_index))
 
 
 def _a_supply(state: GameState, e: ev.SupplyChecked) -> GameState:
@@ -130,8 +152,22 @@ def _a_supply(state: GameState, e: ev.SupplyChecked) -> GameState:
                    last_was_draw=False)
 
 
+def _a_supply_suspended(state: GameState, e: ev.SupplySuspended) -> GameState:
+    return replace(state, office_index=TURN_DONE, last_actor=None, last_was_draw=False,
+                   supply_owed=(*state.supply_owed, e.empire))
+
+
+def _a_deferred_supply(state: GameState, e: ev.DeferredSupplyChecked) -> GameState:
+    banners, reserve = state.banners, state.reserve
+    for region, (empire, n) in e.losses.items():
+        banners = _place(banners, region, empire, -n)
+        reserve = _add_reserve(reserve, empire, n)
+    return replace(state, banners=banners, reserve=reserve, supply_owed=())
+
+
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
-    return replace(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None)
+    return replace(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None, lasting=(),
+                   counter_clockwise=False)
 
 
 def _a_first(state: GameState, e: ev.FirstPlayerPassed) -> GameState:
@@ -173,7 +209,7 @@ def _a_recruited(state: GameState, e: ev.BannersRecruited) -> GameState:
     for region, n in e.placed.items():
         banners = _place(banners, region, e.empire, n)
     state = replace(state, banners=banners, reserve=_add_reserve(state.reserve, e.empire, -e.amount))
-    return _after_order(state, e.society)
+    return _after_order(state, e.society, given=(e.empire, e.office, e.order))
 
 
 def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
@@ -185,7 +221,7 @@ def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
     deck = Deck(deck.draw + e.reshuffled - e.drawn, deck.discard - e.reshuffled)
     state = replace(state, hands={**state.hands, e.society: Hand(counts, hand.known + e.cards)},
                     decks={**state.decks, e.empire: deck})
-    return _after_order(state, e.society, draw=True)
+    return _after_order(state, e.society, draw=True, given=(e.empire, e.office, e.order))
 
 
 def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
@@ -198,7 +234,8 @@ def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
         banners = _place(banners, e.target, defender, -e.defender_losses)
     if survivors:
         banners = _place(banners, e.target, e.empire, survivors)
-    return _after_order(replace(state, banners=banners, reserve=reserve), e.society)
+    return _after_order(replace(state, banners=banners, reserve=reserve), e.society,
+                        given=(e.empire, e.office, e.order))
 
 
 def _a_swapped(state: GameState, e: ev.AgentSwapped) -> GameState:
@@ -229,6 +266,19 @@ def _effects(state: GameState, effects: ev.Effects) -> GameState:
 
 def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
     state = _effects(_spent(state, e.society, (e.card, *e.pay)), e.effects)
+    if e.effect in ("hoard", "trade"):
+        state = replace(state, lasting=(*state.lasting, e.effect))
+    elif e.effect == "midnight-oil" and (e.outcome or {}).get("repeat") == "after":
+        # the order just given, once more, owed now; the sequence then resumes where it stood
+        assert state.last_order is not None
+        empire, office, order, ends, _ = state.last_order
+        state = replace(state, pending=Pending(e.society, ((empire, office),), ends, state.office_index, order))
+    elif e.effect == "midnight-oil":
+        state = replace(state, oil=True)
+    elif e.effect == "succession-crisis":
+        # the sequence runs counter-clockwise from the position that drew the card: the office before it is next
+        current = min(state.office_index, SUPPLY_DUE) - 1
+        state = replace(state, counter_clockwise=True, office_index=current - 1 if current > 0 else SUPPLY_DUE)
     if e.act is not None:
         empire, office = e.act.split(".", 1)
         state = replace(state, pending=Pending(e.society, ((empire, office),), False))
@@ -292,6 +342,8 @@ _APPLY: dict[type, Any] = {
     ev.EmpireTurnStarted: _a_empire_turn,
     ev.OfficeSkipped: _a_office_skipped,
     ev.SupplyChecked: _a_supply,
+    ev.SupplySuspended: _a_supply_suspended,
+    ev.DeferredSupplyChecked: _a_deferred_supply,
     ev.RoundEnded: _a_round_ended,
     ev.FirstPlayerPassed: _a_first,
     ev.GameScored: _a_scored,

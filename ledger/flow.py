@@ -52,9 +52,15 @@ def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
         if state.office_index == TURN_DONE:
             if state.empire_index + 1 < len(state.board.empires):
                 return ev.EmpireTurnStarted(state.board.empires[state.empire_index + 1])
+            if state.supply_owed:
+                return deferred_supply_check(state)
             return ev.RoundEnded(state.round)
         if state.office_index == SUPPLY_DUE:
-            return None if window_waits(state) and not close else supply_check(state)
+            if window_waits(state) and not close:
+                return None
+            if "hoard" in state.lasting:
+                return ev.SupplySuspended(state.empire, "hoard")
+            return supply_check(state)
         actor = order_actor(state)
         office = OFFICES[state.office_index]
         if actor is None:
@@ -110,14 +116,27 @@ def end_of_game(state: GameState) -> ev.Event:
     return score(state)
 
 
+def deferred_supply_check(state: GameState) -> ev.DeferredSupplyChecked:
+    """REV 355: the check Hoard suspended, made before the next turn (read: round) begins; for the empires whose
+    checks were suspended, or every region when the ruleset checks the whole board."""
+    owed = tuple(dict.fromkeys(state.supply_owed))
+    return ev.DeferredSupplyChecked(owed, state.ruleset.supply_scope, _excess(state, owed))
+
+
 def supply_check(state: GameState) -> ev.SupplyChecked:
     """EN "Checking Supply": the ruleset's limit a region, a higher one with a farm; scope per ruleset (FR: the active
     empire)."""
+    return ev.SupplyChecked(state.empire, state.ruleset.supply_scope, _excess(state, (state.empire,)))
+
+
+def _excess(state: GameState, active: tuple[str, ...]) -> dict[str, tuple[str, int]]:
+    """region -> (empire, banners over its limit), for the `active` empires' regions when the ruleset checks only
+    the active empire, else every region."""
     losses = {}
     for region, (empire, count) in state.banners.items():
-        if state.ruleset.supply_scope == "active" and empire != state.empire:
+        if state.ruleset.supply_scope == "active" and empire not in active:
             continue
         excess = count - state.supply_limit(region)
         if excess > 0:
             losses[region] = (empire, excess)
-    return ev.SupplyChecked(state.empire, state.ruleset.supply_scope, losses)
+    return losses

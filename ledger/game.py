@@ -89,8 +89,9 @@ def new_game(store: Store, name: str, header: Header, allow_modified: bool = Fal
 def play(game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:
     """The game after one more move, in memory; RuleError if the move is illegal."""
     from whispers.ledger import rules
+    from whispers.ledger.decree_files import shipped_catalogue
 
-    produced = rules.decide(game.state, command)
+    produced = rules.decide(game.state, command, shipped_catalogue())
     state = game.state
     for event in produced:
         state = evolve(state, event)
@@ -107,6 +108,7 @@ def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.
 def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, allow_modified: bool = False) -> Game:
     """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
     from whispers.ledger import rules
+    from whispers.ledger.decree_files import shipped_catalogue
     from whispers.ledger.notation import Header, parse_lines
 
     events: list[ev.Event] = []  # grown in place: a Game per line copied every event so far, quadratic
@@ -121,7 +123,7 @@ def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, al
                 continue
             if state is None:
                 raise NotationError("the first move comes before the game line (game ruleset=... players=...)")
-            for event in rules.decide(state, parsed):  # as play() does
+            for event in rules.decide(state, parsed, shipped_catalogue()):  # as play() does
                 state = evolve(state, event)
                 events.append(event)
         except RuleError as exc:

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue, family
 from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
 from whispers.ledger.state import SUPPLY_DUE, GameState, Position, position_name
 
@@ -45,7 +46,7 @@ def order_options(state: GameState, society: str) -> list[Option]:
     for position in order_positions(state):
         empire = position[0]
         for order in state.board.orders(*position):
-            if state.pending and order == "swap_agent":
+            if state.pending and (order == "swap_agent" or state.pending.order not in (None, order)):
                 continue
             if order_refusal(state, empire, order, position) is not None:
                 continue
@@ -100,6 +101,57 @@ def card_window(state: GameState) -> tuple[str, ...]:
     return tuple(dict.fromkeys(window))
 
 
+def decree_timing_refusal(state: GameState, society: str, timing: str) -> str | None:
+    """Why a decree of this timing may not be played by `society` now, or None. EN 380: "immediately before,
+    during or immediately after any action taken for a council position you control"; REV 290-300: G before an
+    order, M during it (both while the order is the player's to give), I at once when drawn by the one who drew it,
+    and no decree after an order is executed."""
+    acting = order_actor(state) == society
+    after = state.last_actor is not None and society == state.last_actor
+    if timing == "never":
+        return "this card is never played: it is discarded to pay for another (REV 315)"
+    if timing in ("I", "when-drawn"):
+        return None if after and state.last_was_draw else (
+            "an instant decree is played at once when drawn, by the society that drew it")
+    if timing in ("G", "M"):
+        return None if acting else (
+            f"a {timing} decree is played {'before' if timing == 'G' else 'during'} an order of a position the "
+            "player controls, not after an order is executed (REV 300)")
+    window = set(timing.split("|"))
+    if (acting and window & {"before", "during"}) or (after and "after" in window):
+        return None
+    return f"this effect is played {timing.replace('|', ', ')} an action of a position the player controls (EN 380)"
+
+
+_DOMAINS = {"count": "a whole number, 1 or more", "placements": "REGION:N, one or more, comma-separated"}
+
+
+def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> dict[str, dict[str, Any]]:
+    """The catalogue effects `society` could play now, by deck held and timing: effect -> {"engine": adjudicated
+    or recorded, "parameters": name -> its domain}. A recorded effect's play also types its board changes."""
+    hand = state.hands[society]
+    timing = family(state.ruleset)
+    found: dict[str, dict[str, Any]] = {}
+    for decree in catalogue.decrees.values():
+        if not decree.playable or not any(hand.counts.get(deck, 0) for deck in decree.decks):
+            continue
+        if decree_timing_refusal(state, society, decree.timing(timing)) is not None:
+            continue
+        domains: dict[str, Any] = {}
+        for p in decree.parameters:
+            if p.kind == "region":
+                domains[p.name] = tuple(state.board.regions)
+            elif p.kind == "empire":
+                domains[p.name] = state.board.empires
+            elif p.kind == "position":
+                domains[p.name] = tuple(f"{e}.{o}" for e in state.board.empires for o in OFFICES)
+            else:
+                domains[p.name] = _DOMAINS.get(p.kind, p.kind)
+        found[decree.id] = {"engine": "adjudicated" if decree.id in ENGINE_ADJUDICATED else "recorded",
+                            "parameters": domains}
+    return found
+
+
 def after_order(state: GameState) -> str | None:
     """The society whose window "immediately after" an order is open: the one that took the last order (EN
     "Playing Cards"), or under REV only the one that drew with it (an (I) decree "played ... as it is drawn")."""
@@ -135,7 +187,13 @@ def recruit_count(state: GameState, empire: str, order: str) -> int:
     if not words:
         return each
     _, icon = words
-    return each * state.icons(empire, _ICON[icon])
+    return each * counted_icons(state, empire, _ICON[icon])
+
+
+def counted_icons(state: GameState, empire: str, icon: str) -> int:
+    """The icons an action counts; while Trade lasts every farm counts twice (REV 353)."""
+    n = state.icons(empire, icon)
+    return 2 * n if icon == "farm" and "trade" in state.lasting else n
 
 
 def recruit_amount(state: GameState, empire: str, order: str) -> int:
@@ -151,7 +209,7 @@ def draw_count(state: GameState, empire: str, order: str) -> tuple[int, int, int
         counted = int(words[0])
     else:
         _, per, icon = words
-        counted = state.icons(empire, _ICON[icon]) // int(per)
+        counted = counted_icons(state, empire, _ICON[icon]) // int(per)
     deck = state.decks[empire]
     reshuffled = 0
     if deck.draw < counted and state.ruleset.reshuffle_when_empty:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
+from whispers.ledger.decrees import ENGINE_ADJUDICATED
 from whispers.ledger.errors import NotationError
 from whispers.ledger.names import SLOTS, SOCIETIES
 
@@ -36,7 +37,8 @@ VERBS: dict[str, str] = {
     "attack": "raven attack frost-gate ice-hall 3   (FROM TO BANNERS) [at=bear.marshal]",
     "draw": "raven draw   |   raven draw bear:3 bear:7   (name the cards when known) [order=...] [at=...]",
     "swap-agent": "raven swap-agent marshal   (then the order taken there is the society's next move)",
-    "play": "raven play lion:2 ability=1 pay=bear:5 add=bear:frost-gate:3 kill=ice-hall:2 move=a:b:2 "
+    "play": "raven play elephant:2 effect=hoard pay=elephant:3 [PARAM=VALUE ...]   |   "
+            "raven play lion:2 ability=1 pay=bear:5 add=bear:frost-gate:3 kill=ice-hall:2 move=a:b:2 "
             "agent=bear.sheriff:lion.marshal act=lion.marshal",
     "discard": "raven discard bear:5 lion   (a card, or just its empire when the record does not know which)",
     "swap-loyalty": "raven swap-loyalty devout opposed   |   rat swap-loyalty devout=lion opposed=bear (sealed set)",
@@ -303,11 +305,20 @@ def _effects(keys: dict[str, list[str]]) -> ev.Effects:
 def _play(society: str, args: list[str]) -> c.Command:
     if not args or "=" in args[0]:
         raise NotationError(f"play names the card first, e.g. {VERBS['play']}")
-    keys = _keywords(args[1:], "play", {"ability", "pay", "add", "kill", "move", "agent", "act"})
+    own = {"ability", "pay", "add", "kill", "move", "agent", "act", "effect"}
+    named = [a for a in args[1:] if a.partition("=")[0] in own]
+    keys = _keywords(named, "play", own)
+    effect = keys["effect"][0] if "effect" in keys else None
+    if len(keys.get("effect", [])) > 1:
+        raise NotationError("play: one effect= a play")
+    rest = [a for a in args[1:] if a.partition("=")[0] not in own]
+    if rest and effect is None:
+        _keywords(rest, "play", own)  # says what play takes
+    params = tuple(_pairs(rest, "play").items())
     ability = _int(keys["ability"][0], "ability") if "ability" in keys else None
     pay = tuple(card for value in keys.get("pay", []) for card in value.split(",") if card)
     act = keys["act"][0] if "act" in keys else None
-    return c.PlayCard(society, args[0], ability, pay, _effects(keys), act)
+    return c.PlayCard(society, args[0], ability, pay, _effects(keys), act, effect, params)
 
 
 def _discard(society: str, args: list[str]) -> c.Command:
@@ -415,13 +426,17 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
             return f"{s} swap-agent {t}"
         case ev.CardPlayed():
             args = [event.card]
+            if event.effect is not None:
+                args.append(f"effect={event.effect}")
+                args += [f"{k}={v}" for k, v in (event.params or {}).items()]
             if event.ability is not None:
                 args.append(f"ability={event.ability}")
             if event.pay:
                 args.append("pay=" + ",".join(event.pay))
-            args += _effect_args(event.effects)
-            if event.act:
-                args.append(f"act={event.act}")
+            if event.effect not in ENGINE_ADJUDICATED:  # else the engine computes them again on replay
+                args += _effect_args(event.effects)
+                if event.act:
+                    args.append(f"act={event.act}")
             return f"{event.society} play " + " ".join(args)
         case ev.CardsDiscarded(society=s, cards=cards):
             return f"{s} discard " + " ".join(cards)

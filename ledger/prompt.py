@@ -6,7 +6,9 @@ looking past a closing card window means asking the flow what follows.
 """
 
 from dataclasses import dataclass
+from typing import Any
 
+from whispers.ledger.decrees import Catalogue
 from whispers.ledger.evolve import evolve
 from whispers.ledger.flow import advance
 from whispers.ledger.legal import (
@@ -15,6 +17,7 @@ from whispers.ledger.legal import (
     deploy_targets,
     order_actor,
     order_options,
+    playable_effects,
     turn_society,
     window_waits,
 )
@@ -33,11 +36,12 @@ class Prompt:
     note: str
 
 
-def prompt(state: GameState) -> Prompt:
-    """Who must act now, and the legal moves (a card play is listed where a card window is open)."""
+def prompt(state: GameState, catalogue: Catalogue | None = None) -> Prompt:
+    """Who must act now, and the legal moves (a card play is listed where a card window is open; with the decree
+    `catalogue`, with the effects playable now and their parameters' domains)."""
     holder = window_waits(state)
     if holder is not None:
-        return _after_last_order(state, holder)
+        return _after_last_order(state, holder, catalogue)
     options: list[Option] = []
     empire = office = None
     if state.phase == "setup":
@@ -60,7 +64,7 @@ def prompt(state: GameState) -> Prompt:
             options.extend(order_options(state, actor))
         for society in card_window(state):
             if state.hands[society].size:
-                options.append(Option("play", society, {"hand": dict(state.hands[society].counts)}))
+                options.append(_play_option(state, society, catalogue))
         if state.pending:
             where = ", ".join(position_name(p) for p in state.pending.positions)
             note = f"{state.pending.society} takes one order at {where}"
@@ -94,14 +98,21 @@ def prompt(state: GameState) -> Prompt:
     return Prompt(state.round, state.phase, empire, office, actors, tuple(options), note)
 
 
-def _after_last_order(state: GameState, holder: str) -> Prompt:
+def _play_option(state: GameState, society: str, catalogue: Catalogue | None) -> Option:
+    choices: dict[str, Any] = {"hand": dict(state.hands[society].counts)}
+    if catalogue is not None:
+        choices["effects"] = playable_effects(state, society, catalogue)
+    return Option("play", society, choices)
+
+
+def _after_last_order(state: GameState, holder: str, catalogue: Catalogue | None = None) -> Prompt:
     """The window after an empire's last order: `holder` may play or say no-card; any other move closes the window
     (the supply check and what follows are recorded first), so the moves of the closed position are offered too."""
     closed = state
     for event in advance(state, close=True):
         closed = evolve(closed, event)
-    after = prompt(closed)
-    mine = [Option("play", holder, {"hand": dict(state.hands[holder].counts)}), Option("no-card", holder, {})]
+    after = prompt(closed, catalogue)
+    mine = [_play_option(state, holder, catalogue), Option("no-card", holder, {})]
     # the holder's `play` is the window's; a play of the closed position comes after its no-card
     others = [o for o in after.options if not (o.society == holder and o.verb == "play")]
     then = "the game ends" if closed.over else after.note

@@ -11,7 +11,9 @@ from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import rules
 from whispers.ledger.board import Board
-from whispers.ledger.names import CARDS_PER_DECK, SLOTS
+from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue
+from whispers.ledger.errors import RuleError
+from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import GameState, card_empire
 
@@ -20,14 +22,17 @@ def random_tokens(rng: random.Random, board: Board) -> dict[str, str]:
     return dict(zip(SLOTS, rng.sample(board.empires, len(SLOTS)), strict=True))
 
 
-def random_command(state: GameState, rng: random.Random, cards: bool = True, named: bool = False) -> c.Command:
+def random_command(state: GameState, rng: random.Random, cards: bool = True, named: bool = False,
+                   catalogue: Catalogue | None = None) -> c.Command:
     """A legal command for the current state, chosen at random among the prompt's options. With `named`, a draw
     names the cards it draws (as a drawer's own record does), so that views have card names to keep secret."""
     options = [o for o in rules.prompt(state).options if cards or o.verb != "play"]
     plays = [o for o in options if o.verb == "play"]
     # play a card now and then, but never let card play starve the game of orders
     if plays and rng.random() < 0.1:
-        return _play(state, rng.choice(plays), rng)
+        option = rng.choice(plays)
+        decree = _decree_play(state, option, rng, catalogue) if catalogue is not None else None
+        return decree or _play(state, option, rng)
     option = rng.choice([o for o in options if o.verb != "play"])
     society, choices = option.society, option.choices
     match option.verb:
@@ -121,11 +126,46 @@ def _play(state: GameState, option: rules.Option, rng: random.Random) -> c.Comma
     return c.PlayCard(option.society, card, ability=1, effects=effects)
 
 
+def _decree_play(state: GameState, option: rules.Option, rng: random.Random,
+                 catalogue: Catalogue) -> c.Command | None:
+    """A play of one of the effects the engine adjudicates, with a card of a deck that carries it, when the rules
+    allow one now (half the time; the catalogue's timing decides which are playable)."""
+    if rng.random() < 0.5:
+        return None
+    hand = state.hands[option.society]
+    playable = []
+    for effect in sorted(ENGINE_ADJUDICATED):
+        for deck in catalogue[effect].decks:
+            if hand.counts.get(deck, 0) == 0:
+                continue
+            card = deck if hand.unknown(deck) > 0 else _name(hand.known, deck)
+            for params in _random_params(state, option.society, effect, rng):
+                command = c.PlayCard(option.society, card, effect=effect, params=params)
+                try:
+                    rules.decide(state, command, catalogue)
+                except RuleError:
+                    continue
+                playable.append(command)
+    return rng.choice(playable) if playable else None
+
+
+def _random_params(state: GameState, society: str, effect: str,
+                   rng: random.Random) -> list[tuple[tuple[str, str], ...]]:
+    """A few parameter sets to try for an effect the engine adjudicates (the rules then keep the legal ones)."""
+    seats = [f"{e}.{o}" for (e, o), s in state.council.items() if s == society]
+    empty = [f"{e}.{o}" for e in state.board.empires for o in OFFICES if (e, o) not in state.council]
+    if effect == "use-position":
+        return [(("position", p),) for p in rng.sample(seats, min(3, len(seats)))]
+    if effect == "move-agent":
+        return [(("to", p),) for p in rng.sample(empty, min(3, len(empty)))]
+    return [()]
+
+
 def play(players: tuple[str, ...], ruleset: Ruleset, board: Board, seed: int, name: str = "random",
-         cards: bool = True, undo_rate: float = 0.0,
-         named: bool = False) -> Iterator[tuple[c.Command | None, list[ev.Event], GameState]]:
+         cards: bool = True, undo_rate: float = 0.0, named: bool = False,
+         catalogue: Catalogue | None = None) -> Iterator[tuple[c.Command | None, list[ev.Event], GameState]]:
     """Play a whole random game, yielding (command, its events, the state after) for each move (`named`: draws
-    name their cards)."""
+    name their cards; with `catalogue`, card plays are now and then plays of the effects the engine adjudicates)."""
     rng = random.Random(seed)
     first_event = rules.start(name, players, rng.choice(players), ruleset, board)
     state = rules.evolve(None, first_event)
@@ -134,8 +174,8 @@ def play(players: tuple[str, ...], ruleset: Ruleset, board: Board, seed: int, na
         if undo_rate and state.moves and rng.random() < undo_rate:
             command: c.Command = c.Undo("random take-back")
         else:
-            command = random_command(state, rng, cards, named)
-        produced = rules.decide(state, command)
+            command = random_command(state, rng, cards, named, catalogue)
+        produced = rules.decide(state, command, catalogue)
         for event in produced:
             state = rules.evolve(state, event)
         yield command, produced, state

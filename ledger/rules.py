@@ -18,6 +18,7 @@ from typing import Any
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
+from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue, check_play, family
 from whispers.ledger.effects import (
     apply_agent_moves,
     check_effects,
@@ -26,12 +27,14 @@ from whispers.ledger.effects import (
     swap_agent_council,
     where,
 )
-from whispers.ledger.errors import RuleError
+from whispers.ledger.errors import DecreeError, RuleError
 from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.flow import advance
 from whispers.ledger.legal import (
     Option,
+    after_order,
     card_window,
+    decree_timing_refusal,
     draw_count,
     movable_banners,
     order_actor,
@@ -95,8 +98,9 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
 # --- decide -----------------------------------------------------------------------------------------
 
 
-def decide(state: GameState, command: c.Command) -> list[ev.Event]:
-    """The events of a legal move and its automatic consequences; RuleError if the move is illegal."""
+def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = None) -> list[ev.Event]:
+    """The events of a legal move and its automatic consequences; RuleError if the move is illegal. `catalogue`
+    (fixtures/decrees.toml) is needed to play a card for a named effect (`effect=`)."""
     if isinstance(command, c.Finalize | c.Reopen) or state.finalised is not None:
         return [_decide_director(state, command)]
     if isinstance(command, c.Undo):
@@ -115,7 +119,8 @@ def decide(state: GameState, command: c.Command) -> list[ev.Event]:
             f"the last order is given: {holder} may still play a card or say no-card, and then the game ends",
             _card_rule(state),
         )
-    events = [*closing, *decider(state, command)]
+    decided = _decide_play(state, command, catalogue) if isinstance(command, c.PlayCard) else decider(state, command)
+    events = [*closing, *decided]
     after = state
     for event in events[len(closing):]:
         after = evolve(after, event)
@@ -315,6 +320,9 @@ def _pick_order(
             if state.pending and name == "swap_agent":
                 refusals.append("a swapped-in agent takes an order, not another swap")
                 continue
+            if state.pending and state.pending.order not in (None, name):
+                refusals.append(f"Midnight Oil repeats {state.pending.order}, not {name} (REV 401)")
+                continue
             refusal = order_refusal(state, position[0], name, position)
             if refusal is None:
                 candidates.append((position, name))
@@ -469,7 +477,7 @@ def _card_rule(state: GameState) -> str:
     return "EN Playing Cards" if state.ruleset.play_after_order else "REV Decrees"
 
 
-def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
+def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None = None) -> list[ev.Event]:
     rule = _card_rule(state)
     _check_society(state, cmd.society)
     require(
@@ -479,6 +487,10 @@ def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
     )
     cards = (cmd.card, *cmd.pay)
     _check_spend(state, cmd.society, cards, rule)
+    params = _check_decree(state, cmd, catalogue) if cmd.effect is not None else {}
+    outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
+    if cmd.effect in ("use-position", "move-agent"):
+        cmd = _lent_position(state, cmd, params, rule)
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -499,7 +511,98 @@ def _decide_play(state: GameState, cmd: c.PlayCard) -> list[ev.Event]:
         )
         act = cmd.act
     check_effects(state, effects, rule)
-    return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act)]
+    return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act, cmd.effect, params,
+                          outcome)]
+
+
+LASTING: frozenset[str] = frozenset({"hoard", "trade"})
+"""Effects that last to the end of the empire's turn (REV 353, 355)."""
+
+
+def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None) -> dict[str, str]:
+    """The catalogue's checks of a play naming an effect: the effect exists and is played, the card is of a deck
+    that carries it, the payment (the played card counts toward it, Treasure is wild: EN 382, REV 298, REV 315),
+    the timing per ruleset (EN 380; REV 290-300), and the parameters named as the catalogue names them."""
+    rule = _card_rule(state)
+    require(catalogue is not None, f"effect={cmd.effect}: the decree catalogue is not loaded", rule)
+    assert catalogue is not None and cmd.effect is not None
+    require(cmd.effect in catalogue, f"unknown effect {cmd.effect!r}: `whispers decrees` lists them", rule)
+    try:
+        check_play(catalogue, cmd.effect, cmd.card, cmd.pay)
+    except DecreeError as error:
+        raise RuleError(str(error), rule) from None
+    decree = catalogue[cmd.effect]
+    refusal = decree_timing_refusal(state, cmd.society, decree.timing(family(state.ruleset)))
+    require(refusal is None, refusal or "", rule)
+    allowed = {p.name: p.kind for p in decree.parameters}
+    params = dict(cmd.params)
+    require(len(params) == len(cmd.params), f"{cmd.effect}: a parameter is named twice", rule)
+    for name, value in params.items():
+        require(name in allowed, f"{cmd.effect} takes no {name}=" + (
+            f"; it takes {', '.join(n + '=' for n in allowed)}" if allowed else ""), rule)
+        _check_param(state, cmd.effect, name, allowed[name], value, rule)
+    if cmd.effect in ENGINE_ADJUDICATED:
+        require(not cmd.effects and cmd.act is None,
+                f"{cmd.effect} is adjudicated by the engine: its consequences are not typed (no add=, kill=, move=, "
+                "agent=, act=)", rule)
+    if cmd.effect == "succession-crisis":
+        require(not state.counter_clockwise, "the council already runs counter-clockwise (REV 419)", rule)
+        require(state.pending is None, "Succession Crisis reverses the council sequence, not an order owed out of it",
+                rule)
+    if cmd.effect in LASTING:
+        require(cmd.effect not in state.lasting, f"{cmd.effect} already lasts to the end of this turn", rule)
+    return params
+
+
+def _lent_position(state: GameState, cmd: c.PlayCard, params: dict[str, str], rule: str) -> c.PlayCard:
+    """The play as the engine adjudicates it, with the agent move and the position whose order is taken (`act`).
+
+    use-position (EN 434, REV 391): the active position's action is given up for the action of another position
+    the player controls; the sequence continues after the replaced position. move-agent (EN 430, REV 335-341): the
+    active agent moves to an empty council position and its action is taken there at once; the sequence resumes one
+    step after the abandoned position; unusable when no position is empty."""
+    require(state.pending is None and order_actor(state) == cmd.society,
+            f"{cmd.effect} is played in place of the active position's order, by the society that controls it", rule)
+    current = (state.empire, OFFICES[state.office_index])
+    if cmd.effect == "use-position":
+        require("position" in params, "use-position names the position used: position=EMPIRE.OFFICE", rule)
+        target = params["position"]
+        require(where(state, target)[0] != current, "use-position uses another position than the active one", rule)
+        return replace(cmd, act=target)
+    require("to" in params, "move-agent names the empty position the agent moves to: to=EMPIRE.OFFICE", rule)
+    target = params["to"]
+    position = where(state, target)[0]
+    assert position is not None
+    require(position not in state.council, f"{target} is not empty: the agent moves to an empty position", rule)
+    seat = state.active_agent(state.empire, state.office_index)
+    assert seat is not None  # the society controls the active office, so an agent sits on or after it
+    return replace(cmd, effects=ev.Effects(agent=((position_name(seat), target),)), act=target)
+
+
+def _oil_outcome(state: GameState, society: str, rule: str) -> dict[str, str]:
+    """Midnight Oil (REV 401, 423): "the current order is carried out once more"; the repeat is an effect, not a
+    second order, so two cannot be chained on one order (digest §8 item 36). Played during the order to come (REV's
+    M), or under the official rules also just after the order the society gave (EN 380), which it then repeats."""
+    owed_repeat = state.pending is not None and state.pending.order is not None
+    last = state.last_order
+    if state.ruleset.play_after_order and after_order(state) == society and last is not None:
+        require(not last[4], "Midnight Oil cannot be chained: that order was itself a Midnight Oil repeat", rule)
+        require(state.pending is None, "an order is owed already: Midnight Oil repeats the order just given", rule)
+        return {"repeat": "after"}
+    require(not state.oil, "Midnight Oil is played already for this order: two cannot be chained", rule)
+    require(not owed_repeat, "Midnight Oil cannot be chained: the order owed is itself a Midnight Oil repeat", rule)
+    return {"repeat": "during"}
+
+
+def _check_param(state: GameState, effect: str, name: str, kind: str, value: str, rule: str) -> None:
+    if kind == "region":
+        require(value in state.board.regions, f"{effect}: {name}={value} is not a region of this board", rule)
+    elif kind == "empire":
+        require(value in state.board.empires, f"{effect}: {name}={value} is not an empire", rule)
+    elif kind == "position":
+        require(where(state, value)[0] is not None, f"{effect}: {name}= names a position EMPIRE.OFFICE", rule)
+    elif kind == "count":
+        require(value.isdigit() and int(value) > 0, f"{effect}: {name}= is a whole number above 0", rule)
 
 
 def _check_spend(state: GameState, society: str, cards: Iterable[str], rule: str) -> None:

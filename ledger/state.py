@@ -87,6 +87,10 @@ class Pending:
     society: str
     positions: tuple[Position, ...]
     ends_council: bool
+    resume: int | None = None
+    """Where the sequence resumes once the order is given (Midnight Oil after an order); None: one step on."""
+    order: str | None = None
+    """The one order owed (Midnight Oil: "the current order is carried out once more"); None: any of the position's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +120,17 @@ class GameState:
     last_actor: str | None = None
     """Who took the last order, for the card window "immediately after" (and type-I decrees when drawn)."""
     last_was_draw: bool = False
+    lasting: tuple[str, ...] = ()
+    """Decree effects lasting to the end of the turn, read as the round (`hoard`, `trade`: REV 353, 355; digest §8
+    item 37)."""
+    oil: bool = False
+    """Midnight Oil was played during the order to come: it is carried out once more (REV 401)."""
+    last_order: tuple[str, str, str, bool, bool] | None = None
+    """The last order given: (empire, office, order, it ended the council, it was a Midnight Oil repeat)."""
+    counter_clockwise: bool = False
+    """Succession Crisis (REV 419): the rest of this council runs counter-clockwise."""
+    supply_owed: tuple[str, ...] = ()
+    """The empires whose supply checks Hoard suspended: a check is made for them before the next round (REV 355)."""
     scored: bool = False
     finalised: str | None = None
     """Who sealed the finished game (GameFinalized), until it is reopened; None while it is open."""

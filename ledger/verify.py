@@ -12,6 +12,8 @@ from whispers.ledger import events as ev
 from whispers.ledger import rules
 from whispers.ledger.board import Board
 from whispers.ledger.commands import of_event
+from whispers.ledger.decree_files import shipped_catalogue
+from whispers.ledger.decrees import check_play
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.events import read_facts
 from whispers.ledger.notation import format_event
@@ -29,6 +31,8 @@ class Verified:
     state: GameState
     pins: tuple[Pin, Pin]
     """(ruleset, board): shipped, modified or custom, by the content the record embeds."""
+    unchecked: tuple[str, ...] = ()
+    """What could not be checked of the card plays (no card sheet pinned: a card's effects and costs)."""
 
 
 class VerifyError(WhispersError):
@@ -64,7 +68,7 @@ def verify(facts: list[dict], source: str) -> Verified:
             if command is None:
                 raise VerifyError(f"{source}: event {number} ({type(event).__name__}) cannot be read as a move")
             try:
-                produced = rules.decide(state, command)
+                produced = rules.decide(state, command, shipped_catalogue())
             except WhispersError as exc:
                 line = format_event(event, borrowed=borrowed)
                 raise VerifyError(f"{source}: event {number} ({line}) is not legal: {exc}") from None
@@ -84,7 +88,13 @@ def verify(facts: list[dict], source: str) -> Verified:
         for made in produced[: len(events) - index]:
             state = rules.evolve(state, made)
         index += len(produced)
-    return Verified(len(events), chain(facts)[-1], state, started_pins(first))
+    unchecked = tuple(
+        f"event {number}: {note}"
+        for number, event in enumerate(events, start=1)
+        if isinstance(event, ev.CardPlayed) and event.effect is not None
+        for note in check_play(shipped_catalogue(), event.effect, event.card, event.pay).unchecked
+    )
+    return Verified(len(events), chain(facts)[-1], state, started_pins(first), unchecked)
 
 
 def _difference(recorded: dict, ruled: dict, path: str = "") -> str:

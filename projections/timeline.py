@@ -102,6 +102,8 @@ class _Reader:
         self.waiting: list[str] = []
         """Notes (cards played before an order) for the next node of the turn."""
         self.pending_leap: tuple[str, str, str | None, str] | None = None
+        self.effect_leap: str | None = None
+        """The label of a card effect that sends the next order out of sequence (midnight-oil, succession-crisis)."""
         """(kind, tail node id, society, label) of a leap whose order node comes next."""
         self.scores: ev.GameScored | None = None
         self.state: GameState | None = None
@@ -152,12 +154,19 @@ class _Reader:
                 self.turn = Turn(state.round, empire)
                 self.current_round().turns.append(self.turn)
                 self.waiting = []
+                self.effect_leap = None  # a reversed council or a repeat ends with its empire's turn
             case ev.BannersRecruited() | ev.CardsDrawn() | ev.Attacked() | ev.AgentSwapped():
                 self.order(state, event)
             case ev.OfficeSkipped():
                 self.skipped(state, event)
             case ev.SupplyChecked():
                 self.supply(event)
+            case ev.SupplySuspended(effect=effect) if self.turn is not None:
+                self.node("supply", None, SUPPLY_COLUMN, None, "<B>supply check</B>", [f"suspended ({effect})"])
+            case ev.DeferredSupplyChecked():
+                self.current_round().end.append(
+                    "deferred supply check (hoard): " + (", ".join(
+                        f"{region} −{n} {empire}" for region, (empire, n) in event.losses.items()) or "no losses"))
             case ev.CardPlayed():
                 self.card(state, event)
             case ev.RulingApplied():
@@ -185,6 +194,9 @@ class _Reader:
         return min(state.office_index, SUPPLY_COLUMN - 1)
 
     def order(self, state: GameState, e: Any) -> None:
+        if self.effect_leap is not None and self.pending_leap is None:
+            self.pending_leap = ("card", f"{e.empire}.{e.office}", e.society, self.effect_leap)
+            self.effect_leap = None
         leap = self.pending_leap
         lent = state.pending is not None and (e.empire, e.office) != (state.empire, state.office)
         head = _head(e.office if e.empire == state.empire else f"{e.empire} {e.office}",
@@ -243,7 +255,10 @@ class _Reader:
 
     def card(self, state: GameState, e: ev.CardPlayed) -> None:
         effects = _effect_words(e.effects)
-        note = f"{e.society} plays {e.card}" + (f": {effects}" if effects else "")
+        played = f"{e.card} ({e.effect})" if e.effect else e.card
+        note = f"{e.society} plays {played}" + (f": {effects}" if effects else "")
+        if e.effect in ("midnight-oil", "succession-crisis"):
+            self.effect_leap = f"card {e.card}: {e.effect}"
         if e.act is not None:
             note += f" · takes the {e.act.replace('.', ' ')} order"
         self.agent_leaps(e.effects, e.society, f"card {e.card}", "card-agent")

@@ -17,6 +17,7 @@ from whispers.ledger import events as ev
 from whispers.ledger import rules
 from whispers.ledger.board import Board
 from whispers.ledger.board_files import load_board
+from whispers.ledger.decree_files import shipped_catalogue
 from whispers.ledger.errors import RuleError
 from whispers.ledger.names import BANNERS_PER_EMPIRE, OFFICES, SLOTS
 from whispers.ledger.notation import parse_line
@@ -58,7 +59,7 @@ def command(move: str | c.Command) -> c.Command:
 
 def apply(state: GameState, move: str | c.Command) -> tuple[GameState, list[ev.Event]]:
     """Decide one move (a notation line or a command) and fold its events into the state."""
-    events = rules.decide(state, command(move))
+    events = rules.decide(state, command(move), shipped_catalogue())
     for event in events:
         state = rules.evolve(state, event)
     return state, events
@@ -189,7 +190,7 @@ def assert_refused(state: GameState, move: str | c.Command, contains: str = "", 
     before = snapshot(state)
     prior = state.prior
     with pytest.raises(RuleError) as caught:
-        rules.decide(state, command(move))
+        rules.decide(state, command(move), shipped_catalogue())
     error = caught.value
     assert contains.lower() in str(error).lower(), f"{contains!r} not in {str(error)!r}"
     assert error.rule and error.rule.startswith(SOURCES), f"rule {error.rule!r} cites no section"

@@ -20,7 +20,15 @@ from click.testing import CliRunner
 from whispers.cli.main import whispers
 from whispers.ledger import decrees as decrees_module
 from whispers.ledger.decree_files import check_sheet, load_sheet, shipped_catalogue
-from whispers.ledger.decrees import CardSheet, Catalogue, check_play, family, listing, sheet_problems
+from whispers.ledger.decrees import (
+    ENGINE_ADJUDICATED,
+    CardSheet,
+    Catalogue,
+    check_play,
+    family,
+    listing,
+    sheet_problems,
+)
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.pins import content_hash
 from whispers.ledger.ruleset_files import load_ruleset
@@ -374,9 +382,11 @@ def test_decrees_json_lists_every_effect_in_a_stable_shape(catalogue: Catalogue)
     assert data["catalogue"] == {"id": "rulebooks", "name": catalogue.name, "content_hash": catalogue.content_hash}
     assert [e["id"] for e in data["effects"]] == list(catalogue.decrees)
     keys = {"id", "name", "decks", "card_set", "type", "on", "mechanics", "effect", "parameters", "source", "notes",
-            "playable"}
+            "playable", "engine"}
     for effect in data["effects"]:
         assert set(effect) == keys
+        # the engine adjudicates only effects whose mechanics the rulebooks give
+        assert effect["engine"] == "recorded" or effect["mechanics"] == "adjudicated"
         assert set(effect["type"]) == {"official", "revised"}
         assert all({"name", "kind"} <= set(p) for p in effect["parameters"])
 
@@ -451,11 +461,14 @@ def test_dark_alliances_decrees_need_their_card_set(catalogue: Catalogue) -> Non
 def test_the_docs_list_every_effect_as_adjudicated_or_recorded_and_each_reading(catalogue: Catalogue) -> None:
     """docs/decrees.md: which effects are adjudicated and which recorded, and the readings of digest §8 30-37."""
     docs = (Path(__file__).parent.parent / "docs" / "decrees.md").read_text(encoding="utf-8")
-    adjudicated = docs[docs.index("### Adjudicated"):docs.index("### Recorded")]
-    recorded = docs[docs.index("### Recorded"):docs.index("## Readings")]
+    adjudicated = docs[docs.index("### Mechanics in the rulebooks"):docs.index("### No mechanics in the rulebooks")]
+    recorded = docs[docs.index("### No mechanics in the rulebooks"):docs.index("## Readings")]
+    engine = docs[docs.index("## Every effect"):docs.index("### Mechanics in the rulebooks")]
     for decree in catalogue.decrees.values():
         row = f"| `{decree.id}` "
         here, there = (adjudicated, recorded) if decree.adjudicated else (recorded, adjudicated)
         assert row in here and row not in there, decree.id
+        # the engine's own list: what it adjudicates now, and nothing else
+        assert (row in engine) == (decree.id in ENGINE_ADJUDICATED), decree.id
     for item in range(30, 38):
         assert f"- **{item}." in docs

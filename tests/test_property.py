@@ -9,6 +9,8 @@ import pytest
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame, rules
 from whispers.ledger.board_files import load_board
+from whispers.ledger.decree_files import shipped_catalogue
+from whispers.ledger.decrees import ENGINE_ADJUDICATED
 from whispers.ledger.game import read_facts
 from whispers.ledger.names import AGENTS_PER_SOCIETY, BANNERS_PER_EMPIRE, CARDS_PER_DECK, MULTIPLIER, SOCIETIES
 from whispers.ledger.ruleset_files import load_ruleset
@@ -17,6 +19,7 @@ from whispers.ledger.store import open_store
 
 BOARD = load_board("standin")
 RULESETS = {name: load_ruleset(name) for name in ("official", "advanced", "revised")}
+CATALOGUE = shipped_catalogue()
 GAMES = 1000
 CHUNK = 100
 
@@ -84,7 +87,7 @@ def play_and_check(seed: int, store=None) -> GameState:
     # half the games name the cards they draw (as a drawer's own record does), half leave them unknown
     named = seed % 4 < 2
     for command, produced, state in randomgame.play(players, ruleset, BOARD, seed, name=name, undo_rate=0.02,
-                                                    named=named):
+                                                    named=named, catalogue=CATALOGUE):
         check_invariants(state)
         if store is not None:
             facts = [e.to_fact() for e in produced]
@@ -120,12 +123,17 @@ def test_supply_limits_hold_after_every_check() -> None:
     for seed in range(60):
         ruleset = RULESETS[("official", "advanced", "revised")[seed % 3]]
         previous = None
-        for _, produced, state in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, BOARD, seed):
+        for _, produced, state in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, BOARD, seed,
+                                                  catalogue=CATALOGUE):
             replay = previous
             for event in produced:
                 replay = rules.evolve(replay, event)
                 if isinstance(event, ev.SupplyChecked):
                     check_supply(previous, event, replay)
+                elif isinstance(event, ev.DeferredSupplyChecked):
+                    # REV 355: the check Hoard deferred holds the suspended empires to their limits
+                    for empire in event.empires:
+                        check_supply(previous, ev.SupplyChecked(empire, event.scope, event.losses), replay)
             previous = state
 
 
@@ -137,3 +145,16 @@ def test_replay_from_the_store_equals_the_live_state(seed: int) -> None:
         replayed = rules.fold(read_facts(store.facts(f"g{seed}"), "test"))
         assert store.version(f"g{seed}") == live.version
     assert replayed == live
+
+
+def test_random_games_play_every_effect_the_engine_adjudicates() -> None:
+    """Issue 11: the random legal games play decrees too, every adjudicated effect among them."""
+    played: set[str] = set()
+    seed = 0
+    while played != set(ENGINE_ADJUDICATED) and seed < 200:
+        played |= {e.effect for _, produced, _ in randomgame.play(SOCIETIES[: 2 + seed % 3],
+                                                                   RULESETS[("official", "revised")[seed % 2]],
+                                                                   BOARD, seed, catalogue=CATALOGUE)
+                   for e in produced if isinstance(e, ev.CardPlayed) and e.effect}
+        seed += 1
+    assert played == set(ENGINE_ADJUDICATED), f"after {seed} games: {sorted(played)}"
