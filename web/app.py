@@ -8,7 +8,9 @@ link's viewer (the record for the table, a society for its seat, the spectator),
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -65,9 +67,18 @@ def create_app(store: Any, director_token: str) -> Starlette:
     """The application over `store` (an open Store, shared by every request, or a URL opened once here)."""
     from whispers.application.stores import opened
 
-    if not hasattr(store, "facts"):
+    holder = None
+    if not hasattr(store, "facts"):  # a URL: opened once, closed when the server stops
         holder = opened(store)
         store = holder.__enter__()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if holder is not None:
+                holder.__exit__(None, None, None)
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
 
     def page(name: str, **context: Any) -> HTMLResponse:
@@ -83,6 +94,8 @@ def create_app(store: Any, director_token: str) -> Starlette:
                     found = resolve(request)
                 except UnknownGame:
                     return _not_found(api)
+                except WhispersError as exc:  # the store failed: nothing about the game
+                    return JSONResponse({"error": str(exc)}, status_code=503)
                 try:
                     return await handler(request, found)
                 except UnknownGame:
@@ -204,7 +217,7 @@ def create_app(store: Any, director_token: str) -> Starlette:
     async def missing(request: Request, exc: Exception) -> Response:
         return _not_found(False)
 
-    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
+    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
                      exception_handlers={404: missing, 405: missing})
 
 
