@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from typing import Any
 
 import pytest
@@ -44,7 +45,8 @@ def post(client: TestClient, game: str, token: str, body: Any, bearer: str | Non
     return client.post(path(game, token) + "moves", json=body, headers=headers)
 
 
-PAGES = ["", "replay", "replay?at=1", "api/status", "api/replay", "api/log"]
+# timeline.svg is checked in the differential (a game with no move yet has no timeline to draw)
+PAGES = ["", "replay", "replay?at=1", "api/status", "api/replay", "api/log", "board.svg"]
 
 
 def test_every_link_opens_its_pages(table) -> None:
@@ -209,6 +211,10 @@ def pages_of(client: TestClient, token: str, total: int) -> dict[str, str]:
     for version in versions(total, 12):
         shown[f"replay {version}"] = client.get(path("g", token) + f"replay?at={version}").text
         shown[f"api {version}"] = client.get(path("g", token) + f"api/replay?at={version}").text
+    if shutil.which("dot"):
+        picture = client.get(path("g", token) + f"timeline.svg?at={total}")
+        assert picture.status_code == 200 and "<svg" in picture.text
+        shown["timeline"] = picture.text
     return {face: text.replace(token, "TOKEN") for face, text in shown.items()}
 
 

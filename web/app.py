@@ -23,7 +23,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from whispers.application import files, following, reading, recording, review, sharing
+from whispers.application import files, following, reading, recording, review, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
 
@@ -130,6 +130,15 @@ def create_app(store: Any, director_token: str) -> Starlette:
                     total=len(replayed), moves=moves, base=base(found, request))
 
     @guarded(api=True)
+    async def timeline_picture(request: Request, found: Access) -> Response:
+        picture = svg.timeline_svg(store, found.game, found.viewer, _at(request))
+        return Response(picture, media_type="image/svg+xml")
+
+    @guarded(api=True)
+    async def board_picture(request: Request, found: Access) -> Response:
+        return Response(svg.board_svg(store, found.game, _at(request)), media_type="image/svg+xml")
+
+    @guarded(api=True)
     async def api_status(request: Request, found: Access) -> Response:
         return JSONResponse(reading.status(store, found.game, found.viewer).to_json())
 
@@ -209,6 +218,8 @@ def create_app(store: Any, director_token: str) -> Starlette:
         Route("/g/{game}/{token}/api/log", api_log),
         Route("/g/{game}/{token}/moves", api_move, methods=["POST"]),
         Route("/g/{game}/{token}/live", live),
+        Route("/g/{game}/{token}/timeline.svg", timeline_picture),
+        Route("/g/{game}/{token}/board.svg", board_picture),
         Route("/director/{token}/", director_page),
         Route("/director/{token}/verify/{game}", director_verify),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
