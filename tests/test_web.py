@@ -6,9 +6,16 @@ random games and differentially (the same record with the others' secrets change
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -278,29 +285,24 @@ def test_share_prints_json_links_writes_qr_codes_and_revokes(tmp_path) -> None:
     assert unknown.exit_code == 2 and "Traceback" not in unknown.output
 
 
-def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path) -> None:
-    """`whispers serve` as a user runs it, over SQLite: a page, a move over HTTP, and a move recorded by the CLI
-    (another process) arriving on the live stream."""
-    import os
-    import shutil
-    import socket
-    import subprocess
-    import sys
-    import time
+CHROMIUM = shutil.which("chromium")
+EXE = shutil.which("whispers", path=os.path.dirname(sys.executable))
 
+
+@contextlib.contextmanager
+def serving(tmp_path) -> Iterator[tuple[dict[str, str], dict[str, Any], str]]:
+    """`whispers serve` as a user runs it, over an SQLite store holding g1, shared: (env, links, base URL)."""
     import httpx
 
-    exe = shutil.which("whispers", path=os.path.dirname(sys.executable))
-    assert exe
-    store = str(tmp_path / "s.sqlite")
-    env = {**os.environ, "WHISPERS_STORE": store, "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
-    subprocess.run([exe, "new", "g1", "--players", "raven,spider"], env=env, check=True, capture_output=True)
-    links = json.loads(subprocess.run([exe, "share", "g1", "--json"], env=env, check=True, capture_output=True,
+    assert EXE
+    env = {**os.environ, "WHISPERS_STORE": str(tmp_path / "s.sqlite"), "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
+    subprocess.run([EXE, "new", "g1", "--players", "raven,spider"], env=env, check=True, capture_output=True)
+    links = json.loads(subprocess.run([EXE, "share", "g1", "--json"], env=env, check=True, capture_output=True,
                                       text=True).stdout)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = subprocess.Popen([exe, "serve", "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
     try:
         base = f"http://127.0.0.1:{port}"
         for _ in range(100):
@@ -309,22 +311,46 @@ def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path)
                 break
             except httpx.TransportError:
                 time.sleep(0.1)
-        table = links["table"].replace("http://127.0.0.1:8000", base)
+        yield env, json.loads(json.dumps(links).replace("http://127.0.0.1:8000", base)), base
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path) -> None:
+    """A page, a move over HTTP, and a move recorded by the CLI (another process) arriving on the live stream."""
+    import httpx
+
+    with serving(tmp_path) as (env, links, _):
+        table = links["table"]
         token = table.rstrip("/").rsplit("/", 1)[1]
         assert httpx.get(table).status_code == 200
         moved = httpx.post(table + "moves", json={"line": LOYALTY}, headers={"Authorization": f"Bearer {token}"})
         assert moved.status_code == 201
-        seat = links["seats"]["raven"].replace("http://127.0.0.1:8000", base)
-        with httpx.stream("GET", seat + "live", timeout=10) as live:
+        with httpx.stream("GET", links["seats"]["raven"] + "live", timeout=10) as live:
             assert live.headers["content-type"].startswith("text/event-stream")
-            subprocess.run([exe, "move", "g1", LOYALTY.replace("raven", "spider")], env=env, check=True,
+            subprocess.run([EXE, "move", "g1", LOYALTY.replace("raven", "spider")], env=env, check=True,
                            capture_output=True)
             seen = []
             for line in live.iter_lines():
                 seen.append(line)
                 if line.startswith("data: "):
                     break
-            assert "event: version" in seen and int(seen[-1].removeprefix("data: ")) > 2  # the move and what it set off
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+            assert "event: version" in seen and int(seen[-1].removeprefix("data: ")) > 2  # the move and more
+
+
+@pytest.mark.skipif(not CHROMIUM and os.environ.get("WHISPERS_REQUIRE_CHROMIUM") != "1",
+                    reason="Chromium is not installed")
+def test_a_real_browser_runs_the_pages_script_under_the_csp(tmp_path) -> None:
+    """Headless Chromium (Debian's) loads the table page at phone size and the replay on a desktop window: the
+    vendored script runs (the CSP lets it), and each page can be shot (the PNGs are kept in tmp_path)."""
+    assert CHROMIUM, "WHISPERS_REQUIRE_CHROMIUM=1 but chromium is not installed"
+    flags = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}"]
+    with serving(tmp_path) as (_, links, _):
+        for url, size in [(links["table"], "390,844"), (links["seats"]["spider"] + "replay", "1280,800")]:
+            dom = subprocess.run([*flags, "--dump-dom", url], capture_output=True, text=True, timeout=60).stdout
+            assert 'data-script="ran"' in dom, dom[:500]
+            shot = tmp_path / f"{size}.png"
+            subprocess.run([*flags, f"--window-size={size}", f"--screenshot={shot}", url], capture_output=True,
+                           timeout=60)
+            assert shot.stat().st_size > 1000

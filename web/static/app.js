@@ -54,6 +54,7 @@ function replay(main) {
 }
 
 document.addEventListener("DOMContentLoaded", function () {
+  document.documentElement.dataset.script = "ran";  // for the browser test: the CSP let this file run
   const game = document.getElementById("game");
   if (game) { table(game); }
   const main = document.getElementById("replay");
