@@ -118,6 +118,7 @@ def test_recording_over_http_201_422_409(table) -> None:
     assert stale.status_code == 409
     assert post(client, "g1", links.table, {"line": "raven fly away"}, bearer=links.table).status_code == 422
     assert post(client, "g1", links.table, {"lines": 3}, bearer=links.table).status_code == 400
+    assert post(client, "g1", links.table, {"line": LOYALTY, "version": "2"}, bearer=links.table).status_code == 400
     assert store.version("g1") == 2
 
 

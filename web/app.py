@@ -163,6 +163,8 @@ def create_app(store: Any, director_token: str) -> Starlette:
         if not isinstance(body, dict) or not isinstance(body.get("line"), str):
             return JSONResponse({"error": 'send {"line": "<one notation line>"}'}, status_code=400)
         seen = body.get("version")
+        if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
+            return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
         current = recording.open_game(store, found.game)
         if seen is not None and seen != current.version:
             raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
