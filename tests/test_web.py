@@ -291,8 +291,9 @@ EXE = shutil.which("whispers", path=os.path.dirname(sys.executable))
 
 
 @contextlib.contextmanager
-def serving(tmp_path) -> Iterator[tuple[dict[str, str], dict[str, Any], str]]:
-    """`whispers serve` as a user runs it, over an SQLite store holding g1, shared: (env, links, base URL)."""
+def serving(tmp_path, servers: int = 1) -> Iterator[tuple[dict[str, str], dict[str, Any], list[str]]]:
+    """`whispers serve` as a user runs it (`servers` processes) over one SQLite store holding g1, shared: (env,
+    the links on the first server, each server's base URL)."""
     import httpx
 
     assert EXE
@@ -300,22 +301,27 @@ def serving(tmp_path) -> Iterator[tuple[dict[str, str], dict[str, Any], str]]:
     subprocess.run([EXE, "new", "g1", "--players", "raven,spider"], env=env, check=True, capture_output=True)
     links = json.loads(subprocess.run([EXE, "share", "g1", "--json"], env=env, check=True, capture_output=True,
                                       text=True).stdout)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
+    processes, bases = [], []
     try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                httpx.get(base + "/static/app.css", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        yield env, json.loads(json.dumps(links).replace("http://127.0.0.1:8000", base)), base
+        for _ in range(servers):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            processes.append(subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stderr=subprocess.PIPE,
+                                              text=True))
+            bases.append(f"http://127.0.0.1:{port}")
+        for base in bases:
+            for _ in range(100):
+                try:
+                    httpx.get(base + "/static/app.css", timeout=1)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+        yield env, json.loads(json.dumps(links).replace("http://127.0.0.1:8000", bases[0])), bases
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        for server in processes:
+            server.terminate()
+            server.wait(timeout=10)
 
 
 def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path) -> None:
@@ -340,6 +346,25 @@ def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path)
             assert "event: version" in seen and int(seen[-1].removeprefix("data: ")) > 2  # the move and more
 
 
+def test_two_server_processes_one_store_one_move_lands_and_the_other_sees_it(tmp_path) -> None:
+    """Two `whispers serve` processes over one store: the same move sent to both at the version both showed is
+    recorded once (201, then 409), and a viewer following on the other server hears of it."""
+    import httpx
+
+    with serving(tmp_path, servers=2) as (_, links, (first, second)):
+        table = links["table"]
+        token = table.rstrip("/").rsplit("/", 1)[1]
+        on_second = table.replace(first, second)
+        auth = {"Authorization": f"Bearer {token}"}
+        with httpx.stream("GET", links["seats"]["spider"].replace(first, second) + "live", timeout=10) as live:
+            one = httpx.post(table + "moves", json={"line": LOYALTY, "version": 1}, headers=auth)
+            other = httpx.post(on_second + "moves", json={"line": LOYALTY, "version": 1}, headers=auth)
+            assert (one.status_code, other.status_code) == (201, 409)
+            line = next(line for line in live.iter_lines() if line.startswith("data: "))
+            assert line == "data: 2"
+        assert httpx.get(on_second + "api/status").json()["version"] == 2
+
+
 @pytest.mark.skipif(not CHROMIUM and os.environ.get("WHISPERS_REQUIRE_CHROMIUM") != "1",
                     reason="Chromium is not installed")
 def test_a_real_browser_runs_the_pages_script_under_the_csp(tmp_path) -> None:
@@ -347,7 +372,7 @@ def test_a_real_browser_runs_the_pages_script_under_the_csp(tmp_path) -> None:
     vendored script runs (the CSP lets it), and each page can be shot (the PNGs are kept in tmp_path)."""
     assert CHROMIUM, "WHISPERS_REQUIRE_CHROMIUM=1 but chromium is not installed"
     flags = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}"]
-    with serving(tmp_path) as (_, links, _):
+    with serving(tmp_path) as (_, links, _bases):
         for url, size in [(links["table"], "390,844"), (links["seats"]["spider"] + "replay", "1280,800")]:
             dom = subprocess.run([*flags, "--dump-dom", url], capture_output=True, text=True, timeout=60).stdout
             assert 'data-script="ran"' in dom, dom[:500]
