@@ -42,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "decrees": ("whispers.cli.decrees:decrees",
                 "Every card effect the rulebooks name: type, decks, parameters, source."),
     "cards": ("whispers.cli.decrees:cards", "Check a card sheet: which card carries which effects, at what cost."),
+    "share": ("whispers.cli.web:share", "Links for a game's table, each seat and spectators (whispers serve)."),
+    "serve": ("whispers.cli.web:serve", "Serve the games to browsers: table, seats, replay, director."),
     "demo": ("whispers.cli.demo:demo", "Record a bundled game move by move, then show the board and scores."),
 }
 

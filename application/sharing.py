@@ -1,0 +1,198 @@
+"""Capability links: who may see and do what with one game over the web (`whispers share`, `whispers serve`).
+
+A game has one set of links at a time: the table's (may record moves; it sees what the scorekeeper sees, the
+record), one per society (that society's view) and one for spectators (public facts only). Each link holds a
+token of 192 random bits; the store keeps only its SHA-256, in a stream of the game's own (SharedLinks), so a
+stolen store gives no working link. Sharing again (`--revoke`) appends a new set: the old tokens stop working.
+
+The director's token is not stored: `serve` takes it from WHISPERS_DIRECTOR_TOKEN or makes one at start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Literal
+from urllib.parse import quote
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from whispers.application.stores import opened
+from whispers.ledger.errors import UnknownGame
+
+if TYPE_CHECKING:
+    from whispers.ledger.store import Store
+
+TOKEN_BYTES: Final = 24  # 192 bits, above the 128 the issue asks for
+LINKS_NAMESPACE: Final = UUID("0c0b4f53-6a1e-4d36-9d8e-5f0a6f1f3a27")
+"""Link streams are uuid5(LINKS_NAMESPACE, game). Fixed forever: changing it orphans every game's links."""
+
+Role = Literal["table", "seat", "spectator"]
+
+
+class SharedLinks(Aggregate):
+    """The hashes of a game's current links; each Shared event replaces the set before it."""
+
+    TOPIC = "whispers:SharedLinks"
+
+    class Created(Aggregate.Created):
+        TOPIC = "whispers:SharedLinks.Created"
+        game: str
+
+    class Shared(Aggregate.Event):
+        TOPIC = "whispers:SharedLinks.Shared"
+        hashes: dict[str, str]  # sha256 of a token -> "table", "spectator" or "seat:<society>"
+
+        def apply(self, aggregate: SharedLinks) -> None:
+            aggregate.hashes = dict(self.hashes)
+
+    @staticmethod
+    def create_id(game: str) -> UUID:
+        return links_id(game)
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.hashes: dict[str, str] = {}
+
+    def share(self, hashes: dict[str, str]) -> None:
+        self.trigger_event(self.Shared, hashes=hashes)
+
+
+def links_id(game: str) -> UUID:
+    return uuid5(LINKS_NAMESPACE, game)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _events(store: Store) -> Any:
+    # The eventsourcing application inside the Store. ledger/store.py is another helper's file in this wave;
+    # a Store.links/share pair there should replace this reach into it.
+    return store._events
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What a valid token opens: one game, as one viewer."""
+
+    game: str
+    role: Role
+    society: str | None = None  # for a seat
+
+    @property
+    def viewer(self) -> str | None:
+        """The visibility policy's viewer: the record for the table, the society, or the spectator."""
+        from whispers.projections.visibility import SPECTATOR_NAME
+
+        return {"table": None, "spectator": SPECTATOR_NAME}.get(self.role, self.society)
+
+    @property
+    def may_record(self) -> bool:
+        return self.role == "table"
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    """A freshly shared set of links (the only time the tokens are known: the store keeps their hashes)."""
+
+    game: str
+    base: str
+    table: str
+    seats: dict[str, str]
+    spectator: str
+
+    def url(self, token: str) -> str:
+        return f"{self.base.rstrip('/')}/g/{quote(self.game, safe='')}/{token}/"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "table": self.url(self.table),
+                "seats": {s: self.url(t) for s, t in self.seats.items()}, "spectator": self.url(self.spectator)}
+
+
+def _stored(store: Store, game: str) -> SharedLinks | None:
+    from eventsourcing.application import AggregateNotFoundError
+
+    try:
+        return _events(store).repository.get(links_id(game))
+    except AggregateNotFoundError:
+        return None
+
+
+def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:8000", revoke: bool = False) -> Links:
+    """New links for `game`. A game already shared keeps its links unless `revoke`: then the new set replaces
+    them (the tokens are never stored, so the old ones cannot be shown again; revoke is how to get links)."""
+    from whispers.ledger.errors import WhispersError
+    from whispers.ledger.game import load
+
+    with opened(store) as s:
+        players = load(s, game).state.players
+        record = _stored(s, game)
+        if record is not None and record.hashes and not revoke:
+            raise WhispersError(f"{game} is shared already: whispers share {game} --revoke makes new links "
+                                "(the old ones stop working; only hashes are kept, so they cannot be shown again)")
+        tokens = {"table": secrets.token_urlsafe(TOKEN_BYTES), "spectator": secrets.token_urlsafe(TOKEN_BYTES)}
+        for society in players:
+            tokens[f"seat:{society}"] = secrets.token_urlsafe(TOKEN_BYTES)
+        if record is None:
+            record = SharedLinks(game=game)
+        record.share({digest(t): role for role, t in tokens.items()})
+        _events(s).save(record)
+    return Links(game, base, tokens["table"], {p: tokens[f"seat:{p}"] for p in players}, tokens["spectator"])
+
+
+def access(store: Store | str | None, game: str, token: str) -> Access:
+    """What `token` opens in `game`; UnknownGame for a wrong token, a revoked one, a game never shared and a
+    game that does not exist alike (in the same words: a page says nothing about whether a game exists)."""
+    from whispers.ledger.store import check_name
+
+    refused = UnknownGame("no such page")
+    try:
+        check_name(game)
+    except Exception:
+        raise refused from None
+    with opened(store) as s:
+        record = _stored(s, game)
+    if record is None:
+        raise refused
+    wanted = digest(token)
+    found = None
+    for stored, role in record.hashes.items():
+        if hmac.compare_digest(stored, wanted):
+            found = role
+    if found is None:
+        raise refused
+    if found.startswith("seat:"):
+        return Access(game, "seat", found.removeprefix("seat:"))
+    return Access(game, "table" if found == "table" else "spectator")
+
+
+def director_allows(expected: str, given: str) -> bool:
+    return bool(expected) and hmac.compare_digest(digest(expected), digest(given))
+
+
+def new_director_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def write_qr(links: Links, directory: str) -> list[str]:
+    """Each link as an SVG QR code in `directory` (made if missing): GAME-table.svg, GAME-seat-SOCIETY.svg,
+    GAME-spectator.svg, to print and lay at each seat. Returns the files written."""
+    from pathlib import Path
+
+    import segno
+
+    urls = links.to_json()
+    named = {"table": urls["table"], "spectator": urls["spectator"],
+             **{f"seat-{s}": u for s, u in urls["seats"].items()}}
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, url in named.items():
+        path = folder / f"{links.game}-{name}.svg"  # a game name is letters, digits, '_', '.', '-' (check_name)
+        segno.make(url, error="m").save(str(path), kind="svg", scale=4, title=f"{links.game} {name}")
+        written.append(str(path))
+    return written

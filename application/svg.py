@@ -1,0 +1,35 @@
+"""Pictures for the web: the council-order timeline and the board map as SVG, as a viewer may see them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from whispers.application.stores import opened
+
+if TYPE_CHECKING:
+    from whispers.ledger.store import Store
+
+
+def timeline_svg(store: Store | str | None, game: str, viewer: str | None, at: int | None = None,
+                 round_: int | None = None) -> bytes:
+    """The timeline (`whispers timeline`) up to event `at`, drawn by Graphviz's dot (GraphvizMissing if absent)."""
+    from whispers.ledger.game import load
+    from whispers.projections.render import render
+    from whispers.projections.timeline import timeline
+    from whispers.projections.visibility import check_viewer
+
+    with opened(store) as s:
+        record = load(s, game, at)
+    check_viewer(game, record.state.players, viewer)
+    return render(timeline(record.events, round_, viewer), "svg", engine="dot")
+
+
+def board_svg(store: Store | str | None, game: str, at: int | None = None) -> bytes:
+    """The board after event `at` (`whispers map`): public facts only, so every viewer gets the same picture."""
+    from whispers.ledger.game import load
+    from whispers.projections.boardmap import board_map
+    from whispers.projections.render import render
+
+    with opened(store) as s:
+        state = load(s, game, at).state
+    return render(board_map(state), "svg", engine="neato")

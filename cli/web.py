@@ -1,0 +1,58 @@
+"""`whispers share` (capability links for one game) and `whispers serve` (the web face, under uvicorn)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from whispers.application import sharing
+from whispers.cli.common import emit_json, store_option
+
+
+@click.command()
+@click.argument("game")
+@click.option("--base", default="http://127.0.0.1:8000", show_default=True, metavar="URL",
+              help="Where `whispers serve` is reached from the players' phones.")
+@click.option("--revoke", is_flag=True, help="Replace the game's links: the old ones stop working.")
+@click.option("--qr", "qr_dir", metavar="DIR", help="Also write each link as an SVG QR code in DIR.")
+@click.option("--json", "as_json", is_flag=True, help="Print {\"table\": URL, \"seats\": {...}, \"spectator\": URL}.")
+@store_option
+def share(game: str, base: str, revoke: bool, qr_dir: str | None, as_json: bool, store_url: str | None) -> None:
+    """Links for GAME: the table (records moves), one per society (its own view), one for spectators.
+
+    Only hashes of the tokens are stored: the links are shown once. --revoke makes new ones."""
+    if not base.startswith(("http://", "https://")):
+        raise click.UsageError("--base: an http:// or https:// URL")
+    links = sharing.share(store_url, game, base, revoke)
+    written = sharing.write_qr(links, qr_dir) if qr_dir else []
+    if as_json:
+        emit_json({k: v for k, v in links.to_json().items() if k != "game"})
+        return
+    urls = links.to_json()
+    click.echo(f"table (records moves): {urls['table']}")
+    for society, url in urls["seats"].items():
+        click.echo(f"{society} seat: {url}")
+    click.echo(f"spectators: {urls['spectator']}")
+    for path in written:
+        click.echo(f"QR code written: {path}")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@store_option
+def serve(host: str, port: int, store_url: str | None) -> None:
+    """Serve the store's games to browsers: the links from `whispers share`, and the director's pages.
+
+    The director's token is $WHISPERS_DIRECTOR_TOKEN, or a new one printed at start."""
+    import uvicorn
+
+    token = os.environ.get("WHISPERS_DIRECTOR_TOKEN") or sharing.new_director_token()
+    # The web face sits beside this one (neither imports the other): uvicorn builds it from its factory, which
+    # reads the store and the director's token from the environment, as a second worker process would.
+    os.environ["WHISPERS_DIRECTOR_TOKEN"] = token
+    if store_url:
+        os.environ["WHISPERS_STORE"] = store_url
+    click.echo(f"director: http://{host}:{port}/director/{token}/", err=True)
+    uvicorn.run("whispers.web.app:from_environment", factory=True, host=host, port=port, log_level="warning")

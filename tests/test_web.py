@@ -1,0 +1,382 @@
+"""The web face (whispers serve): capability links, the JSON API's answers, and the per-player view over HTTP.
+
+The view a link gives is a security property: a seat's pages and API answers hold nothing its society could not
+know (another society's unrevealed loyalty token, the name of a card another drew), checked by search over
+random games and differentially (the same record with the others' secrets changed gives the same pages)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from test_views import assert_no_leak, hidden_owners, random_record, record_with_secrets_changed
+
+from whispers.application import recording, sharing
+from whispers.ledger.store import Store, open_store
+from whispers.projections.visibility import SPECTATOR
+from whispers.web.app import create_app
+
+DIRECTOR = "d" * 32
+LOYALTY = "raven loyalty devout=eagle dutiful=horse affiliated=bear unallied=elephant opposed=lion"
+
+
+def served(store: Store) -> TestClient:
+    return TestClient(create_app(store, DIRECTOR))
+
+
+@pytest.fixture
+def table() -> tuple[Store, sharing.Links, TestClient]:
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    return store, links, served(store)
+
+
+def path(game: str, token: str) -> str:
+    return f"/g/{game}/{token}/"
+
+
+def post(client: TestClient, game: str, token: str, body: Any, bearer: str | None = None) -> Any:
+    headers = {} if bearer is None else {"Authorization": f"Bearer {bearer}"}
+    return client.post(path(game, token) + "moves", json=body, headers=headers)
+
+
+# timeline.svg is checked in the differential (a game with no move yet has no timeline to draw)
+PAGES = ["", "replay", "replay?at=1", "api/status", "api/replay", "api/log", "board.svg"]
+
+
+def test_every_link_opens_its_pages(table) -> None:
+    _, links, client = table
+    for token in [links.table, links.spectator, *links.seats.values()]:
+        for page in PAGES:
+            answer = client.get(path("g1", token) + page)
+            assert answer.status_code == 200, (page, answer.text)
+
+
+def test_without_the_right_token_every_route_is_404_and_says_nothing(table) -> None:
+    store, links, client = table
+    recording.new(store, "g2", ["raven", "spider"])  # exists, never shared
+    wrong = [("g1", "x" * 32), ("g1", links.table[:-1]), ("g2", links.table), ("nosuch", links.table),
+             ("g1", ""), ("..", links.table)]
+    answers = set()
+    for game, token in wrong:
+        for page in [*PAGES, "live"]:
+            answer = client.get(f"/g/{game}/{token}/{page}")
+            assert answer.status_code == 404, (game, token, page)
+            answers.add(answer.text)
+        assert post(client, game, token, {"line": LOYALTY}, bearer=token).status_code == 404
+    assert len({a for a in answers if a.startswith("{")}) == 1  # one answer for a missing game and a bad token
+    assert len({a for a in answers if not a.startswith("{")}) == 1
+    assert "g2" not in "".join(answers) and "nosuch" not in "".join(answers)
+    assert store.version("g1") == 1
+
+
+def test_revoked_links_stop_working_and_new_ones_work(table) -> None:
+    store, links, client = table
+    with pytest.raises(Exception, match="shared already"):
+        sharing.share(store, "g1")
+    fresh = sharing.share(store, "g1", revoke=True)
+    for token in [links.table, links.spectator, *links.seats.values()]:
+        assert client.get(path("g1", token)).status_code == 404
+    assert post(client, "g1", links.table, {"line": LOYALTY}, bearer=links.table).status_code == 404
+    assert client.get(path("g1", fresh.seats["spider"])).status_code == 200
+    assert post(client, "g1", fresh.table, {"line": LOYALTY}, bearer=fresh.table).status_code == 201
+
+
+def test_the_store_keeps_only_hashes_of_tokens(table) -> None:
+    store, links, _ = table
+    record = sharing._stored(store, "g1")
+    assert record is not None
+    held = json.dumps(record.hashes)
+    for token in [links.table, links.spectator, *links.seats.values()]:
+        assert len(token) >= 22  # 128 bits or more
+        assert token not in held
+        assert sharing.digest(token) in record.hashes
+
+
+def test_recording_over_http_201_422_409(table) -> None:
+    store, links, client = table
+    moved = post(client, "g1", links.table, {"line": LOYALTY, "version": 1}, bearer=links.table)
+    assert moved.status_code == 201
+    assert moved.json()["version"] == 2 and moved.json()["events"][0]["type"] == "LoyaltyRecorded"
+    again = post(client, "g1", links.table, {"line": LOYALTY}, bearer=links.table)
+    assert again.status_code == 422
+    assert again.json()["rule"] == "EN Setup: Loyalty"
+    stale = post(client, "g1", links.table, {"line": LOYALTY.replace("raven", "spider"), "version": 1},
+                 bearer=links.table)
+    assert stale.status_code == 409
+    assert post(client, "g1", links.table, {"line": "raven fly away"}, bearer=links.table).status_code == 422
+    assert post(client, "g1", links.table, {"lines": 3}, bearer=links.table).status_code == 400
+    assert post(client, "g1", links.table, {"line": LOYALTY, "version": "2"}, bearer=links.table).status_code == 400
+    assert store.version("g1") == 2
+
+
+def test_a_write_needs_the_table_token_in_the_authorization_header(table) -> None:
+    store, links, client = table
+    spider = LOYALTY.replace("raven", "spider")
+    assert post(client, "g1", links.table, {"line": spider}).status_code == 404  # no header: a cookie-less form
+    assert post(client, "g1", links.table, {"line": spider}, bearer=links.spectator).status_code == 404
+    for token in [links.spectator, *links.seats.values()]:  # only the table records
+        assert post(client, "g1", token, {"line": spider}, bearer=token).status_code == 404
+    assert store.version("g1") == 1
+
+
+def test_pages_send_a_csp_without_inline_script_and_no_referrer(table) -> None:
+    _, links, client = table
+    for answer in [client.get(path("g1", links.table)), client.get("/g/g1/bad/"), client.get("/static/app.js")]:
+        csp = answer.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert answer.headers["referrer-policy"] == "no-referrer"
+    page = client.get(path("g1", links.table)).text
+    assert re.findall(r"<script(?![^>]*\bsrc=)", page) == []  # no inline script
+    assert re.findall(r"<[^>]*\son[a-z]+=", page) == []  # no inline event handler
+
+
+def test_free_text_is_escaped() -> None:
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    recording.record_line(store, "g1", LOYALTY)
+    from whispers.application import review
+
+    review.annotate(store, "g1", 2, "<script>alert(1)</script> & <b>")
+    links = sharing.share(store, "g1")
+    client = served(store)
+    page = client.get(path("g1", links.table) + "replay?at=2").text
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;" in page
+    refused = post(client, "g1", links.table, {"line": "<script>x</script>"}, bearer=links.table)
+    assert refused.status_code == 422 and refused.headers["content-type"].startswith("application/json")
+
+
+def test_the_director_pages_need_the_director_token(table) -> None:
+    _, links, client = table
+    assert client.get(f"/director/{DIRECTOR}/").status_code == 200
+    assert "g1" in client.get(f"/director/{DIRECTOR}/").text
+    assert client.get(f"/director/{DIRECTOR}/verify/g1").status_code == 200
+    for token in ["x" * 32, links.table, DIRECTOR[:-1]]:
+        assert client.get(f"/director/{token}/").status_code == 404
+        assert client.get(f"/director/{token}/verify/g1").status_code == 404
+    assert client.get(f"/director/{DIRECTOR}/verify/nosuch").status_code == 404
+
+
+def test_a_move_from_another_process_reaches_the_live_stream(table) -> None:
+    from whispers.application import following
+
+    store, _, _ = table
+    start = following.position(store)
+    assert following.changed_since(store, "g1", start) == (start, None)
+    recording.record_line(store, "g1", LOYALTY)
+    read, version = following.changed_since(store, "g1", start)
+    assert version == 2 and read > start
+
+
+# --- the per-player view over HTTP ---------------------------------------------------------------------------
+
+
+def stored(events: tuple, name: str = "g") -> tuple[Store, sharing.Links, TestClient]:
+    store = open_store("memory:")
+    store.create(name, [e.to_fact() for e in events])
+    links = sharing.share(store, name)
+    return store, links, served(store)
+
+
+def versions(total: int, count: int) -> list[int]:
+    return sorted({1, total, *range(1, total + 1, max(1, total // count))})
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_no_seat_answer_over_http_leaks_a_secret(chunk: int) -> None:
+    """200 random games (50 a chunk): every seat's and the spectator's API answers (the state and the event at
+    several versions) hold no other society's unrevealed token and no card another drew."""
+    drawn = 0
+    for seed in range(chunk * 50, chunk * 50 + 50):
+        players, replay = random_record(seed)
+        _, links, client = stored(replay.events)
+        total = len(replay)
+        for version in versions(total, 4):
+            state = replay.at(version)
+            for viewer, token in [*links.seats.items(), (SPECTATOR, links.spectator)]:
+                answer = client.get(path("g", token) + f"api/replay?at={version}")
+                assert answer.status_code == 200
+                view = answer.json()
+                drawn += sum(len(state.hands[o].known) for o in hidden_owners(players, viewer))
+                assert_no_leak(view, state, viewer)
+    assert drawn > 0
+
+
+def pages_of(client: TestClient, token: str, total: int) -> dict[str, str]:
+    shown = {"status": client.get(path("g", token)).text, "log": client.get(path("g", token) + "api/log").text}
+    for version in versions(total, 12):
+        shown[f"replay {version}"] = client.get(path("g", token) + f"replay?at={version}").text
+        shown[f"api {version}"] = client.get(path("g", token) + f"api/replay?at={version}").text
+    if shutil.which("dot"):
+        picture = client.get(path("g", token) + f"timeline.svg?at={total}")
+        assert picture.status_code == 200 and "<svg" in picture.text
+        shown["timeline"] = picture.text
+    return {face: text.replace(token, "TOKEN") for face, text in shown.items()}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_seat_page_tells_apart_records_that_differ_in_secrets_it_may_not_know(seed: int) -> None:
+    """Differential: the record against the same record with the names of the cards the other societies drew
+    changed: every page and API answer of a seat is the same, byte for byte. (Loyalty sets are not changed
+    here: the final reveal makes them public, so a finished game's pages differ; the search above checks them.)"""
+    players, replay = random_record(seed)
+    changed = 0
+    for viewer in [*players, SPECTATOR]:
+        owners = hidden_owners(players, viewer)
+        other = record_with_secrets_changed(replay.events, owners, tokens=False)
+        changed += sum(a != b for a, b in zip(replay.events, other, strict=True))
+        _, links, client = stored(replay.events)
+        _, other_links, other_client = stored(other)
+        token = links.spectator if viewer == SPECTATOR else links.seats[viewer]
+        other_token = other_links.spectator if viewer == SPECTATOR else other_links.seats[viewer]
+        assert pages_of(client, token, len(replay)) == pages_of(other_client, other_token, len(replay)), viewer
+    assert changed > 0
+
+
+def test_the_table_sees_what_the_seats_do_not() -> None:
+    """The differential can fail: the table (the record) tells the two records apart."""
+    players, replay = random_record(3)
+    other = record_with_secrets_changed(replay.events, players, tokens=False)
+    _, links, client = stored(replay.events)
+    _, other_links, other_client = stored(other)
+    assert pages_of(client, links.table, len(replay)) != pages_of(other_client, other_links.table, len(replay))
+
+
+
+# --- the commands: share and serve ---------------------------------------------------------------------------
+
+
+def whispers_cli(store: str, *args: str) -> Any:
+    from click.testing import CliRunner
+
+    from whispers.cli.main import whispers
+
+    return CliRunner().invoke(whispers, list(args), env={"WHISPERS_STORE": store}, prog_name="whispers")
+
+
+def test_share_prints_json_links_writes_qr_codes_and_revokes(tmp_path) -> None:
+    store = str(tmp_path / "s.sqlite")
+    assert whispers_cli(store, "new", "g1", "--players", "raven,spider").exit_code == 0, "new"
+    shared = whispers_cli(store, "share", "g1", "--json", "--base", "https://hall.example/", "--qr",
+                          str(tmp_path / "qr"))
+    assert shared.exit_code == 0, shared.output
+    links = json.loads(shared.stdout)
+    assert set(links) == {"table", "seats", "spectator"} and set(links["seats"]) == {"raven", "spider"}
+    assert all(u.startswith("https://hall.example/g/g1/") for u in [links["table"], links["spectator"]])
+    svgs = sorted(p.name for p in (tmp_path / "qr").iterdir())
+    assert svgs == ["g1-seat-raven.svg", "g1-seat-spider.svg", "g1-spectator.svg", "g1-table.svg"]
+    assert (tmp_path / "qr" / "g1-table.svg").read_text().lstrip().startswith("<?xml")
+    again = whispers_cli(store, "share", "g1")
+    assert again.exit_code == 2 and "--revoke" in again.stderr
+    revoked = whispers_cli(store, "share", "g1", "--revoke", "--json")
+    assert json.loads(revoked.stdout)["table"] != links["table"]
+    unknown = whispers_cli(store, "share", "nosuch")
+    assert unknown.exit_code == 2 and "Traceback" not in unknown.output
+
+
+CHROMIUM = shutil.which("chromium")
+EXE = shutil.which("whispers", path=os.path.dirname(sys.executable))
+
+
+@contextlib.contextmanager
+def serving(tmp_path, servers: int = 1) -> Iterator[tuple[dict[str, str], dict[str, Any], list[str]]]:
+    """`whispers serve` as a user runs it (`servers` processes) over one SQLite store holding g1, shared: (env,
+    the links on the first server, each server's base URL)."""
+    import httpx
+
+    assert EXE
+    env = {**os.environ, "WHISPERS_STORE": str(tmp_path / "s.sqlite"), "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
+    subprocess.run([EXE, "new", "g1", "--players", "raven,spider"], env=env, check=True, capture_output=True)
+    links = json.loads(subprocess.run([EXE, "share", "g1", "--json"], env=env, check=True, capture_output=True,
+                                      text=True).stdout)
+    processes, bases = [], []
+    try:
+        for _ in range(servers):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            processes.append(subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stderr=subprocess.PIPE,
+                                              text=True))
+            bases.append(f"http://127.0.0.1:{port}")
+        for base in bases:
+            for _ in range(100):
+                try:
+                    httpx.get(base + "/static/app.css", timeout=1)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+        yield env, json.loads(json.dumps(links).replace("http://127.0.0.1:8000", bases[0])), bases
+    finally:
+        for server in processes:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path) -> None:
+    """A page, a move over HTTP, and a move recorded by the CLI (another process) arriving on the live stream."""
+    import httpx
+
+    with serving(tmp_path) as (env, links, _):
+        table = links["table"]
+        token = table.rstrip("/").rsplit("/", 1)[1]
+        assert httpx.get(table).status_code == 200
+        moved = httpx.post(table + "moves", json={"line": LOYALTY}, headers={"Authorization": f"Bearer {token}"})
+        assert moved.status_code == 201
+        with httpx.stream("GET", links["seats"]["raven"] + "live", timeout=10) as live:
+            assert live.headers["content-type"].startswith("text/event-stream")
+            subprocess.run([EXE, "move", "g1", LOYALTY.replace("raven", "spider")], env=env, check=True,
+                           capture_output=True)
+            seen = []
+            for line in live.iter_lines():
+                seen.append(line)
+                if line.startswith("data: "):
+                    break
+            assert "event: version" in seen and int(seen[-1].removeprefix("data: ")) > 2  # the move and more
+
+
+def test_two_server_processes_one_store_one_move_lands_and_the_other_sees_it(tmp_path) -> None:
+    """Two `whispers serve` processes over one store: the same move sent to both at the version both showed is
+    recorded once (201, then 409), and a viewer following on the other server hears of it."""
+    import httpx
+
+    with serving(tmp_path, servers=2) as (_, links, (first, second)):
+        table = links["table"]
+        token = table.rstrip("/").rsplit("/", 1)[1]
+        on_second = table.replace(first, second)
+        auth = {"Authorization": f"Bearer {token}"}
+        with httpx.stream("GET", links["seats"]["spider"].replace(first, second) + "live", timeout=10) as live:
+            one = httpx.post(table + "moves", json={"line": LOYALTY, "version": 1}, headers=auth)
+            other = httpx.post(on_second + "moves", json={"line": LOYALTY, "version": 1}, headers=auth)
+            assert (one.status_code, other.status_code) == (201, 409)
+            line = next(line for line in live.iter_lines() if line.startswith("data: "))
+            assert line == "data: 2"
+        assert httpx.get(on_second + "api/status").json()["version"] == 2
+
+
+@pytest.mark.skipif(not CHROMIUM and os.environ.get("WHISPERS_REQUIRE_CHROMIUM") != "1",
+                    reason="Chromium is not installed")
+def test_a_real_browser_runs_the_pages_script_under_the_csp(tmp_path) -> None:
+    """Headless Chromium (Debian's) loads the table page at phone size and the replay on a desktop window: the
+    vendored script runs (the CSP lets it), and each page can be shot (the PNGs are kept in tmp_path)."""
+    assert CHROMIUM, "WHISPERS_REQUIRE_CHROMIUM=1 but chromium is not installed"
+    flags = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}"]
+    with serving(tmp_path) as (_, links, _bases):
+        for url, size in [(links["table"], "390,844"), (links["seats"]["spider"] + "replay", "1280,800")]:
+            dom = subprocess.run([*flags, "--dump-dom", url], capture_output=True, text=True, timeout=60).stdout
+            assert 'data-script="ran"' in dom, dom[:500]
+            shot = tmp_path / f"{size}.png"
+            subprocess.run([*flags, f"--window-size={size}", f"--screenshot={shot}", url], capture_output=True,
+                           timeout=60)
+            assert shot.stat().st_size > 1000
