@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
+from whispers.ledger.meta import Meta
 
 if TYPE_CHECKING:
     from whispers.ledger import events as ev
@@ -151,6 +153,7 @@ class GameRow:
     winner: str | None
     events: int
     fork_of: tuple[str, int] | None  # (parent game, event it was forked at)
+    meta: Meta = field(default_factory=Meta)  # who, when, where (ledger/meta.py)
 
     @property
     def played_under(self) -> str:
@@ -164,7 +167,8 @@ class GameRow:
                 "pins": {"ruleset": self.ruleset.to_json(), "board": self.board.to_json()},
                 "players": list(self.players), "round": self.round, "phase": self.phase, "over": self.over,
                 "winner": self.winner, "events": self.events,
-                "fork_of": None if self.fork_of is None else {"game": self.fork_of[0], "at": self.fork_of[1]}}
+                "fork_of": None if self.fork_of is None else {"game": self.fork_of[0], "at": self.fork_of[1]},
+                "date": self.meta.recorded, "names": dict(self.meta.seats), "meta": self.meta.to_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +179,63 @@ class Games:
         return [row.to_json() for row in self.rows]
 
 
-def games(store: Store | str | None) -> Games:
-    """The games in the store, with ruleset, players, where each stands, who won and what it was forked from."""
+@dataclass(frozen=True, slots=True)
+class GameFilter:
+    """Which games `games` lists, and in what order. Text matches ignore case; `since` is a date (YYYY-MM-DD)
+    compared with when the game's table facts were recorded (a game with none recorded has no date)."""
+
+    player: str | None = None
+    event: str | None = None
+    since: str | None = None
+    ruleset: str | None = None
+    state: str | None = None  # "playing" or "over"
+    sort: str = "store"  # "store", "date", "name", "event"
+    archived: bool = False  # list archived games too
+
+    def keeps(self, row: GameRow) -> bool:
+        meta = row.meta
+        return ((self.archived or not meta.archived)
+                and (self.player is None or self.player.casefold() in {n.casefold() for n in meta.seats.values()})
+                and (self.event is None or (meta.event or "").casefold() == self.event.casefold())
+                and (self.since is None or (meta.recorded is not None and meta.recorded[:10] >= self.since))
+                and (self.ruleset is None or row.ruleset.label == self.ruleset)
+                and (self.state is None or row.over == (self.state == "over")))
+
+
+SORTS: dict[str, Any] = {
+    "store": None,
+    "date": lambda row: (row.meta.recorded is None, row.meta.recorded or ""),
+    "name": lambda row: row.game,
+    "event": lambda row: (row.meta.event is None, (row.meta.event or "").casefold(), row.meta.round or ""),
+}
+STATES = ("playing", "over")
+
+
+def select(rows: Iterable[GameRow], which: GameFilter) -> tuple[GameRow, ...]:
+    """The rows `which` keeps, in its order: rows from the store or from a catalog's summaries alike."""
+    from whispers.ledger.errors import StoreError
+
+    if which.sort not in SORTS:
+        raise StoreError(f"unknown sort {which.sort!r}: sort by {', '.join(SORTS)}")
+    if which.state is not None and which.state not in STATES:
+        raise StoreError(f"unknown state {which.state!r}: the states are {', '.join(STATES)}")
+    if which.since is not None:
+        from datetime import date
+
+        try:
+            date.fromisoformat(which.since)
+        except ValueError:
+            raise StoreError(f"--since {which.since!r} is not a date: YYYY-MM-DD") from None
+    kept = [row for row in rows if which.keeps(row)]
+    key = SORTS[which.sort]
+    return tuple(kept if key is None else sorted(kept, key=key))
+
+
+def games(store: Store | str | None, which: GameFilter | None = None) -> Games:
+    """The games in the store, with ruleset, players, where each stands, who won and what it was forked from,
+    and who, when and where (archived ones only when `which` says so)."""
     from whispers.ledger.game import load
+    from whispers.ledger.meta import of_events
     from whispers.ledger.shipped import state_pins
     from whispers.projections.forks import fork_of
     from whispers.projections.replay import final_scoring
@@ -192,5 +250,5 @@ def games(store: Store | str | None) -> Games:
             ruleset, board = state_pins(state)
             rows.append(GameRow(name, ruleset, board, tuple(state.players), state.round, state.phase, state.over,
                                 None if scored is None else scored.winner, record.version,
-                                None if forked is None else (forked.parent, forked.at)))
-    return Games(tuple(rows))
+                                None if forked is None else (forked.parent, forked.at), of_events(record.events)))
+    return Games(select(rows, which or GameFilter()))

@@ -4,6 +4,7 @@
 import click
 
 from whispers.application import pictures
+from whispers.application.labels import at_event
 from whispers.cli.common import store_option
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
@@ -34,13 +35,14 @@ def timeline(game: str, round_: int | None, society: str | None, output: str, st
 
 @click.command("map")
 @click.argument("game")
-@click.option("--at", "version", type=int, metavar="N", help="After event N (default: the end).")
+@click.option("--at", "version", metavar="AT", help="After event N, move mN, a label (2.bear.marshal, "
+              "\"R2 deploy 3\"), roundN or end (default: the end).")
 @output_option
 @store_option
-def board_map(game: str, version: int | None, output: str, store_url: str | None) -> None:
+def board_map(game: str, version: str | None, output: str, store_url: str | None) -> None:
     """The board of GAME as a graph: regions with cities, farms, forts, banners, the controlling empire's
     colour and field agents; land borders as edges; laid out from the board file's positions."""
-    drawn = pictures.board_map(store_url, game, output, version)
+    drawn = pictures.board_map(store_url, game, output, at_event(store_url, game, version))
     if output != "-":
         click.echo(f"{game}: map after event {drawn.version} written to {output}")
 

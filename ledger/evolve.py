@@ -277,6 +277,7 @@ def _a_forked(state: GameState, e: ev.GameForked) -> GameState:
 
 _APPLY: dict[type, Any] = {
     ev.GameForked: _a_forked,
+    ev.GameDescribed: lambda state, e: state,  # table facts (ledger/meta.py) are not the game's state
     ev.PhaseStarted: _a_phase,
     ev.Skipped: _a_skipped,
     ev.EmpireTurnStarted: _a_empire_turn,

@@ -63,6 +63,8 @@ def describe(event: ev.Event) -> str:
             return f"round {r} ends"
         case ev.FirstPlayerPassed(first=f):
             return f"first player: {f}"
+        case ev.GameDescribed(changes=changes):
+            return "table facts: " + "; ".join(f"{key} {value}" for key, value in changes.items())
         case ev.GameForked(parent=parent, at=at):
             return f"forked from {parent} at event {at}"
         case ev.GameScored(scores=scores, winner=w, trail=trail):
