@@ -57,10 +57,14 @@ def status_of(state: Any, viewer: str | None = None) -> Status:
 
 def status(store: Store | str | None, game: str, viewer: str | None = None, at: int | None = None) -> Status:
     from whispers.ledger.game import load
+    from whispers.projections.labels import labels
 
     with opened(store) as s:
-        state = load(s, game, at).state
-    return status_of(state, viewer)
+        record = load(s, game, at)
+    found = status_of(record.state, viewer)
+    named = labels(record.events)
+    found.view["last_move"] = str(named[max(named)]) if named else None  # its label (projections/labels.py)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

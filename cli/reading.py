@@ -30,6 +30,8 @@ def status(game: str, society: str | None, as_json: bool, version: str | None, s
     lines = view_lines(found.view)
     click.echo(lines[0])
     click.echo(lines[1])
+    if found.view.get("last_move"):
+        click.echo(f"Last move: {found.view['last_move']}")
     for option in found.options:
         click.echo(f"  {option_text(option)}")
     for line in lines[2:]:

@@ -36,7 +36,8 @@ def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
 def _show(replayed: Replayed, version: int) -> None:
     frame = replayed.frame(version)
     event, society = frame.event, frame.viewer
-    click.echo(f"event {version}/{frame.events}: {event_words(event, society)}")
+    label = f" ({frame.label})" if frame.label else ""
+    click.echo(f"event {version}/{frame.events}{label}: {event_words(event, society)}")
     for line in _note_lines(list(frame.notes), version):
         click.echo(line)
     for line in view_lines(frame.view):

@@ -71,8 +71,9 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
             if isinstance(event, ev.GameDescribed):
                 yield from tag_lines(event.changes, event.time)  # table facts, public: PGN-style tag lines
             elif line is not None:
-                label = labels.get(version) if comments else None
-                yield line if label is None else f"{line}  # {label}"  # a comment: import reads the move alone
+                if (label := labels.get(version)) is not None:
+                    yield f"# {label}"  # the move's label (docs/notation.md), a comment import skips
+                yield line
             elif comments:
                 yield f"#   {describe(event)}"
         for note in by_event.get(version, []):
