@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
@@ -14,8 +15,8 @@ if TYPE_CHECKING:
 def at_event(store: Store | str | None, game: str, text: str | int | None) -> int | None:
     """The event number `text` names (an event number, mN, 2.bear.marshal, "R2 deploy 3", round2, end); None for
     None. An event number is passed on as it is (its range checked where it is read); UnknownLabel otherwise."""
-    if text is None or isinstance(text, int) or text.strip().isdigit():
-        return None if text is None else int(text)
+    if text is None or isinstance(text, int) or re.fullmatch(r"\s*-?\d+\s*", text):
+        return None if text is None else int(text)  # out of range: NoSuchEvent, as for any event number
     from whispers.ledger.events import read_facts
     from whispers.projections.labels import resolve
 

@@ -88,7 +88,7 @@ def resolve(game: str, events: Sequence[ev.Event], text: str | int) -> int:
     total = len(events)
     found = labels(events)
     wanted = _normal(str(text))
-    if wanted.isdigit():
+    if re.fullmatch(r"-?\d+", wanted):
         return int(wanted)  # out of range: the reader says so as it says for any event number (NoSuchEvent)
     if wanted == "end" and total:
         return total
