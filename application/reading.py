@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
+from whispers.ledger.meta import Meta
 
 if TYPE_CHECKING:
     from whispers.ledger import events as ev
@@ -58,10 +60,14 @@ def status_of(state: Any, viewer: str | None = None) -> Status:
 
 def status(store: Store | str | None, game: str, viewer: str | None = None, at: int | None = None) -> Status:
     from whispers.ledger.game import load
+    from whispers.projections.labels import labels
 
     with opened(store) as s:
-        state = load(s, game, at).state
-    return status_of(state, viewer)
+        record = load(s, game, at)
+    found = status_of(record.state, viewer)
+    named = labels(record.events)
+    found.view["last_move"] = str(named[max(named)]) if named else None  # its label (projections/labels.py)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +162,7 @@ class GameRow:
     winner: str | None
     events: int
     fork_of: tuple[str, int] | None  # (parent game, event it was forked at)
+    meta: Meta = field(default_factory=Meta)  # who, when, where (ledger/meta.py)
 
     @property
     def played_under(self) -> str:
@@ -169,7 +176,8 @@ class GameRow:
                 "pins": {"ruleset": self.ruleset.to_json(), "board": self.board.to_json()},
                 "players": list(self.players), "round": self.round, "phase": self.phase, "over": self.over,
                 "winner": self.winner, "events": self.events,
-                "fork_of": None if self.fork_of is None else {"game": self.fork_of[0], "at": self.fork_of[1]}}
+                "fork_of": None if self.fork_of is None else {"game": self.fork_of[0], "at": self.fork_of[1]},
+                "date": self.meta.recorded, "names": dict(self.meta.seats), "meta": self.meta.to_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,9 +188,63 @@ class Games:
         return [row.to_json() for row in self.rows]
 
 
-def games(store: Store | str | None) -> Games:
-    """The games in the store, with ruleset, players, where each stands, who won and what it was forked from:
-    read from the catalog of summaries kept in the store, which first reads what the store gained since."""
+@dataclass(frozen=True, slots=True)
+class GameFilter:
+    """Which games `games` lists, and in what order. Text matches ignore case; `since` is a date (YYYY-MM-DD)
+    compared with when the game's table facts were recorded (a game with none recorded has no date)."""
+
+    player: str | None = None
+    event: str | None = None
+    since: str | None = None
+    ruleset: str | None = None
+    state: str | None = None  # "playing" or "over"
+    sort: str = "store"  # "store", "date", "name", "event"
+    archived: bool = False  # list archived games too
+
+    def keeps(self, row: GameRow) -> bool:
+        meta = row.meta
+        return ((self.archived or not meta.archived)
+                and (self.player is None or self.player.casefold() in {n.casefold() for n in meta.seats.values()})
+                and (self.event is None or (meta.event or "").casefold() == self.event.casefold())
+                and (self.since is None or (meta.recorded is not None and meta.recorded[:10] >= self.since))
+                and (self.ruleset is None or row.ruleset.label == self.ruleset)
+                and (self.state is None or row.over == (self.state == "over")))
+
+
+SORTS: dict[str, Any] = {
+    "store": None,
+    "date": lambda row: (row.meta.recorded is None, row.meta.recorded or ""),
+    "name": lambda row: row.game,
+    "event": lambda row: (row.meta.event is None, (row.meta.event or "").casefold(), row.meta.round or ""),
+}
+STATES = ("playing", "over")
+
+
+def select(rows: Iterable[GameRow], which: GameFilter) -> tuple[GameRow, ...]:
+    """The rows `which` keeps, in its order: rows from the store or from a catalog's summaries alike."""
+    from whispers.ledger.errors import StoreError
+
+    if which.sort not in SORTS:
+        raise StoreError(f"unknown sort {which.sort!r}: sort by {', '.join(SORTS)}")
+    if which.state is not None and which.state not in STATES:
+        raise StoreError(f"unknown state {which.state!r}: the states are {', '.join(STATES)}")
+    if which.since is not None:
+        from datetime import date
+
+        try:
+            date.fromisoformat(which.since)
+        except ValueError:
+            raise StoreError(f"--since {which.since!r} is not a date: YYYY-MM-DD") from None
+    kept = [row for row in rows if which.keeps(row)]
+    key = SORTS[which.sort]
+    return tuple(kept if key is None else sorted(kept, key=key))
+
+
+def games(store: Store | str | None, which: GameFilter | None = None) -> Games:
+    """The games in the store, with ruleset, players, where each stands, who won and what it was forked from,
+    and who, when and where (archived ones only when `which` says so): read from the catalog of summaries kept
+    in the store, which first reads what the store gained since."""
+    from whispers.ledger.meta import Meta
     from whispers.ledger.shipped import pin
     from whispers.projections.catalog import Catalog
 
@@ -193,7 +255,9 @@ def games(store: Store | str | None) -> Games:
     rows = []
     for name, d in summaries.items():
         fork = d["fork_of"]
+        meta = d["meta"]
         rows.append(GameRow(name, pin("ruleset", *d["pins"]["ruleset"]), pin("board", *d["pins"]["board"]),
                             tuple(d["players"]), d["round"], d["phase"], d["ended"], d["won_by"], d["events"],
-                            None if fork is None else (fork[0], fork[1])))
-    return Games(tuple(rows))
+                            None if fork is None else (fork[0], fork[1]),
+                            Meta(**{**meta, "seats": dict(meta["seats"]), "tags": tuple(meta["tags"])})))
+    return Games(select(rows, which or GameFilter()))

@@ -62,13 +62,15 @@ class Recorded:
 
 
 def new(store: Store | str | None, game: str, players: Iterable[str], first: str | None = None,
-        ruleset: str = "official", board: str = "standin", allow_modified: bool = False) -> Created:
+        ruleset: str = "official", board: str = "standin", allow_modified: bool = False,
+        table: dict[str, Any] | None = None) -> Created:
+    """A new game; `table`, its table facts (who, where: ledger/meta.py), recorded with the time it is made."""
     from whispers.ledger.game import new_game
     from whispers.ledger.notation import Header
     from whispers.ledger.shipped import labels
 
     with opened(store) as s:
-        created = new_game(s, game, Header(ruleset, board, tuple(players), first), allow_modified)
+        created = new_game(s, game, Header(ruleset, board, tuple(players), first), allow_modified, table)
     state = created.state
     ruleset_label, board_label = labels(state)
     return Created(game, ruleset_label, board_label, tuple(state.players), state.first)
@@ -91,11 +93,14 @@ def next_move(game: Game) -> Prompt:
 
 def parse_move(text: str) -> c.Command | None:
     """One notation line as a move; None for a blank or comment line. A game line is refused: it starts a game."""
+    from whispers.ledger.meta import TagLine
     from whispers.ledger.notation import Header, parse_line
 
     parsed = parse_line(text)
     if isinstance(parsed, Header):
         raise NotationError("a game line starts a game: use whispers new or whispers import")
+    if isinstance(parsed, TagLine):
+        raise NotationError("a tag line is a table fact, not a move: use whispers meta GAME")
     return parsed
 
 

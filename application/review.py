@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.reading import notes_of
@@ -35,7 +35,7 @@ class Frame:
         from whispers.projections.visibility import event_view
 
         return {**self.view, "event": event_view(self.event, self.viewer), "notes": list(self.notes),
-                "events": self.events}
+                "events": self.events, "label": self.label}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,7 @@ class Replayed:
     at: int
     notes: tuple[dict[str, Any], ...]
     warnings: tuple[str, ...] = ()
+    labels: dict[int, str] = field(default_factory=dict)  # move labels by event number
 
     def __len__(self) -> int:
         return len(self.replay)
@@ -58,7 +59,7 @@ class Replayed:
         state = self.replay.at(version)
         return Frame(version, len(self.replay), self.viewer, self.replay.event(version),
                      state_view(state, self.viewer), tuple(n for n in self.notes if n["at"] == version),
-                     known_scores(state, self.viewer), self.replay.label(version))
+                     known_scores(state, self.viewer), self.labels.get(version) or self.replay.label(version))
 
     def to_json(self) -> dict[str, Any]:
         return self.frame(self.at).to_json()
@@ -80,7 +81,10 @@ def replay(store: Store | str | None, game: str, at: int | None = None, viewer: 
     at = len(rep) if at is None else at
     if not 1 <= at <= len(rep):
         raise NoSuchEvent(game, len(rep), at)
-    return Replayed(game, rep, viewer, at, tuple(found), warnings)
+    from whispers.projections.labels import labels
+
+    named = {version: str(label) for version, label in labels(record.events).items()}
+    return Replayed(game, rep, viewer, at, tuple(found), warnings, named)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,10 +35,35 @@ def check(file: str) -> None:
         f"{file}: valid board {loaded.id!r} ({plural(len(loaded.regions), 'region')}, "
         f"{plural(len(loaded.empires), 'empire')}, {plural(cities, 'city')}, {short_hash})"
     )
+    from whispers.application.boards import board_census
+
+    counted = board_census(file).census
+    click.echo("  per empire (home regions, cities, farms, forts, starting banners), to compare with the printed map:")
+    for empire, n in counted["empires"].items():
+        click.echo(f"    {empire:<10} {plural(n['regions'], 'region')}, {plural(n['cities'], 'city')}, "
+                   f"{plural(n['farms'], 'farm')}, {plural(n['forts'], 'fort')}, {plural(n['banners'], 'banner')}")
+    if counted["unreached"]:
+        click.echo(f"  no land border reaches: {', '.join(counted['unreached'])}")
+    if counted["land_masses"] > 1:
+        click.echo(f"  the land borders make {counted['land_masses']} separate land masses (one if every region is "
+                   f"reached by land)")
+    click.echo("  seas are not in a board file (they are not borders): compare them by eye")
     pinned = pin("board", loaded.id, loaded.content_hash)
     if pinned.status == "modified":
         click.echo(f"  {pinned.sentence()}: a game on it is refused without --allow-modified, and then shown as "
                    f"{pinned.label}")
+
+
+@board.command("new")
+@click.argument("file", metavar="FILE")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+def new_board(file: str, force: bool) -> None:
+    """Write a board file to fill in from the printed map: the five empires and their councils as the revised
+    rulebook gives them, and a commented region per empire to copy (docs/boards.md walks through it)."""
+    from whispers.application.boards import new_board as write_template
+
+    write_template(file, force)
+    click.echo(f"{file}: board template written. Fill in the regions, then: whispers board check {file}")
 
 
 @board.command()

@@ -4,6 +4,7 @@
 import click
 
 from whispers.application import pictures
+from whispers.application.labels import at_event
 from whispers.cli.common import store_option
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
@@ -33,17 +34,33 @@ def timeline(game: str, round_: int | None, society: str | None, output: str, st
 
 
 @click.command("map")
-@click.argument("game")
-@click.option("--at", "version", type=int, metavar="N", help="After event N (default: the end).")
+@click.argument("game", required=False)
+@click.option("--board", "board_file", metavar="ID|PATH", help="Draw this board as set up, without a game.")
+@click.option("--at", "version", metavar="AT", help="After event N, move mN, a label (2.bear.marshal, "
+              "\"R2 deploy 3\"), roundN or end (default: the end).")
 @as_option
 @output_option
 @store_option
-def board_map(game: str, version: int | None, society: str | None, output: str, store_url: str | None) -> None:
+def board_map(game: str | None, board_file: str | None, version: str | None, society: str | None, output: str,
+              store_url: str | None) -> None:
     """The board of GAME as a graph: regions with cities, farms, forts, banners, the controlling empire's
     colour and field agents; land borders as edges; laid out from the board file's positions. Beside it the
     council (each office's agent), where the game stands and the scores if it ended now; the last move in
-    the title, an attack as an arrow. With --as, the move and the scores as that society could know them."""
-    drawn = pictures.board_map(store_url, game, output, version, society)
+    the title, an attack as an arrow. With --as, the move and the scores as that society could know them.
+    With --board FILE and no GAME, the board alone as set up."""
+    if (game is None) == (board_file is None):
+        raise click.UsageError("give a GAME, or --board FILE for the board alone")
+    if board_file is not None:
+        if version is not None or society is not None:
+            raise click.UsageError("--at and --as go with a GAME: a board alone is drawn as set up")
+        from whispers.application.boards import draw_board
+
+        draw_board(board_file, output)
+        if output != "-":
+            click.echo(f"{board_file}: board drawn to {output}")
+        return
+    assert game is not None
+    drawn = pictures.board_map(store_url, game, output, at_event(store_url, game, version), society)
     if output != "-":
         click.echo(f"{game}: map after event {drawn.version} written to {output}")
 

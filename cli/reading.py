@@ -5,6 +5,7 @@ from typing import Any
 import click
 
 from whispers.application import reading
+from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
 from whispers.ledger.names import SOCIETIES
 from whispers.projections.visibility import SPECTATOR_NAME
@@ -17,17 +18,20 @@ as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECT
 @click.argument("game")
 @as_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-@click.option("--at", "version", type=int, metavar="N", help="As the game stood after event N.")
+@click.option("--at", "version", metavar="AT", help="As the game stood after event N, move mN, a label "
+              "(2.bear.marshal, \"R2 deploy 3\"), roundN or end.")
 @store_option
-def status(game: str, society: str | None, as_json: bool, version: int | None, store_url: str | None) -> None:
+def status(game: str, society: str | None, as_json: bool, version: str | None, store_url: str | None) -> None:
     """Where GAME stands: round, phase, who must act and the legal moves, the board, reserves, hands."""
-    found = reading.status(store_url, game, society, version)
+    found = reading.status(store_url, game, society, at_event(store_url, game, version))
     if as_json:
         emit_json(found.to_json())
         return
     lines = view_lines(found.view)
     click.echo(lines[0])
     click.echo(lines[1])
+    if found.view.get("last_move"):
+        click.echo(f"Last move: {found.view['last_move']}")
     for option in found.options:
         click.echo(f"  {option_text(option)}")
     click.echo("")
@@ -97,16 +101,29 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
 
 
 @click.command()
+@click.option("--player", metavar="NAME", help="Only games NAME played (a name recorded at a seat).")
+@click.option("--event", metavar="TEXT", help="Only games of this event.")
+@click.option("--since", metavar="YYYY-MM-DD", help="Only games recorded on or after this date.")
+@click.option("--ruleset", metavar="LABEL", help="Only games under this ruleset, as the listing shows it.")
+@click.option("--state", type=click.Choice(reading.STATES), help="Only games still playing, or over.")
+@click.option("--sort", type=click.Choice(list(reading.SORTS)), default="store", show_default=True,
+              help="The order of the listing.")
+@click.option("--all", "everything", is_flag=True, help="Archived games too.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @store_option
-def games(as_json: bool, store_url: str | None) -> None:
-    """The games in the store, with ruleset, players, where each stands and who won."""
-    rows = reading.games(store_url).to_json()
+def games(player: str | None, event: str | None, since: str | None, ruleset: str | None, state: str | None,
+          sort: str, everything: bool, as_json: bool, store_url: str | None) -> None:
+    """The games in the store: date, players (names per seat), ruleset, where each stands and who won."""
+    which = reading.GameFilter(player, event, since, ruleset, state, sort, everything)
+    rows = reading.games(store_url, which).to_json()
     if as_json:
         emit_json(rows)
         return
     if not rows:
-        click.echo("No games yet. Try: whispers demo")
+        if which == reading.GameFilter(sort=sort):
+            click.echo("No games yet (or all archived: whispers games --all). Try: whispers demo")
+        else:
+            click.echo("No games match.")
     children: dict[str | None, list[dict[str, Any]]] = {}
     names = {row["game"] for row in rows}
     for row in rows:
@@ -118,7 +135,15 @@ def games(as_json: bool, store_url: str | None) -> None:
                  else f"round {row['round']} {row['phase']}")
         label = ("  " * depth + ("└ " if depth else "") + row["game"])
         fork = f"  (fork at event {row['fork_of']['at']})" if row["fork_of"] else ""
-        click.echo(f"{label:<28} {row['played_under']:<9} {','.join(row['players']):<28} {where}{fork}")
+        meta = row["meta"]
+        title = f"  \"{meta['title']}\"" if meta["title"] else ""
+        archived = "  (archived)" if meta["archived"] else ""
+        date = (row["date"] or "")[:10]
+        players = ",".join(f"{s}={row['names'][s]}" if s in row["names"] else s for s in row["players"])
+        event = "  " + " ".join(f"{k} {v}" for k, v in (("event", meta["event"]), ("round", meta["round"]),
+                                                        ("table", meta["table"]), ("at", meta["place"])) if v)
+        click.echo(f"{label:<28} {date:<10} {row['played_under']:<9} {players:<28} {where}{fork}{title}"
+                   f"{event.rstrip()}{archived}")
         for child in children.get(row["game"], []):
             show(child, depth + 1)
 

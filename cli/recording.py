@@ -10,6 +10,7 @@ import click
 
 from whispers.application import recording
 from whispers.cli.common import emit_json, store_option, where_now
+from whispers.cli.table import table_changes, table_options
 from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
@@ -33,15 +34,19 @@ if TYPE_CHECKING:
 @click.option("--allow-modified", is_flag=True,
               help="Record under a ruleset or board that claims a shipped id with other content; it is then "
                    "shown everywhere as modified.")
+@table_options
 @store_option
 def new(game: str, players: str, first: str | None, ruleset: str, board: str, allow_modified: bool,
-        store_url: str | None) -> None:
+        seats: tuple[str, ...], place: str | None, event: str | None, round_: str | None, table: str | None,
+        tags: tuple[str, ...], store_url: str | None) -> None:
     """Start a new game named GAME.
 
-    Example: whispers new finals-t3 --players raven,rat,spider,serpent --first rat
+    Example: whispers new finals-t3 --players raven,rat,spider,serpent --first rat --seat raven=Ana
+    --place "Club Sud" --event "Winter Cup" --table 3
     """
-    seats = [p.strip() for p in players.split(",") if p.strip()]
-    created = recording.new(store_url, game, seats, first, ruleset, board, allow_modified)
+    societies = [p.strip() for p in players.split(",") if p.strip()]
+    changes = table_changes(seats, place, event, round_, table, tags)
+    created = recording.new(store_url, game, societies, first, ruleset, board, allow_modified, changes or None)
     click.echo(f"{game}: new {created.ruleset} game on board {created.board} for "
                f"{', '.join(created.players)}; {created.first} is the first player.")
     click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from whispers.application import review
+from whispers.application.labels import at_event
 from whispers.application.review import GLYPHS, TAGS, Replayed
 from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
 from whispers.cli.reading import as_option
@@ -55,19 +56,20 @@ def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
 
 @click.command()
 @click.argument("game")
-@click.option("--at", "version", type=int, metavar="N", help="After event N (default: the end).")
+@click.option("--at", "version", metavar="AT", help="After event N, move mN, a label (2.bear.marshal, "
+              "\"R2 deploy 3\"), roundN or end (default: the end).")
 @as_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @click.option("--step", is_flag=True, help="Step through the game in the terminal.")
 @store_option
-def replay(game: str, version: int | None, society: str | None, as_json: bool, step: bool,
+def replay(game: str, version: str | None, society: str | None, as_json: bool, step: bool,
            store_url: str | None) -> None:
     """GAME as it stood after event N, as the record has it or as one society knew it.
 
     With --step, a terminal stepper: Enter or n (next), b (back), j N (jump to event N), r R (start of round
     R), e EMPIRE [R] (that empire's turn), q (quit). It works on a game still in progress.
     """
-    replayed = review.replay(store_url, game, version, society)
+    replayed = review.replay(store_url, game, at_event(store_url, game, version), society)
     warn(replayed.warnings)
     if step:
         _stepper(replayed)
@@ -156,10 +158,12 @@ def _stepper(replayed: Replayed) -> None:
 @click.option("--all", "everything", is_flag=True, help="Figures across every game in the store.")
 @click.option("--ruleset", metavar="LABEL", help="With --all: only games under this ruleset, as `games` shows it "
               "(official, or official (modified 3f2a9c1e) for a modified one).")
+@click.option("--by", "by", type=click.Choice(["player"]),
+              help="With --all: each person's record (wins, mean score, by society and by seat).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (path,value rows).")
 @store_option
-def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool, as_csv: bool,
+def stats(game: str | None, everything: bool, ruleset: str | None, by: str | None, as_json: bool, as_csv: bool,
           store_url: str | None) -> None:
     """Statistics of GAME, or with --all across every game in the store.
 
@@ -174,7 +178,13 @@ def stats(game: str | None, everything: bool, ruleset: str | None, as_json: bool
         raise click.UsageError("give a GAME, or --all for every game in the store")
     if ruleset is not None and not everything:
         raise click.UsageError("--ruleset picks games for --all: a single GAME has one ruleset already")
-    if everything:
+    if by is not None and (not everything or ruleset is not None):
+        raise click.UsageError("--by player goes with --all (and without --ruleset)")
+    if by == "player":
+        from whispers.application.table import by_player
+
+        data = by_player(store_url).to_json()
+    elif everything:
         with _progress_bar(quiet=as_json or as_csv) as progress:
             data = review.stats_across(store_url, ruleset, progress).to_json()
     else:
@@ -233,10 +243,13 @@ def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
 @click.command("fork")
 @click.argument("game")
 @click.argument("new")
-@click.option("--at", "version", type=int, required=True, metavar="N", help="Keep GAME's first N events.")
+@click.option("--at", "at", required=True, metavar="AT",
+              help="Keep GAME's first N events, or up to a move: mN, a label (2.bear.marshal), roundN, end.")
 @store_option
-def fork_game(game: str, new: str, version: int, store_url: str | None) -> None:
+def fork_game(game: str, new: str, at: str, store_url: str | None) -> None:
     """A "what if": NEW starts as GAME's first N events, marked as a fork, and is recorded onward as any game."""
+    version = at_event(store_url, game, at)
+    assert version is not None
     forked = review.fork(store_url, game, new, version)
     click.echo(f"{new}: forked from {game} at event {version}. Next: {forked.next}")
 
@@ -290,15 +303,18 @@ DIFF_MOVES = 40
 
 @click.command("annotate")
 @click.argument("game")
-@click.argument("version", type=int, metavar="N")
+@click.argument("at", metavar="AT")
 @click.argument("text")
 @click.option("--author", metavar="NAME", help="Who wrote the note.")
 @click.option("--tag", type=click.Choice(TAGS), help="A tag for the note.")
 @click.option("--glyph", type=click.Choice(GLYPHS), help="A PGN-style assessment of the move (quote it in a shell).")
 @store_option
-def annotate_game(game: str, version: int, text: str, author: str | None, tag: str | None, glyph: str | None,
+def annotate_game(game: str, at: str, text: str, author: str | None, tag: str | None, glyph: str | None,
                   store_url: str | None) -> None:
-    """A note on event N of GAME, kept in the game's own notes stream (the record is never reopened)."""
+    """A note on event AT of GAME (an event number, mN, a label such as 2.bear.marshal, roundN or end), kept in
+    the game's own notes stream (the record is never reopened)."""
+    version = at_event(store_url, game, at)
+    assert version is not None
     annotated = review.annotate(store_url, game, version, text, author, tag, glyph)
     click.echo(f"{game}: note on event {version} saved ({plural(annotated.count, 'note')} in all).")
 

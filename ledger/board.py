@@ -380,3 +380,27 @@ class _Validator:
                     f"empire {empire}",
                     f"starting banners total {banners}, more than the {names.BANNERS_PER_EMPIRE} an empire has",
                 )
+
+
+def census(board: Board) -> dict[str, Any]:
+    """What a person compares with the printed board: per empire the home regions, cities, farms, forts and
+    starting banners; the regions no land border reaches; how many land masses the borders make."""
+    empires = {}
+    for empire in board.empires:
+        home = [board.regions[rid] for rid in board.home_regions(empire)]
+        empires[empire] = {"regions": len(home), "cities": sum(r.cities for r in home),
+                           "farms": sum(r.farm for r in home), "forts": sum(r.fort for r in home),
+                           "banners": sum(r.banners for r in home)}
+    unreached = [rid for rid, region in board.regions.items() if not region.adjacent]
+    masses, seen = 0, set()
+    for rid in board.regions:
+        if rid in seen:
+            continue
+        masses += 1
+        todo = [rid]
+        while todo:
+            here = todo.pop()
+            if here not in seen:
+                seen.add(here)
+                todo.extend(board.regions[here].adjacent)
+    return {"empires": empires, "unreached": unreached, "land_masses": masses}

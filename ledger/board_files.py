@@ -62,3 +62,50 @@ def parse_board(raw: bytes, source: str) -> Board:
         message = " ".join(str(exc).split())
         raise BoardError(f"{source}: not valid TOML: {message}") from None
     return Board.from_data(data, source)
+
+
+TEMPLATE_SOURCE = "standin"
+"""The shipped board whose empires and councils a template copies: its councils are the revised rulebook's
+(rules digest §4.2); its regions are invented, so the template leaves them to the club."""
+
+
+def template_text(board_id: str = "printed", name: str = "The printed board") -> str:
+    """A board file to fill in (docs/boards.md): the five empires and their councils as the revised rulebook
+    gives them, and per empire a commented region to copy once per home region of the printed map."""
+    source = load_board(TEMPLATE_SOURCE)
+    lines = [
+        "# A board file to fill in from the printed map: docs/boards.md walks through it.",
+        "# The empires and councils below are the revised rulebook's; check them against the council boards.",
+        "# Then, per empire, copy the commented region once per home region, fill it in, and uncomment it.",
+        "# `whispers board check FILE` counts what to compare with the printed map.",
+        "",
+        f'id = "{board_id}"',
+        f'name = "{name}"',
+        'note = "Transcribed from the printed map by ..."',
+        "",
+        f"empires = [{', '.join(repr(e).replace(chr(39), chr(34)) for e in source.empires)}]   # empire turn order",
+        "",
+    ]
+    for empire in source.empires:
+        lines.append(f"[council.{empire}]")
+        for office, orders in source.council[empire].items():
+            lines.append(f"{office} = [{', '.join(f'{chr(34)}{o}{chr(34)}' for o in orders)}]")
+        lines.append("")
+    lines += ["# Regions: one table per region; the key is its id (lower-case letters, digits, hyphens).",
+              "# Borders: adjacent holds land borders only (seas are not borders), listed on both sides.",
+              "[regions]", ""]
+    for empire in source.empires:
+        lines += [
+            f"# --- {empire}: each home region of the {empire} (its colour on the map) ---",
+            f"# [regions.{empire}-1]",
+            f'# name = "{empire.capitalize()} 1"',
+            f'# home = "{empire}"',
+            "# cities = 0          # city icons",
+            "# farm = false",
+            "# fort = false",
+            "# banners = 0         # starting banner icons of the home empire",
+            "# adjacent = []       # land neighbours' ids",
+            "# pos = [0.0, 0.0]    # optional: where to draw it, [x east, y north]",
+            "",
+        ]
+    return "\n".join(lines)

@@ -420,6 +420,16 @@ class GameReopened(Event):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class GameDescribed(Event):
+    """Who, when, where (ledger/meta.py): `changes` holds only what changes (None clears a field); `time` is when
+    it was recorded (UTC ISO 8601, the recording machine's clock), None when the source did not say. Never part of
+    the game state, never a move."""
+
+    changes: dict[str, Any]
+    time: str | None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls for cls in Event.__subclasses__()
 }

@@ -337,6 +337,7 @@ _APPLY: dict[type, Any] = {
     ev.GameFinalized: _a_finalized,
     ev.GameReopened: _a_reopened,
     ev.GameForked: _a_forked,
+    ev.GameDescribed: lambda state, e: state,  # table facts (ledger/meta.py) are not the game's state
     ev.PhaseStarted: _a_phase,
     ev.Skipped: _a_skipped,
     ev.EmpireTurnStarted: _a_empire_turn,

@@ -79,11 +79,42 @@ def _resolve(loader, ref: str, beside: Path | None, error: type[Exception]):
         return loader(str(candidate))
 
 
-def new_game(store: Store, name: str, header: Header, allow_modified: bool = False) -> Game:
+def new_game(store: Store, name: str, header: Header, allow_modified: bool = False,
+             changes: dict | None = None) -> Game:
+    """A new game; `changes`, its table facts (ledger/meta.py), recorded with it at the time it is made."""
     started = setup(name, header, allow_modified=allow_modified)
     state = evolve(None, started)
-    store.create(name, [started.to_fact()])
-    return Game(name, (started,), state)
+    events: list[ev.Event] = [started]
+    if changes:
+        described = _described(changes, _now(), state)
+        state = evolve(state, described)
+        events.append(described)
+    store.create(name, [e.to_fact() for e in events])
+    return Game(name, tuple(events), state)
+
+
+def describe(store: Store, name: str, changes: dict) -> Game:
+    """The game's table facts changed (ledger/meta.py), as an event of their own appended now."""
+    game = load(store, name)
+    described = _described(changes, _now(), game.state)
+    store.append(name, game.version, [described.to_fact()])
+    return Game(name, (*game.events, described), evolve(game.state, described))
+
+
+def _described(changes: dict, time: str | None, state: GameState | None) -> ev.GameDescribed:
+    from whispers.ledger.meta import problem, time_problem
+
+    assert state is not None
+    if (wrong := problem(changes, state.players)) or (wrong := time_problem(time)):
+        raise StoreError(wrong)
+    # through the fact: the event holds what a stored one read back holds (tuples, not lists)
+    return ev.from_fact(ev.GameDescribed(changes, time).to_fact())  # type: ignore[return-value]
+
+
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def play(game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:
@@ -109,12 +140,26 @@ def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, al
     """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
     from whispers.ledger import rules
     from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.meta import TagLine, from_tags
     from whispers.ledger.notation import Header, parse_lines
 
     events: list[ev.Event] = []  # grown in place: a Game per line copied every event so far, quadratic
     state: GameState | None = None
-    for number, parsed in parse_lines(lines):
+    tags: list[TagLine] = []  # a run of tag lines, ended by its [Recorded] line or a move, is one description
+    for number, parsed in [*parse_lines(lines), (0, None)]:
         try:
+            if tags and (not isinstance(parsed, TagLine) or tags[-1].key == "time"):
+                described = _described(*from_tags(tags), state)
+                events.append(described)
+                state = evolve(state, described)
+                tags = []
+            if parsed is None:
+                break
+            if isinstance(parsed, TagLine):
+                if state is None:
+                    raise NotationError("a tag line comes before the game line")
+                tags.append(parsed)
+                continue
             if isinstance(parsed, Header):
                 if state is not None:
                     raise NotationError("a second game line")
@@ -129,7 +174,7 @@ def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, al
         except RuleError as exc:
             raise RuleError(f"line {number}: {exc.reason}", exc.rule) from None
         except WhispersError as exc:
-            raise type(exc)(f"line {number}: {exc}") from None
+            raise type(exc)(f"line {number}: {exc}" if number else str(exc)) from None
     if state is None:
         raise NotationError("no game line: a record starts with game ruleset=... board=... players=...")
     return Game(name, tuple(events), state)

@@ -14,6 +14,7 @@ from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.decrees import ENGINE_ADJUDICATED
 from whispers.ledger.errors import NotationError
+from whispers.ledger.meta import TagLine, is_tag_line, tag_line
 from whispers.ledger.names import SLOTS, SOCIETIES
 
 
@@ -108,12 +109,14 @@ def split(line: str) -> list[str]:
     return words
 
 
-def parse_line(line: str, limit: int | None = MAX_LINE) -> c.Command | Header | None:
+def parse_line(line: str, limit: int | None = MAX_LINE) -> c.Command | Header | TagLine | None:
     """One line of notation; None for a blank or comment line. NotationError says what is wrong.
 
     A line longer than `limit` characters is refused unread (None: no limit, for lines whispers wrote)."""
     if limit is not None and len(line) > limit:
         raise NotationError(f"the line is {len(line)} characters long: a notation line may be at most {limit}")
+    if is_tag_line(line):
+        return tag_line(line)  # a table fact ([Event "..."]): never a move, whatever its text
     words = split(line)
     if not words:
         return None
@@ -153,7 +156,7 @@ def parse_line(line: str, limit: int | None = MAX_LINE) -> c.Command | Header | 
     return parser(head, args)
 
 
-def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, c.Command | Header]]:
+def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, c.Command | Header | TagLine]]:
     """(line number, command) for each line that holds a move; NotationError names the bad line."""
     for number, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE:

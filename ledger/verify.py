@@ -9,7 +9,7 @@ disagrees is named.
 from dataclasses import dataclass
 
 from whispers.ledger import events as ev
-from whispers.ledger import rules
+from whispers.ledger import meta, rules
 from whispers.ledger.board import Board
 from whispers.ledger.commands import of_event
 from whispers.ledger.decree_files import shipped_catalogue
@@ -60,7 +60,11 @@ def verify(facts: list[dict], source: str) -> Verified:
     while index < len(events):
         event = events[index]
         number = index + 1
-        if isinstance(event, ev.GameForked):
+        if isinstance(event, ev.GameDescribed):
+            if (wrong := meta.problem(event.changes, first.players)) or (wrong := meta.time_problem(event.time)):
+                raise VerifyError(f"{source}: event {number} (GameDescribed): {wrong}")
+            produced = [event]
+        elif isinstance(event, ev.GameForked):
             produced: list[ev.Event] = [event, *rules.advance(rules.evolve(state, event))]
         elif event.MOVE or isinstance(event, ev.MoveTakenBack | ev.GameFinalized | ev.GameReopened):
             borrowed = state.pending is not None

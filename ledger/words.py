@@ -63,6 +63,10 @@ def describe(event: ev.Event) -> str:
             return f"round {r} ends"
         case ev.FirstPlayerPassed(first=f):
             return f"first player: {f}"
+        case ev.GameDescribed(changes=changes):
+            said = {k: ", ".join(f"{s} {n or '(cleared)'}" for s, n in v.items()) if k == "seats"
+                    else ", ".join(v) if k == "tags" else "(cleared)" if v is None else v for k, v in changes.items()}
+            return "table facts: " + "; ".join(f"{key} {value}" for key, value in said.items())
         case ev.GameForked(parent=parent, at=at):
             return f"forked from {parent} at event {at}"
         case ev.GameScored(scores=scores, winner=w, trail=trail):

@@ -21,6 +21,7 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.events import read_facts
 from whispers.ledger.evolve import fold
+from whispers.ledger.meta import of_events
 from whispers.ledger.shipped import state_pins
 from whispers.ledger.store import Store
 from whispers.projections.forks import fork_of
@@ -31,7 +32,7 @@ from whispers.projections.stats import summary
 PROJECTION = "catalog"
 """The read model's name in the store's tracking table."""
 
-LAYOUT = 4
+LAYOUT = 5
 """What a summary holds (3: the listing's fields beside the figures' ones). Raised when game_summary changes, so
 summaries written by another whispers are rebuilt rather than trusted."""
 
@@ -58,6 +59,7 @@ def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
         "won_by": None if scored is None else scored.winner, "events": len(events),
         "fork_of": None if forked is None else [forked.parent, forked.at],
         "result": result_data(result_of(events)),
+        "meta": of_events(events).to_json(),
     }
 
 

@@ -8,10 +8,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from whispers.ledger import events as ev
+from whispers.ledger.meta import tag_lines
 from whispers.ledger.names import SLOTS
 from whispers.ledger.notation import format_header
 from whispers.ledger.notes import shown_by
 from whispers.ledger.text import one_line
+from whispers.projections.labels import labels as move_labels
 from whispers.projections.visibility import AnyViewer, final_reveal, move_line
 
 
@@ -39,6 +41,7 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
     from whispers.ledger.words import describe
 
     events = list(events)
+    labels = move_labels(events) if comments else {}
     last_move = max((i for i, e in enumerate(events, start=1) if e.MOVE), default=0)
     by_event: dict[int, list[dict]] = {}
     for note in notes:
@@ -66,7 +69,11 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
                 # on its own; with no move after it, today's engine needs it said
                 yield f"{holder} no-card"
             line = move_line(event, viewer, borrowed)
-            if line is not None:
+            if isinstance(event, ev.GameDescribed):
+                yield from tag_lines(event.changes, event.time)  # table facts, public: PGN-style tag lines
+            elif line is not None:
+                if (label := labels.get(version)) is not None:
+                    yield f"# {label}"  # the move's label (docs/notation.md), a comment import skips
                 yield line
             elif comments:
                 yield f"#   {describe(event)}"

@@ -171,7 +171,7 @@ def test_the_stepper_steps_with_the_arrow_keys_and_highlights_the_change(game) -
     child.expect(f"event {deploy - 1}/")
     child.expect_exact("step> ")
     child.send("\x1b[C")  # →
-    child.expect(f"event {deploy}/{len(events)} · #\\d+ R1 deploy: ")
+    child.expect(f"event {deploy}/{len(events)} · m\\d+ R1 deploy \\d+: ")  # the move label (projections/labels.py)
     # the office the agent took is highlighted in the council grid
     placed = events[deploy - 1]
     child.expect(re.escape(placed.where.split(".")[0]) + r" +│.*\x1b\[[0-9;]*43m" + re.escape(placed.society))

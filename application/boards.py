@@ -1,0 +1,66 @@
+"""Transcribing the printed board (docs/boards.md): a template to fill in, the counts to compare with the
+printed map, and the empty board drawn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class NewBoard:
+    path: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path}
+
+
+def new_board(path: str, force: bool = False) -> NewBoard:
+    """Write a board template at `path`; an existing file is kept unless `force` (BoardError says so)."""
+    from whispers.ledger.board_files import template_text
+    from whispers.ledger.errors import BoardError
+    from whispers.ledger.safefile import write_file
+
+    target = Path(path)
+    if target.exists() and not force:
+        raise BoardError(f"{path}: already exists; --force replaces it")
+    write_file(target, template_text().encode("utf-8"), overwrite=force)
+    return NewBoard(path)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCensus:
+    ref: str
+    id: str
+    content_hash: str
+    census: dict[str, Any]  # ledger.board.census
+
+    def to_json(self) -> dict[str, Any]:
+        return {"board": self.ref, "id": self.id, "content_hash": self.content_hash, **self.census}
+
+
+def board_census(ref: str) -> BoardCensus:
+    from whispers.ledger.board import census
+    from whispers.ledger.board_files import load_board
+
+    loaded = load_board(ref)
+    return BoardCensus(ref, loaded.id, loaded.content_hash, census(loaded))
+
+
+def draw_board(ref: str, output: str) -> str:
+    """The board as it is set up (its starting banners, no agent) drawn to `output`, to lay beside the printed
+    one. Drawn through a game started on it in memory, so it is the very picture `whispers map` makes."""
+    from whispers.ledger import rules
+    from whispers.ledger.board_files import load_board
+    from whispers.ledger.evolve import evolve
+    from whispers.ledger.names import SOCIETIES
+    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.projections.boardmap import board_map as draw
+    from whispers.projections.render import check, write
+
+    check(output, "neato")
+    board = load_board(ref)
+    started = rules.start(board.id, SOCIETIES[:2], SOCIETIES[0], load_ruleset("official"), board)
+    write(draw(evolve(None, started)), output, engine="neato")
+    return output

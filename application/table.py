@@ -1,0 +1,70 @@
+"""The table facts of a game (who played, when, where: ledger/meta.py), changed as events of their own; archiving
+and renaming; each person's record across games.
+
+Renaming: a game is stored under uuid5(its name), and its name is written in its first event and in every
+fork's and export's chain, so a rename does not move the record. It records a display title (`GameDescribed`
+with `title`), shown by `games` beside the name the commands take. Archiving hides a game from `games` (an
+event too: `games --all` shows it, nothing is erased).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from whispers.application.stores import opened
+
+if TYPE_CHECKING:
+    from whispers.ledger.meta import Meta
+    from whispers.ledger.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Described:
+    game: str
+    version: int
+    meta: Meta
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "version": self.version, "meta": self.meta.to_json()}
+
+
+def describe(store: Store | str | None, game: str, changes: dict[str, Any]) -> Described:
+    """Record a change of the game's table facts now (StoreError if it is not well formed: nothing recorded)."""
+    from whispers.ledger.game import describe as append_description
+    from whispers.ledger.meta import of_events
+
+    with opened(store) as s:
+        after = append_description(s, game, changes)
+    return Described(game, after.version, of_events(after.events))
+
+
+def archive(store: Store | str | None, game: str, archived: bool = True) -> Described:
+    return describe(store, game, {"archived": archived})
+
+
+def rename(store: Store | str | None, game: str, title: str) -> Described:
+    return describe(store, game, {"title": title})
+
+
+@dataclass(frozen=True, slots=True)
+class People:
+    figures: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.figures
+
+
+def by_player(store: Store | str | None) -> People:
+    """Each person's record across the store's finished games (archived ones included: they were played)."""
+    from whispers.ledger.game import load
+    from whispers.ledger.meta import of_events
+    from whispers.projections.people import by_player as figures
+    from whispers.projections.stats import summary
+
+    games = []
+    with opened(store) as s:
+        for name in s.names():
+            events = load(s, name).events
+            games.append({**summary(events), "names": dict(of_events(events).seats)})
+    return People(figures(games))

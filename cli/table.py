@@ -1,0 +1,97 @@
+"""Who, when, where: the table-fact options `new` and `meta` share, and `meta`, `archive`, `rename`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from whispers.application import table as use
+from whispers.cli.common import emit_json, store_option
+
+
+def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--seat SOCIETY=NAME (repeated), --place, --event, --round, --table, --tag (repeated)."""
+    for option in reversed([
+        click.option("--seat", "seats", multiple=True, metavar="SOCIETY=NAME",
+                     help="Who played a society, e.g. --seat raven=Ana (repeat for each seat; NAME empty clears)."),
+        click.option("--place", metavar="TEXT", help='Where it was played, e.g. "Club Sud".'),
+        click.option("--event", metavar="TEXT", help='The event it belongs to, e.g. "Winter Cup".'),
+        click.option("--round", "round_", metavar="TEXT", help="The event's round."),
+        click.option("--table", metavar="TEXT", help="The table number."),
+        click.option("--tag", "tags", multiple=True, metavar="TEXT", help="A free tag (repeat; replaces the tags)."),
+    ]):
+        command = option(command)
+    return command
+
+
+def table_changes(seats: tuple[str, ...], place: str | None, event: str | None, round_: str | None,
+                  table: str | None, tags: tuple[str, ...]) -> dict[str, Any]:
+    """The options given, as a description's changes (empty: none given); UsageError for a seat not SOCIETY=NAME."""
+    changes: dict[str, Any] = {}
+    for seat in seats:
+        society, equals, name = seat.partition("=")
+        if not equals:
+            raise click.UsageError(f"--seat {seat!r}: write SOCIETY=NAME, e.g. --seat raven=Ana")
+        changes.setdefault("seats", {})[society.strip()] = name or None
+    for key, value in (("place", place), ("event", event), ("round", round_), ("table", table)):
+        if value is not None:
+            changes[key] = value or None
+    if tags:
+        changes["tags"] = [t for t in tags if t]
+    return changes
+
+
+def _show(described: use.Described, as_json: bool) -> None:
+    if as_json:
+        emit_json(described.to_json())
+        return
+    meta = described.meta
+    seats = ", ".join(f"{s} {n}" for s, n in meta.seats.items()) or "no names"
+    where = "; ".join(f"{k} {v}" for k, v in (("title", meta.title), ("place", meta.place), ("event", meta.event),
+                                              ("round", meta.round), ("table", meta.table)) if v)
+    tags = f"; tags {', '.join(meta.tags)}" if meta.tags else ""
+    archived = " (archived)" if meta.archived else ""
+    click.echo(f"{described.game}{archived}: {seats}{'; ' + where if where else ''}{tags}")
+
+
+@click.command()
+@click.argument("game")
+@table_options
+@click.option("--title", metavar="TEXT", help="A display title (see `whispers rename`).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@store_option
+def meta(game: str, seats: tuple[str, ...], place: str | None, event: str | None, round_: str | None,
+         table: str | None, tags: tuple[str, ...], title: str | None, as_json: bool, store_url: str | None) -> None:
+    """Change who played GAME, where and for what event, as an event of its own (the moves are untouched).
+
+    Example: whispers meta g1 --seat raven=Ana --seat rat=Bo --place "Club Sud" --event "Winter Cup" --table 3
+    """
+    changes = table_changes(seats, place, event, round_, table, tags)
+    if title is not None:
+        changes["title"] = title or None
+    if not changes:
+        raise click.UsageError("nothing to change: give --seat, --place, --event, --round, --table, --tag or --title")
+    _show(use.describe(store_url, game, changes), as_json)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--undo", is_flag=True, help="Show the game in listings again.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@store_option
+def archive(game: str, undo: bool, as_json: bool, store_url: str | None) -> None:
+    """Hide GAME from `whispers games` without erasing anything (`games --all` shows it)."""
+    _show(use.archive(store_url, game, not undo), as_json)
+
+
+@click.command()
+@click.argument("game")
+@click.argument("title")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@store_option
+def rename(game: str, title: str, as_json: bool, store_url: str | None) -> None:
+    """Give GAME the display title TITLE: `games` shows it; commands still take the name GAME was recorded under
+    (the record is kept under that name, and forks and exports name it)."""
+    _show(use.rename(store_url, game, title), as_json)

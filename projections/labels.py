@@ -1,0 +1,106 @@
+"""Move labels a person can say (docs/notation.md, "Move labels"): one pure function from a record's events.
+
+Every standing move has a running move number, `m17`, and a label saying where it was played: a council order
+is `ROUND.EMPIRE.OFFICE` (`2.bear.marshal`), any other move `RROUND VERB K`, the K-th move of that verb in the
+round (`R2 deploy 3`, `R1 loyalty 2`, `R3 play 1`). A label met twice in a round (an order given again from a
+borrowed position) gets `#2`, `#3`. A move taken back has no label (its event number still names it).
+
+`resolve` reads what `--at` takes, beside an event number: a move number, a label, `roundN` (the event that
+opens round N) or `end`; anything else is refused with the one wording of `UnknownLabel`.
+"""
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from whispers.ledger import events as ev
+from whispers.ledger.errors import StoreError
+from whispers.projections.replay import standing
+
+_VERBS: dict[type, str] = {
+    ev.LoyaltyRecorded: "loyalty", ev.AgentDeployed: "deploy", ev.AgentRetrieved: "retrieve",
+    ev.CardPlayed: "play", ev.CardsDiscarded: "discard", ev.LoyaltySwapped: "swap", ev.SwapPassed: "pass",
+    ev.LoyaltyRevealed: "reveal", ev.AfterOrderPassed: "no-card", ev.RulingApplied: "ruling",
+    ev.TableChecked: "check",
+}
+_ORDERS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
+
+
+class UnknownLabel(StoreError):
+    """`--at` text that names no event of the game: one wording wherever a label is read."""
+
+    def __init__(self, game: str, text: str, events: int, moves: int) -> None:
+        super().__init__(f"{game} has no event {text!r}: give an event number (1-{events}), a move number "
+                         f"(m1-m{moves}), a label such as 2.bear.marshal or \"R2 deploy 3\", round2, or end")
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    version: int  # the event number of the move
+    number: int  # the running move number
+    place: str  # where it was played: 2.bear.marshal, R2 deploy 3
+
+    def __str__(self) -> str:
+        return f"m{self.number} {self.place}"
+
+
+def labels(events: Sequence[ev.Event]) -> dict[int, Label]:
+    """The label of each standing move, by its event number."""
+    found: dict[int, Label] = {}
+    seen: dict[str, int] = {}
+    counts: dict[tuple[int, str], int] = {}
+    round_ = 1
+    for version, event in standing(events):
+        if isinstance(event, ev.PhaseStarted):
+            round_ = event.round
+        if not event.MOVE:
+            continue
+        if isinstance(event, _ORDERS):
+            place = f"{round_}.{event.empire}.{event.office}"
+        else:
+            verb = _VERBS.get(type(event), type(event).__name__.lower())
+            counts[round_, verb] = counts.get((round_, verb), 0) + 1
+            place = f"R{round_} {verb} {counts[round_, verb]}"
+        seen[place] = seen.get(place, 0) + 1
+        if seen[place] > 1:
+            place = f"{place}#{seen[place]}"
+        found[version] = Label(version, len(found) + 1, place)
+    return found
+
+
+def round_starts(events: Sequence[ev.Event]) -> dict[int, int]:
+    """The event number that opens each round (its first phase) in the standing record; round 1 opens at 1."""
+    starts = {1: 1}
+    for version, event in standing(events):
+        if isinstance(event, ev.PhaseStarted) and event.round not in starts:
+            starts[event.round] = version
+    return starts
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def resolve(game: str, events: Sequence[ev.Event], text: str | int) -> int:
+    """The event number `text` names: an event number, `mN`, a label, `roundN` or `end` (UnknownLabel if none)."""
+    if isinstance(text, int):
+        return text
+    total = len(events)
+    found = labels(events)
+    wanted = _normal(str(text))
+    if re.fullmatch(r"-?\d+", wanted):
+        return int(wanted)  # out of range: the reader says so as it says for any event number (NoSuchEvent)
+    if wanted == "end" and total:
+        return total
+    if m := re.fullmatch(r"round ?(\d+)", wanted):
+        starts = round_starts(events)
+        if int(m[1]) in starts:
+            return starts[int(m[1])]
+    if m := re.fullmatch(r"m(\d+)", wanted):
+        by_number = {label.number: label.version for label in found.values()}
+        if int(m[1]) in by_number:
+            return by_number[int(m[1])]
+    for label in found.values():
+        if wanted in (_normal(label.place), _normal(str(label))):
+            return label.version
+    raise UnknownLabel(game, str(text), total, len(found))

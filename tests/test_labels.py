@@ -1,0 +1,89 @@
+"""Move labels (issue 15, docs/notation.md "Move labels"): one pure function from the events, one resolver for
+every `--at`, one wording for a label that names nothing."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from whispers.cli.main import whispers
+from whispers.ledger import events as ev
+from whispers.ledger.game import replay_lines
+from whispers.projections.labels import UnknownLabel, labels, resolve, round_starts
+
+GAME_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "official-2p.txt"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return replay_lines("t", GAME_FILE.read_text().splitlines())
+
+
+def test_every_standing_move_has_one_label_and_no_label_names_two_moves(game):
+    found = labels(game.events)
+    moves = [v for v, e in enumerate(game.events, start=1) if e.MOVE]
+    assert sorted(found) == moves  # the fixture takes nothing back
+    assert [label.number for label in found.values()] == list(range(1, len(moves) + 1))
+    places = [label.place for label in found.values()]
+    assert len(set(places)) == len(places)
+
+
+def test_an_order_is_named_by_round_empire_and_office_and_other_moves_by_their_count_in_the_round(game):
+    for version, label in labels(game.events).items():
+        event = game.events[version - 1]
+        if isinstance(event, ev.BannersRecruited | ev.CardsDrawn | ev.Attacked | ev.AgentSwapped):
+            assert label.place.split("#")[0].endswith(f".{event.empire}.{event.office}")
+        elif isinstance(event, ev.AgentDeployed):
+            assert label.place.startswith("R") and " deploy " in label.place
+
+
+def test_resolve_reads_numbers_move_numbers_labels_rounds_and_end(game):
+    found = labels(game.events)
+    some = list(found.values())[40]
+    assert resolve("t", game.events, str(some.version)) == some.version
+    assert resolve("t", game.events, f"m{some.number}") == some.version
+    assert resolve("t", game.events, some.place.upper()) == some.version  # case and spacing do not matter
+    assert resolve("t", game.events, str(some)) == some.version
+    assert resolve("t", game.events, "end") == len(game.events)
+    start = round_starts(game.events)[2]
+    assert resolve("t", game.events, "round2") == start == resolve("t", game.events, "round 2")
+    assert isinstance(game.events[start - 1], ev.PhaseStarted) and game.events[start - 1].round == 2
+
+
+@pytest.mark.parametrize("text", ["nonsense", "m0", "m9999", "round9", "9.bear.marshal", "R2 deploy 99"])
+def test_an_unknown_label_is_refused_with_one_wording(game, text):
+    with pytest.raises(UnknownLabel, match=r"t has no event .*: give an event number \(1-\d+\), a move number"):
+        resolve("t", game.events, text)
+
+
+def test_a_taken_back_move_loses_its_label_and_the_redo_takes_it(game):
+    lines = GAME_FILE.read_text().splitlines()
+    deploy = next(i for i, line in enumerate(lines) if line.startswith("spider deploy"))
+    again = replay_lines("u", [*lines[:deploy + 1], 'undo "wrong agent"', lines[deploy]])
+    found = labels(again.events)
+    assert [label.place for label in found.values()][-1] == "R1 deploy 1"
+    assert len(found) == 3  # two loyalties and the deploy that stands
+
+
+def test_every_at_takes_a_label_and_says_the_same_for_an_unknown_one(tmp_path):
+    url = f"sqlite:///{tmp_path}/s.db"
+    runner = CliRunner()
+    assert runner.invoke(whispers, ["import", str(GAME_FILE), "--game", "t", "--store", url]).exit_code == 0
+    at = json.loads(runner.invoke(whispers, ["replay", "t", "--at", "2.bear.marshal", "--json", "--store", url])
+                    .output)
+    assert at["label"].endswith("2.bear.marshal")
+    assert "Last move: m" in runner.invoke(whispers, ["status", "t", "--at", "R2 deploy 3", "--store", url]).output
+    assert runner.invoke(whispers, ["map", "t", "--at", "round2", "-o", str(tmp_path / "m.dot"),
+                                    "--store", url]).exit_code == 0
+    fork = runner.invoke(whispers, ["fork", "t", "f", "--at", "m10", "--store", url])
+    assert fork.exit_code == 0 and "at event 14" in fork.output
+    note = runner.invoke(whispers, ["annotate", "t", "end", "a note", "--store", url])
+    assert note.exit_code == 0, note.output
+    errors = set()
+    for args in (["replay", "t", "--at", "x9"], ["status", "t", "--at", "x9"], ["fork", "t", "g", "--at", "x9"],
+                 ["annotate", "t", "x9", "text"], ["map", "t", "--at", "x9", "-o", str(tmp_path / "n.dot")]):
+        result = runner.invoke(whispers, [*args, "--store", url])
+        assert result.exit_code == 2 and "Traceback" not in result.output, (args, result.output)
+        errors.add(result.output.strip())
+    assert len(errors) == 1 and "t has no event 'x9'" in errors.pop()
