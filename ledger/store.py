@@ -747,7 +747,9 @@ class Store:
             prefix, marker = "", "?"
             if datastore is None:  # memory: a database of the process's own, as long as the store is open
                 if self._memory_db is None:
-                    self._memory_db = sqlite3.connect(":memory:", isolation_level=None)
+                    # a server answers from more than one thread over one open store (the eventsourcing
+                    # in-memory store beside it is not bound to a thread either)
+                    self._memory_db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
                 datastore = _PlainSQLite(self._memory_db)
 
         def sql(statement: str) -> str:
