@@ -54,8 +54,7 @@ def import_game(paths: tuple[Path, ...], name: str | None, allow_modified: bool,
                            "hash covers (an older whispers): they are kept marked 'unchained'", err=True)
         click.echo(f"{plural(len(batch.imported), 'game')} imported, {plural(len(batch.refused), 'file')} refused.")
         for refusal in batch.refused:
-            shown = "".join(c if c.isprintable() else "?" for c in refusal.file)  # a file name is data: one line
-            click.echo(f"refused {shown}: {refusal.reason}", err=True)
+            click.echo(f"refused {_shown(refusal.file)}: {refusal.reason}", err=True)
     if batch.refused:
         click.get_current_context().exit(2)
 
@@ -69,6 +68,11 @@ def _import_one(file: Path, name: str | None, allow_modified: bool, store_url: s
                f"{', '.join(imported.players)}; {imported.where}).")
 
 
+def _shown(file: str) -> str:
+    """A file name is data: shown on one line, with no terminal control characters (and no rich markup)."""
+    return "".join(c if c.isprintable() else "?" for c in file)
+
+
 @contextmanager
 def _progress_bar(total: int, quiet: bool) -> Iterator[Callable[[Path, object], None]]:
     """A bar over the files on a terminal (stderr), quiet when it is not one, with --json, or for one file."""
@@ -79,11 +83,11 @@ def _progress_bar(total: int, quiet: bool) -> Iterator[Callable[[Path, object], 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(TextColumn("Importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  TextColumn("{task.fields[last]}"), console=Console(stderr=True), transient=True) as bar:
+                  TextColumn("{task.fields[last]}", markup=False), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("import", total=total, last="")
 
         def each(path: Path, outcome: object) -> None:
-            bar.update(task, advance=1, last=path.name)
+            bar.update(task, advance=1, last=_shown(path.name))
 
         yield each
 
