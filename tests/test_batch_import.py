@@ -98,3 +98,25 @@ def test_game_name_only_with_a_single_file(batch: Path, store: Path) -> None:
 def test_a_folder_with_nothing_to_import_is_refused(tmp_path: Path, store: Path) -> None:
     (tmp_path / "empty").mkdir()
     refused(invoke(store, "import", str(tmp_path / "empty")), "nothing to import")
+
+
+def test_a_terminal_sees_a_progress_bar_and_a_pipe_does_not(batch: Path, store: Path) -> None:
+    import os
+    import shutil
+    import sys
+
+    import pexpect
+
+    whispers = shutil.which("whispers", path=str(Path(sys.executable).parent))
+    assert whispers
+    env = {**os.environ, "WHISPERS_STORE": str(store)}
+    child = pexpect.spawn(whispers, ["import", str(batch)], env=env, encoding="utf-8", timeout=60,
+                          dimensions=(40, 200))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "5/5" in child.before and "Importing" in child.before  # rich's bar: files done of files in all
+    assert "2 games imported, 3 files refused." in child.before
+    # piped (CliRunner): no bar at all, only the summary
+    again = invoke(store.with_name("other.sqlite"), "import", str(batch))
+    assert "Importing" not in again.stdout + again.stderr
