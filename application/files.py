@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
-from whispers.ledger.errors import RecordFileError, StoreError
+from whispers.ledger.errors import RecordFileError, StoreError, WhispersError
 
 if TYPE_CHECKING:
     from whispers.ledger.pins import Pin
@@ -60,6 +61,66 @@ def import_file(store: Store | str | None, file: Path, name: str | None = None,
     state = game.state
     return Imported(game.name, game.version, played_under(*state_pins(state)), tuple(state.players), _where(state),
                     unchained)
+
+
+RECORD_SUFFIXES = (".whispers", ".txt")  # what a folder given to a batch import is read for
+
+
+def batch_files(paths: Sequence[Path]) -> list[Path]:
+    """The files a batch import reads: each path given, a folder standing for its own *.whispers and *.txt
+    files (not its subfolders), in name order."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted((p for p in path.iterdir() if p.suffix in RECORD_SUFFIXES and p.is_file()),
+                            key=lambda p: p.name)
+        else:
+            found.append(path)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    file: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class BatchImported:
+    imported: tuple[Imported, ...]
+    refused: tuple[Refusal, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"imported": [i.to_json() for i in self.imported], "refused": [r.to_json() for r in self.refused]}
+
+
+def import_files(store: Store | str | None, paths: Sequence[Path], name: str | None = None,
+                 allow_modified: bool = False,
+                 each: Callable[[Path, Imported | Refusal], None] | None = None) -> BatchImported:
+    """Many games into one store, each in its own transaction: a game lands whole or not at all, and a refused
+    file does not stop the others. `paths` as batch_files gives them; `name` only with a single file.
+    `each` is told of every file as it is done (for a progress bar)."""
+    if name is not None and len(paths) != 1:
+        raise StoreError("--game names one game: give a single file, not several or a folder")
+    imported: list[Imported] = []
+    refused: list[Refusal] = []
+    with opened(store) as s:
+        for path in paths:
+            outcome: Imported | Refusal
+            try:
+                outcome = import_file(s, path, name, allow_modified)
+                imported.append(outcome)
+            except WhispersError as exc:
+                # messages about a record file often start with its path: the summary names the file once
+                reason = " ".join(str(exc).removeprefix(f"{path}: ").split())
+                outcome = Refusal(str(path), reason)
+                refused.append(outcome)
+            if each is not None:
+                each(path, outcome)
+    return BatchImported(tuple(imported), tuple(refused))
 
 
 @dataclass(frozen=True, slots=True)

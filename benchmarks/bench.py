@@ -8,6 +8,7 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
 - rebuild the catalog (every projection's summary) over N games, and the incremental update after one more;
 - long input: the longest notation line allowed read beside shlex.split of it, and record files with 1,000 and
   8,000 notes imported (linear: the second at most about 8x the first, not 64x);
+- `whispers import FOLDER` of 1,000 record files (--import-files) in one process (issue 12: <= 60 s on SQLite);
 - CLI start-up of `whispers --help` and `whispers status GAME`, beside `python -c "import click"` and
   `python -c "import click, eventsourcing, msgpack"`.
 Targets (issue 6): replay within 5x its baseline and under 15 ms; incremental update under 1 s;
@@ -227,6 +228,26 @@ def long_input(url: str, runs: int) -> list[tuple[str, str, str, str, str]]:
     return rows
 
 
+def batch_import(url: str, facts_of: list[list[dict]], count: int, folder: Path) -> tuple[float, int]:
+    """`whispers import FOLDER` of `count` record files (the random games, renamed), as a user runs it:
+    (seconds, games the store gained)."""
+    prefix = uuid4().hex[:6]
+    folder.mkdir()
+    for i in range(count):
+        facts = facts_of[i % len(facts_of)]
+        name = f"imp{prefix}-{i}"
+        (folder / f"{name}.whispers").write_bytes(dumps(name, [{**facts[0], "name": name}, *facts[1:]], []))
+    with open_store(url) as store:
+        before = len(store.names())
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "WHISPERS_STORE": url}
+    whispers = str(Path(sys.executable).with_name("whispers"))
+    start = time.perf_counter()
+    subprocess.run([whispers, "import", str(folder), "--json"], env=env, capture_output=True, check=True)
+    seconds = time.perf_counter() - start
+    with open_store(url) as store:
+        return seconds, len(store.names()) - before
+
+
 def postgres_url(given: str | None) -> tuple[str | None, Callable[[], None]]:
     if given:
         return given, lambda: None
@@ -255,6 +276,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="repetitions per median (default 15)")
     parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL store URL (default: a fresh local schema)")
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
+    parser.add_argument("--import-files", type=int, default=1000,
+                        help="record files for `whispers import FOLDER` (default 1000, the issue's target)")
     args = parser.parse_args()
 
     rows: list[tuple[str, str, str, str, str]] = []
@@ -310,6 +333,13 @@ def main() -> None:
                 rows.append((backend, "append one move", f"{ours:.2f} ms", f"{bare:.2f} ms (bare aggregate)",
                              f"{ours / bare:.1f}x"))
                 rows += [(backend, *row[1:]) for row in long_input(url, args.runs)]
+                seconds, landed = batch_import(url, facts_of, args.import_files, Path(tmp) / f"import-{backend}")
+                scaled = seconds * 1000 / args.import_files
+                rows.append((backend, f"import {args.import_files:,} record files (one process)", f"{seconds:.1f} s",
+                             f"{landed} landed", f"{scaled:.0f} s scaled to 1,000"))
+                if backend == "sqlite":
+                    target(f"sqlite: importing 1,000 record files (scaled from {args.import_files:,})", scaled, 60,
+                           " s")
         finally:
             cleanup()
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
@@ -325,7 +355,6 @@ def main() -> None:
         print("  " + line)
     print("  NOT MEASURED a 5,000-event game's status and move against a 214-event game's: no 5,000-event game is "
           "generated yet")
-    print("  NOT MEASURED importing 1,000 record files: batch import is not built yet")
 
 
 if __name__ == "__main__":

@@ -1,33 +1,95 @@
 """Games in files: `import` (notation or a record file) and `export` (the portable record file)."""
 
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from whispers.application import files
-from whispers.cli.common import store_option, warn
+from whispers.cli.common import emit_json, store_option, warn
 from whispers.ledger.words import plural
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--game", "name", metavar="NAME", help="Name for the game (default: the file's game or its stem).")
+@click.argument("paths", metavar="FILE...", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--game", "name", metavar="NAME",
+              help="Name for the game (default: the file's game or its stem); only with a single file.")
 @click.option("--allow-modified", is_flag=True,
               help="Record under a ruleset or board that claims a shipped id with other content; it is then "
                    "shown everywhere as modified.")
+@click.option("--json", "as_json", is_flag=True, help="What was imported and what was refused, as JSON.")
 @store_option
-def import_game(file: Path, name: str | None, allow_modified: bool, store_url: str | None) -> None:
-    """Import FILE, a game in notation or a whispers record file: all of it, or nothing.
+def import_game(paths: tuple[Path, ...], name: str | None, allow_modified: bool, as_json: bool,
+                store_url: str | None) -> None:
+    """Import each FILE, a game in notation or a whispers record file: all of it, or nothing.
 
     A bad notation line is named by its number with the reason; a truncated or altered record file is
     refused, naming the first bad event.
+
+    Several files, or a folder (its *.whispers and *.txt files, in name order), are imported one game at a
+    time: each lands whole or not at all, the others still land, and every refused file is named with its
+    reason (exit status 2 if any was refused).
     """
+    if name is not None and (len(paths) != 1 or paths[0].is_dir()):
+        raise click.UsageError("--game names one game: give a single file, not several or a folder")
+    if len(paths) == 1 and not paths[0].is_dir() and not as_json:
+        _import_one(paths[0], name, allow_modified, store_url)
+        return
+    chosen = files.batch_files(paths)
+    if not chosen:
+        raise click.UsageError("nothing to import: no .whispers or .txt file in " + ", ".join(map(str, paths)))
+    with _progress_bar(len(chosen), quiet=as_json) as each:
+        batch = files.import_files(store_url, chosen, name, allow_modified, each)
+    if as_json:
+        emit_json(batch.to_json())
+    else:
+        for imported in batch.imported:
+            click.echo(f"{imported.game}: imported {plural(imported.events, 'event')} ({imported.played_under}, "
+                       f"{', '.join(imported.players)}; {imported.where}).")
+        for imported in batch.imported:
+            if imported.unchained:
+                click.echo(f"warning: {imported.game}: {imported.unchained} notes came from a file whose notes no "
+                           "hash covers (an older whispers): they are kept marked 'unchained'", err=True)
+        click.echo(f"{plural(len(batch.imported), 'game')} imported, {plural(len(batch.refused), 'file')} refused.")
+        for refusal in batch.refused:
+            click.echo(f"refused {_shown(refusal.file)}: {refusal.reason}", err=True)
+    if batch.refused:
+        click.get_current_context().exit(2)
+
+
+def _import_one(file: Path, name: str | None, allow_modified: bool, store_url: str | None) -> None:
     imported = files.import_file(store_url, file, name, allow_modified)
     if imported.unchained:
         click.echo(f"warning: {imported.game}: {imported.unchained} notes came from a file whose notes no hash covers "
                    "(an older whispers): they are kept marked 'unchained'", err=True)
     click.echo(f"{imported.game}: imported {plural(imported.events, 'event')} ({imported.played_under}, "
                f"{', '.join(imported.players)}; {imported.where}).")
+
+
+def _shown(file: str) -> str:
+    """A file name is data: shown on one line, with no terminal control characters (and no rich markup)."""
+    return "".join(c if c.isprintable() else "?" for c in file)
+
+
+@contextmanager
+def _progress_bar(total: int, quiet: bool) -> Iterator[Callable[[Path, object], None]]:
+    """A bar over the files on a terminal (stderr), quiet when it is not one, with --json, or for one file."""
+    if quiet or total < 2 or not sys.stderr.isatty():
+        yield lambda path, outcome: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("Importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  TextColumn("{task.fields[last]}", markup=False), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("import", total=total, last="")
+
+        def each(path: Path, outcome: object) -> None:
+            bar.update(task, advance=1, last=_shown(path.name))
+
+        yield each
 
 
 @click.command()

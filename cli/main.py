@@ -20,7 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "meta": ("whispers.cli.table:meta", "Change who played a game, where, and for what event."),
     "archive": ("whispers.cli.table:archive", "Hide a game from listings without erasing it."),
     "rename": ("whispers.cli.table:rename", "Give a game a display title."),
-    "import": ("whispers.cli.files:import_game", "Import a game from notation or a record file."),
+    "import": ("whispers.cli.files:import_game", "Import games from notation or record files, or a folder of them."),
     "export": ("whispers.cli.files:export", "Export a game as a portable record file."),
     "replay": ("whispers.cli.review:replay", "A game at any event, as the record has it or as one society knew it."),
     "stats": ("whispers.cli.review:stats", "Statistics of a game, or across every game in the store."),
