@@ -122,6 +122,7 @@ def test_record_moves_refusals_and_ctrl_c_clears_the_line(store: Path, recorder)
     child.expect_exact("spider recruit frost-gate=2")
     child.sendintr()
     child.sendline("")
+    child.expect_exact("tty · official · round 1")  # asked again
     child.expect_exact(PROMPT)
     child.sendeof()
     child.expect_exact("tty: stopped.")
