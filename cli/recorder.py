@@ -1,11 +1,11 @@
 """The guided recorder's terminal side: stable numbered choices, the implied society, Tab completion of the
 words that can be legal now, the tables typed at the prompt, and a move's consequences in words.
 
-Numbering (decided here, the issue leaves it open): a choice is numbered by its kind, the move's words without
-the society and its key=value words (`deploy bear.steward`, `recruit`, `pass`, `attack red-cliffs windmoor`); a kind gets the next free number the
-first time it is offered in this phase (or empire turn) and keeps it until that ends, so `pass` or a
-position keeps its number from one move to the next while the list around it changes; a new phase numbers
-from 1 again, so the numbers stay short.
+Numbering (decided here, the issue leaves it open): a choice is numbered by its kind, the move's words
+without the society and its key=value words (`deploy bear.steward`, `recruit`, `pass`, `attack red-cliffs
+windmoor`). A kind gets the next free number the first time it is offered in a phase (or an empire's turn)
+and keeps it until that ends, so `pass` or a position keeps its number from one move to the next while the
+list around it changes; a new phase numbers from 1 again, so the numbers stay short.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
-
-import click
 
 from whispers.ledger import events as ev
 from whispers.ledger.names import SOCIETIES
@@ -39,7 +37,7 @@ class Numbers:
         self._phase: tuple[Any, ...] | None = None
 
     def renumber_at(self, phase: tuple[Any, ...]) -> None:
-        """A new phase or empire turn (round, phase, empire) starts the numbers again: the moves of one phase are alike."""
+        """A new phase or empire turn (round, phase, empire) starts the numbers again."""
         if phase != self._phase:
             self._by_kind, self._phase = {}, phase
 
