@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,7 +18,6 @@ from whispers.ledger.notation import VERBS, format_event
 from whispers.ledger.words import describe, plural
 
 if TYPE_CHECKING:
-    from whispers.ledger.game import Game
     from whispers.ledger.legal import Option
     from whispers.ledger.state import GameState
 
@@ -229,7 +228,7 @@ RECAP = 5
 """How many of the last moves the recorder recalls on opening."""
 
 
-def _recap(current: Game) -> None:
+def _recap(current: Any) -> None:  # an application-layer Game (recording.open_game)
     moves = recording.recap(current, RECAP)
     if moves:
         click.echo(f"{current.name}: the last {plural(len(moves), 'move')}:")
