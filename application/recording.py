@@ -197,3 +197,12 @@ def reopen(store: Store | str | None, game: str, by: str, reason: str) -> Sealed
     lifted = done.events[0]
     assert isinstance(lifted, ev.GameReopened)
     return Sealed(game, lifted.by, lifted.reason, False, done.after.version)
+
+
+def recap(game: Game, count: int = 5) -> tuple[tuple[str, str], ...]:
+    """The last `count` standing moves of `game`: each move's label (projections/labels.py) and notation line."""
+    from whispers.ledger.notation import format_event
+    from whispers.projections.labels import labels
+
+    named = labels(game.events)
+    return tuple((str(named[v]), format_event(game.events[v - 1]) or "") for v in sorted(named)[-count:])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -137,69 +137,47 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
     return found[:limit]
 
 
-def _completions(state: GameState) -> list[str]:
-    """Words the recorder completes with Tab: verbs, societies, regions, positions, slots, offices."""
-    from whispers.ledger.names import OFFICES, SLOTS
-
-    positions = [f"{e}.{o}" for e in state.board.empires for o in OFFICES]
-    return sorted({*VERBS, *state.players, *state.board.regions, *positions, *SLOTS, *OFFICES,
-                   *state.board.empires, "sealed"})
-
-
-def _readline_setup(words: list[str]):
-    try:
-        import readline
-    except ImportError:  # pragma: no cover - every platform we ship on has it
-        return None
-
-    def complete(text: str, index: int) -> str | None:
-        matches = [w for w in words if w.startswith(text)]
-        return matches[index] if index < len(matches) else None
-
-    readline.set_completer(complete)
-    readline.set_completer_delims(" =:,")
-    readline.parse_and_bind("tab: complete")
-    return readline
-
-
 @click.command()
 @click.argument("game")
 @store_option
 def record(game: str, store_url: str | None) -> None:
     """The guided recorder for GAME: asks for each move and offers the legal ones.
 
-    Type a number to pick an offered move (an incomplete one is put on the line for you to finish),
-    or type any notation line; Tab completes names. Each move is saved the moment it is accepted, so
-    Ctrl-C or a closed terminal loses nothing confirmed. Type q to stop, ? for the verbs.
+    Type a number to pick an offered move (an incomplete one is put on the line for you to finish in place),
+    or type a notation line; the society may be left out when only one can act. Tab completes the words that
+    can be legal there. A choice keeps its number while the phase lasts. Each move is saved the moment it is
+    accepted, so a closed terminal loses nothing confirmed. Ctrl-C clears the line; Ctrl-D or q stops.
+    board, council and hand SOCIETY show those tables; ? lists the verbs.
     """
     from whispers.application.stores import opened
+    from whispers.cli import recorder
 
     with opened(store_url) as store:
         current = recording.open_game(store, game)
-        readline = _readline_setup(_completions(current.state))
+        _recap(current)
+        numbers = recorder.Numbers()
+        p = recording.next_move(current)
+        ask = recorder.asker(lambda: p)
         prefill = ""
         while not current.state.over:
             p = recording.next_move(current)
-            offered = suggestions(p.options)
-            click.echo("")
-            click.echo(where_now(current.state, p))
-            click.echo(f"  {p.note}")
-            for number, (text, complete, hint) in enumerate(offered, start=1):
-                more = f"  ({hint})" if hint else ""
-                click.echo(f"  {number:>2}. {text.strip()}{'' if complete else ' …'}{more}")
+            numbers.renumber_at((p.round, p.phase, p.empire))
+            offered = numbers.numbered(suggestions(p.options))
+            if not prefill:
+                click.echo("")
+                click.echo(where_now(current.state, p))
+                click.echo(f"  {p.note}")
+                for number, (text, complete, hint) in offered.items():
+                    more = f"  ({hint})" if hint else ""
+                    click.echo(f"  {number:>2}. {text.strip()}{'' if complete else ' …'}{more}")
             try:
-                if readline is not None and prefill:
-                    readline.set_startup_hook(lambda text=prefill: readline.insert_text(text))
-                line = input("move> ").strip()
+                line = ask(prefill).strip()
             except EOFError:
                 click.echo("")
                 break
-            except KeyboardInterrupt:
+            except KeyboardInterrupt:  # from a pipe; in a terminal Ctrl-C clears the line
                 click.echo("\nStopped. Every move accepted so far is saved.")
                 return
-            finally:
-                if readline is not None:
-                    readline.set_startup_hook(None)
             prefill = ""
             if line in ("q", "quit", "exit"):
                 break
@@ -207,14 +185,21 @@ def record(game: str, store_url: str | None) -> None:
                 for verb, example in VERBS.items():
                     click.echo(f"  {verb:<13} {example}")
                 continue
-            if line.isdigit() and 1 <= int(line) <= len(offered):
-                text, complete, _ = offered[int(line) - 1]
+            if line.split()[:1] and line.split()[0] in recorder.TABLES:
+                _tables(current.state, line.split())
+                continue
+            if line.isdigit():
+                if int(line) not in offered:
+                    click.echo(f"Refused: no choice numbered {line}")
+                    continue
+                text, complete, _ = offered[int(line)]
                 if not complete:
                     prefill = text
                     continue
                 line = text
             if not line:
                 continue
+            line = recorder.with_society(line, p)
             try:
                 command = recording.parse_move(line)
                 if command is None:
@@ -230,7 +215,43 @@ def record(game: str, store_url: str | None) -> None:
             current = done.after
             click.echo("Recorded:")
             show_events(done.events)
+            for event in done.events:
+                said = recorder.consequences(event)
+                if said:
+                    click.echo(f"  = {said}")
+            if not current.state.over:
+                click.echo(f"  Next: {recording.next_move(current).note}")
     click.echo(f"{game}: {'the game is over. See: whispers score ' + game if current.state.over else 'stopped.'}")
+
+
+RECAP = 5
+"""How many of the last moves the recorder recalls on opening."""
+
+
+def _recap(current: Any) -> None:  # an application-layer Game (recording.open_game)
+    moves = recording.recap(current, RECAP)
+    if moves:
+        click.echo(f"{current.name}: the last {plural(len(moves), 'move')}:")
+        for label, line in moves:
+            click.echo(f"  {label:<22} {line}")
+
+
+def _tables(state: GameState, words: list[str]) -> None:
+    """The board, the council or a society's hand, as `status` shows them, without leaving the recorder."""
+    from whispers.application.reading import status_of
+    from whispers.cli.reading import console
+    from whispers.cli.recorder import board_table, council_table, hand_table
+
+    view = status_of(state).view
+    if words[0] == "hand":
+        if len(words) != 2 or words[1] not in state.players:
+            click.echo(f"hand takes one society of this game: {', '.join(state.players)}")
+            return
+        console().print(hand_table(view, words[1]))
+    elif len(words) != 1:
+        click.echo(f"{words[0]} takes nothing after it")
+    else:
+        console().print(board_table(view) if words[0] == "board" else council_table(view))
 
 
 # --- the director's seal --------------------------------------------------------------------------

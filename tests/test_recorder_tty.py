@@ -17,7 +17,7 @@ pexpect = pytest.importorskip("pexpect")
 
 WHISPERS = shutil.which("whispers", path=str(Path(sys.executable).parent)) or shutil.which("whispers")
 TIMEOUT = 15
-PROMPT = "move> "
+PROMPT = "move>"  # prompt_toolkit draws the space after it as a cursor move
 
 # Round 1 set up and seven agents deployed: serpent's second agent is the next move.
 OPENING = """\
@@ -38,8 +38,8 @@ OPENING_MOVES = OPENING.splitlines()[1:]
 
 
 def environment(store: Path) -> dict[str, str]:
-    # a dumb terminal keeps readline from writing escape sequences between the words we look for
-    return {**os.environ, "WHISPERS_STORE": str(store), "TERM": "dumb"}
+    # a terminal prompt_toolkit draws in full (a dumb one gets no completion and no template on the line)
+    return {**os.environ, "WHISPERS_STORE": str(store), "TERM": "xterm"}
 
 
 def whispers(store: Path, *args: str) -> subprocess.CompletedProcess:
@@ -83,7 +83,7 @@ def offered(child, pattern: str) -> int:
     return int(found.group(1))
 
 
-def test_record_moves_refusals_and_ctrl_c(store: Path, recorder) -> None:
+def test_record_moves_refusals_and_ctrl_c_clears_the_line(store: Path, recorder) -> None:
     child = recorder
     # a numbered choice that is complete is recorded at once
     number = offered(child, r"serpent deploy lion\.steward")
@@ -107,7 +107,7 @@ def test_record_moves_refusals_and_ctrl_c(store: Path, recorder) -> None:
     number = offered(child, r"rat recruit order=recruit_2 at=bear\.steward …")
     child.sendline(str(number))
     child.expect_exact(PROMPT)
-    child.expect_exact("rat recruit order=recruit_2 at=bear.steward ")
+    child.expect_exact("rat recruit order=recruit_2 at=bear.steward")
     child.sendline("frost-gate=2")
     child.expect_exact("Recorded:")
     child.expect_exact("rat recruit order=recruit_2 frost-gate=2")
@@ -115,12 +115,17 @@ def test_record_moves_refusals_and_ctrl_c(store: Path, recorder) -> None:
     child.expect_exact(PROMPT)
     child.sendline("?")
     child.expect_exact("swap-agent")
-    # a line typed but not entered, then Ctrl-C
+    # a line typed but not entered: Ctrl-C clears it (nothing recorded), Enter on the empty line asks again,
+    # and Ctrl-D leaves
     child.expect_exact(PROMPT)
     child.send("spider recruit frost-gate=2")
     child.expect_exact("spider recruit frost-gate=2")
     child.sendintr()
-    child.expect_exact("Stopped. Every move accepted so far is saved.")
+    child.sendline("")
+    child.expect_exact("tty · official · round 1")  # asked again
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect_exact("tty: stopped.")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "Traceback" not in child.before
@@ -198,10 +203,107 @@ def test_another_recorder_moving_first_is_reported_and_reloaded(store: Path, rec
     child.sendline("raven recruit frost-gate=2")
     child.expect_exact("Recorded:")
     child.expect_exact(PROMPT)
-    child.sendintr()
+    child.sendeof()
     child.expect(pexpect.EOF)
     assert logged_moves(store) == [
         *OPENING_MOVES,
         "serpent deploy lion.steward",
         "raven recruit order=recruit_per_farm frost-gate=2",
     ]
+
+
+def test_the_recap_on_opening_names_the_last_moves(recorder) -> None:
+    child = recorder
+    child.expect_exact("tty: the last 5 moves:")
+    # labels from projections/labels.py: the running move number and where it was played
+    child.expect(r"m7 R1 deploy 3\s+spider deploy lion\.sheriff")
+    child.expect(r"m11 R1 deploy 7\s+spider deploy bear\.marshal")
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
+def test_the_society_is_implied_when_only_one_can_act(store: Path, recorder) -> None:
+    child = recorder
+    child.expect_exact(PROMPT)
+    child.sendline("deploy lion.steward")  # only serpent can act: the recorder adds it and echoes the line
+    child.expect_exact("Recorded:")
+    child.expect_exact("serpent deploy lion.steward")
+    # and after it, the consequences in words: whose turn it is
+    child.expect_exact("Next: raven controls the bear sheriff")
+    child.expect_exact(PROMPT)
+    child.sendline("attack red-cliffs windmoor 1")
+    child.expect_exact("raven attack red-cliffs windmoor 1")
+    child.expect(r"= bear attacks windmoor .*: the attacker loses \d+, the defender \d+; windmoor is now held by ")
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert logged_moves(store) == [*OPENING_MOVES, "serpent deploy lion.steward", "raven attack red-cliffs windmoor 1"]
+
+
+def test_tab_completes_a_legal_word_with_its_space(store: Path, recorder) -> None:
+    child = recorder
+    child.expect_exact(PROMPT)
+    # serpent's deployment: "lion.st" can only be lion.steward among the open positions
+    # the recorded line proves both words were completed, each with its space
+    child.send("serpent dep")
+    child.send("\t")
+    child.expect_exact("loy")
+    child.send("lion.st")
+    child.send("\t")
+    child.expect_exact("eward")
+    child.sendline("")
+    child.expect_exact("Recorded:")
+    child.expect_exact("serpent deploy lion.steward")
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert logged_moves(store) == [*OPENING_MOVES, "serpent deploy lion.steward"]
+
+
+def test_tab_offers_no_word_that_cannot_be_legal(recorder) -> None:
+    child = recorder
+    child.expect_exact(PROMPT)
+    # a taken position (bear.marshal is spider's) is not offered: nothing to complete after "bear.m"
+    child.send("serpent deploy bear.m\t")
+    child.expect_exact("bear.m")
+    child.sendline("")
+    child.expect_exact("Refused:")
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
+def test_board_council_and_hand_inside_the_recorder(store: Path, recorder) -> None:
+    child = recorder
+    child.expect_exact(PROMPT)
+    child.sendline("board")
+    child.expect_exact("regions held")
+    child.expect_exact(PROMPT)
+    child.sendline("council")
+    child.expect_exact("chancellor")
+    child.expect_exact(PROMPT)
+    child.sendline("hand rat")
+    child.expect_exact("Hand of rat")
+    child.expect_exact(PROMPT)
+    child.sendline("serpent deploy lion.steward")  # still recording, nothing recorded by the tables
+    child.expect_exact("Recorded:")
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert logged_moves(store) == [*OPENING_MOVES, "serpent deploy lion.steward"]
+
+
+def test_choices_keep_their_numbers_between_moves(recorder) -> None:
+    child = recorder
+    number = offered(child, r"serpent deploy lion\.steward")
+    child.sendline(str(number))
+    child.expect_exact("raven controls the bear sheriff")
+    attack = offered(child, r"raven attack wolfmere saltmarsh …")
+    child.sendline("raven recruit frost-gate=1 ice-hall=1")
+    child.expect_exact("rat controls the bear steward")
+    recruit = offered(child, r"rat recruit order=recruit_2 at=bear\.steward …")
+    assert recruit == 1  # recruit was choice 1 for raven too: numbered by kind, not by place in the list
+    assert attack != recruit
+    child.sendeof()
+    child.expect(pexpect.EOF)

@@ -1,0 +1,193 @@
+"""The guided recorder's terminal side: stable numbered choices, the implied society, Tab completion of the
+words that can be legal now, the tables typed at the prompt, and a move's consequences in words.
+
+Numbering (decided here, the issue leaves it open): a choice is numbered by its kind, the move's words
+without the society and its key=value words (`deploy bear.steward`, `recruit`, `pass`, `attack red-cliffs
+windmoor`). A kind gets the next free number the first time it is offered in a phase (or an empire's turn)
+and keeps it until that ends, so `pass` or a position keeps its number from one move to the next while the
+list around it changes; a new phase numbers from 1 again, so the numbers stay short.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from whispers.ledger import events as ev
+from whispers.ledger.names import SOCIETIES
+from whispers.ledger.notation import VERBS
+
+if TYPE_CHECKING:
+    from whispers.ledger.prompt import Prompt
+
+PROMPT = "move> "
+TABLES = ("board", "council", "hand")
+"""Words typed at the prompt that show a table instead of recording a move (`hand SOCIETY`)."""
+NO_SOCIETY = ("undo", "ruling", "finalize", "reopen", "check")
+"""Verbs written without a society in front: never given an implied one."""
+
+
+class Numbers:
+    """Stable numbers for the offered choices: by kind, kept for the whole session."""
+
+    def __init__(self) -> None:
+        self._by_kind: dict[str, int] = {}
+        self._phase: tuple[Any, ...] | None = None
+
+    def renumber_at(self, phase: tuple[Any, ...]) -> None:
+        """A new phase or empire turn (round, phase, empire) starts the numbers again."""
+        if phase != self._phase:
+            self._by_kind, self._phase = {}, phase
+
+    def number(self, text: str) -> int:
+        kind = " ".join(w for w in text.split() if w not in SOCIETIES and "=" not in w) or text
+        return self._by_kind.setdefault(kind, len(self._by_kind) + 1)
+
+    def numbered(self, offered: list[tuple[str, bool, str]]) -> dict[int, tuple[str, bool, str]]:
+        found: dict[int, tuple[str, bool, str]] = {}
+        for choice in offered:
+            n = self.number(choice[0])
+            while n in found:  # the same kind offered to two societies at once (loyalty): the next free number
+                n = self._by_kind.setdefault(f"{choice[0]}#{n}", len(self._by_kind) + 1)
+            found[n] = choice
+        return dict(sorted(found.items()))
+
+
+def implied(p: Prompt) -> str | None:
+    """The society a line without one is recorded for: the only one that can act now, if there is one."""
+    societies = {o.society for o in p.options}
+    return societies.pop() if len(societies) == 1 else None
+
+
+def with_society(line: str, p: Prompt) -> str:
+    """`line` with the implied society put in front, when it starts with a verb and only one society can act."""
+    words = line.split(maxsplit=1)
+    society = implied(p)
+    if not words or society is None or words[0] in SOCIETIES or words[0] in NO_SOCIETY or words[0] not in VERBS:
+        return line
+    return f"{society} {line}"
+
+
+def _words(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _words(key)
+            yield from _words(inner)
+    elif isinstance(value, Iterable):
+        for inner in value:
+            yield from _words(inner)
+
+
+def legal_words(p: Prompt, typed: list[str]) -> list[str]:
+    """The words that can be legal next after the words `typed` (complete ones) on a line at prompt `p`."""
+    acting = sorted({o.society for o in p.options})
+    only = implied(p)
+    if not typed:
+        verbs = sorted({o.verb for o in p.options}) if only else []
+        return [*acting, *verbs, *TABLES]
+    if typed[0] == "hand":
+        return sorted(SOCIETIES) if len(typed) == 1 else []
+    if typed[0] in SOCIETIES:
+        society, rest = typed[0], typed[1:]
+    elif only is not None:
+        society, rest = only, typed
+    else:
+        return []
+    options = [o for o in p.options if o.society == society]
+    if not rest:
+        return sorted({o.verb for o in options})
+    words: set[str] = set()
+    for o in options:
+        if o.verb == rest[0]:
+            words.update(w for w in _words(list(o.choices.values())) if not w.isdigit())
+    return sorted(words - set(rest))
+
+
+def completer(current: Callable[[], Prompt]) -> Any:
+    """A prompt_toolkit completer offering `legal_words` for the prompt `current()` returns, each with its space."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class Legal(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Iterator[Completion]:
+            text = document.text_before_cursor
+            words = text.split()
+            partial = "" if not text or text[-1] == " " else words.pop()
+            stem = partial.rsplit("=", 1)[-1] if "=" in partial else partial
+            for word in legal_words(current(), words):
+                if word.startswith(stem):
+                    yield Completion(word + " ", start_position=-len(stem))
+
+    return Legal()
+
+
+def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
+    """How the recorder reads a line: in a terminal, a prompt_toolkit prompt (Tab completes a legal word, Ctrl-C
+    clears the line, Ctrl-D leaves, a template is put on the line to edit in place); from a pipe, plain input()."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return lambda prefill: input(PROMPT)
+    # No completion menu drawn below the line, so no cursor-position requests (terminals that do not answer
+    # them, pexpect's among them, would get a warning and a wait): as the replay stepper does.
+    os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.key_binding import KeyBindings
+
+    keys = KeyBindings()
+
+    @keys.add("c-c")
+    def clear(event: Any) -> None:
+        event.current_buffer.reset()
+
+    session: PromptSession[str] = PromptSession(key_bindings=keys, completer=completer(current),
+                                                complete_while_typing=False, reserve_space_for_menu=0)
+
+    def ask(prefill: str) -> str:
+        # prompt_toolkit writes the prompt once the terminal is in raw mode: a key sent on seeing it (Ctrl-C,
+        # Ctrl-D) reaches the recorder, not the terminal's line discipline
+        return session.prompt(PROMPT, default=prefill)
+
+    return ask
+
+
+def consequences(event: ev.Event) -> str | None:
+    """A move's outcome in words, where its notation line does not say it (an attack's losses and holder)."""
+    if isinstance(event, ev.Attacked):
+        fort = f" (the fort kills {event.fort_kill})" if event.fort_kill else ""
+        return (f"{event.empire} attacks {event.target} ({event.held_by or 'empty'}, {event.defending} defending)"
+                f"{fort}: the attacker loses {event.attacker_losses}, the defender {event.defender_losses}; "
+                f"{event.target} is now held by {event.controller or 'no one'}")
+    return None
+
+
+def _plain(title: str, headers: list[str], rows: list[list[str]]) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+    for header in headers:
+        table.add_column(header)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def board_table(view: dict[str, Any]) -> Any:
+    from whispers.cli.tables import board_rows
+
+    return _plain("Board", ["empire", "cities", "banners", "reserve", "regions held (×banners)"], board_rows(view))
+
+
+def council_table(view: dict[str, Any]) -> Any:
+    from whispers.cli.tables import council_rows
+    from whispers.ledger.names import OFFICES
+
+    return _plain("Council", ["empire", *OFFICES], council_rows(view))
+
+
+def hand_table(view: dict[str, Any], society: str) -> Any:
+    from whispers.cli.tables import hand_rows
+
+    return _plain(f"Hand of {society}", ["society", "cards", "by empire", "names"],
+                  [row for row in hand_rows(view) if row[0] == society])
