@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 
 from whispers.ledger import names
 from whispers.ledger.errors import BoardError
+from whispers.ledger.words import value_kind
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
 """What a board, empire or region id looks like: lower-case letters, digits and hyphens, not starting with a hyphen."""
@@ -144,23 +145,6 @@ def _region_data(region: Region) -> dict[str, Any]:
     return data
 
 
-def _kind(value: object) -> str:
-    """A value's type in TOML's words, for messages."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, Mapping):
-        return "a table"
-    return type(value).__name__
-
-
 def _listing(items: tuple[str, ...] | list[str]) -> str:
     return ", ".join(items)
 
@@ -187,50 +171,50 @@ class _Validator:
 
     def text(self, where: str | None, key: str, value: object) -> str:
         if not isinstance(value, str):
-            self.fail(where, f"{key} must be a string, not {_kind(value)}")
+            self.fail(where, f"{key} must be a string, not {value_kind(value)}")
         if not value.strip():
             self.fail(where, f"{key} must not be empty")
         return value
 
     def ident(self, where: str | None, what: str, value: object) -> str:
         if not isinstance(value, str):
-            self.fail(where, f"{what} must be a string, not {_kind(value)}")
+            self.fail(where, f"{what} must be a string, not {value_kind(value)}")
         if not ID_PATTERN.fullmatch(value):
             self.fail(where, f"{what} {value!r} must match {ID_PATTERN.pattern} (lower-case letters, digits, hyphens)")
         return value
 
     def count(self, where: str, key: str, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(where, f"{key} must be an integer, not {_kind(value)}")
+            self.fail(where, f"{key} must be an integer, not {value_kind(value)}")
         if value < 0:
             self.fail(where, f"{key} must not be negative (got {value})")
         return value
 
     def flag(self, where: str, key: str, value: object) -> bool:
         if not isinstance(value, bool):
-            self.fail(where, f"{key} must be true or false, not {_kind(value)}")
+            self.fail(where, f"{key} must be true or false, not {value_kind(value)}")
         return value
 
     def table(self, where: str | None, key: str | None, value: object) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
             subject = "must be a table" if key is None else f"{key} must be a table"
-            self.fail(where, f"{subject}, not {_kind(value)}")
+            self.fail(where, f"{subject}, not {value_kind(value)}")
         return value
 
     def array(self, where: str | None, key: str, value: object) -> list[Any] | tuple[Any, ...]:
         if not isinstance(value, list | tuple):
-            self.fail(where, f"{key} must be an array, not {_kind(value)}")
+            self.fail(where, f"{key} must be an array, not {value_kind(value)}")
         return value
 
     def board(self, data: object) -> Board:
         if not isinstance(data, Mapping):
-            self.fail(None, f"a board must be a table, not {_kind(data)}")
+            self.fail(None, f"a board must be a table, not {value_kind(data)}")
         self.keys(None, data, BOARD_KEYS, REQUIRED_BOARD_KEYS)
         board_id = self.ident(None, "id", data["id"])
         name = self.text(None, "name", data["name"])
         note = data.get("note", "")
         if not isinstance(note, str):
-            self.fail(None, f"note must be a string, not {_kind(note)}")
+            self.fail(None, f"note must be a string, not {value_kind(note)}")
         empires = self.empires(data["empires"])
         council = self.council(data["council"], empires)
         regions = self.regions(data["regions"], empires)
@@ -279,7 +263,7 @@ class _Validator:
         orders: list[str] = []
         for item in items:
             if not isinstance(item, str):
-                self.fail(where, f"{office}: an order must be a string, not {_kind(item)}")
+                self.fail(where, f"{office}: an order must be a string, not {value_kind(item)}")
             if item not in names.ORDERS:
                 self.fail(where, f"{office}: unknown order {item!r} (orders: {_listing(names.ORDERS)})")
             if item in orders:
@@ -309,7 +293,7 @@ class _Validator:
         name = self.text(where, "name", fields["name"])
         home = fields["home"]
         if not isinstance(home, str):
-            self.fail(where, f"home must be a string, not {_kind(home)}")
+            self.fail(where, f"home must be a string, not {value_kind(home)}")
         if home not in empires:
             self.fail(where, f"home {home!r} is not an empire (empires: {_listing(empires)})")
         cities = self.count(where, "cities", fields.get("cities", 0))
@@ -335,7 +319,7 @@ class _Validator:
         seen: list[str] = []
         for item in items:
             if not isinstance(item, str):
-                self.fail(where, f"adjacent: a neighbour must be a region id string, not {_kind(item)}")
+                self.fail(where, f"adjacent: a neighbour must be a region id string, not {value_kind(item)}")
             if item == rid:
                 self.fail(where, "lists itself as adjacent")
             if item in seen:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import CARDS_PER_DECK
-from whispers.ledger.words import plural
+from whispers.ledger.words import plural, value_kind
 
 if TYPE_CHECKING:
     from whispers.ledger.ruleset import Ruleset
@@ -411,23 +411,6 @@ def _and(items: Iterable[str]) -> str:
 # ---------------------------------------------------------------------------------------------- validation
 
 
-def _kind(value: object) -> str:
-    """A value's type in TOML's words, for messages."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, Mapping):
-        return "a table"
-    return type(value).__name__
-
-
 class _CatalogueValidator:
     """Checks catalogue data in a fixed order and stops at the first problem."""
 
@@ -449,7 +432,7 @@ class _CatalogueValidator:
 
     def text(self, where: str | None, key: str, value: object, empty: bool = False) -> str:
         if not isinstance(value, str):
-            self.fail(where, f"{key} must be a string, not {_kind(value)}")
+            self.fail(where, f"{key} must be a string, not {value_kind(value)}")
         if not empty and not value.strip():
             self.fail(where, f"{key} must not be empty")
         return value
@@ -462,14 +445,14 @@ class _CatalogueValidator:
 
     def strings(self, where: str, key: str, value: object, empty: bool = True) -> tuple[str, ...]:
         if not isinstance(value, list):
-            self.fail(where, f"{key} must be an array, not {_kind(value)}")
+            self.fail(where, f"{key} must be an array, not {value_kind(value)}")
         if not empty and not value:
             self.fail(where, f"{key} must not be empty")
         return tuple(self.text(where, key, item) for item in value)
 
     def catalogue(self, data: Mapping[str, Any]) -> Catalogue:
         if not isinstance(data, Mapping):
-            self.fail(None, f"a catalogue is a table, not {_kind(data)}")
+            self.fail(None, f"a catalogue is a table, not {value_kind(data)}")
         self.keys(None, data, CATALOGUE_KEYS, ("id", "name", "effects"))
         ident = self.text(None, "id", data["id"])
         if not ID_PATTERN.fullmatch(ident):
@@ -487,7 +470,7 @@ class _CatalogueValidator:
         if not ID_PATTERN.fullmatch(did):
             self.fail(where, "the id must be kebab-case (lower-case letters and digits joined by hyphens)")
         if not isinstance(fields, Mapping):
-            self.fail(where, f"must be a table, not {_kind(fields)}")
+            self.fail(where, f"must be a table, not {value_kind(fields)}")
         self.keys(where, fields, DECREE_KEYS, REQUIRED_DECREE_KEYS)
         decks = self.strings(where, "decks", fields["decks"], empty=False)
         for deck in decks:
@@ -502,7 +485,7 @@ class _CatalogueValidator:
             self.fail(where, "type.official is when-drawn exactly when type.revised is I (REV 296)")
         playable = fields.get("playable", True)
         if not isinstance(playable, bool):
-            self.fail(where, f"playable must be true or false, not {_kind(playable)}")
+            self.fail(where, f"playable must be true or false, not {value_kind(playable)}")
         if (not playable) != (official == "never" or revised == "never"):
             self.fail(where, "an effect never played (type never) is exactly one with playable = false")
         parameters = self.parameters(where, fields["parameters"])
@@ -528,7 +511,7 @@ class _CatalogueValidator:
 
     def timing(self, where: str, value: object) -> tuple[str, str]:
         if not isinstance(value, Mapping):
-            self.fail(where, f"type must be a table {{ official = ..., revised = ... }}, not {_kind(value)}")
+            self.fail(where, f"type must be a table {{ official = ..., revised = ... }}, not {value_kind(value)}")
         self.keys(f"{where} type", value, FAMILIES, FAMILIES)
         official = self.text(f"{where} type", "official", value["official"])
         if official not in OFFICIAL_SPECIAL:
@@ -542,12 +525,12 @@ class _CatalogueValidator:
 
     def parameters(self, where: str, value: object) -> tuple[Parameter, ...]:
         if not isinstance(value, list):
-            self.fail(where, f"parameters must be an array, not {_kind(value)}")
+            self.fail(where, f"parameters must be an array, not {value_kind(value)}")
         seen: list[str] = []
         out: list[Parameter] = []
         for item in value:
             if not isinstance(item, Mapping):
-                self.fail(where, f"a parameter must be a table {{ name = ..., kind = ... }}, not {_kind(item)}")
+                self.fail(where, f"a parameter must be a table {{ name = ..., kind = ... }}, not {value_kind(item)}")
             self.keys(f"{where} parameter", item, PARAMETER_KEYS, ("name", "kind"))
             name = self.text(where, "parameter name", item["name"])
             if name in seen:
@@ -572,7 +555,7 @@ class _SheetChecker:
 
     def sheet(self, data: Mapping[str, Any]) -> CardSheet | None:
         if not isinstance(data, Mapping):
-            self.problem(None, f"a card sheet is a table, not {_kind(data)}")
+            self.problem(None, f"a card sheet is a table, not {value_kind(data)}")
             return None
         for key in data:
             if key not in SHEET_KEYS:
@@ -588,10 +571,10 @@ class _SheetChecker:
             self.problem(None, f"id {header['id']!r} must be kebab-case")
         note = data.get("note", "")
         if not isinstance(note, str):
-            self.problem(None, f"note must be a string, not {_kind(note)}")
+            self.problem(None, f"note must be a string, not {value_kind(note)}")
         example = data.get("example", False)
         if not isinstance(example, bool):
-            self.problem(None, f"example must be true or false, not {_kind(example)}")
+            self.problem(None, f"example must be true or false, not {value_kind(example)}")
         decks = data.get("decks")
         cards: dict[str, dict[int, Card]] = {}
         if not isinstance(decks, Mapping):
@@ -612,7 +595,7 @@ class _SheetChecker:
 
     def deck(self, deck: str, table: object) -> dict[int, Card]:
         if not isinstance(table, Mapping):
-            self.problem(f"deck {deck}", f"must be a table of cards by number, not {_kind(table)}")
+            self.problem(f"deck {deck}", f"must be a table of cards by number, not {value_kind(table)}")
             return {}
         cards: dict[int, Card] = {}
         for number, fields in table.items():
@@ -645,7 +628,7 @@ class _SheetChecker:
         where = f"card {deck}:{number}"
         before = len(self.problems)
         if not isinstance(fields, Mapping):
-            self.problem(where, f"must be a table, not {_kind(fields)}")
+            self.problem(where, f"must be a table, not {value_kind(fields)}")
             return None
         for key in fields:
             if key not in CARD_KEYS:
@@ -656,7 +639,7 @@ class _SheetChecker:
             card_set = "base"
         title = fields.get("title", "")
         if not isinstance(title, str):
-            self.problem(where, f"title must be a string, not {_kind(title)}")
+            self.problem(where, f"title must be a string, not {value_kind(title)}")
             title = ""
         entries = fields.get("effects")
         if not isinstance(entries, list) or not 1 <= len(entries) <= 2:
@@ -676,7 +659,8 @@ class _SheetChecker:
 
     def effect(self, where: str, deck: str, card_set: str, index: int, entry: object) -> CardEffect | None:
         if not isinstance(entry, Mapping):
-            self.problem(where, f"an effect must be a table {{ effect = ID, cost = {{ ... }} }}, not {_kind(entry)}")
+            self.problem(where, "an effect must be a table { effect = ID, cost = { ... } }, "
+                                f"not {value_kind(entry)}")
             return None
         for key in entry:
             if key not in CARD_EFFECT_KEYS:
@@ -693,7 +677,7 @@ class _SheetChecker:
             self.problem(where, f"{effect} is a {decree.card_set} effect, on a {card_set} card")
         cost_value = entry.get("cost", {})
         if not isinstance(cost_value, Mapping):
-            self.problem(where, f"{effect}: cost must be a table {{ DECK = N, ... }}, not {_kind(cost_value)}")
+            self.problem(where, f"{effect}: cost must be a table {{ DECK = N, ... }}, not {value_kind(cost_value)}")
             return None
         cost: dict[str, int] = {}
         for symbol, n in cost_value.items():

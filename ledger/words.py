@@ -4,6 +4,7 @@ for counts in messages.
 Events store codes and parameters (never sentences), so the words can be chosen when they are shown.
 """
 
+from collections.abc import Mapping
 from typing import Any
 
 from whispers.ledger import events as ev
@@ -85,3 +86,20 @@ def plural(n: int, noun: str, plural: str | None = None) -> str:
     if plural is None:
         plural = f"{noun[:-1]}ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else f"{noun}s"
     return f"{n} {plural}"
+
+
+def value_kind(value: object) -> str:
+    """A value's type in TOML's words, for messages about a board, ruleset, catalogue or card sheet file."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "a table"
+    return type(value).__name__
