@@ -186,11 +186,19 @@ class Catalogue:
         return content_hash(self.to_data())
 
 
+ATTACK_CARDS: frozenset[str] = frozenset(
+    {"empty-region-attack", "reinforce", "add-1-to-attack", "add-3-to-attack", "kill-all", "subjugate",
+     "extra-attack"})
+"""The effects that change the attack they are played with: the next attack order carries them, resolved by the
+rules' combat (ledger.decree_effects)."""
+
 ENGINE_ADJUDICATED: frozenset[str] = frozenset(
-    {"hoard", "trade", "succession-crisis", "midnight-oil", "use-position", "move-agent"})
-"""The effects whose consequences the engine computes (a play of one types no board change). Every other effect,
-whether the rulebooks give its mechanics or not, is played with its board changes recorded as explicit primitive
-effects (add=, kill=, move=, agent=, act=), and only its deck, cost, timing and parameters are checked."""
+    {"hoard", "trade", "succession-crisis", "midnight-oil", "use-position", "move-agent",
+     "disperse", "add-3-to-city", "move-army", "rearrange", "nomadic-life", *ATTACK_CARDS})
+"""The effects whose consequences the engine computes (a play of one types no board change): every effect whose
+mechanics the rulebooks give (catalogue `mechanics = "adjudicated"`). Every other effect, which the rulebooks call
+self-explanatory, is played with its board changes recorded as explicit primitive effects (add=, kill=, move=,
+agent=), and only its deck, cost, timing and parameters are checked."""
 
 
 def engine_mode(effect: str) -> str:

@@ -248,6 +248,28 @@ class Attacked(Event):
     attacker_losses: int
     defender_losses: int
     controller: str
+    cards: tuple[str, ...] = ()
+    """The decree effects played with this attack (issue 11: `add-3-to-attack`, `reinforce`, `kill-all`, ...)."""
+    added: int = 0
+    """Banners of the attacking empire that joined the attacking army from its reserve (add-N-to-attack)."""
+    reinforced: tuple[tuple[str, int], ...] = ()
+    """(region, banners) that joined the attacking army from another region (reinforce)."""
+    returned: dict[str, int] | None = None
+    """region -> the attacker's killed banners that came back there from the reserve (subjugate)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        fact["cards"] = []
+        fact["added"] = 0
+        fact["reinforced"] = []
+        fact["returned"] = None
+
+    @property
+    def army(self) -> int:
+        """The banners that fought: those moved from the source and those a card added."""
+        return self.banners + self.added + sum(n for _, n in self.reinforced)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +346,26 @@ class DeferredSupplyChecked(Event):
     empires: tuple[str, ...]
     scope: str
     losses: dict[str, tuple[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class CardAttacked(Event):
+    """A combat a card brings on after an attack (the Bear's extra attack, REV 310-311): from the region the attack
+    just conquered, resolved by the rules' combat (EN "Attack Action": fort loss, 1:1 losses, control after). It is
+    a consequence of the attack that carried the card, not an order: the sequence does not move on."""
+
+    society: str
+    effect: str
+    empire: str
+    source: str
+    target: str
+    banners: int
+    held_by: str
+    defending: int
+    fort_kill: int
+    attacker_losses: int
+    defender_losses: int
+    controller: str
 
 
 # --- loyalty ---------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from typing import Any
 
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
+from whispers.ledger.decrees import ATTACK_CARDS
 from whispers.ledger.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
 from whispers.ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK
 from whispers.ledger.ruleset import Ruleset
@@ -226,16 +227,38 @@ def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
 
 def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
     banners = _place(state.banners, e.source, e.empire, -e.banners)
+    reserve = _add_reserve(state.reserve, e.empire, e.attacker_losses - e.added)
+    for region, n in e.reinforced:
+        banners = _place(banners, region, e.empire, -n)
+    banners, reserve = _combat(state, banners, reserve, e.empire, e.target, e.army, e.defending,
+                               e.attacker_losses, e.defender_losses)
+    for region, n in (e.returned or {}).items():
+        banners = _place(banners, region, e.empire, n)
+        reserve = _add_reserve(reserve, e.empire, -n)
+    state = replace(state, banners=banners, reserve=reserve, attack_cards=())
+    return _after_order(state, e.society, given=(e.empire, e.office, e.order))
+
+
+def _a_card_attacked(state: GameState, e: ev.CardAttacked) -> GameState:
+    banners = _place(state.banners, e.source, e.empire, -e.banners)
     reserve = _add_reserve(state.reserve, e.empire, e.attacker_losses)
-    survivors = e.banners - e.attacker_losses
-    if e.defending:
-        defender = state.banners[e.target][0]
-        reserve = _add_reserve(reserve, defender, e.defender_losses)
-        banners = _place(banners, e.target, defender, -e.defender_losses)
-    if survivors:
-        banners = _place(banners, e.target, e.empire, survivors)
-    return _after_order(replace(state, banners=banners, reserve=reserve), e.society,
-                        given=(e.empire, e.office, e.order))
+    banners, reserve = _combat(state, banners, reserve, e.empire, e.target, e.banners, e.defending,
+                               e.attacker_losses, e.defender_losses)
+    return replace(state, banners=banners, reserve=reserve)
+
+
+def _combat(state: GameState, banners: Mapping[str, tuple[str, int]], reserve: Mapping[str, int], empire: str,
+            target: str, army: int, defending: int, attacker_losses: int, defender_losses: int
+            ) -> tuple[Mapping[str, tuple[str, int]], Mapping[str, int]]:
+    """The defenders' losses and the attackers' survivors in the target (the attackers' losses are counted back
+    into the reserve by the caller)."""
+    if defending:
+        defender = state.banners[target][0]
+        reserve = _add_reserve(reserve, defender, defender_losses)
+        banners = _place(banners, target, defender, -defender_losses)
+    if army - attacker_losses:
+        banners = _place(banners, target, empire, army - attacker_losses)
+    return banners, reserve
 
 
 def _a_swapped(state: GameState, e: ev.AgentSwapped) -> GameState:
@@ -275,6 +298,8 @@ def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
         state = replace(state, pending=Pending(e.society, ((empire, office),), ends, state.office_index, order))
     elif e.effect == "midnight-oil":
         state = replace(state, oil=True)
+    elif e.effect in ATTACK_CARDS:
+        state = replace(state, attack_cards=(*state.attack_cards, (e.effect, tuple((e.params or {}).items()))))
     elif e.effect == "succession-crisis":
         # the sequence runs counter-clockwise from the position that drew the card: the office before it is next
         current = min(state.office_index, SUPPLY_DUE) - 1
@@ -354,6 +379,7 @@ _APPLY: dict[type, Any] = {
     ev.BannersRecruited: _a_recruited,
     ev.CardsDrawn: _a_drawn,
     ev.Attacked: _a_attacked,
+    ev.CardAttacked: _a_card_attacked,
     ev.AgentSwapped: _a_swapped,
     ev.CardPlayed: _a_played,
     ev.CardsDiscarded: _a_discarded,

@@ -5,7 +5,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue, family
 from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
 from whispers.ledger.state import SUPPLY_DUE, GameState, Position, position_name
 
@@ -47,6 +46,8 @@ def order_options(state: GameState, society: str) -> list[Option]:
         empire = position[0]
         for order in state.board.orders(*position):
             if state.pending and (order == "swap_agent" or state.pending.order not in (None, order)):
+                continue
+            if state.attack_cards and order != "attack":  # a card played with the attack to come
                 continue
             if order_refusal(state, empire, order, position) is not None:
                 continue
@@ -121,35 +122,6 @@ def decree_timing_refusal(state: GameState, society: str, timing: str) -> str | 
     if (acting and window & {"before", "during"}) or (after and "after" in window):
         return None
     return f"this effect is played {timing.replace('|', ', ')} an action of a position the player controls (EN 380)"
-
-
-_DOMAINS = {"count": "a whole number, 1 or more", "placements": "REGION:N, one or more, comma-separated"}
-
-
-def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> dict[str, dict[str, Any]]:
-    """The catalogue effects `society` could play now, by deck held and timing: effect -> {"engine": adjudicated
-    or recorded, "parameters": name -> its domain}. A recorded effect's play also types its board changes."""
-    hand = state.hands[society]
-    timing = family(state.ruleset)
-    found: dict[str, dict[str, Any]] = {}
-    for decree in catalogue.decrees.values():
-        if not decree.playable or not any(hand.counts.get(deck, 0) for deck in decree.decks):
-            continue
-        if decree_timing_refusal(state, society, decree.timing(timing)) is not None:
-            continue
-        domains: dict[str, Any] = {}
-        for p in decree.parameters:
-            if p.kind == "region":
-                domains[p.name] = tuple(state.board.regions)
-            elif p.kind == "empire":
-                domains[p.name] = state.board.empires
-            elif p.kind == "position":
-                domains[p.name] = tuple(f"{e}.{o}" for e in state.board.empires for o in OFFICES)
-            else:
-                domains[p.name] = _DOMAINS.get(p.kind, p.kind)
-        found[decree.id] = {"engine": "adjudicated" if decree.id in ENGINE_ADJUDICATED else "recorded",
-                            "parameters": domains}
-    return found
 
 
 def after_order(state: GameState) -> str | None:
@@ -238,8 +210,16 @@ def movable_banners(state: GameState, empire: str, region: str) -> int:
 
 
 def attacks(state: GameState, empire: str) -> tuple[tuple[str, str, int], ...]:
+    """(source, target, most banners that may leave) for each attack open to the empire: into an adjacent region
+    another empire controls, or, with Your attack may target any empty region (REV 343-347), into that region."""
+    card = dict(state.attack_cards).get("empty-region-attack")
     found = []
     for source, movable in attack_sources(state, empire).items():
+        if card is not None:
+            target = dict(card)["to"]
+            if target not in state.banners and state.controller(target) != empire:
+                found.append((source, target, movable))
+            continue
         for target in state.board.regions[source].adjacent:
             if state.controller(target) != empire:
                 found.append((source, target, movable))

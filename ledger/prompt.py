@@ -8,6 +8,7 @@ looking past a closing card window means asking the flow what follows.
 from dataclasses import dataclass
 from typing import Any
 
+from whispers.ledger.decree_effects import playable_effects
 from whispers.ledger.decrees import Catalogue
 from whispers.ledger.evolve import evolve
 from whispers.ledger.flow import advance
@@ -17,7 +18,6 @@ from whispers.ledger.legal import (
     deploy_targets,
     order_actor,
     order_options,
-    playable_effects,
     turn_society,
     window_waits,
 )

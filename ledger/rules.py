@@ -18,7 +18,16 @@ from typing import Any
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
-from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue, check_play, family
+from whispers.ledger.decree_effects import (
+    BOARD_EFFECTS,
+    Combat,
+    board_effects,
+    card_params,
+    check_attack_card,
+    combat,
+    placements,
+)
+from whispers.ledger.decrees import ATTACK_CARDS, ENGINE_ADJUDICATED, Catalogue, check_play, family
 from whispers.ledger.effects import (
     apply_agent_moves,
     check_effects,
@@ -320,6 +329,10 @@ def _pick_order(
             if state.pending and name == "swap_agent":
                 refusals.append("a swapped-in agent takes an order, not another swap")
                 continue
+            if state.attack_cards and name != "attack":
+                cards = ", ".join(e for e, _ in state.attack_cards)
+                refusals.append(f"{cards} was played with the attack to come: the order is that attack")
+                continue
             if state.pending and state.pending.order not in (None, name):
                 refusals.append(f"Midnight Oil repeats {state.pending.order}, not {name} (REV 401)")
                 continue
@@ -386,6 +399,7 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     rule = "EN Attack Action"
     position, order = _pick_order(state, cmd.society, "attack", ("attack",), None, cmd.at)
     empire = position[0]
+    cards = card_params(state)
     for region in (cmd.source, cmd.target):
         require(region in state.board.regions, f"unknown region {region!r}", "EN The Map")
     held_by = state.controller(cmd.target)
@@ -399,11 +413,18 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
         f"{cmd.source} holds no {empire} banners to attack with",
         rule,
     )
-    require(
-        state.board.adjacent(cmd.source, cmd.target),
-        f"{cmd.source} does not border {cmd.target} by land: no attacks across seas",
-        rule,
-    )
+    if "empty-region-attack" in cards:
+        # REV 343-347: "your attack may target any empty region"
+        to = cards["empty-region-attack"]["to"]
+        require(cmd.target == to, f"the empty-region-attack card played with this attack targets {to}, not "
+                f"{cmd.target}", "REV 343-347")
+        require(cmd.target not in state.banners, f"{cmd.target} is not empty any more", "REV 343-347")
+    else:
+        require(
+            state.board.adjacent(cmd.source, cmd.target),
+            f"{cmd.source} does not border {cmd.target} by land: no attacks across seas",
+            rule,
+        )
     require(cmd.banners >= 1, "an attack moves at least one banner", rule)
     available = state.banners_in(cmd.source)
     movable = movable_banners(state, empire, cmd.source)
@@ -416,34 +437,66 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
         )
     else:
         require(cmd.banners <= available, f"{cmd.source} has only {plural(available, f'{empire} banner')}", rule)
-    defending = state.banners_in(cmd.target)
-    fort_kill = 1 if state.board.regions[cmd.target].fort else 0
-    attacking = cmd.banners - fort_kill
-    losses = min(attacking, defending)
-    survivors, holders = attacking - losses, defending - losses
-    if survivors > 0:
-        controller = empire
-    elif holders > 0:
-        controller = state.banners[cmd.target][0]
-    else:
-        controller = state.board.regions[cmd.target].home
-    return [
-        ev.Attacked(
-            cmd.society,
-            empire,
-            position[1],
-            order,
-            cmd.source,
-            cmd.target,
-            cmd.banners,
-            held_by,
-            defending,
-            fort_kill,
-            fort_kill + losses,
-            losses,
-            controller,
-        )
-    ]
+    # add-N-to-attack (REV 369, 371): from the reserve, as many as it holds (REV 437)
+    wanted = sum(int(e.split("-")[1]) for e in cards if e in ("add-1-to-attack", "add-3-to-attack"))
+    added = min(wanted, state.reserve[empire])
+    reinforced: tuple[tuple[str, int], ...] = ()
+    if "reinforce" in cards:
+        # EN 432, REV 387: banners join from any one region the attacking empire controls, before combat
+        source, n = cards["reinforce"]["from"], int(cards["reinforce"]["n"])
+        require(source not in (cmd.source, cmd.target), f"reinforce brings banners from another region than the "
+                f"attack's own ({source})", "EN 432")
+        require(state.controller(source) == empire and n <= movable_banners(state, empire, source),
+                f"reinforce: {source} has no {plural(n, f'{empire} banner')} that may leave it", "EN 432")
+        reinforced = ((source, n),)
+    army = cmd.banners + added + sum(n for _, n in reinforced)
+    fight = combat(state, empire, cmd.target, army, kill_all="kill-all" in cards)
+    returned = _subjugated(state, empire, cmd.target, fight, cards.get("subjugate"))
+    attacked = ev.Attacked(cmd.society, empire, position[1], order, cmd.source, cmd.target, cmd.banners, held_by,
+                           fight.defending, fight.fort_kill, fight.attacker_losses, fight.defender_losses,
+                           fight.controller, tuple(e for e in ATTACK_CARDS_ORDER if e in cards), added, reinforced,
+                           returned)
+    if "extra-attack" not in cards:
+        return [attacked]
+    return [attacked, _extra_attack(evolve(state, attacked), cmd.society, attacked, cards["extra-attack"])]
+
+
+ATTACK_CARDS_ORDER: tuple[str, ...] = ("empty-region-attack", "reinforce", "add-1-to-attack", "add-3-to-attack",
+                                       "kill-all", "subjugate", "extra-attack")
+
+
+def _subjugated(state: GameState, empire: str, target: str, fight: Combat, params: dict[str, str] | None
+                ) -> dict[str, int] | None:
+    """Subjugate (REV 329, 407): the attacker's killed banners come back, each into a region it controls."""
+    if params is None:
+        return None
+    rule = "REV 329"
+    into = placements(params["to"], "subjugate", "to", state, rule)
+    require(sum(into.values()) == fight.attacker_losses, f"subjugate: the attack kills "
+            f"{plural(fight.attacker_losses, f'{empire} banner')}, and to= returns {sum(into.values())}", rule)
+    for region in into:
+        controller = fight.controller if region == target else state.controller(region)
+        require(controller == empire, f"subjugate: {region} is not controlled by {empire} after the attack", rule)
+    return into
+
+
+def _extra_attack(state: GameState, society: str, first: ev.Attacked, params: dict[str, str]) -> ev.CardAttacked:
+    """The Bear's extra attack (REV 310-311): from the region the attack just conquered, with its surviving banners,
+    at least 1 staying behind; resolved by the same combat."""
+    rule = "REV 310-311"
+    source, target, n = first.target, params["to"], int(params["n"])
+    survivors = state.banners_in(source) if state.controller(source) == first.empire else 0
+    require(first.controller == first.empire and survivors >= 2, f"extra-attack: the attack must conquer "
+            f"{source} with at least 2 banners surviving, so that one stays behind (it leaves "
+            f"{plural(survivors, 'banner')})", rule)
+    require(state.board.adjacent(source, target), f"extra-attack: {source} does not border {target}", rule)
+    require(state.controller(target) != first.empire, f"extra-attack: {target} is controlled by {first.empire}", rule)
+    require(n <= survivors - 1, f"extra-attack: at most {plural(survivors - 1, 'banner')} may attack from {source} "
+            "(at least 1 stays behind)", rule)
+    fight = combat(state, first.empire, target, n)
+    return ev.CardAttacked(society, "extra-attack", first.empire, source, target, n, state.controller(target),
+                           fight.defending, fight.fort_kill, fight.attacker_losses, fight.defender_losses,
+                           fight.controller)
 
 
 def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
@@ -491,6 +544,11 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
     if cmd.effect in ("use-position", "move-agent"):
         cmd = _lent_position(state, cmd, params, rule)
+    elif cmd.effect in BOARD_EFFECTS:
+        official = family(state.ruleset) == "official"
+        cmd = replace(cmd, effects=board_effects(state, cmd.society, cmd.effect, params, official, rule))
+    elif cmd.effect in ATTACK_CARDS:
+        check_attack_card(state, cmd.society, cmd.effect, params, rule)
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -603,6 +661,8 @@ def _check_param(state: GameState, effect: str, name: str, kind: str, value: str
         require(where(state, value)[0] is not None, f"{effect}: {name}= names a position EMPIRE.OFFICE", rule)
     elif kind == "count":
         require(value.isdigit() and int(value) > 0, f"{effect}: {name}= is a whole number above 0", rule)
+    elif kind == "placements":
+        placements(value, effect, name, state, rule)
 
 
 def _check_spend(state: GameState, society: str, cards: Iterable[str], rule: str) -> None:

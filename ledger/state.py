@@ -127,6 +127,9 @@ class GameState:
     """Midnight Oil was played during the order to come: it is carried out once more (REV 401)."""
     last_order: tuple[str, str, str, bool, bool] | None = None
     """The last order given: (empire, office, order, it ended the council, it was a Midnight Oil repeat)."""
+    attack_cards: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    """Decree effects played with the attack to come, with their parameters (`add-3-to-attack`, `reinforce`,
+    `kill-all`, `extra-attack`, ...): the next attack order carries them (issue 11)."""
     counter_clockwise: bool = False
     """Succession Crisis (REV 419): the rest of this council runs counter-clockwise."""
     supply_owed: tuple[str, ...] = ()

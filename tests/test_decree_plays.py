@@ -138,14 +138,14 @@ def test_the_cards_paid_leave_the_hand_and_must_be_in_it_EN_382() -> None:
     assert after.hands["raven"].size == 0
 
 
-def test_a_recorded_effect_keeps_its_explicit_changes_and_its_parameters_are_checked_REV_393() -> None:
-    """REV 393: "Add 3 friendly banners to any one city" - recorded with its board changes explicit; its parameter
-    `region` must be a region of the board."""
+def test_a_recorded_effect_keeps_its_explicit_changes_and_its_parameters_are_checked_REV_403() -> None:
+    """REV 403: Populate has no mechanics in the rulebooks, so it is recorded with its board changes explicit; a
+    parameter of an effect must be of its kind (REV 393: add-3-to-city's `region` is a region of the board)."""
     state = hands(office_state("lion", "sheriff"), raven=["lion:2"])
     assert_refused(state, "raven play lion:2 effect=add-3-to-city region=atlantis", "not a region")
-    after, events = apply(state, "raven play lion:2 effect=add-3-to-city region=goldcrown add=lion:goldcrown:3")
+    after, events = apply(state, "raven play lion:2 effect=populate add=lion:goldcrown:3")
     played = one(events, ev.CardPlayed)
-    assert played.params == {"region": "goldcrown"} and played.effects.add == (("lion", "goldcrown", 3),)
+    assert played.effect == "populate" and played.effects.add == (("lion", "goldcrown", 3),)
     assert after.banners["goldcrown"] == ("lion", 5)
 
 
@@ -350,7 +350,7 @@ def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV
     play = next(o for o in rules.prompt(before, catalogue).options if o.verb == "play")
     effects = play.choices["effects"]
     assert "hoard" not in effects and "move-army" in effects and "recruit" in effects
-    assert effects["move-army"]["engine"] == "recorded"
+    assert effects["move-army"]["engine"] == "adjudicated" and effects["recruit"]["engine"] == "recorded"
     assert "saltmarsh" in effects["move-army"]["parameters"]["from"]
     drew = _drew(held=("horse:1",))
     effects = next(o for o in rules.prompt(drew, catalogue).options if o.verb == "play").choices["effects"]
