@@ -28,13 +28,16 @@ BOARD_EFFECTS: frozenset[str] = frozenset({"disperse", "add-3-to-city", "move-ar
 # --- parameters ----------------------------------------------------------------------------------------------
 
 
-def placements(value: str, effect: str, name: str, state: GameState, rule: str) -> dict[str, int]:
-    """`REGION:N,REGION:N` as region -> N; RuleError naming what is wrong. An empty value is no placement."""
+def placements(value: str, effect: str, name: str, state: GameState, rule: str, zero: bool = False
+               ) -> dict[str, int]:
+    """`REGION:N,REGION:N` as region -> N; RuleError naming what is wrong. An empty value is no placement. With
+    `zero`, N may be 0 (rearrange: the new count of a region that changes)."""
     found: dict[str, int] = {}
     for part in (p for p in value.split(",") if p):
         region, _, n = part.partition(":")
-        require(region in state.board.regions and n.isdigit() and int(n) >= 1,
-                f"{effect}: {name}= is REGION:N, comma-separated, each N at least 1 (not {part!r})", rule)
+        require(region in state.board.regions and n.isdigit() and int(n) >= (0 if zero else 1),
+                f"{effect}: {name}= is REGION:N, comma-separated, each N at least {0 if zero else 1} (not {part!r})",
+                rule)
         require(region not in found, f"{effect}: {name}= names {region} twice", rule)
         found[region] = int(n)
     return found
@@ -142,7 +145,7 @@ def _rearrange(state: GameState, params: Mapping[str, str], rule: str) -> ev.Eff
     _needs(params, "rearrange", "empire", "to", rule=rule)
     empire = params["empire"]
     counts = {r: state.banners_in(r) for r in state.controlled(empire)}
-    wanted = placements(params["to"], "rearrange", "to", state, rule)
+    wanted = placements(params["to"], "rearrange", "to", state, rule, zero=True)
     for region in wanted:
         require(region in counts, f"rearrange: {region} is neither controlled by {empire} nor an empty home region "
                 "of it", rule)

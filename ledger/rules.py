@@ -662,7 +662,7 @@ def _check_param(state: GameState, effect: str, name: str, kind: str, value: str
     elif kind == "count":
         require(value.isdigit() and int(value) > 0, f"{effect}: {name}= is a whole number above 0", rule)
     elif kind == "placements":
-        placements(value, effect, name, state, rule)
+        placements(value, effect, name, state, rule, zero=effect == "rearrange")
 
 
 def _check_spend(state: GameState, society: str, cards: Iterable[str], rule: str) -> None:
