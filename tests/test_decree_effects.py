@@ -50,7 +50,8 @@ def test_add_1_to_attack_takes_what_the_reserve_holds_REV_369_REV_437() -> None:
     state = _marshal()
     state = position(state, reserve={**state.reserve, "horse": 1})
     after, events = _attack(state, "raven play elephant:1 effect=add-1-to-attack",
-                            "raven play elephant:2 effect=add-3-to-attack", attack="raven attack amber-steppe pinewatch 1")
+                            "raven play elephant:2 effect=add-3-to-attack",
+                            attack="raven attack amber-steppe pinewatch 1")
     attacked = one(events, ev.Attacked)
     assert attacked.added == 1 and attacked.army == 2 and after.banners["pinewatch"] == ("horse", 1)
 
@@ -159,13 +160,15 @@ def test_disperse_scatters_the_whole_army_into_adjacent_friendly_regions_EN_428_
     """EN 428, REV 331: the army scatters into adjacent regions its empire controls, as chosen; with none, its
     banners go back to the reserve."""
     state = _marshal()
-    after, events = apply(state, "raven play bear:1 effect=disperse region=khans-rest to=amber-steppe:1,hoofbeat-downs:1")
+    after, events = apply(state, "raven play bear:1 effect=disperse region=khans-rest "
+                                 "to=amber-steppe:1,hoofbeat-downs:1")
     played = one(events, ev.CardPlayed)
     assert played.effects.move == (("khans-rest", "amber-steppe", "horse", 1),
                                    ("khans-rest", "hoofbeat-downs", "horse", 1))
     assert "khans-rest" not in after.banners and after.banners["amber-steppe"] == ("horse", 4)
     assert_refused(state, "raven play bear:1 effect=disperse region=khans-rest to=amber-steppe:1", "whole army")
-    assert_refused(state, "raven play bear:1 effect=disperse region=khans-rest to=ochre-plains:2", "not a region adjacent")
+    assert_refused(state, "raven play bear:1 effect=disperse region=khans-rest to=ochre-plains:2",
+                   "not a region adjacent")
     assert_refused(state, "raven play bear:1 effect=disperse region=dunewatch", "holds no army")
     alone = with_banners(state, {"bellrock": ("horse", 2)})
     gone, events = apply(alone, "raven play bear:1 effect=disperse region=bellrock")
@@ -186,7 +189,8 @@ def test_add_3_to_city_friendly_per_ruleset_EN_406_REV_393() -> None:
     assert after.banners["bellrock"] == ("horse", 3)
     assert_refused(revised, "raven play lion:1 effect=add-3-to-city region=goldcrown", "digest §8 item 32")
     short = position(official, reserve={**official.reserve, "lion": 2})
-    assert apply(short, "raven play lion:1 effect=add-3-to-city region=goldcrown")[0].banners["goldcrown"] == ("lion", 4)
+    short_after, _ = apply(short, "raven play lion:1 effect=add-3-to-city region=goldcrown")
+    assert short_after.banners["goldcrown"] == ("lion", 4)
     empty = position(official, reserve={**official.reserve, "lion": 0})
     assert_refused(empty, "raven play lion:1 effect=add-3-to-city region=goldcrown", "reserve is empty")
 
@@ -239,7 +243,8 @@ def test_nomadic_life_moves_a_whole_army_into_one_empty_region_REV_417() -> None
     assert "pinewatch" not in after.banners and after.banners["dunewatch"] == ("horse", 2)
     assert_refused(drew, "raven play horse:5 effect=nomadic-life from=pinewatch to=goldcrown", "not an empty region")
     assert_refused(drew, "raven play horse:5 effect=nomadic-life from=dunewatch to=cinder-coast", "holds no army")
-    assert_refused(hands(steward, raven=["horse:1"]), "raven play horse:1 effect=nomadic-life from=pinewatch to=dunewatch", "when drawn")
+    assert_refused(hands(steward, raven=["horse:1"]), "raven play horse:1 effect=nomadic-life from=pinewatch "
+                   "to=dunewatch", "when drawn")
 
 
 # --- the record -----------------------------------------------------------------------------------------------
