@@ -7,7 +7,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.board import Board
 from whispers.ledger.decrees import ATTACK_CARDS
 from whispers.ledger.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
-from whispers.ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK
+from whispers.ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK, OFFICES
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import (
     SUPPLY_DUE,
@@ -77,14 +77,16 @@ def _after_order(state: GameState, actor: str, draw: bool = False, given: tuple[
     last = (*given, ends, repeat) if given is not None else state.last_order
     if state.oil and given is not None:
         again = Pending(actor, ((given[0], given[1]),), ends, pending.resume if pending else None, given[2])
-        return replace(state, pending=again, oil=False, last_actor=actor, last_was_draw=draw, last_order=last)
+        return replace(state, pending=again, oil=False, last_actor=actor, last_was_draw=draw, last_order=last,
+                       attack_cards=())
     if ends:
         index = SUPPLY_DUE
     elif pending is not None and pending.resume is not None:
         index = pending.resume
     else:
         index = _next_office(state, state.office_index)
-    return replace(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw, last_order=last)
+    return replace(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw, last_order=last,
+                   attack_cards=())
 
 
 def _next_office(state: GameState, index: int) -> int:
@@ -138,6 +140,7 @@ def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
 
 
 def _a_office_skipped(state: GameState, e: ev.OfficeSkipped) -> GameState:
+    state = replace(state, attack_cards=())  # an attack card goes with the order skipped
     if state.pending is not None:
         return replace(_after_order(state, state.pending.society), last_actor=state.last_actor)
     return replace(state, office_index=_next_office(state, state.office_index))
@@ -302,8 +305,14 @@ def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
         state = replace(state, attack_cards=(*state.attack_cards, (e.effect, tuple((e.params or {}).items()))))
     elif e.effect == "succession-crisis":
         # the sequence runs counter-clockwise from the position that drew the card: the office before it is next
-        current = min(state.office_index, SUPPLY_DUE) - 1
-        state = replace(state, counter_clockwise=True, office_index=current - 1 if current > 0 else SUPPLY_DUE)
+        # (`outcome["next"]`, decided by the engine; a play recorded without it counts back from the active office)
+        following = (e.outcome or {}).get("next")
+        if following is not None:
+            index = SUPPLY_DUE if following == "supply" else OFFICES.index(following)
+        else:
+            current = min(state.office_index, SUPPLY_DUE) - 1
+            index = current - 1 if current > 0 else SUPPLY_DUE
+        state = replace(state, counter_clockwise=True, office_index=index)
     if e.act is not None:
         empire, office = e.act.split(".", 1)
         state = replace(state, pending=Pending(e.society, ((empire, office),), False))

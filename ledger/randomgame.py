@@ -11,8 +11,9 @@ from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import rules
 from whispers.ledger.board import Board
-from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue
+from whispers.ledger.decrees import ATTACK_CARDS, ENGINE_ADJUDICATED, Catalogue
 from whispers.ledger.errors import RuleError
+from whispers.ledger.legal import attacks
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import GameState, card_empire
@@ -63,6 +64,10 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True, nam
                 drawn = tuple(rng.sample(free, min(choices["count"], len(free))))
             return c.Draw(society, drawn, order=choices["order"], at=choices["at"])
         case "attack":
+            if state.attack_cards:  # the cards played with it (subjugate, extra-attack) narrow what is legal
+                legal = _card_attack(state, society, choices, rng, catalogue)
+                if legal is not None:
+                    return legal
             source, target, most = rng.choice(choices["attacks"])
             return c.Attack(society, source, target, rng.randint(1, most), at=choices["at"])
         case "swap-agent":
@@ -142,11 +147,41 @@ def _decree_play(state: GameState, option: rules.Option, rng: random.Random,
             for params in _random_params(state, option.society, effect, rng):
                 command = c.PlayCard(option.society, card, effect=effect, params=params)
                 try:
-                    rules.decide(state, command, catalogue)
+                    events = rules.decide(state, command, catalogue)
                 except RuleError:
                     continue
+                if effect in ATTACK_CARDS and not _attack_follows(state, events, option.society, rng, catalogue):
+                    continue
                 playable.append(command)
-    return rng.choice(playable) if playable else None
+    if not playable:
+        return None
+    # each effect as likely as another, however many parameter sets it has
+    effect = rng.choice(sorted({p.effect for p in playable if p.effect}))
+    return rng.choice([p for p in playable if p.effect == effect])
+
+
+def _attack_follows(state: GameState, events: list[ev.Event], society: str, rng: random.Random,
+                    catalogue: Catalogue) -> bool:
+    """Whether, once this attack card is played, an attack the cards allow is still open."""
+    for event in events:
+        state = rules.evolve(state, event)
+    option = next((o for o in rules.prompt(state).options if o.verb == "attack"), None)
+    return option is not None and _card_attack(state, society, option.choices, rng, catalogue) is not None
+
+
+def _card_attack(state: GameState, society: str, choices: dict, rng: random.Random,
+                 catalogue: Catalogue | None) -> c.Attack | None:
+    """A legal attack among those offered, once attack cards are played: tried in random order."""
+    candidates = [(s, t, n) for s, t, most in choices["attacks"] for n in range(1, most + 1)]
+    rng.shuffle(candidates)
+    for source, target, n in candidates[:40]:
+        command = c.Attack(society, source, target, n, at=choices["at"])
+        try:
+            rules.decide(state, command, catalogue)
+        except RuleError:
+            continue
+        return command
+    return None
 
 
 def _random_params(state: GameState, society: str, effect: str,
@@ -158,7 +193,55 @@ def _random_params(state: GameState, society: str, effect: str,
         return [(("position", p),) for p in rng.sample(seats, min(3, len(seats)))]
     if effect == "move-agent":
         return [(("to", p),) for p in rng.sample(empty, min(3, len(empty)))]
-    return [()]
+    return _board_params(state, effect, rng)
+
+
+def _board_params(state: GameState, effect: str, rng: random.Random) -> list[tuple[tuple[str, str], ...]]:
+    """A few parameter sets for the effects that change the board or an attack."""
+    regions = list(state.board.regions)
+    held = [r for r in regions if r in state.banners]
+    empty = [r for r in regions if r not in state.banners]
+    tries: list[tuple[tuple[str, str], ...]] = []
+    own = [r for r in held if state.controller(r) == state.empire]
+    # the Bear's extra attack goes on from a target of a strong attack
+    beyond = [b for _, t, most in attacks(state, state.empire) if most >= 3
+              for b in state.board.regions[t].adjacent if state.controller(b) != state.empire]
+    for _ in range(3):
+        region = rng.choice(held) if held else rng.choice(regions)
+        empire = state.controller(region)
+        mine = [r for r in state.controlled(empire) if r != region]
+        if effect == "disperse":
+            friendly = [r for r in state.board.regions[region].adjacent if state.controller(r) == empire]
+            split: dict[str, int] = {}
+            for _ in range(state.banners_in(region) if friendly else 0):
+                pick = rng.choice(friendly)
+                split[pick] = split.get(pick, 0) + 1
+            tries.append((("region", region), *((("to", _placed(split)),) if split else ())))
+        elif effect == "add-3-to-city":
+            tries.append((("region", rng.choice([r for r, g in state.board.regions.items() if g.cities])),))
+        elif effect == "move-army" and mine:
+            tries.append((("from", region), ("to", rng.choice(mine)), ("n", "1")))
+        elif effect == "rearrange" and mine:
+            to = rng.choice(mine)
+            tries.append((("empire", empire), ("to", _placed({region: state.banners_in(region) - 1,
+                                                              to: state.banners_in(to) + 1}))))
+        elif effect == "nomadic-life" and empty:
+            tries.append((("from", region), ("to", rng.choice(empty))))
+        elif effect == "empty-region-attack" and empty:
+            tries.append((("to", rng.choice(empty)),))
+        elif effect == "reinforce" and own:
+            tries.append((("from", rng.choice(own)), ("n", "1")))
+        elif effect == "subjugate" and own:
+            tries.append((("to", f"{rng.choice(own)}:{rng.randint(1, 2)}"),))
+        elif effect == "extra-attack" and beyond:
+            tries.append((("to", rng.choice(beyond)), ("n", "1")))
+        else:
+            return [()]
+    return tries
+
+
+def _placed(counts: dict[str, int]) -> str:
+    return ",".join(f"{r}:{n}" for r, n in counts.items())
 
 
 def play(players: tuple[str, ...], ruleset: Ruleset, board: Board, seed: int, name: str = "random",

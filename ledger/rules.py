@@ -69,7 +69,7 @@ from whispers.ledger.names import (
 from whispers.ledger.prompt import Prompt, prompt
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
-from whispers.ledger.state import GameState, Position, card_empire, position_name
+from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
 from whispers.ledger.text import has_line_break, is_utf8
 from whispers.ledger.words import plural
 
@@ -542,6 +542,8 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     _check_spend(state, cmd.society, cards, rule)
     params = _check_decree(state, cmd, catalogue) if cmd.effect is not None else {}
     outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
+    if cmd.effect == "succession-crisis":
+        outcome = _crisis_outcome(state)
     if cmd.effect in ("use-position", "move-agent"):
         cmd = _lent_position(state, cmd, params, rule)
     elif cmd.effect in BOARD_EFFECTS:
@@ -621,6 +623,8 @@ def _lent_position(state: GameState, cmd: c.PlayCard, params: dict[str, str], ru
     step after the abandoned position; unusable when no position is empty."""
     require(state.pending is None and order_actor(state) == cmd.society,
             f"{cmd.effect} is played in place of the active position's order, by the society that controls it", rule)
+    require(not state.attack_cards, f"{cmd.effect} gives the active position's order up, and an attack card was "
+            "played with it", rule)
     current = (state.empire, OFFICES[state.office_index])
     if cmd.effect == "use-position":
         require("position" in params, "use-position names the position used: position=EMPIRE.OFFICE", rule)
@@ -635,6 +639,16 @@ def _lent_position(state: GameState, cmd: c.PlayCard, params: dict[str, str], ru
     seat = state.active_agent(state.empire, state.office_index)
     assert seat is not None  # the society controls the active office, so an agent sits on or after it
     return replace(cmd, effects=ev.Effects(agent=((position_name(seat), target),)), act=target)
+
+
+def _crisis_outcome(state: GameState) -> dict[str, str]:
+    """Succession Crisis (REV 419): the office before the one whose order drew the card acts next, or, past the
+    Sheriff, the supply check. The drawing office is the last order's, not the active one: offices no one controls
+    may have been skipped since the draw."""
+    last = state.last_order
+    drew = OFFICES.index(last[1]) if last is not None and last[0] == state.empire else min(state.office_index,
+                                                                                          SUPPLY_DUE) - 1
+    return {"next": OFFICES[drew - 1] if drew > 0 else "supply"}
 
 
 def _oil_outcome(state: GameState, society: str, rule: str) -> dict[str, str]:

@@ -62,6 +62,9 @@ def describe(event: ev.Event) -> str:
             return f"supply check after {e}: {lost or 'nothing lost'}"
         case ev.RoundEnded(round=r):
             return f"round {r} ends"
+        case ev.CardAttacked(effect=effect, empire=e, source=a, target=b, banners=n, controller=held):
+            return (f"{effect}: {e} attacks {b} from {a} with {plural(n, 'banner')} "
+                    f"(-{event.attacker_losses} {e}, -{event.defender_losses} {event.held_by}); {b} held by {held}")
         case ev.FirstPlayerPassed(first=f):
             return f"first player: {f}"
         case ev.GameDescribed(changes=changes):

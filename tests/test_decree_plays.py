@@ -219,6 +219,19 @@ def test_succession_crisis_runs_the_rest_of_the_council_counter_clockwise_REV_41
     assert not rules.evolve(position(after, counter_clockwise=True), ev.EmpireTurnStarted("bear")).counter_clockwise
 
 
+def test_succession_crisis_counts_back_from_the_office_that_drew_even_past_skipped_offices_REV_419() -> None:
+    """REV 419: the sequence runs counter-clockwise from the position that drew the card. When the offices after
+    it are controlled by no one, they are skipped at once after the draw; the Sheriff still acts next, not the
+    drawing Steward again (`CardPlayed.outcome["next"]`)."""
+    council = {"horse.sheriff": "spider", "horse.steward": "raven", "lion.sheriff": "serpent"}
+    state = office_state("horse", "steward", council, ruleset="revised", banners={"windmoor": ("horse", 2)})
+    drew, events = apply(state, "raven draw horse:7")
+    assert [e.office for e in events if isinstance(e, ev.OfficeSkipped)] == ["marshal", "chancellor"]
+    after, events = apply(drew, "raven play horse:7 effect=succession-crisis")
+    assert one(events, ev.CardPlayed).outcome == {"next": "sheriff"}
+    assert after.office_index == 0 and options(after, "recruit")[0].society == "spider"
+
+
 def test_succession_crisis_is_refused_before_a_draw_and_when_the_council_already_runs_back_REV_419() -> None:
     """REV 296: an (I) decree is played as it is drawn; REV 419: it reverses the sequence - once."""
     state = hands(office_state("horse", "steward", dict(HORSE_COUNCIL), ruleset="revised"), raven=["horse:7"])

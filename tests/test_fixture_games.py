@@ -13,7 +13,7 @@ from whispers.ledger.words import trail_step
 from whispers.projections.log import format_record
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"
-FILES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
+FILES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt", "revised-3p-decrees.txt")
 ORDERS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked)
 E = TypeVar("E", bound=ev.Event)
 
@@ -193,6 +193,39 @@ def test_two_players_play_the_whole_game(two: Game) -> None:
     assert result.winner == "spider"
 
 
+# --- revised, three players, played for its decrees (issue 11) ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def decrees() -> Game:
+    return replay("revised-3p-decrees.txt")
+
+
+def test_the_decree_game_plays_each_adjudicated_effect_it_was_written_for(decrees: Game) -> None:
+    """Issue 11: the bundled revised game plays at least Succession Crisis, Hoard, Move Agent, Midnight Oil and an
+    attack modified by a card, each named and adjudicated by the engine (no board change typed)."""
+    played = {e.effect: e for e in of_type(decrees, ev.CardPlayed)}
+    assert {"succession-crisis", "hoard", "move-agent", "midnight-oil", "add-3-to-attack", "reinforce",
+            "use-position", "disperse"} <= set(played)
+    assert of_type(decrees, ev.SupplySuspended) and of_type(decrees, ev.DeferredSupplyChecked)
+    carried = [e for e in of_type(decrees, ev.Attacked) if e.cards]
+    assert {tuple(e.cards) for e in carried} == {("reinforce",), ("add-3-to-attack",)}
+    boosted = next(e for e in carried if e.cards == ("add-3-to-attack",))
+    assert boosted.added == 3 and boosted.army == boosted.banners + 3 == 5 and boosted.controller == "elephant"
+    reinforced = next(e for e in carried if e.cards == ("reinforce",))
+    assert reinforced.reinforced == (("high-eyrie", 1),) and reinforced.army == 2
+    # Midnight Oil: the Horse Marshal's recruit is carried out once more, out of sequence
+    oil = played["midnight-oil"]
+    first = next_event(decrees, oil)
+    again = next_event(decrees, first)
+    assert (first.empire, first.office) == (again.empire, again.office) == ("horse", "marshal")
+    # Succession Crisis: the Horse Sheriff acts again after the Steward that drew it
+    crisis = played["succession-crisis"]
+    assert crisis.outcome == {"next": "sheriff"}
+    following = next_event(decrees, crisis)
+    assert (following.empire, following.office) == ("horse", "sheriff")
+
+
 # --- revised, three players -----------------------------------------------------------------------------
 
 
@@ -284,6 +317,6 @@ def test_three_players_end_in_a_recorded_tie(three: Game) -> None:
 @pytest.mark.parametrize("filename", FILES)
 def test_each_file_is_the_game_its_name_says(filename: str) -> None:
     game = replay(filename)
-    ruleset, players = filename.removesuffix(".txt").split("-")
+    ruleset, players = filename.removesuffix(".txt").split("-")[:2]
     assert game.state.ruleset.id == ruleset
     assert len(game.state.players) == int(players.removesuffix("p"))

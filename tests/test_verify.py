@@ -19,7 +19,7 @@ from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import open_store
 from whispers.ledger.verify import VerifyError, verify
 
-GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
+GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt", "revised-3p-decrees.txt")
 
 
 def bundled_facts(name: str) -> list[dict]:
