@@ -16,7 +16,14 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.decrees import ATTACK_CARDS, ENGINE_ADJUDICATED, Catalogue, family
 from whispers.ledger.effects import require
-from whispers.ledger.legal import attacks, decree_timing_refusal, movable_banners, order_actor, order_positions
+from whispers.ledger.legal import (
+    after_order,
+    attacks,
+    decree_timing_refusal,
+    movable_banners,
+    order_actor,
+    order_positions,
+)
 from whispers.ledger.names import OFFICES
 from whispers.ledger.state import GameState
 from whispers.ledger.words import plural
@@ -189,8 +196,8 @@ def check_attack_card(state: GameState, society: str, effect: str, params: Mappi
     during): the society's order to come must be an attack, and each card goes with it once. Its parameters are
     checked against the board now where the attack does not decide them, and at the attack otherwise."""
     require(order_actor(state) == society and (state.pending is None or state.pending.order in (None, "attack")),
-            f"{effect} goes with an attack: it is played by the society whose order is to come, before it is given "
-            "(playing it after the attack is not adjudicated by this version)", rule)
+            f"{effect} goes with an attack: it is played by the society whose order is to come, before it is given",
+            rule)
     attacking = [p for p in order_positions(state) if "attack" in state.board.orders(*p)]
     require(bool(attacking), f"{effect} goes with an attack, and the order to come is not an attack", rule)
     require(effect not in dict(state.attack_cards), f"{effect} is played already with this attack", rule)
@@ -270,7 +277,9 @@ def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> di
             continue
         if decree_timing_refusal(state, society, decree.timing(timing)) is not None:
             continue
-        if decree.id in ATTACK_CARDS and not _attack_to_come(state, society, decree.id):
+        after = (timing == "official" and "after" in decree.window() and state.last_attack is not None
+                 and after_order(state) == society)
+        if decree.id in ATTACK_CARDS and not (after or _attack_to_come(state, society, decree.id)):
             continue
         domains: dict[str, Any] = {}
         for p in decree.parameters:

@@ -78,7 +78,7 @@ def _after_order(state: GameState, actor: str, draw: bool = False, given: tuple[
     if state.oil and given is not None:
         again = Pending(actor, ((given[0], given[1]),), ends, pending.resume if pending else None, given[2])
         return replace(state, pending=again, oil=False, last_actor=actor, last_was_draw=draw, last_order=last,
-                       attack_cards=())
+                       attack_cards=(), last_attack=None)
     if ends:
         index = SUPPLY_DUE
     elif pending is not None and pending.resume is not None:
@@ -86,7 +86,7 @@ def _after_order(state: GameState, actor: str, draw: bool = False, given: tuple[
     else:
         index = _next_office(state, state.office_index)
     return replace(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw, last_order=last,
-                   attack_cards=())
+                   attack_cards=(), last_attack=None)
 
 
 def _next_office(state: GameState, index: int) -> int:
@@ -239,7 +239,7 @@ def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
         banners = _place(banners, region, e.empire, n)
         reserve = _add_reserve(reserve, e.empire, -n)
     state = replace(state, banners=banners, reserve=reserve, attack_cards=())
-    return _after_order(state, e.society, given=(e.empire, e.office, e.order))
+    return replace(_after_order(state, e.society, given=(e.empire, e.office, e.order)), last_attack=e)
 
 
 def _a_card_attacked(state: GameState, e: ev.CardAttacked) -> GameState:
@@ -268,7 +268,8 @@ def _a_swapped(state: GameState, e: ev.AgentSwapped) -> GameState:
     council = swap_agent_council(state, (e.empire, e.office), e.target, e.society, e.displaced)
     options = tuple((e.empire, o) for o in e.options)
     pending = Pending(e.society, options, state.ruleset.swap_agent_ends_council)
-    return replace(state, council=council, pending=pending, last_actor=e.society, last_was_draw=False)
+    return replace(state, council=council, pending=pending, last_actor=e.society, last_was_draw=False,
+                   last_attack=None)
 
 
 def _spent(state: GameState, society: str, cards: tuple[str, ...]) -> GameState:
@@ -301,6 +302,8 @@ def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
         state = replace(state, pending=Pending(e.society, ((empire, office),), ends, state.office_index, order))
     elif e.effect == "midnight-oil":
         state = replace(state, oil=True)
+    elif e.effect in ATTACK_CARDS and (e.outcome or {}).get("after"):
+        state = replace(state, last_attack=None)  # played after the attack it changed: once
     elif e.effect in ATTACK_CARDS:
         state = replace(state, attack_cards=(*state.attack_cards, (e.effect, tuple((e.params or {}).items()))))
     elif e.effect == "succession-crisis":

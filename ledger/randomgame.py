@@ -150,7 +150,9 @@ def _decree_play(state: GameState, option: rules.Option, rng: random.Random,
                     events = rules.decide(state, command, catalogue)
                 except RuleError:
                     continue
-                if effect in ATTACK_CARDS and not _attack_follows(state, events, option.society, rng, catalogue):
+                after = any(isinstance(e, ev.CardPlayed) and (e.outcome or {}).get("after") for e in events)
+                if effect in ATTACK_CARDS and not after and not _attack_follows(state, events, option.society, rng,
+                                                                                catalogue):
                     continue
                 playable.append(command)
     if not playable:
@@ -231,8 +233,13 @@ def _board_params(state: GameState, effect: str, rng: random.Random) -> list[tup
             tries.append((("to", rng.choice(empty)),))
         elif effect == "reinforce" and own:
             tries.append((("from", rng.choice(own)), ("n", "1")))
+        elif effect == "subjugate" and state.last_attack is not None:
+            losses = state.last_attack.attacker_losses
+            tries.append((("to", f"{rng.choice(state.controlled(state.last_attack.empire))}:{losses}"),))
         elif effect == "subjugate" and own:
             tries.append((("to", f"{rng.choice(own)}:{rng.randint(1, 2)}"),))
+        elif effect == "extra-attack" and state.last_attack is not None:  # just after the attack (EN 380)
+            tries.append((("to", rng.choice(state.board.regions[state.last_attack.target].adjacent)), ("n", "1")))
         elif effect == "extra-attack" and beyond:
             tries.append((("to", rng.choice(beyond)), ("n", "1")))
         else:

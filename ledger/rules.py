@@ -484,19 +484,49 @@ def _extra_attack(state: GameState, society: str, first: ev.Attacked, params: di
     """The Bear's extra attack (REV 310-311): from the region the attack just conquered, with its surviving banners,
     at least 1 staying behind; resolved by the same combat."""
     rule = "REV 310-311"
-    source, target, n = first.target, params["to"], int(params["n"])
-    survivors = state.banners_in(source) if state.controller(source) == first.empire else 0
-    require(first.controller == first.empire and survivors >= 2, f"extra-attack: the attack must conquer "
+    empire, source, target, n = first.empire, first.target, params["to"], int(params["n"])
+    survivors = state.banners_in(source) if state.controller(source) == empire else 0
+    require(first.controller == empire and survivors >= 2, f"extra-attack: the attack must conquer "
             f"{source} with at least 2 banners surviving, so that one stays behind (it leaves "
             f"{plural(survivors, 'banner')})", rule)
     require(state.board.adjacent(source, target), f"extra-attack: {source} does not border {target}", rule)
-    require(state.controller(target) != first.empire, f"extra-attack: {target} is controlled by {first.empire}", rule)
+    require(state.controller(target) != empire, f"extra-attack: {target} is controlled by {empire}", rule)
     require(n <= survivors - 1, f"extra-attack: at most {plural(survivors - 1, 'banner')} may attack from {source} "
             "(at least 1 stays behind)", rule)
-    fight = combat(state, first.empire, target, n)
-    return ev.CardAttacked(society, "extra-attack", first.empire, source, target, n, state.controller(target),
+    fight = combat(state, empire, target, n)
+    return ev.CardAttacked(society, "extra-attack", empire, source, target, n, state.controller(target),
                            fight.defending, fight.fort_kill, fight.attacker_losses, fight.defender_losses,
                            fight.controller)
+
+
+def _after_attack(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None) -> bool:
+    """An attack card played immediately after the attack it changes (EN 380: the official window `after`), by the
+    society that gave it: `extra-attack` and `subjugate`."""
+    assert catalogue is not None and cmd.effect is not None
+    return (family(state.ruleset) == "official" and "after" in catalogue[cmd.effect].window()
+            and state.last_attack is not None and after_order(state) == cmd.society)
+
+
+def _card_after_attack(state: GameState, cmd: c.PlayCard, params: dict[str, str]) -> list[ev.Event]:
+    """The attack card's consequences once the attack is resolved: the Bear's extra attack from the region it
+    conquered (a CardAttacked event), or Subjugate's return of the attacker's killed banners (the play's own
+    `add` effects). `outcome = {"after": "attack"}` says the card did not go with an attack to come."""
+    assert state.last_attack is not None and cmd.effect is not None
+    first = state.last_attack
+    rule = "EN 380"
+    if cmd.effect == "subjugate":
+        require("to" in params, "subjugate names to=", rule)
+        into = _subjugated(state, first.empire, first.target, Combat(first.defending, first.fort_kill,
+                                                                     first.attacker_losses, first.defender_losses,
+                                                                     state.controller(first.target)), params)
+        added = tuple((first.empire, region, n) for region, n in (into or {}).items())
+        return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(add=added), None,
+                              cmd.effect, params, {"after": "attack"})]
+    require(cmd.effect == "extra-attack", f"{cmd.effect} goes with the attack to come, not after one", rule)
+    require("to" in params and "n" in params, "extra-attack names to= and n=", rule)
+    played = ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(), None, cmd.effect,
+                           params, {"after": "attack"})
+    return [played, _extra_attack(evolve(state, played), cmd.society, first, params)]
 
 
 def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
@@ -549,6 +579,8 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     elif cmd.effect in BOARD_EFFECTS:
         official = family(state.ruleset) == "official"
         cmd = replace(cmd, effects=board_effects(state, cmd.society, cmd.effect, params, official, rule))
+    elif cmd.effect in ATTACK_CARDS and _after_attack(state, cmd, catalogue):
+        return _card_after_attack(state, cmd, params)
     elif cmd.effect in ATTACK_CARDS:
         check_attack_card(state, cmd.society, cmd.effect, params, rule)
     effects = resolve_effects(state, cmd.effects, rule)

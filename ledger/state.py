@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 from typing import Optional
 
 from whispers.ledger.board import Board
+from whispers.ledger.events import Attacked
 from whispers.ledger.names import AGENTS_PER_SOCIETY, MIN_PLAYERS, OFFICES, SLOTS
 from whispers.ledger.ruleset import Ruleset
 
@@ -130,6 +131,9 @@ class GameState:
     attack_cards: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     """Decree effects played with the attack to come, with their parameters (`add-3-to-attack`, `reinforce`,
     `kill-all`, `extra-attack`, ...): the next attack order carries them (issue 11)."""
+    last_attack: Attacked | None = None
+    """The attack just resolved, while the card window after it is open (an official `after` play of extra-attack
+    or subjugate changes it, EN 380); None once another order is given or a card is played after it."""
     counter_clockwise: bool = False
     """Succession Crisis (REV 419): the rest of this council runs counter-clockwise."""
     supply_owed: tuple[str, ...] = ()

@@ -153,6 +153,31 @@ def test_extra_attack_from_the_conquered_region_with_its_survivors_REV_310() -> 
     assert_refused(weak, "raven attack amber-steppe pinewatch 2", "must conquer pinewatch", "REV 310")
 
 
+def test_official_extra_attack_and_subjugate_may_follow_the_attack_they_change_EN_380_REV_310() -> None:
+    """EN 380: a card is played "immediately before, during or immediately after" an action of a position you
+    control; extra-attack and subjugate carry `after` in their official window (digest §8 item 35): played just
+    after the attack, they change the attack just resolved. Once only, and never under REVISED (REV 300)."""
+    state = _marshal(banners={"amber-steppe": ("horse", 6)})
+    attacked, _ = apply(state, "raven attack amber-steppe pinewatch 5")
+    assert attacked.last_attack is not None and attacked.last_attack.target == "pinewatch"
+    after, events = apply(attacked, "raven play bear:1 effect=extra-attack to=red-cliffs n=3")
+    assert one(events, ev.CardPlayed).outcome == {"after": "attack"}
+    extra = one(events, ev.CardAttacked)
+    assert (extra.source, extra.target, extra.controller) == ("pinewatch", "red-cliffs", "horse")
+    assert after.banners["pinewatch"] == ("horse", 1) and after.last_attack is None
+    assert_refused(after, "raven play bear:2 effect=extra-attack to=ice-hall n=1", "goes with an attack")
+    assert_refused(attacked, "raven play bear:1 effect=extra-attack to=red-cliffs n=4", "at most 3", "REV 310")
+    lost, _ = apply(state, "raven attack saltmarsh wolfmere 2")
+    back, events = apply(lost, "raven play bear:1 effect=subjugate to=khans-rest:1")
+    assert one(events, ev.CardPlayed).effects.add == (("horse", "khans-rest", 1),)
+    assert back.banners["khans-rest"] == ("horse", 3)
+    assert_refused(lost, "raven play bear:1 effect=subjugate to=khans-rest:2", "kills 1 horse banner", "REV 329")
+    assert_refused(lost, "raven play bear:1 effect=kill-all", "played during an action")
+    revised = _marshal("revised", banners={"amber-steppe": ("horse", 6)})
+    done, _ = apply(revised, "raven attack amber-steppe pinewatch 5")
+    assert_refused(done, "raven play bear:1 effect=extra-attack to=red-cliffs n=3", "")
+
+
 # --- board effects --------------------------------------------------------------------------------------------
 
 
