@@ -201,6 +201,9 @@ def check_attack_card(state: GameState, society: str, effect: str, params: Mappi
     attacking = [p for p in order_positions(state) if "attack" in state.board.orders(*p)]
     require(bool(attacking), f"{effect} goes with an attack, and the order to come is not an attack", rule)
     require(effect not in dict(state.attack_cards), f"{effect} is played already with this attack", rule)
+    together = {effect, *dict(state.attack_cards)}
+    require(not {"kill-all", "extra-attack"} <= together, "kill-all leaves no surviving banner for an extra attack "
+            "(REV 310-311, EN 426)", rule)
     empire = attacking[0][0]
     if effect == "empty-region-attack":
         _needs(params, effect, "to", rule=rule)

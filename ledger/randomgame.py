@@ -176,7 +176,7 @@ def _card_attack(state: GameState, society: str, choices: dict, rng: random.Rand
     """A legal attack among those offered, once attack cards are played: tried in random order."""
     candidates = [(s, t, n) for s, t, most in choices["attacks"] for n in range(1, most + 1)]
     rng.shuffle(candidates)
-    for source, target, n in candidates[:40]:
+    for source, target, n in candidates:
         command = c.Attack(society, source, target, n, at=choices["at"])
         try:
             rules.decide(state, command, catalogue)

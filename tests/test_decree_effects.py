@@ -149,6 +149,8 @@ def test_extra_attack_from_the_conquered_region_with_its_survivors_REV_310() -> 
     assert_refused(too_many, "raven attack amber-steppe pinewatch 5", "at most 3 banners", "REV 310")
     far, _ = apply(state, "raven play bear:1 effect=extra-attack to=goldcrown n=1")
     assert_refused(far, "raven attack amber-steppe pinewatch 5", "does not border", "REV 310")
+    killing, _ = apply(state, "raven play bear:2 effect=kill-all")
+    assert_refused(killing, "raven play bear:1 effect=extra-attack to=red-cliffs n=1", "no surviving banner")
     weak, _ = apply(state, "raven play bear:1 effect=extra-attack to=red-cliffs n=1")
     assert_refused(weak, "raven attack amber-steppe pinewatch 2", "must conquer pinewatch", "REV 310")
 
