@@ -167,6 +167,11 @@ class _Reader:
                 self.current_round().end.append(
                     "deferred supply check (hoard): " + (", ".join(
                         f"{region} −{n} {empire}" for region, (empire, n) in event.losses.items()) or "no losses"))
+            case ev.CardAttacked() if (last := self.last_node()) is not None:
+                # the Bear's extra attack belongs to the attack (or the card) just drawn
+                last.lines.append(f"{event.effect}: {event.source} → {event.target}: {event.banners} v "
+                                  f"{event.defending}, losses {event.attacker_losses} {event.empire} / "
+                                  f"{event.defender_losses} {event.held_by}")
             case ev.CardPlayed():
                 self.card(state, event)
             case ev.RulingApplied():
@@ -324,12 +329,12 @@ def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
                 lines.append(", ".join(e.cards))
             return lines
         case ev.Attacked() if e.defending == 0:
-            # an empty region: no combat, no defender's losses; only a fort can cost the attacker anything
-            result = "moved in" if e.banners > e.attacker_losses else "all lost to the fort"
+            # an empty region: no combat, no defender's losses; only a fort (or kill-all) costs the attacker anything
+            result = "moved in" if e.army > e.attacker_losses else "all lost"
             losses = f"the fort kills {e.fort_kill}" if e.fort_kill else "no losses"
-            return [f"attack {e.source} → {e.target}: {e.banners} v none, {result}", losses]
+            return [f"attack {e.source} → {e.target}: {e.army} v none, {result}", losses, *_attack_cards(e)]
         case ev.Attacked():
-            survivors = e.banners - e.attacker_losses
+            survivors = e.army - e.attacker_losses
             if e.controller == e.empire and survivors:
                 result = "taken"
             elif e.defending - e.defender_losses > 0:
@@ -337,12 +342,23 @@ def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
             else:
                 result = "both wiped out"
             fort = f", fort kills {e.fort_kill}" if e.fort_kill else ""
-            return [f"attack {e.source} → {e.target}: {e.banners} v {e.defending}, {result}",
-                    f"losses {e.attacker_losses} {e.empire} / {e.defender_losses} {e.held_by}{fort}"]
+            return [f"attack {e.source} → {e.target}: {e.army} v {e.defending}, {result}",
+                    f"losses {e.attacker_losses} {e.empire} / {e.defender_losses} {e.held_by}{fort}",
+                    *_attack_cards(e)]
         case ev.AgentSwapped():
             trade = f"trades with {e.displaced}" if e.displaced else "to the empty seat"
             return [f"swap agent → {e.target}", trade]
     return [type(e).__name__]
+
+
+def _attack_cards(e: ev.Attacked) -> list[str]:
+    """The decree cards an attack carried (issue 11), and what they brought."""
+    if not e.cards:
+        return []
+    brought = [f"+{e.added} from the reserve"] if e.added else []
+    brought += [f"+{n} from {region}" for region, n in e.reinforced]
+    brought += [f"{region} +{n} back" for region, n in (e.returned or {}).items()]
+    return [", ".join(e.cards) + (f": {', '.join(brought)}" if brought else "")]
 
 
 def _supply_lines(e: ev.SupplyChecked) -> list[str]:

@@ -302,3 +302,31 @@ def test_an_attack_stored_before_issue_11_upcasts_with_no_card() -> None:
     event = ev.from_fact(fact)
     assert (event.cards, event.added, event.reinforced, event.returned, event.army) == ((), 0, (), None, 2)
     assert ev.from_fact(event.to_fact()) == event
+
+
+def test_the_timeline_shows_the_army_a_card_built_and_the_extra_attack() -> None:
+    """The timeline's attack node counts the army that fought (banners moved and those the cards brought) and names
+    the cards; the Bear's extra attack is drawn with the node it followed."""
+    from importlib import resources
+
+    from whispers.ledger import randomgame
+    from whispers.ledger.board_files import load_board
+    from whispers.ledger.game import replay_lines
+    from whispers.ledger.names import SOCIETIES
+    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.projections.timeline import timeline
+
+    text = (resources.files("whispers.fixtures") / "games" / "revised-3p-decrees.txt").read_text(encoding="utf-8")
+    dot = timeline(replay_lines("tl", text.splitlines()).events)
+    assert "5 v 1, taken" in dot and "add-3-to-attack: +3 from the reserve" in dot
+    assert "reinforce: +1 from high-eyrie" in dot
+    for seed in range(10):  # the property test's games: seed 2 makes an extra attack
+        ruleset = load_ruleset(("official", "revised")[seed % 2])
+        events = [e for _, produced, _ in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, load_board("standin"),
+                                                          seed, catalogue=shipped_catalogue()) for e in produced]
+        extra = [e for e in events if isinstance(e, ev.CardAttacked)]
+        if extra:
+            dot = timeline(events)
+            assert f"extra-attack: {extra[0].source} → {extra[0].target}: {extra[0].banners} v" in dot
+            return
+    raise AssertionError("no random game made an extra attack")
