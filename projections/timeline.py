@@ -330,7 +330,8 @@ def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
             return lines
         case ev.Attacked() if e.defending == 0:
             # an empty region: no combat, no defender's losses; only a fort (or kill-all) costs the attacker anything
-            result = "moved in" if e.army > e.attacker_losses else "all lost"
+            lost = "all lost to the fort" if e.fort_kill and "kill-all" not in e.cards else "all lost"
+            result = "moved in" if e.army > e.attacker_losses else lost
             losses = f"the fort kills {e.fort_kill}" if e.fort_kill else "no losses"
             return [f"attack {e.source} → {e.target}: {e.army} v none, {result}", losses, *_attack_cards(e)]
         case ev.Attacked():
