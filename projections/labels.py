@@ -104,3 +104,13 @@ def resolve(game: str, events: Sequence[ev.Event], text: str | int) -> int:
         if wanted in (_normal(label.place), _normal(str(label))):
             return label.version
     raise UnknownLabel(game, str(text), total, len(found))
+
+
+def label_at(events: Sequence[ev.Event], version: int) -> str:
+    """Event `version` for people: a move's label (`m17 2.bear.marshal`); an event the engine recorded on its own
+    as its number after the move it follows (`event 21 after m17 2.bear.marshal`, or `event 3` before any)."""
+    found = labels(events[:version])
+    if version in found:
+        return str(found[version])
+    before = max(found, default=None)
+    return f"event {version}" + ("" if before is None else f" after {found[before]}")
