@@ -5,7 +5,9 @@ Numbering (decided here, the issue leaves it open): a choice is numbered by its 
 without the society and its key=value words (`deploy bear.steward`, `recruit`, `pass`, `attack red-cliffs
 windmoor`). A kind gets the next free number the first time it is offered in a phase (or an empire's turn)
 and keeps it until that ends, so `pass` or a position keeps its number from one move to the next while the
-list around it changes; a new phase numbers from 1 again, so the numbers stay short.
+list around it changes; a new phase numbers from 1 again, so the numbers stay short. A choice once shown keeps
+its own number while it is offered, even when the kind is offered to several societies (loyalty at setup) and
+the one that had the kind's number has moved.
 """
 
 from __future__ import annotations
@@ -34,12 +36,15 @@ class Numbers:
 
     def __init__(self) -> None:
         self._by_kind: dict[str, int] = {}
+        self._by_choice: dict[str, int] = {}
+        """The number each choice was shown with: it keeps it while it is offered (serpent's `loyalty sealed`
+        stays 3 after spider's, number 1, is recorded)."""
         self._phase: tuple[Any, ...] | None = None
 
     def renumber_at(self, phase: tuple[Any, ...]) -> None:
         """A new phase or empire turn (round, phase, empire) starts the numbers again."""
         if phase != self._phase:
-            self._by_kind, self._phase = {}, phase
+            self._by_kind, self._by_choice, self._phase = {}, {}, phase
 
     def number(self, text: str) -> int:
         kind = " ".join(w for w in text.split() if w not in SOCIETIES and "=" not in w) or text
@@ -48,10 +53,11 @@ class Numbers:
     def numbered(self, offered: list[tuple[str, bool, str]]) -> dict[int, tuple[str, bool, str]]:
         found: dict[int, tuple[str, bool, str]] = {}
         for choice in offered:
-            n = self.number(choice[0])
+            n = self._by_choice.get(choice[0]) or self.number(choice[0])
             while n in found:  # the same kind offered to two societies at once (loyalty): the next free number
                 n = self._by_kind.setdefault(f"{choice[0]}#{n}", len(self._by_kind) + 1)
             found[n] = choice
+            self._by_choice[choice[0]] = n
         return dict(sorted(found.items()))
 
 

@@ -307,3 +307,26 @@ def test_choices_keep_their_numbers_between_moves(recorder) -> None:
     assert attack != recruit
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_a_choice_keeps_its_number_when_another_societys_choice_of_its_kind_is_recorded(tmp_path: Path) -> None:
+    """Issue 15: "the choices keep stable numbers between moves". At setup every society may seal its loyalty:
+    the same kind offered four times. Once raven's (the first) is recorded, rat's keeps the number it had."""
+    store = tmp_path / "whispers.sqlite"
+    notation = tmp_path / "tty.txt"
+    notation.write_text(OPENING.splitlines()[0] + "\n", encoding="utf-8")
+    assert whispers(store, "import", str(notation)).returncode == 0
+    child = pexpect.spawn(WHISPERS, ["record", "tty"], env=environment(store), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(50, 250))
+    try:
+        raven = offered(child, r"raven loyalty sealed")
+        rat = re.search(r"^\s*(\d+)\. rat loyalty sealed\s*$", child.before, re.MULTILINE)
+        assert rat and int(rat.group(1)) != raven
+        child.sendline(str(raven))
+        child.expect_exact("Recorded:")
+        assert offered(child, r"rat loyalty sealed") == int(rat.group(1))
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        if child.isalive():
+            child.close(force=True)
