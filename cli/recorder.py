@@ -13,6 +13,7 @@ the one that had the kind's number has moved.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -123,11 +124,34 @@ def completer(current: Callable[[], Prompt]) -> Any:
             words = text.split()
             partial = "" if not text or text[-1] == " " else words.pop()
             stem = partial.rsplit("=", 1)[-1] if "=" in partial else partial
+            # inside a template the space is there already: Tab then goes on to the next blank (asker)
+            space = "" if document.text_after_cursor[:1] == " " else " "
             for word in legal_words(current(), words):
                 if word.startswith(stem):
-                    yield Completion(word + " ", start_position=-len(stem))
+                    yield Completion(word + space, start_position=-len(stem))
 
     return Legal()
+
+
+BLANK = re.compile(r"=(?=\s|$)")
+"""A `key=` of a template still to fill in."""
+
+
+def first_blank(template: str) -> int:
+    """Where the cursor goes in a template put on the line: just after its first blank `key=` (else the end)."""
+    found = BLANK.search(template)
+    return found.end() if found else len(template)
+
+
+def filled_slot(text: str, cursor: int, legal: Iterable[str]) -> int | None:
+    """Where Tab goes from a template's slot just filled in with a legal word (`devout=bear|`): just after the
+    next blank `key=`; None when the cursor is not at such a slot (Tab then completes as anywhere)."""
+    before, after = text[:cursor], text[cursor:]
+    word = before.split()[-1] if before.strip() and not before.endswith(" ") else ""
+    if "=" not in word or not after.startswith(" ") or word.rsplit("=", 1)[1] not in legal:
+        return None
+    found = BLANK.search(text, cursor)
+    return found.end() if found else len(text)
 
 
 def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
@@ -139,6 +163,8 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
     # them, pexpect's among them, would get a warning and a wait): as the replay stepper does.
     os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.filters import Condition
     from prompt_toolkit.key_binding import KeyBindings
 
     keys = KeyBindings()
@@ -147,13 +173,22 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
     def clear(event: Any) -> None:
         event.current_buffer.reset()
 
+    def jump() -> int | None:
+        document = session.default_buffer.document
+        typed = document.text_before_cursor.split()[:-1]
+        return filled_slot(document.text, document.cursor_position, legal_words(current(), typed))
+
+    @keys.add("tab", filter=Condition(lambda: jump() is not None))
+    def next_blank(event: Any) -> None:
+        event.current_buffer.cursor_position = jump()
+
     session: PromptSession[str] = PromptSession(key_bindings=keys, completer=completer(current),
                                                 complete_while_typing=False, reserve_space_for_menu=0)
 
     def ask(prefill: str) -> str:
         # prompt_toolkit writes the prompt once the terminal is in raw mode: a key sent on seeing it (Ctrl-C,
         # Ctrl-D) reaches the recorder, not the terminal's line discipline
-        return session.prompt(PROMPT, default=prefill)
+        return session.prompt(PROMPT, default=Document(prefill, first_blank(prefill)))
 
     return ask
 
