@@ -2,6 +2,7 @@
 (free text never a move), the `games` listing and its filters, each person's record, archive and rename."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -194,6 +195,15 @@ def test_stats_by_player_counts_each_persons_games_wins_and_mean_score(tmp_path)
                                                      "win_rate": float(scored.winner == "spider"),
                                                      "mean_score": float(spider)}
     assert set(people["Ana"]["by_seat"]) == {"1", "2"}  # spider holds the first-player marker in that game
+    shown = CliRunner().invoke(whispers, ["stats", "--all", "--by", "player", "--store", url])
+    assert shown.exit_code == 0 and "Traceback" not in shown.output, shown.output
+    assert "Players (finished games)" in shown.output and re.search(r"Ana\s+│\s+2\s+│", shown.output)
+    with open_store(url) as s:  # read from the catalog: a game recorded since the last read counts too
+        _played_game(s, "three")
+        table.describe(s, "three", {"seats": {"spider": "Ana"}})
+    again = json.loads(CliRunner().invoke(whispers, ["stats", "--all", "--by", "player", "--json", "--store", url])
+                       .output)
+    assert again["Ana"]["games"] == 3 and again["Bo"]["games"] == 2
 
 
 def _cup(s):
