@@ -118,3 +118,11 @@ def test_the_map_title_names_the_move_by_its_label_or_the_move_an_engine_event_f
                                         "--store", url]).exit_code == 0
         assert title in (tmp_path / "m.dot").read_text(), at
     assert " after m" in (tmp_path / "m.dot").read_text().split("\n", 3)[2]
+
+
+def test_end_is_the_games_last_event_not_a_change_of_table_facts_after_it(game):
+    """A rename or a seat's name recorded after the game is not the game: `--at end` still names its end."""
+    described = ev.from_fact(ev.GameDescribed({"title": "Final"}, "2026-11-22T20:00:00+00:00").to_fact())
+    events = [*game.events, described]
+    assert resolve("t", events, "end") == len(game.events)
+    assert resolve("t", game.events, "end") == len(game.events)
