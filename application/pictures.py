@@ -58,6 +58,7 @@ def board_map(store: Store | str | None, game: str, output: str, at: int | None 
     if p.phase == "empire" and p.empire:
         where += f" · {p.empire}'s turn"
     phase = f"round {p.round} · {where}"
-    title = f"{game} · {label_at(record.events, state.version)}: {event_words(event, viewer).removeprefix('· ')}"
+    words = "set up" if state.version == 1 else event_words(event, viewer).removeprefix("· ")
+    title = f"{game} · {label_at(record.events, state.version)}: {words}"
     write(draw(state, title, event, known_scores(state, viewer), phase), output, engine="neato")
     return Drawn(game, state.version, output)

@@ -113,7 +113,7 @@ def test_the_map_title_names_the_move_by_its_label_or_the_move_an_engine_event_f
     game = replay_lines("t", GAME_FILE.read_text().splitlines())
     marshal = next(label for label in labels(game.events).values() if label.place == "2.bear.marshal")
     for at, title in (("2.bear.marshal", f'label="t · {marshal}: '), ("round2", 'label="t · event '),
-                      ("end", 'label="t · event ')):
+                      ("1", 'label="t · event 1: set up"'), ("end", 'label="t · event ')):
         assert runner.invoke(whispers, ["map", "t", "--at", at, "-o", str(tmp_path / "m.dot"),
                                         "--store", url]).exit_code == 0
         assert title in (tmp_path / "m.dot").read_text(), at
