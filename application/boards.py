@@ -62,5 +62,6 @@ def draw_board(ref: str, output: str) -> str:
     check(output, "neato")
     board = load_board(ref)
     started = rules.start(board.id, SOCIETIES[:2], SOCIETIES[0], load_ruleset("official"), board)
-    write(draw(evolve(None, started)), output, engine="neato")
+    title = f"{board.name} ({board.id}) · as set up: the starting banners, no agent yet"
+    write(draw(evolve(None, started), title), output, engine="neato")
     return output

@@ -12,6 +12,7 @@ from whispers.application.stores import opened
 from whispers.ledger.errors import RecordFileError, StoreError, WhispersError
 
 if TYPE_CHECKING:
+    from whispers.ledger.meta import Meta
     from whispers.ledger.pins import Pin
     from whispers.ledger.store import Store
 
@@ -28,10 +29,12 @@ class Imported:
     players: tuple[str, ...]
     where: str  # "over", or "round 2, empire"
     unchained: int = 0  # notes from an older whispers' file that no hash covers (kept, marked)
+    table: Meta | None = None  # who, when, where, as the record (a file's header and events, or tag lines) says
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "events": self.events, "played_under": self.played_under,
-                "players": list(self.players), "where": self.where, "unchained": self.unchained}
+                "players": list(self.players), "where": self.where, "unchained": self.unchained,
+                "table": None if self.table is None else self.table.to_json()}
 
 
 def import_file(store: Store | str | None, file: Path, name: str | None = None,
@@ -39,6 +42,7 @@ def import_file(store: Store | str | None, file: Path, name: str | None = None,
     """A game in notation or a whispers record file into the store: all of it, or nothing."""
     from whispers.ledger import recordfile
     from whispers.ledger.game import import_lines, import_record
+    from whispers.ledger.meta import of_events
     from whispers.ledger.pins import played_under
     from whispers.ledger.shipped import state_pins
 
@@ -60,7 +64,7 @@ def import_file(store: Store | str | None, file: Path, name: str | None = None,
                                 allow_modified=allow_modified)
     state = game.state
     return Imported(game.name, game.version, played_under(*state_pins(state)), tuple(state.players), _where(state),
-                    unchained)
+                    unchained, of_events(game.events))
 
 
 RECORD_SUFFIXES = (".whispers", ".txt")  # what a folder given to a batch import is read for

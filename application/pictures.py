@@ -43,8 +43,8 @@ def board_map(store: Store | str | None, game: str, output: str, at: int | None 
     from whispers.ledger.game import load
     from whispers.ledger.prompt import prompt
     from whispers.projections.boardmap import board_map as draw
+    from whispers.projections.labels import label_at
     from whispers.projections.render import check, write
-    from whispers.projections.replay import move_label
     from whispers.projections.visibility import check_viewer, event_words, known_scores
 
     check(output, "neato")
@@ -58,6 +58,7 @@ def board_map(store: Store | str | None, game: str, output: str, at: int | None 
     if p.phase == "empire" and p.empire:
         where += f" · {p.empire}'s turn"
     phase = f"round {p.round} · {where}"
-    title = f"{game} · {move_label(record.events, state.version, state)}: {event_words(event, viewer)}"
+    words = "set up" if state.version == 1 else event_words(event, viewer).removeprefix("· ")
+    title = f"{game} · {label_at(record.events, state.version)}: {words}"
     write(draw(state, title, event, known_scores(state, viewer), phase), output, engine="neato")
     return Drawn(game, state.version, output)

@@ -56,15 +56,16 @@ class People:
 
 
 def by_player(store: Store | str | None) -> People:
-    """Each person's record across the store's finished games (archived ones included: they were played)."""
-    from whispers.ledger.game import load
-    from whispers.ledger.meta import of_events
+    """Each person's record across the store's finished games (archived ones included: they were played), from
+    the catalog of summaries kept in the store (it reads only what the store gained since it last read)."""
+    from whispers.projections.catalog import Catalog
     from whispers.projections.people import by_player as figures
-    from whispers.projections.stats import summary
 
-    games = []
     with opened(store) as s:
-        for name in s.names():
-            events = load(s, name).events
-            games.append({**summary(events), "names": dict(of_events(events).seats)})
-    return People(figures(games))
+        catalog = Catalog(s)
+        try:
+            catalog.refresh()
+            summaries = catalog.summaries()
+        finally:
+            catalog.close()
+    return People(figures({**summary, "names": dict(summary["meta"]["seats"])} for summary in summaries.values()))

@@ -42,12 +42,20 @@ def check(file: str) -> None:
     for empire, n in counted["empires"].items():
         click.echo(f"    {empire:<10} {plural(n['regions'], 'region')}, {plural(n['cities'], 'city')}, "
                    f"{plural(n['farms'], 'farm')}, {plural(n['forts'], 'fort')}, {plural(n['banners'], 'banner')}")
+    if counted["seas"]:
+        click.echo("  seas, with the regions on their shores (a sea is never a border):")
+        for sid, sea in counted["seas"].items():
+            click.echo(f"    {sid:<14} {sea['name']}: {', '.join(sea['coasts'])}")
+    else:
+        click.echo("  seas: none in this file (a [seas.ID] table per sea, docs/boards.md)")
     if counted["unreached"]:
-        click.echo(f"  no land border reaches: {', '.join(counted['unreached'])}")
+        shores = counted["unreached_seas"]
+        click.echo("  no land border reaches: " + ", ".join(
+            f"{rid} (on {', '.join(shores[rid])})" if shores[rid] else f"{rid} (on no sea either)"
+            for rid in counted["unreached"]))
     if counted["land_masses"] > 1:
         click.echo(f"  the land borders make {counted['land_masses']} separate land masses (one if every region is "
                    f"reached by land)")
-    click.echo("  seas are not in a board file (they are not borders): compare them by eye")
     pinned = pin("board", loaded.id, loaded.content_hash)
     if pinned.status == "modified":
         click.echo(f"  {pinned.sentence()}: a game on it is refused without --allow-modified, and then shown as "
@@ -139,3 +147,11 @@ def _print_tables(loaded: Board) -> None:
                 empire if i == 0 else "", office, " / ".join(loaded.orders(empire, office)), end_section=last
             )
     console.print(council)
+    if loaded.seas:
+        seas = Table(title="Seas", caption="the regions on each sea's shores; a sea is never a border",
+                     box=box.SIMPLE_HEAD)
+        for heading in ("id", "name", "coasts"):
+            seas.add_column(heading, no_wrap=heading != "coasts")
+        for sea in loaded.seas.values():
+            seas.add_row(sea.id, escape(sea.name), ", ".join(sea.coasts))
+        console.print(seas)

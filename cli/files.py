@@ -9,6 +9,8 @@ import click
 
 from whispers.application import files
 from whispers.cli.common import emit_json, store_option, warn
+from whispers.cli.table import facts_words
+from whispers.ledger.meta import Meta
 from whispers.ledger.words import plural
 
 
@@ -66,6 +68,8 @@ def _import_one(file: Path, name: str | None, allow_modified: bool, store_url: s
                    "(an older whispers): they are kept marked 'unchained'", err=True)
     click.echo(f"{imported.game}: imported {plural(imported.events, 'event')} ({imported.played_under}, "
                f"{', '.join(imported.players)}; {imported.where}).")
+    if imported.table is not None and imported.table != Meta():
+        click.echo(f"  table facts: {facts_words(imported.table, recorded=True)}")
 
 
 def _shown(file: str) -> str:

@@ -130,6 +130,11 @@ def games(player: str | None, event: str | None, since: str | None, ruleset: str
         parent = row["fork_of"]["game"] if row["fork_of"] and row["fork_of"]["game"] in names else None
         children.setdefault(parent, []).append(row)
 
+    def seated(row: dict[str, Any]) -> str:
+        return ",".join(f"{s}={row['names'][s]}" if s in row["names"] else s for s in row["players"])
+
+    wide = max([28, *(len(seated(row)) for row in rows)])  # the players' column fits its longest line
+
     def show(row: dict[str, Any], depth: int) -> None:
         where = (f"over, winner {row['winner'] or 'none (tie)'}" if row["over"]
                  else f"round {row['round']} {row['phase']}")
@@ -139,10 +144,10 @@ def games(player: str | None, event: str | None, since: str | None, ruleset: str
         title = f"  \"{meta['title']}\"" if meta["title"] else ""
         archived = "  (archived)" if meta["archived"] else ""
         date = (row["date"] or "")[:10]
-        players = ",".join(f"{s}={row['names'][s]}" if s in row["names"] else s for s in row["players"])
+        players = seated(row)
         event = "  " + " ".join(f"{k} {v}" for k, v in (("event", meta["event"]), ("round", meta["round"]),
                                                         ("table", meta["table"]), ("at", meta["place"])) if v)
-        click.echo(f"{label:<28} {date:<10} {row['played_under']:<9} {players:<28} {where}{fork}{title}"
+        click.echo(f"{label:<28} {date:<10} {row['played_under']:<9} {players:<{wide}} {where}{fork}{title}"
                    f"{event.rstrip()}{archived}")
         for child in children.get(row["game"], []):
             show(child, depth + 1)

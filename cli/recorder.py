@@ -5,12 +5,15 @@ Numbering (decided here, the issue leaves it open): a choice is numbered by its 
 without the society and its key=value words (`deploy bear.steward`, `recruit`, `pass`, `attack red-cliffs
 windmoor`). A kind gets the next free number the first time it is offered in a phase (or an empire's turn)
 and keeps it until that ends, so `pass` or a position keeps its number from one move to the next while the
-list around it changes; a new phase numbers from 1 again, so the numbers stay short.
+list around it changes; a new phase numbers from 1 again, so the numbers stay short. A choice once shown keeps
+its own number while it is offered, even when the kind is offered to several societies (loyalty at setup) and
+the one that had the kind's number has moved.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -34,12 +37,15 @@ class Numbers:
 
     def __init__(self) -> None:
         self._by_kind: dict[str, int] = {}
+        self._by_choice: dict[str, int] = {}
+        """The number each choice was shown with: it keeps it while it is offered (serpent's `loyalty sealed`
+        stays 3 after spider's, number 1, is recorded)."""
         self._phase: tuple[Any, ...] | None = None
 
     def renumber_at(self, phase: tuple[Any, ...]) -> None:
         """A new phase or empire turn (round, phase, empire) starts the numbers again."""
         if phase != self._phase:
-            self._by_kind, self._phase = {}, phase
+            self._by_kind, self._by_choice, self._phase = {}, {}, phase
 
     def number(self, text: str) -> int:
         kind = " ".join(w for w in text.split() if w not in SOCIETIES and "=" not in w) or text
@@ -48,10 +54,11 @@ class Numbers:
     def numbered(self, offered: list[tuple[str, bool, str]]) -> dict[int, tuple[str, bool, str]]:
         found: dict[int, tuple[str, bool, str]] = {}
         for choice in offered:
-            n = self.number(choice[0])
+            n = self._by_choice.get(choice[0]) or self.number(choice[0])
             while n in found:  # the same kind offered to two societies at once (loyalty): the next free number
                 n = self._by_kind.setdefault(f"{choice[0]}#{n}", len(self._by_kind) + 1)
             found[n] = choice
+            self._by_choice[choice[0]] = n
         return dict(sorted(found.items()))
 
 
@@ -117,11 +124,34 @@ def completer(current: Callable[[], Prompt]) -> Any:
             words = text.split()
             partial = "" if not text or text[-1] == " " else words.pop()
             stem = partial.rsplit("=", 1)[-1] if "=" in partial else partial
+            # inside a template the space is there already: Tab then goes on to the next blank (asker)
+            space = "" if document.text_after_cursor[:1] == " " else " "
             for word in legal_words(current(), words):
                 if word.startswith(stem):
-                    yield Completion(word + " ", start_position=-len(stem))
+                    yield Completion(word + space, start_position=-len(stem))
 
     return Legal()
+
+
+BLANK = re.compile(r"=(?=\s|$)")
+"""A `key=` of a template still to fill in."""
+
+
+def first_blank(template: str) -> int:
+    """Where the cursor goes in a template put on the line: just after its first blank `key=` (else the end)."""
+    found = BLANK.search(template)
+    return found.end() if found else len(template)
+
+
+def filled_slot(text: str, cursor: int, legal: Iterable[str]) -> int | None:
+    """Where Tab goes from a template's slot just filled in with a legal word (`devout=bear|`): just after the
+    next blank `key=`; None when the cursor is not at such a slot (Tab then completes as anywhere)."""
+    before, after = text[:cursor], text[cursor:]
+    word = before.split()[-1] if before.strip() and not before.endswith(" ") else ""
+    if "=" not in word or not after.startswith(" ") or word.rsplit("=", 1)[1] not in legal:
+        return None
+    found = BLANK.search(text, cursor)
+    return found.end() if found else len(text)
 
 
 def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
@@ -133,6 +163,8 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
     # them, pexpect's among them, would get a warning and a wait): as the replay stepper does.
     os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.filters import Condition
     from prompt_toolkit.key_binding import KeyBindings
 
     keys = KeyBindings()
@@ -141,13 +173,22 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
     def clear(event: Any) -> None:
         event.current_buffer.reset()
 
+    def jump() -> int | None:
+        document = session.default_buffer.document
+        typed = document.text_before_cursor.split()[:-1]
+        return filled_slot(document.text, document.cursor_position, legal_words(current(), typed))
+
+    @keys.add("tab", filter=Condition(lambda: jump() is not None))
+    def next_blank(event: Any) -> None:
+        event.current_buffer.cursor_position = jump()
+
     session: PromptSession[str] = PromptSession(key_bindings=keys, completer=completer(current),
                                                 complete_while_typing=False, reserve_space_for_menu=0)
 
     def ask(prefill: str) -> str:
         # prompt_toolkit writes the prompt once the terminal is in raw mode: a key sent on seeing it (Ctrl-C,
         # Ctrl-D) reaches the recorder, not the terminal's line discipline
-        return session.prompt(PROMPT, default=prefill)
+        return session.prompt(PROMPT, default=Document(prefill, first_blank(prefill)))
 
     return ask
 

@@ -197,9 +197,12 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
         writer.writerows(_flatten(data))
     else:
         from whispers.cli.reading import console
-        from whispers.cli.tables import across_tables, game_stats_tables
+        from whispers.cli.tables import across_tables, game_stats_tables, people_tables
 
-        console().print(across_tables(data) if everything else game_stats_tables(data))
+        if by == "player":
+            console().print(people_tables(data))
+        else:
+            console().print(across_tables(data) if everything else game_stats_tables(data))
 
 
 @contextmanager

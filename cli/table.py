@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from whispers.application import table as use
 from whispers.cli.common import emit_json, store_option
+
+if TYPE_CHECKING:
+    from whispers.ledger.meta import Meta
 
 
 def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -47,13 +50,19 @@ def _show(described: use.Described, as_json: bool) -> None:
     if as_json:
         emit_json(described.to_json())
         return
-    meta = described.meta
+    archived = " (archived)" if described.meta.archived else ""
+    click.echo(f"{described.game}{archived}: {facts_words(described.meta)}")
+
+
+def facts_words(meta: Meta, recorded: bool = False) -> str:
+    """Table facts in one line: `raven Ana, rat Bo; place Club Sud; event Winter Cup; table 3; tags x` (and when
+    they were first recorded, if `recorded`)."""
     seats = ", ".join(f"{s} {n}" for s, n in meta.seats.items()) or "no names"
     where = "; ".join(f"{k} {v}" for k, v in (("title", meta.title), ("place", meta.place), ("event", meta.event),
                                               ("round", meta.round), ("table", meta.table)) if v)
     tags = f"; tags {', '.join(meta.tags)}" if meta.tags else ""
-    archived = " (archived)" if meta.archived else ""
-    click.echo(f"{described.game}{archived}: {seats}{'; ' + where if where else ''}{tags}")
+    when = f"; recorded {meta.recorded}" if recorded and meta.recorded else ""
+    return f"{seats}{'; ' + where if where else ''}{tags}{when}"
 
 
 @click.command()

@@ -206,3 +206,20 @@ def across_tables(data: Mapping[str, Any]) -> RenderableType:
         parts.append(Text(f"(read {plural(data['read']['games'], 'game')}, {plural(data['read']['events'], 'event')}"
                           " into the catalog this time)", style="dim"))
     return Group(*(item for part in parts for item in (part, Text(""))))
+
+
+def people_tables(data: Mapping[str, Any]) -> RenderableType:
+    """`stats --all --by player`: each person's finished games, wins and mean score, then by society and by seat."""
+    if not data:
+        return Text("No finished game with a name recorded at a seat (whispers meta GAME --seat SOCIETY=NAME).")
+    parts: list[RenderableType] = [
+        _plain("Players (finished games)", ["player", "games", "wins", "win rate", "mean score"],
+               [[p, f["games"], f["wins"], percent(f["win_rate"]), figure(f["mean_score"])] for p, f in data.items()]),
+        _plain("By society", ["player", "society", "games", "wins", "mean score"],
+               [[p, s, n["games"], n["wins"], figure(n["mean_score"])]
+                for p, f in data.items() for s, n in f["by_society"].items()], right_from=2),
+        _plain("By seat (1 = first player)", ["player", "seat", "games", "wins", "mean score"],
+               [[p, seat, n["games"], n["wins"], figure(n["mean_score"])]
+                for p, f in data.items() for seat, n in f["by_seat"].items()], right_from=2),
+    ]
+    return Group(*(item for part in parts for item in (part, Text(""))))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NoReturn
@@ -18,10 +18,12 @@ from whispers.ledger.words import value_kind
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
 """What a board, empire or region id looks like: lower-case letters, digits and hyphens, not starting with a hyphen."""
 
-BOARD_KEYS: tuple[str, ...] = ("id", "name", "note", "empires", "council", "regions")
+BOARD_KEYS: tuple[str, ...] = ("id", "name", "note", "empires", "council", "regions", "seas")
 REQUIRED_BOARD_KEYS: tuple[str, ...] = ("id", "name", "empires", "council", "regions")
 REGION_KEYS: tuple[str, ...] = ("name", "home", "cities", "farm", "fort", "banners", "adjacent", "pos")
 REQUIRED_REGION_KEYS: tuple[str, ...] = ("name", "home")
+SEA_KEYS: tuple[str, ...] = ("name", "coasts", "pos")
+REQUIRED_SEA_KEYS: tuple[str, ...] = ("name", "coasts")
 
 @dataclass(frozen=True)
 class Region:
@@ -47,6 +49,26 @@ class Region:
 
 
 @dataclass(frozen=True)
+class Sea:
+    """A sea or ocean of the map and the regions on its shores. Never a border: "You cannot attack across oceans
+    or seas" (EN 310; FR 328, IT 286, ES 189, REV 120). The rules read no sea; a board keeps them so that a
+    transcription can be compared with the printed map, and so that the map draws them."""
+
+    id: str
+    name: str
+    coasts: tuple[str, ...]
+    """The regions it touches, in the order the file lists them."""
+    pos: tuple[float, float] | None = None
+    """Where to draw its name (x east, y north); not used by the rules."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "coasts", tuple(self.coasts))
+        if self.pos is not None:
+            x, y = self.pos
+            object.__setattr__(self, "pos", (float(x), float(y)))
+
+
+@dataclass(frozen=True)
 class Board:
     """A whole board: empire turn order, councils and regions. Build one with `from_data` (or
     ledger.board_files.load_board), which validate; the constructor only freezes what it is given."""
@@ -60,6 +82,8 @@ class Board:
     """empire -> office -> the orders that office offers, in printed order (A, B)."""
     regions: Mapping[str, Region]
     """region id -> region, in file order."""
+    seas: Mapping[str, Sea] = field(default_factory=dict)
+    """sea id -> sea, in file order (none: the board file gives no seas)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "empires", tuple(self.empires))
@@ -69,6 +93,7 @@ class Board:
         }
         object.__setattr__(self, "council", MappingProxyType(frozen_council))
         object.__setattr__(self, "regions", MappingProxyType(dict(self.regions)))
+        object.__setattr__(self, "seas", MappingProxyType(dict(self.seas)))
 
     # The mappings are not hashable; equal boards always share id and empire order, so this agrees with ==.
     def __hash__(self) -> int:
@@ -101,8 +126,10 @@ class Board:
         )
 
     def to_data(self) -> dict[str, Any]:
-        """The board as plain data, in the shape of its TOML file, with every default written out."""
-        return {
+        """The board as plain data, in the shape of its TOML file, with every default written out, but for `seas`:
+        written only when the board has a sea, so a board from before seas were data keeps its content hash (the
+        pin of every game recorded on it)."""
+        data: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "note": self.note,
@@ -113,6 +140,9 @@ class Board:
             },
             "regions": {rid: _region_data(region) for rid, region in self.regions.items()},
         }
+        if self.seas:
+            data["seas"] = {sid: _sea_data(sea) for sid, sea in self.seas.items()}
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any], source: str = "<data>") -> Board:
@@ -142,6 +172,13 @@ def _region_data(region: Region) -> dict[str, Any]:
     }
     if region.pos is not None:
         data["pos"] = list(region.pos)
+    return data
+
+
+def _sea_data(sea: Sea) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": sea.name, "coasts": list(sea.coasts)}
+    if sea.pos is not None:
+        data["pos"] = list(sea.pos)
     return data
 
 
@@ -220,7 +257,9 @@ class _Validator:
         regions = self.regions(data["regions"], empires)
         self.symmetry(regions)
         self.homes(regions, empires)
-        return Board(id=board_id, name=name, note=note, empires=empires, council=council, regions=regions)
+        seas = self.seas(data.get("seas", {}), regions)
+        return Board(id=board_id, name=name, note=note, empires=empires, council=council, regions=regions,
+                     seas=seas)
 
     def empires(self, value: object) -> tuple[str, ...]:
         items = self.array(None, "empires", value)
@@ -344,6 +383,34 @@ class _Validator:
             self.fail(where, f"pos must be two finite numbers [x, y], got {value!r}")
         return (numbers[0], numbers[1])
 
+    def seas(self, value: object, regions: Mapping[str, Region]) -> dict[str, Sea]:
+        tables = self.table(None, "seas", value)
+        seas: dict[str, Sea] = {}
+        for sid, fields in tables.items():
+            where = f"sea {sid}"
+            if not isinstance(sid, str) or not ID_PATTERN.fullmatch(sid):
+                self.fail(f"sea {sid!r}", f"id must match {ID_PATTERN.pattern} (lower-case letters, digits, hyphens)")
+            if sid in regions:
+                self.fail(where, "has the id of a region: give the sea an id of its own")
+            fields = self.table(where, None, fields)
+            self.keys(where, fields, SEA_KEYS, REQUIRED_SEA_KEYS)
+            name = self.text(where, "name", fields["name"])
+            items = self.array(where, "coasts", fields["coasts"])
+            if not items:
+                self.fail(where, "coasts must list at least one region (the regions on its shores)")
+            coasts: list[str] = []
+            for item in items:
+                if not isinstance(item, str):
+                    self.fail(where, f"coasts: a coast must be a region id string, not {value_kind(item)}")
+                if item in coasts:
+                    self.fail(where, f"lists {item!r} in coasts twice")
+                if item not in regions:
+                    self.fail(where, f"unknown coast {item!r} (no region of that id)")
+                coasts.append(item)
+            pos = self.pos(where, fields["pos"]) if "pos" in fields else None
+            seas[sid] = Sea(sid, name, tuple(coasts), pos)
+        return seas
+
     def symmetry(self, regions: dict[str, Region]) -> None:
         for rid, region in regions.items():
             for other in region.adjacent:
@@ -368,7 +435,8 @@ class _Validator:
 
 def census(board: Board) -> dict[str, Any]:
     """What a person compares with the printed board: per empire the home regions, cities, farms, forts and
-    starting banners; the regions no land border reaches; how many land masses the borders make."""
+    starting banners; the seas and the regions on each; the regions no land border reaches (and the seas each is
+    on: none, and it is a border forgotten or a region cut off); how many land masses the borders make."""
     empires = {}
     for empire in board.empires:
         home = [board.regions[rid] for rid in board.home_regions(empire)]
@@ -387,4 +455,7 @@ def census(board: Board) -> dict[str, Any]:
             if here not in seen:
                 seen.add(here)
                 todo.extend(board.regions[here].adjacent)
-    return {"empires": empires, "unreached": unreached, "land_masses": masses}
+    seas = {sid: {"name": sea.name, "coasts": list(sea.coasts)} for sid, sea in board.seas.items()}
+    shores = {rid: [sid for sid, sea in board.seas.items() if rid in sea.coasts] for rid in unreached}
+    return {"empires": empires, "unreached": unreached, "unreached_seas": shores, "land_masses": masses,
+            "seas": seas}

@@ -108,4 +108,14 @@ def template_text(board_id: str = "printed", name: str = "The printed board") ->
             "# pos = [0.0, 0.0]    # optional: where to draw it, [x east, y north]",
             "",
         ]
+    lines += [
+        "# Seas and oceans: one table per sea, naming the regions on its shores. A sea is never a border",
+        '# ("You cannot attack across oceans or seas"): the rules read none of this; `board check` lists the seas',
+        "# and `whispers map --board FILE` draws them, to compare with the printed map. Copy once per sea.",
+        "# [seas.sea-1]",
+        '# name = "Sea 1"',
+        '# coasts = ["bear-1", "eagle-1"]   # ids of the regions on its shores',
+        "# pos = [0.0, 0.0]    # optional: where to draw its name, [x east, y north]",
+        "",
+    ]
     return "\n".join(lines)

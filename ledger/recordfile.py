@@ -9,6 +9,12 @@ Notes are chained the same way, apart from the events (a note is commentary, not
 `notes_head` is the last link over the notes, in order, and `notes` their count. A file written before notes
 were chained has no `notes_head`: its events import as always, and its notes import marked "unchained", so
 that nobody takes them for part of the checked record.
+
+The header also says who, when and where (`table`: the players' names per seat, place, event, round, table,
+tags, title, and when the first of these was recorded), as the record's `GameDescribed` events leave them, so that
+a reader of the header alone learns it. The events stay the record of it: on reading, a `table` that differs from
+what the events say is refused as altered. A file written before the header carried it has no `table`, and reads
+as always (its events still carry the facts, if any).
 """
 
 import hashlib
@@ -52,11 +58,26 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | 
     header = {
         "game": name, "ruleset": ruleset.label, "board": board.label, "ruleset_hash": ruleset.hash,
         "board_hash": first["board_hash"], "events": len(facts), "head": links[-1],
-        "notes": len(notes or []), "notes_head": notes_head(notes or []),
+        "notes": len(notes or []), "notes_head": notes_head(notes or []), "table": table_facts(facts),
     }
     body = {"format": FORMAT, "version": VERSION, "header": header,
             "events": [[fact, h] for fact, h in zip(facts, links, strict=True)], "notes": notes or []}
     return msgpack.packb(body, use_bin_type=True)
+
+
+def table_facts(facts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Who, when, where as the `GameDescribed` facts leave them (ledger/meta.py's `Meta.to_json()`); None when one
+    of them is malformed (the record is then refused by verify, which names the event)."""
+    from whispers.ledger.meta import Meta, apply, problem, time_problem
+
+    found = Meta()
+    for fact in facts:
+        if fact.get("type") == "GameDescribed":
+            changes, time = fact.get("changes"), fact.get("time")
+            if problem(changes) or time_problem(time):
+                return None
+            found = apply(found, changes, time)
+    return found.to_json()
 
 
 def _pins(first: dict[str, Any]) -> tuple["Pin", "Pin"]:
@@ -122,6 +143,9 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     if facts and (facts[0].get("type") != "GameStarted" or facts[0].get("board_hash") != header.get("board_hash")
                   or ("ruleset_hash" in header and _ruleset_hash(facts[0]) != header["ruleset_hash"])):
         raise RecordFileError(f"{source}: the header does not match the game's first event")
+    if "table" in header and (said := table_facts(facts)) is not None and header["table"] != said:
+        raise RecordFileError(f"{source}: the header's table facts (players, place, event...) do not match the "
+                              "record's events: the header was altered")
     return header, facts, _notes(body, header, len(facts), source)
 
 

@@ -1,5 +1,6 @@
 """The board map at any version: a node per region (name, cities, farm and fort, banners, the controlling
-empire's colour, field agents) and an edge per land border, as Graphviz DOT for `neato`.
+empire's colour, field agents) and an edge per land border, as Graphviz DOT for `neato`. A sea the board file
+gives is a blue oval joined to the regions on its shores by dotted blue lines, never drawn as a border.
 
 Where the board file gives positions (`pos`) they are pinned, so every map of a board has the same layout;
 otherwise neato lays the regions out itself.
@@ -7,6 +8,7 @@ otherwise neato lays the regions out itself.
 
 
 from collections.abc import Mapping
+from typing import Any
 
 from whispers.ledger import events as ev
 from whispers.ledger.names import OFFICES
@@ -18,6 +20,7 @@ from whispers.projections.render import plain
 FONT = "DejaVu Sans"
 SCALE = 1.6
 """Inches per unit of the board file's `pos`."""
+SEA_FILL, SEA_LINE, SEA_INK = "#e3f2fd", "#64b5f6", "#1565c0"
 
 
 
@@ -40,6 +43,9 @@ def _legend(state: GameState) -> str:
         outer.append(f"<TR><TD ALIGN='LEFT'>field agents: {agents}</TD></TR>")
     outer.append("<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9'>fill: the empire in control · "
                  "border: the home empire (thick: a fort) · ● a city</FONT></TD></TR>")
+    if state.board.seas:
+        outer.append(f"<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9' COLOR='{SEA_INK}'>grey line: a land border · "
+                     "dotted blue line: a region on a sea's shore (a sea is never a border)</FONT></TD></TR>")
     return ("<<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='1' CELLPADDING='3'>"
             + "".join(outer) + "</TABLE>>")
 
@@ -85,6 +91,26 @@ def _council(state: GameState, last: ev.Event | None, scores: Mapping[str, int |
                          "may not see</FONT></TD></TR>")
     return ("<<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='1' CELLPADDING='3'>"
             + "".join(outer) + "</TABLE>>")
+
+
+def _seas(g: Any, state: GameState) -> None:
+    """Each sea as an oval where the file puts it (else amid its shores, when they are placed), and a dotted
+    line to each region on its shores. Node ids `sea_ID`: a region id holds no underscore."""
+    regions = state.board.regions
+    for sea in state.board.seas.values():
+        attrs = {"id": f"sea_{sea.id}", "class": "sea", "shape": "ellipse", "style": "filled",
+                 "fillcolor": SEA_FILL, "color": SEA_LINE, "fontcolor": SEA_INK, "fontsize": "11",
+                 "tooltip": plain(f"{sea.name}: on its shores {', '.join(regions[r].name for r in sea.coasts)}")}
+        shores = [regions[r].pos for r in sea.coasts]
+        if sea.pos is not None:
+            attrs["pos"] = f"{sea.pos[0] * SCALE:.2f},{sea.pos[1] * SCALE:.2f}!"
+        elif all(p is not None for p in shores):
+            xs, ys = [p[0] for p in shores if p], [p[1] for p in shores if p]
+            attrs["pos"] = f"{sum(xs) / len(xs) * SCALE:.2f},{sum(ys) / len(ys) * SCALE:.2f}!"
+        g.node(f"sea_{sea.id}", f"<<I>{_esc(sea.name)}</I>>", **attrs)
+        for region in sea.coasts:
+            g.edge(f"sea_{sea.id}", region, style="dotted", color=SEA_LINE, penwidth="1.6",
+                   **{"class": "sea-shore"})
 
 
 def board_map(state: GameState, title: str | None = None, last: ev.Event | None = None,
@@ -144,6 +170,7 @@ def board_map(state: GameState, title: str | None = None, last: ev.Event | None 
     for a, b in board.borders():
         if {a, b} != attack:  # the attack's arrow is drawn over that border instead
             g.edge(a, b, **{"class": "border"})
+    _seas(g, state)
     if isinstance(last, ev.Attacked):
         colour = empire_colour(last.empire)
         g.edge(last.source, last.target, dir="forward", color=colour.strong, penwidth="4", arrowsize="1.6",

@@ -6,7 +6,8 @@ round (`R2 deploy 3`, `R1 loyalty 2`, `R3 play 1`). A label met twice in a round
 borrowed position) gets `#2`, `#3`. A move taken back has no label (its event number still names it).
 
 `resolve` reads what `--at` takes, beside an event number: a move number, a label, `roundN` (the event that
-opens round N) or `end`; anything else is refused with the one wording of `UnknownLabel`.
+opens round N) or `end` (the game's last event, not a change of table facts recorded after it); anything else is
+refused with the one wording of `UnknownLabel`.
 """
 
 import re
@@ -91,7 +92,8 @@ def resolve(game: str, events: Sequence[ev.Event], text: str | int) -> int:
     if re.fullmatch(r"-?\d+", wanted):
         return int(wanted)  # out of range: the reader says so as it says for any event number (NoSuchEvent)
     if wanted == "end" and total:
-        return total
+        # the game's last event: table facts recorded after the game (a rename, a seat's name) are not the game
+        return max((v for v, e in enumerate(events, start=1) if not isinstance(e, ev.GameDescribed)), default=total)
     if m := re.fullmatch(r"round ?(\d+)", wanted):
         starts = round_starts(events)
         if int(m[1]) in starts:
@@ -104,3 +106,13 @@ def resolve(game: str, events: Sequence[ev.Event], text: str | int) -> int:
         if wanted in (_normal(label.place), _normal(str(label))):
             return label.version
     raise UnknownLabel(game, str(text), total, len(found))
+
+
+def label_at(events: Sequence[ev.Event], version: int) -> str:
+    """Event `version` for people: a move's label (`m17 2.bear.marshal`); an event the engine recorded on its own
+    as its number after the move it follows (`event 21 after m17 2.bear.marshal`, or `event 3` before any)."""
+    found = labels(events[:version])
+    if version in found:
+        return str(found[version])
+    before = max(found, default=None)
+    return f"event {version}" + ("" if before is None else f" after {found[before]}")

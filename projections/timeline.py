@@ -14,7 +14,7 @@ Built from the record's events alone (the moves taken back are left out); only t
 import itertools
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,10 +22,11 @@ from whispers.ledger import events as ev
 from whispers.ledger.evolve import evolve
 from whispers.ledger.legal import order_actor
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.shipped import labels
+from whispers.ledger.shipped import labels as pin_labels
 from whispers.ledger.state import GameState
 from whispers.ledger.words import office_skip_reason, plural, skip_reason
 from whispers.projections.colours import empire_colour, society_colour
+from whispers.projections.labels import Label, labels
 from whispers.projections.render import PictureError, plain
 from whispers.projections.render import escape as _esc
 from whispers.projections.replay import standing
@@ -55,6 +56,8 @@ class Node:
     notes: list[str] = field(default_factory=list)
     leap: str | None = None
     """How this office came to act out of sequence: swap or card (None: in its turn)."""
+    label: str | None = None
+    """The move's label a person can say (projections/labels.py): `m23 2.bear.marshal`."""
 
 
 @dataclass
@@ -107,6 +110,8 @@ class _Reader:
         """(kind, tail node id, society, label) of a leap whose order node comes next."""
         self.scores: ev.GameScored | None = None
         self.state: GameState | None = None
+        self.label: str | None = None
+        """The label of the move being read (None for an event the engine recorded on its own)."""
 
     # rounds and turns
 
@@ -135,8 +140,11 @@ class _Reader:
 
     # the walk
 
-    def read(self, events: Sequence[ev.Event]) -> None:
-        for event in events:
+    def read(self, events: Sequence[tuple[int, ev.Event]], named: Mapping[int, Label]) -> None:
+        """Read the standing (version, event) pairs; `named` holds the moves' labels by event number."""
+        for version, event in events:
+            label = named.get(version)
+            self.label = None if label is None else _label_text(label)
             before = self.state
             if before is not None:
                 self.see(before, event)
@@ -178,17 +186,21 @@ class _Reader:
                 self.ruling(state, event)
             case ev.LoyaltySwapped(society=society, slots=(a, b), revealed=revealed):
                 self.current_round().end.append(
-                    f"{society} swaps {a} ↔ {b}: {a} {revealed[a]}, {b} {revealed[b]}")
+                    self.labelled(f"{society} swaps {a} ↔ {b}: {a} {revealed[a]}, {b} {revealed[b]}"))
             case ev.SwapPassed(society=society):
                 self.current_round().passed.append(society)
             case ev.Skipped(society=society, phase="swap", reason=reason):
                 self.current_round().end.append(f"{society} cannot swap: {skip_reason(reason)}")
             case ev.CardsDiscarded(society=society, cards=cards):
-                self.current_round().end.append(f"{society} discards {_cards(len(cards))}")
+                self.current_round().end.append(self.labelled(f"{society} discards {_cards(len(cards))}"))
             case ev.FirstPlayerPassed(first=first):
                 self.current_round().end.append(f"first player → {first}")
             case ev.GameScored():
                 self.scores = event
+
+    def labelled(self, text: str) -> str:
+        """A line about the move being read, led by its label."""
+        return f"{self.label} · {text}" if self.label else text
 
     def column(self, state: GameState, empire: str, office: str) -> int:
         """Where an office's node stands in its turn: the office's own column when it acts out of sequence
@@ -209,6 +221,7 @@ class _Reader:
         node = self.node("office", e.office, self.column(state, e.empire, e.office), e.society, head,
                          _order_lines(e, self.viewer))
         node.leap = leap[0] if leap else None
+        node.label = self.label
         self.link(node, leap)
         if isinstance(e, ev.AgentSwapped):
             self.pending_leap = ("swap", node.id, e.society, f"swap → {e.target}")
@@ -261,7 +274,7 @@ class _Reader:
     def card(self, state: GameState, e: ev.CardPlayed) -> None:
         effects = _effect_words(e.effects)
         played = f"{e.card} ({e.effect})" if e.effect else e.card
-        note = f"{e.society} plays {played}" + (f": {effects}" if effects else "")
+        note = self.labelled(f"{e.society} plays {played}" + (f": {effects}" if effects else ""))
         if e.effect in ("midnight-oil", "succession-crisis"):
             self.effect_leap = f"card {e.card}: {e.effect}"
         if e.act is not None:
@@ -300,6 +313,10 @@ class _Reader:
             fallback = host.id if host is not None else ""
             self.leaps.append(Leap(kind, s.round, (tail[0], tail[1]), (head[0], head[1]), mover,
                                    f"{why}: agent {source} → {target}", fallback))
+
+
+def _label_text(label: Label) -> str:
+    return f"m{label.number} {label.place}"
 
 
 def _cards(n: int) -> str:
@@ -392,13 +409,15 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: AnyVi
     PictureError when the record holds no such round; NotPlaying when the viewer is not playing."""
     import graphviz
 
-    events = [e for _, e in standing(events)]
+    named = labels(events)
+    kept = standing(events)
+    events = [e for _, e in kept]
     if not events or not isinstance(events[0], ev.GameStarted):
         raise PictureError("the record does not begin with its game line")
     started = events[0]
     check_viewer(started.name, started.players, viewer)
     reader = _Reader(viewer)
-    reader.read(events)
+    reader.read(kept, named)
     played = [r for r in sorted(reader.rounds) if reader.rounds[r].turns]
     if round is not None and round not in reader.rounds:
         have = f"rounds {played[0]} to {played[-1]}" if played else "no round yet"
@@ -410,7 +429,7 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: AnyVi
     title = f"{started.name} · council-order timeline"
     if round is not None:
         title += f" · round {round}"
-    ruleset_label, board_label = labels(state)
+    ruleset_label, board_label = pin_labels(state)
     subtitle = f"{ruleset_label} rules · {board_label} board · {', '.join(started.players)}"
     shown_as = viewer_of(viewer)
     if not shown_as.sees_all:
@@ -538,11 +557,12 @@ def _draw_node(tg: Any, node: Node, width: float | None = None) -> None:
         who_text = who or ""
     if node.leap is not None:
         attrs["class"] += f" leapt-{node.leap}"
-    rows = [node.head + (f"  <FONT COLOR='{_ink(node, colour)}'>{_esc(who_text)}</FONT>" if who_text else "")]
+    rows = [node.head + (f"  <FONT COLOR='{_ink(node, colour)}'>{_esc(who_text)}</FONT>" if who_text else "")
+            + (f"  <FONT POINT-SIZE='9' COLOR='#616161'>{_esc(node.label)}</FONT>" if node.label else "")]
     rows += [_esc(line) for line in node.lines[:1]]
     rows += [f"<FONT POINT-SIZE='9'>{_esc(line)}</FONT>" for line in node.lines[1:]]
     rows += [f"<FONT POINT-SIZE='9'><I>{_esc(part)}</I></FONT>" for part in _note_lines(node)]
-    attrs["tooltip"] = plain(" | ".join([*node.lines, *node.notes]))
+    attrs["tooltip"] = plain(" | ".join([*([node.label] if node.label else []), *node.lines, *node.notes]))
     tg.node(node.id, "<" + "".join(f"{row}<BR ALIGN='LEFT'/>" for row in rows) + ">", **attrs)
 
 
@@ -558,6 +578,7 @@ def _width(node: Node) -> float:
     """A generous guess at the width (inches) the node's label needs in DejaVu Sans: the text of its widest
     line at its point size, at about 0.52 em a character, plus the margins."""
     head = _TAG.sub("", node.head) + "  " + (node.society or "no agent")
+    head += " " * (2 + round(len(node.label or "") * 9 / 11))  # the label, at 9 points, in 11-point spaces
     sized = [(head, 11.0), *((line, 11.0 if i == 0 else 9.0) for i, line in enumerate(node.lines)),
              *((part, 9.0) for part in _note_lines(node))]
     return round(max(len(text) * size * 0.52 for text, size in sized) / 72 + 0.3, 2)

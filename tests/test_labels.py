@@ -87,3 +87,42 @@ def test_every_at_takes_a_label_and_says_the_same_for_an_unknown_one(tmp_path):
         assert result.exit_code == 2 and "Traceback" not in result.output, (args, result.output)
         errors.add(result.output.strip())
     assert len(errors) == 1 and "t has no event 'x9'" in errors.pop()
+
+
+def test_the_timeline_shows_each_order_and_card_play_by_its_label(game):
+    """Issue 15: the labels are shown by the pictures: each executed order's node and each card play's note."""
+    from whispers.projections.timeline import timeline
+
+    source = timeline(game.events)
+    found = labels(game.events)
+    orders = [label for version, label in found.items()
+              if isinstance(game.events[version - 1], ev.BannersRecruited | ev.CardsDrawn | ev.Attacked)]
+    plays = [label for version, label in found.items() if isinstance(game.events[version - 1], ev.CardPlayed)]
+    assert orders and plays
+    for label in orders:
+        assert f"m{label.number} {label.place}</FONT>" in source, label
+    for label in plays:
+        assert f"m{label.number} {label.place} · " in source, label
+    assert timeline(game.events, viewer="spider").count(" 1.bear.sheriff</FONT>") == 1  # the same for a society
+
+
+def test_the_map_title_names_the_move_by_its_label_or_the_move_an_engine_event_follows(tmp_path):
+    runner = CliRunner()
+    url = f"sqlite:///{tmp_path}/s.db"
+    assert runner.invoke(whispers, ["import", str(GAME_FILE), "--game", "t", "--store", url]).exit_code == 0
+    game = replay_lines("t", GAME_FILE.read_text().splitlines())
+    marshal = next(label for label in labels(game.events).values() if label.place == "2.bear.marshal")
+    for at, title in (("2.bear.marshal", f'label="t · {marshal}: '), ("round2", 'label="t · event '),
+                      ("1", 'label="t · event 1: set up"'), ("end", 'label="t · event ')):
+        assert runner.invoke(whispers, ["map", "t", "--at", at, "-o", str(tmp_path / "m.dot"),
+                                        "--store", url]).exit_code == 0
+        assert title in (tmp_path / "m.dot").read_text(), at
+    assert " after m" in (tmp_path / "m.dot").read_text().split("\n", 3)[2]
+
+
+def test_end_is_the_games_last_event_not_a_change_of_table_facts_after_it(game):
+    """A rename or a seat's name recorded after the game is not the game: `--at end` still names its end."""
+    described = ev.from_fact(ev.GameDescribed({"title": "Final"}, "2026-11-22T20:00:00+00:00").to_fact())
+    events = [*game.events, described]
+    assert resolve("t", events, "end") == len(game.events)
+    assert resolve("t", game.events, "end") == len(game.events)

@@ -307,3 +307,69 @@ def test_choices_keep_their_numbers_between_moves(recorder) -> None:
     assert attack != recruit
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_a_choice_keeps_its_number_when_another_societys_choice_of_its_kind_is_recorded(tmp_path: Path) -> None:
+    """Issue 15: "the choices keep stable numbers between moves". At setup every society may seal its loyalty:
+    the same kind offered four times. Once raven's (the first) is recorded, rat's keeps the number it had."""
+    store = tmp_path / "whispers.sqlite"
+    notation = tmp_path / "tty.txt"
+    notation.write_text(OPENING.splitlines()[0] + "\n", encoding="utf-8")
+    assert whispers(store, "import", str(notation)).returncode == 0
+    child = pexpect.spawn(WHISPERS, ["record", "tty"], env=environment(store), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(50, 250))
+    try:
+        raven = offered(child, r"raven loyalty sealed")
+        rat = re.search(r"^\s*(\d+)\. rat loyalty sealed\s*$", child.before, re.MULTILINE)
+        assert rat and int(rat.group(1)) != raven
+        child.sendline(str(raven))
+        child.expect_exact("Recorded:")
+        assert offered(child, r"rat loyalty sealed") == int(rat.group(1))
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        if child.isalive():
+            child.close(force=True)
+
+
+def settle(child) -> None:
+    """Wait until the recorder has drawn what the keys sent so far did (no output for a moment): prompt_toolkit
+    redraws only what changed, so there is no whole line to wait for, and a Tab sent while the last one's
+    completion is still being computed would not see it."""
+    for _ in range(20):
+        try:
+            child.read_nonblocking(100_000, timeout=0.4)
+        except pexpect.TIMEOUT:
+            return
+
+
+def test_a_template_is_filled_in_place_slot_by_slot_with_tab(tmp_path: Path) -> None:
+    """Issue 15: "a template such as the loyalty line can be edited in place". The cursor starts at the first
+    blank; Tab completes a slot's legal word, and Tab on a filled slot goes on to the next blank."""
+    store = tmp_path / "whispers.sqlite"
+    notation = tmp_path / "tty.txt"
+    notation.write_text(OPENING.splitlines()[0] + "\n", encoding="utf-8")
+    assert whispers(store, "import", str(notation)).returncode == 0
+    child = pexpect.spawn(WHISPERS, ["record", "tty"], env=environment(store), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(50, 250))
+    try:
+        template = offered(child, r"raven loyalty devout= dutiful= affiliated= unallied= opposed= …")
+        child.sendline(str(template))
+        child.expect_exact(PROMPT)
+        for typed in ("b", "ea", "li", "h", "el"):  # bear, eagle, lion, horse, elephant: one completion each
+            child.send(typed)
+            settle(child)
+            child.send("\t")  # completes the slot's word
+            settle(child)
+            child.send("\t")  # on to the next blank: what is typed next lands there
+            settle(child)
+        child.send("\r")
+        child.expect_exact("Recorded:")
+        child.expect_exact(PROMPT)
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        if child.isalive():
+            child.close(force=True)
+    assert logged_moves(store) == ["raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse "
+                                   "opposed=elephant"]

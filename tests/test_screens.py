@@ -24,6 +24,7 @@ from whispers.ledger.names import OFFICES, SLOTS
 from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.scoring import score
 from whispers.ledger.store import open_store
+from whispers.projections.labels import labels
 from whispers.projections.replay import Replay, final_scoring
 
 BOARD = load_board("standin")
@@ -295,7 +296,9 @@ def test_the_map_shows_the_council_the_last_move_the_phase_and_the_scores(game) 
     move = events[attack - 1]
     source = cli(path, "map", "g", "--at", str(attack), "-o", "-")
     state = rep.at(attack)
-    assert f"#{rep.label(attack).split(' ')[0][1:]} R{state.round} {move.empire}.{move.office}:" in source
+    label = labels(events)[attack]  # the move's label a person can say (projections/labels.py)
+    assert label.place.startswith(f"{state.round}.{move.empire}.{move.office}")
+    assert f"g · {label}: " in source
     assert "after event" not in source
     assert f"{move.society} attack {move.source} {move.target} {move.banners}" in source
     arrow = re.search(rf"{re.escape(move.source)}\s*--\s*{re.escape(move.target)}\s*\[[^\]]*dir=forward", source)

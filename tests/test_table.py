@@ -2,6 +2,7 @@
 (free text never a move), the `games` listing and its filters, each person's record, archive and rename."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from whispers.application.recording import new, record_line
 from whispers.cli.main import whispers
 from whispers.ledger import events as ev
 from whispers.ledger import meta
-from whispers.ledger.errors import NotationError, StoreError
+from whispers.ledger.errors import NotationError, RecordFileError, StoreError
 from whispers.ledger.game import load, replay_lines
 from whispers.ledger.notation import parse_line
 from whispers.ledger.recordfile import dumps, loads
@@ -194,3 +195,60 @@ def test_stats_by_player_counts_each_persons_games_wins_and_mean_score(tmp_path)
                                                      "win_rate": float(scored.winner == "spider"),
                                                      "mean_score": float(spider)}
     assert set(people["Ana"]["by_seat"]) == {"1", "2"}  # spider holds the first-player marker in that game
+    shown = CliRunner().invoke(whispers, ["stats", "--all", "--by", "player", "--store", url])
+    assert shown.exit_code == 0 and "Traceback" not in shown.output, shown.output
+    assert "Players (finished games)" in shown.output and re.search(r"Ana\s+│\s+2\s+│", shown.output)
+    with open_store(url) as s:  # read from the catalog: a game recorded since the last read counts too
+        _played_game(s, "three")
+        table.describe(s, "three", {"seats": {"spider": "Ana"}})
+    again = json.loads(CliRunner().invoke(whispers, ["stats", "--all", "--by", "player", "--json", "--store", url])
+                       .output)
+    assert again["Ana"]["games"] == 3 and again["Bo"]["games"] == 2
+
+
+def _cup(s):
+    new(s, "cup", ["raven", "rat"], table={"seats": {"raven": "Ana", "rat": "Bo"}, "place": "Club Sud",
+                                          "event": "Winter Cup", "round": "2", "table": "3", "tags": ["friendly"]})
+    table.describe(s, "cup", {"seats": {"rat": "Bea"}})
+    return dumps("cup", s.facts("cup"), [])
+
+
+def test_the_record_files_header_says_who_when_and_where_and_import_reads_it_back(tmp_path):
+    with open_store("memory:") as s:
+        data = _cup(s)
+        facts = meta.of_events(load(s, "cup").events)
+    header, _, _ = loads(data, "cup.whispers")
+    assert header["table"] == facts.to_json()
+    assert header["table"]["seats"] == {"raven": "Ana", "rat": "Bea"} and header["table"]["table"] == "3"
+    assert header["table"]["recorded"] is not None
+    (tmp_path / "cup.whispers").write_bytes(data)
+    result = CliRunner().invoke(whispers, ["import", str(tmp_path / "cup.whispers"), "--game", "c2",
+                                           "--store", f"sqlite:///{tmp_path}/s.db"])
+    assert result.exit_code == 0, result.output
+    assert "table facts: raven Ana, rat Bea; place Club Sud; event Winter Cup; round 2; table 3; tags friendly; " \
+           f"recorded {facts.recorded}" in result.output
+
+
+def test_a_header_whose_table_facts_differ_from_the_events_is_refused_and_nothing_imported(tmp_path):
+    import msgpack
+
+    with open_store("memory:") as s:
+        body = msgpack.unpackb(_cup(s))
+    body["header"]["table"]["seats"]["rat"] = "Mallory"
+    (tmp_path / "cup.whispers").write_bytes(msgpack.packb(body))
+    with open_store("memory:") as s:
+        with pytest.raises(RecordFileError, match=r"table facts .* do not match the record's events: the header was"):
+            import_file(s, tmp_path / "cup.whispers")
+        assert s.names() == []
+
+
+def test_a_record_file_from_before_the_table_header_still_imports_with_its_table_facts():
+    """tests/data/before-table-header: written by the previous recordfile.dumps, with no `table` in its header."""
+    old = Path(__file__).parent / "data" / "before-table-header" / "cup-t3.whispers"
+    header, _, _ = loads(old.read_bytes(), old.name)
+    assert "table" not in header
+    with open_store("memory:") as s:
+        imported = import_file(s, old)
+        assert imported.game == "cup-t3" and imported.events == 3
+        assert imported.table.seats == {"raven": "Ana", "rat": "Bea"} and imported.table.event == "Winter Cup"
+        assert imported.to_json()["table"]["table"] == "3"
