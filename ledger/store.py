@@ -36,7 +36,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment, EnvType
 
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
-from whispers.ledger.transcoder import MsgpackTranscoder
+from whispers.ledger.transcoder import MsgpackTranscoder, decode_frozen
 
 Fact = dict[str, Any]
 
@@ -514,41 +514,65 @@ class Store:
                 raise GameMovedOn(_MOVED_ON) from None
         return expected_version + len(facts)
 
-    def facts(self, name: str, version: int | None = None) -> list[Fact]:
-        """The game's first `version` facts, or all of them."""
+    def facts(self, name: str, version: int | None = None, *, frozen: bool = False) -> list[Fact]:
+        """The game's first `version` facts, or all of them. With `frozen`, lists come back as tuples (decoded so
+        by msgpack itself) in every fact but the first, for a reader that builds immutable events from them
+        (ledger.events.read_frozen_facts): the first fact, a game's setup, holds its board and ruleset data as their
+        files give them, lists."""
         check_name(name)
         with self._translated():
             if version is not None and version < 1:
                 raise NoSuchEvent(name, self._version(name), version)
-            record = self._read(name, version)
+            record = self._read(name, version, frozen)
             recorded = self._version(name)
             if record.version < min(recorded, version or recorded):
                 # Short of what the store says was recorded: a writer appended since (read again), or damage.
-                record = self._read(name, version)
+                record = self._read(name, version, frozen)
                 if record.version < min(recorded, version or recorded):
                     raise self._damaged(name, record.version, recorded)
         if version is not None and record.version != version:
             raise NoSuchEvent(name, record.version, version)
         return record.facts
 
-    def _read(self, name: str, version: int | None) -> _Read:
+    def _read(self, name: str, version: int | None, frozen: bool = False) -> _Read:
         """The game's facts read straight from its rows: each row's msgpack decoded and its fact taken, without
         building eventsourcing's domain event (a UUID, a timestamp, an object) per fact. What is kept is the one
         check a damaged store fails: the versions run 1, 2, 3... with no gap, repeat or missing start."""
-        stored = self._events.recorder.select_events(game_id(name), lte=version)
+        stored = self._rows(game_id(name), version)
         if not stored:
             raise self._unknown(name)
-        decode = self._events.mapper.transcoder.decode
+        plain = self._events.mapper.transcoder.decode
+        decode = decode_frozen if frozen else plain
+        created = GameRecord.Created.TOPIC
         facts: list[Fact] = []
-        for expected, item in enumerate(stored, start=1):
-            if item.originator_version != expected or (expected == 1) != (item.topic == GameRecord.Created.TOPIC):
-                raise self._damaged(name, expected - 1, self._version(name), item.originator_version)
+        for expected, (number, topic, state) in enumerate(stored, start=1):
+            if number != expected or (expected == 1) != (topic == created):
+                raise self._damaged(name, expected - 1, self._version(name), number)
             try:
-                facts.append(decode(item.state)["fact"])
+                facts.append((decode if expected > 1 else plain)(state)["fact"])
             except Exception as e:  # whatever a damaged row makes the decoder raise
                 raise MapperDeserialisationError(
                     f"game {name!r}, event {expected}: its stored bytes cannot be decoded ({_one_line(e)})") from e
         return _Read(facts, len(facts))
+
+    def _rows(self, originator: UUID, version: int | None) -> list[tuple[int, str, bytes]]:
+        """(version, topic, state) of a stream's events up to `version`, in order. On SQLite, selected directly:
+        eventsourcing's own select makes a UUID and a record object per row, which cost as much as decoding it."""
+        from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+        recorder = self._events.recorder
+        if not isinstance(recorder, SQLiteAggregateRecorder):
+            return [(item.originator_version, item.topic, item.state)
+                    for item in recorder.select_events(originator, lte=version)]
+        statement = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                     "WHERE originator_id = ? ")
+        params: list[Any] = [originator.hex]
+        if version is not None:
+            statement += "AND originator_version <= ? "
+            params.append(version)
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(statement + "ORDER BY originator_version", params)
+            return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
 
     def _damaged(self, name: str, held: int, recorded: int, found: int | None = None) -> StoreError:
         holds = f"events 1-{held}" if held > 1 else "event 1" if held == 1 else "no first event"
