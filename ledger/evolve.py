@@ -18,7 +18,6 @@ from whispers.ledger.state import (
     Pending,
     card_empire,
     copy_state,
-    replace,
 )
 
 
@@ -39,7 +38,9 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     version = state.version + 1
     if isinstance(event, ev.MoveTakenBack):
         assert state.prior is not None
-        return replace(state.prior, version=version)
+        taken_back = copy_state(state.prior)
+        taken_back.__dict__["version"] = version
+        return taken_back
     # One copy per event, changed in place by the event's function before anyone else sees it: the states
     # already folded (this one, the priors) are never changed.
     new = copy_state(state)
