@@ -529,12 +529,13 @@ def from_frozen_fact(fact: dict[str, Any]) -> Event:
 
 def read_frozen_facts(facts: Iterable[dict], source: str) -> list[Event]:
     """`read_facts` for facts decoded with their lists as tuples (Store.facts(frozen=True)); it consumes them."""
-    events = []
-    for index, fact in enumerate(facts, start=1):
-        try:
-            events.append(from_frozen_fact(fact))
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise StoreError(f"{source}: event {index} is not a whispers event") from None
+    events: list[Event] = []
+    append = events.append
+    try:
+        for fact in facts:
+            append(from_frozen_fact(fact))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise StoreError(f"{source}: event {len(events) + 1} is not a whispers event") from None
     return events
 
 
