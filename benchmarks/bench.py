@@ -1,4 +1,8 @@
-"""whispers benchmarks: medians over repeated runs, each beside a raw baseline measured in the same run.
+"""whispers benchmarks: CPU medians over repeated runs, each beside a raw baseline measured in the same run.
+
+Every figure is CPU time (of this process, and of the commands it runs), as the issue measures: on a machine shared
+with other work, wall time measures the other work. On PostgreSQL the server's own CPU is not counted, on either
+side of a ratio. The catalog's cold rebuild also prints its wall time (on stderr).
 
     python benchmarks/bench.py [--games 1000] [--runs 15] [--postgres URL | --no-postgres]
 
@@ -9,8 +13,10 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
 - long input: the longest notation line allowed read beside shlex.split of it, and record files with 1,000 and
   8,000 notes imported (linear: the second at most about 8x the first, not 64x);
 - `whispers import FOLDER` of 1,000 record files (--import-files) in one process (issue 12: <= 60 s on SQLite);
-- CLI start-up of `whispers --help` and `whispers status GAME`, beside `python -c "import click"` and
-  `python -c "import click, eventsourcing, msgpack"`.
+- `whispers status`, `games` and `stats --all` as commands, beside F1 (`python -c "import click,
+  eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg on PostgreSQL);
+- a game of about 5,000 events (a move and its take-back, again and again) beside a 214-event game standing at the
+  same point of play: `whispers status` of each, and one move each decided and appended in process.
 Targets (issue 6): replay within 5x its baseline and under 15 ms; incremental update under 1 s;
 `whispers status` under 1.5x the start-up of `python -c "import click, eventsourcing, msgpack"`.
 """
