@@ -815,8 +815,9 @@ class Store:
 
     def _name_of(self, game: UUID) -> str:
         created = self._events.recorder.select_events(game, lte=1, limit=1)
+        record = _records().GameRecord  # defined before its stored event is decoded
         event = self._events.mapper.to_domain_event(created[0]) if created else None
-        if not isinstance(event, _records().GameRecord.Created):
+        if not isinstance(event, record.Created):
             raise StoreError(f"game {game}: the store holds no first event for it: the store {self.url} is damaged")
         return event.name
 
