@@ -322,9 +322,10 @@ def batch_import(url: str, facts_of: list[list[dict]], count: int, folder: Path)
         before = len(store.names())
     env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "WHISPERS_STORE": url}
     whispers = str(Path(sys.executable).with_name("whispers"))
-    start = time.perf_counter()
+    start, wall = cpu_seconds(), time.perf_counter()
     subprocess.run([whispers, "import", str(folder), "--json"], env=env, capture_output=True, check=True)
-    seconds = time.perf_counter() - start
+    seconds = cpu_seconds() - start
+    print(f"(import of {count:,} files: {seconds:.1f} s CPU, {time.perf_counter() - wall:.1f} s wall)", file=sys.stderr)
     with open_store(url) as store:
         return seconds, len(store.names()) - before
 

@@ -518,6 +518,8 @@ class Store:
         from eventsourcing.sqlite import SQLiteAggregateRecorder
 
         recorder = self._events.recorder
+        if self._postgres is not None:
+            return self._postgres_rows(recorder, originator, version)
         if not isinstance(recorder, SQLiteAggregateRecorder):
             return [(item.originator_version, item.topic, item.state)
                     for item in recorder.select_events(originator, lte=version)]
@@ -530,6 +532,22 @@ class Store:
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(statement + "ORDER BY originator_version", params)
             return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
+
+    @staticmethod
+    def _postgres_rows(recorder: Any, originator: UUID, version: int | None) -> list[tuple[int, str, bytes]]:
+        """`_rows` on PostgreSQL: the three columns read, not the stream's id made a UUID again on every row."""
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s"
+                        ).format(schema=Identifier(recorder.datastore.schema),
+                                 table=Identifier(recorder.events_table_name))
+        params: list[Any] = [originator]
+        if version is not None:
+            statement += SQL(" AND originator_version <= %s")
+            params.append(version)
+        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute(statement + SQL(" ORDER BY originator_version"), params, prepare=True)
+            return [(row["originator_version"], row["topic"], bytes(row["state"])) for row in cursor.fetchall()]
 
     def _damaged(self, name: str, held: int, recorded: int, found: int | None = None) -> StoreError:
         holds = f"events 1-{held}" if held > 1 else "event 1" if held == 1 else "no first event"
