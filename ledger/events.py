@@ -553,6 +553,34 @@ def from_fact(fact: dict[str, Any]) -> Event:
     return cls(**values)
 
 
+def from_frozen_fact(fact: dict[str, Any]) -> Event:
+    """`from_fact` for a fact decoded with its lists as tuples already (Store.facts(frozen=True)), which it may
+    consume: at the class's current version, the event is built from it as it is, without copying or freezing
+    it value by value (the lean read path of a game's load). A game's first fact comes with lists (its board and
+    ruleset data as their files give them) and is read as `from_fact` reads it."""
+    if fact.get("type") == "GameStarted":
+        return from_fact(fact)
+    cls = EVENT_TYPES[fact.pop("type")]
+    version = fact.pop("class_version", 1)
+    if version != cls.class_version:  # an older fact: upcast the way every fact was read before
+        return from_fact(_thaw({**fact, "type": cls.__name__, "class_version": version}))
+    if "effects" in fact:
+        fact["effects"] = Effects(**fact["effects"])
+    return cls(**fact)
+
+
+def read_frozen_facts(facts: Iterable[dict], source: str) -> list[Event]:
+    """`read_facts` for facts decoded with their lists as tuples (Store.facts(frozen=True)); it consumes them."""
+    events: list[Event] = []
+    append = events.append
+    try:
+        for fact in facts:
+            append(from_frozen_fact(fact))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise StoreError(f"{source}: event {len(events) + 1} is not a whispers event") from None
+    return events
+
+
 def read_facts(facts: Iterable[dict], source: str) -> list[Event]:
     """The events of stored facts, upcast; StoreError names the first fact that is not an event."""
     events = []

@@ -18,7 +18,7 @@ from whispers.ledger.state import (
     Loyalty,
     Pending,
     card_empire,
-    replace,
+    copy_state,
 )
 
 
@@ -39,18 +39,54 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     version = state.version + 1
     if isinstance(event, ev.MoveTakenBack):
         assert state.prior is not None
-        return replace(state.prior, version=version)
-    new = _APPLY[type(event)](state, event)
+        taken_back = copy_state(state.prior)
+        taken_back.__dict__["version"] = version
+        return taken_back
+    # One copy per event, changed in place by the event's function before anyone else sees it: the states
+    # already folded (this one, the priors) are never changed.
+    new = copy_state(state)
+    _APPLY[type(event)](new, event)
     if event.MOVE:
         # only the last move: the earlier ones are the priors' own (a tuple of all of them, in every state of
         # the prior chain, took memory quadratic in the number of moves)
-        return replace(new, prior=state, moves=(version,), version=version)
-    return replace(new, version=version)
+        _set(new, prior=state, moves=(version,), version=version)
+    else:
+        new.__dict__["version"] = version
+    return new
+
+
+def _set(work: GameState, **changes: object) -> None:
+    """Changes the fold's working copy (frozen to everyone else) in place."""
+    work.__dict__.update(changes)
+
+
+def _changed(work: GameState, **changes: object) -> GameState:
+    """`work`, the fold's working copy of the state for one event, changed in place. Every function below is
+    given that copy (never a state already folded), reads it as it stands and changes it in turn."""
+    work.__dict__.update(changes)
+    return work
+
+
+_PINNED: dict[tuple[str, str], tuple[Any, Any]] = {}
+"""(kind, content hash) -> (the data, the Board or Ruleset built from it): games on one board and ruleset (a
+tournament's) validate and build them once per process. Found only when the data is equal, so a record whose data
+does not match its claimed hash still gets its own."""
+
+
+def _pinned(kind: str, claimed: str, data: dict[str, Any], build: Any, source: str) -> Any:
+    found = _PINNED.get((kind, claimed))
+    if found is not None and found[0] == data:
+        return found[1]
+    built = build(data, source=source)
+    if len(_PINNED) >= 32:  # a handful of boards and rulesets in use; a long-lived server is not a leak
+        _PINNED.clear()
+    _PINNED[(kind, claimed)] = (data, built)
+    return built
 
 
 def _started(e: ev.GameStarted) -> GameState:
-    board = Board.from_data(e.board, source=f"record of {e.name}")
-    ruleset = Ruleset.from_data(e.ruleset, source=f"record of {e.name}")
+    board: Board = _pinned("board", e.board_hash, e.board, Board.from_data, f"record of {e.name}")
+    ruleset: Ruleset = _pinned("ruleset", e.ruleset_hash, e.ruleset, Ruleset.from_data, f"record of {e.name}")
     banners = {r.id: (r.home, r.banners) for r in board.regions.values() if r.banners}
     reserve = {emp: BANNERS_PER_EMPIRE - sum(n for h, n in banners.values() if h == emp) for emp in board.empires}
     return GameState(
@@ -77,7 +113,7 @@ def _after_order(state: GameState, actor: str, draw: bool = False, given: tuple[
     last = (*given, ends, repeat) if given is not None else state.last_order
     if state.oil and given is not None:
         again = Pending(actor, ((given[0], given[1]),), ends, pending.resume if pending else None, given[2])
-        return replace(state, pending=again, oil=False, last_actor=actor, last_was_draw=draw, last_order=last,
+        return _changed(state, pending=again, oil=False, last_actor=actor, last_was_draw=draw, last_order=last,
                        attack_cards=(), last_attack=None)
     if ends:
         index = SUPPLY_DUE
@@ -85,7 +121,7 @@ def _after_order(state: GameState, actor: str, draw: bool = False, given: tuple[
         index = pending.resume
     else:
         index = _next_office(state, state.office_index)
-    return replace(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw, last_order=last,
+    return _changed(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw, last_order=last,
                    attack_cards=(), last_attack=None)
 
 
@@ -117,7 +153,7 @@ def _add_reserve(reserve: Mapping[str, int], empire: str, delta: int) -> dict[st
 def _a_phase(state: GameState, e: ev.PhaseStarted) -> GameState:
     # the empire turns phase starts "after" a virtual empire -1, so the engine starts the first one
     empire = e.phase == "empire"
-    return replace(
+    return _changed(
         state,
         round=e.round,
         phase=e.phase,
@@ -131,19 +167,20 @@ def _a_phase(state: GameState, e: ev.PhaseStarted) -> GameState:
 
 
 def _a_skipped(state: GameState, e: ev.Skipped) -> GameState:
-    return replace(state, step=state.step + 1)
+    return _changed(state, step=state.step + 1)
 
 
 def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
-    return replace(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None,
+    return _changed(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None,
                    counter_clockwise=False, oil=False, last_order=None)
 
 
 def _a_office_skipped(state: GameState, e: ev.OfficeSkipped) -> GameState:
-    state = replace(state, attack_cards=())  # an attack card goes with the order skipped
+    state = _changed(state, attack_cards=())  # an attack card goes with the order skipped
     if state.pending is not None:
-        return replace(_after_order(state, state.pending.society), last_actor=state.last_actor)
-    return replace(state, office_index=_next_office(state, state.office_index))
+        actor = state.last_actor  # read before _after_order changes it
+        return _changed(_after_order(state, state.pending.society), last_actor=actor)
+    return _changed(state, office_index=_next_office(state, state.office_index))
 
 
 def _a_supply(state: GameState, e: ev.SupplyChecked) -> GameState:
@@ -152,12 +189,12 @@ def _a_supply(state: GameState, e: ev.SupplyChecked) -> GameState:
         banners = _place(banners, region, empire, -n)
         reserve = _add_reserve(reserve, empire, n)
     # the empire's turn is over: no card may be played "immediately after" its orders any more
-    return replace(state, banners=banners, reserve=reserve, office_index=TURN_DONE, last_actor=None,
+    return _changed(state, banners=banners, reserve=reserve, office_index=TURN_DONE, last_actor=None,
                    last_was_draw=False)
 
 
 def _a_supply_suspended(state: GameState, e: ev.SupplySuspended) -> GameState:
-    return replace(state, office_index=TURN_DONE, last_actor=None, last_was_draw=False,
+    return _changed(state, office_index=TURN_DONE, last_actor=None, last_was_draw=False,
                    supply_owed=(*state.supply_owed, e.empire))
 
 
@@ -166,24 +203,24 @@ def _a_deferred_supply(state: GameState, e: ev.DeferredSupplyChecked) -> GameSta
     for region, (empire, n) in e.losses.items():
         banners = _place(banners, region, empire, -n)
         reserve = _add_reserve(reserve, empire, n)
-    return replace(state, banners=banners, reserve=reserve, supply_owed=())
+    return _changed(state, banners=banners, reserve=reserve, supply_owed=())
 
 
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
-    return replace(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None, lasting=(),
+    return _changed(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None, lasting=(),
                    counter_clockwise=False)
 
 
 def _a_first(state: GameState, e: ev.FirstPlayerPassed) -> GameState:
-    return replace(state, first=e.first, phase="mark", step=0)
+    return _changed(state, first=e.first, phase="mark", step=0)
 
 
 def _a_scored(state: GameState, e: ev.GameScored) -> GameState:
-    return replace(state, phase="over", scored=True)
+    return _changed(state, phase="over", scored=True)
 
 
 def _a_loyalty(state: GameState, e: ev.LoyaltyRecorded) -> GameState:
-    return replace(state, loyalty={**state.loyalty, e.society: Loyalty(e.tokens, {})})
+    return _changed(state, loyalty={**state.loyalty, e.society: Loyalty(e.tokens, {})})
 
 
 def _remove_agent(state: GameState, society: str, where: str) -> GameState:
@@ -191,28 +228,28 @@ def _remove_agent(state: GameState, society: str, where: str) -> GameState:
         empire, office = where.split(".", 1)
         council = dict(state.council)
         del council[(empire, office)]
-        return replace(state, council=council)
-    return replace(state, field_agents=state.field_agents - {(society, where)})
+        return _changed(state, council=council)
+    return _changed(state, field_agents=state.field_agents - {(society, where)})
 
 
 def _a_retrieved(state: GameState, e: ev.AgentRetrieved) -> GameState:
-    return replace(_remove_agent(state, e.society, e.where), step=state.step + 1)
+    return _changed(_remove_agent(state, e.society, e.where), step=state.step + 1)
 
 
 def _a_deployed(state: GameState, e: ev.AgentDeployed) -> GameState:
     if "." in e.where:
         empire, office = e.where.split(".", 1)
-        state = replace(state, council={**state.council, (empire, office): e.society})
+        state = _changed(state, council={**state.council, (empire, office): e.society})
     else:
-        state = replace(state, field_agents=state.field_agents | {(e.society, e.where)})
-    return replace(state, step=state.step + 1)
+        state = _changed(state, field_agents=state.field_agents | {(e.society, e.where)})
+    return _changed(state, step=state.step + 1)
 
 
 def _a_recruited(state: GameState, e: ev.BannersRecruited) -> GameState:
     banners = state.banners
     for region, n in e.placed.items():
         banners = _place(banners, region, e.empire, n)
-    state = replace(state, banners=banners, reserve=_add_reserve(state.reserve, e.empire, -e.amount))
+    state = _changed(state, banners=banners, reserve=_add_reserve(state.reserve, e.empire, -e.amount))
     return _after_order(state, e.society, given=(e.empire, e.office, e.order))
 
 
@@ -223,7 +260,7 @@ def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
         counts[e.empire] = counts.get(e.empire, 0) + e.drawn
     deck = state.decks[e.empire]
     deck = Deck(deck.draw + e.reshuffled - e.drawn, deck.discard - e.reshuffled)
-    state = replace(state, hands={**state.hands, e.society: Hand(counts, hand.known + e.cards)},
+    state = _changed(state, hands={**state.hands, e.society: Hand(counts, hand.known + e.cards)},
                     decks={**state.decks, e.empire: deck})
     return _after_order(state, e.society, draw=True, given=(e.empire, e.office, e.order))
 
@@ -238,8 +275,8 @@ def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
     for region, n in (e.returned or {}).items():
         banners = _place(banners, region, e.empire, n)
         reserve = _add_reserve(reserve, e.empire, -n)
-    state = replace(state, banners=banners, reserve=reserve, attack_cards=())
-    return replace(_after_order(state, e.society, given=(e.empire, e.office, e.order)), last_attack=e)
+    state = _changed(state, banners=banners, reserve=reserve, attack_cards=())
+    return _changed(_after_order(state, e.society, given=(e.empire, e.office, e.order)), last_attack=e)
 
 
 def _a_card_attacked(state: GameState, e: ev.CardAttacked) -> GameState:
@@ -247,7 +284,7 @@ def _a_card_attacked(state: GameState, e: ev.CardAttacked) -> GameState:
     reserve = _add_reserve(state.reserve, e.empire, e.attacker_losses)
     banners, reserve = _combat(state, banners, reserve, e.empire, e.target, e.banners, e.defending,
                                e.attacker_losses, e.defender_losses)
-    return replace(state, banners=banners, reserve=reserve)
+    return _changed(state, banners=banners, reserve=reserve)
 
 
 def _combat(state: GameState, banners: Mapping[str, tuple[str, int]], reserve: Mapping[str, int], empire: str,
@@ -268,7 +305,7 @@ def _a_swapped(state: GameState, e: ev.AgentSwapped) -> GameState:
     council = swap_agent_council(state, (e.empire, e.office), e.target, e.society, e.displaced)
     options = tuple((e.empire, o) for o in e.options)
     pending = Pending(e.society, options, state.ruleset.swap_agent_ends_council)
-    return replace(state, council=council, pending=pending, last_actor=e.society, last_was_draw=False,
+    return _changed(state, council=council, pending=pending, last_actor=e.society, last_was_draw=False,
                    last_attack=None)
 
 
@@ -281,31 +318,31 @@ def _spent(state: GameState, society: str, cards: tuple[str, ...]) -> GameState:
             decks[empire] = Deck(deck.draw + 1, deck.discard)
         else:
             decks[empire] = Deck(deck.draw, deck.discard + 1)
-    return replace(state, hands={**state.hands, society: state.hands[society].without(cards)}, decks=decks)
+    return _changed(state, hands={**state.hands, society: state.hands[society].without(cards)}, decks=decks)
 
 
 def _effects(state: GameState, effects: ev.Effects) -> GameState:
     banners, reserve = apply_banner_effects(state, effects, "record")
     flat = {r: (e, n) for r, army in banners.items() for e, n in army.items() if n}
     council = apply_agent_moves(state, effects.agent, "record")
-    return replace(state, banners=flat, reserve=reserve, council=council)
+    return _changed(state, banners=flat, reserve=reserve, council=council)
 
 
 def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
     state = _effects(_spent(state, e.society, (e.card, *e.pay)), e.effects)
     if e.effect in ("hoard", "trade"):
-        state = replace(state, lasting=(*state.lasting, e.effect))
+        state = _changed(state, lasting=(*state.lasting, e.effect))
     elif e.effect == "midnight-oil" and (e.outcome or {}).get("repeat") == "after":
         # the order just given, once more, owed now; the sequence then resumes where it stood
         assert state.last_order is not None
         empire, office, order, ends, _ = state.last_order
-        state = replace(state, pending=Pending(e.society, ((empire, office),), ends, state.office_index, order))
+        state = _changed(state, pending=Pending(e.society, ((empire, office),), ends, state.office_index, order))
     elif e.effect == "midnight-oil":
-        state = replace(state, oil=True)
+        state = _changed(state, oil=True)
     elif e.effect in ATTACK_CARDS and (e.outcome or {}).get("after"):
-        state = replace(state, last_attack=None)  # played after the attack it changed: once
+        state = _changed(state, last_attack=None)  # played after the attack it changed: once
     elif e.effect in ATTACK_CARDS:
-        state = replace(state, attack_cards=(*state.attack_cards, (e.effect, tuple((e.params or {}).items()))))
+        state = _changed(state, attack_cards=(*state.attack_cards, (e.effect, tuple((e.params or {}).items()))))
     elif e.effect == "succession-crisis":
         # the sequence runs counter-clockwise from the position that drew the card: the office before it is next
         # (`outcome["next"]`, decided by the engine; a play recorded without it counts back from the active office)
@@ -315,10 +352,10 @@ def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
         else:
             current = min(state.office_index, SUPPLY_DUE) - 1
             index = current - 1 if current > 0 else SUPPLY_DUE
-        state = replace(state, counter_clockwise=True, office_index=index)
+        state = _changed(state, counter_clockwise=True, office_index=index)
     if e.act is not None:
         empire, office = e.act.split(".", 1)
-        state = replace(state, pending=Pending(e.society, ((empire, office),), False))
+        state = _changed(state, pending=Pending(e.society, ((empire, office),), False))
     return state
 
 
@@ -327,7 +364,7 @@ def _a_discarded(state: GameState, e: ev.CardsDiscarded) -> GameState:
 
 
 def _a_after_passed(state: GameState, e: ev.AfterOrderPassed) -> GameState:
-    return replace(state, last_actor=None, last_was_draw=False)
+    return _changed(state, last_actor=None, last_was_draw=False)
 
 
 def _a_loyalty_swapped(state: GameState, e: ev.LoyaltySwapped) -> GameState:
@@ -337,17 +374,17 @@ def _a_loyalty_swapped(state: GameState, e: ev.LoyaltySwapped) -> GameState:
     if tokens is not None:
         tokens = {**tokens, a: tokens[b], b: tokens[a]}
     new = Loyalty(tokens, {**loyalty.revealed, **e.revealed}, loyalty.swaps + 1, (*loyalty.swapped, (a, b)))
-    return replace(state, loyalty={**state.loyalty, e.society: new}, step=state.step + 1)
+    return _changed(state, loyalty={**state.loyalty, e.society: new}, step=state.step + 1)
 
 
 def _a_passed(state: GameState, e: ev.SwapPassed) -> GameState:
-    return replace(state, step=state.step + 1)
+    return _changed(state, step=state.step + 1)
 
 
 def _a_revealed(state: GameState, e: ev.LoyaltyRevealed) -> GameState:
     loyalty = state.loyalty[e.society]
     revealed = Loyalty(dict(e.tokens), loyalty.revealed, loyalty.swaps, loyalty.swapped)
-    return replace(state, loyalty={**state.loyalty, e.society: revealed})
+    return _changed(state, loyalty={**state.loyalty, e.society: revealed})
 
 
 def _a_ruling(state: GameState, e: ev.RulingApplied) -> GameState:
@@ -363,11 +400,11 @@ def _a_forked(state: GameState, e: ev.GameForked) -> GameState:
 
 
 def _a_finalized(state: GameState, e: ev.GameFinalized) -> GameState:
-    return replace(state, finalised=e.by)
+    return _changed(state, finalised=e.by)
 
 
 def _a_reopened(state: GameState, e: ev.GameReopened) -> GameState:
-    return replace(state, finalised=None)
+    return _changed(state, finalised=None)
 
 
 _APPLY: dict[type, Any] = {

@@ -24,7 +24,7 @@ from whispers.ledger.errors import (
     StoreError,
     WhispersError,
 )
-from whispers.ledger.events import read_facts
+from whispers.ledger.events import read_facts, read_frozen_facts
 from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.notes import GLYPHS, TAGS, current, problem
 from whispers.ledger.state import GameState
@@ -47,7 +47,7 @@ class Game:
 
 
 def load(store: Store, name: str, version: int | None = None) -> Game:
-    events = read_facts(store.facts(name, version), name)
+    events = read_frozen_facts(store.facts(name, version, frozen=True), name)
     return Game(name, tuple(events), fold(events))
 
 

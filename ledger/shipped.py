@@ -35,9 +35,24 @@ def shipped_hashes(kind: Kind) -> Mapping[str, str]:
     return {bid: load_board(bid).content_hash for bid in shipped_boards()}
 
 
+@cache
+def shipped_hash(kind: Kind, ident: str) -> str | None:
+    """The content hash of the shipped ruleset or board `ident` (None if none is shipped by that id): that one
+    file read, where `shipped_hashes` reads every one (a status read all three rulesets to label one)."""
+    if kind not in ("ruleset", "board"):
+        return shipped_hashes(kind).get(ident)
+    if kind == "ruleset":
+        from whispers.ledger.ruleset_files import load_ruleset, shipped_rulesets
+
+        return load_ruleset(ident).content_hash if ident in shipped_rulesets() else None
+    from whispers.ledger.board_files import load_board, shipped_boards
+
+    return load_board(ident).content_hash if ident in shipped_boards() else None
+
+
 def pin(kind: Kind, ident: str, digest: str) -> Pin:
     """Whether `ident` with content `digest` is the shipped one, a modified one, or custom."""
-    return classify(kind, ident, digest, shipped_hashes(kind).get(ident))
+    return classify(kind, ident, digest, shipped_hash(kind, ident))
 
 
 def started_pins(started: ev.GameStarted) -> tuple[Pin, Pin]:

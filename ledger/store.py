@@ -8,7 +8,6 @@ Every failure a user can cause is raised as a one-line `StoreError`.
 from __future__ import annotations
 
 import getpass
-import hashlib
 import os
 import re
 import sqlite3
@@ -20,10 +19,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self
 from urllib.parse import parse_qs, quote, unquote, urlsplit
-from uuid import UUID, uuid5
+from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
+from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import (
     InfrastructureFactory,
     InterfaceError,
@@ -36,12 +35,24 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment, EnvType
 
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
-from whispers.ledger.transcoder import MsgpackTranscoder
+from whispers.ledger.streams import GAME_CREATED, GAME_RECORDED, NOTES_CREATED, Fact, game_id, notes_id
+from whispers.ledger.transcoder import MsgpackTranscoder, decode_frozen
 
-Fact = dict[str, Any]
 
-NAMESPACE: Final = UUID("5f0b1d8e-3c4a-4e7b-9a56-2d8f3e1c7b90")
-"""Game ids are uuid5(NAMESPACE, name). Fixed forever: changing it orphans every stored game."""
+def _records() -> Any:
+    """The aggregates' module (ledger/records.py), imported the first time the store writes or decodes a stored
+    event the eventsourcing way: a command that only reads a game never defines them."""
+    from whispers.ledger import records
+
+    return records
+
+
+def __getattr__(name: str) -> Any:
+    """`GameRecord` and `NotesRecord` are still found here, defined on first use."""
+    if name in ("GameRecord", "NotesRecord"):
+        return getattr(_records(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 STORE_ENV: Final = "WHISPERS_STORE"
 SQLITE_LOCK_TIMEOUT = 5
@@ -54,72 +65,6 @@ _SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 """A PostgreSQL schema name that needs no quoting: eventsourcing finds its composite types by an unquoted name,
 so in a schema such as "Tables" reads work and every write fails."""
 _MOVED_ON: Final = "the game moved on: re-run status"
-
-
-def game_id(name: str) -> UUID:
-    return uuid5(NAMESPACE, name)
-
-
-class GameRecord(Aggregate):
-    """One game's record: its facts in the order they happened. The version is the number of facts."""
-
-    # Explicit topics are what the stored events name, so records survive this module moving.
-    TOPIC = "whispers:GameRecord"
-
-    class Created(Aggregate.Created):
-        TOPIC = "whispers:GameRecord.Created"
-        name: str
-        fact: Fact
-
-    class Recorded(Aggregate.Event):
-        TOPIC = "whispers:GameRecord.Recorded"
-        fact: Fact
-
-        def apply(self, aggregate: GameRecord) -> None:
-            aggregate.facts.append(self.fact)
-
-    @staticmethod
-    def create_id(name: str) -> UUID:
-        return game_id(name)
-
-    def __init__(self, name: str, fact: Fact) -> None:
-        self.name = name
-        self.facts: list[Fact] = [fact]
-
-    def record(self, fact: Fact) -> None:
-        self.trigger_event(self.Recorded, fact=fact)
-
-
-class NotesRecord(Aggregate):
-    """A game's annotations, in a stream of their own so that a finished record is never reopened."""
-
-    TOPIC = "whispers:NotesRecord"
-
-    class Created(Aggregate.Created):
-        TOPIC = "whispers:NotesRecord.Created"
-        game: str
-
-    class Noted(Aggregate.Event):
-        TOPIC = "whispers:NotesRecord.Noted"
-        note: Fact
-
-        def apply(self, aggregate: NotesRecord) -> None:
-            aggregate.notes.append(self.note)
-
-    @staticmethod
-    def create_id(game: str) -> UUID:
-        return notes_id(game)
-
-    def __init__(self, game: str) -> None:
-        self.game = game
-        self.notes: list[Fact] = []
-
-    def note(self, note: Fact) -> None:
-        self.trigger_event(self.Noted, note=note)
-
-
-def notes_id(game: str) -> UUID:
-    return uuid5(NAMESPACE, f"notes:{game}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +257,8 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
                 raise StoreError(f"no schema {pg.schema!r} in PostgreSQL database {pg.dbname!r} at {where}: "
                                  f"create it with CREATE SCHEMA {pg.schema};")
             conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{POSTGRES_LOCK_TIMEOUT}s"])
+            import hashlib
+
             digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
             conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
             events_table = f"{pg.schema or 'public'}.{EventStore.name}_events"
@@ -471,10 +418,11 @@ class Store:
         check_name(name)
         if not facts:
             raise ValueError("a game starts with at least one fact")
+        GameRecord, NotesRecord = _records().GameRecord, _records().NotesRecord
         record = GameRecord(name=name, fact=facts[0])
         for fact in facts[1:]:
             record.record(fact)
-        saved: list[Aggregate] = [record]
+        saved: list[Any] = [record]
         if notes:
             noted = NotesRecord(game=name)
             for note in notes:
@@ -498,6 +446,7 @@ class Store:
             # Events built directly, rather than by replaying the record to call record(): the version check
             # above and the store's uniqueness of (game, version) are all the consistency an append needs.
             originator_id = game_id(name)
+            GameRecord = _records().GameRecord
             timestamp: datetime = GameRecord.Recorded.create_timestamp()
             events = [
                 GameRecord.Recorded(
@@ -514,41 +463,91 @@ class Store:
                 raise GameMovedOn(_MOVED_ON) from None
         return expected_version + len(facts)
 
-    def facts(self, name: str, version: int | None = None) -> list[Fact]:
-        """The game's first `version` facts, or all of them."""
+    def facts(self, name: str, version: int | None = None, *, frozen: bool = False) -> list[Fact]:
+        """The game's first `version` facts, or all of them. With `frozen`, lists come back as tuples (decoded so
+        by msgpack itself) in every fact but the first, for a reader that builds immutable events from them
+        (ledger.events.read_frozen_facts): the first fact, a game's setup, holds its board and ruleset data as their
+        files give them, lists."""
         check_name(name)
         with self._translated():
             if version is not None and version < 1:
                 raise NoSuchEvent(name, self._version(name), version)
-            record = self._read(name, version)
+            record = self._read(name, version, frozen)
             recorded = self._version(name)
             if record.version < min(recorded, version or recorded):
                 # Short of what the store says was recorded: a writer appended since (read again), or damage.
-                record = self._read(name, version)
+                record = self._read(name, version, frozen)
                 if record.version < min(recorded, version or recorded):
                     raise self._damaged(name, record.version, recorded)
         if version is not None and record.version != version:
             raise NoSuchEvent(name, record.version, version)
         return record.facts
 
-    def _read(self, name: str, version: int | None) -> _Read:
+    def _read(self, name: str, version: int | None, frozen: bool = False) -> _Read:
         """The game's facts read straight from its rows: each row's msgpack decoded and its fact taken, without
         building eventsourcing's domain event (a UUID, a timestamp, an object) per fact. What is kept is the one
         check a damaged store fails: the versions run 1, 2, 3... with no gap, repeat or missing start."""
-        stored = self._events.recorder.select_events(game_id(name), lte=version)
+        stored = self._rows(game_id(name), version)
         if not stored:
             raise self._unknown(name)
-        decode = self._events.mapper.transcoder.decode
-        facts: list[Fact] = []
-        for expected, item in enumerate(stored, start=1):
-            if item.originator_version != expected or (expected == 1) != (item.topic == GameRecord.Created.TOPIC):
-                raise self._damaged(name, expected - 1, self._version(name), item.originator_version)
-            try:
-                facts.append(decode(item.state)["fact"])
-            except Exception as e:  # whatever a damaged row makes the decoder raise
-                raise MapperDeserialisationError(
-                    f"game {name!r}, event {expected}: its stored bytes cannot be decoded ({_one_line(e)})") from e
+        plain = self._events.mapper.transcoder.decode
+        decode = decode_frozen if frozen else plain
+        created = GAME_CREATED
+        numbers = [number for number, _, _ in stored]
+        topics = [topic for _, topic, _ in stored]
+        if numbers != list(range(1, len(stored) + 1)) or topics[0] != created or created in topics[1:]:
+            # compared whole at C speed above; found row by row here
+            for expected, (number, topic, _) in enumerate(stored, start=1):
+                if number != expected or (expected == 1) != (topic == created):
+                    raise self._damaged(name, expected - 1, self._version(name), number)
+        try:
+            facts = [plain(stored[0][2])["fact"], *[decode(state)["fact"] for _, _, state in stored[1:]]]
+        except Exception:  # whatever a damaged row makes the decoder raise: find which row, and say so
+            for expected, (_, _, state) in enumerate(stored, start=1):
+                try:
+                    (decode if expected > 1 else plain)(state)["fact"]
+                except Exception as e:
+                    raise MapperDeserialisationError(f"game {name!r}, event {expected}: its stored bytes cannot be "
+                                                     f"decoded ({_one_line(e)})") from e
+            raise
         return _Read(facts, len(facts))
+
+    def _rows(self, originator: UUID, version: int | None) -> list[tuple[int, str, bytes]]:
+        """(version, topic, state) of a stream's events up to `version`, in order. On SQLite, selected directly:
+        eventsourcing's own select makes a UUID and a record object per row, which cost as much as decoding it."""
+        from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+        recorder = self._events.recorder
+        if self._postgres is not None:
+            return self._postgres_rows(recorder, originator, version)
+        if not isinstance(recorder, SQLiteAggregateRecorder):
+            return [(item.originator_version, item.topic, item.state)
+                    for item in recorder.select_events(originator, lte=version)]
+        statement = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                     "WHERE originator_id = ? ")
+        params: list[Any] = [originator.hex]
+        if version is not None:
+            statement += "AND originator_version <= ? "
+            params.append(version)
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(statement + "ORDER BY originator_version", params)
+            return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
+
+    @staticmethod
+    def _postgres_rows(recorder: Any, originator: UUID, version: int | None) -> list[tuple[int, str, bytes]]:
+        """`_rows` on PostgreSQL: the three columns read, not the stream's id made a UUID again on every row."""
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s"
+                        ).format(schema=Identifier(recorder.datastore.schema),
+                                 table=Identifier(recorder.events_table_name))
+        params: list[Any] = [originator]
+        if version is not None:
+            statement += SQL(" AND originator_version <= %s")
+            params.append(version)
+        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute(statement + SQL(" ORDER BY originator_version"), params, prepare=True)
+            return [(row["originator_version"], row["topic"], bytes(row["state"])) for row in cursor.fetchall()]
 
     def _damaged(self, name: str, held: int, recorded: int, found: int | None = None) -> StoreError:
         holds = f"events 1-{held}" if held > 1 else "event 1" if held == 1 else "no first event"
@@ -593,8 +592,9 @@ class Store:
 
     def names(self) -> list[str]:
         """Every game in the store, in the order they were created."""
-        topics = [GameRecord.Created.TOPIC]
+        topics = [GAME_CREATED]
         names: list[str] = []
+        _records()  # the stored events are decoded as eventsourcing domain events
         with self._translated():
             self._check_log(whole=True)
             recorder = self._events.recorder
@@ -608,6 +608,7 @@ class Store:
     def add_note(self, name: str, note: Fact) -> int:
         """Appends a note to the game's notes stream at its next version; returns how many notes it holds now."""
         check_name(name)
+        NotesRecord = _records().NotesRecord
         with self._translated():
             self._version(name)  # the game must exist
             last = self._events.recorder.select_events(notes_id(name), desc=True, limit=1)
@@ -631,12 +632,13 @@ class Store:
         Each stored note is decoded on its own, so one that cannot be decoded (written by an older whispers)
         comes back as {"unreadable": why} in its place instead of making every note unreadable."""
         check_name(name)
+        _records()  # its stored notes are decoded as eventsourcing domain events
         with self._translated():
             self._version(name)
             stored = self._events.recorder.select_events(notes_id(name))
         notes: list[Fact] = []
         for item in stored:
-            if item.topic == NotesRecord.Created.TOPIC:
+            if item.topic == NOTES_CREATED:
                 continue
             try:
                 notes.append(self._events.mapper.to_domain_event(item).note)  # type: ignore[attr-defined]
@@ -647,7 +649,7 @@ class Store:
     def changes(self, after: int = 0, limit: int = 10_000) -> tuple[int, list[str]]:
         """Games with facts stored after position `after` of the store's log: (the last position read, their
         names in order of first change). For read models that remember how far they have read."""
-        topics = [GameRecord.Created.TOPIC, GameRecord.Recorded.TOPIC]
+        topics = [GAME_CREATED, GAME_RECORDED]
         changed: dict[UUID, None] = {}
         position = after
         with self._translated():
@@ -663,12 +665,14 @@ class Store:
     def changed_games(self, after: int = 0, limit: int = 10_000) -> tuple[int, dict[str, int | None]]:
         """Like `changes`, with each game's creation position in the log when it was created after `after`
         (else None): the order `names` lists games in, for a read model to keep."""
-        topics = [GameRecord.Created.TOPIC, GameRecord.Recorded.TOPIC]
+        topics = [GAME_CREATED, GAME_RECORDED]
         changed: dict[UUID, int | None] = {}
         position = after
         with self._translated():
             self._check_log(whole=True)
             recorder = self._events.recorder
+            if self._sqlite_recorder() is not None:
+                return self._sqlite_changed_games(after)
             while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
                 for n in batch:
                     if n.originator_version == 1:
@@ -677,6 +681,40 @@ class Store:
                         changed.setdefault(n.originator_id, None)
                 position = batch[-1].id
             return position, {self._name_of(game): created for game, created in changed.items()}
+
+    def _sqlite_changed_games(self, after: int) -> tuple[int, dict[str, int | None]]:
+        """`changed_games` on SQLite in two statements, read in one transaction: the games with facts after
+        `after` (and the creation position of those created since), and the names of those created before. A
+        catalog built afresh over 10,000 games made a notification object with a UUID for each of their
+        two million events, then asked for each game's first event on its own."""
+        recorder = self._sqlite_recorder()
+        assert recorder is not None
+        table = recorder.events_table_name
+        decode = self._events.mapper.transcoder.decode
+        created_topic, recorded_topic = GAME_CREATED, GAME_RECORDED
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(
+                f"SELECT originator_id, min(rowid), max(rowid) FROM {table} WHERE rowid > ? AND topic IN (?, ?) "
+                "GROUP BY originator_id ORDER BY min(rowid)", (after, created_topic, recorded_topic))
+            games = [tuple(_values(row)) for row in cursor.fetchall()]
+            position = max([after, *(last for _, _, last in games)])
+            changed: dict[str, int | None] = {}
+            for game, _, _ in games:
+                cursor.execute(f"SELECT rowid, topic, state FROM {table} WHERE originator_id = ? "
+                               "AND originator_version = 1", (game,))
+                row = cursor.fetchone()
+                if row is None or _values(row)[1] != created_topic:
+                    raise StoreError(f"game {UUID(game)}: the store holds no first event for it: "
+                                     f"the store {self.url} is damaged")
+                rowid, _, state = _values(row)
+                changed[decode(state)["name"]] = rowid if rowid > after else None
+        return position, changed
+
+    def _sqlite_recorder(self) -> Any:
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+        recorder = self._events.recorder
+        return recorder if isinstance(recorder, SQLiteApplicationRecorder) else None
 
     # ---------------------------------------------------------------------------------------------- read models
     # A read model's rows live in the store's own database (the SQLite file, the PostgreSQL schema), beside the
@@ -787,14 +825,17 @@ class Store:
         if not found or found[0].id != position:
             return None
         n = found[0]
+        import hashlib
+
         digest = hashlib.sha256(f"{position}:{n.originator_id}:{n.originator_version}:{n.topic}:".encode())
         digest.update(n.state)
         return digest.hexdigest()
 
     def _name_of(self, game: UUID) -> str:
         created = self._events.recorder.select_events(game, lte=1, limit=1)
+        record = _records().GameRecord  # defined before its stored event is decoded
         event = self._events.mapper.to_domain_event(created[0]) if created else None
-        if not isinstance(event, GameRecord.Created):
+        if not isinstance(event, record.Created):
             raise StoreError(f"game {game}: the store holds no first event for it: the store {self.url} is damaged")
         return event.name
 

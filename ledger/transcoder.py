@@ -53,3 +53,8 @@ class MsgpackTranscoder(Transcoder):
 
     def decode(self, data: bytes) -> Any:
         return msgpack.unpackb(data, ext_hook=_ext_hook, raw=False, strict_map_key=False)
+
+
+def decode_frozen(data: bytes) -> Any:
+    """Decodes stored event state with its lists as tuples: immutable as they come, for events built from them."""
+    return msgpack.unpackb(data, ext_hook=_ext_hook, raw=False, strict_map_key=False, use_list=False)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from whispers.ledger import events as ev
-from whispers.ledger.events import read_facts
+from whispers.ledger.events import read_frozen_facts
 from whispers.ledger.evolve import fold
 from whispers.ledger.meta import of_events
 from whispers.ledger.shipped import state_pins
@@ -81,7 +81,7 @@ class Catalog:
             return Refreshed(0, 0, start)
         rows, events = [], 0
         for done, (name, created) in enumerate(changed.items(), start=1):
-            read = read_facts(self.store.facts(name), name)
+            read = read_frozen_facts(self.store.facts(name, frozen=True), name)
             events += len(read)
             rows.append((name, created, json.dumps(game_summary(name, read))))
             if progress:

@@ -72,6 +72,8 @@ def move_label(events: tuple[ev.Event, ...] | list[ev.Event], version: int, stat
 def standing(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[tuple[int, ev.Event]]:
     """(version, event) of the events still standing: a take-back removes the move it took back and
     everything the engine recorded after it (the take-back itself is not standing either)."""
+    if ev.MoveTakenBack not in map(type, events):  # most records (a scan at C speed): all of it stands
+        return list(enumerate(events, start=1))
     kept: list[tuple[int, ev.Event]] = []
     for version, event in enumerate(events, start=1):
         if isinstance(event, ev.MoveTakenBack):
