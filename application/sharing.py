@@ -69,12 +69,6 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _events(store: Store) -> Any:
-    # The eventsourcing application inside the Store. ledger/store.py is another helper's file in this wave;
-    # a Store.links/share pair there should replace this reach into it.
-    return store._events
-
-
 @dataclass(frozen=True, slots=True)
 class Access:
     """What a valid token opens: one game, as one viewer."""
@@ -114,12 +108,8 @@ class Links:
 
 
 def _stored(store: Store, game: str) -> SharedLinks | None:
-    from eventsourcing.application import AggregateNotFoundError
-
-    try:
-        return _events(store).repository.get(links_id(game))
-    except AggregateNotFoundError:
-        return None
+    found = store.side_stream(links_id(game))
+    return found if isinstance(found, SharedLinks) else None
 
 
 def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:8000", revoke: bool = False) -> Links:
@@ -140,7 +130,7 @@ def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:80
         if record is None:
             record = SharedLinks(game=game)
         record.share({digest(t): role for role, t in tokens.items()})
-        _events(s).save(record)
+        s.save_side_stream(record)
     return Links(game, base, tokens["table"], {p: tokens[f"seat:{p}"] for p in players}, tokens["spectator"])
 
 

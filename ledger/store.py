@@ -791,6 +791,26 @@ class Store:
         digest.update(n.state)
         return digest.hexdigest()
 
+    def side_stream(self, originator_id: UUID) -> Any | None:
+        """An aggregate kept beside the games (a game's shared links: application/sharing.py), or None if the
+        store holds none with this id. Its class is found by its stored topic, so the caller defines it."""
+        from eventsourcing.application import AggregateNotFoundError
+
+        with self._translated():
+            try:
+                return self._events.repository.get(originator_id)
+            except AggregateNotFoundError:
+                return None
+
+    def save_side_stream(self, aggregate: Aggregate) -> None:
+        """Saves the new events of an aggregate kept beside the games (GameMovedOn if another writer saved one
+        at the same version first)."""
+        with self._translated():
+            try:
+                self._events.save(aggregate)
+            except RecordConflictError:
+                raise GameMovedOn("another writer changed it at the same moment: try again") from None
+
     def _name_of(self, game: UUID) -> str:
         created = self._events.recorder.select_events(game, lte=1, limit=1)
         event = self._events.mapper.to_domain_event(created[0]) if created else None

@@ -143,6 +143,7 @@ def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
             "tokens": dict(held.tokens) if shown and held.tokens is not None else None,
             "revealed": dict(held.revealed),
             "sealed": held.tokens is None,
+            "committed": held.commitment is not None,  # sealed at its own seat: only a hash is recorded
             "swaps": held.swaps,
             "concealed": held.concealed,
         }
