@@ -30,7 +30,7 @@ TOKEN_BYTES: Final = 24  # 192 bits, above the 128 the issue asks for
 LINKS_NAMESPACE: Final = UUID("0c0b4f53-6a1e-4d36-9d8e-5f0a6f1f3a27")
 """Link streams are uuid5(LINKS_NAMESPACE, game). Fixed forever: changing it orphans every game's links."""
 
-Role = Literal["table", "seat", "spectator"]
+Role = Literal["table", "seat", "spectator", "director"]
 
 
 class SharedLinks(Aggregate):
@@ -82,11 +82,21 @@ class Access:
         """The visibility policy's viewer: the record for the table, the society, or the spectator."""
         from whispers.projections.visibility import SPECTATOR_NAME
 
-        return {"table": None, "spectator": SPECTATOR_NAME}.get(self.role, self.society)
+        return {"table": None, "director": None, "spectator": SPECTATOR_NAME}.get(self.role, self.society)
 
     @property
     def may_record(self) -> bool:
         return self.role == "table"
+
+    @property
+    def may_annotate(self) -> bool:
+        """Notes and forks: the table's link and the director (not a seat, not a spectator)."""
+        return self.role in ("table", "director")
+
+    @property
+    def seals(self) -> str | None:
+        """The society whose loyalty this link may seal and reveal: a seat's own (ledger/sealing.py)."""
+        return self.society if self.role == "seat" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +168,16 @@ def access(store: Store | str | None, game: str, token: str) -> Access:
     if found.startswith("seat:"):
         return Access(game, "seat", found.removeprefix("seat:"))
     return Access(game, "table" if found == "table" else "spectator")
+
+
+def director_access(store: Store | str | None, game: str) -> Access:
+    """The director's view of `game` (the record, with notes and forks): UnknownGame, in the same words as a bad
+    link, for a game that does not exist."""
+    from whispers.application.director import exists
+
+    if not exists(store, game):
+        raise UnknownGame("no such page")
+    return Access(game, "director")
 
 
 def director_allows(expected: str, given: str) -> bool:

@@ -791,6 +791,16 @@ class Store:
         digest.update(n.state)
         return digest.hexdigest()
 
+    def last_written(self, name: str) -> datetime:
+        """When the game's last fact was stored (UTC, by the clock of the machine that stored it): the director's
+        "last move" column. One event read, not the game."""
+        check_name(name)
+        with self._translated():
+            last = self._events.recorder.select_events(game_id(name), desc=True, limit=1)
+            if not last:
+                raise self._unknown(name)
+            return self._events.mapper.to_domain_event(last[0]).timestamp
+
     def side_stream(self, originator_id: UUID) -> Any | None:
         """An aggregate kept beside the games (a game's shared links: application/sharing.py), or None if the
         store holds none with this id. Its class is found by its stored topic, so the caller defines it."""
