@@ -283,3 +283,96 @@ def test_the_pages_sha256_is_the_one_the_rules_check() -> None:
                          capture_output=True, text=True, timeout=30, check=True).stdout.split()
     assert out == [hashlib.sha256(t.encode()).hexdigest() for t in texts]
     assert "sha256:" + out[0] == commitment(PLACED, SALT)
+
+
+# --- in a real browser ---------------------------------------------------------------------------------------
+
+CHROMEDRIVER = shutil.which("chromedriver")
+CHROMIUM = shutil.which("chromium")
+
+
+class Browser:
+    """Headless Chromium driven over the W3C WebDriver protocol (chromedriver from the system's packages)."""
+
+    def __init__(self, size: str) -> None:
+        import socket
+        import time
+
+        import httpx
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.driver = subprocess.Popen([str(CHROMEDRIVER), f"--port={port}"], stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+        self.http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
+        for _ in range(100):
+            try:
+                self.http.get("/status")
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        options = {"binary": CHROMIUM, "args": ["--headless", "--no-sandbox", "--disable-gpu", f"--window-size={size}"]}
+        made = self.http.post("/session", json={"capabilities": {"alwaysMatch": {
+            "browserName": "chrome", "goog:chromeOptions": options}}}).json()["value"]
+        self.session = f"/session/{made['sessionId']}"
+
+    def open(self, url: str) -> None:
+        self.http.post(self.session + "/url", json={"url": url})
+
+    def run(self, script: str, *args: Any) -> Any:
+        answer = self.http.post(self.session + "/execute/sync", json={"script": script, "args": list(args)})
+        return answer.json()["value"]
+
+    def wait_for(self, script: str, *args: Any, seconds: float = 20) -> Any:
+        import time
+
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            found = self.run(script, *args)
+            if found:
+                return found
+            time.sleep(0.1)
+        raise AssertionError(f"the page never answered {script!r}")
+
+    def close(self) -> None:
+        try:
+            self.http.delete(self.session)
+        finally:
+            self.driver.terminate()
+            self.driver.wait(timeout=10)
+
+
+@pytest.mark.skipif(not (CHROMEDRIVER and CHROMIUM), reason="chromium and chromedriver are not installed")
+def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(tmp_path: Path) -> None:
+    """In Chromium at phone size: raven's seat seals its set (the page hashes it; the record holds only the
+    commitment of the tokens and the code the page kept), and the table records spider's loyalty by tapping its
+    picker's Record button."""
+    import httpx
+    from test_web import serving
+
+    with serving(tmp_path) as (_, links, _bases):
+        browser = Browser("390,844")
+        try:
+            browser.open(links["seats"]["raven"])
+            browser.wait_for("return document.documentElement.dataset.script === 'ran'")
+            browser.run("""const f = document.getElementById('seal');
+                for (const [slot, empire] of Object.entries(arguments[0])) { f.elements[slot].value = empire; }
+                f.querySelector('button[type=submit]').click();""", PLACED)
+            code = browser.wait_for("const c = document.getElementById('sealed-code'); "
+                                    "return !c.hidden && c.textContent")
+            kept = browser.run("return JSON.parse(localStorage.getItem('whispers:sealed:g1:raven'))")
+            assert kept["tokens"] == PLACED and kept["salt"] in code and re.fullmatch(r"[0-9a-f]{32}", kept["salt"])
+            log = httpx.get(links["table"] + "api/log").json()["lines"]
+            assert f"raven loyalty sealed {commitment(PLACED, kept['salt'])}" in log
+            assert not any("devout=" in line for line in log)  # the tokens are nowhere in the record
+
+            browser.open(links["table"])
+            browser.wait_for("return document.documentElement.dataset.script === 'ran'")
+            version = browser.run("return Number(document.getElementById('game').dataset.version)")
+            browser.run("document.querySelector('form.pick[data-verb=loyalty] button[type=submit]').click()")
+            browser.wait_for("const g = document.getElementById('game'); return g && Number(g.dataset.version) > "
+                             "arguments[0]", version)
+            assert httpx.get(links["table"] + "api/status").json()["phase"] == "deploy"
+        finally:
+            browser.close()  # the pages' live streams end before the server stops
