@@ -251,7 +251,7 @@ def test_the_director_sees_every_game_live_its_standings_and_its_chain_head(tmp_
     client = served(store, tmp_path / "cup.toml")
     hall = client.get(f"/director/{DIRECTOR}/").text
     assert "Table 7" in hall and "Ana &lt;b&gt;" in hall and "t2" in hall
-    last = store.last_written("g").isoformat(timespec="seconds")
+    last = store.last_written("g").isoformat(timespec="seconds")  # the table facts, recorded last
     assert f'datetime="{last}"' in hall
     assert 'class="state playing"' in hall and 'class="state setup"' in hall
     assert 'data-live="/director/' in hall
