@@ -50,6 +50,8 @@ function compose(form) {
 
 function pickers(game, line) {
   document.querySelectorAll("form.pick").forEach(function (form) {
+    // a move half filled in is not thrown away by a live reload: the page says the game moved on instead
+    form.addEventListener("change", function () { holding = true; });
     form.addEventListener("submit", function (e) { e.preventDefault(); post(game, compose(form)); });
     form.querySelector("button.to-line").addEventListener("click", function () {
       line.value = compose(form) + " ";
