@@ -23,6 +23,7 @@ from starlette.testclient import TestClient
 from test_views import assert_no_leak, hidden_owners, random_record, record_with_secrets_changed
 
 from whispers.application import recording, sharing
+from whispers.ledger import events as ev
 from whispers.ledger.store import Store, open_store
 from whispers.projections.replay import Replay
 from whispers.projections.visibility import SPECTATOR
@@ -274,6 +275,12 @@ def test_no_seat_page_tells_apart_loyalty_sets_it_may_not_know(seed: int) -> Non
         other_token = other_links.spectator if viewer == SPECTATOR else other_links.seats[viewer]
         assert pages_of(client, token, len(events)) == pages_of(other_client, other_token, len(events)), viewer
     assert changed > 0
+    # and it can fail: the table (the record) tells the two apart by the loyalty sets alone
+    other = record_with_secrets_changed(events, players, tokens=True)
+    assert any(isinstance(e, ev.LoyaltyRecorded) and e.tokens for e in events)
+    (_, links, client), (_, other_links, other_client) = stored(events), stored(other)
+    table_page = client.get(path("g", links.table)).text
+    assert table_page != other_client.get(path("g", other_links.table)).text.replace(other_links.table, links.table)
 
 
 def test_the_table_sees_what_the_seats_do_not() -> None:
