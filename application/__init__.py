@@ -11,6 +11,9 @@ form (what `--json` prints). Nothing here parses command lines, prints, or knows
     review.py      replay, stats, fork, diff, annotate, notes
     files.py       import (import_file), export (export_record, write_export), verify
     tournament.py  standings, tournament standings, pairing a round
+    seats.py       what a player does from its own seat: seal its loyalty (a commitment only), reveal it
+    director.py    the director's screen: every game with its state and last event time, tournament standings
+    sharing.py     capability links (share, access), following.py: live updates and a replay's rounds
     stores.py      opening a store from a URL (or using one already open)
 
 Errors are the ledger's typed errors (ledger.errors.WhispersError and its kin), raised unchanged; each face maps

@@ -19,6 +19,7 @@ class Command:
 class RecordLoyalty(Command):
     society: str
     tokens: dict[str, str] | None  # slot -> empire, or None for a sealed set
+    commitment: str | None = None  # a set sealed by its player: the salted hash of its tokens (ledger/sealing.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,7 @@ class NoCard(Command):
 class Reveal(Command):
     society: str
     tokens: dict[str, str]
+    salt: str | None = None  # for a committed set: the salt its commitment was made with
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +150,8 @@ def of_event(event: Event, borrowed: bool = False) -> Command | None:
     match event:
         case ev.LoyaltyRecorded(society=s, tokens=tokens):
             return RecordLoyalty(s, None if tokens is None else dict(tokens))
+        case ev.LoyaltyCommitted(society=s, commitment=commitment):
+            return RecordLoyalty(s, None, commitment)
         case ev.AgentDeployed(society=s, where=where):
             return Deploy(s, where)
         case ev.AgentRetrieved(society=s, where=where):
@@ -173,8 +177,8 @@ def of_event(event: Event, borrowed: bool = False) -> Command | None:
             return Pass(s)
         case ev.AfterOrderPassed(society=s):
             return NoCard(s)
-        case ev.LoyaltyRevealed(society=s, tokens=tokens):
-            return Reveal(s, dict(tokens))
+        case ev.LoyaltyRevealed(society=s, tokens=tokens, salt=salt):
+            return Reveal(s, dict(tokens), salt)
         case ev.MoveTakenBack(reason=reason, reopen=reopen):
             return Undo(reason, reopen)
         case ev.RulingApplied(reason=reason, effects=effects):

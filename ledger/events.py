@@ -88,6 +88,17 @@ class LoyaltyRecorded(Event):
     tokens: dict[str, str] | None
 
 
+@dataclass(frozen=True, slots=True)
+class LoyaltyCommitted(Event):
+    """A society sealed its loyalty set from its own seat: the record keeps only `commitment`, a salted hash of
+    the five tokens as placed (ledger/sealing.py), until the reveal gives tokens and salt that match it. Public:
+    the hash tells nothing of the set."""
+
+    MOVE = True
+    society: str
+    commitment: str
+
+
 # --- flow ------------------------------------------------------------------------------------------
 
 
@@ -390,6 +401,15 @@ class LoyaltyRevealed(Event):
     MOVE = True
     society: str
     tokens: dict[str, str]
+    salt: str | None = None
+    """The salt of a committed set (LoyaltyCommitted), which the reveal shows so anyone can check the match."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+        """Version 1, before a set could be committed, had no salt."""
+        fact["salt"] = None
 
 
 # --- the table -------------------------------------------------------------------------------------

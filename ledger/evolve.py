@@ -1,5 +1,6 @@
 """Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -223,6 +224,10 @@ def _a_loyalty(state: GameState, e: ev.LoyaltyRecorded) -> GameState:
     return _changed(state, loyalty={**state.loyalty, e.society: Loyalty(e.tokens, {})})
 
 
+def _a_committed(state: GameState, e: ev.LoyaltyCommitted) -> GameState:
+    return _changed(state, loyalty={**state.loyalty, e.society: Loyalty(None, {}, commitment=e.commitment)})
+
+
 def _remove_agent(state: GameState, society: str, where: str) -> GameState:
     if "." in where:
         empire, office = where.split(".", 1)
@@ -373,7 +378,8 @@ def _a_loyalty_swapped(state: GameState, e: ev.LoyaltySwapped) -> GameState:
     tokens = loyalty.tokens
     if tokens is not None:
         tokens = {**tokens, a: tokens[b], b: tokens[a]}
-    new = Loyalty(tokens, {**loyalty.revealed, **e.revealed}, loyalty.swaps + 1, (*loyalty.swapped, (a, b)))
+    new = dataclasses.replace(loyalty, tokens=tokens, revealed={**loyalty.revealed, **e.revealed},
+                              swaps=loyalty.swaps + 1, swapped=(*loyalty.swapped, (a, b)))
     return _changed(state, loyalty={**state.loyalty, e.society: new}, step=state.step + 1)
 
 
@@ -383,7 +389,7 @@ def _a_passed(state: GameState, e: ev.SwapPassed) -> GameState:
 
 def _a_revealed(state: GameState, e: ev.LoyaltyRevealed) -> GameState:
     loyalty = state.loyalty[e.society]
-    revealed = Loyalty(dict(e.tokens), loyalty.revealed, loyalty.swaps, loyalty.swapped)
+    revealed = dataclasses.replace(loyalty, tokens=dict(e.tokens))
     return _changed(state, loyalty={**state.loyalty, e.society: revealed})
 
 
@@ -423,6 +429,7 @@ _APPLY: dict[type, Any] = {
     ev.FirstPlayerPassed: _a_first,
     ev.GameScored: _a_scored,
     ev.LoyaltyRecorded: _a_loyalty,
+    ev.LoyaltyCommitted: _a_committed,
     ev.AgentRetrieved: _a_retrieved,
     ev.AgentDeployed: _a_deployed,
     ev.BannersRecruited: _a_recruited,

@@ -31,7 +31,7 @@ class Header:
 VERBS: dict[str, str] = {
     "game": "game ruleset=official board=standin players=raven,rat,spider,serpent first=raven",
     "loyalty": "raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant"
-               "   |   rat loyalty sealed",
+               "   |   rat loyalty sealed   |   rat loyalty sealed sha256:HASH (sealed at the seat)",
     "deploy": "raven deploy bear.steward   |   rat deploy frost-gate   (a field agent, where the ruleset allows)",
     "retrieve": "raven retrieve bear.steward",
     "recruit": "raven recruit frost-gate=1 ice-hall=1   [order=recruit_2] [at=bear.steward]",
@@ -45,7 +45,7 @@ VERBS: dict[str, str] = {
     "swap-loyalty": "raven swap-loyalty devout opposed   |   rat swap-loyalty devout=lion opposed=bear (sealed set)",
     "pass": "raven pass   (declines the swap phase)",
     "no-card": "raven no-card   (plays no more card after an empire's last order: its supply check follows)",
-    "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant",
+    "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant [salt=HEX]",
     "undo": 'undo "entered the wrong region"   |   undo reopen "TD: a misread final reveal"   (a finished game)',
     "ruling": 'ruling "TD: the attack stands though the fort was missed" kill=ice-hall:1',
     "finalize": 'finalize "Dana (TD)" ["results checked"]   (the director\'s seal on a finished game)',
@@ -241,6 +241,8 @@ def _split_options(args: list[str], options: set[str]) -> tuple[list[str], dict[
 def _loyalty(society: str, args: list[str]) -> c.Command:
     if args == ["sealed"]:
         return c.RecordLoyalty(society, None)
+    if len(args) == 2 and args[0] == "sealed" and args[1].startswith("sha256:"):
+        return c.RecordLoyalty(society, None, args[1])
     tokens = _tokens(args, "loyalty")
     if set(tokens) != set(SLOTS):
         raise NotationError(f"loyalty names all five slots ({', '.join(s + '=EMPIRE' for s in SLOTS)}) or is 'sealed'")
@@ -344,10 +346,11 @@ def _swap_loyalty(society: str, args: list[str]) -> c.Command:
 
 
 def _reveal(society: str, args: list[str]) -> c.Command:
-    tokens = _tokens(args, "reveal")
+    plain, options = _split_options(args, {"salt"})
+    tokens = _tokens(plain, "reveal")
     if set(tokens) != set(SLOTS):
         raise NotationError("reveal names all five slots: " + " ".join(s + "=EMPIRE" for s in SLOTS))
-    return c.Reveal(society, tokens)
+    return c.Reveal(society, tokens, options.get("salt"))
 
 
 def _pass(society: str, args: list[str]) -> c.Command:
@@ -410,6 +413,8 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
             if tokens is None or hide_private:
                 return f"{s} loyalty sealed"
             return f"{s} loyalty " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
+        case ev.LoyaltyCommitted(society=s, commitment=commitment):
+            return f"{s} loyalty sealed {commitment}"
         case ev.AgentDeployed(society=s, where=w):
             return f"{s} deploy {w}"
         case ev.AgentRetrieved(society=s, where=w):
@@ -449,8 +454,9 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
             return f"{s} pass"
         case ev.AfterOrderPassed(society=s):
             return f"{s} no-card"
-        case ev.LoyaltyRevealed(society=s, tokens=tokens):
-            return f"{s} reveal " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
+        case ev.LoyaltyRevealed(society=s, tokens=tokens, salt=salt):
+            line = f"{s} reveal " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
+            return line + (f" salt={salt}" if salt else "")
         case ev.MoveTakenBack(reason=reason, reopen=reopen):
             return f"undo {'reopen ' if reopen else ''}{_quote(reason)}"
         case ev.RulingApplied(reason=reason, effects=effects):

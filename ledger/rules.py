@@ -17,6 +17,7 @@ from typing import Any
 
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
+from whispers.ledger import sealing
 from whispers.ledger.board import Board
 from whispers.ledger.decree_effects import (
     BOARD_EFFECTS,
@@ -176,6 +177,12 @@ def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
             "(whispers move GAME undo --reopen REASON)",
             REOPEN_RULE,
         )
+    before = state.prior.loyalty if state.prior is not None else {}
+    for society, held in state.loyalty.items():
+        # else the table could take the seal back and record a set of its own choosing in its place
+        require(held.commitment is None or society in before,
+                f"{society}'s sealed set cannot be taken back: nobody but its player may change it, and the reveal "
+                "must match it", sealing.RULE)
     if command.reopen and not state.over:
         raise RuleError('the game is not over: there is nothing to reopen; take a move back with undo "REASON"',
                         REOPEN_RULE)
@@ -241,6 +248,11 @@ def _decide_loyalty(state: GameState, cmd: c.RecordLoyalty) -> list[ev.Event]:
     rule = "EN Setup: Loyalty"
     _check_move(state, cmd.society, "setup", "recording loyalty")
     require(cmd.society not in state.loyalty, f"{cmd.society}'s loyalty is recorded already", rule)
+    if cmd.commitment is not None:
+        require(cmd.tokens is None, "a committed set records its hash, not its tokens", sealing.RULE)
+        require(sealing.well_formed(cmd.commitment),
+                "a commitment is sha256: and 64 hexadecimal digits (made at the society's own seat)", sealing.RULE)
+        return [ev.LoyaltyCommitted(cmd.society, cmd.commitment)]
     if cmd.tokens is not None:
         _check_tokens(state, cmd.tokens, rule)
         _check_distinct_devout(state, cmd.society, cmd.tokens)
@@ -814,8 +826,17 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
             f"{slot} was revealed as {empire} by a swap, not {cmd.tokens[slot]}",
             "whispers: a reveal must agree with what was revealed",
         )
+    if loyalty.commitment is not None:
+        salt = cmd.salt or ""
+        require(bool(salt), f"{cmd.society} sealed its set with a commitment: the reveal gives its salt too "
+                "(salt=HEX, kept at the seat that sealed it)", sealing.RULE)
+        require(sealing.good_salt(salt), "a salt is 32 to 128 lower-case hexadecimal digits", sealing.RULE)
+        require(sealing.commitment(loyalty.at_setup(cmd.tokens), salt) == loyalty.commitment,
+                f"{cmd.society}'s reveal does not match the set it sealed (tokens or salt differ)", sealing.RULE)
+    else:
+        require(cmd.salt is None, f"{cmd.society} sealed no commitment: a reveal without salt=", rule)
     _check_distinct_devout(state, cmd.society, cmd.tokens)
-    return [ev.LoyaltyRevealed(cmd.society, dict(cmd.tokens))]
+    return [ev.LoyaltyRevealed(cmd.society, dict(cmd.tokens), cmd.salt)]
 
 
 def _decide_ruling(state: GameState, cmd: c.Ruling) -> list[ev.Event]:

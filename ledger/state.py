@@ -36,6 +36,8 @@ class Loyalty:
     swaps: int = 0
     swapped: tuple[tuple[str, str], ...] = ()
     """The pairs of slots swapped, in order (to tell the set as it was placed at setup)."""
+    commitment: str | None = None
+    """A set sealed by its player (LoyaltyCommitted): the salted hash its reveal must match (ledger/sealing.py)."""
 
     def at_setup(self, tokens: Mapping[str, str]) -> dict[str, str]:
         """`tokens` (this set now) with its swaps undone: the set as it was placed at setup."""

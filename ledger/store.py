@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import (
     InfrastructureFactory,
     InterfaceError,
@@ -830,6 +830,36 @@ class Store:
         digest = hashlib.sha256(f"{position}:{n.originator_id}:{n.originator_version}:{n.topic}:".encode())
         digest.update(n.state)
         return digest.hexdigest()
+
+    def last_written(self, name: str) -> datetime:
+        """When the game's last fact was stored (UTC, by the clock of the machine that stored it): the director's
+        "last move" column. One event read, not the game."""
+        check_name(name)
+        with self._translated():
+            last = self._events.recorder.select_events(game_id(name), desc=True, limit=1)
+            if not last:
+                raise self._unknown(name)
+            return self._events.mapper.to_domain_event(last[0]).timestamp
+
+    def side_stream(self, originator_id: UUID) -> Any | None:
+        """An aggregate kept beside the games (a game's shared links: application/sharing.py), or None if the
+        store holds none with this id. Its class is found by its stored topic, so the caller defines it."""
+        from eventsourcing.application import AggregateNotFoundError
+
+        with self._translated():
+            try:
+                return self._events.repository.get(originator_id)
+            except AggregateNotFoundError:
+                return None
+
+    def save_side_stream(self, aggregate: Aggregate) -> None:
+        """Saves the new events of an aggregate kept beside the games (GameMovedOn if another writer saved one
+        at the same version first)."""
+        with self._translated():
+            try:
+                self._events.save(aggregate)
+            except RecordConflictError:
+                raise GameMovedOn("another writer changed it at the same moment: try again") from None
 
     def _name_of(self, game: UUID) -> str:
         created = self._events.recorder.select_events(game, lte=1, limit=1)

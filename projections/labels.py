@@ -19,7 +19,8 @@ from whispers.ledger.errors import StoreError
 from whispers.projections.replay import standing
 
 _VERBS: dict[type, str] = {
-    ev.LoyaltyRecorded: "loyalty", ev.AgentDeployed: "deploy", ev.AgentRetrieved: "retrieve",
+    ev.LoyaltyRecorded: "loyalty", ev.LoyaltyCommitted: "loyalty", ev.AgentDeployed: "deploy",
+    ev.AgentRetrieved: "retrieve",
     ev.CardPlayed: "play", ev.CardsDiscarded: "discard", ev.LoyaltySwapped: "swap", ev.SwapPassed: "pass",
     ev.LoyaltyRevealed: "reveal", ev.AfterOrderPassed: "no-card", ev.RulingApplied: "ruling",
     ev.TableChecked: "check",

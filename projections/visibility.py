@@ -11,7 +11,9 @@ Three kinds of viewer:
 Public facts: the board, reserves, the council, hand sizes and the decks cards were drawn from, cards played
 and discarded, tokens revealed by a swap, and at the end (the reveal and after) every token, since the final
 scoring turns them all face up (EN "Final Scoring"). Private: a society's recorded loyalty tokens, the names
-of the cards it drew or holds, and the moves open to it.
+of the cards it drew or holds, and the moves open to it. A set sealed at its own seat (`LoyaltyCommitted`) is
+public as its commitment, a salted hash that tells nothing of the set (ledger/sealing.py): no viewer, the
+record included, holds its tokens before the reveal.
 """
 
 from collections.abc import Sequence
@@ -143,6 +145,7 @@ def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
             "tokens": dict(held.tokens) if shown and held.tokens is not None else None,
             "revealed": dict(held.revealed),
             "sealed": held.tokens is None,
+            "committed": held.commitment is not None,  # sealed at its own seat: only a hash is recorded
             "swaps": held.swaps,
             "concealed": held.concealed,
         }

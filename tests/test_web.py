@@ -23,7 +23,9 @@ from starlette.testclient import TestClient
 from test_views import assert_no_leak, hidden_owners, random_record, record_with_secrets_changed
 
 from whispers.application import recording, sharing
+from whispers.ledger import events as ev
 from whispers.ledger.store import Store, open_store
+from whispers.projections.replay import Replay
 from whispers.projections.visibility import SPECTATOR
 from whispers.web.app import create_app
 
@@ -223,6 +225,9 @@ def pages_of(client: TestClient, token: str, total: int) -> dict[str, str]:
         picture = client.get(path("g", token) + f"timeline.svg?at={total}")
         assert picture.status_code == 200 and "<svg" in picture.text
         shown["timeline"] = picture.text
+        one_round = client.get(path("g", token) + f"timeline.svg?at={total}&round=1")  # the replay's round
+        assert one_round.status_code == 200
+        shown["timeline round 1"] = one_round.text
     return {face: text.replace(token, "TOKEN") for face, text in shown.items()}
 
 
@@ -243,6 +248,39 @@ def test_no_seat_page_tells_apart_records_that_differ_in_secrets_it_may_not_know
         other_token = other_links.spectator if viewer == SPECTATOR else other_links.seats[viewer]
         assert pages_of(client, token, len(replay)) == pages_of(other_client, other_token, len(replay)), viewer
     assert changed > 0
+
+
+def before_the_reveal(events: tuple) -> tuple:
+    """The record up to the last event before the final reveal (from then on every token is public)."""
+    replay = Replay(events)
+    end = next((v for v in range(1, len(replay) + 1) if replay.at(v).phase in ("reveal", "over")), len(replay) + 1)
+    return events[: end - 1]
+
+
+@pytest.mark.parametrize("seed", range(6, 10))
+def test_no_seat_page_tells_apart_loyalty_sets_it_may_not_know(seed: int) -> None:
+    """Differential, with the loyalty sets changed too, on the record before the final reveal: the game page (its
+    council grid, societies and scores if the game ended now) and every replay page of a seat are the same, byte
+    for byte, whatever the other societies' tokens and cards are."""
+    players, replay = random_record(seed)
+    events = before_the_reveal(replay.events)
+    changed = 0
+    for viewer in [*players, SPECTATOR]:
+        owners = hidden_owners(players, viewer)
+        other = record_with_secrets_changed(events, owners, tokens=True)
+        changed += sum(a != b for a, b in zip(events, other, strict=True))
+        _, links, client = stored(events)
+        _, other_links, other_client = stored(other)
+        token = links.spectator if viewer == SPECTATOR else links.seats[viewer]
+        other_token = other_links.spectator if viewer == SPECTATOR else other_links.seats[viewer]
+        assert pages_of(client, token, len(events)) == pages_of(other_client, other_token, len(events)), viewer
+    assert changed > 0
+    # and it can fail: the table (the record) tells the two apart by the loyalty sets alone
+    other = record_with_secrets_changed(events, players, tokens=True)
+    assert any(isinstance(e, ev.LoyaltyRecorded) and e.tokens for e in events)
+    (_, links, client), (_, other_links, other_client) = stored(events), stored(other)
+    table_page = client.get(path("g", links.table)).text
+    assert table_page != other_client.get(path("g", other_links.table)).text.replace(other_links.table, links.table)
 
 
 def test_the_table_sees_what_the_seats_do_not() -> None:

@@ -23,9 +23,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from whispers.application import files, following, reading, recording, review, sharing, svg
+from whispers.application import director as hall
+from whispers.application import files, following, reading, recording, review, seats, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
+from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 
 HERE = Path(__file__).parent
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -63,8 +65,45 @@ def _not_found(api: bool) -> Response:
     return HTMLResponse(f"<!doctype html><title>{NOT_FOUND}</title><p>{NOT_FOUND}</p>", status_code=404)
 
 
-def create_app(store: Any, director_token: str) -> Starlette:
-    """The application over `store` (an open Store, shared by every request, or a URL opened once here)."""
+class BadRequest(Exception):
+    """A body that is not what the route takes: 400 with one line."""
+
+
+async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
+    """The JSON object a write takes, each named field of its type (optional ones may be missing or null)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        raise BadRequest("the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest("send a JSON object")
+    for name, kind in fields.items():
+        value = body.get(name)
+        if value is not None and (not isinstance(value, kind) or (isinstance(value, bool) and kind is int)):
+            raise BadRequest(f"{name}: {kind.__name__} expected")
+    return body
+
+
+def _bearer_ok(request: Request) -> bool:
+    """A write carries the link's token in the Authorization header too: a cross-site form cannot set it, and
+    no cookie is ever used."""
+    return request.headers.get("authorization", "") == f"Bearer {request.path_params['token']}"
+
+
+def _hand_list(hand: dict[str, Any]) -> list[str]:
+    """A hand's cards as a picker offers them: the names the viewer knows, then the bare empire for each card of
+    that empire it does not (the notation takes either)."""
+    known = list(hand.get("known") or [])
+    cards = list(known)
+    for empire, count in hand.get("by_empire", {}).items():
+        named = sum(1 for card in known if card.split(":", 1)[0] == empire)
+        cards += [empire] * max(0, count - named)
+    return cards
+
+
+def create_app(store: Any, director_token: str, tournament: Path | None = None) -> Starlette:
+    """The application over `store` (an open Store, shared by every request, or a URL opened once here);
+    `tournament`, a tournament file whose standings the director's page shows."""
     from whispers.application.stores import opened
 
     holder = None
@@ -80,18 +119,25 @@ def create_app(store: Any, director_token: str) -> Starlette:
             if holder is not None:
                 holder.__exit__(None, None, None)
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
+    templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list,
+                             card_names=lambda deck: [f"{deck}:{n}" for n in range(1, CARDS_PER_DECK + 1)])
 
     def page(name: str, **context: Any) -> HTMLResponse:
         return HTMLResponse(templates.get_template(name).render(**context))
 
-    def resolve(request: Request) -> Access:
-        return sharing.access(store, request.path_params["game"], request.path_params["token"])
+    def resolve(request: Request, by_director: bool) -> Access:
+        game, token = request.path_params["game"], request.path_params["token"]
+        if by_director:
+            if not sharing.director_allows(director_token, token):
+                raise UnknownGame("no such page")
+            return sharing.director_access(store, game)
+        return sharing.access(store, game, token)
 
-    def guarded(api: bool = False):
+    def guarded(api: bool = False, by_director: bool = False):
         def wrap(handler):
             async def endpoint(request: Request) -> Response:
                 try:
-                    found = resolve(request)
+                    found = resolve(request, by_director)
                 except UnknownGame:
                     return _not_found(api)
                 except WhispersError as exc:  # the store failed: nothing about the game
@@ -106,37 +152,103 @@ def create_app(store: Any, director_token: str) -> Starlette:
                     return JSONResponse({"error": str(exc), "moved_on": True}, status_code=409)
                 except RuleError as exc:
                     return JSONResponse({"error": exc.reason, "rule": exc.rule}, status_code=422)
+                except BadRequest as exc:
+                    return JSONResponse({"error": str(exc)}, status_code=400)
                 except WhispersError as exc:
                     return JSONResponse({"error": str(exc)}, status_code=422 if api else 400)
             return endpoint
         return wrap
 
     def base(found: Access, request: Request) -> str:
-        return f"/g/{request.path_params['game']}/{request.path_params['token']}/"
+        game, token = request.path_params["game"], request.path_params["token"]
+        return f"/director/{token}/g/{game}/" if found.role == "director" else f"/g/{game}/{token}/"
 
     @guarded()
     async def game_page(request: Request, found: Access) -> Response:
         state = reading.status(store, found.game, found.viewer)
-        return page("game.html", found=found, s=state.to_json(), base=base(found, request),
+        return page("game.html", found=found, s=state.to_json(), base=base(found, request), scores=state.scores,
+                    token=request.path_params["token"],
                     options=[reading.option_json(o) for o in state.options] if found.may_record else [])
 
-    @guarded()
     async def replay_page(request: Request, found: Access) -> Response:
         at = _at(request)
         replayed = review.replay(store, found.game, at, found.viewer)
         frame = replayed.frame(replayed.at)
-        moves = following.move_labels(replayed)
+        rounds, here = following.by_round(replayed)
+        here_base = base(found, request)
+        back = (f"/director/{request.path_params['token']}/", "all games") if found.role == "director" else \
+            (here_base, "back to the game")
         return page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
-                    total=len(replayed), moves=moves, base=base(found, request))
+                    total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
+                    moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
+                    scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
+                    back_label=back[1])
 
-    @guarded(api=True)
     async def timeline_picture(request: Request, found: Access) -> Response:
-        picture = svg.timeline_svg(store, found.game, found.viewer, _at(request))
+        picture = svg.timeline_svg(store, found.game, found.viewer, _at(request), _number(request, "round"))
         return Response(picture, media_type="image/svg+xml")
 
-    @guarded(api=True)
     async def board_picture(request: Request, found: Access) -> Response:
         return Response(svg.board_svg(store, found.game, _at(request)), media_type="image/svg+xml")
+
+    async def add_note(request: Request, found: Access) -> Response:
+        if not found.may_annotate or not _bearer_ok(request):
+            return _not_found(True)
+        body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
+        if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
+            raise BadRequest('send {"at": EVENT, "text": "..."} (author and tag optional)')
+        done = review.annotate(store, found.game, body["at"], body["text"], body.get("author") or None,
+                               body.get("tag") or None)
+        return JSONResponse(done.to_json(), status_code=201)
+
+    async def add_fork(request: Request, found: Access) -> Response:
+        """A "what if" from event `at`: the table gets the new game's own links (shared at once, so its table
+        can record on); the director, its replay."""
+        if not found.may_annotate or not _bearer_ok(request):
+            return _not_found(True)
+        body = await _body(request, {"name": str, "at": int})
+        if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
+            raise BadRequest('send {"name": "NEW-GAME", "at": EVENT}')
+        forked = review.fork(store, found.game, body["name"], body["at"])
+        answer = forked.to_json()
+        if found.role == "director":
+            answer["open"] = f"/director/{request.path_params['token']}/g/{forked.game}/replay"
+        else:
+            answer["links"] = sharing.share(store, forked.game, base="").to_json()
+            answer["open"] = answer["links"]["table"]
+        return JSONResponse(answer, status_code=201)
+
+    # each handler once, guarded two ways: under a game's link, and under the director's token
+    link_replay, director_replay = guarded()(replay_page), guarded(by_director=True)(replay_page)
+    link_timeline, director_timeline = guarded(api=True)(timeline_picture), guarded(True, True)(timeline_picture)
+    link_board, director_board = guarded(api=True)(board_picture), guarded(True, True)(board_picture)
+    link_note, director_note = guarded(api=True)(add_note), guarded(True, True)(add_note)
+    link_fork, director_fork = guarded(api=True)(add_fork), guarded(True, True)(add_fork)
+
+    async def seat_write(request: Request, found: Access, write) -> Response:
+        if found.seals is None or not _bearer_ok(request):
+            return _not_found(True)
+        return JSONResponse((await write(found.seals)).to_json(), status_code=201)
+
+    @guarded(api=True)
+    async def seal(request: Request, found: Access) -> Response:
+        """A seat seals its own loyalty: the body holds only the commitment its page computed."""
+        async def write(society: str):
+            body = await _body(request, {"commitment": str, "version": int})
+            if not isinstance(body.get("commitment"), str):
+                raise BadRequest('send {"commitment": "sha256:..."}')
+            return seats.seal(store, found.game, society, body["commitment"], body.get("version"))
+        return await seat_write(request, found, write)
+
+    @guarded(api=True)
+    async def reveal(request: Request, found: Access) -> Response:
+        """A seat reveals the set it sealed: the tokens as placed and the salt its page kept."""
+        async def write(society: str):
+            body = await _body(request, {"tokens": dict, "salt": str, "version": int})
+            if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
+                raise BadRequest('send {"tokens": {"devout": EMPIRE, ...}, "salt": "..."}')
+            return seats.reveal(store, found.game, society, body["tokens"], body["salt"], body.get("version"))
+        return await seat_write(request, found, write)
 
     @guarded(api=True)
     async def api_status(request: Request, found: Access) -> Response:
@@ -201,29 +313,66 @@ def create_app(store: Any, director_token: str) -> Starlette:
 
     @director
     async def director_page(request: Request) -> Response:
-        rows = reading.games(store).to_json()
-        return page("director.html", rows=rows, token=request.path_params["token"])
+        shown = hall.hall(store)
+        return page("director.html", rows=shown.rows, position=shown.position, token=request.path_params["token"],
+                    tournament=tournament is not None)
+
+    @director
+    async def director_live(request: Request) -> Response:
+        """Server-sent events for the director's screen: `event: changed` whenever any game of the store moves."""
+        async def stream():
+            position = following.position(store)
+            while not await request.is_disconnected():
+                await asyncio.sleep(POLL_SECONDS)
+                now = following.position(store)
+                if now != position:
+                    position = now
+                    yield f"event: changed\ndata: {json.dumps(now)}\n\n"
+                else:
+                    yield ": still here\n\n"
+        return StreamingResponse(stream(), media_type="text/event-stream")
+
+    @director
+    async def director_standings(request: Request) -> Response:
+        standing = hall.tournament_standings(store, tournament).to_json()
+        return page("standings.html", t=standing, token=request.path_params["token"])
 
     @director
     async def director_verify(request: Request) -> Response:
         game = request.path_params["game"]
-        if not any(r["game"] == game for r in reading.games(store).to_json()):
+        if not hall.exists(store, game):
             return _not_found(False)
-        checked = files.verify(store, game).to_json()
-        return page("verify.html", game=game, checked=checked, token=request.path_params["token"])
+        from whispers.ledger.verify import VerifyError
+
+        try:
+            checked, failed = files.verify(store, game).to_json(), None
+        except VerifyError as exc:
+            checked, failed = None, str(exc)
+        return page("verify.html", game=game, checked=checked, failed=failed, token=request.path_params["token"])
 
     routes = [
         Route("/g/{game}/{token}/", game_page),
-        Route("/g/{game}/{token}/replay", replay_page),
+        Route("/g/{game}/{token}/replay", link_replay),
         Route("/g/{game}/{token}/api/status", api_status),
         Route("/g/{game}/{token}/api/replay", api_replay),
         Route("/g/{game}/{token}/api/log", api_log),
         Route("/g/{game}/{token}/moves", api_move, methods=["POST"]),
+        Route("/g/{game}/{token}/notes", link_note, methods=["POST"]),
+        Route("/g/{game}/{token}/forks", link_fork, methods=["POST"]),
+        Route("/g/{game}/{token}/seal", seal, methods=["POST"]),
+        Route("/g/{game}/{token}/reveal", reveal, methods=["POST"]),
         Route("/g/{game}/{token}/live", live),
-        Route("/g/{game}/{token}/timeline.svg", timeline_picture),
-        Route("/g/{game}/{token}/board.svg", board_picture),
+        Route("/g/{game}/{token}/timeline.svg", link_timeline),
+        Route("/g/{game}/{token}/board.svg", link_board),
         Route("/director/{token}/", director_page),
+        Route("/director/{token}/live", director_live),
+        Route("/director/{token}/standings", director_standings),
         Route("/director/{token}/verify/{game}", director_verify),
+        Route("/director/{token}/g/{game}/replay", director_replay),
+        Route("/director/{token}/g/{game}/timeline.svg", director_timeline),
+        Route("/director/{token}/g/{game}/board.svg", director_board),
+        Route("/director/{token}/g/{game}/notes", director_note, methods=["POST"]),
+        Route("/director/{token}/g/{game}/forks", director_fork, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
 
@@ -242,14 +391,19 @@ def from_environment() -> Starlette:
     token = os.environ.get("WHISPERS_DIRECTOR_TOKEN", "")
     if len(token) < 22:  # 128 bits in url-safe base64
         raise SystemExit("WHISPERS_DIRECTOR_TOKEN: at least 22 characters (whispers serve makes one)")
-    return create_app(os.environ.get("WHISPERS_STORE"), token)
+    tournament = os.environ.get("WHISPERS_TOURNAMENT")
+    return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
 
 
 def _at(request: Request) -> int | None:
-    raw = request.query_params.get("at")
+    return _number(request, "at", "a number of events")
+
+
+def _number(request: Request, name: str, what: str = "a number") -> int | None:
+    raw = request.query_params.get(name)
     if raw is None:
         return None
-    if not raw.isdigit():
-        raise WhispersError("at: a number of events")
+    if not raw.isdigit() or len(raw) > 9:
+        raise WhispersError(f"{name}: {what}")
     return int(raw)
 

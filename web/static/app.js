@@ -1,21 +1,70 @@
-// whispers: the table, seat and replay pages. No inline script (the CSP forbids it); moves go by fetch with the
-// table token in the Authorization header, never by a cookie.
+// whispers: the table, seat, replay and director pages. No inline script (the CSP forbids it); every write goes
+// by fetch with the link's token in the Authorization header, never by a cookie.
 "use strict";
 
-function post(game, line) {
-  const refused = document.getElementById("refused");
-  const form = document.getElementById("move");
-  return fetch(game.dataset.base + "moves", {
+let holding = false;  // a page showing something the player must read first does not reload on a live update
+
+function send(url, token, body) {
+  return fetch(url, {
     method: "POST",
-    headers: {"Content-Type": "application/json", "Authorization": "Bearer " + form.dataset.token},
-    body: JSON.stringify({line: line, version: Number(game.dataset.version)}),
+    headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
+    body: JSON.stringify(body),
   }).then(function (answer) {
-    return answer.json().then(function (body) {
+    return answer.json().then(function (data) { return {status: answer.status, body: data}; });
+  });
+}
+
+function refuse(box, answer) {
+  // a refused move names the rule that forbids it (the rulebook section)
+  box.textContent = answer.body.rule ? answer.body.error + " — rule: " + answer.body.rule : answer.body.error;
+  box.hidden = false;
+  if (answer.status === 409) { document.getElementById("moved").hidden = false; }
+}
+
+function post(game, line) {
+  const form = document.getElementById("move");
+  const refused = document.getElementById("refused");
+  return send(game.dataset.base + "moves", form.dataset.token, {line: line, version: Number(game.dataset.version)})
+    .then(function (answer) {
       if (answer.status === 201) { window.location.reload(); return; }
-      if (answer.status === 409) { document.getElementById("moved").hidden = false; }
-      refused.textContent = body.rule ? body.error + " (" + body.rule + ")" : body.error;
-      refused.hidden = false;
+      refuse(refused, answer);
+      refused.scrollIntoView({block: "nearest"});
     });
+}
+
+// One picker form -> one notation line: each field with data-fmt adds its text ("{}" is its value) in order;
+// an empty value, or the data-skip value, adds nothing; data-glue joins it to the part before.
+function compose(form) {
+  const parts = [form.dataset.society, form.dataset.verb];
+  form.querySelectorAll("[data-fmt]").forEach(function (el) {
+    const fieldset = el.closest("fieldset.params");
+    if (fieldset && fieldset.hidden) { return; }
+    if ((el.type === "checkbox" || el.type === "radio") && !el.checked) { return; }
+    const value = el.value.trim();
+    if (!value || (el.dataset.skip !== undefined && value === el.dataset.skip)) { return; }
+    const text = el.dataset.fmt.replace("{}", function () { return value; });
+    if (el.dataset.glue) { parts[parts.length - 1] += text; } else { parts.push(text); }
+  });
+  return parts.join(" ");
+}
+
+function pickers(game, line) {
+  document.querySelectorAll("form.pick").forEach(function (form) {
+    // a move half filled in is not thrown away by a live reload: the page says the game moved on instead
+    form.addEventListener("change", function () { holding = true; });
+    form.addEventListener("submit", function (e) { e.preventDefault(); post(game, compose(form)); });
+    form.querySelector("button.to-line").addEventListener("click", function () {
+      line.value = compose(form) + " ";
+      line.focus();
+    });
+    const effect = form.querySelector("select.effect");
+    if (effect) {
+      const show = function () {
+        form.querySelectorAll("fieldset.params").forEach(function (f) { f.hidden = f.dataset.effect !== effect.value; });
+      };
+      effect.addEventListener("change", show);
+      show();
+    }
   });
 }
 
@@ -24,9 +73,7 @@ function table(game) {
   const line = document.getElementById("line");
   if (form) {
     form.addEventListener("submit", function (e) { e.preventDefault(); post(game, line.value); });
-    document.querySelectorAll("button.option").forEach(function (b) {
-      b.addEventListener("click", function () { line.value = b.dataset.line; line.focus(); });
-    });
+    pickers(game, line);
     document.getElementById("undo").addEventListener("submit", function (e) {
       e.preventDefault();
       const reason = document.getElementById("reason").value.replace(/"/g, "'");
@@ -36,21 +83,150 @@ function table(game) {
       if (e.key === "/" && document.activeElement !== line) { e.preventDefault(); line.focus(); }
     });
   }
+  const seat = document.getElementById("seat");
+  if (seat) { sealing(game, seat); }
   if (window.EventSource) {
     const source = new EventSource(game.dataset.live);
     source.addEventListener("version", function (e) {
       if (Number(e.data) !== Number(game.dataset.version)) {
-        if (line && line.value) { document.getElementById("moved").hidden = false; } else { window.location.reload(); }
+        const typing = line && line.value;
+        if (typing || holding) { document.getElementById("moved").hidden = false; } else { window.location.reload(); }
       }
     });
   }
 }
 
+// --- sealing a loyalty set at its own seat (ledger/sealing.py computes the same hash to check the reveal) -------
+
+const SCHEME = "whispers-loyalty-1";
+
+function randomHex(bytes) {
+  const values = new Uint8Array(bytes);
+  window.crypto.getRandomValues(values);
+  return Array.from(values, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+}
+
+function commitment(slots, tokens, salt) {
+  const text = SCHEME + "|" + salt + "|" + slots.map(function (s) { return s + "=" + tokens[s]; }).join(";");
+  return "sha256:" + window.whispersSha256(text);
+}
+
+function keptKey(game) { return "whispers:sealed:" + game.dataset.game + ":" + game.dataset.society; }
+
+function readKept(game) {
+  try { return JSON.parse(window.localStorage.getItem(keptKey(game)) || "null"); } catch (e) { return null; }
+}
+
+function describe(slots, kept) {
+  return slots.map(function (s) { return s + " " + kept.tokens[s]; }).join(" · ") + " — code " + kept.salt;
+}
+
+function chosen(form, slots) {
+  const tokens = {};
+  slots.forEach(function (s) { tokens[s] = form.elements[s].value; });
+  return tokens;
+}
+
+function sealing(game, seat) {
+  const slots = seat.dataset.slots.split(" ");
+  const refused = document.getElementById("seat-refused");
+  const kept = readKept(game);
+  const shown = document.getElementById("kept");
+  if (shown && kept) {
+    shown.textContent = "Kept on this device: " + describe(slots, kept);
+    shown.hidden = false;
+  }
+  const seal = document.getElementById("seal");
+  if (seal) {
+    seal.addEventListener("submit", function (e) {
+      e.preventDefault();
+      const tokens = chosen(seal, slots);
+      if (new Set(Object.values(tokens)).size !== slots.length) {
+        refused.textContent = "each empire's token sits on exactly one slot";
+        refused.hidden = false;
+        return;
+      }
+      const salt = randomHex(16);
+      const sealed = commitment(slots, tokens, salt);
+      const record = {tokens: tokens, salt: salt, commitment: sealed};
+      try { window.localStorage.setItem(keptKey(game), JSON.stringify(record)); } catch (err) { /* shown below */ }
+      holding = true;
+      send(game.dataset.base + "seal", seat.dataset.token, {commitment: sealed, version: Number(game.dataset.version)})
+        .then(function (answer) {
+          if (answer.status !== 201) { holding = false; refuse(refused, answer); return; }
+          seal.hidden = true;
+          const code = document.getElementById("sealed-code");
+          code.textContent = "Sealed. Write this down (the reveal needs it if this phone forgets): " +
+            describe(slots, record);
+          code.hidden = false;
+          document.getElementById("moved").hidden = false;
+        });
+    });
+  }
+  const reveal = document.getElementById("reveal");
+  if (reveal) {
+    if (kept) {
+      slots.forEach(function (s) { reveal.elements[s].value = kept.tokens[s]; });
+      reveal.elements.salt.value = kept.salt;
+    }
+    reveal.addEventListener("submit", function (e) {
+      e.preventDefault();
+      const body = {tokens: chosen(reveal, slots), salt: reveal.elements.salt.value.trim(),
+                    version: Number(game.dataset.version)};
+      send(game.dataset.base + "reveal", seat.dataset.token, body).then(function (answer) {
+        if (answer.status === 201) { window.location.reload(); return; }
+        refuse(refused, answer);
+      });
+    });
+  }
+}
+
+// --- replay: step, annotate, fork --------------------------------------------------------------------------------
+
 function replay(main) {
   document.addEventListener("keydown", function (e) {
+    if (e.target instanceof HTMLInputElement) { return; }
     const to = e.key === "ArrowLeft" ? main.dataset.prev : e.key === "ArrowRight" ? main.dataset.next : "";
     if (to) { window.location.assign(to); }
   });
+  const here = document.querySelector(".moves li.here");
+  if (here) { here.scrollIntoView({block: "center"}); window.scrollTo(0, 0); }
+  const box = document.querySelector("section.annotate");
+  if (!box) { return; }
+  const refused = document.getElementById("refused");
+  const at = Number(main.dataset.at);
+  document.getElementById("note").addEventListener("submit", function (e) {
+    e.preventDefault();
+    const body = {at: at, text: document.getElementById("note-text").value,
+                  author: document.getElementById("note-author").value.trim() || null};
+    send(main.dataset.base + "notes", box.dataset.token, body).then(function (answer) {
+      if (answer.status === 201) { window.location.reload(); return; }
+      refuse(refused, answer);
+    });
+  });
+  document.getElementById("fork").addEventListener("submit", function (e) {
+    e.preventDefault();
+    const body = {name: document.getElementById("fork-name").value.trim(), at: at};
+    send(main.dataset.base + "forks", box.dataset.token, body).then(function (answer) {
+      if (answer.status !== 201) { refuse(refused, answer); return; }
+      const done = document.getElementById("forked");
+      done.textContent = "Forked as " + answer.body.game + ": ";
+      const link = document.createElement("a");
+      link.href = answer.body.open;
+      link.textContent = "open it";
+      done.appendChild(link);
+      done.hidden = false;
+      refused.hidden = true;
+    });
+  });
+}
+
+// --- the director's screen: live ---------------------------------------------------------------------------------
+
+function hall(main) {
+  if (!window.EventSource) { return; }
+  const source = new EventSource(main.dataset.live);
+  source.addEventListener("changed", function () { window.location.reload(); });
 }
 
 document.addEventListener("DOMContentLoaded", function () {
@@ -59,4 +235,6 @@ document.addEventListener("DOMContentLoaded", function () {
   if (game) { table(game); }
   const main = document.getElementById("replay");
   if (main) { replay(main); }
+  const director = document.getElementById("hall");
+  if (director) { hall(director); }
 });

@@ -1,0 +1,135 @@
+"""A loyalty set sealed at its own seat: only a commitment (a salted hash) is recorded until the reveal, which
+must match it; nobody else can read or change it (issue 13; ledger/sealing.py)."""
+
+import random
+
+import pytest
+
+from whispers.application import files, recording, seats
+from whispers.ledger import commands as c
+from whispers.ledger import events as ev
+from whispers.ledger.errors import RuleError
+from whispers.ledger.notation import format_event, parse_line
+from whispers.ledger.randomgame import random_command
+from whispers.ledger.sealing import RULE, commitment
+from whispers.ledger.store import open_store
+from whispers.ledger.verify import VerifyError
+from whispers.projections.visibility import SPECTATOR_NAME, state_view
+
+PLACED = {"devout": "bear", "dutiful": "eagle", "affiliated": "lion", "unallied": "horse", "opposed": "elephant"}
+SALT = "0f" * 16
+
+
+def test_the_commitment_is_sha256_of_one_line_the_page_computes_too() -> None:
+    """The same text and hash the seat's script computes (web/static/sha256.js is checked in test_web_pages)."""
+    sealed = commitment(PLACED, SALT)
+    assert sealed.startswith("sha256:") and len(sealed) == 7 + 64
+    assert commitment(PLACED, SALT.replace("0", "1")) != sealed
+    assert commitment({**PLACED, "devout": "eagle", "dutiful": "bear"}, SALT) != sealed
+
+
+def sealed_game():
+    store = open_store("memory:")
+    recording.new(store, "g", ["raven", "spider", "rat"])
+    seats.seal(store, "g", "raven", commitment(PLACED, SALT))
+    return store
+
+
+def play_to_the_reveal(store, seed: int) -> None:
+    """Random legal moves (the engine's own prompt) until raven's reveal is due; raven passes its swaps, or swaps
+    naming the empires its sealed set really holds there (the table sees them turned face up)."""
+    from whispers.ledger.game import load
+
+    rng = random.Random(seed)
+    now = dict(PLACED)
+    while True:
+        state = load(store, "g").state
+        if state.over or (state.phase == "reveal" and state.loyalty["raven"].tokens is None):
+            return
+        command = random_command(state, rng, cards=False)
+        if isinstance(command, c.Reveal) and command.society == "raven":  # offered past a closing card window
+            return
+        if isinstance(command, c.SwapLoyalty) and command.society == "raven":
+            a, b = command.slots
+            command = c.SwapLoyalty("raven", (a, b), {a: now[b], b: now[a]})
+            now[a], now[b] = now[b], now[a]
+        recording.record_move(store, "g", command)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_sealed_set_is_revealed_from_its_seat_and_verify_checks_the_match(seed: int) -> None:
+    """EN "Final Scoring": "Reveal all loyalty tokens and score them"; whispers: a set sealed at its seat is
+    revealed with its salt and must match its commitment."""
+    store = sealed_game()
+    play_to_the_reveal(store, seed)
+    from whispers.ledger.game import load
+
+    state = load(store, "g").state
+    assert state.loyalty["raven"].tokens is None and state.loyalty["raven"].commitment is not None
+    for viewer in (None, "spider", SPECTATOR_NAME):  # the record itself holds no tokens of raven's
+        assert state_view(state, viewer)["loyalty"]["raven"]["tokens"] is None
+    with pytest.raises(RuleError):
+        seats.reveal(store, "g", "raven", {**PLACED, "devout": "eagle", "dutiful": "bear"}, SALT)
+    with pytest.raises(RuleError) as wrong:  # the right tokens, another salt
+        seats.reveal(store, "g", "raven", PLACED, "1f" * 16)
+    assert wrong.value.rule == RULE
+    now = dict(PLACED)
+    for a, b in state.loyalty["raven"].swapped:
+        now[a], now[b] = now[b], now[a]
+    typed = "raven reveal " + " ".join(f"{k}={v}" for k, v in now.items())
+    with pytest.raises(RuleError) as saltless:  # the table typing the reveal without the salt
+        recording.record_line(store, "g", typed)
+    assert "salt" in saltless.value.reason and saltless.value.rule == RULE
+    if seed % 2:  # the player reads the salt out (it was shown once to be written down) and the table types it
+        recording.record_line(store, "g", f"{typed} salt={SALT}")
+    else:
+        done = seats.reveal(store, "g", "raven", PLACED, SALT)
+        assert f"salt={SALT}" in done.move
+    state = load(store, "g").state
+    held = state.loyalty["raven"]
+    assert held.at_setup(held.tokens) == PLACED
+    assert files.verify(store, "g").events == state.version
+
+
+def test_nobody_else_changes_a_sealed_set() -> None:
+    """whispers: the scorekeeper cannot record a set over it, nor take it back to record another."""
+    store = sealed_game()
+    with pytest.raises(RuleError, match="recorded already"):
+        recording.record_line(store, "g", "raven loyalty " + " ".join(f"{k}={v}" for k, v in PLACED.items()))
+    with pytest.raises(RuleError) as undo:
+        recording.record_line(store, "g", 'undo "let me fix it"')
+    assert undo.value.rule == RULE
+    with pytest.raises(RuleError):
+        seats.seal(store, "g", "spider", "sha256:" + "z" * 64)  # malformed
+    with pytest.raises(RuleError):
+        seats.seal(store, "g", "raven", commitment(PLACED, SALT))  # a second set
+
+
+def test_the_commitment_round_trips_through_the_notation() -> None:
+    sealed = ev.LoyaltyCommitted("raven", commitment(PLACED, SALT))
+    line = format_event(sealed)
+    assert line == f"raven loyalty sealed {sealed.commitment}"
+    assert parse_line(line) == c.RecordLoyalty("raven", None, sealed.commitment)
+    revealed = ev.LoyaltyRevealed("raven", PLACED, SALT)
+    assert parse_line(format_event(revealed)) == c.Reveal("raven", PLACED, SALT)
+    old = ev.from_fact({"type": "LoyaltyRevealed", "society": "raven", "tokens": PLACED})  # version 1
+    assert old == ev.LoyaltyRevealed("raven", PLACED, None)
+
+
+def test_verify_refuses_a_reveal_forged_into_the_store() -> None:
+    """A record whose reveal does not match its commitment (written past the rules) fails `verify`."""
+    store = sealed_game()
+    play_to_the_reveal(store, 0)
+    facts = store.facts("g")
+    forged = {**PLACED, "devout": "eagle", "dutiful": "bear"}
+    from whispers.ledger.game import load
+
+    held = load(store, "g").state.loyalty["raven"]
+    now = dict(forged)
+    for a, b in held.swapped:
+        now[a], now[b] = now[b], now[a]
+    bad = open_store("memory:")
+    bad.create("g", [*facts, ev.LoyaltyRevealed("raven", now, SALT).to_fact()])
+    with pytest.raises(VerifyError):
+        files.verify(bad, "g")
+
