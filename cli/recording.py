@@ -34,21 +34,32 @@ if TYPE_CHECKING:
 @click.option("--allow-modified", is_flag=True,
               help="Record under a ruleset or board that claims a shipped id with other content; it is then "
                    "shown everywhere as modified.")
+@click.option("--cards", metavar="ID|PATH",
+              help="Pin a card sheet (docs/decrees.md): a play is then checked against the card's effects and "
+                   "cost. Without one, verify lists what it could not check.")
+@click.option("--card-set", "card_sets", multiple=True, metavar="SET",
+              help="A card set played beside the base set: dark-alliances (the expansion's instant decrees, "
+                   "refused unless named).")
 @table_options
 @store_option
 def new(game: str, players: str, first: str | None, ruleset: str, board: str, allow_modified: bool,
+        cards: str | None, card_sets: tuple[str, ...],
         seats: tuple[str, ...], place: str | None, event: str | None, round_: str | None, table: str | None,
         tags: tuple[str, ...], store_url: str | None) -> None:
     """Start a new game named GAME.
 
     Example: whispers new finals-t3 --players raven,rat,spider,serpent --first rat --seat raven=Ana
-    --place "Club Sud" --event "Winter Cup" --table 3
+    --place "Club Sud" --event "Winter Cup" --table 3 --cards our-cards.toml --card-set dark-alliances
     """
     societies = [p.strip() for p in players.split(",") if p.strip()]
     changes = table_changes(seats, place, event, round_, table, tags)
-    created = recording.new(store_url, game, societies, first, ruleset, board, allow_modified, changes or None)
+    created = recording.new(store_url, game, societies, first, ruleset, board, allow_modified, changes or None,
+                            cards, card_sets)
     click.echo(f"{game}: new {created.ruleset} game on board {created.board} for "
                f"{', '.join(created.players)}; {created.first} is the first player.")
+    sets = " and ".join(created.card_sets)
+    sheet = f"card sheet {created.cards}" if created.cards else "no card sheet (plays' cards and costs unchecked)"
+    click.echo(f"Cards: the {sets} set{'s' if len(created.card_sets) > 1 else ''}; {sheet}.")
     click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")
 
 

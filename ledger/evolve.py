@@ -62,6 +62,8 @@ def _started(e: ev.GameStarted) -> GameState:
         reserve=reserve,
         hands={p: Hand({}) for p in e.players},
         decks={emp: Deck(CARDS_PER_DECK) for emp in board.empires},
+        card_sets=tuple(e.card_sets),
+        cards=e.cards,
         version=1,
     )
 
@@ -220,7 +222,7 @@ def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
     deck = state.decks[e.empire]
     deck = Deck(deck.draw + e.reshuffled - e.drawn, deck.discard - e.reshuffled)
     state = replace(state, hands={**state.hands, e.society: Hand(counts, hand.known + e.cards)},
-                    decks={**state.decks, e.empire: deck})
+                    decks={**state.decks, e.empire: deck}, drawn=(e.empire, tuple(e.cards), e.drawn))
     return _after_order(state, e.society, draw=True, given=(e.empire, e.office, e.order))
 
 

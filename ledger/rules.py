@@ -18,7 +18,8 @@ from typing import Any
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
-from whispers.ledger.decrees import ENGINE_ADJUDICATED, Catalogue, check_play, family
+from whispers.ledger.card_checks import check_card, check_drawn
+from whispers.ledger.decrees import CARD_SETS, ENGINE_ADJUDICATED, CardSheet, Catalogue, family
 from whispers.ledger.effects import (
     apply_agent_moves,
     check_effects,
@@ -71,9 +72,12 @@ SOCIETY_RULE = "EN Setup: Player Boards and Tokens"
 # --- start ------------------------------------------------------------------------------------------
 
 
-def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset, board: Board) -> ev.GameStarted:
-    """The first event of a game, once its setup is legal (EN "Setup"; EN "Overview": the player counts)."""
+def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset, board: Board,
+          card_sets: Iterable[str] = CARD_SETS, cards: CardSheet | None = None) -> ev.GameStarted:
+    """The first event of a game, once its setup is legal (EN "Setup"; EN "Overview": the player counts), with the
+    card sets it plays with (the base set always) and the card sheet it pins, if any (docs/decrees.md)."""
     players = tuple(players)
+    sets = _card_sets(card_sets)
     for society in players:
         if society not in SOCIETIES:
             raise RuleError(f"unknown society {society!r}: the societies are {', '.join(SOCIETIES)}", SOCIETY_RULE)
@@ -92,7 +96,17 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
             "EN Loyalty Tokens and Scoring",
         )
     return ev.GameStarted(name, players, first, ruleset.to_data(), board.to_data(), board.content_hash,
-                          ruleset.content_hash)
+                          ruleset.content_hash, sets, cards.to_data() if cards is not None else None,
+                          cards.content_hash if cards is not None else None)
+
+
+def _card_sets(named: Iterable[str]) -> tuple[str, ...]:
+    """The card sets a game plays with, in CARD_SETS order: the base set, and those named (REV 290)."""
+    named = set(named)
+    unknown = sorted(named - set(CARD_SETS))
+    if unknown:
+        raise RuleError(f"unknown card set {unknown[0]!r}: the card sets are {', '.join(CARD_SETS)}", "REV Decrees")
+    return tuple(s for s in CARD_SETS if s == "base" or s in named)
 
 
 # --- decide -----------------------------------------------------------------------------------------
@@ -528,12 +542,13 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
     assert catalogue is not None and cmd.effect is not None
     require(cmd.effect in catalogue, f"unknown effect {cmd.effect!r}: `whispers decrees` lists them", rule)
     try:
-        check_play(catalogue, cmd.effect, cmd.card, cmd.pay)
+        check_card(state, cmd.effect, cmd.card, cmd.pay, catalogue)
+        decree = catalogue[cmd.effect]
+        refusal = decree_timing_refusal(state, cmd.society, decree.timing(family(state.ruleset)))
+        require(refusal is None, refusal or "", rule)
+        check_drawn(state, cmd.society, cmd.effect, cmd.card, catalogue)
     except DecreeError as error:
         raise RuleError(str(error), rule) from None
-    decree = catalogue[cmd.effect]
-    refusal = decree_timing_refusal(state, cmd.society, decree.timing(family(state.ruleset)))
-    require(refusal is None, refusal or "", rule)
     allowed = {p.name: p.kind for p in decree.parameters}
     params = dict(cmd.params)
     require(len(params) == len(cmd.params), f"{cmd.effect}: a parameter is named twice", rule)

@@ -6,7 +6,7 @@ ones pinned by the game's first event.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Optional
+from typing import Any, Optional
 
 from whispers.ledger.board import Board
 from whispers.ledger.names import AGENTS_PER_SOCIETY, MIN_PLAYERS, OFFICES, SLOTS
@@ -120,6 +120,9 @@ class GameState:
     last_actor: str | None = None
     """Who took the last order, for the card window "immediately after" (and type-I decrees when drawn)."""
     last_was_draw: bool = False
+    drawn: tuple[str, tuple[str, ...], int] = ("", (), 0)
+    """The last draw: (its empire, the cards the record names, how many were drawn), for an instant decree
+    "played ... as it is drawn" (REV 296): it must be one of them."""
     lasting: tuple[str, ...] = ()
     """Decree effects lasting to the end of the turn, read as the round (`hoard`, `trade`: REV 353, 355; digest §8
     item 37)."""
@@ -131,6 +134,10 @@ class GameState:
     """Succession Crisis (REV 419): the rest of this council runs counter-clockwise."""
     supply_owed: tuple[str, ...] = ()
     """The empires whose supply checks Hoard suspended: a check is made for them before the next round (REV 355)."""
+    card_sets: tuple[str, ...] = ("base", "dark-alliances")
+    """The card sets the game named at its start (GameStarted.card_sets)."""
+    cards: Mapping[str, Any] | None = None
+    """The card sheet the game pinned, as its first event embeds it (ledger.decrees.CardSheet.to_data); None: none."""
     scored: bool = False
     finalised: str | None = None
     """Who sealed the finished game (GameFinalized), until it is reopened; None while it is open."""
