@@ -6,7 +6,7 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
 from whispers.ledger.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
-from whispers.ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK
+from whispers.ledger.names import BANNERS_PER_EMPIRE
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import (
     SUPPLY_DUE,
@@ -17,6 +17,7 @@ from whispers.ledger.state import (
     Loyalty,
     Pending,
     card_empire,
+    deck_numbers,
     replace,
 )
 
@@ -61,7 +62,7 @@ def _started(e: ev.GameStarted) -> GameState:
         banners=banners,
         reserve=reserve,
         hands={p: Hand({}) for p in e.players},
-        decks={emp: Deck(CARDS_PER_DECK) for emp in board.empires},
+        decks={emp: Deck(len(deck_numbers(e.cards, e.card_sets, emp))) for emp in board.empires},
         card_sets=tuple(e.card_sets),
         cards=e.cards,
         version=1,

@@ -389,11 +389,14 @@ def _check_card_id(state: GameState, card: str, rule: str) -> None:
     empire, colon, number = card.partition(":")
     require(empire in state.board.empires, f"unknown empire {empire!r} in card {card!r}", rule)
     if colon:
-        require(
-            number in {str(n) for n in range(1, CARDS_PER_DECK + 1)},
-            f"card {card!r}: an empire's cards are numbered 1 to {CARDS_PER_DECK}",
-            rule,
-        )
+        numbers = state.card_numbers(empire)
+        if state.cards is None:
+            require(number in {str(n) for n in numbers},
+                    f"card {card!r}: an empire's cards are numbered 1 to {CARDS_PER_DECK}", rule)
+        else:
+            require(number in {str(n) for n in numbers}, f"card {card!r} is not on this game's card sheet, in the "
+                    f"card sets it plays ({', '.join(state.card_sets)}): {empire} cards are numbered "
+                    f"{', '.join(map(str, numbers))}", rule)
 
 
 def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:

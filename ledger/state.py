@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Optional
 
 from whispers.ledger.board import Board
-from whispers.ledger.names import AGENTS_PER_SOCIETY, MIN_PLAYERS, OFFICES, SLOTS
+from whispers.ledger.names import AGENTS_PER_SOCIETY, CARDS_PER_DECK, MIN_PLAYERS, OFFICES, SLOTS
 from whispers.ledger.ruleset import Ruleset
 
 Position = tuple[str, str]
@@ -203,6 +203,11 @@ class GameState:
                 return (empire, OFFICES[index])
         return None
 
+    def card_numbers(self, empire: str) -> tuple[int, ...]:
+        """The numbers of `empire`'s cards in this game: those of its card sheet in the sets the game plays, or 1 to
+        8 without a sheet (EN 103-104; how many Dark alliances cards a deck holds only a sheet says)."""
+        return deck_numbers(self.cards, self.card_sets, empire)
+
     def excess_cards(self, society: str) -> int:
         """How many cards the society must discard at cleanup (EN "5-Card Limit": the ruleset's hand limit)."""
         return max(0, self.hands[society].size - self.ruleset.hand_limit)
@@ -228,6 +233,15 @@ class GameState:
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+
+def deck_numbers(cards: Mapping[str, Any] | None, card_sets: Iterable[str], empire: str) -> tuple[int, ...]:
+    """The card numbers of `empire`'s deck: a card sheet's (its embedded data) in `card_sets`, or 1 to 8."""
+    if cards is None:
+        return tuple(range(1, CARDS_PER_DECK + 1))
+    sets = set(card_sets)
+    deck = cards.get("decks", {}).get(empire, {})
+    return tuple(sorted(int(n) for n, card in deck.items() if card.get("set", "base") in sets))
 
 
 def card_empire(card: str) -> str:
