@@ -27,6 +27,8 @@ class Created:
     cards: str | None = None
     """The card sheet's label (its id, or `custom:ID (hash)`), None when the game pins none."""
     card_sets: tuple[str, ...] = ("base",)
+    example_sheet: bool = False
+    """The sheet pinned is a made-up example (its `example = true`): not the printed cards."""
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "ruleset": self.ruleset, "board": self.board, "players": list(self.players),
@@ -82,7 +84,8 @@ def new(store: Store | str | None, game: str, players: Iterable[str], first: str
     assert isinstance(started, ev.GameStarted)
     sheet = cards_pin(started)
     return Created(game, ruleset_label, board_label, tuple(state.players), state.first,
-                   sheet.label if sheet is not None else None, state.card_sets)
+                   sheet.label if sheet is not None else None, state.card_sets,
+                   bool(state.cards and state.cards.get("example")))
 
 
 def open_game(store: Store | str | None, game: str) -> Game:

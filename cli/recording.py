@@ -59,6 +59,8 @@ def new(game: str, players: str, first: str | None, ruleset: str, board: str, al
                f"{', '.join(created.players)}; {created.first} is the first player.")
     sets = " and ".join(created.card_sets)
     sheet = f"card sheet {created.cards}" if created.cards else "no card sheet (plays' cards and costs unchecked)"
+    if created.example_sheet:
+        sheet += " (a MADE-UP example: its cards and costs are invented, docs/decrees.md)"
     click.echo(f"Cards: the {sets} set{'s' if len(created.card_sets) > 1 else ''}; {sheet}.")
     click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")
 

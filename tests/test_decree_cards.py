@@ -265,3 +265,25 @@ def test_revised_decrees_are_the_acting_or_drawing_societys_own_REV_292_296() ->
     state = hands(office_state("lion", "sheriff", {"lion.sheriff": "raven", "horse.sheriff": "serpent"},
                                ruleset="revised"), serpent=["lion:2"])
     assert_refused(state, "serpent play lion:2 effect=midnight-oil", "may not play a card now")
+
+
+# --- the command line ----------------------------------------------------------------------------------------
+
+
+def test_new_with_cards_and_a_card_set_and_verify_saying_what_it_pins(tmp_path: Path) -> None:
+    """`whispers new ... --cards SHEET --card-set dark-alliances`; a bad sheet or set is one line, exit 2, and no
+    game; `verify` names the sheet (or says there is none) and the card sets."""
+    from test_cli import invoke, ok, refused
+
+    store = f"sqlite:///{tmp_path / 'w.db'}"
+    out = ok(invoke(store, "new", "g", "--players", "raven,rat", "--ruleset", "revised", "--cards", "example",
+                    "--card-set", "dark-alliances"))
+    assert "the base and dark-alliances sets; card sheet example (a MADE-UP example" in out
+    refused(invoke(store, "new", "h", "--players", "raven,rat", "--cards", "nope"), "no shipped card sheet")
+    refused(invoke(store, "new", "h", "--players", "raven,rat", "--card-set", "dark"), "unknown card set 'dark'")
+    assert "h" not in ok(invoke(store, "games")).split()
+    verified = ok(invoke(store, "verify", "g"))
+    assert "cards: example — the shipped example" in verified and "card sets: base, dark-alliances" in verified
+    ok(invoke(store, "new", "plain", "--players", "raven,rat"))
+    assert "cards: no card sheet pinned" in ok(invoke(store, "verify", "plain"))
+    assert "cards=example card-set=dark-alliances" in ok(invoke(store, "log", "g"))
