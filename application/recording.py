@@ -97,10 +97,12 @@ def open_game(store: Store | str | None, game: str) -> Game:
 
 
 def next_move(game: Game) -> Prompt:
-    """Who must act now, and the legal moves with their choices."""
+    """Who must act now, and the legal moves with their choices (a card play's with its cards, their effects and
+    each parameter's domain)."""
+    from whispers.ledger.decree_files import shipped_catalogue
     from whispers.ledger.prompt import prompt
 
-    return prompt(game.state)
+    return prompt(game.state, shipped_catalogue())
 
 
 def parse_move(text: str) -> c.Command | None:

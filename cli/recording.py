@@ -138,7 +138,11 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
             case "swap-agent":
                 found += [(f"{s} swap-agent {t}", True, "") for t in ch["targets"]]
             case "play":
-                found.append((f"{s} play ", False, "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]"))
+                effects = sorted({e for playable in ch.get("cards", {}).values() for e in playable})
+                hint = (f"CARD effect=ID [PARAM=VALUE ...] [pay=CARD,...]; Tab completes; playable now: "
+                        f"{', '.join(effects)}" if effects
+                        else "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]")
+                found.append((f"{s} play ", False, hint))
             case "discard":
                 found.append((f"{s} discard ", False, plural(ch['count'], 'card')))
             case "swap-loyalty":
