@@ -178,9 +178,6 @@ def _parse_header(args: list[str]) -> Header:
     keys = _keywords(args, "game", {"ruleset", "board", "players", "first", "cards", "card-set"})
     if "players" not in keys:
         raise NotationError("game needs players=SOCIETY,SOCIETY,...")
-    for key in ("ruleset", "board", "players", "first", "cards"):
-        if len(keys.get(key, ())) > 1:
-            raise NotationError(f"game: {key}= is given twice")
     players = tuple(p for p in keys["players"][0].split(",") if p)
     return Header(keys.get("ruleset", ["official"])[0], keys.get("board", ["standin"])[0], players,
                   keys.get("first", [None])[0], keys.get("cards", [None])[0], tuple(keys.get("card-set", ())))
