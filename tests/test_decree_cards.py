@@ -286,3 +286,36 @@ def test_new_with_cards_and_a_card_set_and_verify_saying_what_it_pins(tmp_path: 
     ok(invoke(store, "new", "plain", "--players", "raven,rat"))
     assert "cards: no card sheet pinned" in ok(invoke(store, "verify", "plain"))
     assert "cards=example card-set=dark-alliances" in ok(invoke(store, "log", "g"))
+
+
+def test_two_games_set_up_with_other_cards_are_told_apart() -> None:
+    """A compare of two records says when their card sets or card sheets differ (they are not forks of one game)."""
+    from whispers.projections.forks import setup_differences
+
+    a = replay_lines("a", ["game ruleset=revised players=raven,rat"]).events[0]
+    b = replay_lines("b", ["game ruleset=revised players=raven,rat cards=example card-set=dark-alliances"]).events[0]
+    found = setup_differences(a, b, "a", "b")
+    assert found["card_sets"] == {"a": ["base"], "b": ["base", "dark-alliances"]}
+    assert found["cards"] == {"a": None, "b": "example"}
+    assert setup_differences(b, b, "b", "c") == {}
+
+
+def test_the_prompt_offers_each_card_the_effects_it_may_play_now_REV_296() -> None:
+    """The prompt's play option names, per card in the hand, the effects it may play now: its deck's, or with a
+    sheet the card's own; an instant decree only on the card just drawn (REV 296); only the game's card sets."""
+    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.prompt import prompt
+
+    def cards(state) -> dict[str, tuple[str, ...]]:
+        play = next(o for o in prompt(state, shipped_catalogue()).options if o.verb == "play" and o.society == "raven")
+        return play.choices["cards"]
+
+    drew = _drew(drawn="elephant:5", held=("elephant:6",))
+    offered = cards(drew)
+    assert "hoard" in offered["elephant:5"] and "hoard" not in offered["elephant:6"]
+    base = _drew(drawn="elephant:5", card_sets=("base",))
+    assert not any(e in cards(base)["elephant:5"] for e in ("hoard", "trade", "stampede"))
+    sheet = _drew(drawn="elephant:9", held=("elephant:5",), cards=EXAMPLE)
+    assert set(cards(sheet)["elephant:9"]) == {"trade", "hoard"}  # the example prints trade and hoard on it
+    lion = position(hands(office_state("lion", "sheriff"), raven=["lion:5", "lion:2"]), cards=EXAMPLE)
+    assert "midnight-oil" in cards(lion)["lion:5"] and "midnight-oil" not in cards(lion)["lion:2"]
