@@ -32,6 +32,21 @@ def check_card(state: GameState, effect: str, card: str, pay: tuple[str, ...], c
     return check_play(catalogue, effect, card, pay, game_sheet(state, catalogue), state.card_sets)
 
 
+def check_ability(state: GameState, card: str, ability: int, pay: tuple[str, ...], catalogue: Catalogue
+                  ) -> PlayCheck:
+    """A play that names the card's ability by its number (`ability=2`, as before issue 11) and no effect: with a card
+    sheet, the card has that ability, and the payment matches its cost (EN 382). Without a sheet, or for a card the
+    record does not name, nothing more is known than before."""
+    sheet = game_sheet(state, catalogue)
+    if sheet is None or ":" not in card:
+        return PlayCheck()
+    printed = sheet.card(card)
+    if not 1 <= ability <= len(printed.effects):
+        raise DecreeError(f"card {card} has {len(printed.effects)} abilit{'y' if len(printed.effects) == 1 else 'ies'}"
+                          f", not an ability {ability} (card sheet {sheet.id})")
+    return check_play(catalogue, printed.effects[ability - 1].effect, card, pay, sheet, state.card_sets)
+
+
 def check_drawn(state: GameState, society: str, effect: str, card: str, catalogue: Catalogue) -> PlayCheck:
     """An instant decree played at once must be one of the cards `society` has just drawn (REV 296: "played ... as it
     is drawn"; REV 290-300). Its deck is always known (a draw takes the drawing council's cards); which card it is,

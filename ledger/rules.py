@@ -18,7 +18,7 @@ from typing import Any
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger.board import Board
-from whispers.ledger.card_checks import check_card, check_drawn
+from whispers.ledger.card_checks import check_ability, check_card, check_drawn
 from whispers.ledger.decrees import CARD_SETS, ENGINE_ADJUDICATED, CardSheet, Catalogue, family
 from whispers.ledger.effects import (
     apply_agent_moves,
@@ -505,6 +505,11 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     cards = (cmd.card, *cmd.pay)
     _check_spend(state, cmd.society, cards, rule)
     params = _check_decree(state, cmd, catalogue) if cmd.effect is not None else {}
+    if cmd.effect is None and cmd.ability is not None and catalogue is not None:
+        try:
+            check_ability(state, cmd.card, cmd.ability, tuple(cmd.pay), catalogue)
+        except DecreeError as error:
+            raise RuleError(str(error), rule) from None
     outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
     if cmd.effect in ("use-position", "move-agent"):
         cmd = _lent_position(state, cmd, params, rule)

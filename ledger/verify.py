@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from whispers.ledger import events as ev
 from whispers.ledger import meta, rules
 from whispers.ledger.board import Board
-from whispers.ledger.card_checks import check_card, check_drawn
+from whispers.ledger.card_checks import check_ability, check_card, check_drawn
 from whispers.ledger.commands import of_event
 from whispers.ledger.decree_files import shipped_catalogue
 from whispers.ledger.decrees import CardSheet
@@ -80,7 +80,7 @@ def verify(facts: list[dict], source: str) -> Verified:
                 raise VerifyError(f"{source}: event {number} ({type(event).__name__}) cannot be read as a move")
             try:
                 produced = rules.decide(state, command, shipped_catalogue())
-                if isinstance(event, ev.CardPlayed) and event.effect is not None:
+                if isinstance(event, ev.CardPlayed):
                     unchecked.extend(f"event {number}: {note}" for note in _unchecked(state, event))
             except WhispersError as exc:
                 line = format_event(event, borrowed=borrowed)
@@ -107,8 +107,11 @@ def verify(facts: list[dict], source: str) -> Verified:
 def _unchecked(state: GameState, event: ev.CardPlayed) -> list[str]:
     """What the engine could not check of a play it accepted: without a card sheet its card and cost, and an
     instant decree's card when the record does not name the cards drawn."""
-    assert event.effect is not None
     catalogue = shipped_catalogue()
+    if event.effect is None:  # a play by ability number: checked against a card sheet, when there is one
+        if event.ability is None:
+            return []
+        return list(check_ability(state, event.card, event.ability, event.pay, catalogue).unchecked)
     notes = list(check_card(state, event.effect, event.card, event.pay, catalogue).unchecked)
     notes += check_drawn(state, event.society, event.effect, event.card, catalogue).unchecked
     return notes

@@ -319,3 +319,17 @@ def test_the_prompt_offers_each_card_the_effects_it_may_play_now_REV_296() -> No
     assert set(cards(sheet)["elephant:9"]) == {"trade", "hoard"}  # the example prints trade and hoard on it
     lion = position(hands(office_state("lion", "sheriff"), raven=["lion:5", "lion:2"]), cards=EXAMPLE)
     assert "midnight-oil" in cards(lion)["lion:5"] and "midnight-oil" not in cards(lion)["lion:2"]
+
+
+def test_with_a_sheet_a_play_by_ability_number_is_checked_against_that_ability_EN_382() -> None:
+    """A play that names the ability by number (`ability=2`, the notation before issue 11) and no effect: with a
+    sheet, the card has that ability and the payment matches its cost (EN 382). The example's lion:8 ability 2 is
+    Midnight oil, costing lion:8 and one Elephant card."""
+    state = position(hands(office_state("lion", "sheriff"), raven=["lion:8", "elephant:1"]), cards=EXAMPLE)
+    assert_refused(state, "raven play lion:8 ability=2", "the payment is 1 more card, for elephant")
+    assert_refused(state, "raven play lion:8 ability=3", "lion:8 has 2 abilities, not an ability 3")
+    after, _ = apply(state, "raven play lion:8 ability=2 pay=elephant:1")
+    assert after.hands["raven"].size == 0
+    treasure = position(hands(office_state("lion", "sheriff"), raven=["lion:7"]), cards=EXAMPLE)
+    assert_refused(treasure, "raven play lion:7 ability=1", "never played")
+    apply(position(treasure, cards=None), "raven play lion:7 ability=1")  # without a sheet, as before
