@@ -177,6 +177,9 @@ class Verification:
     notes_head: str | None  # None: a record file from an older whispers, whose notes no hash covers
     warnings: tuple[str, ...] = ()  # malformed notes an older whispers stored, skipped
     unchecked: tuple[str, ...] = ()  # what of the card plays could not be checked (no card sheet)
+    cards: Pin | None = None  # the card sheet the game pins, None when it pins none
+    card_sets: tuple[str, ...] = ("base",)
+    example_sheet: bool = False  # the sheet pinned is a made-up example (fixtures/cards/example.toml)
 
     @property
     def played_under(self) -> str:
@@ -187,7 +190,9 @@ class Verification:
     def to_json(self) -> dict[str, Any]:
         return {"target": self.target, "events": self.events, "head": self.head,
                 "pins": {"ruleset": self.pins[0].to_json(), "board": self.pins[1].to_json()}, "where": self.where,
-                "notes": self.notes, "notes_head": self.notes_head, "unchecked": list(self.unchecked)}
+                "notes": self.notes, "notes_head": self.notes_head, "unchecked": list(self.unchecked),
+                "cards": self.cards.to_json() if self.cards is not None else None, "card_sets": list(self.card_sets),
+                "example_sheet": self.example_sheet}
 
 
 def verify(store: Store | str | None, target: str) -> Verification:
@@ -208,4 +213,6 @@ def verify(store: Store | str | None, target: str) -> Verification:
         chained = True
     verified = check(facts, target)
     return Verification(target, verified.events, verified.head, verified.pins, _where(verified.state), len(found),
-                        recordfile.notes_head(found) if chained else None, warnings, verified.unchecked)
+                        recordfile.notes_head(found) if chained else None, warnings, verified.unchecked,
+                        verified.cards, verified.state.card_sets,
+                        bool(verified.state.cards and verified.state.cards.get("example")))

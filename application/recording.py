@@ -24,10 +24,15 @@ class Created:
     board: str
     players: tuple[str, ...]
     first: str
+    cards: str | None = None
+    """The card sheet's label (its id, or `custom:ID (hash)`), None when the game pins none."""
+    card_sets: tuple[str, ...] = ("base",)
+    example_sheet: bool = False
+    """The sheet pinned is a made-up example (its `example = true`): not the printed cards."""
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "ruleset": self.ruleset, "board": self.board, "players": list(self.players),
-                "first": self.first}
+                "first": self.first, "cards": self.cards, "card_sets": list(self.card_sets)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,17 +68,24 @@ class Recorded:
 
 def new(store: Store | str | None, game: str, players: Iterable[str], first: str | None = None,
         ruleset: str = "official", board: str = "standin", allow_modified: bool = False,
-        table: dict[str, Any] | None = None) -> Created:
-    """A new game; `table`, its table facts (who, where: ledger/meta.py), recorded with the time it is made."""
+        table: dict[str, Any] | None = None, cards: str | None = None, card_sets: Iterable[str] = ()) -> Created:
+    """A new game; `table`, its table facts (who, where: ledger/meta.py), recorded with the time it is made;
+    `cards`, the card sheet it pins (a shipped id or a file); `card_sets`, the sets it names beside the base set."""
     from whispers.ledger.game import new_game
     from whispers.ledger.notation import Header
-    from whispers.ledger.shipped import labels
+    from whispers.ledger.shipped import cards_pin, labels
 
+    header = Header(ruleset, board, tuple(players), first, cards, tuple(card_sets))
     with opened(store) as s:
-        created = new_game(s, game, Header(ruleset, board, tuple(players), first), allow_modified, table)
+        created = new_game(s, game, header, allow_modified, table)
     state = created.state
     ruleset_label, board_label = labels(state)
-    return Created(game, ruleset_label, board_label, tuple(state.players), state.first)
+    started = created.events[0]
+    assert isinstance(started, ev.GameStarted)
+    sheet = cards_pin(started)
+    return Created(game, ruleset_label, board_label, tuple(state.players), state.first,
+                   sheet.label if sheet is not None else None, state.card_sets,
+                   bool(state.cards and state.cards.get("example")))
 
 
 def open_game(store: Store | str | None, game: str) -> Game:
@@ -85,10 +97,12 @@ def open_game(store: Store | str | None, game: str) -> Game:
 
 
 def next_move(game: Game) -> Prompt:
-    """Who must act now, and the legal moves with their choices."""
+    """Who must act now, and the legal moves with their choices (a card play's with its cards, their effects and
+    each parameter's domain)."""
+    from whispers.ledger.decree_files import shipped_catalogue
     from whispers.ledger.prompt import prompt
 
-    return prompt(game.state)
+    return prompt(game.state, shipped_catalogue())
 
 
 def parse_move(text: str) -> c.Command | None:

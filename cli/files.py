@@ -128,6 +128,12 @@ def verify(target: str, store_url: str | None) -> None:
                f"every move agrees with the rules; chain head {verified.head}")
     for pin in verified.pins:
         click.echo(f"  {pin.sentence()}")
+    sets = f"card sets: {', '.join(verified.card_sets)}"
+    if verified.cards is None:
+        click.echo(f"  cards: no card sheet pinned, so no card's effects or cost could be checked; {sets}")
+    else:
+        example = " (a MADE-UP example sheet, not the printed cards)" if verified.example_sheet else ""
+        click.echo(f"  {verified.cards.sentence()}{example}; {sets}")
     for note in verified.unchecked:
         click.echo(f"{target}: not checked: {note}")
     if verified.notes_head is not None:

@@ -109,9 +109,32 @@ def legal_words(p: Prompt, typed: list[str]) -> list[str]:
         return sorted({o.verb for o in options})
     words: set[str] = set()
     for o in options:
-        if o.verb == rest[0]:
+        if o.verb == rest[0] == "play":
+            words.update(play_words(o.choices, rest[1:]))
+        elif o.verb == rest[0]:
             words.update(w for w in _words(list(o.choices.values())) if not w.isdigit())
     return sorted(words - set(rest))
+
+
+def play_words(choices: dict[str, Any], typed: list[str]) -> list[str]:
+    """The next words of a card play (`play CARD effect=ID [PARAM=VALUE ...] [pay=CARD]`), from the prompt's choices
+    (ledger.prompt): the cards in the hand; the effects that card may play now; each parameter of the effect with
+    the values of its domain (`to=lion.sheriff`), or `n=` alone for a free number; the other cards, to pay."""
+    cards: dict[str, tuple[str, ...]] = choices.get("cards", {})
+    if not typed:
+        return list(cards)
+    card, named = typed[0], dict(w.split("=", 1) for w in typed[1:] if "=" in w)
+    if "effect" not in named:
+        return [f"effect={effect}" for effect in cards.get(card, ())]
+    words = []
+    domains = choices.get("effects", {}).get(named["effect"], {}).get("parameters", {})
+    for name, domain in domains.items():
+        if name in named:
+            continue
+        words += [f"{name}={value}" for value in domain] if isinstance(domain, tuple | list) else [f"{name}="]
+    if "pay" not in named:
+        words += [f"pay={other}" for other in cards if other != card]
+    return words
 
 
 def completer(current: Callable[[], Prompt]) -> Any:
@@ -127,8 +150,11 @@ def completer(current: Callable[[], Prompt]) -> Any:
             # inside a template the space is there already: Tab then goes on to the next blank (asker)
             space = "" if document.text_after_cursor[:1] == " " else " "
             for word in legal_words(current(), words):
-                if word.startswith(stem):
-                    yield Completion(word + space, start_position=-len(stem))
+                if "=" in word and "=" in partial:  # a KEY=VALUE word: the whole of it is completed
+                    if word.startswith(partial) and word != partial:
+                        yield Completion(word + space, start_position=-len(partial))
+                elif word.startswith(stem):
+                    yield Completion(word if word.endswith("=") else word + space, start_position=-len(stem))
 
     return Legal()
 

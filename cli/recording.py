@@ -34,21 +34,34 @@ if TYPE_CHECKING:
 @click.option("--allow-modified", is_flag=True,
               help="Record under a ruleset or board that claims a shipped id with other content; it is then "
                    "shown everywhere as modified.")
+@click.option("--cards", metavar="ID|PATH",
+              help="Pin a card sheet (docs/decrees.md): a play is then checked against the card's effects and "
+                   "cost. Without one, verify lists what it could not check.")
+@click.option("--card-set", "card_sets", multiple=True, metavar="SET",
+              help="A card set played beside the base set: dark-alliances (the expansion's instant decrees, "
+                   "refused unless named).")
 @table_options
 @store_option
 def new(game: str, players: str, first: str | None, ruleset: str, board: str, allow_modified: bool,
+        cards: str | None, card_sets: tuple[str, ...],
         seats: tuple[str, ...], place: str | None, event: str | None, round_: str | None, table: str | None,
         tags: tuple[str, ...], store_url: str | None) -> None:
     """Start a new game named GAME.
 
     Example: whispers new finals-t3 --players raven,rat,spider,serpent --first rat --seat raven=Ana
-    --place "Club Sud" --event "Winter Cup" --table 3
+    --place "Club Sud" --event "Winter Cup" --table 3 --cards our-cards.toml --card-set dark-alliances
     """
     societies = [p.strip() for p in players.split(",") if p.strip()]
     changes = table_changes(seats, place, event, round_, table, tags)
-    created = recording.new(store_url, game, societies, first, ruleset, board, allow_modified, changes or None)
+    created = recording.new(store_url, game, societies, first, ruleset, board, allow_modified, changes or None,
+                            cards, card_sets)
     click.echo(f"{game}: new {created.ruleset} game on board {created.board} for "
                f"{', '.join(created.players)}; {created.first} is the first player.")
+    sets = " and ".join(created.card_sets)
+    sheet = f"card sheet {created.cards}" if created.cards else "no card sheet (plays' cards and costs unchecked)"
+    if created.example_sheet:
+        sheet += " (a MADE-UP example: its cards and costs are invented, docs/decrees.md)"
+    click.echo(f"Cards: the {sets} set{'s' if len(created.card_sets) > 1 else ''}; {sheet}.")
     click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")
 
 
@@ -125,7 +138,11 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
             case "swap-agent":
                 found += [(f"{s} swap-agent {t}", True, "") for t in ch["targets"]]
             case "play":
-                found.append((f"{s} play ", False, "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]"))
+                effects = sorted({e for playable in ch.get("cards", {}).values() for e in playable})
+                hint = (f"CARD effect=ID [PARAM=VALUE ...] [pay=CARD,...]; Tab completes; playable now: "
+                        f"{', '.join(effects)}" if effects
+                        else "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]")
+                found.append((f"{s} play ", False, hint))
             case "discard":
                 found.append((f"{s} discard ", False, plural(ch['count'], 'card')))
             case "swap-loyalty":

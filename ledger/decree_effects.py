@@ -278,6 +278,8 @@ def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> di
     for decree in catalogue.decrees.values():
         if not decree.playable or not any(hand.counts.get(deck, 0) for deck in decree.decks):
             continue
+        if decree.card_set not in state.card_sets:
+            continue
         if decree_timing_refusal(state, society, decree.timing(timing)) is not None:
             continue
         after = (timing == "official" and "after" in decree.window() and state.last_attack is not None

@@ -67,8 +67,13 @@ class GameStarted(Event):
     board: dict[str, Any]
     board_hash: str
     ruleset_hash: str
+    card_sets: tuple[str, ...] = ("base", "dark-alliances")
+    """The card sets the game plays with (ledger.decrees.CARD_SETS): `base`, and `dark-alliances` when it is named."""
+    cards: dict[str, Any] | None = None
+    """The card sheet the game pins (ledger.decrees.CardSheet.to_data), embedded like the board; None: no sheet."""
+    cards_hash: str | None = None
 
-    class_version = 2
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(fact: dict[str, Any]) -> None:
@@ -76,6 +81,15 @@ class GameStarted(Event):
         from whispers.ledger.pins import content_hash
 
         fact["ruleset_hash"] = content_hash(fact["ruleset"])
+
+    @staticmethod
+    def upcast_v2_v3(fact: dict[str, Any]) -> None:
+        """Version 2, before a game named its card sets and pinned a card sheet: no sheet, and both card sets, as
+        the engine allowed every effect then (a record that played a Dark alliances decree still loads and
+        verifies)."""
+        fact["card_sets"] = ["base", "dark-alliances"]
+        fact["cards"] = None
+        fact["cards_hash"] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,7 +582,7 @@ def from_fact(fact: dict[str, Any]) -> Event:
     for name, value in values.items():
         if name == "effects":
             values[name] = Effects(**{k: _freeze(v) for k, v in value.items()})
-        elif name not in ("ruleset", "board"):
+        elif not (cls is GameStarted and name in ("ruleset", "board", "cards")):
             values[name] = _freeze(value)
     return cls(**values)
 

@@ -8,7 +8,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.board import Board
 from whispers.ledger.decrees import ATTACK_CARDS
 from whispers.ledger.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
-from whispers.ledger.names import BANNERS_PER_EMPIRE, CARDS_PER_DECK, OFFICES
+from whispers.ledger.names import BANNERS_PER_EMPIRE, OFFICES
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import (
     SUPPLY_DUE,
@@ -20,6 +20,7 @@ from whispers.ledger.state import (
     Pending,
     card_empire,
     copy_state,
+    deck_numbers,
 )
 
 
@@ -99,7 +100,9 @@ def _started(e: ev.GameStarted) -> GameState:
         banners=banners,
         reserve=reserve,
         hands={p: Hand({}) for p in e.players},
-        decks={emp: Deck(CARDS_PER_DECK) for emp in board.empires},
+        decks={emp: Deck(len(deck_numbers(e.cards, e.card_sets, emp))) for emp in board.empires},
+        card_sets=tuple(e.card_sets),
+        cards=e.cards,
         version=1,
     )
 
@@ -266,7 +269,7 @@ def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
     deck = state.decks[e.empire]
     deck = Deck(deck.draw + e.reshuffled - e.drawn, deck.discard - e.reshuffled)
     state = _changed(state, hands={**state.hands, e.society: Hand(counts, hand.known + e.cards)},
-                    decks={**state.decks, e.empire: deck})
+                     decks={**state.decks, e.empire: deck}, drawn=(e.empire, tuple(e.cards), e.drawn))
     return _after_order(state, e.society, draw=True, given=(e.empire, e.office, e.order))
 
 

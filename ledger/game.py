@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from whispers.ledger import events as ev
 from whispers.ledger.errors import (
     BoardError,
+    DecreeError,
     NoSuchEvent,
     NotationError,
     RuleError,
@@ -57,15 +58,17 @@ def setup(name: str, header: Header, beside: Path | None = None, allow_modified:
     id with other content is refused unless `allow_modified` (ledger.pins)."""
     from whispers.ledger import rules
     from whispers.ledger.board_files import load_board
+    from whispers.ledger.decree_files import load_sheet
     from whispers.ledger.pins import refuse_modified
     from whispers.ledger.ruleset_files import load_ruleset
-    from whispers.ledger.shipped import started_pins
+    from whispers.ledger.shipped import cards_pin, started_pins
 
     ruleset = _resolve(load_ruleset, header.ruleset, beside, RulesetError)
     board = _resolve(load_board, header.board, beside, BoardError)
-    started = rules.start(name, header.players, header.first, ruleset, board)
+    sheet = None if header.cards is None else _resolve(load_sheet, header.cards, beside, DecreeError)
+    started = rules.start(name, header.players, header.first, ruleset, board, header.card_sets, sheet)
     if not allow_modified:
-        refuse_modified(started_pins(started))
+        refuse_modified((*started_pins(started), *filter(None, [cards_pin(started)])))
     return started
 
 
@@ -287,7 +290,7 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
         from whispers.ledger.pins import refuse_modified
 
         try:
-            refuse_modified(verified.pins)
+            refuse_modified((*verified.pins, *filter(None, [verified.cards])))
         except WhispersError as exc:
             raise type(exc)(f"{source}: {exc}") from None
     store.create(name, facts, notes)  # the game and its notes in one transaction

@@ -1,12 +1,15 @@
 """What is legal now: who must act, the moves open to them with their parameter domains, and the counts
 the orders make (icons over controlled regions, cards a draw gives, attacks open to an empire)."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from whispers.ledger.card_checks import check_drawn
+from whispers.ledger.decrees import Catalogue
+from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
-from whispers.ledger.state import SUPPLY_DUE, GameState, Position, position_name
+from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
 
 # --- the moves one society may make -----------------------------------------------------------------
 
@@ -122,6 +125,39 @@ def decree_timing_refusal(state: GameState, society: str, timing: str) -> str | 
     if (acting and window & {"before", "during"}) or (after and "after" in window):
         return None
     return f"this effect is played {timing.replace('|', ', ')} an action of a position the player controls (EN 380)"
+
+
+def playable_cards(state: GameState, society: str, effects: Iterable[str], catalogue: Catalogue
+                   ) -> dict[str, tuple[str, ...]]:
+    """The cards `society` may play now, each with the `effects` (those playable now) it can play: a card the record
+    names by its id, the others by their deck. A card plays its deck's effects, or with a card sheet the card's own
+    (ledger.card_checks); an instant decree only on a card just drawn (REV 296)."""
+    hand = state.hands[society]
+    cards = [*dict.fromkeys(hand.known), *(deck for deck in state.board.empires if hand.unknown(deck) > 0)]
+    found: dict[str, tuple[str, ...]] = {}
+    for card in cards:
+        deck = card_empire(card)
+        printed = _printed(state, card)
+        allowed = []
+        for effect in effects:
+            if deck not in catalogue[effect].decks or (printed is not None and effect not in printed):
+                continue
+            try:
+                check_drawn(state, society, effect, card, catalogue)
+            except DecreeError:
+                continue
+            allowed.append(effect)
+        found[card] = tuple(allowed)
+    return found
+
+
+def _printed(state: GameState, card: str) -> tuple[str, ...] | None:
+    """The effects a card sheet prints on `card`, or None without a sheet or for a card the record does not name."""
+    deck, _, number = card.partition(":")
+    if state.cards is None or not number:
+        return None
+    entry = state.cards.get("decks", {}).get(deck, {}).get(number, {})
+    return tuple(e["effect"] for e in entry.get("effects", ()))
 
 
 def after_order(state: GameState) -> str | None:

@@ -26,6 +26,10 @@ class Header:
     board: str
     players: tuple[str, ...]
     first: str | None
+    cards: str | None = None
+    """The card sheet the game pins (a shipped id or a file), or None."""
+    card_sets: tuple[str, ...] = ()
+    """The card sets named beside the base set (`dark-alliances`): docs/decrees.md."""
 
 
 VERBS: dict[str, str] = {
@@ -171,12 +175,12 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, c.Command | Header 
 
 
 def _parse_header(args: list[str]) -> Header:
-    keys = _keywords(args, "game", {"ruleset", "board", "players", "first"})
+    keys = _keywords(args, "game", {"ruleset", "board", "players", "first", "cards", "card-set"})
     if "players" not in keys:
         raise NotationError("game needs players=SOCIETY,SOCIETY,...")
     players = tuple(p for p in keys["players"][0].split(",") if p)
     return Header(keys.get("ruleset", ["official"])[0], keys.get("board", ["standin"])[0], players,
-                  keys.get("first", [None])[0])
+                  keys.get("first", [None])[0], keys.get("cards", [None])[0], tuple(keys.get("card-set", ())))
 
 
 def _reason(args: list[str], verb: str) -> str:
@@ -385,10 +389,14 @@ _VERB_PARSERS = {
 # --- writing --------------------------------------------------------------------------------------
 
 
-def format_header(started: ev.GameStarted, ruleset_ref: str | None = None, board_ref: str | None = None) -> str:
+def format_header(started: ev.GameStarted, ruleset_ref: str | None = None, board_ref: str | None = None,
+                  cards_ref: str | None = None) -> str:
     # quoted: a record from before ruleset ids were checked may hold any text as its id
     ruleset, board = (_quote(ref) for ref in (ruleset_ref or started.ruleset["id"], board_ref or started.board["id"]))
-    return f"game ruleset={ruleset} board={board} players={','.join(started.players)} first={started.first}"
+    line = f"game ruleset={ruleset} board={board} players={','.join(started.players)} first={started.first}"
+    if started.cards is not None:
+        line += f" cards={_quote(cards_ref or str(started.cards['id']))}"
+    return line + "".join(f" card-set={s}" for s in started.card_sets if s != "base")
 
 
 def _effect_args(effects: ev.Effects) -> list[str]:

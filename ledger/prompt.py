@@ -18,6 +18,7 @@ from whispers.ledger.legal import (
     deploy_targets,
     order_actor,
     order_options,
+    playable_cards,
     turn_society,
     window_waits,
 )
@@ -102,6 +103,8 @@ def _play_option(state: GameState, society: str, catalogue: Catalogue | None) ->
     choices: dict[str, Any] = {"hand": dict(state.hands[society].counts)}
     if catalogue is not None:
         choices["effects"] = playable_effects(state, society, catalogue)
+        # which card plays which of them, and what else in the hand can pay (the guided recorder completes these)
+        choices["cards"] = playable_cards(state, society, choices["effects"], catalogue)
     return Option("play", society, choices)
 
 

@@ -19,6 +19,7 @@ from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import sealing
 from whispers.ledger.board import Board
+from whispers.ledger.card_checks import check_ability, check_card, check_drawn
 from whispers.ledger.decree_effects import (
     BOARD_EFFECTS,
     Combat,
@@ -28,7 +29,14 @@ from whispers.ledger.decree_effects import (
     combat,
     placements,
 )
-from whispers.ledger.decrees import ATTACK_CARDS, ENGINE_ADJUDICATED, Catalogue, check_play, family
+from whispers.ledger.decrees import (
+    ATTACK_CARDS,
+    CARD_SETS,
+    ENGINE_ADJUDICATED,
+    CardSheet,
+    Catalogue,
+    family,
+)
 from whispers.ledger.effects import (
     apply_agent_moves,
     check_effects,
@@ -81,9 +89,12 @@ SOCIETY_RULE = "EN Setup: Player Boards and Tokens"
 # --- start ------------------------------------------------------------------------------------------
 
 
-def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset, board: Board) -> ev.GameStarted:
-    """The first event of a game, once its setup is legal (EN "Setup"; EN "Overview": the player counts)."""
+def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset, board: Board,
+          card_sets: Iterable[str] = CARD_SETS, cards: CardSheet | None = None) -> ev.GameStarted:
+    """The first event of a game, once its setup is legal (EN "Setup"; EN "Overview": the player counts), with the
+    card sets it plays with (the base set always) and the card sheet it pins, if any (docs/decrees.md)."""
     players = tuple(players)
+    sets = _card_sets(card_sets)
     for society in players:
         if society not in SOCIETIES:
             raise RuleError(f"unknown society {society!r}: the societies are {', '.join(SOCIETIES)}", SOCIETY_RULE)
@@ -102,7 +113,17 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
             "EN Loyalty Tokens and Scoring",
         )
     return ev.GameStarted(name, players, first, ruleset.to_data(), board.to_data(), board.content_hash,
-                          ruleset.content_hash)
+                          ruleset.content_hash, sets, cards.to_data() if cards is not None else None,
+                          cards.content_hash if cards is not None else None)
+
+
+def _card_sets(named: Iterable[str]) -> tuple[str, ...]:
+    """The card sets a game plays with, in CARD_SETS order: the base set, and those named (REV 290)."""
+    named = set(named)
+    unknown = sorted(named - set(CARD_SETS))
+    if unknown:
+        raise RuleError(f"unknown card set {unknown[0]!r}: the card sets are {', '.join(CARD_SETS)}", "REV Decrees")
+    return tuple(s for s in CARD_SETS if s == "base" or s in named)
 
 
 # --- decide -----------------------------------------------------------------------------------------
@@ -400,11 +421,14 @@ def _check_card_id(state: GameState, card: str, rule: str) -> None:
     empire, colon, number = card.partition(":")
     require(empire in state.board.empires, f"unknown empire {empire!r} in card {card!r}", rule)
     if colon:
-        require(
-            number in {str(n) for n in range(1, CARDS_PER_DECK + 1)},
-            f"card {card!r}: an empire's cards are numbered 1 to {CARDS_PER_DECK}",
-            rule,
-        )
+        numbers = state.card_numbers(empire)
+        if state.cards is None:
+            require(number in {str(n) for n in numbers},
+                    f"card {card!r}: an empire's cards are numbered 1 to {CARDS_PER_DECK}", rule)
+        else:
+            require(number in {str(n) for n in numbers}, f"card {card!r} is not on this game's card sheet, in the "
+                    f"card sets it plays ({', '.join(state.card_sets)}): {empire} cards are numbered "
+                    f"{', '.join(map(str, numbers))}", rule)
 
 
 def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
@@ -583,6 +607,11 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     cards = (cmd.card, *cmd.pay)
     _check_spend(state, cmd.society, cards, rule)
     params = _check_decree(state, cmd, catalogue) if cmd.effect is not None else {}
+    if cmd.effect is None and cmd.ability is not None and catalogue is not None:
+        try:
+            check_ability(state, cmd.card, cmd.ability, tuple(cmd.pay), catalogue)
+        except DecreeError as error:
+            raise RuleError(str(error), rule) from None
     outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
     if cmd.effect == "succession-crisis":
         outcome = _crisis_outcome(state)
@@ -632,12 +661,13 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
     assert catalogue is not None and cmd.effect is not None
     require(cmd.effect in catalogue, f"unknown effect {cmd.effect!r}: `whispers decrees` lists them", rule)
     try:
-        check_play(catalogue, cmd.effect, cmd.card, cmd.pay)
+        check_card(state, cmd.effect, cmd.card, cmd.pay, catalogue)
+        decree = catalogue[cmd.effect]
+        refusal = decree_timing_refusal(state, cmd.society, decree.timing(family(state.ruleset)))
+        require(refusal is None, refusal or "", rule)
+        check_drawn(state, cmd.society, cmd.effect, cmd.card, catalogue)
     except DecreeError as error:
         raise RuleError(str(error), rule) from None
-    decree = catalogue[cmd.effect]
-    refusal = decree_timing_refusal(state, cmd.society, decree.timing(family(state.ruleset)))
-    require(refusal is None, refusal or "", rule)
     allowed = {p.name: p.kind for p in decree.parameters}
     params = dict(cmd.params)
     require(len(params) == len(cmd.params), f"{cmd.effect}: a parameter is named twice", rule)

@@ -61,6 +61,13 @@ def started_pins(started: ev.GameStarted) -> tuple[Pin, Pin]:
             pin("board", str(started.board["id"]), content_hash(started.board)))
 
 
+def cards_pin(started: ev.GameStarted) -> Pin | None:
+    """The card sheet a game's first event embeds, shipped or custom, or None when it pins none."""
+    if started.cards is None:
+        return None
+    return pin("cards", str(started.cards["id"]), content_hash(started.cards))
+
+
 def state_pins(state: GameState) -> tuple[Pin, Pin]:
     """(ruleset, board) of a game as folded."""
     return pin("ruleset", state.ruleset.id, state.ruleset.content_hash), pin("board", state.board.id,

@@ -6,11 +6,11 @@ ones pinned by the game's first event.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Optional
+from typing import Any, Optional
 
 from whispers.ledger.board import Board
 from whispers.ledger.events import Attacked
-from whispers.ledger.names import AGENTS_PER_SOCIETY, MIN_PLAYERS, OFFICES, SLOTS
+from whispers.ledger.names import AGENTS_PER_SOCIETY, CARDS_PER_DECK, MIN_PLAYERS, OFFICES, SLOTS
 from whispers.ledger.ruleset import Ruleset
 
 Position = tuple[str, str]
@@ -123,6 +123,9 @@ class GameState:
     last_actor: str | None = None
     """Who took the last order, for the card window "immediately after" (and type-I decrees when drawn)."""
     last_was_draw: bool = False
+    drawn: tuple[str, tuple[str, ...], int] = ("", (), 0)
+    """The last draw: (its empire, the cards the record names, how many were drawn), for an instant decree
+    "played ... as it is drawn" (REV 296): it must be one of them."""
     lasting: tuple[str, ...] = ()
     """Decree effects lasting to the end of the turn, read as the round (`hoard`, `trade`: REV 353, 355; digest §8
     item 37)."""
@@ -140,6 +143,10 @@ class GameState:
     """Succession Crisis (REV 419): the rest of this council runs counter-clockwise."""
     supply_owed: tuple[str, ...] = ()
     """The empires whose supply checks Hoard suspended: a check is made for them before the next round (REV 355)."""
+    card_sets: tuple[str, ...] = ("base", "dark-alliances")
+    """The card sets the game named at its start (GameStarted.card_sets)."""
+    cards: Mapping[str, Any] | None = None
+    """The card sheet the game pinned, as its first event embeds it (ledger.decrees.CardSheet.to_data); None: none."""
     scored: bool = False
     finalised: str | None = None
     """Who sealed the finished game (GameFinalized), until it is reopened; None while it is open."""
@@ -205,6 +212,11 @@ class GameState:
                 return (empire, OFFICES[index])
         return None
 
+    def card_numbers(self, empire: str) -> tuple[int, ...]:
+        """The numbers of `empire`'s cards in this game: those of its card sheet in the sets the game plays, or 1 to
+        8 without a sheet (EN 103-104; how many Dark alliances cards a deck holds only a sheet says)."""
+        return deck_numbers(self.cards, self.card_sets, empire)
+
     def excess_cards(self, society: str) -> int:
         """How many cards the society must discard at cleanup (EN "5-Card Limit": the ruleset's hand limit)."""
         return max(0, self.hands[society].size - self.ruleset.hand_limit)
@@ -230,6 +242,15 @@ class GameState:
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+
+def deck_numbers(cards: Mapping[str, Any] | None, card_sets: Iterable[str], empire: str) -> tuple[int, ...]:
+    """The card numbers of `empire`'s deck: a card sheet's (its embedded data) in `card_sets`, or 1 to 8."""
+    if cards is None:
+        return tuple(range(1, CARDS_PER_DECK + 1))
+    sets = set(card_sets)
+    deck = cards.get("decks", {}).get(empire, {})
+    return tuple(sorted(int(n) for n, card in deck.items() if card.get("set", "base") in sets))
 
 
 def card_empire(card: str) -> str:

@@ -11,16 +11,17 @@ from dataclasses import dataclass
 from whispers.ledger import events as ev
 from whispers.ledger import meta, rules
 from whispers.ledger.board import Board
+from whispers.ledger.card_checks import check_ability, check_card, check_drawn
 from whispers.ledger.commands import of_event
 from whispers.ledger.decree_files import shipped_catalogue
-from whispers.ledger.decrees import check_play
+from whispers.ledger.decrees import CardSheet
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.events import read_facts
 from whispers.ledger.notation import format_event
 from whispers.ledger.pins import Pin
 from whispers.ledger.recordfile import chain
 from whispers.ledger.ruleset import Ruleset
-from whispers.ledger.shipped import started_pins
+from whispers.ledger.shipped import cards_pin, started_pins
 from whispers.ledger.state import GameState
 
 
@@ -32,7 +33,10 @@ class Verified:
     pins: tuple[Pin, Pin]
     """(ruleset, board): shipped, modified or custom, by the content the record embeds."""
     unchecked: tuple[str, ...] = ()
-    """What could not be checked of the card plays (no card sheet pinned: a card's effects and costs)."""
+    """What could not be checked of the card plays (no card sheet pinned: a card's effects and costs; an instant
+    decree's card when the record does not name the cards drawn)."""
+    cards: Pin | None = None
+    """The card sheet the game pinned (shipped or custom), or None."""
 
 
 class VerifyError(WhispersError):
@@ -47,15 +51,18 @@ def verify(facts: list[dict], source: str) -> Verified:
     try:
         board = Board.from_data(first.board, source=f"{source} event 1")
         ruleset = Ruleset.from_data(first.ruleset, source=f"{source} event 1")
-        again = rules.start(first.name, first.players, first.first, ruleset, board)
+        sheet = None if first.cards is None else CardSheet.from_data(first.cards, shipped_catalogue(),
+                                                                     f"{source} event 1 card sheet")
+        again = rules.start(first.name, first.players, first.first, ruleset, board, first.card_sets, sheet)
     except WhispersError as exc:
         raise VerifyError(f"{source}: event 1 (GameStarted) does not stand: {exc}") from None
     if not isinstance(ruleset.id, str) or not ruleset.id.isprintable() or any(c.isspace() for c in ruleset.id):
         # the id is written on a log's game line: text there could start a line of its own
         raise VerifyError(f"{source}: event 1 (GameStarted): the ruleset id {ruleset.id!r} is not one word")
     if again != first:
-        raise VerifyError(f"{source}: event 1 (GameStarted) does not match its own board and ruleset")
+        raise VerifyError(f"{source}: event 1 (GameStarted) does not match its own board and ruleset (or card sheet)")
     state = rules.evolve(None, first)
+    unchecked: list[str] = []
     index = 1
     while index < len(events):
         event = events[index]
@@ -73,6 +80,8 @@ def verify(facts: list[dict], source: str) -> Verified:
                 raise VerifyError(f"{source}: event {number} ({type(event).__name__}) cannot be read as a move")
             try:
                 produced = rules.decide(state, command, shipped_catalogue())
+                if isinstance(event, ev.CardPlayed):
+                    unchecked.extend(f"event {number}: {note}" for note in _unchecked(state, event))
             except WhispersError as exc:
                 line = format_event(event, borrowed=borrowed)
                 raise VerifyError(f"{source}: event {number} ({line}) is not legal: {exc}") from None
@@ -92,13 +101,20 @@ def verify(facts: list[dict], source: str) -> Verified:
         for made in produced[: len(events) - index]:
             state = rules.evolve(state, made)
         index += len(produced)
-    unchecked = tuple(
-        f"event {number}: {note}"
-        for number, event in enumerate(events, start=1)
-        if isinstance(event, ev.CardPlayed) and event.effect is not None
-        for note in check_play(shipped_catalogue(), event.effect, event.card, event.pay).unchecked
-    )
-    return Verified(len(events), chain(facts)[-1], state, started_pins(first), unchecked)
+    return Verified(len(events), chain(facts)[-1], state, started_pins(first), tuple(unchecked), cards_pin(first))
+
+
+def _unchecked(state: GameState, event: ev.CardPlayed) -> list[str]:
+    """What the engine could not check of a play it accepted: without a card sheet its card and cost, and an
+    instant decree's card when the record does not name the cards drawn."""
+    catalogue = shipped_catalogue()
+    if event.effect is None:  # a play by ability number: checked against a card sheet, when there is one
+        if event.ability is None:
+            return []
+        return list(check_ability(state, event.card, event.ability, event.pay, catalogue).unchecked)
+    notes = list(check_card(state, event.effect, event.card, event.pay, catalogue).unchecked)
+    notes += check_drawn(state, event.society, event.effect, event.card, catalogue).unchecked
+    return notes
 
 
 def _difference(recorded: dict, ruled: dict, path: str = "") -> str:

@@ -27,8 +27,8 @@ def _event_line(event: ev.Event | None) -> str | None:
 
 
 def setup_differences(a: ev.GameStarted, b: ev.GameStarted, name_a: str, name_b: str) -> dict[str, dict[str, Any]]:
-    """What differs between two games' setups: players (and their seating), first player, ruleset, board.
-    A ruleset or board of the same id but other content is told apart by " (other content)"."""
+    """What differs between two games' setups: players (and their seating), first player, ruleset, board, card
+    sets, card sheet (None: none). One of the same id but other content is told apart by " (other content)"."""
 
     def label(data: dict[str, Any], other: dict[str, Any]) -> str:
         return data["id"] if data["id"] != other["id"] else f"{data['id']} (other content)"
@@ -42,6 +42,11 @@ def setup_differences(a: ev.GameStarted, b: ev.GameStarted, name_a: str, name_b:
         found["ruleset"] = {name_a: label(a.ruleset, b.ruleset), name_b: label(b.ruleset, a.ruleset)}
     if a.board != b.board or a.board_hash != b.board_hash:
         found["board"] = {name_a: label(a.board, b.board), name_b: label(b.board, a.board)}
+    if tuple(a.card_sets) != tuple(b.card_sets):
+        found["card_sets"] = {name_a: list(a.card_sets), name_b: list(b.card_sets)}
+    if a.cards != b.cards:
+        found["cards"] = {name_a: label(a.cards, b.cards) if a.cards and b.cards else (a.cards or {}).get("id"),
+                          name_b: label(b.cards, a.cards) if a.cards and b.cards else (b.cards or {}).get("id")}
     return found
 
 

@@ -37,7 +37,7 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
     from whispers.ledger.evolve import evolve
     from whispers.ledger.legal import window_waits
     from whispers.ledger.pins import short
-    from whispers.ledger.shipped import started_pins
+    from whispers.ledger.shipped import cards_pin, started_pins
     from whispers.ledger.words import describe
 
     events = list(events)
@@ -50,7 +50,7 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
     for version, event in enumerate(events, start=1):
         if isinstance(event, ev.GameStarted):
             refs = {}
-            for pin in started_pins(event):
+            for pin in (*started_pins(event), *filter(None, [cards_pin(event)])):
                 if pin.status == "custom":
                     yield (f"# {pin.kind} {pin.label} is not shipped: whispers import looks for "
                            f"{pin.id}.toml beside this file")
@@ -59,7 +59,7 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
                     refs[pin.kind] = f"{pin.id}-modified-{short(pin.hash)}"
                     yield (f"# {pin.kind} {pin.label}: MODIFIED, not the shipped {pin.id} ({pin.hash}); whispers "
                            f"import looks for {refs[pin.kind]}.toml beside this file and needs --allow-modified")
-            yield format_header(event, refs.get("ruleset"), refs.get("board"))
+            yield format_header(event, refs.get("ruleset"), refs.get("board"), refs.get("cards"))
         else:
             borrowed = state is not None and state.pending is not None
             if isinstance(event, ev.MoveTakenBack) and event.reopen is None and state is not None and state.over:

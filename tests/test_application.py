@@ -29,7 +29,18 @@ def store():
 def test_new_reports_the_labels_and_seats(store) -> None:
     created = recording.new(store, "h", PLAYERS, "rat", ruleset="revised")
     assert created.to_json() == {"game": "h", "ruleset": "revised", "board": "standin", "players": list(PLAYERS),
-                                 "first": "rat"}
+                                 "first": "rat", "cards": None, "card_sets": ["base"]}
+
+
+def test_new_pins_a_card_sheet_and_names_its_card_sets(store) -> None:
+    """Issue 11: a game pins a card sheet and names its card sets at its start (docs/decrees.md)."""
+    created = recording.new(store, "k", PLAYERS, "rat", ruleset="revised", cards="example",
+                            card_sets=["dark-alliances"])
+    assert (created.cards, created.card_sets) == ("example", ("base", "dark-alliances"))
+    state = recording.open_game(store, "k").state
+    assert state.cards is not None and state.cards["id"] == "example"
+    with pytest.raises(RuleError, match="unknown card set 'dark'"):
+        recording.new(store, "m", PLAYERS, "rat", card_sets=["dark"])
 
 
 def test_a_batch_lands_whole_or_not_at_all(store) -> None:

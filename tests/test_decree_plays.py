@@ -7,6 +7,7 @@ from test_rules import office_state, options
 
 from whispers.ledger import events as ev
 from whispers.ledger import rules
+from whispers.ledger.errors import RuleError
 from whispers.ledger.legal import recruit_count
 from whispers.ledger.notation import format_event, parse_line
 from whispers.ledger.state import TURN_DONE
@@ -305,6 +306,10 @@ def test_a_recorded_decree_play_verifies_says_what_it_could_not_check_and_its_lo
     text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
     lines = text.splitlines()
     cut = lines.index("raven draw horse:8") + 1
+    with pytest.raises(RuleError, match="dark-alliances decree, and this game plays without that card set"):
+        replay_lines("sc", [*lines[:cut], "raven play horse:8 effect=succession-crisis"])
+    header = next(i for i, line in enumerate(lines) if line.startswith("game "))
+    lines[header] += " card-set=dark-alliances"  # the game names the expansion's set (REV 290)
     game = replay_lines("sc", [*lines[:cut], "raven play horse:8 effect=succession-crisis"])
     played = [e for e in game.events if isinstance(e, ev.CardPlayed)][-1]
     assert played.effect == "succession-crisis" and game.state.counter_clockwise
