@@ -7,9 +7,7 @@ link's viewer (the record for the table, a society for its seat, the spectator),
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,13 +24,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from whispers.application import files, following, reading, recording, review, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
+from whispers.web.live import Hub
 
 HERE = Path(__file__).parent
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "referrer-policy": "no-referrer",  # a link's token must not leak
            "x-content-type-options": "nosniff", "cache-control": "no-store"}
-POLL_SECONDS = 1.0
 NOT_FOUND = "Not found"
 
 
@@ -77,8 +75,10 @@ def create_app(store: Any, director_token: str) -> Starlette:
         try:
             yield
         finally:
+            hub.stop()
             if holder is not None:
                 holder.__exit__(None, None, None)
+    hub = Hub(store)
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
 
     def page(name: str, **context: Any) -> HTMLResponse:
@@ -176,18 +176,13 @@ def create_app(store: Any, director_token: str) -> Starlette:
 
     @guarded(api=True)
     async def live(request: Request, found: Access) -> Response:
-        """Server-sent events: the game's version whenever it changes, read from the store's notification log
-        (so a move recorded by another process or the CLI is seen too)."""
-        async def stream():
-            position = following.position(store)
-            while not await request.is_disconnected():
-                await asyncio.sleep(POLL_SECONDS)
-                position, version = following.changed_since(store, found.game, position)
-                if version is not None:
-                    yield f"event: version\ndata: {json.dumps(version)}\n\n"
-                else:
-                    yield ": still here\n\n"
-        return StreamingResponse(stream(), media_type="text/event-stream")
+        """Server-sent events (web/live.py): each new event as the viewer may see it, then the game's version,
+        whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given."""
+        raw = request.headers.get("last-event-id") or request.query_params.get("after")
+        if raw is not None and not raw.isdigit():
+            return JSONResponse({"error": "after: a number of events"}, status_code=400)
+        after = int(raw) if raw is not None else None
+        return StreamingResponse(hub.stream(found.game, found.viewer, after), media_type="text/event-stream")
 
     def director(handler):
         async def endpoint(request: Request) -> Response:
