@@ -463,3 +463,21 @@ def test_a_move_stored_by_another_process_wakes_a_postgresql_follower(pg_url) ->
         follower.close()
     change = next(c for c in changes if c.game == "notified")
     assert change.version == 2 and [v for v, _ in change.events] == [2]
+
+
+def test_held_games_catch_up_with_moves_another_process_stored(tmp_path) -> None:
+    """The server keeps games folded between moves (recording.HeldGames): a move stored by another process is
+    read and folded on, and the result is the game a fresh load gives."""
+    url = str(tmp_path / "s.sqlite")
+    recording.new(url, "g", ["raven", "spider"])
+    with open_store(url) as served_store, open_store(url) as other:
+        held = recording.HeldGames(served_store, limit=1)
+        assert held.current("g").version == 1
+        recording.record_line(other, "g", LOYALTY)
+        recording.record_line(other, "g", LOYALTY.replace("raven", "spider"))
+        caught, fresh = held.current("g"), recording.open_game(other, "g")
+        assert caught.version == fresh.version > 2
+        assert caught.events == fresh.events and caught.state == fresh.state
+        recording.new(url, "h", ["raven", "spider"])
+        held.current("h")  # the limit: g is let go, and loaded afresh when asked again
+        assert held.current("g").state == fresh.state

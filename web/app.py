@@ -14,6 +14,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -79,6 +80,7 @@ def create_app(store: Any, director_token: str) -> Starlette:
             if holder is not None:
                 holder.__exit__(None, None, None)
     hub = Hub(store)
+    held = recording.HeldGames(store)
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
 
     def page(name: str, **context: Any) -> HTMLResponse:
@@ -165,14 +167,20 @@ def create_app(store: Any, director_token: str) -> Starlette:
         seen = body.get("version")
         if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
             return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
-        current = recording.open_game(store, found.game)
-        if seen is not None and seen != current.version:
-            raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
         command = recording.parse_move(body["line"])
         if command is None:
             return JSONResponse({"error": "an empty line: nothing to record"}, status_code=422)
-        done = recording.record_move(store, current, command)
+        # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
+        done = await run_in_threadpool(record, found.game, seen, command)
         return JSONResponse(done.to_json(), status_code=201)
+
+    def record(game: str, seen: int | None, command: Any) -> recording.Recorded:
+        current = held.current(game)
+        if seen is not None and seen != current.version:
+            raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
+        done = recording.record_move(store, current, command)
+        held.keep(done.after)
+        return done
 
     @guarded(api=True)
     async def live(request: Request, found: Access) -> Response:
