@@ -166,6 +166,15 @@ def server(url: str, port: int):
         process.wait(timeout=30)
 
 
+def _run(coroutine):
+    """asyncio.run, on uvloop when installed (as the server is): the client shares the CPUs with it."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -176,7 +185,7 @@ def measure(label: str, url: str, args: argparse.Namespace, think: float, run_nu
     port = free_port()
     tables = prepare(url, args.tables, args.viewers, f"http://127.0.0.1:{port}", run_number)
     with server(url, port):
-        elapsed, viewers = asyncio.run(run(tables, think / 1000))
+        elapsed, viewers = _run(run(tables, think / 1000))
     refused = [r for t in tables for r in t.refused]
     latencies = sorted(x for t in tables for x in t.latencies)
     moves = len(latencies)

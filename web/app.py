@@ -8,6 +8,7 @@ link's viewer (the record for the table, a society for its seat, the spectator),
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,7 @@ def create_app(store: Any, director_token: str) -> Starlette:
                 holder.__exit__(None, None, None)
     hub = Hub(store)
     held = recording.HeldGames(store)
+    writing = threading.Lock()
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
 
     def page(name: str, **context: Any) -> HTMLResponse:
@@ -175,11 +177,15 @@ def create_app(store: Any, director_token: str) -> Starlette:
         return JSONResponse(done.to_json(), status_code=201)
 
     def record(game: str, seen: int | None, command: Any) -> recording.Recorded:
-        current = held.current(game)
-        if seen is not None and seen != current.version:
-            raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
-        done = recording.record_move(store, current, command)
-        held.keep(done.after)
+        # One move at a time per process: threads racing for SQLite's write lock wait in its busy handler's
+        # growing sleeps (up to 100 ms each), and on PostgreSQL the event store locks its table to append anyway.
+        # Other processes are kept out by the store itself (GameMovedOn).
+        with writing:
+            current = held.current(game)
+            if seen is not None and seen != current.version:
+                raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
+            done = recording.record_move(store, current, command)
+            held.keep(done.after)
         return done
 
     @guarded(api=True)
