@@ -214,6 +214,7 @@ class HeldGames:
     Thread-safe; holds the `limit` games used last."""
 
     def __init__(self, store: Store, limit: int = 256) -> None:
+        import contextlib
         import threading
         from collections import OrderedDict
 
@@ -221,6 +222,22 @@ class HeldGames:
         self._limit = limit
         self._held: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
+        # SQLite: one move at a time in this process (threads racing for its write lock sleep in its busy
+        # handler, up to 100 ms a turn); PostgreSQL queues concurrent appends itself, without sleeping
+        self._writing = contextlib.nullcontext() if store.concurrent_writes else threading.Lock()
+
+    def record(self, name: str, command: c.Command, seen: int | None = None) -> Recorded:
+        """record_move against the held game; with `seen` (the version the recorder was shown), GameMovedOn
+        unless the game is still there. Other processes are kept out by the store (GameMovedOn too)."""
+        from whispers.ledger.errors import GameMovedOn
+
+        with self._writing:
+            current = self.current(name)
+            if seen is not None and seen != current.version:
+                raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
+            done = record_move(self._store, current, command)
+            self.keep(done.after)
+        return done
 
     def current(self, name: str) -> Game:
         """The game as recorded now (as open_game)."""

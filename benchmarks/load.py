@@ -10,7 +10,8 @@ reachable): `whispers serve` runs as a user runs it (one process), TABLES games 
   sends its next move as soon as the last is answered, so the server is saturated and a move waits for the
   others: this row measures throughput, its latency is mostly queueing);
 - VIEWERS seat links per table follow the game's live stream (server-sent events) from the start.
-Printed: moves per second (all tables together), p50 and p95 latency of a move (request sent to 201 read), and
+Printed: moves per second (all tables together), p50 and p95 latency of a move (request sent to 201 read; and
+the server's own part, deciding and storing it, from its Server-Timing header), and
 events lost or duplicated over every viewer: each must hear each event of its game exactly once (by the SSE
 `id`, the event's version). Target (issue 13): p95 <= 50 ms on SQLite on a 2-core machine; 0 lost, 0 duplicated.
 The client runs on the same machine and shares its CPUs with the server.
@@ -70,6 +71,7 @@ class Table:
     lines: list[str]
     final: int = 0
     latencies: list[float] = field(default_factory=list)
+    server: list[float] = field(default_factory=list)  # the server's own time deciding and storing (Server-Timing)
     refused: list[str] = field(default_factory=list)
 
 
@@ -119,6 +121,7 @@ async def record(client: httpx.AsyncClient, table: Table, think: float, started:
             table.refused.append(f"{answer.status_code} {line}: {answer.text[:200]}")
             return
         version = answer.json()["version"]
+        table.server.append(float(answer.headers["server-timing"].split("dur=")[1]) / 1000)
         if think:
             await asyncio.sleep(think)
     table.final = version
@@ -188,6 +191,7 @@ def measure(label: str, url: str, args: argparse.Namespace, think: float, run_nu
         elapsed, viewers = _run(run(tables, think / 1000))
     refused = [r for t in tables for r in t.refused]
     latencies = sorted(x for t in tables for x in t.latencies)
+    server_side = sorted(x for t in tables for x in t.server)
     moves = len(latencies)
     lost = duplicated = 0
     for t, vs in zip(tables, viewers, strict=True):
@@ -201,6 +205,8 @@ def measure(label: str, url: str, args: argparse.Namespace, think: float, run_nu
             "events": sum(t.final - 1 for t in tables), "seconds": round(elapsed, 1),
             "moves/s": round(moves / elapsed, 1), "p50 ms": round(statistics.median(latencies) * 1000, 1),
             "p95 ms": round(latencies[int(0.95 * (moves - 1))] * 1000, 1), "max ms": round(latencies[-1] * 1000, 1),
+            "server p50": round(statistics.median(server_side) * 1000, 1),
+            "server p95": round(server_side[int(0.95 * (len(server_side) - 1))] * 1000, 1),
             "lost": lost, "duplicated": duplicated, "refused": len(refused), "first refusal": refused[:1]}
 
 

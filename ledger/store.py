@@ -735,6 +735,12 @@ class Store:
                 position = batch[-1].id
             return position, {self._name_of(game): span for game, span in spans.items()}
 
+    @property
+    def concurrent_writes(self) -> bool:
+        """Whether writers in one process should go at once (PostgreSQL queues them itself); SQLite's writers
+        would wait in its busy handler's growing sleeps instead."""
+        return self._postgres is not None
+
     def wakeup(self) -> Wakeup:
         """Something to wait on for the next fact stored by any process: PostgreSQL's LISTEN (every whispers
         process NOTIFYs after it stores), else a plain pause for the caller to poll the log."""

@@ -8,7 +8,7 @@ link's viewer (the record for the table, a society for its seat, the spectator),
 from __future__ import annotations
 
 import contextlib
-import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -82,7 +82,6 @@ def create_app(store: Any, director_token: str) -> Starlette:
                 holder.__exit__(None, None, None)
     hub = Hub(store)
     held = recording.HeldGames(store)
-    writing = threading.Lock()
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
 
     def page(name: str, **context: Any) -> HTMLResponse:
@@ -173,20 +172,10 @@ def create_app(store: Any, director_token: str) -> Starlette:
         if command is None:
             return JSONResponse({"error": "an empty line: nothing to record"}, status_code=422)
         # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
-        done = await run_in_threadpool(record, found.game, seen, command)
-        return JSONResponse(done.to_json(), status_code=201)
-
-    def record(game: str, seen: int | None, command: Any) -> recording.Recorded:
-        # One move at a time per process: threads racing for SQLite's write lock wait in its busy handler's
-        # growing sleeps (up to 100 ms each), and on PostgreSQL the event store locks its table to append anyway.
-        # Other processes are kept out by the store itself (GameMovedOn).
-        with writing:
-            current = held.current(game)
-            if seen is not None and seen != current.version:
-                raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
-            done = recording.record_move(store, current, command)
-            held.keep(done.after)
-        return done
+        began = time.perf_counter()
+        done = await run_in_threadpool(held.record, found.game, command, seen)
+        took = (time.perf_counter() - began) * 1000
+        return JSONResponse(done.to_json(), status_code=201, headers={"server-timing": f"move;dur={took:.1f}"})
 
     @guarded(api=True)
     async def live(request: Request, found: Access) -> Response:

@@ -37,11 +37,14 @@ class Hub:
             return
         self._loop = asyncio.get_running_loop()
         self._stop.clear()
-        self._thread = threading.Thread(target=self._follow, name="whispers-follower", daemon=True)
+        # made here, before the first stream reads its game's version: the follower starts from a position no
+        # later than that, so the first change after it is passed on, not only noticed at the next one
+        follower = following.Follower(self._store, POLL_SECONDS)
+        self._thread = threading.Thread(target=self._follow, args=(follower,), name="whispers-follower",
+                                        daemon=True)
         self._thread.start()
 
-    def _follow(self) -> None:
-        follower = following.Follower(self._store, POLL_SECONDS)
+    def _follow(self, follower: following.Follower) -> None:
         try:
             while not self._stop.is_set():
                 try:
