@@ -220,3 +220,63 @@ def recap(game: Game, count: int = 5) -> tuple[tuple[str, str], ...]:
 
     named = labels(game.events)
     return tuple((str(named[v]), format_event(game.events[v - 1]) or "") for v in sorted(named)[-count:])
+
+
+class HeldGames:
+    """The games a long-running process (the web server) decides moves against, kept folded between requests:
+    bringing one up to date reads and folds only the events stored since (by any process), not the whole record.
+    Thread-safe; holds the `limit` games used last."""
+
+    def __init__(self, store: Store, limit: int = 256) -> None:
+        import contextlib
+        import threading
+        from collections import OrderedDict
+
+        self._store = store
+        self._limit = limit
+        self._held: OrderedDict[str, Game] = OrderedDict()
+        self._lock = threading.Lock()
+        # SQLite: one move at a time in this process (threads racing for its write lock sleep in its busy
+        # handler, up to 100 ms a turn); PostgreSQL queues concurrent appends itself, without sleeping
+        self._writing = contextlib.nullcontext() if store.concurrent_writes else threading.Lock()
+
+    def record(self, name: str, command: c.Command, seen: int | None = None) -> Recorded:
+        """record_move against the held game; with `seen` (the version the recorder was shown), GameMovedOn
+        unless the game is still there. Other processes are kept out by the store (GameMovedOn too)."""
+        from whispers.ledger.errors import GameMovedOn
+
+        with self._writing:
+            current = self.current(name)
+            if seen is not None and seen != current.version:
+                raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
+            done = record_move(self._store, current, command)
+            self.keep(done.after)
+        return done
+
+    def current(self, name: str) -> Game:
+        """The game as recorded now (as open_game)."""
+        from whispers.ledger.evolve import evolve
+        from whispers.ledger.game import Game, load
+
+        with self._lock:
+            held = self._held.get(name)
+        if held is None:
+            game = load(self._store, name)
+        else:
+            new = ev.read_facts(self._store.facts_after(name, held.version), name)
+            state = held.state
+            for event in new:
+                state = evolve(state, event)
+            game = Game(name, (*held.events, *new), state) if new else held
+        self.keep(game)
+        return game
+
+    def keep(self, game: Game) -> None:
+        """Hold `game` (a move's result) unless a later version is held already."""
+        with self._lock:
+            held = self._held.get(game.name)
+            if held is None or held.version <= game.version:
+                self._held[game.name] = game
+            self._held.move_to_end(game.name)
+            while len(self._held) > self._limit:
+                self._held.popitem(last=False)

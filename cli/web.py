@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import click
 
@@ -41,11 +42,17 @@ def share(game: str, base: str, revoke: bool, qr_dir: str | None, as_json: bool,
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes (uvicorn workers) sharing the port; use a PostgreSQL store for more than one.")
+@click.option("--tournament", "tournament_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              metavar="FILE", help="A tournament file (docs/tournament.md): the director's pages show its standings.")
 @store_option
-def serve(host: str, port: int, store_url: str | None) -> None:
+def serve(host: str, port: int, workers: int, tournament_file: Path | None, store_url: str | None) -> None:
     """Serve the store's games to browsers: the links from `whispers share`, and the director's pages.
 
-    The director's token is $WHISPERS_DIRECTOR_TOKEN, or a new one printed at start."""
+    The director's token is $WHISPERS_DIRECTOR_TOKEN, or a new one printed at start. Several processes (--workers,
+    or several `serve` over one store) stay consistent: a move decided against an old game is refused (409), and
+    live updates follow the store itself, so each viewer hears of every move whichever process recorded it."""
     import uvicorn
 
     token = os.environ.get("WHISPERS_DIRECTOR_TOKEN") or sharing.new_director_token()
@@ -54,5 +61,11 @@ def serve(host: str, port: int, store_url: str | None) -> None:
     os.environ["WHISPERS_DIRECTOR_TOKEN"] = token
     if store_url:
         os.environ["WHISPERS_STORE"] = store_url
+    if tournament_file is not None:
+        from whispers.application.tournament import tournament
+
+        tournament(store_url, tournament_file)  # a malformed file is refused now, in one line, not on the page
+        os.environ["WHISPERS_TOURNAMENT"] = str(tournament_file.resolve())
     click.echo(f"director: http://{host}:{port}/director/{token}/", err=True)
-    uvicorn.run("whispers.web.app:from_environment", factory=True, host=host, port=port, log_level="warning")
+    uvicorn.run("whispers.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
+                log_level="warning", timeout_graceful_shutdown=3)

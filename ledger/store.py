@@ -11,8 +11,9 @@ import getpass
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -368,6 +369,31 @@ class _PlainSQLite:
         self.db.execute("COMMIT" if commit else "ROLLBACK")
 
 
+class Wakeup:
+    """Waits for a store's NOTIFY (PostgreSQL), or just pauses (SQLite, memory: the caller polls the log)."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+        self.listening = conn is not None
+
+    def wait(self, timeout: float) -> bool:
+        """Blocks up to `timeout` seconds; True if another process said it stored something."""
+        if self._conn is None:
+            time.sleep(timeout)
+            return False
+        heard = False
+        try:
+            for _ in self._conn.notifies(timeout=timeout, stop_after=1):
+                heard = True
+        except Exception:  # a lost connection: the caller polls the log anyway
+            time.sleep(timeout)
+        return heard
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+
+
 def check_name(name: str) -> None:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise StoreError(
@@ -433,6 +459,7 @@ class Store:
                 self._events.save(*saved)
             except RecordConflictError:
                 raise GameExists(f"a game named {name!r} is in {self.url} already") from None
+        self._notify()
         return record.version
 
     def append(self, name: str, expected_version: int, facts: list[Fact]) -> int:
@@ -461,6 +488,7 @@ class Store:
                 self._events.save(*events)
             except RecordConflictError:
                 raise GameMovedOn(_MOVED_ON) from None
+        self._notify()
         return expected_version + len(facts)
 
     def facts(self, name: str, version: int | None = None, *, frozen: bool = False) -> list[Fact]:
@@ -482,6 +510,19 @@ class Store:
         if version is not None and record.version != version:
             raise NoSuchEvent(name, record.version, version)
         return record.facts
+
+    def facts_after(self, name: str, after: int, upto: int | None = None) -> list[Fact]:
+        """The game's facts after its first `after`, up to its `upto`th (a follower reads only what is new)."""
+        check_name(name)
+        with self._translated():
+            stored = self._events.recorder.select_events(game_id(name), gt=after, lte=upto)
+            decode = self._events.mapper.transcoder.decode
+            facts: list[Fact] = []
+            for expected, item in enumerate(stored, start=after + 1):
+                if item.originator_version != expected:
+                    raise self._damaged(name, expected - 1, self._version(name), item.originator_version)
+                facts.append(decode(item.state)["fact"])
+        return facts
 
     def _read(self, name: str, version: int | None, frozen: bool = False) -> _Read:
         """The game's facts read straight from its rows: each row's msgpack decoded and its fact taken, without
@@ -715,6 +756,54 @@ class Store:
 
         recorder = self._events.recorder
         return recorder if isinstance(recorder, SQLiteApplicationRecorder) else None
+
+    def appended(self, after: int = 0, limit: int = 10_000) -> tuple[int, dict[str, tuple[int, int]]]:
+        """Facts stored after position `after` of the log: (the last position read, {game: (its first and last
+        version among them)}), for a follower that passes on exactly what is new."""
+        topics = [GAME_CREATED, GAME_RECORDED]
+        spans: dict[UUID, tuple[int, int]] = {}
+        position = after
+        with self._translated():
+            self._check_log(whole=True)
+            recorder = self._events.recorder
+            while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
+                for n in batch:
+                    first, _ = spans.get(n.originator_id, (n.originator_version, 0))
+                    spans[n.originator_id] = (first, n.originator_version)
+                position = batch[-1].id
+            return position, {self._name_of(game): span for game, span in spans.items()}
+
+    @property
+    def concurrent_writes(self) -> bool:
+        """Whether writers in one process should go at once (PostgreSQL queues them itself); SQLite's writers
+        would wait in its busy handler's growing sleeps instead."""
+        return self._postgres is not None
+
+    def wakeup(self) -> Wakeup:
+        """Something to wait on for the next fact stored by any process: PostgreSQL's LISTEN (every whispers
+        process NOTIFYs after it stores), else a plain pause for the caller to poll the log."""
+        if self._postgres is None:
+            return Wakeup(None)
+        import psycopg
+
+        pg = self._postgres
+        with self._translated():
+            conn = psycopg.connect(host=pg.host, port=pg.port, dbname=pg.dbname, user=pg.user, password=pg.password,
+                                   connect_timeout=POSTGRES_CONNECT_TIMEOUT, autocommit=True)
+            conn.execute(f"LISTEN {self._channel}")
+        return Wakeup(conn)
+
+    @property
+    def _channel(self) -> str:
+        return f"whispers_{self._postgres.schema or 'public'}" if self._postgres else ""
+
+    def _notify(self) -> None:
+        """Wakes the followers of a PostgreSQL store (other server processes) after a commit. A failure here
+        loses no fact: the move is stored, and followers also poll the log."""
+        if self._postgres is None:
+            return
+        with suppress(Exception), self._events.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            cursor.execute(f"NOTIFY {self._channel}")
 
     # ---------------------------------------------------------------------------------------------- read models
     # A read model's rows live in the store's own database (the SQLite file, the PostgreSQL schema), beside the

@@ -329,15 +329,16 @@ EXE = shutil.which("whispers", path=os.path.dirname(sys.executable))
 
 
 @contextlib.contextmanager
-def serving(tmp_path, servers: int = 1) -> Iterator[tuple[dict[str, str], dict[str, Any], list[str]]]:
-    """`whispers serve` as a user runs it (`servers` processes) over one SQLite store holding g1, shared: (env,
-    the links on the first server, each server's base URL)."""
+def serving(tmp_path, servers: int = 1, store: str | None = None, game: str = "g1", workers: int = 1
+            ) -> Iterator[tuple[dict[str, str], dict[str, Any], list[str]]]:
+    """`whispers serve` as a user runs it (`servers` processes of `workers` each) over one store (an SQLite file
+    by default) holding `game`, shared: (env, the links on the first server, each server's base URL)."""
     import httpx
 
     assert EXE
-    env = {**os.environ, "WHISPERS_STORE": str(tmp_path / "s.sqlite"), "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
-    subprocess.run([EXE, "new", "g1", "--players", "raven,spider"], env=env, check=True, capture_output=True)
-    links = json.loads(subprocess.run([EXE, "share", "g1", "--json"], env=env, check=True, capture_output=True,
+    env = {**os.environ, "WHISPERS_STORE": store or str(tmp_path / "s.sqlite"), "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
+    subprocess.run([EXE, "new", game, "--players", "raven,spider"], env=env, check=True, capture_output=True)
+    links = json.loads(subprocess.run([EXE, "share", game, "--json"], env=env, check=True, capture_output=True,
                                       text=True).stdout)
     processes, bases = [], []
     try:
@@ -345,11 +346,11 @@ def serving(tmp_path, servers: int = 1) -> Iterator[tuple[dict[str, str], dict[s
             with socket.socket() as s:
                 s.bind(("127.0.0.1", 0))
                 port = s.getsockname()[1]
-            processes.append(subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stderr=subprocess.PIPE,
-                                              text=True))
+            processes.append(subprocess.Popen([EXE, "serve", "--port", str(port), "--workers", str(workers)],
+                                              env=env, stderr=subprocess.PIPE, text=True))
             bases.append(f"http://127.0.0.1:{port}")
         for base in bases:
-            for _ in range(100):
+            for _ in range(200):
                 try:
                     httpx.get(base + "/static/app.css", timeout=1)
                     break
@@ -359,7 +360,24 @@ def serving(tmp_path, servers: int = 1) -> Iterator[tuple[dict[str, str], dict[s
     finally:
         for server in processes:
             server.terminate()
-            server.wait(timeout=10)
+            server.wait(timeout=20)
+
+
+def heard(live: Any, until: int) -> tuple[list[int], list[dict[str, Any]]]:
+    """Reads a live stream until it announces version `until`: (each `id:` heard, each event's data)."""
+    ids, events, kind = [], [], None
+    for line in live.iter_lines():
+        if line.startswith("id: "):
+            ids.append(int(line.removeprefix("id: ")))
+        elif line.startswith("event: "):
+            kind = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            data = json.loads(line.removeprefix("data: "))
+            if kind == "event":
+                events.append(data)
+            elif kind == "version" and data >= until:
+                return ids, events
+    raise AssertionError("the stream ended")
 
 
 def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path) -> None:
@@ -376,31 +394,92 @@ def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path)
             assert live.headers["content-type"].startswith("text/event-stream")
             subprocess.run([EXE, "move", "g1", LOYALTY.replace("raven", "spider")], env=env, check=True,
                            capture_output=True)
-            seen = []
-            for line in live.iter_lines():
-                seen.append(line)
-                if line.startswith("data: "):
-                    break
-            assert "event: version" in seen and int(seen[-1].removeprefix("data: ")) > 2  # the move and more
+            ids, events = heard(live, 3)
+            assert ids[0] == 3 and events[0]["event"]["type"] == "LoyaltyRecorded"  # the move and more
+            assert events[0]["event"]["society"] == "spider"
 
 
-def test_two_server_processes_one_store_one_move_lands_and_the_other_sees_it(tmp_path) -> None:
-    """Two `whispers serve` processes over one store: the same move sent to both at the version both showed is
-    recorded once (201, then 409), and a viewer following on the other server hears of it."""
+def test_the_directors_live_stream_hears_a_move_in_any_game_and_needs_the_director_token(tmp_path) -> None:
+    """The director's screen reloads when any game moves (`event: changed` with the game's name), whichever process
+    recorded it; without the director token the stream is a 404 like every director page."""
     import httpx
 
-    with serving(tmp_path, servers=2) as (_, links, (first, second)):
+    with serving(tmp_path) as (env, _links, bases):
+        assert httpx.get(f"{bases[0]}/director/{'x' * 43}/live").status_code == 404
+        with httpx.stream("GET", f"{bases[0]}/director/{DIRECTOR}/live", timeout=10) as live:
+            lines = live.iter_lines()
+            assert next(lines) == ": following"
+            subprocess.run([EXE, "move", "g1", LOYALTY], env=env, check=True, capture_output=True)
+            for line in lines:
+                if line.startswith("data: "):
+                    assert json.loads(line.removeprefix("data: ")) == "g1"
+                    break
+
+
+def test_a_stream_resumes_from_last_event_id_and_shows_each_event_as_its_seat_may_see_it(tmp_path) -> None:
+    """A browser that reconnects sends Last-Event-ID: it gets what it missed, once; a seat's stream hides the
+    other society's loyalty tokens (the visibility policy), the table's does not."""
+    import httpx
+
+    with serving(tmp_path) as (_env, links, _):
         table = links["table"]
         token = table.rstrip("/").rsplit("/", 1)[1]
-        on_second = table.replace(first, second)
         auth = {"Authorization": f"Bearer {token}"}
-        with httpx.stream("GET", links["seats"]["spider"].replace(first, second) + "live", timeout=10) as live:
-            one = httpx.post(table + "moves", json={"line": LOYALTY, "version": 1}, headers=auth)
-            other = httpx.post(on_second + "moves", json={"line": LOYALTY, "version": 1}, headers=auth)
-            assert (one.status_code, other.status_code) == (201, 409)
-            line = next(line for line in live.iter_lines() if line.startswith("data: "))
-            assert line == "data: 2"
-        assert httpx.get(on_second + "api/status").json()["version"] == 2
+        for line in [LOYALTY, LOYALTY.replace("raven", "spider")]:
+            moved = httpx.post(table + "moves", json={"line": line}, headers=auth)
+            assert moved.status_code == 201
+        last = moved.json()["version"]
+        with httpx.stream("GET", links["seats"]["spider"] + "live", headers={"Last-Event-ID": "1"},
+                          timeout=10) as live:
+            ids, events = heard(live, last)
+        assert ids == list(range(2, last + 1))
+        shown = json.dumps(events)
+        assert "devout" not in json.dumps(events[0]) and "eagle" not in json.dumps(events[0])  # raven's secret
+        assert "eagle" in json.dumps(events[1])  # spider's own
+        with httpx.stream("GET", table + "live?after=1", timeout=10) as live:
+            _, seen = heard(live, last)
+        assert "eagle" in json.dumps(seen[0]) and shown != json.dumps(seen)
+        assert httpx.get(links["spectator"] + "live?after=x").status_code == 400
+
+
+def two_servers_one_store(tmp_path, store: str | None, game: str, servers: int, workers: int) -> None:
+    """The same move sent to every server at the version all showed is recorded once (one 201, the others
+    409); viewers following on each server hear every event once, in order."""
+    import httpx
+
+    with serving(tmp_path, servers=servers, store=store, game=game, workers=workers) as (_, links, bases):
+        table = links["table"]
+        token = table.rstrip("/").rsplit("/", 1)[1]
+        auth = {"Authorization": f"Bearer {token}"}
+        seats = [links["seats"][s].replace(bases[0], base) for base in bases for s in ("raven", "spider")] * 2
+        with contextlib.ExitStack() as streams:
+            lives = [streams.enter_context(httpx.stream("GET", url + "live", timeout=10)) for url in seats]
+            version = 1
+            for line in [LOYALTY, LOYALTY.replace("raven", "spider")]:
+                answers = [httpx.post(table.replace(bases[0], base) + "moves", json={"line": line, "version": version},
+                                      headers=auth) for base in bases * 2]
+                assert sorted(a.status_code for a in answers) == [201] + [409] * (len(answers) - 1)
+                version = next(a for a in answers if a.status_code == 201).json()["version"]
+            for live in lives:
+                ids, _ = heard(live, version)
+                assert ids == list(range(2, version + 1))
+        for base in bases:
+            assert httpx.get(table.replace(bases[0], base) + "api/status").json()["version"] == version
+
+
+def test_two_server_processes_over_sqlite_one_move_lands_and_every_viewer_hears_it(tmp_path) -> None:
+    two_servers_one_store(tmp_path, None, "g1", servers=2, workers=1)
+
+
+@pytest.mark.postgres
+def test_two_server_processes_over_postgresql_one_move_lands_and_every_viewer_hears_it(tmp_path, pg_url) -> None:
+    two_servers_one_store(tmp_path, pg_url, "twoservers", servers=2, workers=1)
+
+
+@pytest.mark.postgres
+def test_serve_workers_over_postgresql_one_move_lands_and_every_viewer_hears_it(tmp_path, pg_url) -> None:
+    """`whispers serve --workers 2`: the kernel shares the connections between two processes."""
+    two_servers_one_store(tmp_path, pg_url, "workers", servers=1, workers=2)
 
 
 @pytest.mark.skipif(not CHROMIUM and os.environ.get("WHISPERS_REQUIRE_CHROMIUM") != "1",
@@ -418,3 +497,57 @@ def test_a_real_browser_runs_the_pages_script_under_the_csp(tmp_path) -> None:
             subprocess.run([*flags, f"--window-size={size}", f"--screenshot={shot}", url], capture_output=True,
                            timeout=60)
             assert shot.stat().st_size > 1000
+
+
+@pytest.mark.postgres
+def test_a_move_stored_by_another_process_wakes_a_postgresql_follower(pg_url) -> None:
+    """PostgreSQL LISTEN/NOTIFY: a store that appends wakes the others' followers (no polling needed)."""
+    import threading
+
+    from whispers.application import following
+
+    with open_store(pg_url) as listening, open_store(pg_url) as writing:
+        recording.new(writing, "notified", ["raven", "spider"])
+        follower = following.Follower(listening, poll_seconds=60)
+        wakeup = listening.wakeup()
+        assert wakeup.listening
+        threading.Timer(0.2, recording.record_line, [writing, "notified", LOYALTY]).start()
+        assert wakeup.wait(30)  # False if no NOTIFY came
+        wakeup.close()
+        changes = follower.changes(30)
+        follower.close()
+    change = next(c for c in changes if c.game == "notified")
+    assert change.version == 2 and [v for v, _ in change.events] == [2]
+
+
+def test_held_games_catch_up_with_moves_another_process_stored(tmp_path) -> None:
+    """The server keeps games folded between moves (recording.HeldGames): a move stored by another process is
+    read and folded on, and the result is the game a fresh load gives."""
+    url = str(tmp_path / "s.sqlite")
+    recording.new(url, "g", ["raven", "spider"])
+    with open_store(url) as served_store, open_store(url) as other:
+        held = recording.HeldGames(served_store, limit=1)
+        assert held.current("g").version == 1
+        recording.record_line(other, "g", LOYALTY)
+        recording.record_line(other, "g", LOYALTY.replace("raven", "spider"))
+        caught, fresh = held.current("g"), recording.open_game(other, "g")
+        assert caught.version == fresh.version > 2
+        assert caught.events == fresh.events and caught.state == fresh.state
+        recording.new(url, "h", ["raven", "spider"])
+        held.current("h")  # the limit: g is let go, and loaded afresh when asked again
+        assert held.current("g").state == fresh.state
+
+
+def test_serve_refuses_a_malformed_tournament_file_in_one_line_before_it_starts(tmp_path) -> None:
+    """`serve --tournament FILE` checks the file at start (exit 2, one line, no traceback), and a missing file is
+    click's usage error; neither starts a server."""
+    bad = tmp_path / "cup.toml"
+    bad.write_text("name = [unclosed\n", encoding="utf-8")
+    env = {**os.environ, "WHISPERS_STORE": str(tmp_path / "s.sqlite")}
+    for args in (["--tournament", str(bad)], ["--tournament", str(tmp_path / "none.toml")]):
+        done = subprocess.run([EXE, "serve", "--port", "1", *args], env=env, capture_output=True, text=True,
+                              timeout=30)
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr and done.stdout == ""
+    assert len(subprocess.run([EXE, "serve", "--tournament", str(bad)], env=env, capture_output=True, text=True,
+                              timeout=30).stderr.strip().splitlines()) == 1

@@ -7,15 +7,15 @@ link's viewer (the record for the table, a society for its seat, the spectator),
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -28,13 +28,13 @@ from whispers.application import files, following, reading, recording, review, s
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
+from whispers.web.live import Hub
 
 HERE = Path(__file__).parent
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "referrer-policy": "no-referrer",  # a link's token must not leak
            "x-content-type-options": "nosniff", "cache-control": "no-store"}
-POLL_SECONDS = 1.0
 NOT_FOUND = "Not found"
 
 
@@ -116,8 +116,11 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         try:
             yield
         finally:
+            hub.stop()
             if holder is not None:
                 holder.__exit__(None, None, None)
+    hub = Hub(store)
+    held = recording.HeldGames(store)
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list,
                              card_names=lambda deck: [f"{deck}:{n}" for n in range(1, CARDS_PER_DECK + 1)])
@@ -277,29 +280,24 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         seen = body.get("version")
         if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
             return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
-        current = recording.open_game(store, found.game)
-        if seen is not None and seen != current.version:
-            raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
         command = recording.parse_move(body["line"])
         if command is None:
             return JSONResponse({"error": "an empty line: nothing to record"}, status_code=422)
-        done = recording.record_move(store, current, command)
-        return JSONResponse(done.to_json(), status_code=201)
+        # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
+        began = time.perf_counter()
+        done = await run_in_threadpool(held.record, found.game, command, seen)
+        took = (time.perf_counter() - began) * 1000
+        return JSONResponse(done.to_json(), status_code=201, headers={"server-timing": f"move;dur={took:.1f}"})
 
     @guarded(api=True)
     async def live(request: Request, found: Access) -> Response:
-        """Server-sent events: the game's version whenever it changes, read from the store's notification log
-        (so a move recorded by another process or the CLI is seen too)."""
-        async def stream():
-            position = following.position(store)
-            while not await request.is_disconnected():
-                await asyncio.sleep(POLL_SECONDS)
-                position, version = following.changed_since(store, found.game, position)
-                if version is not None:
-                    yield f"event: version\ndata: {json.dumps(version)}\n\n"
-                else:
-                    yield ": still here\n\n"
-        return StreamingResponse(stream(), media_type="text/event-stream")
+        """Server-sent events (web/live.py): each new event as the viewer may see it, then the game's version,
+        whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given."""
+        raw = request.headers.get("last-event-id") or request.query_params.get("after")
+        if raw is not None and not raw.isdigit():
+            return JSONResponse({"error": "after: a number of events"}, status_code=400)
+        after = int(raw) if raw is not None else None
+        return StreamingResponse(hub.stream(found.game, found.viewer, after), media_type="text/event-stream")
 
     def director(handler):
         async def endpoint(request: Request) -> Response:
@@ -320,17 +318,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     @director
     async def director_live(request: Request) -> Response:
         """Server-sent events for the director's screen: `event: changed` whenever any game of the store moves."""
-        async def stream():
-            position = following.position(store)
-            while not await request.is_disconnected():
-                await asyncio.sleep(POLL_SECONDS)
-                now = following.position(store)
-                if now != position:
-                    position = now
-                    yield f"event: changed\ndata: {json.dumps(now)}\n\n"
-                else:
-                    yield ": still here\n\n"
-        return StreamingResponse(stream(), media_type="text/event-stream")
+        return StreamingResponse(hub.every_game(), media_type="text/event-stream")
 
     @director
     async def director_standings(request: Request) -> Response:

@@ -1,0 +1,169 @@
+"""The pages in a real browser: Debian's headless Chromium driven by Selenium through Debian's chromedriver.
+
+Recording moves by tapping the table page's buttons, the seat page following live, stepping a replay with the
+arrow keys, and a screenshot of each page at phone (390x844) and desktop (1280x800) size, checked for what a
+person would see first: nothing wider than the window, no script refused by the Content-Security-Policy.
+Screenshots go to $WHISPERS_SCREENSHOTS when set (to look at them), else to the test's temporary folder.
+
+Why Selenium: it drives the Chromium the system ships, through the chromedriver built with it
+(`chromium-driver`), so the two always match and nothing is downloaded; Playwright drives its own pinned
+browser build and supports another Chromium only loosely."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web import DIRECTOR, LOYALTY, serving
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+REQUIRED = os.environ.get("WHISPERS_REQUIRE_CHROMIUM") == "1"
+PHONE, DESKTOP = (390, 844), (1280, 800)
+WAIT = 20  # seconds a page may take to answer on a loaded machine (a bound, not a measurement)
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover - the test extra installs it
+    webdriver = None
+
+missing = [what for what, there in [("selenium", webdriver is not None), ("chromium", os.path.exists(CHROMIUM)),
+                                    ("chromedriver", os.path.exists(CHROMEDRIVER))] if not there]
+if missing and REQUIRED:
+    raise RuntimeError(f"WHISPERS_REQUIRE_CHROMIUM=1 but {', '.join(missing)} is missing")
+pytestmark = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}")
+
+SPIDER = LOYALTY.replace("raven", "spider").replace("devout=eagle dutiful=horse", "devout=horse dutiful=eagle")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[tuple[dict[str, Any], str]]:
+    """`whispers serve` over a store holding g1, shared: (the links, the server's base URL)."""
+    with serving(tmp_path_factory.mktemp("site")) as (_, links, bases):
+        yield links, bases[0]
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory) -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 f"--user-data-dir={tmp_path_factory.mktemp('profile')}", "--hide-scrollbars"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(WAIT)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def version_of(driver: Any) -> int:
+    return int(driver.find_element(By.ID, "game").get_attribute("data-version"))
+
+
+def wait(driver: Any, until) -> None:
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: until(d))
+
+
+def tap_and_record(driver: Any, line: str) -> None:
+    """Taps the option button that begins `line`, completes the notation field, and taps Record."""
+    society, verb, rest = line.split(" ", 2)
+    button = next(b for b in driver.find_elements(By.CSS_SELECTOR, "button.option")
+                  if b.get_attribute("data-line").split()[:2] == [society, verb])
+    button.click()
+    field = driver.find_element(By.ID, "line")
+    assert field.get_attribute("value").split() == [society, verb]  # the tap filled the move's start
+    field.send_keys(Keys.END, (" " if not field.get_attribute("value").endswith(" ") else "") + rest)
+    before = version_of(driver)
+    driver.find_element(By.CSS_SELECTOR, "#move button[type=submit]").click()
+    wait(driver, lambda d: _version_or_none(d) not in (None, before))
+
+
+def _version_or_none(driver: Any) -> int | None:
+    try:
+        return version_of(driver)
+    except Exception:  # between two pages while it reloads
+        return None
+
+
+def test_tapping_the_table_page_records_moves_and_the_seat_page_follows_live(site, browser) -> None:
+    """Two windows, as two phones at one table: the scorekeeper's table page and spider's seat page. Each move
+    tapped on the first reaches the second through its live stream, without a touch on the second."""
+    links, _ = site
+    browser.set_window_size(*PHONE)
+    browser.get(links["seats"]["spider"])
+    seat = browser.current_window_handle
+    assert version_of(browser) == 1
+    browser.switch_to.new_window("window")
+    browser.set_window_size(*PHONE)
+    browser.get(links["table"])
+    table = browser.current_window_handle
+    wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+    for line in [LOYALTY, SPIDER]:
+        browser.switch_to.window(table)
+        tap_and_record(browser, line)
+        recorded = version_of(browser)
+        browser.switch_to.window(seat)
+        wait(browser, lambda d, recorded=recorded: _version_or_none(d) == recorded)
+    assert version_of(browser) > 3  # both loyalties, and the engine's next step
+    page = browser.find_element(By.TAG_NAME, "body").text
+    assert "seat of spider" in page
+    browser.switch_to.window(table)
+    browser.close()
+    browser.switch_to.window(seat)
+
+
+def test_the_replay_steps_with_the_arrow_keys(site, browser) -> None:
+    links, _ = site
+    browser.set_window_size(*DESKTOP)
+    browser.get(links["spectator"] + "replay?at=2")
+    assert "event 2 of" in browser.find_element(By.TAG_NAME, "h1").text
+    for key, at in [(Keys.ARROW_RIGHT, 3), (Keys.ARROW_LEFT, 2), (Keys.ARROW_LEFT, 1)]:
+        ActionChains(browser).send_keys(key).perform()
+        wait(browser, lambda d, at=at: d.current_url.endswith(f"replay?at={at}") and _heading(d).startswith(
+            f"g1: event {at} of"))
+    assert browser.find_element(By.CSS_SELECTOR, ".moves li.here").get_attribute("value") == "1"
+    ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()  # nothing before the first event
+    assert browser.current_url.endswith("replay?at=1")
+
+
+def _heading(driver: Any) -> str:
+    try:
+        return driver.find_element(By.TAG_NAME, "h1").text
+    except Exception:  # between two pages
+        return ""
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_every_page_fits_its_window_runs_its_script_and_is_shot(site, browser, size, tmp_path) -> None:
+    """Each page at phone and desktop size: nothing wider than the window (no sideways scrolling on a phone),
+    the page's script ran under the CSP and the console shows no refusal; the screenshot is kept."""
+    links, base = site
+    folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    pages = {"table": links["table"], "seat": links["seats"]["raven"], "spectator": links["spectator"],
+             "replay": links["seats"]["raven"] + "replay?at=3", "director": f"{base}/director/{DIRECTOR}/"}
+    browser.set_window_size(*size)
+    browser.get_log("browser")  # drop what came before
+    for name, url in pages.items():
+        browser.get(url)
+        wait(browser, lambda d: d.execute_script("return document.readyState") == "complete")
+        if name != "director":
+            assert browser.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran", name
+        width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], f"{name} is {width[0]} px wide in a {width[1]} px window"
+        shot = folder / f"{name}-{size[0]}x{size[1]}.png"
+        assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 2000
+    refused = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert refused == []

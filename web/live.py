@@ -1,0 +1,124 @@
+"""Live updates for the web face: one follower of the store per server process, fanned out to every open stream.
+
+A thread reads the store's log (application.following.Follower: LISTEN/NOTIFY on PostgreSQL, else a short poll)
+and hands each change to the event loop, which passes it to the streams following that game. A stream sends
+each new event once, numbered (`id:` is its version, so a browser that reconnects resumes with Last-Event-ID and
+misses nothing), then the game's version; a keep-alive comment when nothing happens."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+from whispers.application import following
+from whispers.application.following import Change
+
+POLL_SECONDS = 0.05  # the log's head, read once per process: a cheap query
+WAIT_SECONDS = 1.0  # on PostgreSQL a NOTIFY ends the wait at once; this bounds how stale a missed one leaves us
+KEEPALIVE_SECONDS = 15.0
+EVERY_GAME = ""  # the key of the streams that hear of every game's changes (the director's screen); no game has it
+
+
+class Hub:
+    """The streams of one server process, by game, fed by one follower thread (started with the first stream)."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self._streams: dict[str, set[asyncio.Queue[Change]]] = {}
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _start(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._loop = asyncio.get_running_loop()
+        self._stop.clear()
+        # made here, before the first stream reads its game's version: the follower starts from a position no
+        # later than that, so the first change after it is passed on, not only noticed at the next one
+        follower = following.Follower(self._store, POLL_SECONDS)
+        self._thread = threading.Thread(target=self._follow, args=(follower,), name="whispers-follower",
+                                        daemon=True)
+        self._thread.start()
+
+    def _follow(self, follower: following.Follower) -> None:
+        try:
+            while not self._stop.is_set():
+                try:
+                    changes = follower.changes(WAIT_SECONDS)
+                except Exception:  # the store failed for a moment (a lost connection): retry, streams wait
+                    self._stop.wait(WAIT_SECONDS)
+                    continue
+                if changes and self._loop is not None:
+                    self._loop.call_soon_threadsafe(self._publish, changes)
+        finally:
+            follower.close()
+
+    def _publish(self, changes: list[Change]) -> None:
+        for change in changes:
+            for queue in (*self._streams.get(change.game, ()), *self._streams.get(EVERY_GAME, ())):
+                queue.put_nowait(change)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    @contextlib.contextmanager
+    def subscribed(self, game: str):
+        self._start()
+        queue: asyncio.Queue[Change] = asyncio.Queue()
+        self._streams.setdefault(game, set()).add(queue)
+        try:
+            yield queue
+        finally:
+            self._streams[game].discard(queue)
+            if not self._streams[game]:
+                del self._streams[game]
+
+    async def stream(self, game: str, viewer: str | None, after: int | None) -> AsyncIterator[str]:
+        """The server-sent events for one viewer of `game`, from version `after` (None: from now)."""
+        with self.subscribed(game) as queue:  # first, so nothing stored from here on is missed
+            last = following.version(self._store, game)
+            if after is not None and after < last:  # a reconnection: what it missed first
+                for text in _sent(following.events_between(self._store, game, after, last), viewer):
+                    yield text
+            yield f"event: version\ndata: {last}\n\n"
+            while True:
+                try:
+                    change = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                if change.version <= last:
+                    continue  # sent already (the catch-up read it)
+                events = change.events
+                if change.first > last + 1:  # the stream began between two reads of the log
+                    events = following.events_between(self._store, game, last, change.version)
+                for text in _sent(tuple((v, e) for v, e in events if v > last), viewer):
+                    yield text
+                last = change.version
+                yield f"event: version\ndata: {last}\n\n"
+
+
+    async def every_game(self) -> AsyncIterator[str]:
+        """The server-sent events of the director's screen: `event: changed` (the game's name) whenever any game
+        of the store changes, whichever process stored it."""
+        with self.subscribed(EVERY_GAME) as queue:
+            yield ": following\n\n"  # subscribed: from here on no change is missed
+            while True:
+                try:
+                    change = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                yield f"event: changed\ndata: {json.dumps(change.game)}\n\n"
+
+
+def _sent(events: tuple[tuple[int, Any], ...], viewer: str | None) -> list[str]:
+    return [f"id: {v}\nevent: event\ndata: {json.dumps({'version': v, 'event': following.event_json(e, viewer)})}\n\n"
+            for v, e in events]
