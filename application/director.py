@@ -46,7 +46,8 @@ def tournament_standings(store: Store | str | None, file: Path | None) -> Any:
     from whispers.ledger.errors import StoreError
 
     if file is None:
-        raise StoreError("no tournament file: start the server with `whispers serve --tournament FILE` to show its standings")
+        raise StoreError("no tournament file: start the server with `whispers serve --tournament FILE` to show its "
+                         "standings")
     return tournament(store, file)
 
 
