@@ -47,6 +47,20 @@ def check_ability(state: GameState, card: str, ability: int, pay: tuple[str, ...
     return check_play(catalogue, printed.effects[ability - 1].effect, card, pay, sheet, state.card_sets)
 
 
+def owed_instants(state: GameState) -> tuple[str, ...]:
+    """The cards the society that has just drawn must play at once, before any other move: those of the draw that the
+    game's card sheet puts in the Dark alliances set (type I, "resolved immediately", REV 290) and that are still in
+    its hand. Known only when the game pinned a sheet and the record names the cards drawn; otherwise none."""
+    society = state.last_actor
+    if state.cards is None or not state.last_was_draw or society is None or "dark-alliances" not in state.card_sets:
+        return ()
+    decks = state.cards.get("decks", {})
+    hand = state.hands[society].known
+    return tuple(card for card in dict.fromkeys(state.drawn[1])
+                 if card in hand and decks.get(card_empire(card), {}).get(card.partition(":")[2], {}).get("set")
+                 == "dark-alliances")
+
+
 def check_drawn(state: GameState, society: str, effect: str, card: str, catalogue: Catalogue) -> PlayCheck:
     """An instant decree played at once must be one of the cards `society` has just drawn (REV 296: "played ... as it
     is drawn"; REV 290-300). Its deck is always known (a draw takes the drawing council's cards); which card it is,

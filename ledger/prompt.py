@@ -8,6 +8,7 @@ looking past a closing card window means asking the flow what follows.
 from dataclasses import dataclass
 from typing import Any
 
+from whispers.ledger.card_checks import owed_instants
 from whispers.ledger.decree_effects import playable_effects
 from whispers.ledger.decrees import Catalogue
 from whispers.ledger.evolve import evolve
@@ -40,6 +41,12 @@ class Prompt:
 def prompt(state: GameState, catalogue: Catalogue | None = None) -> Prompt:
     """Who must act now, and the legal moves (a card play is listed where a card window is open; with the decree
     `catalogue`, with the effects playable now and their parameters' domains)."""
+    owed = owed_instants(state)
+    if owed and state.last_actor is not None:  # a Dark alliances decree just drawn is resolved first (REV 290)
+        drawer = state.last_actor
+        note = f"{drawer} has just drawn {', '.join(owed)}, a Dark alliances decree: it is played at once"
+        return Prompt(state.round, state.phase, state.empire, state.office, (drawer,),
+                      (_play_option(state, drawer, catalogue),), note)
     holder = window_waits(state)
     if holder is not None:
         return _after_last_order(state, holder, catalogue)

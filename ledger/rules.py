@@ -19,7 +19,7 @@ from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import sealing
 from whispers.ledger.board import Board
-from whispers.ledger.card_checks import check_ability, check_card, check_drawn
+from whispers.ledger.card_checks import check_ability, check_card, check_drawn, owed_instants
 from whispers.ledger.decree_effects import (
     BOARD_EFFECTS,
     Combat,
@@ -141,6 +141,7 @@ def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = N
     decider = _DECIDERS.get(type(command))
     if decider is None:
         raise RuleError(f"unknown command {type(command).__name__}", "whispers")
+    _check_owed_instant(state, command)
     holder = window_waits(state)
     closing = _close_window(state, command)
     for event in closing:
@@ -891,6 +892,18 @@ def _decide_check(state: GameState, cmd: c.Check) -> list[ev.Event]:
         if recorded != counted:
             mismatches[region] = (recorded, counted)
     return [ev.TableChecked(dict(cmd.counts), mismatches)]
+
+
+def _check_owed_instant(state: GameState, command: c.Command) -> None:
+    """A Dark alliances decree just drawn is resolved at once (REV 290): until it is played, no other move (a
+    ruling excepted, and a take-back, decided above)."""
+    owed = owed_instants(state)
+    if not owed or isinstance(command, c.Ruling):
+        return
+    if isinstance(command, c.PlayCard) and command.society == state.last_actor and command.card in owed:
+        return
+    raise RuleError(f"{state.last_actor} has just drawn {', '.join(owed)}, a Dark alliances decree: it is played at "
+                    "once, before any other move (REV 290)", "REV Decrees")
 
 
 _DECIDERS: dict[type, Any] = {

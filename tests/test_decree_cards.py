@@ -203,6 +203,29 @@ def test_an_instant_decree_is_one_of_the_cards_just_drawn_REV_296() -> None:
     assert_refused(horse, "raven play horse:4 effect=nomadic-life", "has just drawn elephant cards, not horse")
 
 
+def test_a_dark_alliances_card_just_drawn_is_played_before_any_other_move_REV_290() -> None:
+    """REV 290: "Dark alliances decrees are instant effects that must be resolved immediately (I)." With a card
+    sheet (which says the card is of that set) and a draw that names it, the drawer owes its play: every other move
+    is refused, the prompt offers only that play, and once it is played the game goes on. A base card drawn owes
+    nothing, and without a sheet nothing is known to be owed."""
+    from whispers.ledger.prompt import prompt
+
+    drew = _drew(drawn="elephant:9", held=("elephant:2",), cards=EXAMPLE)
+    assert drew.card_sets == ("base", "dark-alliances")
+    assert_refused(drew, "serpent attack golden-reach saltmarsh 1", "raven has just drawn elephant:9, a Dark "
+                   "alliances decree: it is played at once, before any other move (REV 290)")
+    assert_refused(drew, "raven play elephant:2 effect=recruit", "it is played at once")
+    asked = prompt(drew)
+    assert [(o.verb, o.society) for o in asked.options] == [("play", "raven")]
+    assert "elephant:9" in asked.note
+    after, _ = apply(drew, "raven play elephant:9 effect=trade")
+    assert after.lasting == ("trade",) and "played at once" not in prompt(after).note
+    base = _drew(drawn="elephant:5", held=("elephant:2",), cards=EXAMPLE)
+    assert "played at once" not in prompt(base).note
+    no_sheet = _drew(drawn="elephant:5", held=("elephant:2",))  # no sheet: which set a card is of is unknown
+    assert no_sheet.card_sets == ("base", "dark-alliances") and "played at once" not in prompt(no_sheet).note
+
+
 def test_an_instant_decree_after_a_draw_the_record_does_not_name_is_accepted_and_verify_says_so_REV_296() -> None:
     """When the draw names no card, whether the card played is one of them cannot be told: verify says so."""
     from whispers.ledger.card_checks import check_drawn
