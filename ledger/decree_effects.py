@@ -311,7 +311,14 @@ def _attack_to_come(state: GameState, society: str, effect: str) -> bool:
 
 
 def _narrowed(state: GameState, society: str, effect: str, name: str) -> tuple[str, ...] | None:
-    """The regions a region parameter may name, where the board decides them before the play; None otherwise."""
+    """The regions a region parameter may name, or the positions a position parameter may name, where the board
+    and the council decide them before the play; None otherwise."""
+    if (effect, name) == ("move-agent", "to"):  # an empty position, any council (EN 430, REV 335)
+        return tuple(f"{e}.{o}" for e in state.board.empires for o in OFFICES if (e, o) not in state.council)
+    if (effect, name) == ("use-position", "position"):  # another position the player controls (EN 434, REV 391)
+        active = (state.empire, OFFICES[state.office_index]) if state.office_index < len(OFFICES) else None
+        return tuple(f"{e}.{o}" for e in state.board.empires for i, o in enumerate(OFFICES)
+                     if (e, o) != active and state.office_controller(e, i) == society)
     held = tuple(r for r in state.board.regions if r in state.banners)
     empty = tuple(r for r in state.board.regions if r not in state.banners)
     if (effect, name) in (("disperse", "region"), ("move-army", "from"), ("nomadic-life", "from")):

@@ -380,6 +380,14 @@ def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV
 # --- use-position and move-agent -----------------------------------------------------------------------------
 
 
+def _domain(state, society: str, effect: str, parameter: str) -> tuple[str, ...]:
+    from whispers.ledger.decree_files import shipped_catalogue
+
+    play = next(o for o in rules.prompt(state, shipped_catalogue()).options if o.verb == "play" and
+                o.society == society)
+    return play.choices["effects"][effect]["parameters"][parameter]
+
+
 def test_use_position_takes_another_controlled_positions_order_and_the_sequence_continues_EN_434_REV_391() -> None:
     """REV 391 (EN 434): the active position's action is given up for the action of another position the player
     controls (any council); the sequence then continues after the replaced position."""
@@ -388,6 +396,8 @@ def test_use_position_takes_another_controlled_positions_order_and_the_sequence_
     assert_refused(state, "raven play lion:2 effect=use-position position=eagle.marshal", "does not control")
     assert_refused(state, "raven play lion:2 effect=use-position position=bear.sheriff", "another position")
     assert_refused(state, "raven play lion:2 effect=use-position", "names the position")
+    # the prompt offers the positions raven controls (its agent on the Lion Marshal controls the empty ones before it)
+    assert _domain(state, "raven", "use-position", "position") == ("lion.sheriff", "lion.steward", "lion.marshal")
     after, events = apply(state, "raven play lion:2 effect=use-position position=lion.marshal")
     played = one(events, ev.CardPlayed)
     assert played.act == "lion.marshal" and played.params == {"position": "lion.marshal"}
@@ -404,6 +414,9 @@ def test_move_agent_moves_the_active_agent_to_an_empty_position_and_acts_there_E
     state = hands(office_state("bear", "sheriff", council, ruleset="revised"), raven=["eagle:2"])
     assert_refused(state, "raven play eagle:2 effect=move-agent to=lion.marshal", "not empty")
     assert_refused(state, "raven play eagle:2 effect=move-agent", "names the empty position")
+    offered = _domain(state, "raven", "move-agent", "to")  # the prompt offers the empty positions only
+    assert "lion.sheriff" in offered and not {"lion.marshal", "bear.sheriff", "eagle.sheriff"} & set(offered)
+    assert len(offered) == 5 * 4 - len(council)
     after, events = apply(state, "raven play eagle:2 effect=move-agent to=lion.sheriff")
     played = one(events, ev.CardPlayed)
     assert played.effects.agent == (("bear.sheriff", "lion.sheriff"),) and played.act == "lion.sheriff"
