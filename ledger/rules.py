@@ -56,6 +56,7 @@ from whispers.ledger.legal import (
     draw_count,
     movable_banners,
     order_actor,
+    order_options,
     order_positions,
     order_refusal,
     recruit_amount,
@@ -625,6 +626,7 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
         return _card_after_attack(state, cmd, params)
     elif cmd.effect in ATTACK_CARDS:
         check_attack_card(state, cmd.society, cmd.effect, params, rule)
+        _check_an_attack_carries(state, cmd, params, rule)
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -647,6 +649,28 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     check_effects(state, effects, rule)
     return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), effects, act, cmd.effect, params,
                           outcome)]
+
+
+def _check_an_attack_carries(state: GameState, cmd: c.PlayCard, params: dict[str, str], rule: str) -> None:
+    """An attack card binds the order to come to an attack that carries it; if no attack open now could (subjugate's
+    placements that match no attack's losses, an extra attack no conquest could make), the play is refused now,
+    rather than leaving the player with no legal order but a take-back."""
+    played = ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(), None, cmd.effect,
+                           params, {})
+    after = evolve(state, played)
+    refusal = None
+    for option in order_options(after, cmd.society):
+        if option.verb != "attack":
+            continue
+        for source, target, most in option.choices["attacks"]:
+            for n in range(most, 0, -1):
+                try:
+                    _decide_attack(after, c.Attack(cmd.society, source, target, n, option.choices["at"]))
+                    return
+                except RuleError as error:
+                    refusal = error.reason
+    raise RuleError(f"{cmd.effect}: no attack open to {cmd.society} now could carry it"
+                    + (f" (the last tried: {refusal})" if refusal else ""), rule)
 
 
 LASTING: frozenset[str] = frozenset({"hoard", "trade"})

@@ -128,10 +128,10 @@ def test_subjugate_returns_the_attackers_killed_banners_to_its_regions_REV_329()
     assert attacked.returned == {"khans-rest": 1} and attacked.attacker_losses == 1
     assert after.banners["khans-rest"] == ("horse", 3) and after.reserve["horse"] == state.reserve["horse"]
     assert_refused(state, "raven play bear:1 effect=subjugate to=khans-rest:x", "REGION:N")
-    played, _ = apply(state, "raven play bear:1 effect=subjugate to=khans-rest:2")
-    assert_refused(played, "raven attack saltmarsh wolfmere 2", "kills 1 horse banner", "REV 329")
-    wrong, _ = apply(state, "raven play bear:1 effect=subjugate to=frost-gate:1")
-    assert_refused(wrong, "raven attack saltmarsh wolfmere 2", "not controlled by horse", "REV 329")
+    # placements no attack open now could match are refused at the play, not left to block every attack after it
+    assert_refused(state, "raven play bear:1 effect=subjugate to=khans-rest:2", "no attack open to raven now could "
+                   "carry it (the last tried: subjugate: the attack kills 1 horse banner, and to= returns 2)")
+    assert_refused(state, "raven play bear:1 effect=subjugate to=frost-gate:1", "not controlled by horse")
 
 
 def test_extra_attack_from_the_conquered_region_with_its_survivors_REV_310() -> None:
@@ -147,8 +147,9 @@ def test_extra_attack_from_the_conquered_region_with_its_survivors_REV_310() -> 
     assert events.index(extra) == events.index(one(events, ev.Attacked)) + 1
     too_many, _ = apply(state, "raven play bear:1 effect=extra-attack to=red-cliffs n=4")
     assert_refused(too_many, "raven attack amber-steppe pinewatch 5", "at most 3 banners", "REV 310")
-    far, _ = apply(state, "raven play bear:1 effect=extra-attack to=goldcrown n=1")
-    assert_refused(far, "raven attack amber-steppe pinewatch 5", "does not border", "REV 310")
+    # a region no conquest open now borders: refused at the play, not left to block every attack after it
+    assert_refused(state, "raven play bear:1 effect=extra-attack to=goldcrown n=1", "no attack open to raven now "
+                   "could carry it")
     killing, _ = apply(state, "raven play bear:2 effect=kill-all")
     assert_refused(killing, "raven play bear:1 effect=extra-attack to=red-cliffs n=1", "no surviving banner")
     weak, _ = apply(state, "raven play bear:1 effect=extra-attack to=red-cliffs n=1")
@@ -320,7 +321,7 @@ def test_the_timeline_shows_the_army_a_card_built_and_the_extra_attack() -> None
     dot = timeline(replay_lines("tl", text.splitlines()).events)
     assert "5 v 1, taken" in dot and "add-3-to-attack: +3 from the reserve" in dot
     assert "reinforce: +1 from high-eyrie" in dot
-    for seed in range(10):  # the property test's games: seed 2 makes an extra attack
+    for seed in range(200):  # the property test's games: a few make an extra attack (seed 110 today)
         ruleset = load_ruleset(("official", "revised")[seed % 2])
         events = [e for _, produced, _ in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, load_board("standin"),
                                                           seed, catalogue=shipped_catalogue()) for e in produced]
