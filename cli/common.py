@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from whispers.ledger.words import plural
+from whispers.ledger.words import _, plural, position, say, term
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -75,44 +75,56 @@ def option_text(option: Option, limit: int = 12) -> str:
     return f"{s} {option.verb}"
 
 
+def phase_words(phase: str, empire: str | None, office: str | None) -> str:
+    """The phase, and the position acting in an empire's turn, in words."""
+    at = f" · {term(empire)} {term(office)}" if phase == "empire" and office and empire else ""
+    return f"{term(phase, 'phase')}{at}"
+
+
 def where_now(state: GameState, p: Prompt) -> str:
-    phase = {"empire": "empire turns"}.get(p.phase, p.phase)
-    at = f" · {p.empire} {p.office}" if p.phase == "empire" and p.office else ""
     from whispers.ledger.shipped import labels
 
-    return f"{state.name} · {labels(state)[0]} · round {p.round} · {phase}{at}"
+    said_round = say("round {round}", round=p.round)
+    return f"{state.name} · {labels(state)[0]} · {said_round} · " + phase_words(p.phase, p.empire, p.office)
+
+
+def _tokens(tokens: dict[str, str]) -> str:
+    return " ".join(f"{term(slot, 'slot')}={term(e)}" for slot, e in tokens.items())
 
 
 def view_lines(view: dict[str, Any]) -> list[str]:
     """A state view (projections.views.state_view) as a few lines of text."""
-    phase = {"empire": "empire turns"}.get(view["phase"], view["phase"])
-    at = f" · {view['empire']} {view['office']}" if view["phase"] == "empire" and view["office"] else ""
-    lines = [f"{view['game']} · {view['ruleset']} · round {view['round']} · {phase}{at} · first player {view['first']}"]
-    lines.append(f"Next: {view['next']['note']}")
-    lines.append("Empires:  " + "   ".join(
-        f"{e} {plural(view['cities'][e], 'city')}, {view['reserve'][e]} in reserve" for e in view["cities"]))
-    held = [f"{r} {v['controller']}×{v['banners']}" for r, v in view["regions"].items() if v["banners"]]
-    lines.append("Banners:  " + ", ".join(held))
-    council = ", ".join(f"{k} {v}" for k, v in sorted(view["council"].items()))
-    lines.append(f"Council:  {council or 'empty'}")
+    said_round = say("round {round}", round=view["round"])
+    first = say("first player {society}", society=view["first"])
+    lines = [f"{view['game']} · {view['ruleset']} · {said_round} · "
+             f"{phase_words(view['phase'], view['empire'], view['office'])} · {first}"]
+    lines.append(say("Next: {note}", note=view["next"]["note"]))
+    lines.append(_("Empires:") + "  " + "   ".join(
+        say("{empire} {cities}, {reserve} in reserve", empire=e, cities=plural(view["cities"][e], "city"),
+            reserve=view["reserve"][e]) for e in view["cities"]))
+    held = [f"{r} {term(v['controller'])}×{v['banners']}" for r, v in view["regions"].items() if v["banners"]]
+    lines.append(_("Banners:") + "  " + ", ".join(held))
+    council = ", ".join(f"{position(k)} {term(v)}" for k, v in sorted(view["council"].items()))
+    lines.append(_("Council:") + f"  {council or _('empty')}")
     if view["field_agents"]:
-        lines.append("Field:    " + ", ".join(f"{s}@{r}" for s, r in view["field_agents"]))
-    lines.append("Hands:    " + ", ".join(f"{s} {h['size']}" + (f" ({' '.join(h['known'])})" if h.get("known") else "")
-                                          for s, h in view["hands"].items()))
+        lines.append(_("Field:") + "    " + ", ".join(f"{term(s)}@{r}" for s, r in view["field_agents"]))
+    lines.append(_("Hands:") + "    " + ", ".join(
+        f"{term(s)} {h['size']}" + (f" ({' '.join(h['known'])})" if h.get("known") else "")
+        for s, h in view["hands"].items()))
     viewer = view.get("viewer")
     shown = []
     for society, loyalty in view["loyalty"].items():
         if loyalty is None:
             continue
         if loyalty["tokens"] and society == viewer:
-            lines.append("Loyalty:  " + " ".join(f"{slot}={e}" for slot, e in loyalty["tokens"].items()))
+            lines.append(_("Loyalty:") + "  " + _tokens(loyalty["tokens"]))
         elif loyalty["tokens"]:
-            shown.append(f"{society} " + " ".join(f"{slot}={e}" for slot, e in loyalty["tokens"].items()))
+            shown.append(f"{term(society)} " + _tokens(loyalty["tokens"]))
         elif loyalty["revealed"]:
-            shown.append(f"{society} " + " ".join(f"{slot}={e}" for slot, e in loyalty["revealed"].items())
-                         + f" (+{loyalty['concealed']} concealed)")
+            shown.append(f"{term(society)} " + _tokens(loyalty["revealed"])
+                         + " " + say("(+{n} concealed)", n=loyalty["concealed"]))
     if shown:
-        lines.append(("Revealed: " if viewer else "Loyalty:  ") + "; ".join(shown))
+        lines.append((_("Revealed:") + " " if viewer else _("Loyalty:") + "  ") + "; ".join(shown))
     return lines
 
 

@@ -6,6 +6,7 @@ import sys
 import click
 
 from whispers.ledger.errors import WhispersError
+from whispers.ledger.words import LANGUAGES, refusal
 
 # command name -> ("module:attribute", short help). A module is imported only when its command runs or
 # asks for its own --help; `whispers --help` lists these short helps without importing anything.
@@ -91,8 +92,8 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except WhispersError as exc:
-            # one line, whatever text a user or a file put into the message
-            raise Refused(" ".join(str(exc).split())) from None
+            # one line, whatever text a user or a file put into the message; a rule cited in the reader's edition
+            raise Refused(" ".join(refusal(exc).split())) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, self.lazy[name][1]) for name in sorted(self.lazy)]
@@ -108,8 +109,14 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="whispers")
-def whispers() -> None:
+@click.option("--lang", type=click.Choice(LANGUAGES), metavar="|".join(LANGUAGES),
+              help="The language of what whispers writes (default: WHISPERS_LANG, else the locale, else en). "
+                   "Notation and record files stay in canonical ids.")
+def whispers(lang: str | None) -> None:
     """Record, replay and adjudicate games of A War of Whispers."""
+    from whispers.projections.language import choose, speak
+
+    speak(choose(lang))
 
 
 def main() -> None:

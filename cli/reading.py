@@ -77,25 +77,26 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from whispers.ledger.words import _, say, term, trail_step
+
     scored = found.scored
-    table = Table(title=f"{game} · {'final' if found.final else 'provisional'} scores ({found.played_under})")
-    table.add_column("empire")
+    kind = _("final") if found.final else _("provisional")
+    table = Table(title=say("{game} · {kind} scores ({ruleset})", game=game, kind=kind, ruleset=found.played_under))
+    table.add_column(_("empire"))
     for society in scored.ranking:
-        table.add_column(society, justify="right")
+        table.add_column(term(society), justify="right")
     for empire in found.empires:
         cells = []
         for society in scored.ranking:
             e = scored.scores[society]["empires"][empire]
             agents = f"+{e['field_agents']}" if e["field_agents"] else ""
-            cells.append(f"{e['slot'][:3]} {e['multiplier']}×{e['cities']}{agents} = {e['points']}")
-        table.add_row(empire, *cells)
+            cells.append(f"{term(e['slot'], 'slot')[:3]} {e['multiplier']}×{e['cities']}{agents} = {e['points']}")
+        table.add_row(term(empire), *cells)
     if found.concealed_bonus:
-        table.add_row("concealed", *(str(scored.scores[s]["concealed_points"]) for s in scored.ranking))
-    table.add_row("total", *(f"[bold]{scored.scores[s]['total']}[/bold]" for s in scored.ranking))
+        table.add_row(_("concealed"), *(str(scored.scores[s]["concealed_points"]) for s in scored.ranking))
+    table.add_row(_("total"), *(f"[bold]{scored.scores[s]['total']}[/bold]" for s in scored.ranking))
     console = Console()
     console.print(table)
-    from whispers.ledger.words import trail_step
-
     for step in scored.trail:
         console.print(f"  {trail_step(step)}")
 
