@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from whispers.ledger.words import _, plural, position, say, term
+from whispers.ledger.words import ENGLISH, _, plural, position, say, term, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -78,7 +78,8 @@ def option_text(option: Option, limit: int = 12) -> str:
 def phase_words(phase: str, empire: str | None, office: str | None) -> str:
     """The phase, and the position acting in an empire's turn, in words."""
     at = f" · {term(empire)} {term(office)}" if phase == "empire" and office and empire else ""
-    return f"{term(phase, 'phase')}{at}"
+    said = "empire turns" if phase == "empire" and tongue() is ENGLISH else term(phase, "phase")
+    return f"{said}{at}"
 
 
 def where_now(state: GameState, p: Prompt) -> str:

@@ -62,7 +62,8 @@ from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
 from whispers.ledger.state import GameState, Position, card_empire, position_name
 from whispers.ledger.text import has_line_break, is_utf8
-from whispers.ledger.words import plural
+from whispers.ledger.words import _, plural, say, term
+from whispers.ledger.words import position as position_words
 
 __all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start", "window_waits"]
 
@@ -106,7 +107,7 @@ def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = N
     if isinstance(command, c.Undo):
         return [_decide_undo(state, command)]
     if state.over:
-        raise RuleError("the game is over: only a take-back can change its record", "EN Final Scoring")
+        raise RuleError(_("the game is over: only a take-back can change its record"), "EN Final Scoring")
     decider = _DECIDERS.get(type(command))
     if decider is None:
         raise RuleError(f"unknown command {type(command).__name__}", "whispers")
@@ -201,11 +202,13 @@ def _director(name: str) -> str:
 
 def _check_society(state: GameState, society: str) -> None:
     require(society in SOCIETIES, f"unknown society {society!r}", SOCIETY_RULE)
-    require(society in state.players, f"{society} is not playing in this game", SOCIETY_RULE)
+    require(society in state.players, say("{society} is not playing in this game", society=society), SOCIETY_RULE)
 
 
 def _check_phase(state: GameState, phase: str, verb: str) -> None:
-    require(state.phase == phase, f"{verb} is not a move of the {state.phase} phase", "EN Gameplay Overview")
+    require(state.phase == phase,
+        say("{verb} is not a move of the {phase} phase", verb=verb, phase=term(state.phase, "phase")),
+            "EN Gameplay Overview")
 
 
 def _check_move(state: GameState, society: str, phase: str, verb: str, turn_rule: str | None = None) -> None:
@@ -218,20 +221,22 @@ def _check_move(state: GameState, society: str, phase: str, verb: str, turn_rule
 
 def _check_turn(state: GameState, society: str, rule: str) -> None:
     expected = turn_society(state)
-    require(society == expected, f"it is {expected}'s turn, not {society}'s", rule)
+    require(society == expected,
+        say("it is {expected}'s turn, not {society}'s", expected=expected, society=society), rule)
 
 
 def _check_tokens(state: GameState, tokens: Mapping[str, str], rule: str) -> None:
-    require(set(tokens) == set(SLOTS), f"name an empire for each slot: {', '.join(SLOTS)}", rule)
+    require(set(tokens) == set(SLOTS), say("name an empire for each slot: {slots}", slots=", ".join(SLOTS)), rule)
     for slot, empire in tokens.items():
-        require(empire in state.board.empires, f"unknown empire {empire!r} on {slot}", rule)
-    require(len(set(tokens.values())) == len(SLOTS), "each empire's token sits on exactly one slot", rule)
+        require(empire in state.board.empires,
+            say("unknown empire {empire} on {slot}", empire=repr(empire), slot=slot), rule)
+    require(len(set(tokens.values())) == len(SLOTS), _("each empire's token sits on exactly one slot"), rule)
 
 
 def _decide_loyalty(state: GameState, cmd: c.RecordLoyalty) -> list[ev.Event]:
     rule = "EN Setup: Loyalty"
     _check_move(state, cmd.society, "setup", "recording loyalty")
-    require(cmd.society not in state.loyalty, f"{cmd.society}'s loyalty is recorded already", rule)
+    require(cmd.society not in state.loyalty, say("{society}'s loyalty is recorded already", society=cmd.society), rule)
     if cmd.tokens is not None:
         _check_tokens(state, cmd.tokens, rule)
         _check_distinct_devout(state, cmd.society, cmd.tokens)
@@ -258,21 +263,25 @@ def _decide_retrieve(state: GameState, cmd: c.Retrieve) -> list[ev.Event]:
     _check_move(state, cmd.society, "retrieve", "retrieve", rule)
     position, region = where(state, cmd.where)
     if position is not None:
-        require(state.council.get(position) == cmd.society, f"{cmd.society} has no agent on {cmd.where}", rule)
+        require(state.council.get(position) == cmd.society,
+            say("{society} has no agent on {where}", society=cmd.society, where=cmd.where), rule)
     else:
-        require((cmd.society, region) in state.field_agents, f"{cmd.society} has no agent in {cmd.where}", rule)
+        require((cmd.society, region) in state.field_agents,
+            say("{society} has no agent in {where}", society=cmd.society, where=cmd.where), rule)
     return [ev.AgentRetrieved(cmd.society, cmd.where)]
 
 
 def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
     rule = "EN Deploy Agents Phase, Step 2"
     _check_move(state, cmd.society, "deploy", "deploy", rule)
-    require(state.agents_in_hand(cmd.society) > 0, f"{cmd.society} has no agent left",
+    require(state.agents_in_hand(cmd.society) > 0, say("{society} has no agent left", society=cmd.society),
             f"EN Components: {AGENTS_PER_SOCIETY} agents")
     position, region = where(state, cmd.where)
     if position is not None:
         holder = state.council.get(position)
-        require(holder is None, f"{cmd.where} is taken by {holder}: deploy to an open council position", rule)
+        require(holder is None,
+            say("{where} is taken by {holder}: deploy to an open council position", where=position_words(cmd.where),
+                    holder=holder), rule)
     else:
         field_rule = "EN Advanced Rules: Assigning Agents to Regions"
         require(
@@ -287,20 +296,26 @@ def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
             f"(at most {state.ruleset.max_field_agents})",
             field_rule,
         )
-        require(region not in own, f"{cmd.society} has an agent in {region} already", field_rule)
+        require(region not in own,
+            say("{society} has an agent in {region} already", society=cmd.society, region=region), field_rule)
     return [ev.AgentDeployed(cmd.society, cmd.where)]
 
 
 def _check_order_turn(state: GameState, society: str) -> None:
     rule = "EN Empire Turns Phase"
     _check_society(state, society)
-    require(state.phase == "empire", f"orders are given in the empire turns phase, not the {state.phase} phase", rule)
+    require(state.phase == "empire",
+        say("orders are given in the empire turns phase, not the {phase} phase",
+                phase=term(state.phase, "phase")), rule)
     actor = order_actor(state)
     if state.pending:
-        where = ", ".join(position_name(p) for p in state.pending.positions)
-        require(society == actor, f"{actor} owes an order at {where}, not {society}", rule)
+        where = ", ".join(position_words(position_name(p)) for p in state.pending.positions)
+        require(society == actor, say("{actor} owes an order at {where}, not {society}", actor=actor, where=where,
+                                      society=society), rule)
     else:
-        require(society == actor, f"{actor} controls the {state.empire} {state.office}, not {society}", rule)
+        require(society == actor,
+            say("{actor} controls the {empire} {office}, not {society}", actor=actor, empire=state.empire,
+                    office=state.office, society=society), rule)
 
 
 def _pick_order(
@@ -311,6 +326,7 @@ def _pick_order(
     rule = "EN Council Positions"
     candidates = []
     refusals = []
+    short_of_banners: list[bool] = []
     for position in order_positions(state):
         if at is not None and position_name(position) != at and position[1] != at:
             continue
@@ -318,21 +334,27 @@ def _pick_order(
             if name not in kinds or (order is not None and name != order):
                 continue
             if state.pending and name == "swap_agent":
-                refusals.append("a swapped-in agent takes an order, not another swap")
+                refusals.append(_("a swapped-in agent takes an order, not another swap"))
+                short_of_banners.append(False)
                 continue
             if state.pending and state.pending.order not in (None, name):
                 refusals.append(f"Midnight Oil repeats {state.pending.order}, not {name} (REV 401)")
+                short_of_banners.append(False)
                 continue
             refusal = order_refusal(state, position[0], name, position)
             if refusal is None:
                 candidates.append((position, name))
             else:
-                refusals.append(f"{name} at {position_name(position)} cannot be chosen: {refusal}")
+                refusals.append(say("{order} at {position} cannot be chosen: {refusal}", order=term(name, "order"),
+                                    position=position_words(position_name(position)), refusal=refusal))
+                short_of_banners.append("reserve" in refusal)
     if not candidates:
         if refusals:
-            raise RuleError(refusals[0], rule if "reserve" not in refusals[0] else "EN Add Banner Actions")
-        offered = "; ".join(f"{position_name(p)}: {', '.join(state.board.orders(*p))}" for p in order_positions(state))
-        raise RuleError(f"{verb} is not an order offered here ({offered})", rule)
+            raise RuleError(refusals[0], "EN Add Banner Actions" if short_of_banners[:1] == [True] else rule)
+        offered = "; ".join(
+            f"{position_words(position_name(p))}: {', '.join(term(o, 'order') for o in state.board.orders(*p))}"
+                            for p in order_positions(state))
+        raise RuleError(say("{verb} is not an order offered here ({offered})", verb=verb, offered=offered), rule)
     if len(candidates) > 1:
         names = ", ".join(f"{position_name(p)} {o}" for p, o in candidates)
         raise RuleError(f"more than one {verb} order is owed ({names}): say which with order= or at=", rule)
@@ -347,7 +369,7 @@ def _decide_recruit(state: GameState, cmd: c.Recruit) -> list[ev.Event]:
     controlled = set(state.controlled(empire))
     for region, n in cmd.placed.items():
         require(region in state.board.regions, f"unknown region {region!r}", "EN The Map")
-        require(region in controlled, f"{region} is not controlled by {empire}", rule)
+        require(region in controlled, say("{region} is not controlled by {empire}", region=region, empire=empire), rule)
         require(isinstance(n, int) and n >= 1, f"banners placed in {region} must be a whole number of at least 1", rule)
     placed = sum(cmd.placed.values())
     short = f" (the reserve has only {state.reserve[empire]})" if amount < counted else ""
@@ -365,7 +387,8 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
     known = {card for hand in state.hands.values() for card in hand.known}
     for card in cmd.cards:
         _check_card_id(state, card, rule)
-        require(card_empire(card) == empire, f"{card} is not from the {empire} deck", rule)
+        require(card_empire(card) == empire,
+            say("{card} is not from the {empire} deck", card=card, empire=empire), rule)
         require(card not in known, f"{card} is in a hand already", rule)
     require(len(set(cmd.cards)) == len(cmd.cards), "a card is named twice", rule)
     return [ev.CardsDrawn(cmd.society, empire, position[1], order, counted, drawn, tuple(cmd.cards), reshuffled)]
@@ -391,31 +414,34 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     held_by = state.controller(cmd.target)
     require(
         held_by != empire,
-        f"{cmd.target} is controlled by {empire} itself: an attack must target a region controlled by another empire",
+        say("{target} is controlled by {empire} itself: an attack must target a region controlled by another empire",
+            target=cmd.target, empire=empire),
         rule,
     )
     require(
         state.controller(cmd.source) == empire and state.banners_in(cmd.source) > 0,
-        f"{cmd.source} holds no {empire} banners to attack with",
+        say("{source} holds no {empire} banners to attack with", source=cmd.source, empire=empire),
         rule,
     )
     require(
         state.board.adjacent(cmd.source, cmd.target),
-        f"{cmd.source} does not border {cmd.target} by land: no attacks across seas",
+        say("{source} does not border {target} by land: no attacks across seas", source=cmd.source, target=cmd.target),
         rule,
     )
-    require(cmd.banners >= 1, "an attack moves at least one banner", rule)
+    require(cmd.banners >= 1, _("an attack moves at least one banner"), rule)
     available = state.banners_in(cmd.source)
     movable = movable_banners(state, empire, cmd.source)
     if movable < available:
         require(
             cmd.banners <= movable,
-            f"{cmd.source} is a conquered region: at most {movable} of its {plural(available, 'banner')} "
-            "may leave (you can never completely abandon a conquered region)",
+            say("{source} is a conquered region: at most {movable} of its {banners} may leave (you can never "
+                "completely abandon a conquered region)", source=cmd.source, movable=movable,
+                banners=plural(available, "banner")),
             rule,
         )
     else:
-        require(cmd.banners <= available, f"{cmd.source} has only {plural(available, f'{empire} banner')}", rule)
+        require(cmd.banners <= available, say("{source} has only {banners}", source=cmd.source,
+                                               banners=plural(available, f"{empire} banner")), rule)
     defending = state.banners_in(cmd.target)
     fort_kill = 1 if state.board.regions[cmd.target].fort else 0
     attacking = cmd.banners - fort_kill

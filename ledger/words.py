@@ -26,7 +26,9 @@ TERMS: dict[str, tuple[str, ...]] = {
     "society": SOCIETIES, "empire": EMPIRES, "office": OFFICES, "slot": SLOTS, "phase": PHASES, "order": ORDERS,
 }
 """The glossary's kinds (a message context each) and their canonical ids: every one has a word per language."""
-KIND_OF = {word: kind for kind, words in TERMS.items() for word in words}
+KIND_OF = {word: kind for kind in ("society", "empire", "office", "slot") for word in TERMS[kind]}
+"""The ids `say` puts in words by itself: phases and orders share ids with verbs (deploy, attack), so they are
+put in words where they are meant (`term(id, "phase")`)."""
 COUNTED = {"city": "cities", "score": "scores", "card": "cards", "banner": "banners", "game": "games",
            "event": "events", "move": "moves", "agent": "agents"}
 """The nouns `plural` counts in every language (`{n} city`, `{n} cities` in the catalogues)."""
@@ -40,8 +42,8 @@ def _english_n(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
-ENGLISH_TERMS = {("phase", "empire"): "empire turns"}
-"""Where English shows a term other than its id."""
+ENGLISH_TERMS: dict[tuple[str, str], str] = {}
+"""Where English shows a term other than its id (none: English readers read the ids)."""
 
 
 def _english_p(context: str, text: str) -> str:
