@@ -59,5 +59,5 @@ def demo(name: str | None, store_url: str | None) -> None:
         (f"whispers score {name} --json", _("the scores for a script")),
         (f"whispers export {name} -o {name}.whispers", _("a portable, hash-chained record file")),
     ):
-        click.echo(f"  {command:<34}{what}")
+        click.echo(f"  {command:<34} {what}")
     click.echo("  whispers new my-game --players raven,rat,spider,serpent && whispers record my-game")

@@ -8,6 +8,7 @@ from whispers.application import reading
 from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
 from whispers.ledger.names import SOCIETIES
+from whispers.ledger.words import say
 from whispers.projections.visibility import SPECTATOR_NAME
 
 as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
@@ -31,7 +32,7 @@ def status(game: str, society: str | None, as_json: bool, version: str | None, s
     click.echo(lines[0])
     click.echo(lines[1])
     if found.view.get("last_move"):
-        click.echo(f"Last move: {found.view['last_move']}")
+        click.echo(say("Last move: {move}", move=found.view["last_move"]))
     for option in found.options:
         click.echo(f"  {option_text(option)}")
     click.echo("")
@@ -77,7 +78,7 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from whispers.ledger.words import _, say, term, trail_step
+    from whispers.ledger.words import _, term, trail_step
 
     scored = found.scored
     kind = _("final") if found.final else _("provisional")
