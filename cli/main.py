@@ -114,9 +114,10 @@ class LazyGroup(click.Group):
                    "Notation and record files stay in canonical ids.")
 def whispers(lang: str | None) -> None:
     """Record, replay and adjudicate games of A War of Whispers."""
-    from whispers.projections.language import choose, speak
+    from whispers.projections.language import choose, speak, stop
 
-    speak(choose(lang))
+    token = speak(choose(lang))
+    click.get_current_context().call_on_close(lambda: stop(token))
 
 
 def main() -> None:

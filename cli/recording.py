@@ -15,7 +15,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import describe, plural
+from whispers.ledger.words import describe, plural, refusal, say, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -199,6 +199,14 @@ def record(game: str, store_url: str | None) -> None:
                 line = text
             if not line:
                 continue
+            said = tongue().code
+            if said != "en":  # the user's words (Ours Commissaire, Corbeau) read back to the notation's ids
+                from whispers.projections.language import canonical
+
+                canonical_line = canonical(line, said)
+                if canonical_line != line:
+                    click.echo(f"  = {canonical_line}")
+                line = canonical_line
             line = recorder.with_society(line, p)
             try:
                 command = recording.parse_move(line)
@@ -206,21 +214,21 @@ def record(game: str, store_url: str | None) -> None:
                     continue
                 done = recording.record_move(store, current, command)
             except GameMovedOn as exc:
-                click.echo(f"Refused: {exc}; reloading the game.")
+                click.echo(say("Refused: {reason}; reloading the game.", reason=refusal(exc)))
                 current = recording.open_game(store, game)
                 continue
             except WhispersError as exc:
-                click.echo(f"Refused: {exc}")
+                click.echo(say("Refused: {reason}", reason=refusal(exc)))
                 continue
             current = done.after
-            click.echo("Recorded:")
+            click.echo(_("Recorded:"))
             show_events(done.events)
             for event in done.events:
                 said = recorder.consequences(event)
                 if said:
                     click.echo(f"  = {said}")
             if not current.state.over:
-                click.echo(f"  Next: {recording.next_move(current).note}")
+                click.echo("  " + say("Next: {note}", note=recording.next_move(current).note))
     click.echo(f"{game}: {'the game is over. See: whispers score ' + game if current.state.over else 'stopped.'}")
 
 
