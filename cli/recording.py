@@ -15,7 +15,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import describe, plural, refusal, say, tongue
+from whispers.ledger.words import _, describe, plural, refusal, say, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -192,7 +192,7 @@ def record(game: str, store_url: str | None) -> None:
                 if int(line) not in offered:
                     click.echo(f"Refused: no choice numbered {line}")
                     continue
-                text, complete, _ = offered[int(line)]
+                text, complete, _hint = offered[int(line)]
                 if not complete:
                     prefill = text
                     continue

@@ -474,7 +474,7 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
 
 def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     rule = "EN Swap Agent Action" if state.ruleset.swap_agent_target == "any" else "REV Council orders: Chancellor"
-    position, _ = _pick_order(state, cmd.society, "swap-agent", ("swap_agent",), None, None)
+    position, _order = _pick_order(state, cmd.society, "swap-agent", ("swap_agent",), None, None)
     empire = position[0]
     require(cmd.target in OFFICES, f"unknown office {cmd.target!r}", rule)
     targets = swap_targets(state, position)
@@ -520,7 +520,7 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
-        position, _ = where(state, cmd.act)
+        position, _region = where(state, cmd.act)
         require(position is not None, "act= names a council position EMPIRE.OFFICE", rule)
         assert position is not None
         require(

@@ -175,6 +175,8 @@ def canonical(text: str, code: str) -> str:
     while i < len(tokens):
         for size in range(min(longest, len(tokens) - i), 0, -1):
             phrase = " ".join(tokens[i:i + size])
+            if any("=" in t for t in tokens[i:i + size - 1]):
+                continue  # a key=value word ends a phrase: `Non alleato=Orso`, never `Devoto=Orso Fedele`
             key, eq, value = phrase.partition("=")
             if eq and _folded(key) in words:
                 out.append(f"{words[_folded(key)]}={words.get(_folded(value), value)}")
