@@ -269,3 +269,39 @@ def test_a_game_recorded_in_french_equals_the_same_game_recorded_in_english(tmp_
     english = ok(run(store, "log", "en-game")).splitlines()[1:]
     french = ok(run(store, "log", "fr-game")).splitlines()[1:]
     assert len(english) > 10 and french == english
+
+
+# --- the web pages ----------------------------------------------------------------------------------------
+
+
+def test_a_page_follows_the_browser_unless_the_link_says_otherwise() -> None:
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+    page = f"/g/g1/{links.table}/"
+    french = client.get(page, headers={"Accept-Language": "fr-CH, fr;q=0.9, en;q=0.8"}).text
+    assert '<html lang="fr">' in french and "Corbeau Blanc" in french and "Sociétés secrètes" in french
+    italian = client.get(page + "?lang=it", headers={"Accept-Language": "fr"}).text
+    assert '<html lang="it">' in italian and "Corvo Pallido" in italian
+    english = client.get(page).text
+    assert '<html lang="en">' in english and "raven" in english and "Corbeau" not in english
+
+    # the table types its own words; the record holds the canonical line, and the answer echoes it
+    bearer = {"Authorization": f"Bearer {links.table}", "Accept-Language": "fr"}
+    said = client.post(page + "moves", headers=bearer,
+                       json={"line": "Corbeau loyalty Dévoué=Aigle Serviable=Cheval Affilié=Ours Neutre=Éléphant "
+                                     "Opposé=Lion"})
+    assert said.status_code == 201, said.text
+    assert said.json()["line"] == ("raven loyalty devout=eagle dutiful=horse affiliated=bear unallied=elephant "
+                                   "opposed=lion")
+    refused = client.post(page + "moves", headers=bearer, json={"line": "Araignée deploy Ours Commissaire"})
+    assert refused.status_code == 422
+    assert refused.json()["cited"] == "FR Comment jouer, 221" and refused.json()["rule"] == "EN Gameplay Overview"
+    assert "Mise en place" in refused.json()["error"]

@@ -1,5 +1,5 @@
 """Keep the message catalogues in step with the code: `python tools/catalogues.py` extracts every message id
-(Babel's extractor over the Python sources: `_`, `N_`, `say`, `n_`; the glossary's terms, one context per kind; the
+(Babel's extractors over the Python sources and the web templates: `_`, `N_`, `say`, `n_`; the glossary's terms, one context per kind; the
 nouns `plural` counts) and updates each language's .po, keeping what is translated. `--check` lists what a
 language lacks and exits 1 (tests/test_languages.py asks the same). The build compiles the .po files (setup.py).
 """
@@ -27,7 +27,9 @@ def template() -> Catalog:
     catalog = Catalog(domain="whispers", project="whispers")
     for folder in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
-                ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("NOTE",)):
+                ROOT / folder, method_map=[("**.py", "python"), ("**/templates/**.html", "jinja2.ext:babel_extract")],
+                options_map={"**/templates/**.html": {"extensions": "jinja2.ext.i18n"}}, keywords=KEYWORDS,
+                comment_tags=("NOTE",)):
             catalog.add(message, locations=[(f"{folder}/{filename}", lineno)], auto_comments=comments,
                         context=context)
     for kind, words in TERMS.items():

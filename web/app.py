@@ -26,6 +26,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from whispers.application import files, following, reading, recording, review, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
+from whispers.ledger.words import LANGUAGES, _, cite, n_, position, term, tongue
+from whispers.projections.language import canonical, from_header, speak, stop
 
 HERE = Path(__file__).parent
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -79,10 +81,15 @@ def create_app(store: Any, director_token: str) -> Starlette:
         finally:
             if holder is not None:
                 holder.__exit__(None, None, None)
-    templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
+    templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                            extensions=["jinja2.ext.i18n"])
+    # looked up when a page renders, in the language of its request (`speaking`)
+    templates.install_gettext_callables(gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
+    templates.filters["term"] = term
+    templates.filters["position"] = position
 
     def page(name: str, **context: Any) -> HTMLResponse:
-        return HTMLResponse(templates.get_template(name).render(**context))
+        return HTMLResponse(templates.get_template(name).render(lang=tongue().code, **context))
 
     def resolve(request: Request) -> Access:
         return sharing.access(store, request.path_params["game"], request.path_params["token"])
@@ -90,6 +97,13 @@ def create_app(store: Any, director_token: str) -> Starlette:
     def guarded(api: bool = False):
         def wrap(handler):
             async def endpoint(request: Request) -> Response:
+                token = speak(language_of(request))
+                try:
+                    return await _guarded(request, handler)
+                finally:
+                    stop(token)
+
+            async def _guarded(request: Request, handler) -> Response:
                 try:
                     found = resolve(request)
                 except UnknownGame:
@@ -105,7 +119,8 @@ def create_app(store: Any, director_token: str) -> Starlette:
                 except GameMovedOn as exc:
                     return JSONResponse({"error": str(exc), "moved_on": True}, status_code=409)
                 except RuleError as exc:
-                    return JSONResponse({"error": exc.reason, "rule": exc.rule}, status_code=422)
+                    return JSONResponse({"error": exc.reason, "rule": exc.rule, "cited": cite(exc.rule)},
+                                        status_code=422)
                 except WhispersError as exc:
                     return JSONResponse({"error": str(exc)}, status_code=422 if api else 400)
             return endpoint
@@ -168,11 +183,13 @@ def create_app(store: Any, director_token: str) -> Starlette:
         current = recording.open_game(store, found.game)
         if seen is not None and seen != current.version:
             raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
-        command = recording.parse_move(body["line"])
+        # the table may type its own words (Ours Commissaire); the notation reads canonical ids
+        line = body["line"] if tongue().code == "en" else canonical(body["line"], tongue().code)
+        command = recording.parse_move(line)
         if command is None:
             return JSONResponse({"error": "an empty line: nothing to record"}, status_code=422)
         done = recording.record_move(store, current, command)
-        return JSONResponse(done.to_json(), status_code=201)
+        return JSONResponse({**done.to_json(), "line": line}, status_code=201)
 
     @guarded(api=True)
     async def live(request: Request, found: Access) -> Response:
@@ -193,10 +210,13 @@ def create_app(store: Any, director_token: str) -> Starlette:
         async def endpoint(request: Request) -> Response:
             if not sharing.director_allows(director_token, request.path_params["token"]):
                 return _not_found(False)
+            token = speak(language_of(request))
             try:
                 return await handler(request)
             except WhispersError as exc:
                 return page("error.html", message=str(exc))
+            finally:
+                stop(token)
         return endpoint
 
     @director
@@ -243,6 +263,12 @@ def from_environment() -> Starlette:
     if len(token) < 22:  # 128 bits in url-safe base64
         raise SystemExit("WHISPERS_DIRECTOR_TOKEN: at least 22 characters (whispers serve makes one)")
     return create_app(os.environ.get("WHISPERS_STORE"), token)
+
+
+def language_of(request: Request) -> str:
+    """The page's language: the link's ?lang= when it names one of ours, else the browser's Accept-Language."""
+    asked = request.query_params.get("lang")
+    return asked if asked in LANGUAGES else from_header(request.headers.get("accept-language"))
 
 
 def _at(request: Request) -> int | None:

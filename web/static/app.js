@@ -13,7 +13,7 @@ function post(game, line) {
     return answer.json().then(function (body) {
       if (answer.status === 201) { window.location.reload(); return; }
       if (answer.status === 409) { document.getElementById("moved").hidden = false; }
-      refused.textContent = body.rule ? body.error + " (" + body.rule + ")" : body.error;
+      refused.textContent = body.rule ? body.error + " (" + (body.cited || body.rule) + ")" : body.error;
       refused.hidden = false;
     });
   });
