@@ -1,7 +1,8 @@
 """Keep the message catalogues in step with the code: `python tools/catalogues.py` extracts every message id
-(Babel's extractors over the Python sources and the web templates: `_`, `N_`, `say`, `n_`; the glossary's terms, one context per kind; the
-nouns `plural` counts) and updates each language's .po, keeping what is translated. `--check` lists what a
-language lacks and exits 1 (tests/test_languages.py asks the same). The build compiles the .po files (setup.py).
+(Babel's extractors over the Python sources and the web templates: `_`, `N_`, `say`, `n_`; the glossary's
+terms, one context per kind; the nouns `plural` counts) and updates each language's .po, keeping what is
+translated. `--check` lists what a language lacks and exits 1 (tests/test_languages.py asks the same). The
+build compiles the .po files (setup.py).
 """
 
 from __future__ import annotations
