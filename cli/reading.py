@@ -8,7 +8,7 @@ from whispers.application import reading
 from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.words import say
+from whispers.ledger.words import _, say, term, tongue
 from whispers.projections.visibility import SPECTATOR_NAME
 
 as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
@@ -78,7 +78,7 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from whispers.ledger.words import _, term, trail_step
+    from whispers.ledger.words import trail_step
 
     scored = found.scored
     kind = _("final") if found.final else _("provisional")
@@ -133,15 +133,19 @@ def games(player: str | None, event: str | None, since: str | None, ruleset: str
         children.setdefault(parent, []).append(row)
 
     def show(row: dict[str, Any], depth: int) -> None:
-        where = (f"over, winner {row['winner'] or 'none (tie)'}" if row["over"]
-                 else f"round {row['round']} {row['phase']}")
+        where = (say("over, winner {winner}", winner=row["winner"] or _("none (tie)")) if row["over"]
+                 else say("round {round}", round=row["round"]) + " " + term(row["phase"], "phase"))
         label = ("  " * depth + ("└ " if depth else "") + row["game"])
         fork = f"  (fork at event {row['fork_of']['at']})" if row["fork_of"] else ""
         meta = row["meta"]
         title = f"  \"{meta['title']}\"" if meta["title"] else ""
         archived = "  (archived)" if meta["archived"] else ""
         date = (row["date"] or "")[:10]
-        players = ",".join(f"{s}={row['names'][s]}" if s in row["names"] else s for s in row["players"])
+        if date and tongue().code != "en":  # a date as the language writes it (Babel); English keeps ISO
+            from whispers.projections.language import format_date
+
+            date = format_date(date, tongue().code)
+        players = ",".join(f"{term(s)}={row['names'][s]}" if s in row["names"] else term(s) for s in row["players"])
         event = "  " + " ".join(f"{k} {v}" for k, v in (("event", meta["event"]), ("round", meta["round"]),
                                                         ("table", meta["table"]), ("at", meta["place"])) if v)
         click.echo(f"{label:<28} {date:<10} {row['played_under']:<9} {players:<28} {where}{fork}{title}"

@@ -174,12 +174,29 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return store
 
 
-def test_the_demo_plays_in_french(tmp_path: Path) -> None:
-    out = ok(CliRunner().invoke(whispers, ["--lang", "fr", "demo", "--store", str(tmp_path / "d.sqlite")]))
-    for words in ("coups enregistrés", "Conseils Impériaux", "Commissaire", "Ours", "Corbeau Blanc", "Dévoué",
-                  "scores finaux", "Culte du Rat gagne", "Essayez ensuite"):
+DEMO_WORDS = {
+    "fr": ("coups enregistrés", "Conseils Impériaux", "Commissaire", "Ours", "Corbeau Blanc", "Dévoué",
+           "scores finaux", "Culte du Rat gagne", "Essayez ensuite"),
+    "it": ("mosse registrate", "Consigli dell'impero", "Sceriffo", "Orso", "Corvo Pallido", "Devoto",
+           "punteggi finali", "Culto del Ratto vince", "Prova poi"),
+    "es": ("jugadas registradas", "Consejos imperiales", "Alguacil", "Oso", "Cuervo Pálido", "Devoto",
+           "puntuaciones finales", "Culto de la Rata gana", "Prueba después"),
+}
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_demo_plays_in_the_language(tmp_path: Path, code: str) -> None:
+    out = ok(CliRunner().invoke(whispers, ["--lang", code, "demo", "--store", str(tmp_path / "d.sqlite")],
+                                env={"COLUMNS": "200"}))
+    for words in DEMO_WORDS[code]:
         assert words in out, words
-    assert "Try next" not in out and "sheriff" not in out
+    assert "Try next" not in out and "sheriff" not in out and "Council" not in out
+
+
+def test_the_games_listing_speaks_the_language(demo_store: Path) -> None:
+    out = ok(run(demo_store, "--lang", "fr", "games"))
+    assert "Corbeau Blanc,Araignée Ancillaire,Culte du Rat,Serpent Éternel" in out
+    assert "terminée, vainqueur Culte du Rat" in out
 
 
 @pytest.mark.parametrize("code", OTHERS)
