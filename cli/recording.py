@@ -15,7 +15,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import _, describe, plural, refusal, say, tongue
+from whispers.ledger.words import _, describe, plural, position, refusal, say, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -110,8 +110,8 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
             case "loyalty":
                 found += [(f"{s} loyalty sealed", True, ""),
                           (f"{s} loyalty devout= dutiful= affiliated= unallied= opposed=", False, "")]
-            case "retrieve" | "deploy":
-                found += [(f"{s} {o.verb} {w}", True, "") for w in ch["where"]]
+            case "retrieve" | "deploy":  # the position in the reader's words beside it, where they differ
+                found += [(f"{s} {o.verb} {w}", True, "" if position(w) == w else position(w)) for w in ch["where"]]
             case "recruit":
                 complete = ch["amount"] == 0
                 hint = f"place {ch['amount']} in: {', '.join(ch['regions'])}"
@@ -179,6 +179,14 @@ def record(game: str, store_url: str | None) -> None:
                 click.echo("\nStopped. Every move accepted so far is saved.")
                 return
             prefill = ""
+            said = tongue().code
+            if said != "en":  # the user's words (Ours Commissaire, Corbeau) read back to the notation's ids
+                from whispers.projections.language import canonical
+
+                canonical_line = canonical(line, said)
+                if canonical_line != line:
+                    click.echo(f"  = {canonical_line}")
+                line = canonical_line
             if line in ("q", "quit", "exit"):
                 break
             if line in ("?", "help"):
@@ -199,14 +207,6 @@ def record(game: str, store_url: str | None) -> None:
                 line = text
             if not line:
                 continue
-            said = tongue().code
-            if said != "en":  # the user's words (Ours Commissaire, Corbeau) read back to the notation's ids
-                from whispers.projections.language import canonical
-
-                canonical_line = canonical(line, said)
-                if canonical_line != line:
-                    click.echo(f"  = {canonical_line}")
-                line = canonical_line
             line = recorder.with_society(line, p)
             try:
                 command = recording.parse_move(line)

@@ -164,6 +164,19 @@ def vocabulary(code: str) -> dict[str, str]:
 
 
 def canonical(text: str, code: str) -> str:
+    """A line the user typed in their words, in notation's canonical ids (`_canonical`); text in double quotes
+    (a take-back's or a ruling's reason) is the user's and is left exactly as typed."""
+    if '"' not in text:
+        return _canonical(text, code)
+    parts = text.split('"')
+    for i in range(0, len(parts), 2):
+        inner = parts[i]
+        lead, trail = inner[:len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()):]
+        parts[i] = lead + _canonical(inner, code) + trail if inner.strip() else inner
+    return '"'.join(parts)
+
+
+def _canonical(text: str, code: str) -> str:
     """A line the user typed in their words, in notation's canonical ids: each glossary word (one or several
     words, any case, with or without accents) becomes its id; a `position` written `Ours.Commissaire` or
     `Ours Commissaire` becomes `bear.sheriff`. Anything else is left as typed, for the notation to judge."""

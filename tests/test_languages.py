@@ -274,6 +274,22 @@ def test_the_user_s_words_are_read_back_to_canonical_ids() -> None:
         "serpent swap-loyalty devout dutiful"
     assert language.canonical("Corvo loyalty Non alleato=Orso", "it") == "raven loyalty unallied=bear"
     assert language.canonical("raven attack red-cliffs windmoor 2", "fr") == "raven attack red-cliffs windmoor 2"
+    assert language.canonical('undo "le Corbeau a mal compté les Ours"', "fr") == \
+        'undo "le Corbeau a mal compté les Ours"'
+    assert language.canonical('ruling "Ours" Corbeau', "fr") == 'ruling "Ours" raven'
+
+
+def test_tab_offers_the_readers_words() -> None:
+    from whispers.cli.recorder import said_forms
+
+    token = language.speak("fr")
+    try:
+        assert said_forms("bear.sheriff") == ["Ours.Commissaire"]
+        assert said_forms("raven") == ["Corbeau"]
+        assert said_forms("red-cliffs") == []
+    finally:
+        language.stop(token)
+    assert said_forms("bear.sheriff") == []
 
 
 def test_a_game_recorded_in_french_equals_the_same_game_recorded_in_english(tmp_path: Path) -> None:
