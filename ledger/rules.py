@@ -347,7 +347,7 @@ def _pick_order(
             else:
                 refusals.append(say("{order} at {position} cannot be chosen: {refusal}", order=term(name, "order"),
                                     position=position_words(position_name(position)), refusal=refusal))
-                short_of_banners.append("reserve" in refusal)
+                short_of_banners.append(name in RECRUIT_ORDERS and state.reserve[position[0]] == 0)
     if not candidates:
         if refusals:
             raise RuleError(refusals[0], "EN Add Banner Actions" if short_of_banners[:1] == [True] else rule)
