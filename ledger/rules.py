@@ -81,11 +81,12 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
     if len(set(players)) != len(players):
         raise RuleError("a society is listed twice", SOCIETY_RULE)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(f"A War of Whispers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}",
+        raise RuleError(say("A War of Whispers is for {low} to {high} players, not {n}", low=MIN_PLAYERS,
+                            high=MAX_PLAYERS, n=len(players)),
                         "EN Overview")
     first = first or players[0]
     if first not in players:
-        raise RuleError(f"the first player {first!r} is not playing", "EN Setup: First Player")
+        raise RuleError(say("the first player {first} is not playing", first=repr(first)), "EN Setup: First Player")
     if len(board.empires) != len(SLOTS):
         raise RuleError(
             f"board {board.id!r} has {len(board.empires)} empires; loyalty needs exactly {len(SLOTS)} "
@@ -117,7 +118,8 @@ def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = N
         state = evolve(state, event)
     if state.over:
         raise RuleError(
-            f"the last order is given: {holder} may still play a card or say no-card, and then the game ends",
+            say("the last order is given: {holder} may still play a card or say no-card, and then the game ends",
+                holder=holder),
             _card_rule(state),
         )
     decided = _decide_play(state, command, catalogue) if isinstance(command, c.PlayCard) else decider(state, command)
@@ -160,7 +162,7 @@ def _reason(text: str, what: str, rule: str) -> str:
 def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
     reason = _reason(command.reason, "a take-back", "whispers: history is never erased")
     if not state.moves:
-        raise RuleError("there is no move to take back", "whispers: take-back")
+        raise RuleError(_("there is no move to take back"), "whispers: take-back")
     # reopen None re-adjudicates a take-back recorded before reopening had to be said, by the rules of its time
     if command.reopen is False and state.over:
         raise RuleError(
@@ -253,7 +255,8 @@ def _check_distinct_devout(state: GameState, society: str, tokens: Mapping[str, 
         if other != society and loyalty.tokens is not None:
             require(
                 loyalty.at_setup(loyalty.tokens)["devout"] != mine,
-                f"{other} is devout to {mine} already: devout empires are dealt from one set",
+                say("{other} is devout to {mine} already: devout empires are dealt from one set", other=other,
+                    mine=mine),
                 "REV Setup",
             )
 
@@ -292,8 +295,8 @@ def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
         own = state.field_regions(cmd.society)
         require(
             len(own) < state.ruleset.max_field_agents,
-            f"{cmd.society} has {plural(len(own), 'agent')} on the map already "
-            f"(at most {state.ruleset.max_field_agents})",
+            say("{society} has {agents} on the map already (at most {most})", society=cmd.society,
+                agents=plural(len(own), "agent"), most=state.ruleset.max_field_agents),
             field_rule,
         )
         require(region not in own,
@@ -357,7 +360,8 @@ def _pick_order(
         raise RuleError(say("{verb} is not an order offered here ({offered})", verb=verb, offered=offered), rule)
     if len(candidates) > 1:
         names = ", ".join(f"{position_name(p)} {o}" for p, o in candidates)
-        raise RuleError(f"more than one {verb} order is owed ({names}): say which with order= or at=", rule)
+        raise RuleError(say("more than one {verb} order is owed ({names}): say which with order= or at=", verb=verb,
+                            names=names), rule)
     return candidates[0]
 
 
@@ -368,12 +372,13 @@ def _decide_recruit(state: GameState, cmd: c.Recruit) -> list[ev.Event]:
     counted, amount = recruit_count(state, empire, order), recruit_amount(state, empire, order)
     controlled = set(state.controlled(empire))
     for region, n in cmd.placed.items():
-        require(region in state.board.regions, f"unknown region {region!r}", "EN The Map")
+        require(region in state.board.regions, say("unknown region {region}", region=repr(region)), "EN The Map")
         require(region in controlled, say("{region} is not controlled by {empire}", region=region, empire=empire), rule)
         require(isinstance(n, int) and n >= 1, f"banners placed in {region} must be a whole number of at least 1", rule)
     placed = sum(cmd.placed.values())
-    short = f" (the reserve has only {state.reserve[empire]})" if amount < counted else ""
-    require(placed == amount, f"{order} adds {plural(amount, f'{empire} banner')}{short}, not {placed}", rule)
+    short = " " + say("(the reserve has only {n})", n=state.reserve[empire]) if amount < counted else ""
+    require(placed == amount, say("{order} adds {banners}{short}, not {placed}", order=term(order, "order"),
+                                  banners=plural(amount, f"{empire} banner"), short=short, placed=placed), rule)
     return [ev.BannersRecruited(cmd.society, empire, position[1], order, counted, amount, dict(cmd.placed))]
 
 
@@ -382,14 +387,14 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
     position, order = _pick_order(state, cmd.society, "draw", DRAW_ORDERS, cmd.order, cmd.at)
     empire = position[0]
     counted, drawn, reshuffled = draw_count(state, empire, order)
-    require(len(cmd.cards) <= drawn, f"{order} draws {plural(drawn, f'{empire} card')}: cannot name {len(cmd.cards)}",
-            rule)
+    require(len(cmd.cards) <= drawn, say("{order} draws {cards}: cannot name {named}", order=term(order, "order"),
+                                         cards=plural(drawn, f"{empire} card"), named=len(cmd.cards)), rule)
     known = {card for hand in state.hands.values() for card in hand.known}
     for card in cmd.cards:
         _check_card_id(state, card, rule)
         require(card_empire(card) == empire,
             say("{card} is not from the {empire} deck", card=card, empire=empire), rule)
-        require(card not in known, f"{card} is in a hand already", rule)
+        require(card not in known, say("{card} is in a hand already", card=card), rule)
     require(len(set(cmd.cards)) == len(cmd.cards), "a card is named twice", rule)
     return [ev.CardsDrawn(cmd.society, empire, position[1], order, counted, drawn, tuple(cmd.cards), reshuffled)]
 
@@ -410,7 +415,7 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     position, order = _pick_order(state, cmd.society, "attack", ("attack",), None, cmd.at)
     empire = position[0]
     for region in (cmd.source, cmd.target):
-        require(region in state.board.regions, f"unknown region {region!r}", "EN The Map")
+        require(region in state.board.regions, say("unknown region {region}", region=repr(region)), "EN The Map")
     held_by = state.controller(cmd.target)
     require(
         held_by != empire,
@@ -480,7 +485,8 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     targets = swap_targets(state, position)
     require(
         cmd.target in targets,
-        f"the agent cannot swap to the {empire} {cmd.target} (it may swap to: {', '.join(targets) or 'nowhere'})",
+        say("the agent cannot swap to the {empire} {office} (it may swap to: {targets})", empire=empire,
+            office=cmd.target, targets=", ".join(term(t, "office") for t in targets) or _("nowhere")),
         rule,
     )
     displaced = state.council.get((empire, cmd.target))
@@ -508,7 +514,8 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     _check_society(state, cmd.society)
     require(
         cmd.society in card_window(state),
-        f"{cmd.society} may not play a card now: cards are played around an order of a council position you control",
+        say("{society} may not play a card now: cards are played around an order of a council position you control",
+            society=cmd.society),
         rule,
     )
     cards = (cmd.card, *cmd.pay)
@@ -652,10 +659,12 @@ def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
     _check_move(state, cmd.society, "cleanup", "discard")
     limit = state.ruleset.hand_limit
     size, excess = state.hands[cmd.society].size, state.excess_cards(cmd.society)
-    require(excess > 0, f"{cmd.society} holds {plural(size, 'card')}: only hands over {limit} discard", rule)
+    require(excess > 0, say("{society} holds {cards}: only hands over {limit} discard", society=cmd.society,
+                            cards=plural(size, "card"), limit=limit), rule)
     require(
         1 <= len(cmd.cards) <= excess,
-        f"{cmd.society} discards down to {limit}: {plural(excess, 'card')}, not {len(cmd.cards)}",
+        say("{society} discards down to {limit}: {cards}, not {named}", society=cmd.society, limit=limit,
+            cards=plural(excess, "card"), named=len(cmd.cards)),
         rule,
     )
     _check_spend(state, cmd.society, cmd.cards, rule)
@@ -667,11 +676,13 @@ def _decide_swap_loyalty(state: GameState, cmd: c.SwapLoyalty) -> list[ev.Event]
     _check_move(state, cmd.society, "swap", "swapping loyalty", rule)
     a, b = cmd.slots
     for slot in (a, b):
-        require(slot in SLOTS, f"unknown loyalty slot {slot!r}: the slots are {', '.join(SLOTS)}", rule)
+        require(slot in SLOTS, say("unknown loyalty slot {slot}: the slots are {slots}", slot=repr(slot),
+                                   slots=", ".join(SLOTS)), rule)
     require(a != b, "swap two different slots", rule)
     loyalty = state.loyalty[cmd.society]
     for slot in (a, b):
-        require(slot not in loyalty.revealed, f"the token on {slot} is revealed already and cannot be swapped", rule)
+        require(slot not in loyalty.revealed,
+                say("the token on {slot} is revealed already and cannot be swapped", slot=slot), rule)
     given = dict(cmd.revealed or {})
     if given:
         require(set(given) == {a, b}, f"name the empire now on each swapped slot: {a}=EMPIRE {b}=EMPIRE", rule)
@@ -727,7 +738,8 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
             f"{cmd.society}'s reveal disagrees with its recorded loyalty",
             "whispers: a reveal must agree with the recorded loyalty",
         )
-        raise RuleError(f"{cmd.society}'s loyalty is recorded already and agrees: nothing to reveal", rule)
+        raise RuleError(say("{society}'s loyalty is recorded already and agrees: nothing to reveal",
+                            society=cmd.society), rule)
     for slot, empire in loyalty.revealed.items():
         require(
             cmd.tokens[slot] == empire,
