@@ -43,7 +43,7 @@ def option_text(option: Option, limit: int = 12) -> str:
 
     def some(items: Any) -> str:
         items = list(items)
-        more = f", … ({len(items)} in all)" if len(items) > limit else ""
+        more = ", … " + say("({n} in all)", n=len(items)) if len(items) > limit else ""
         return ", ".join(str(i) for i in items[:limit]) + more
 
     match option.verb:
@@ -52,22 +52,25 @@ def option_text(option: Option, limit: int = 12) -> str:
         case "retrieve" | "deploy":
             return f"{s} {option.verb} {{{some(ch['where'])}}}"
         case "recruit":
-            return (f"{s} recruit REGION=N …  ({ch['at']} {ch['order']}: {plural(ch['amount'], 'banner')} into "
-                    f"{some(ch['regions'])})")
+            into = say("{at} {order}: {banners} into {regions}", at=ch["at"], order=term(ch["order"], "order"),
+                       banners=plural(ch["amount"], "banner"), regions=some(ch["regions"]))
+            return f"{s} recruit REGION=N …  ({into})"
         case "draw":
-            return f"{s} draw  ({ch['at']} {ch['order']}: {plural(ch['count'], 'card')})"
+            return f"{s} draw  ({ch['at']} {term(ch['order'], 'order')}: {plural(ch['count'], 'card')})"
         case "attack":
             attacks = [f"{a}→{b} (≤{n})" for a, b, n in ch["attacks"]]
             return f"{s} attack FROM TO N  ({ch['at']}: {some(attacks)})"
         case "swap-agent":
             return f"{s} swap-agent {{{', '.join(ch['targets'])}}}  ({ch['at']})"
         case "play":
-            return f"{s} play CARD …  (holds {', '.join(f'{e}×{n}' for e, n in ch['hand'].items())})"
+            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
+            return f"{s} play CARD …  ({held})"
         case "discard":
-            held = ", ".join(f"{e}×{n}" for e, n in ch["hand"].items())
-            return f"{s} discard {plural(ch['count'], 'card')}  (holds {held})"
+            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
+            return f"{s} discard {plural(ch['count'], 'card')}  ({held})"
         case "swap-loyalty":
-            return f"{s} swap-loyalty SLOT SLOT  (concealed: {', '.join(ch['slots'])})"
+            concealed = say("concealed: {slots}", slots=", ".join(term(slot, "slot") for slot in ch["slots"]))
+            return f"{s} swap-loyalty SLOT SLOT  ({concealed})"
         case "pass":
             return f"{s} pass"
         case "reveal":

@@ -338,3 +338,14 @@ def test_a_page_follows_the_browser_unless_the_link_says_otherwise() -> None:
     assert refused.status_code == 422
     assert refused.json()["cited"] == "FR Comment jouer, 221" and refused.json()["rule"] == "EN Gameplay Overview"
     assert "Mise en place" in refused.json()["error"]
+
+
+def test_no_message_is_looked_up_inside_an_f_string() -> None:
+    """Babel's extractor cannot see a message inside an f-string's braces (`f"{say('...')}"`), so such a message
+    would never reach the catalogues (and the test above could not miss it): every one is written outside."""
+    inside = re.compile(r"""\{\s*(?:say|_|n_)\(\s*['"]""")
+    found = [f"{path.relative_to(REPO)}:{number}" for folder in catalogues.SOURCES
+             for path in sorted((REPO / folder).rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if inside.search(line)]
+    assert found == []
