@@ -109,7 +109,7 @@ def view_lines(view: dict[str, Any]) -> list[str]:
     held = [f"{r} {term(v['controller'])}×{v['banners']}" for r, v in view["regions"].items() if v["banners"]]
     lines.append(_("Banners:") + "  " + ", ".join(held))
     council = ", ".join(f"{position(k)} {term(v)}" for k, v in sorted(view["council"].items()))
-    lines.append(_("Council:") + f"  {council or _('empty')}")
+    lines.append(_("Council:") + "  " + (council or _("empty")))
     if view["field_agents"]:
         lines.append(_("Field:") + "    " + ", ".join(f"{term(s)}@{r}" for s, r in view["field_agents"]))
     lines.append(_("Hands:") + "    " + ", ".join(

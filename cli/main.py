@@ -6,7 +6,9 @@ import sys
 import click
 
 from whispers.ledger.errors import WhispersError
-from whispers.ledger.words import LANGUAGES, refusal
+
+LANGUAGES = ("en", "fr", "it", "es")
+"""ledger.words.LANGUAGES, written out so that `whispers --help` imports no more of whispers (tests check both)."""
 
 # command name -> ("module:attribute", short help). A module is imported only when its command runs or
 # asks for its own --help; `whispers --help` lists these short helps without importing anything.
@@ -93,6 +95,8 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except WhispersError as exc:
             # one line, whatever text a user or a file put into the message; a rule cited in the reader's edition
+            from whispers.ledger.words import refusal
+
             raise Refused(" ".join(refusal(exc).split())) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -15,7 +15,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import _, describe, plural, position, refusal, say, tongue
+from whispers.ledger.words import _, describe, plural, position, refusal, say, terms, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -47,9 +47,11 @@ def new(game: str, players: str, first: str | None, ruleset: str, board: str, al
     societies = [p.strip() for p in players.split(",") if p.strip()]
     changes = table_changes(seats, place, event, round_, table, tags)
     created = recording.new(store_url, game, societies, first, ruleset, board, allow_modified, changes or None)
-    click.echo(f"{game}: new {created.ruleset} game on board {created.board} for "
-               f"{', '.join(created.players)}; {created.first} is the first player.")
-    click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")
+    click.echo(say("{game}: new {ruleset} game on board {board} for {players}; {first} is the first player.",
+                   game=game, ruleset=created.ruleset, board=created.board, players=terms(created.players),
+                   first=created.first))
+    click.echo(say("Next: each society records its loyalty, e.g. {example}",
+                   example=f"whispers move {game} {VERBS['loyalty'].split('   ')[0]}"))
 
 
 def _move_help() -> str:
@@ -93,9 +95,9 @@ def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) 
     for reason in done.reopened:
         click.echo(f"{game}: the finished game is reopened ({reason}); its scoring no longer stands.")
     if done.over:
-        click.echo(f"{game}: the game is over. See: whispers score {game}")
+        click.echo(say("{game}: the game is over. See: whispers score {game}", game=game))
     else:
-        click.echo(f"Next: {done.next}")
+        click.echo(say("Next: {note}", note=done.next))
 
 
 # --- the guided recorder --------------------------------------------------------------------------
@@ -229,7 +231,8 @@ def record(game: str, store_url: str | None) -> None:
                     click.echo(f"  = {said}")
             if not current.state.over:
                 click.echo("  " + say("Next: {note}", note=recording.next_move(current).note))
-    click.echo(f"{game}: {'the game is over. See: whispers score ' + game if current.state.over else 'stopped.'}")
+    click.echo(say("{game}: the game is over. See: whispers score {game}", game=game) if current.state.over
+               else say("{game}: stopped.", game=game))
 
 
 RECAP = 5

@@ -96,16 +96,24 @@ def terms(words: Any) -> str:
     return ", ".join(term(w) for w in words)
 
 
+VERBATIM = frozenset({"game", "parent", "store", "file", "board", "ruleset", "note", "reason", "example", "text",
+                      "head", "line", "then"})
+"""Fields of a message that hold a user's or a file's text (a game's name may be `bear`): never put in words."""
+
+
+def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: term(v) if isinstance(v, str) and k not in VERBATIM else v for k, v in params.items()}
+
+
 def say(message: str, /, **params: Any) -> str:
-    """`message` in the current language, its {fields} filled in: a canonical id becomes its term, an integer
-    is written as the language writes numbers."""
-    shown = {k: term(v) if isinstance(v, str) else v for k, v in params.items()}
-    return _(message).format(**shown)
+    """`message` in the current language, its {fields} filled in: a canonical id becomes its term (but not in
+    a field that holds free text, `VERBATIM`)."""
+    return _(message).format(**_shown(params))
 
 
 def n_(singular: str, plural: str, n: int, /, **params: Any) -> str:
     """The form of a message that agrees with `n` (a language may have more than two), {n} and fields filled."""
-    shown = {k: term(v) if isinstance(v, str) else v for k, v in params.items()}
+    shown = _shown(params)
     return _current.get().ngettext(singular, plural, n).format(n=n, **shown)
 
 

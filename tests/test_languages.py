@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from whispers.cli.main import whispers
-from whispers.ledger.words import LANGUAGES, TERMS, term
+from whispers.ledger.words import LANGUAGES, TERMS, say, term
 from whispers.projections import language
 
 REPO = Path(__file__).resolve().parent.parent
@@ -138,6 +138,12 @@ def test_a_browser_gets_its_best_language() -> None:
     assert language.from_header("de, ja") == "en"
     assert language.from_header("es;q=0, fr;q=0.1") == "fr"
     assert language.from_header(None) == "en"
+
+
+def test_the_cli_offers_every_language() -> None:
+    from whispers.cli import main
+
+    assert main.LANGUAGES == LANGUAGES
 
 
 def test_an_unknown_lang_is_refused_in_one_line(tmp_path: Path) -> None:
@@ -343,9 +349,19 @@ def test_a_page_follows_the_browser_unless_the_link_says_otherwise() -> None:
 def test_no_message_is_looked_up_inside_an_f_string() -> None:
     """Babel's extractor cannot see a message inside an f-string's braces (`f"{say('...')}"`), so such a message
     would never reach the catalogues (and the test above could not miss it): every one is written outside."""
-    inside = re.compile(r"""\{\s*(?:say|_|n_)\(\s*['"]""")
+    # inside braces, or with a single-quoted literal (the code quotes with ", so ' is an f-string's inner quote)
+    inside = re.compile(r"""\{\s*(?:say|_|n_)\(\s*['"]|(?<![\w.])(?:say|_|n_)\(\s*'""")
     found = [f"{path.relative_to(REPO)}:{number}" for folder in catalogues.SOURCES
              for path in sorted((REPO / folder).rglob("*.py"))
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if inside.search(line)]
     assert found == []
+
+
+def test_a_game_named_like_a_term_keeps_its_name() -> None:
+    token = language.speak("fr")
+    try:
+        assert say("{game}: stopped.", game="bear") == "bear : arrêté."
+        assert say("{society} wins", society="bear") == "Ours gagne"
+    finally:
+        language.stop(token)
