@@ -62,6 +62,12 @@ class Refused(click.ClickException):
     def format_message(self) -> str:
         return self.message
 
+    line: str | None = None
+    """The whole line as shown, "Error: ..." in the reader's language: said while the command's language holds."""
+
+    def show(self, file=None) -> None:  # type: ignore[override]
+        click.echo(self.line or f"Error: {self.format_message()}", file=file, err=file is None)
+
 
 class LazyGroup(click.Group):
     """click's documented lazy-loading pattern: list names eagerly, import commands on demand."""
@@ -95,9 +101,11 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except WhispersError as exc:
             # one line, whatever text a user or a file put into the message; a rule cited in the reader's edition
-            from whispers.ledger.words import refusal
+            from whispers.ledger.words import refusal, say
 
-            raise Refused(" ".join(refusal(exc).split())) from None
+            refused = Refused(" ".join(refusal(exc).split()))
+            refused.line = say("Error: {message}", message=refused.message)
+            raise refused from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, self.lazy[name][1]) for name in sorted(self.lazy)]

@@ -97,7 +97,7 @@ def terms(words: Any) -> str:
 
 
 VERBATIM = frozenset({"game", "parent", "store", "file", "board", "ruleset", "note", "reason", "example", "text",
-                      "head", "line", "then", "author"})
+                      "head", "line", "then", "author", "message"})
 """Fields of a message that hold a user's or a file's text (a game's name may be `bear`): never put in words."""
 
 

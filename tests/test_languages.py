@@ -237,6 +237,7 @@ def test_a_refusal_cites_the_readers_edition(tmp_path: Path, code: str, cited: s
     result = run(store, "--lang", code, "move", "g", "raven", "attack", "pinewatch", "wolfmere", "1")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip().endswith(cited) and len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith({"fr": "Erreur : ", "it": "Errore: ", "es": "Error: ", "en": "Error: "}[code])
     if code != "en":
         assert GLOSSARY[code]["bear"] in result.stderr
     assert ok(run(store, "log", "g")) == before
