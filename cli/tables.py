@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import _, plural, say, term
+from whispers.ledger.words import ENGLISH, _, plural, say, term, terms, tongue
 
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""
@@ -143,29 +143,35 @@ def _plain(title: str, headers: list[str], rows: list[list[Any]], right_from: in
 def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
     """`stats GAME` for people: the score, cities by round, banners, orders, cards, attacks."""
     players, parts = data["players"], []
-    where = "over" if data["over"] else f"round {data['round']} · {data['phase']}"
-    parts.append(Text(f"{data['game']} · {data['ruleset']} · {', '.join(players)} · {where}", style="bold"))
+    where = _("over") if data["over"] else say("round {round}", round=data["round"]) + " · " + term(data["phase"],
+                                                                                                        "phase")
+    parts.append(Text(f"{data['game']} · {data['ruleset']} · {terms(players)} · {where}", style="bold"))
     score = data["score"]
     if score is not None:
         empires = list(next(iter(score["scores"].values()))["empires"])
-        rows = [[s, *(figure(score["scores"][s]["empires"][e]["points"]) for e in empires),
+        rows = [[term(s), *(figure(score["scores"][s]["empires"][e]["points"]) for e in empires),
                  figure(score["scores"][s]["concealed_points"]), figure(score["scores"][s]["total"])]
                 for s in sorted(players, key=lambda p: -score["scores"][p]["total"])]
-        parts.append(_plain("Final score (points per empire)", ["society", *empires, "concealed", "total"], rows))
-        parts.append(Text(f"winner: {score['winner'] or 'none (tie: ' + ', '.join(score['tied']) + ')'}"))
+        parts.append(_plain(_("Final score (points per empire)"),
+                            [_("society"), *(term(e) for e in empires), _("concealed"), _("total")], rows))
+        winner = (term(score["winner"]) if score["winner"]
+                  else say("none (tie: {societies})", societies=terms(score["tied"])))
+        parts.append(Text(say("winner: {society}", society=winner)))
     if data["cities_after_each_round"]:
         empires = list(data["cities_after_each_round"][0]["cities"])
-        rows = [[f"after round {r['round']}", *(figure(r["cities"][e]) for e in empires)]
+        rows = [[say("after round {round}", round=r["round"]), *(figure(r["cities"][e]) for e in empires)]
                 for r in data["cities_after_each_round"]]
-        parts.append(_plain("Cities per empire", ["", *empires], rows))
-    parts.append(_plain("Banners now", ["empire", "on the board", "in reserve"],
-                        [[e, b["on_board"], b["reserve"]] for e, b in data["banners"].items()]))
+        parts.append(_plain(_("Cities per empire"), ["", *(term(e) for e in empires)], rows))
+    parts.append(_plain(_("Banners now"), [_("empire"), _("on the board"), _("in reserve")],
+                        [[term(e), b["on_board"], b["reserve"]] for e, b in data["banners"].items()]))
     orders = sorted({o for s in players for o in data["orders"][s]})
     if orders:
-        parts.append(_plain("Orders given", ["order", *players],
-                            [[o, *(data["orders"][s].get(o, 0) for s in players)] for o in orders]))
-    parts.append(_plain("Cards and loyalty swaps", ["society", "drawn", "played", "discarded", "in hand", "swaps"],
-                        [[s, *(data["cards"][s][k] for k in ("drawn", "played", "discarded", "in_hand")),
+        parts.append(_plain(_("Orders given"), [_("order"), *(term(s) for s in players)],
+                            [[term(o, "order") if tongue() is not ENGLISH else o,
+                              *(data["orders"][s].get(o, 0) for s in players)] for o in orders]))
+    parts.append(_plain(_("Cards and loyalty swaps"),
+                        [_("society"), _("drawn"), _("played"), _("discarded"), _("in hand"), _("swaps")],
+                        [[term(s), *(data["cards"][s][k] for k in ("drawn", "played", "discarded", "in_hand")),
                           data["loyalty_swaps"][s]] for s in players]))
     if data["attacks"]:
         rows = [[a["round"], a["society"], a["empire"], a["source"], a["target"], a["defender"] or "—",
