@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from whispers.ledger.words import plural
+from whispers.ledger.words import ENGLISH, _, plural, position, say, term, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -43,7 +43,7 @@ def option_text(option: Option, limit: int = 12) -> str:
 
     def some(items: Any) -> str:
         items = list(items)
-        more = f", … ({len(items)} in all)" if len(items) > limit else ""
+        more = ", … " + say("({n} in all)", n=len(items)) if len(items) > limit else ""
         return ", ".join(str(i) for i in items[:limit]) + more
 
     match option.verb:
@@ -52,22 +52,25 @@ def option_text(option: Option, limit: int = 12) -> str:
         case "retrieve" | "deploy":
             return f"{s} {option.verb} {{{some(ch['where'])}}}"
         case "recruit":
-            return (f"{s} recruit REGION=N …  ({ch['at']} {ch['order']}: {plural(ch['amount'], 'banner')} into "
-                    f"{some(ch['regions'])})")
+            into = say("{at} {order}: {banners} into {regions}", at=ch["at"], order=term(ch["order"], "order"),
+                       banners=plural(ch["amount"], "banner"), regions=some(ch["regions"]))
+            return f"{s} recruit REGION=N …  ({into})"
         case "draw":
-            return f"{s} draw  ({ch['at']} {ch['order']}: {plural(ch['count'], 'card')})"
+            return f"{s} draw  ({ch['at']} {term(ch['order'], 'order')}: {plural(ch['count'], 'card')})"
         case "attack":
             attacks = [f"{a}→{b} (≤{n})" for a, b, n in ch["attacks"]]
             return f"{s} attack FROM TO N  ({ch['at']}: {some(attacks)})"
         case "swap-agent":
             return f"{s} swap-agent {{{', '.join(ch['targets'])}}}  ({ch['at']})"
         case "play":
-            return f"{s} play CARD …  (holds {', '.join(f'{e}×{n}' for e, n in ch['hand'].items())})"
+            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
+            return f"{s} play CARD …  ({held})"
         case "discard":
-            held = ", ".join(f"{e}×{n}" for e, n in ch["hand"].items())
-            return f"{s} discard {plural(ch['count'], 'card')}  (holds {held})"
+            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
+            return f"{s} discard {plural(ch['count'], 'card')}  ({held})"
         case "swap-loyalty":
-            return f"{s} swap-loyalty SLOT SLOT  (concealed: {', '.join(ch['slots'])})"
+            concealed = say("concealed: {slots}", slots=", ".join(term(slot, "slot") for slot in ch["slots"]))
+            return f"{s} swap-loyalty SLOT SLOT  ({concealed})"
         case "pass":
             return f"{s} pass"
         case "reveal":
@@ -75,44 +78,57 @@ def option_text(option: Option, limit: int = 12) -> str:
     return f"{s} {option.verb}"
 
 
+def phase_words(phase: str, empire: str | None, office: str | None) -> str:
+    """The phase, and the position acting in an empire's turn, in words."""
+    at = f" · {term(empire)} {term(office)}" if phase == "empire" and office and empire else ""
+    said = "empire turns" if phase == "empire" and tongue() is ENGLISH else term(phase, "phase")
+    return f"{said}{at}"
+
+
 def where_now(state: GameState, p: Prompt) -> str:
-    phase = {"empire": "empire turns"}.get(p.phase, p.phase)
-    at = f" · {p.empire} {p.office}" if p.phase == "empire" and p.office else ""
     from whispers.ledger.shipped import labels
 
-    return f"{state.name} · {labels(state)[0]} · round {p.round} · {phase}{at}"
+    said_round = say("round {round}", round=p.round)
+    return f"{state.name} · {labels(state)[0]} · {said_round} · " + phase_words(p.phase, p.empire, p.office)
+
+
+def _tokens(tokens: dict[str, str]) -> str:
+    return " ".join(f"{term(slot, 'slot')}={term(e)}" for slot, e in tokens.items())
 
 
 def view_lines(view: dict[str, Any]) -> list[str]:
     """A state view (projections.views.state_view) as a few lines of text."""
-    phase = {"empire": "empire turns"}.get(view["phase"], view["phase"])
-    at = f" · {view['empire']} {view['office']}" if view["phase"] == "empire" and view["office"] else ""
-    lines = [f"{view['game']} · {view['ruleset']} · round {view['round']} · {phase}{at} · first player {view['first']}"]
-    lines.append(f"Next: {view['next']['note']}")
-    lines.append("Empires:  " + "   ".join(
-        f"{e} {plural(view['cities'][e], 'city')}, {view['reserve'][e]} in reserve" for e in view["cities"]))
-    held = [f"{r} {v['controller']}×{v['banners']}" for r, v in view["regions"].items() if v["banners"]]
-    lines.append("Banners:  " + ", ".join(held))
-    council = ", ".join(f"{k} {v}" for k, v in sorted(view["council"].items()))
-    lines.append(f"Council:  {council or 'empty'}")
+    said_round = say("round {round}", round=view["round"])
+    first = say("first player {society}", society=view["first"])
+    lines = [f"{view['game']} · {view['ruleset']} · {said_round} · "
+             f"{phase_words(view['phase'], view['empire'], view['office'])} · {first}"]
+    lines.append(say("Next: {note}", note=view["next"]["note"]))
+    lines.append(_("Empires:") + "  " + "   ".join(
+        say("{empire} {cities}, {reserve} in reserve", empire=e, cities=plural(view["cities"][e], "city"),
+            reserve=view["reserve"][e]) for e in view["cities"]))
+    held = [f"{r} {term(v['controller'])}×{v['banners']}" for r, v in view["regions"].items() if v["banners"]]
+    lines.append(_("Banners:") + "  " + ", ".join(held))
+    council = ", ".join(f"{position(k)} {term(v)}" for k, v in sorted(view["council"].items()))
+    lines.append(_("Council:") + "  " + (council or _("empty")))
     if view["field_agents"]:
-        lines.append("Field:    " + ", ".join(f"{s}@{r}" for s, r in view["field_agents"]))
-    lines.append("Hands:    " + ", ".join(f"{s} {h['size']}" + (f" ({' '.join(h['known'])})" if h.get("known") else "")
-                                          for s, h in view["hands"].items()))
+        lines.append(_("Field:") + "    " + ", ".join(f"{term(s)}@{r}" for s, r in view["field_agents"]))
+    lines.append(_("Hands:") + "    " + ", ".join(
+        f"{term(s)} {h['size']}" + (f" ({' '.join(h['known'])})" if h.get("known") else "")
+        for s, h in view["hands"].items()))
     viewer = view.get("viewer")
     shown = []
     for society, loyalty in view["loyalty"].items():
         if loyalty is None:
             continue
         if loyalty["tokens"] and society == viewer:
-            lines.append("Loyalty:  " + " ".join(f"{slot}={e}" for slot, e in loyalty["tokens"].items()))
+            lines.append(_("Loyalty:") + "  " + _tokens(loyalty["tokens"]))
         elif loyalty["tokens"]:
-            shown.append(f"{society} " + " ".join(f"{slot}={e}" for slot, e in loyalty["tokens"].items()))
+            shown.append(f"{term(society)} " + _tokens(loyalty["tokens"]))
         elif loyalty["revealed"]:
-            shown.append(f"{society} " + " ".join(f"{slot}={e}" for slot, e in loyalty["revealed"].items())
-                         + f" (+{loyalty['concealed']} concealed)")
+            shown.append(f"{term(society)} " + _tokens(loyalty["revealed"])
+                         + " " + say("(+{n} concealed)", n=loyalty["concealed"]))
     if shown:
-        lines.append(("Revealed: " if viewer else "Loyalty:  ") + "; ".join(shown))
+        lines.append((_("Revealed:") + " " if viewer else _("Loyalty:") + "  ") + "; ".join(shown))
     return lines
 
 

@@ -8,6 +8,7 @@ from whispers.application import recording
 from whispers.application.stores import opened
 from whispers.cli.common import store_option
 from whispers.ledger.notation import Header, parse_lines
+from whispers.ledger.words import _, say
 
 DEMO_GAME = "official-4p.txt"
 
@@ -38,21 +39,25 @@ def demo(name: str | None, store_url: str | None) -> None:
         recording.new(store, name, header.players, header.first, header.ruleset, header.board)
         game = recording.open_game(store, name)
         with Progress(transient=False) as progress:
-            task = progress.add_task(f"Recording {DEMO_GAME} as {name!r}", total=len(moves))
+            task = progress.add_task(say("Recording {file} as {game}", file=DEMO_GAME, game=repr(name)),
+                                     total=len(moves))
             for command in moves:
                 game = recording.record_move(store, game, command).after
                 progress.advance(task)
         url = store.url
-    click.echo(f"\nRecorded {len(moves)} moves ({game.version} events) into {url}\n")
+    click.echo("\n" + say("Recorded {moves} moves ({events} events) into {store}", moves=len(moves),
+                             events=game.version, store=url) + "\n")
     ctx = click.get_current_context()
     ctx.invoke(status, game=name, society=None, as_json=False, version=None, store_url=store_url)
     click.echo("")
     ctx.invoke(score, game=name, as_json=False, store_url=store_url)
-    click.echo(f"""
-Try next:
-  whispers log {name}                 the game in notation, one move per line
-  whispers status {name} --at 120     the game as it stood after event 120
-  whispers log {name} --as raven      what the Pale Raven could see
-  whispers score {name} --json        the scores for a script
-  whispers export {name} -o {name}.whispers   a portable, hash-chained record file
-  whispers new my-game --players raven,rat,spider,serpent && whispers record my-game""")
+    click.echo("\n" + _("Try next:"))
+    for command, what in (
+        (f"whispers log {name}", _("the game in notation, one move per line")),
+        (f"whispers status {name} --at 120", _("the game as it stood after event 120")),
+        (f"whispers log {name} --as raven", _("what the Pale Raven could see")),
+        (f"whispers score {name} --json", _("the scores for a script")),
+        (f"whispers export {name} -o {name}.whispers", _("a portable, hash-chained record file")),
+    ):
+        click.echo(f"  {command:<34} {what}")
+    click.echo("  whispers new my-game --players raven,rat,spider,serpent && whispers record my-game")

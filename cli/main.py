@@ -7,6 +7,9 @@ import click
 
 from whispers.ledger.errors import WhispersError
 
+LANGUAGES = ("en", "fr", "it", "es")
+"""ledger.words.LANGUAGES, written out so that `whispers --help` imports no more of whispers (tests check both)."""
+
 # command name -> ("module:attribute", short help). A module is imported only when its command runs or
 # asks for its own --help; `whispers --help` lists these short helps without importing anything.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -59,6 +62,12 @@ class Refused(click.ClickException):
     def format_message(self) -> str:
         return self.message
 
+    line: str | None = None
+    """The whole line as shown, "Error: ..." in the reader's language: said while the command's language holds."""
+
+    def show(self, file=None) -> None:  # type: ignore[override]
+        click.echo(self.line or f"Error: {self.format_message()}", file=file, err=file is None)
+
 
 class LazyGroup(click.Group):
     """click's documented lazy-loading pattern: list names eagerly, import commands on demand."""
@@ -91,8 +100,12 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except WhispersError as exc:
-            # one line, whatever text a user or a file put into the message
-            raise Refused(" ".join(str(exc).split())) from None
+            # one line, whatever text a user or a file put into the message; a rule cited in the reader's edition
+            from whispers.ledger.words import refusal, say
+
+            refused = Refused(" ".join(refusal(exc).split()))
+            refused.line = say("Error: {message}", message=refused.message)
+            raise refused from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, self.lazy[name][1]) for name in sorted(self.lazy)]
@@ -108,8 +121,15 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="whispers")
-def whispers() -> None:
+@click.option("--lang", type=click.Choice(LANGUAGES), metavar="|".join(LANGUAGES),
+              help="The language of what whispers writes (default: WHISPERS_LANG, else the locale, else en). "
+                   "Notation and record files stay in canonical ids.")
+def whispers(lang: str | None) -> None:
     """Record, replay and adjudicate games of A War of Whispers."""
+    from whispers.projections.language import choose, speak, stop
+
+    token = speak(choose(lang))
+    click.get_current_context().call_on_close(lambda: stop(token))
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ from whispers.application import reading
 from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
 from whispers.ledger.names import SOCIETIES
+from whispers.ledger.words import _, say, term, tongue
 from whispers.projections.visibility import SPECTATOR_NAME
 
 as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
@@ -31,7 +32,7 @@ def status(game: str, society: str | None, as_json: bool, version: str | None, s
     click.echo(lines[0])
     click.echo(lines[1])
     if found.view.get("last_move"):
-        click.echo(f"Last move: {found.view['last_move']}")
+        click.echo(say("Last move: {move}", move=found.view["last_move"]))
     for option in found.options:
         click.echo(f"  {option_text(option)}")
     click.echo("")
@@ -77,25 +78,26 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from whispers.ledger.words import trail_step
+
     scored = found.scored
-    table = Table(title=f"{game} · {'final' if found.final else 'provisional'} scores ({found.played_under})")
-    table.add_column("empire")
+    kind = _("final") if found.final else _("provisional")
+    table = Table(title=say("{game} · {kind} scores ({ruleset})", game=game, kind=kind, ruleset=found.played_under))
+    table.add_column(_("empire"))
     for society in scored.ranking:
-        table.add_column(society, justify="right")
+        table.add_column(term(society), justify="right")
     for empire in found.empires:
         cells = []
         for society in scored.ranking:
             e = scored.scores[society]["empires"][empire]
             agents = f"+{e['field_agents']}" if e["field_agents"] else ""
-            cells.append(f"{e['slot'][:3]} {e['multiplier']}×{e['cities']}{agents} = {e['points']}")
-        table.add_row(empire, *cells)
+            cells.append(f"{term(e['slot'], 'slot')[:3]} {e['multiplier']}×{e['cities']}{agents} = {e['points']}")
+        table.add_row(term(empire), *cells)
     if found.concealed_bonus:
-        table.add_row("concealed", *(str(scored.scores[s]["concealed_points"]) for s in scored.ranking))
-    table.add_row("total", *(f"[bold]{scored.scores[s]['total']}[/bold]" for s in scored.ranking))
+        table.add_row(_("concealed"), *(str(scored.scores[s]["concealed_points"]) for s in scored.ranking))
+    table.add_row(_("total"), *(f"[bold]{scored.scores[s]['total']}[/bold]" for s in scored.ranking))
     console = Console()
     console.print(table)
-    from whispers.ledger.words import trail_step
-
     for step in scored.trail:
         console.print(f"  {trail_step(step)}")
 
@@ -131,19 +133,23 @@ def games(player: str | None, event: str | None, since: str | None, ruleset: str
         children.setdefault(parent, []).append(row)
 
     def seated(row: dict[str, Any]) -> str:
-        return ",".join(f"{s}={row['names'][s]}" if s in row["names"] else s for s in row["players"])
+        return ",".join(f"{term(s)}={row['names'][s]}" if s in row["names"] else term(s) for s in row["players"])
 
     wide = max([28, *(len(seated(row)) for row in rows)])  # the players' column fits its longest line
 
     def show(row: dict[str, Any], depth: int) -> None:
-        where = (f"over, winner {row['winner'] or 'none (tie)'}" if row["over"]
-                 else f"round {row['round']} {row['phase']}")
+        where = (say("over, winner {winner}", winner=row["winner"] or _("none (tie)")) if row["over"]
+                 else say("round {round}", round=row["round"]) + " " + term(row["phase"], "phase"))
         label = ("  " * depth + ("└ " if depth else "") + row["game"])
         fork = f"  (fork at event {row['fork_of']['at']})" if row["fork_of"] else ""
         meta = row["meta"]
         title = f"  \"{meta['title']}\"" if meta["title"] else ""
         archived = "  (archived)" if meta["archived"] else ""
         date = (row["date"] or "")[:10]
+        if date and tongue().code != "en":  # a date as the language writes it (Babel); English keeps ISO
+            from whispers.projections.language import format_date
+
+            date = format_date(date, tongue().code)
         players = seated(row)
         event = "  " + " ".join(f"{k} {v}" for k, v in (("event", meta["event"]), ("round", meta["round"]),
                                                         ("table", meta["table"]), ("at", meta["place"])) if v)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.ledger import events as ev
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS
+from whispers.ledger.words import ENGLISH, KIND_OF, _, say, term, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.prompt import Prompt
@@ -149,12 +150,19 @@ def completer(current: Callable[[], Prompt]) -> Any:
             stem = partial.rsplit("=", 1)[-1] if "=" in partial else partial
             # inside a template the space is there already: Tab then goes on to the next blank (asker)
             space = "" if document.text_after_cursor[:1] == " " else " "
+            code = tongue().code
+            if code != "en":  # the words typed so far may be the user's own (Corbeau, Ours.Commissaire)
+                from whispers.projections.language import canonical
+
+                words = canonical(" ".join(words), code).split()
             for word in legal_words(current(), words):
                 if "=" in word and "=" in partial:  # a KEY=VALUE word: the whole of it is completed
                     if word.startswith(partial) and word != partial:
                         yield Completion(word + space, start_position=-len(partial))
-                elif word.startswith(stem):
-                    yield Completion(word if word.endswith("=") else word + space, start_position=-len(stem))
+                    continue
+                for said in (word, *said_forms(word)):
+                    if fold(said).startswith(fold(stem)):
+                        yield Completion(said if said.endswith("=") else said + space, start_position=-len(stem))
 
     return Legal()
 
@@ -219,13 +227,40 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
     return ask
 
 
+def said_forms(word: str) -> list[str]:
+    """How the reader may type a legal word in their language, where that is one word (Tab completes words):
+    `bear.sheriff` -> "Ours.Commissaire", `raven` -> "Corbeau" (a society's first word), none in English."""
+    if tongue() is ENGLISH:
+        return []
+    if "." in word:
+        left, _dot, right = word.partition(".")
+        forms = [term(left), term(right)]
+        return [".".join(forms)] if all(" " not in f for f in forms) and forms != [left, right] else []
+    if word not in KIND_OF:
+        return []
+    said = term(word)
+    if " " in said:
+        return [said.split()[0]] if KIND_OF[word] == "society" else []
+    return [said] if said != word else []
+
+
+def fold(text: str) -> str:
+    """For matching what is typed: no case, no accents."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
 def consequences(event: ev.Event) -> str | None:
     """A move's outcome in words, where its notation line does not say it (an attack's losses and holder)."""
     if isinstance(event, ev.Attacked):
-        fort = f" (the fort kills {event.fort_kill})" if event.fort_kill else ""
-        return (f"{event.empire} attacks {event.target} ({event.held_by or 'empty'}, {event.defending} defending)"
-                f"{fort}: the attacker loses {event.attacker_losses}, the defender {event.defender_losses}; "
-                f"{event.target} is now held by {event.controller or 'no one'}")
+        fort = " " + say("(the fort kills {n})", n=event.fort_kill) if event.fort_kill else ""
+        return say("{empire} attacks {target} ({held_by}, {defending} defending){fort}: the attacker loses "
+                   "{attacker_losses}, the defender {defender_losses}; {target} is now held by {controller}",
+                   empire=event.empire, target=event.target, held_by=event.held_by or _("empty"),
+                   defending=event.defending, fort=fort, attacker_losses=event.attacker_losses,
+                   defender_losses=event.defender_losses, controller=event.controller or _("no one"))
     return None
 
 
@@ -243,18 +278,19 @@ def _plain(title: str, headers: list[str], rows: list[list[str]]) -> Any:
 def board_table(view: dict[str, Any]) -> Any:
     from whispers.cli.tables import board_rows
 
-    return _plain("Board", ["empire", "cities", "banners", "reserve", "regions held (×banners)"], board_rows(view))
+    return _plain(_("Board"), [_("empire"), _("cities"), _("banners"), _("reserve"), _("regions held (×banners)")],
+                  board_rows(view))
 
 
 def council_table(view: dict[str, Any]) -> Any:
     from whispers.cli.tables import council_rows
     from whispers.ledger.names import OFFICES
 
-    return _plain("Council", ["empire", *OFFICES], council_rows(view))
+    return _plain(_("Council"), [_("empire"), *(term(o, "office") for o in OFFICES)], council_rows(view))
 
 
 def hand_table(view: dict[str, Any], society: str) -> Any:
     from whispers.cli.tables import hand_rows
 
-    return _plain(f"Hand of {society}", ["society", "cards", "by empire", "names"],
-                  [row for row in hand_rows(view) if row[0] == society])
+    return _plain(say("Hand of {society}", society=society), [_("society"), _("cards"), _("by empire"), _("names")],
+                  [row for row in hand_rows(view) if row[0] == term(society)])

@@ -15,7 +15,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import describe, plural
+from whispers.ledger.words import _, describe, plural, position, refusal, say, terms, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -55,14 +55,16 @@ def new(game: str, players: str, first: str | None, ruleset: str, board: str, al
     changes = table_changes(seats, place, event, round_, table, tags)
     created = recording.new(store_url, game, societies, first, ruleset, board, allow_modified, changes or None,
                             cards, card_sets)
-    click.echo(f"{game}: new {created.ruleset} game on board {created.board} for "
-               f"{', '.join(created.players)}; {created.first} is the first player.")
+    click.echo(say("{game}: new {ruleset} game on board {board} for {players}; {first} is the first player.",
+                   game=game, ruleset=created.ruleset, board=created.board, players=terms(created.players),
+                   first=created.first))
     sets = " and ".join(created.card_sets)
     sheet = f"card sheet {created.cards}" if created.cards else "no card sheet (plays' cards and costs unchecked)"
     if created.example_sheet:
         sheet += " (a MADE-UP example: its cards and costs are invented, docs/decrees.md)"
     click.echo(f"Cards: the {sets} set{'s' if len(created.card_sets) > 1 else ''}; {sheet}.")
-    click.echo(f"Next: each society records its loyalty, e.g. whispers move {game} {VERBS['loyalty'].split('   ')[0]}")
+    click.echo(say("Next: each society records its loyalty, e.g. {example}",
+                   example=f"whispers move {game} {VERBS['loyalty'].split('   ')[0]}"))
 
 
 def _move_help() -> str:
@@ -106,9 +108,9 @@ def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) 
     for reason in done.reopened:
         click.echo(f"{game}: the finished game is reopened ({reason}); its scoring no longer stands.")
     if done.over:
-        click.echo(f"{game}: the game is over. See: whispers score {game}")
+        click.echo(say("{game}: the game is over. See: whispers score {game}", game=game))
     else:
-        click.echo(f"Next: {done.next}")
+        click.echo(say("Next: {note}", note=done.next))
 
 
 # --- the guided recorder --------------------------------------------------------------------------
@@ -123,8 +125,8 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
             case "loyalty":
                 found += [(f"{s} loyalty sealed", True, ""),
                           (f"{s} loyalty devout= dutiful= affiliated= unallied= opposed=", False, "")]
-            case "retrieve" | "deploy":
-                found += [(f"{s} {o.verb} {w}", True, "") for w in ch["where"]]
+            case "retrieve" | "deploy":  # the position in the reader's words beside it, where they differ
+                found += [(f"{s} {o.verb} {w}", True, "" if position(w) == w else position(w)) for w in ch["where"]]
             case "recruit":
                 complete = ch["amount"] == 0
                 hint = f"place {ch['amount']} in: {', '.join(ch['regions'])}"
@@ -196,6 +198,14 @@ def record(game: str, store_url: str | None) -> None:
                 click.echo("\nStopped. Every move accepted so far is saved.")
                 return
             prefill = ""
+            said = tongue().code
+            if said != "en":  # the user's words (Ours Commissaire, Corbeau) read back to the notation's ids
+                from whispers.projections.language import canonical
+
+                canonical_line = canonical(line, said)
+                if canonical_line != line:
+                    click.echo(f"  = {canonical_line}")
+                line = canonical_line
             if line in ("q", "quit", "exit"):
                 break
             if line in ("?", "help"):
@@ -209,7 +219,7 @@ def record(game: str, store_url: str | None) -> None:
                 if int(line) not in offered:
                     click.echo(f"Refused: no choice numbered {line}")
                     continue
-                text, complete, _ = offered[int(line)]
+                text, complete, _hint = offered[int(line)]
                 if not complete:
                     prefill = text
                     continue
@@ -223,22 +233,23 @@ def record(game: str, store_url: str | None) -> None:
                     continue
                 done = recording.record_move(store, current, command)
             except GameMovedOn as exc:
-                click.echo(f"Refused: {exc}; reloading the game.")
+                click.echo(say("Refused: {reason}; reloading the game.", reason=refusal(exc)))
                 current = recording.open_game(store, game)
                 continue
             except WhispersError as exc:
-                click.echo(f"Refused: {exc}")
+                click.echo(say("Refused: {reason}", reason=refusal(exc)))
                 continue
             current = done.after
-            click.echo("Recorded:")
+            click.echo(_("Recorded:"))
             show_events(done.events)
             for event in done.events:
                 said = recorder.consequences(event)
                 if said:
                     click.echo(f"  = {said}")
             if not current.state.over:
-                click.echo(f"  Next: {recording.next_move(current).note}")
-    click.echo(f"{game}: {'the game is over. See: whispers score ' + game if current.state.over else 'stopped.'}")
+                click.echo("  " + say("Next: {note}", note=recording.next_move(current).note))
+    click.echo(say("{game}: the game is over. See: whispers score {game}", game=game) if current.state.over
+               else say("{game}: stopped.", game=game))
 
 
 RECAP = 5

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import plural
+from whispers.ledger.words import ENGLISH, _, plural, say, term, terms, tongue
 
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""
@@ -24,7 +24,7 @@ Rows = list[list[str]]
 
 
 def council_rows(view: Mapping[str, Any]) -> Rows:
-    return [[empire, *(view["council"].get(f"{empire}.{office}", "·") for office in OFFICES)]
+    return [[term(empire), *(term(view["council"].get(f"{empire}.{office}", "·")) for office in OFFICES)]
             for empire in view["cities"]]
 
 
@@ -32,7 +32,7 @@ def board_rows(view: Mapping[str, Any]) -> Rows:
     rows = []
     for empire, cities in view["cities"].items():
         held = [(r, v["banners"]) for r, v in view["regions"].items() if v["controller"] == empire and v["banners"]]
-        rows.append([empire, str(cities), str(sum(n for _, n in held)), str(view["reserve"][empire]),
+        rows.append([term(empire), str(cities), str(sum(n for _r, n in held)), str(view["reserve"][empire]),
                      ", ".join(f"{r}×{n}" for r, n in held) or "—"])
     return rows
 
@@ -40,9 +40,9 @@ def board_rows(view: Mapping[str, Any]) -> Rows:
 def hand_rows(view: Mapping[str, Any]) -> Rows:
     rows = []
     for society, hand in view["hands"].items():
-        by_empire = " ".join(f"{e}×{n}" for e, n in hand["by_empire"].items() if n) or "—"
-        known = " ".join(hand["known"]) if "known" in hand else "(hidden)"
-        rows.append([society, str(hand["size"]), by_empire, known or "—"])
+        by_empire = " ".join(f"{term(e)}×{n}" for e, n in hand["by_empire"].items() if n) or "—"
+        known = " ".join(hand["known"]) if "known" in hand else _("(hidden)")
+        rows.append([term(society), str(hand["size"]), by_empire, known or "—"])
     return rows
 
 
@@ -50,22 +50,22 @@ def loyalty_rows(view: Mapping[str, Any]) -> Rows:
     rows = []
     for society, loyalty in view["loyalty"].items():
         if loyalty is None:
-            rows.append([society, *("not recorded" if i == 0 else "" for i, _ in enumerate(SLOTS)), "", ""])
+            rows.append([term(society), *(_("not recorded") if i == 0 else "" for i, _s in enumerate(SLOTS)), "", ""])
             continue
         known = loyalty["tokens"] or loyalty["revealed"]
-        cells = [known.get(slot, "?") for slot in SLOTS]
+        cells = [term(known[slot]) if slot in known else "?" for slot in SLOTS]
         if loyalty["sealed"] and not loyalty["revealed"]:
-            cells = ["sealed", *([""] * (len(SLOTS) - 1))]
-        rows.append([society, *cells, str(loyalty["swaps"]), str(loyalty["concealed"])])
+            cells = [_("sealed"), *([""] * (len(SLOTS) - 1))]
+        rows.append([term(society), *cells, str(loyalty["swaps"]), str(loyalty["concealed"])])
     return rows
 
 
 def score_rows(scores: Mapping[str, int | None]) -> Rows:
-    return [[society, "?" if total is None else str(total)] for society, total in scores.items()]
+    return [[term(society), "?" if total is None else str(total)] for society, total in scores.items()]
 
 
 def field_rows(view: Mapping[str, Any]) -> Rows:
-    return [[society, region] for society, region in view["field_agents"]]
+    return [[term(society), region] for society, region in view["field_agents"]]
 
 
 def _table(title: str, headers: list[str], rows: Rows, before: Rows | None,
@@ -95,21 +95,25 @@ def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
                 scores_before: Mapping[str, int | None] | None = None) -> RenderableType:
     """The tables of one view; with `before` (the view a step earlier), what changed is highlighted."""
     parts: list[RenderableType] = []
-    parts.append(_table("Council", ["empire", *OFFICES], *_pair(council_rows, view, before)))
-    parts.append(_table("Board", ["empire", "cities", "banners", "reserve", "regions held (×banners)"],
+    parts.append(_table(_("Council"), [_("empire"), *(term(o, "office") for o in OFFICES)],
+                        *_pair(council_rows, view, before)))
+    parts.append(_table(_("Board"),
+                        [_("empire"), _("cities"), _("banners"), _("reserve"), _("regions held (×banners)")],
                         *_pair(board_rows, view, before), right=(1, 2, 3)))
     if view["field_agents"] or (before is not None and before["field_agents"]):
-        parts.append(_table("Agents in the field", ["society", "region"], *_pair(field_rows, view, before)))
-    parts.append(_table("Hands", ["society", "cards", "by empire", "names"], *_pair(hand_rows, view, before),
-                        right=(1,)))
+        parts.append(_table(_("Agents in the field"), [_("society"), _("region")], *_pair(field_rows, view, before)))
+    parts.append(_table(_("Hands"), [_("society"), _("cards"), _("by empire"), _("names")],
+                        *_pair(hand_rows, view, before), right=(1,)))
     viewer = view.get("viewer")
-    title = "Loyalty" + ("" if viewer is None else f" (as {viewer} knows it; ? = concealed)")
-    parts.append(_table(title, ["society", *SLOTS, "swaps", "concealed"], *_pair(loyalty_rows, view, before),
-                        right=(len(SLOTS) + 1, len(SLOTS) + 2)))
+    title = _("Loyalty") + ("" if viewer is None else " " + say("(as {society} knows it; ? = concealed)",
+                                                                 society=viewer))
+    parts.append(_table(title, [_("society"), *(term(s, "slot") for s in SLOTS), _("swaps"), _("concealed")],
+                        *_pair(loyalty_rows, view, before), right=(len(SLOTS) + 1, len(SLOTS) + 2)))
     unknown = sum(1 for v in scores.values() if v is None)
     note = (None if not unknown else
-            f"?: {plural(unknown, 'score')} not computable here (a sealed set, or tokens this viewer may not see)")
-    parts.append(_table("Score if the game ended now", ["society", "points"], score_rows(scores),
+            say("?: {scores} not computable here (a sealed set, or tokens this viewer may not see)",
+                scores=plural(unknown, "score")))
+    parts.append(_table(_("Score if the game ended now"), [_("society"), _("points")], score_rows(scores),
                         None if scores_before is None else score_rows(scores_before), right=(1,)))
     if note:
         parts.append(Text(note, style="dim"))
@@ -139,29 +143,35 @@ def _plain(title: str, headers: list[str], rows: list[list[Any]], right_from: in
 def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
     """`stats GAME` for people: the score, cities by round, banners, orders, cards, attacks."""
     players, parts = data["players"], []
-    where = "over" if data["over"] else f"round {data['round']} · {data['phase']}"
-    parts.append(Text(f"{data['game']} · {data['ruleset']} · {', '.join(players)} · {where}", style="bold"))
+    where = _("over") if data["over"] else say("round {round}", round=data["round"]) + " · " + term(data["phase"],
+                                                                                                        "phase")
+    parts.append(Text(f"{data['game']} · {data['ruleset']} · {terms(players)} · {where}", style="bold"))
     score = data["score"]
     if score is not None:
         empires = list(next(iter(score["scores"].values()))["empires"])
-        rows = [[s, *(figure(score["scores"][s]["empires"][e]["points"]) for e in empires),
+        rows = [[term(s), *(figure(score["scores"][s]["empires"][e]["points"]) for e in empires),
                  figure(score["scores"][s]["concealed_points"]), figure(score["scores"][s]["total"])]
                 for s in sorted(players, key=lambda p: -score["scores"][p]["total"])]
-        parts.append(_plain("Final score (points per empire)", ["society", *empires, "concealed", "total"], rows))
-        parts.append(Text(f"winner: {score['winner'] or 'none (tie: ' + ', '.join(score['tied']) + ')'}"))
+        parts.append(_plain(_("Final score (points per empire)"),
+                            [_("society"), *(term(e) for e in empires), _("concealed"), _("total")], rows))
+        winner = (term(score["winner"]) if score["winner"]
+                  else say("none (tie: {societies})", societies=terms(score["tied"])))
+        parts.append(Text(say("winner: {society}", society=winner)))
     if data["cities_after_each_round"]:
         empires = list(data["cities_after_each_round"][0]["cities"])
-        rows = [[f"after round {r['round']}", *(figure(r["cities"][e]) for e in empires)]
+        rows = [[say("after round {round}", round=r["round"]), *(figure(r["cities"][e]) for e in empires)]
                 for r in data["cities_after_each_round"]]
-        parts.append(_plain("Cities per empire", ["", *empires], rows))
-    parts.append(_plain("Banners now", ["empire", "on the board", "in reserve"],
-                        [[e, b["on_board"], b["reserve"]] for e, b in data["banners"].items()]))
+        parts.append(_plain(_("Cities per empire"), ["", *(term(e) for e in empires)], rows))
+    parts.append(_plain(_("Banners now"), [_("empire"), _("on the board"), _("in reserve")],
+                        [[term(e), b["on_board"], b["reserve"]] for e, b in data["banners"].items()]))
     orders = sorted({o for s in players for o in data["orders"][s]})
     if orders:
-        parts.append(_plain("Orders given", ["order", *players],
-                            [[o, *(data["orders"][s].get(o, 0) for s in players)] for o in orders]))
-    parts.append(_plain("Cards and loyalty swaps", ["society", "drawn", "played", "discarded", "in hand", "swaps"],
-                        [[s, *(data["cards"][s][k] for k in ("drawn", "played", "discarded", "in_hand")),
+        parts.append(_plain(_("Orders given"), [_("order"), *(term(s) for s in players)],
+                            [[term(o, "order") if tongue() is not ENGLISH else o,
+                              *(data["orders"][s].get(o, 0) for s in players)] for o in orders]))
+    parts.append(_plain(_("Cards and loyalty swaps"),
+                        [_("society"), _("drawn"), _("played"), _("discarded"), _("in hand"), _("swaps")],
+                        [[term(s), *(data["cards"][s][k] for k in ("drawn", "played", "discarded", "in_hand")),
                           data["loyalty_swaps"][s]] for s in players]))
     if data["attacks"]:
         rows = [[a["round"], a["society"], a["empire"], a["source"], a["target"], a["defender"] or "—",

@@ -10,6 +10,7 @@ from whispers.ledger.decrees import Catalogue
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
 from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
+from whispers.ledger.words import _, say
 
 # --- the moves one society may make -----------------------------------------------------------------
 
@@ -69,7 +70,7 @@ def order_options(state: GameState, society: str) -> list[Option]:
                     )
                 )
             elif order in DRAW_ORDERS:
-                _, drawn, _ = draw_count(state, empire, order)
+                _counted, drawn, _reshuffled = draw_count(state, empire, order)
                 options.append(Option("draw", society, {"at": at, "order": order, "count": drawn}))
             elif order == "attack":
                 options.append(Option("attack", society, {"at": at, "attacks": attacks(state, empire)}))
@@ -229,7 +230,7 @@ def attack_sources(state: GameState, empire: str) -> dict[str, int]:
     """Regions the empire can attack from, with the most banners that may leave (EN "Attack Action":
     a conquered region keeps at least one banner)."""
     sources = {}
-    for region, (holder, _) in state.banners.items():
+    for region, (holder, _count) in state.banners.items():
         if holder != empire:
             continue
         movable = movable_banners(state, empire, region)
@@ -275,19 +276,20 @@ def order_refusal(state: GameState, empire: str, order: str, position: Position)
     """Why an order cannot be chosen now, or None when it can (EN "Council Positions"; REV FAQ)."""
     if order in RECRUIT_ORDERS:
         if state.reserve[empire] == 0:
-            return f"{empire} has no banners left in its reserve"
+            return say("{empire} has no banners left in its reserve", empire=empire)
         if not state.controlled(empire) and recruit_count(state, empire, order) > 0:
-            return f"{empire} controls no region to add banners to"
+            return say("{empire} controls no region to add banners to", empire=empire)
         return None
     if order in DRAW_ORDERS:
         return None
     if order == "attack":
-        return None if attacks(state, empire) else f"{empire} has no region adjacent to an enemy region to attack from"
+        return None if attacks(state, empire) else say(
+            "{empire} has no region adjacent to an enemy region to attack from", empire=empire)
     if order == "swap_agent":
         if state.active_agent(*office_index(position)) is None:
-            return "there is no agent to swap"
+            return _("there is no agent to swap")
         if not swap_targets(state, position):
-            return f"there is no other agent in the {empire} council to swap with"
+            return say("there is no other agent in the {empire} council to swap with", empire=empire)
         return None
     return f"unknown order {order!r}"
 

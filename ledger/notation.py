@@ -16,6 +16,7 @@ from whispers.ledger.decrees import ENGINE_ADJUDICATED
 from whispers.ledger.errors import NotationError
 from whispers.ledger.meta import TagLine, is_tag_line, tag_line
 from whispers.ledger.names import SLOTS, SOCIETIES
+from whispers.ledger.words import say
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +150,9 @@ def parse_line(line: str, limit: int | None = MAX_LINE) -> c.Command | Header | 
         counts = {region: _int(n, f"count for {region}") for region, n in _pairs(rest, "check").items()}
         return c.Check(counts)
     if head not in SOCIETIES:
-        raise NotationError(f"unknown society or verb {head!r}: a move starts with a society "
-                            f"({', '.join(SOCIETIES)}) or is undo, ruling, check, finalize, reopen or game")
+        raise NotationError(say("unknown society or verb {head}: a move starts with a society ({societies}) or is "
+                                "undo, ruling, check, finalize, reopen or game", head=repr(head),
+                                societies=", ".join(SOCIETIES)))
     if not rest:
         raise NotationError(f"{head} what? a verb follows the society: {', '.join(v for v in VERBS if '-' in v or v)}")
     verb, args = rest[0], rest[1:]
@@ -218,7 +220,7 @@ _INTEGER = re.compile(r"-?[0-9]{1,9}")
 
 def _int(text: str, what: str) -> int:
     if not _INTEGER.fullmatch(text):
-        raise NotationError(f"{what} must be a whole number, not {text!r}")
+        raise NotationError(say("{what} must be a whole number, not {text}", what=what, text=repr(text)))
     return int(text)
 
 
@@ -226,7 +228,8 @@ def _tokens(args: list[str], verb: str) -> dict[str, str]:
     tokens = _pairs(args, verb)
     for slot in tokens:
         if slot not in SLOTS:
-            raise NotationError(f"{verb}: unknown slot {slot!r}; the slots are {', '.join(SLOTS)}")
+            raise NotationError(say("{verb}: unknown slot {slot}; the slots are {slots}", verb=verb, slot=repr(slot),
+                                    slots=", ".join(SLOTS)))
     return tokens
 
 
@@ -249,13 +252,14 @@ def _loyalty(society: str, args: list[str]) -> c.Command:
         return c.RecordLoyalty(society, None, args[1])
     tokens = _tokens(args, "loyalty")
     if set(tokens) != set(SLOTS):
-        raise NotationError(f"loyalty names all five slots ({', '.join(s + '=EMPIRE' for s in SLOTS)}) or is 'sealed'")
+        raise NotationError(say("loyalty names all five slots ({slots}) or is 'sealed'",
+                                slots=", ".join(s + "=EMPIRE" for s in SLOTS)))
     return c.RecordLoyalty(society, tokens)
 
 
 def _one(args: list[str], verb: str, what: str) -> str:
     if len(args) != 1:
-        raise NotationError(f"{verb} takes one {what}, e.g. {VERBS[verb]}")
+        raise NotationError(say("{verb} takes one {what}, e.g. {example}", verb=verb, what=what, example=VERBS[verb]))
     return args[0]
 
 
@@ -276,7 +280,7 @@ def _draw(society: str, args: list[str]) -> c.Command:
 def _attack(society: str, args: list[str]) -> c.Command:
     plain, options = _split_options(args, {"at"})
     if len(plain) != 3:
-        raise NotationError(f"attack takes FROM TO BANNERS, e.g. {VERBS['attack']}")
+        raise NotationError(say("attack takes FROM TO BANNERS, e.g. {example}", example=VERBS["attack"]))
     return c.Attack(society, plain[0], plain[1], _int(plain[2], "the number of attacking banners"), options.get("at"))
 
 

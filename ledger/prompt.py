@@ -25,6 +25,7 @@ from whispers.ledger.legal import (
 )
 from whispers.ledger.names import SLOTS
 from whispers.ledger.state import GameState, position_name
+from whispers.ledger.words import _, position, say
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,15 +57,16 @@ def prompt(state: GameState, catalogue: Catalogue | None = None) -> Prompt:
         for society in state.players:
             if society not in state.loyalty:
                 options.append(Option("loyalty", society, {"slots": SLOTS, "empires": state.board.empires}))
-        note = "each society records its loyalty tokens, or seals them"
+        note = _("each society records its loyalty tokens, or seals them")
     elif state.phase == "retrieve":
         society = turn_society(state)
         options.append(Option("retrieve", society, {"where": state.agents_out(society)}))
-        note = f"{society} takes back one agent"
+        note = say("{society} takes back one agent", society=society)
     elif state.phase == "deploy":
         society = turn_society(state)
         options.append(Option("deploy", society, {"where": deploy_targets(state, society)}))
-        note = f"{society} deploys an agent ({state.step // len(state.players) + 1} of {state.per_round()})"
+        note = say("{society} deploys an agent ({n} of {of})", society=society, n=state.step // len(state.players) + 1,
+                   of=state.per_round())
     elif state.phase == "empire":
         empire, office = state.empire, state.office
         actor = order_actor(state)
@@ -74,34 +76,34 @@ def prompt(state: GameState, catalogue: Catalogue | None = None) -> Prompt:
             if state.hands[society].size:
                 options.append(_play_option(state, society, catalogue))
         if state.pending:
-            where = ", ".join(position_name(p) for p in state.pending.positions)
-            note = f"{state.pending.society} takes one order at {where}"
+            where = ", ".join(position(position_name(p)) for p in state.pending.positions)
+            note = say("{society} takes one order at {where}", society=state.pending.society, where=where)
         elif actor is None or office is None:
             # a state inside the engine's own steps (after an order, before the next office starts): a replay
             # can stop there; nobody acts until the engine moves on
-            note = f"the {empire} turn moves on"
+            note = say("the {empire} turn moves on", empire=empire)
         else:
-            note = f"{actor} controls the {empire} {office}"
+            note = say("{society} controls the {empire} {office}", society=actor, empire=empire, office=office)
     elif state.phase == "cleanup":
         limit = state.ruleset.hand_limit
         for society in state.seat_order():
             excess = state.excess_cards(society)
             if excess > 0:
                 options.append(Option("discard", society, {"count": excess, "hand": dict(state.hands[society].counts)}))
-        note = f"societies over {limit} cards discard down to {limit}"
+        note = say("societies over {limit} cards discard down to {limit}", limit=limit)
     elif state.phase == "swap":
         society = turn_society(state)
         unrevealed = tuple(slot for slot in SLOTS if slot not in state.loyalty[society].revealed)
         options.append(Option("swap-loyalty", society, {"slots": unrevealed}))
         options.append(Option("pass", society, {}))
-        note = f"{society} may swap two concealed loyalty tokens, revealing both, or pass"
+        note = say("{society} may swap two concealed loyalty tokens, revealing both, or pass", society=society)
     elif state.phase == "reveal":
         for society in state.players:
             if state.loyalty[society].tokens is None:
                 options.append(Option("reveal", society, {"slots": SLOTS, "empires": state.board.empires}))
-        note = "sealed loyalty sets are revealed for final scoring"
+        note = _("sealed loyalty sets are revealed for final scoring")
     else:
-        note = "the game is over"
+        note = _("the game is over")
     actors = tuple(dict.fromkeys(o.society for o in options if o.verb != "play"))
     return Prompt(state.round, state.phase, empire, office, actors, tuple(options), note)
 
@@ -125,9 +127,9 @@ def _after_last_order(state: GameState, holder: str, catalogue: Catalogue | None
     mine = [_play_option(state, holder, catalogue), Option("no-card", holder, {})]
     # the holder's `play` is the window's; a play of the closed position comes after its no-card
     others = [o for o in after.options if not (o.society == holder and o.verb == "play")]
-    then = "the game ends" if closed.over else after.note
-    note = (f"{holder} may still play a card after the {state.empire} council's last order, or no-card; "
-            f"the supply check follows, then: {then}")
+    then = _("the game ends") if closed.over else after.note
+    note = say("{society} may still play a card after the {empire} council's last order, or no-card; "
+               "the supply check follows, then: {then}", society=holder, empire=state.empire, then=then)
     if closed.over:
         return Prompt(state.round, state.phase, state.empire, None, (holder,), tuple(mine), note)
     return Prompt(after.round, after.phase, after.empire, after.office, after.actors, (*mine, *others), note)

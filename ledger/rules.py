@@ -81,7 +81,8 @@ from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
 from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
 from whispers.ledger.text import has_line_break, is_utf8
-from whispers.ledger.words import plural
+from whispers.ledger.words import _, plural, say, term
+from whispers.ledger.words import position as position_words
 
 __all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start", "window_waits"]
 
@@ -102,11 +103,12 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
     if len(set(players)) != len(players):
         raise RuleError("a society is listed twice", SOCIETY_RULE)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(f"A War of Whispers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}",
+        raise RuleError(say("A War of Whispers is for {low} to {high} players, not {n}", low=MIN_PLAYERS,
+                            high=MAX_PLAYERS, n=len(players)),
                         "EN Overview")
     first = first or players[0]
     if first not in players:
-        raise RuleError(f"the first player {first!r} is not playing", "EN Setup: First Player")
+        raise RuleError(say("the first player {first} is not playing", first=repr(first)), "EN Setup: First Player")
     if len(board.empires) != len(SLOTS):
         raise RuleError(
             f"board {board.id!r} has {len(board.empires)} empires; loyalty needs exactly {len(SLOTS)} "
@@ -138,7 +140,7 @@ def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = N
     if isinstance(command, c.Undo):
         return [_decide_undo(state, command)]
     if state.over:
-        raise RuleError("the game is over: only a take-back can change its record", "EN Final Scoring")
+        raise RuleError(_("the game is over: only a take-back can change its record"), "EN Final Scoring")
     decider = _DECIDERS.get(type(command))
     if decider is None:
         raise RuleError(f"unknown command {type(command).__name__}", "whispers")
@@ -149,7 +151,8 @@ def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = N
         state = evolve(state, event)
     if state.over:
         raise RuleError(
-            f"the last order is given: {holder} may still play a card or say no-card, and then the game ends",
+            say("the last order is given: {holder} may still play a card or say no-card, and then the game ends",
+                holder=holder),
             _card_rule(state),
         )
     decided = _decide_play(state, command, catalogue) if isinstance(command, c.PlayCard) else decider(state, command)
@@ -192,7 +195,7 @@ def _reason(text: str, what: str, rule: str) -> str:
 def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
     reason = _reason(command.reason, "a take-back", "whispers: history is never erased")
     if not state.moves:
-        raise RuleError("there is no move to take back", "whispers: take-back")
+        raise RuleError(_("there is no move to take back"), "whispers: take-back")
     # reopen None re-adjudicates a take-back recorded before reopening had to be said, by the rules of its time
     if command.reopen is False and state.over:
         raise RuleError(
@@ -240,11 +243,13 @@ def _director(name: str) -> str:
 
 def _check_society(state: GameState, society: str) -> None:
     require(society in SOCIETIES, f"unknown society {society!r}", SOCIETY_RULE)
-    require(society in state.players, f"{society} is not playing in this game", SOCIETY_RULE)
+    require(society in state.players, say("{society} is not playing in this game", society=society), SOCIETY_RULE)
 
 
 def _check_phase(state: GameState, phase: str, verb: str) -> None:
-    require(state.phase == phase, f"{verb} is not a move of the {state.phase} phase", "EN Gameplay Overview")
+    require(state.phase == phase,
+        say("{verb} is not a move of the {phase} phase", verb=verb, phase=term(state.phase, "phase")),
+            "EN Gameplay Overview")
 
 
 def _check_move(state: GameState, society: str, phase: str, verb: str, turn_rule: str | None = None) -> None:
@@ -257,20 +262,22 @@ def _check_move(state: GameState, society: str, phase: str, verb: str, turn_rule
 
 def _check_turn(state: GameState, society: str, rule: str) -> None:
     expected = turn_society(state)
-    require(society == expected, f"it is {expected}'s turn, not {society}'s", rule)
+    require(society == expected,
+        say("it is {expected}'s turn, not {society}'s", expected=expected, society=society), rule)
 
 
 def _check_tokens(state: GameState, tokens: Mapping[str, str], rule: str) -> None:
-    require(set(tokens) == set(SLOTS), f"name an empire for each slot: {', '.join(SLOTS)}", rule)
+    require(set(tokens) == set(SLOTS), say("name an empire for each slot: {slots}", slots=", ".join(SLOTS)), rule)
     for slot, empire in tokens.items():
-        require(empire in state.board.empires, f"unknown empire {empire!r} on {slot}", rule)
-    require(len(set(tokens.values())) == len(SLOTS), "each empire's token sits on exactly one slot", rule)
+        require(empire in state.board.empires,
+            say("unknown empire {empire} on {slot}", empire=repr(empire), slot=slot), rule)
+    require(len(set(tokens.values())) == len(SLOTS), _("each empire's token sits on exactly one slot"), rule)
 
 
 def _decide_loyalty(state: GameState, cmd: c.RecordLoyalty) -> list[ev.Event]:
     rule = "EN Setup: Loyalty"
     _check_move(state, cmd.society, "setup", "recording loyalty")
-    require(cmd.society not in state.loyalty, f"{cmd.society}'s loyalty is recorded already", rule)
+    require(cmd.society not in state.loyalty, say("{society}'s loyalty is recorded already", society=cmd.society), rule)
     if cmd.commitment is not None:
         require(cmd.tokens is None, "a committed set records its hash, not its tokens", sealing.RULE)
         require(sealing.well_formed(cmd.commitment),
@@ -292,7 +299,8 @@ def _check_distinct_devout(state: GameState, society: str, tokens: Mapping[str, 
         if other != society and loyalty.tokens is not None:
             require(
                 loyalty.at_setup(loyalty.tokens)["devout"] != mine,
-                f"{other} is devout to {mine} already: devout empires are dealt from one set",
+                say("{other} is devout to {mine} already: devout empires are dealt from one set", other=other,
+                    mine=mine),
                 "REV Setup",
             )
 
@@ -302,21 +310,25 @@ def _decide_retrieve(state: GameState, cmd: c.Retrieve) -> list[ev.Event]:
     _check_move(state, cmd.society, "retrieve", "retrieve", rule)
     position, region = where(state, cmd.where)
     if position is not None:
-        require(state.council.get(position) == cmd.society, f"{cmd.society} has no agent on {cmd.where}", rule)
+        require(state.council.get(position) == cmd.society,
+            say("{society} has no agent on {where}", society=cmd.society, where=cmd.where), rule)
     else:
-        require((cmd.society, region) in state.field_agents, f"{cmd.society} has no agent in {cmd.where}", rule)
+        require((cmd.society, region) in state.field_agents,
+            say("{society} has no agent in {where}", society=cmd.society, where=cmd.where), rule)
     return [ev.AgentRetrieved(cmd.society, cmd.where)]
 
 
 def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
     rule = "EN Deploy Agents Phase, Step 2"
     _check_move(state, cmd.society, "deploy", "deploy", rule)
-    require(state.agents_in_hand(cmd.society) > 0, f"{cmd.society} has no agent left",
+    require(state.agents_in_hand(cmd.society) > 0, say("{society} has no agent left", society=cmd.society),
             f"EN Components: {AGENTS_PER_SOCIETY} agents")
     position, region = where(state, cmd.where)
     if position is not None:
         holder = state.council.get(position)
-        require(holder is None, f"{cmd.where} is taken by {holder}: deploy to an open council position", rule)
+        require(holder is None,
+            say("{where} is taken by {holder}: deploy to an open council position", where=position_words(cmd.where),
+                    holder=holder), rule)
     else:
         field_rule = "EN Advanced Rules: Assigning Agents to Regions"
         require(
@@ -327,24 +339,30 @@ def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
         own = state.field_regions(cmd.society)
         require(
             len(own) < state.ruleset.max_field_agents,
-            f"{cmd.society} has {plural(len(own), 'agent')} on the map already "
-            f"(at most {state.ruleset.max_field_agents})",
+            say("{society} has {agents} on the map already (at most {most})", society=cmd.society,
+                agents=plural(len(own), "agent"), most=state.ruleset.max_field_agents),
             field_rule,
         )
-        require(region not in own, f"{cmd.society} has an agent in {region} already", field_rule)
+        require(region not in own,
+            say("{society} has an agent in {region} already", society=cmd.society, region=region), field_rule)
     return [ev.AgentDeployed(cmd.society, cmd.where)]
 
 
 def _check_order_turn(state: GameState, society: str) -> None:
     rule = "EN Empire Turns Phase"
     _check_society(state, society)
-    require(state.phase == "empire", f"orders are given in the empire turns phase, not the {state.phase} phase", rule)
+    require(state.phase == "empire",
+        say("orders are given in the empire turns phase, not the {phase} phase",
+                phase=term(state.phase, "phase")), rule)
     actor = order_actor(state)
     if state.pending:
-        where = ", ".join(position_name(p) for p in state.pending.positions)
-        require(society == actor, f"{actor} owes an order at {where}, not {society}", rule)
+        where = ", ".join(position_words(position_name(p)) for p in state.pending.positions)
+        require(society == actor, say("{actor} owes an order at {where}, not {society}", actor=actor, where=where,
+                                      society=society), rule)
     else:
-        require(society == actor, f"{actor} controls the {state.empire} {state.office}, not {society}", rule)
+        require(society == actor,
+            say("{actor} controls the {empire} {office}, not {society}", actor=actor, empire=state.empire,
+                    office=state.office, society=society), rule)
 
 
 def _pick_order(
@@ -355,6 +373,7 @@ def _pick_order(
     rule = "EN Council Positions"
     candidates = []
     refusals = []
+    short_of_banners: list[bool] = []
     for position in order_positions(state):
         if at is not None and position_name(position) != at and position[1] != at:
             continue
@@ -362,7 +381,8 @@ def _pick_order(
             if name not in kinds or (order is not None and name != order):
                 continue
             if state.pending and name == "swap_agent":
-                refusals.append("a swapped-in agent takes an order, not another swap")
+                refusals.append(_("a swapped-in agent takes an order, not another swap"))
+                short_of_banners.append(False)
                 continue
             if state.attack_cards and name != "attack":
                 cards = ", ".join(e for e, _ in state.attack_cards)
@@ -370,20 +390,26 @@ def _pick_order(
                 continue
             if state.pending and state.pending.order not in (None, name):
                 refusals.append(f"Midnight Oil repeats {state.pending.order}, not {name} (REV 401)")
+                short_of_banners.append(False)
                 continue
             refusal = order_refusal(state, position[0], name, position)
             if refusal is None:
                 candidates.append((position, name))
             else:
-                refusals.append(f"{name} at {position_name(position)} cannot be chosen: {refusal}")
+                refusals.append(say("{order} at {position} cannot be chosen: {refusal}", order=term(name, "order"),
+                                    position=position_words(position_name(position)), refusal=refusal))
+                short_of_banners.append(name in RECRUIT_ORDERS and state.reserve[position[0]] == 0)
     if not candidates:
         if refusals:
-            raise RuleError(refusals[0], rule if "reserve" not in refusals[0] else "EN Add Banner Actions")
-        offered = "; ".join(f"{position_name(p)}: {', '.join(state.board.orders(*p))}" for p in order_positions(state))
-        raise RuleError(f"{verb} is not an order offered here ({offered})", rule)
+            raise RuleError(refusals[0], "EN Add Banner Actions" if short_of_banners[:1] == [True] else rule)
+        offered = "; ".join(
+            f"{position_words(position_name(p))}: {', '.join(term(o, 'order') for o in state.board.orders(*p))}"
+                            for p in order_positions(state))
+        raise RuleError(say("{verb} is not an order offered here ({offered})", verb=verb, offered=offered), rule)
     if len(candidates) > 1:
         names = ", ".join(f"{position_name(p)} {o}" for p, o in candidates)
-        raise RuleError(f"more than one {verb} order is owed ({names}): say which with order= or at=", rule)
+        raise RuleError(say("more than one {verb} order is owed ({names}): say which with order= or at=", verb=verb,
+                            names=names), rule)
     return candidates[0]
 
 
@@ -394,12 +420,13 @@ def _decide_recruit(state: GameState, cmd: c.Recruit) -> list[ev.Event]:
     counted, amount = recruit_count(state, empire, order), recruit_amount(state, empire, order)
     controlled = set(state.controlled(empire))
     for region, n in cmd.placed.items():
-        require(region in state.board.regions, f"unknown region {region!r}", "EN The Map")
-        require(region in controlled, f"{region} is not controlled by {empire}", rule)
+        require(region in state.board.regions, say("unknown region {region}", region=repr(region)), "EN The Map")
+        require(region in controlled, say("{region} is not controlled by {empire}", region=region, empire=empire), rule)
         require(isinstance(n, int) and n >= 1, f"banners placed in {region} must be a whole number of at least 1", rule)
     placed = sum(cmd.placed.values())
-    short = f" (the reserve has only {state.reserve[empire]})" if amount < counted else ""
-    require(placed == amount, f"{order} adds {plural(amount, f'{empire} banner')}{short}, not {placed}", rule)
+    short = " " + say("(the reserve has only {n})", n=state.reserve[empire]) if amount < counted else ""
+    require(placed == amount, say("{order} adds {banners}{short}, not {placed}", order=term(order, "order"),
+                                  banners=plural(amount, f"{empire} banner"), short=short, placed=placed), rule)
     return [ev.BannersRecruited(cmd.society, empire, position[1], order, counted, amount, dict(cmd.placed))]
 
 
@@ -408,13 +435,14 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
     position, order = _pick_order(state, cmd.society, "draw", DRAW_ORDERS, cmd.order, cmd.at)
     empire = position[0]
     counted, drawn, reshuffled = draw_count(state, empire, order)
-    require(len(cmd.cards) <= drawn, f"{order} draws {plural(drawn, f'{empire} card')}: cannot name {len(cmd.cards)}",
-            rule)
+    require(len(cmd.cards) <= drawn, say("{order} draws {cards}: cannot name {named}", order=term(order, "order"),
+                                         cards=plural(drawn, f"{empire} card"), named=len(cmd.cards)), rule)
     known = {card for hand in state.hands.values() for card in hand.known}
     for card in cmd.cards:
         _check_card_id(state, card, rule)
-        require(card_empire(card) == empire, f"{card} is not from the {empire} deck", rule)
-        require(card not in known, f"{card} is in a hand already", rule)
+        require(card_empire(card) == empire,
+            say("{card} is not from the {empire} deck", card=card, empire=empire), rule)
+        require(card not in known, say("{card} is in a hand already", card=card), rule)
     require(len(set(cmd.cards)) == len(cmd.cards), "a card is named twice", rule)
     return [ev.CardsDrawn(cmd.society, empire, position[1], order, counted, drawn, tuple(cmd.cards), reshuffled)]
 
@@ -439,16 +467,17 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     empire = position[0]
     cards = card_params(state)
     for region in (cmd.source, cmd.target):
-        require(region in state.board.regions, f"unknown region {region!r}", "EN The Map")
+        require(region in state.board.regions, say("unknown region {region}", region=repr(region)), "EN The Map")
     held_by = state.controller(cmd.target)
     require(
         held_by != empire,
-        f"{cmd.target} is controlled by {empire} itself: an attack must target a region controlled by another empire",
+        say("{target} is controlled by {empire} itself: an attack must target a region controlled by another empire",
+            target=cmd.target, empire=empire),
         rule,
     )
     require(
         state.controller(cmd.source) == empire and state.banners_in(cmd.source) > 0,
-        f"{cmd.source} holds no {empire} banners to attack with",
+        say("{source} holds no {empire} banners to attack with", source=cmd.source, empire=empire),
         rule,
     )
     if "empty-region-attack" in cards:
@@ -460,21 +489,24 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     else:
         require(
             state.board.adjacent(cmd.source, cmd.target),
-            f"{cmd.source} does not border {cmd.target} by land: no attacks across seas",
+            say("{source} does not border {target} by land: no attacks across seas", source=cmd.source,
+                target=cmd.target),
             rule,
         )
-    require(cmd.banners >= 1, "an attack moves at least one banner", rule)
+    require(cmd.banners >= 1, _("an attack moves at least one banner"), rule)
     available = state.banners_in(cmd.source)
     movable = movable_banners(state, empire, cmd.source)
     if movable < available:
         require(
             cmd.banners <= movable,
-            f"{cmd.source} is a conquered region: at most {movable} of its {plural(available, 'banner')} "
-            "may leave (you can never completely abandon a conquered region)",
+            say("{source} is a conquered region: at most {movable} of its {banners} may leave (you can never "
+                "completely abandon a conquered region)", source=cmd.source, movable=movable,
+                banners=plural(available, "banner")),
             rule,
         )
     else:
-        require(cmd.banners <= available, f"{cmd.source} has only {plural(available, f'{empire} banner')}", rule)
+        require(cmd.banners <= available, say("{source} has only {banners}", source=cmd.source,
+                                               banners=plural(available, f"{empire} banner")), rule)
     # add-N-to-attack (REV 369, 371): from the reserve, as many as it holds (REV 437)
     wanted = sum(int(e.split("-")[1]) for e in cards if e in ("add-1-to-attack", "add-3-to-attack"))
     added = min(wanted, state.reserve[empire])
@@ -569,13 +601,14 @@ def _card_after_attack(state: GameState, cmd: c.PlayCard, params: dict[str, str]
 
 def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     rule = "EN Swap Agent Action" if state.ruleset.swap_agent_target == "any" else "REV Council orders: Chancellor"
-    position, _ = _pick_order(state, cmd.society, "swap-agent", ("swap_agent",), None, None)
+    position, _order = _pick_order(state, cmd.society, "swap-agent", ("swap_agent",), None, None)
     empire = position[0]
     require(cmd.target in OFFICES, f"unknown office {cmd.target!r}", rule)
     targets = swap_targets(state, position)
     require(
         cmd.target in targets,
-        f"the agent cannot swap to the {empire} {cmd.target} (it may swap to: {', '.join(targets) or 'nowhere'})",
+        say("the agent cannot swap to the {empire} {office} (it may swap to: {targets})", empire=empire,
+            office=cmd.target, targets=", ".join(term(t, "office") for t in targets) or _("nowhere")),
         rule,
     )
     displaced = state.council.get((empire, cmd.target))
@@ -603,7 +636,8 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     _check_society(state, cmd.society)
     require(
         cmd.society in card_window(state),
-        f"{cmd.society} may not play a card now: cards are played around an order of a council position you control",
+        say("{society} may not play a card now: cards are played around an order of a council position you control",
+            society=cmd.society),
         rule,
     )
     cards = (cmd.card, *cmd.pay)
@@ -630,7 +664,7 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
-        position, _ = where(state, cmd.act)
+        position, _region = where(state, cmd.act)
         require(position is not None, "act= names a council position EMPIRE.OFFICE", rule)
         assert position is not None
         require(
@@ -799,10 +833,12 @@ def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
     _check_move(state, cmd.society, "cleanup", "discard")
     limit = state.ruleset.hand_limit
     size, excess = state.hands[cmd.society].size, state.excess_cards(cmd.society)
-    require(excess > 0, f"{cmd.society} holds {plural(size, 'card')}: only hands over {limit} discard", rule)
+    require(excess > 0, say("{society} holds {cards}: only hands over {limit} discard", society=cmd.society,
+                            cards=plural(size, "card"), limit=limit), rule)
     require(
         1 <= len(cmd.cards) <= excess,
-        f"{cmd.society} discards down to {limit}: {plural(excess, 'card')}, not {len(cmd.cards)}",
+        say("{society} discards down to {limit}: {cards}, not {named}", society=cmd.society, limit=limit,
+            cards=plural(excess, "card"), named=len(cmd.cards)),
         rule,
     )
     _check_spend(state, cmd.society, cmd.cards, rule)
@@ -814,11 +850,13 @@ def _decide_swap_loyalty(state: GameState, cmd: c.SwapLoyalty) -> list[ev.Event]
     _check_move(state, cmd.society, "swap", "swapping loyalty", rule)
     a, b = cmd.slots
     for slot in (a, b):
-        require(slot in SLOTS, f"unknown loyalty slot {slot!r}: the slots are {', '.join(SLOTS)}", rule)
+        require(slot in SLOTS, say("unknown loyalty slot {slot}: the slots are {slots}", slot=repr(slot),
+                                   slots=", ".join(SLOTS)), rule)
     require(a != b, "swap two different slots", rule)
     loyalty = state.loyalty[cmd.society]
     for slot in (a, b):
-        require(slot not in loyalty.revealed, f"the token on {slot} is revealed already and cannot be swapped", rule)
+        require(slot not in loyalty.revealed,
+                say("the token on {slot} is revealed already and cannot be swapped", slot=slot), rule)
     given = dict(cmd.revealed or {})
     if given:
         require(set(given) == {a, b}, f"name the empire now on each swapped slot: {a}=EMPIRE {b}=EMPIRE", rule)
@@ -874,7 +912,8 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
             f"{cmd.society}'s reveal disagrees with its recorded loyalty",
             "whispers: a reveal must agree with the recorded loyalty",
         )
-        raise RuleError(f"{cmd.society}'s loyalty is recorded already and agrees: nothing to reveal", rule)
+        raise RuleError(say("{society}'s loyalty is recorded already and agrees: nothing to reveal",
+                            society=cmd.society), rule)
     for slot, empire in loyalty.revealed.items():
         require(
             cmd.tokens[slot] == empire,

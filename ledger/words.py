@@ -1,48 +1,232 @@
 """The words shown for the codes that events keep (skip reasons, tie-break steps, the engine's own events), and
-for counts in messages.
+for counts in messages, in the reader's language.
 
-Events store codes and parameters (never sentences), so the words can be chosen when they are shown.
+Events store codes and parameters (never sentences), so the words can be chosen when they are shown. Every
+sentence here is an English message id (`_`, `n_`, `say`), looked up in the language the face chose for this
+context (`use`); the catalogues are the .po files of projections/language.py, which loads them (I/O, so not
+here). The game's own terms (empires, societies, offices, slots, phases, orders) are canonical ids in records
+and in notation; `term` gives the rulebook's word for one (docs/languages.md has the glossary).
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar, Token
+from dataclasses import dataclass, field
 from typing import Any
 
 from whispers.ledger import events as ev
+from whispers.ledger.names import OFFICES, ORDERS, SLOTS, SOCIETIES
+
+LANGUAGES = ("en", "fr", "it", "es")
+"""The languages of the four official rulebooks (the REV text is English)."""
+
+EMPIRES = ("bear", "eagle", "elephant", "lion", "horse")
+"""The five empires of the official game; a board names its own, and an unknown one is shown as it is."""
+PHASES = ("setup", "retrieve", "deploy", "empire", "cleanup", "swap", "reveal", "over")
+TERMS: dict[str, tuple[str, ...]] = {
+    "society": SOCIETIES, "empire": EMPIRES, "office": OFFICES, "slot": SLOTS, "phase": PHASES, "order": ORDERS,
+}
+"""The glossary's kinds (a message context each) and their canonical ids: every one has a word per language."""
+KIND_OF = {word: kind for kind in ("society", "empire", "office", "slot") for word in TERMS[kind]}
+"""The ids `say` puts in words by itself: phases and orders share ids with verbs (deploy, attack), so they are
+put in words where they are meant (`term(id, "phase")`)."""
+COUNTED = {"city": "cities", "score": "scores", "card": "cards", "banner": "banners", "game": "games",
+           "event": "events", "move": "moves", "agent": "agents"}
+"""The nouns `plural` counts in every language (`{n} city`, `{n} cities` in the catalogues)."""
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _english_n(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+ENGLISH_TERMS: dict[tuple[str, str], str] = {}
+"""Where English shows a term other than its id (none: English readers read the ids)."""
+
+
+def _english_p(context: str, text: str) -> str:
+    return ENGLISH_TERMS.get((context, text), text)
+
+
+@dataclass(frozen=True)
+class Tongue:
+    """One language's lookups. English is the message ids themselves; the others come from a catalogue."""
+
+    code: str = "en"
+    gettext: Callable[[str], str] = _same
+    ngettext: Callable[[str, str, int], str] = _english_n
+    pgettext: Callable[[str, str], str] = _english_p
+    number: Callable[[float], str] = field(default=lambda n: f"{n:,}" if isinstance(n, int) else f"{n:,.1f}")
+
+
+ENGLISH = Tongue()
+_current: ContextVar[Tongue] = ContextVar("whispers_tongue", default=ENGLISH)
+
+
+def use(tongue: Tongue) -> Token[Tongue]:
+    """Speak `tongue` in this context (a CLI run, one web request) until `reset(token)`."""
+    return _current.set(tongue)
+
+
+def reset(token: Token[Tongue]) -> None:
+    _current.reset(token)
+
+
+def tongue() -> Tongue:
+    return _current.get()
+
+
+def _(message: str) -> str:
+    """`message` (an English message id) in the current language."""
+    return _current.get().gettext(message)
+
+
+def term(word: str, kind: str | None = None) -> str:
+    """The rulebook's word for a canonical id (`bear` -> "Ours" in French); other text is left as it is."""
+    kind = kind or KIND_OF.get(word)
+    if kind is None or not isinstance(word, str):
+        return word
+    return _current.get().pgettext(kind, word)
+
+
+def terms(words: Any) -> str:
+    """Canonical ids in words, joined by commas."""
+    return ", ".join(term(w) for w in words)
+
+
+VERBATIM = frozenset({"game", "parent", "store", "file", "board", "ruleset", "note", "reason", "example", "text",
+                      "head", "line", "then", "author", "message"})
+"""Fields of a message that hold a user's or a file's text (a game's name may be `bear`): never put in words."""
+
+
+def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: term(v) if isinstance(v, str) and k not in VERBATIM else v for k, v in params.items()}
+
+
+def say(message: str, /, **params: Any) -> str:
+    """`message` in the current language, its {fields} filled in: a canonical id becomes its term (but not in
+    a field that holds free text, `VERBATIM`)."""
+    return _(message).format(**_shown(params))
+
+
+def n_(singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The form of a message that agrees with `n` (a language may have more than two), {n} and fields filled."""
+    shown = _shown(params)
+    return _current.get().ngettext(singular, plural, n).format(n=n, **shown)
+
+
+# --- rulebook references ------------------------------------------------------------------------------------
+
+EDITIONS: dict[str, dict[str, str]] = {
+    "EN Overview": {"fr": "FR Introduction, 48", "it": "IT Panoramica, 45", "es": "ES Como se Juega, 81"},
+    "EN Components": {"fr": "FR Matériel, 104", "it": "IT Componenti, 76", "es": "ES Componentes, 7"},
+    "EN Components: 9 agents": {"fr": "FR Matériel, 122", "it": "IT Componenti, 94", "es": "ES Componentes, 12"},
+    "EN Setup: Player Boards and Tokens": {"fr": "FR Plateaux individuels et jetons, 144",
+                                           "it": "IT Schede e Gettoni Giocatore, 116", "es": "ES Preparar, 25"},
+    "EN Setup: The Five Empires": {"fr": "FR Les cinq empires, 148", "it": "IT I Cinque Imperi, 120",
+                                   "es": "ES Los cinco imperios, 29"},
+    "EN The Map": {"fr": "FR Le plateau central, 156", "it": "IT La Mappa, 128", "es": "ES El mapa, 37"},
+    "EN Setup: First Player": {"fr": "FR Premier joueur, 160", "it": "IT Primo Giocatore, 132",
+                               "es": "ES Primer jugador, 41"},
+    "EN Setup: Loyalty": {"fr": "FR Loyauté, 164", "it": "IT Fedeltà, 136", "es": "ES Lealtad, 45"},
+    "EN Loyalty Tokens and Scoring": {"fr": "FR Jetons Loyauté et décompte final, 190",
+                                      "it": "IT Gettoni fedeltà e punteggio, 160",
+                                      "es": "ES Fichas de lealtad y puntuación, 61"},
+    "EN Gameplay Overview": {"fr": "FR Comment jouer, 221", "it": "IT Panoramica del gioco, 188",
+                             "es": "ES Como se Juega, 81"},
+    "EN Deploy Agents Phase": {"fr": "FR Phase des Agents, 239", "it": "IT Fase di schieramento agenti, 199",
+                               "es": "ES Fase de implementación de agentes, 99"},
+    "EN Deploy Agents Phase, Step 1": {"fr": "FR Phase des Agents, Étape 1, 239",
+                                       "it": "IT Fase di schieramento agenti, 199",
+                                       "es": "ES Fase de implementación de agentes, 99"},
+    "EN Deploy Agents Phase, Step 2": {"fr": "FR Phase des Agents, Étape 2, 239",
+                                       "it": "IT Fase di schieramento agenti, 199",
+                                       "es": "ES Fase de implementación de agentes, 99"},
+    "EN Empire Turns Phase": {"fr": "FR Phase des Empires, 253", "it": "IT Fase turni dell'impero, 209",
+                              "es": "ES Empire Turns Phase, 111"},
+    "EN Council Positions": {"fr": "FR Conseillers, 284", "it": "IT Posizioni del Consiglio, 243",
+                             "es": "ES Cargos del Consejo, 143"},
+    "EN Add Banner Actions": {"fr": "FR Recruter, 290", "it": "IT Aggiungere Azioni Standardo, 247",
+                              "es": "ES Cargos del Consejo, 143"},
+    "EN Attack Action": {"fr": "FR Attaquer, 302", "it": "IT Azione d'attacco, 284",
+                         "es": "ES Acción de ataque, 187"},
+    "EN Draw Empire Card Actions": {"fr": "FR Piocher des cartes, 306", "it": "IT Pesca la carta Azioni Impero, 261",
+                                    "es": "ES Cargos del Consejo, 143"},
+    "EN Swap Agent Action": {"fr": "FR Changer d'emplacement, 318", "it": "IT Azione di scambio dell'agente, 273",
+                             "es": "ES Canciller, 167"},
+    "EN Combat": {"fr": "FR Combat, 344", "it": "IT Combattimento, 300", "es": "ES Combate, 199"},
+    "EN Swap Phase": {"fr": "FR Phase d'Intrigue, 378", "it": "IT Fase di Scambio, 320",
+                      "es": "ES Fase de intercambio, 215"},
+    "EN Cleanup Phase": {"fr": "FR Phase d'Entretien, 374", "it": "IT Fase di Pulizia, 326",
+                         "es": "ES Fase de limpieza, 221"},
+    "EN Playing Cards": {"fr": "FR Jouer des cartes, 398", "it": "IT Giocare carte, 346",
+                         "es": "ES Jugando a las cartas, 237"},
+    "EN Final Scoring": {"fr": "FR Décompte final, 408", "it": "IT Punteggio finale, 356",
+                         "es": "ES Fin del juego, 247"},
+    "EN Advanced Rules: Assigning Agents to Regions": {"fr": "FR Déployer un agent dans une région, 422",
+                                                       "it": "IT Assegnare gli agenti alle regioni, 382",
+                                                       "es": "ES Reglas avanzadas, 259"},
+}
+"""An English rulebook section as the reader's edition names it, with its line in that text (seeds/, the
+digest's line numbers). A section one edition lacks, a REV one, or whispers' own stays as it is."""
+
+
+def cite(rule: str) -> str:
+    """The rulebook reference of `rule` in the edition of the current language, where that edition has it."""
+    return EDITIONS.get(rule, {}).get(_current.get().code, rule)
+
+def N_(message: str) -> str:
+    """Marks a message id for the catalogues where it is written, to be looked up (`_`) where it is shown."""
+    return message
+
 
 SKIP_REASONS = {
-    "no-agent-on-board": "no agent on the board",
-    "no-agent-left": "no agent left",
-    "no-open-position": "no open position",
-    "too-few-concealed": "fewer than two concealed tokens",
+    "no-agent-on-board": N_("no agent on the board"),
+    "no-agent-left": N_("no agent left"),
+    "no-open-position": N_("no open position"),
+    "too-few-concealed": N_("fewer than two concealed tokens"),
 }
 TIE_BREAKS = {
-    "fewest_swaps": "fewest loyalty swaps",
-    "most_concealed": "most concealed loyalties",
-    "most_cards": "most cards in hand",
+    "fewest_swaps": N_("fewest loyalty swaps"),
+    "most_concealed": N_("most concealed loyalties"),
+    "most_cards": N_("most cards in hand"),
 }
 
 
 def skip_reason(code: str) -> str:
-    return SKIP_REASONS.get(code, code)
+    return _(SKIP_REASONS[code]) if code in SKIP_REASONS else code
 
 
 def office_skip_reason(event: ev.OfficeSkipped) -> str:
     if event.reason == "uncontrolled":
-        return "no agent controls it"
-    return f"no legal order at {', '.join(event.positions)}"
+        return _("no agent controls it")
+    return say("no legal order at {positions}", positions=", ".join(position(p) for p in event.positions))
+
+
+def position(name: str) -> str:
+    """A council position (`bear.sheriff`) in words: the empire's and the office's terms."""
+    if _current.get() is ENGLISH:
+        return name  # the notation's own form, which English readers have always been shown
+    empire, _dot, office = name.partition(".")
+    return f"{term(empire)} {term(office)}" if office else term(name)
 
 
 def trail_step(step: dict[str, Any]) -> str:
     """One step of a tie-break trail (events.GameScored) in words."""
     match step.get("step"):
         case "highest":
-            return f"highest score {step['score']}: {', '.join(step['societies'])}"
+            return say("highest score {score}: {societies}", score=step["score"], societies=terms(step["societies"]))
         case "tie-break":
-            return f"tie-break, {TIE_BREAKS.get(step['rule'], step['rule'])}: {', '.join(step['societies'])}"
+            code = step["rule"]
+            rule = _(TIE_BREAKS[code]) if code in TIE_BREAKS else code
+            return say("tie-break, {rule}: {societies}", rule=rule, societies=terms(step["societies"]))
         case "winner":
-            return f"{step['society']} wins"
+            return say("{society} wins", society=step["society"])
         case "still-tied":
-            return f"still tied after every tie-break: {'a shared win' if step['outcome'] == 'shared' else 'no winner'}"
+            outcome = _("a shared win") if step["outcome"] == "shared" else _("no winner")
+            return say("still tied after every tie-break: {outcome}", outcome=outcome)
     return str(step)
 
 
@@ -50,32 +234,33 @@ def describe(event: ev.Event) -> str:
     """A few words on one of the engine's own events."""
     match event:
         case ev.PhaseStarted(round=r, phase=p):
-            return f"round {r}: {p}"
+            return say("round {round}: {phase}", round=r, phase=term(p, "phase"))
         case ev.Skipped(society=s, phase=p, reason=why):
-            return f"{s} skips {p}: {skip_reason(why)}"
+            return say("{society} skips {phase}: {reason}", society=s, phase=term(p, "phase"), reason=skip_reason(why))
         case ev.EmpireTurnStarted(empire=e):
-            return f"{e}'s turn"
+            return say("{empire}'s turn", empire=e)
         case ev.OfficeSkipped(empire=e, office=o):
-            return f"{e} {o} skipped: {office_skip_reason(event)}"
+            return say("{empire} {office} skipped: {reason}", empire=e, office=o, reason=office_skip_reason(event))
         case ev.SupplyChecked(empire=e, losses=losses):
-            lost = ", ".join(f"{r} -{n} {emp}" for r, (emp, n) in losses.items())
-            return f"supply check after {e}: {lost or 'nothing lost'}"
+            lost = ", ".join(f"{r} -{n} {term(emp)}" for r, (emp, n) in losses.items())
+            return say("supply check after {empire}: {lost}", empire=e, lost=lost or _("nothing lost"))
         case ev.RoundEnded(round=r):
-            return f"round {r} ends"
+            return say("round {round} ends", round=r)
         case ev.CardAttacked(effect=effect, empire=e, source=a, target=b, banners=n, controller=held):
             return (f"{effect}: {e} attacks {b} from {a} with {plural(n, 'banner')} "
                     f"(-{event.attacker_losses} {e}, -{event.defender_losses} {event.held_by}); {b} held by {held}")
         case ev.FirstPlayerPassed(first=f):
-            return f"first player: {f}"
+            return say("first player: {society}", society=f)
         case ev.GameDescribed(changes=changes):
             said = {k: ", ".join(f"{s} {n or '(cleared)'}" for s, n in v.items()) if k == "seats"
                     else ", ".join(v) if k == "tags" else "(cleared)" if v is None else v for k, v in changes.items()}
             return "table facts: " + "; ".join(f"{key} {value}" for key, value in said.items())
         case ev.GameForked(parent=parent, at=at):
-            return f"forked from {parent} at event {at}"
+            return say("forked from {parent} at event {at}", parent=parent, at=at)
         case ev.GameScored(scores=scores, winner=w, trail=trail):
-            totals = ", ".join(f"{s} {v['total']}" for s, v in scores.items())
-            return f"final scores: {totals}; {trail_step(trail[-1]) if trail else w}"
+            totals = ", ".join(f"{term(s)} {v['total']}" for s, v in scores.items())
+            return say("final scores: {totals}; {outcome}", totals=totals,
+                       outcome=trail_step(trail[-1]) if trail else term(w) if isinstance(w, str) else w)
     return type(event).__name__
 
 
@@ -83,12 +268,16 @@ def plural(n: int, noun: str, plural: str | None = None) -> str:
     """`n` and `noun`, the noun agreeing with the number: "1 card", "2 cards", "0 bear banners".
 
     `noun` may carry words before the counted one ("bear banner"); `plural` gives an irregular plural whole.
+    In another language, a noun its catalogue has (`n_`) takes that language's forms, however many it has.
     """
-    if n == 1:
-        return f"{n} {noun}"
     if plural is None:
         plural = f"{noun[:-1]}ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else f"{noun}s"
-    return f"{n} {plural}"
+    said = _current.get()
+    if said is not ENGLISH:
+        form = said.ngettext(f"{{n}} {noun}", f"{{n}} {plural}", n)
+        if form not in (f"{{n}} {noun}", f"{{n}} {plural}"):
+            return form.format(n=n)
+    return f"{n} {noun}" if n == 1 else f"{n} {plural}"
 
 
 def value_kind(value: object) -> str:
@@ -106,3 +295,12 @@ def value_kind(value: object) -> str:
     if isinstance(value, Mapping):
         return "a table"
     return type(value).__name__
+
+
+def refusal(error: Exception) -> str:
+    """A refusal as the reader sees it: a rule's refusal (errors.RuleError: `reason`, `rule`) cites the rulebook
+    of the reader's edition; any other error is its message."""
+    reason, rule = getattr(error, "reason", None), getattr(error, "rule", None)
+    if isinstance(reason, str) and isinstance(rule, str):
+        return f"{reason} ({cite(rule)})"
+    return str(error)

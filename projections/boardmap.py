@@ -13,6 +13,7 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.names import OFFICES
 from whispers.ledger.state import GameState, position_name
+from whispers.ledger.words import _, term
 from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.render import escape as _esc
 from whispers.projections.render import plain
@@ -27,25 +28,28 @@ SEA_FILL, SEA_LINE, SEA_INK = "#e3f2fd", "#64b5f6", "#1565c0"
 def _legend(state: GameState) -> str:
     """Each empire's colour with its banners on the board and in reserve and its cities; the societies'
     colours where field agents are in play; how to read a region."""
-    rows = ["<TR><TD></TD><TD ALIGN='LEFT'><B>empire</B></TD><TD><B>banners</B></TD><TD><B>reserve</B></TD>"
-            "<TD><B>cities</B></TD></TR>"]
+    heads = [_esc(word) for word in (_("empire"), _("banners"), _("reserve"), _("cities"))]
+    rows = [f"<TR><TD></TD><TD ALIGN='LEFT'><B>{heads[0]}</B></TD><TD><B>{heads[1]}</B></TD>"
+            f"<TD><B>{heads[2]}</B></TD><TD><B>{heads[3]}</B></TD></TR>"]
     for empire in state.board.empires:
         colour = empire_colour(empire)
-        rows.append(f"<TR><TD BGCOLOR='{colour.strong}' WIDTH='14'> </TD><TD ALIGN='LEFT'>{_esc(empire)}</TD>"
+        rows.append(f"<TR><TD BGCOLOR='{colour.strong}' WIDTH='14'> </TD><TD ALIGN='LEFT'>{_esc(term(empire))}</TD>"
                     f"<TD>{state.on_board(empire)}</TD><TD>{state.reserve.get(empire, 0)}</TD>"
                     f"<TD>{state.cities(empire)}</TD></TR>")
     # the empires' table nested, so the notes under it do not stretch its swatches
     outer = ["<TR><TD ALIGN='LEFT'><TABLE BORDER='0' CELLSPACING='1' CELLPADDING='2'>" + "".join(rows)
              + "</TABLE></TD></TR>"]
     if state.ruleset.field_agents:
-        agents = " ".join(f"<FONT COLOR='{society_colour(s).strong}'><B>◆ {_esc(s)}</B></FONT>"
+        agents = " ".join(f"<FONT COLOR='{society_colour(s).strong}'><B>◆ {_esc(term(s))}</B></FONT>"
                           for s in state.players)
-        outer.append(f"<TR><TD ALIGN='LEFT'>field agents: {agents}</TD></TR>")
-    outer.append("<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9'>fill: the empire in control · "
-                 "border: the home empire (thick: a fort) · ● a city</FONT></TD></TR>")
+        field = _esc(_("field agents:"))
+        outer.append(f"<TR><TD ALIGN='LEFT'>{field} {agents}</TD></TR>")
+    how = _("fill: the empire in control · border: the home empire (thick: a fort) · ● a city")
+    outer.append(f"<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9'>{_esc(how)}</FONT></TD></TR>")
     if state.board.seas:
-        outer.append(f"<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9' COLOR='{SEA_INK}'>grey line: a land border · "
-                     "dotted blue line: a region on a sea's shore (a sea is never a border)</FONT></TD></TR>")
+        seas = _esc(_("grey line: a land border · dotted blue line: a region on a sea's shore "
+                      "(a sea is never a border)"))
+        outer.append(f"<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9' COLOR='{SEA_INK}'>{seas}</FONT></TD></TR>")
     return ("<<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='1' CELLPADDING='3'>"
             + "".join(outer) + "</TABLE>>")
 
@@ -64,10 +68,10 @@ def _council(state: GameState, last: ev.Event | None, scores: Mapping[str, int |
     taken = getattr(last, "where", None) if isinstance(last, ev.AgentDeployed) else None
     if taken is None and getattr(last, "empire", None) and getattr(last, "office", None):
         taken = f"{last.empire}.{last.office}"  # type: ignore[union-attr]  # the office the move was played at
-    rows = ["<TR><TD></TD>" + "".join(f"<TD><B>{_esc(o)}</B></TD>" for o in OFFICES) + "</TR>"]
+    rows = ["<TR><TD></TD>" + "".join(f"<TD><B>{_esc(term(o))}</B></TD>" for o in OFFICES) + "</TR>"]
     for empire in state.board.empires:
         colour = empire_colour(empire)
-        cells = [f"<TD BGCOLOR='{colour.strong}'><FONT COLOR='{colour.ink}'><B>{_esc(empire)}</B></FONT></TD>"]
+        cells = [f"<TD BGCOLOR='{colour.strong}'><FONT COLOR='{colour.ink}'><B>{_esc(term(empire))}</B></FONT></TD>"]
         for office in OFFICES:
             position = f"{empire}.{office}"
             society = held.get(position)
@@ -76,16 +80,18 @@ def _council(state: GameState, last: ev.Event | None, scores: Mapping[str, int |
                 cells.append(f"<TD{border}><FONT COLOR='#9e9e9e'>·</FONT></TD>")
             else:
                 tint = society_colour(society)
-                cells.append(f"<TD BGCOLOR='{tint.light}'{border}><FONT COLOR='{tint.strong}'><B>{_esc(society)}"
+                cells.append(f"<TD BGCOLOR='{tint.light}'{border}><FONT COLOR='{tint.strong}'><B>{_esc(term(society))}"
                              "</B></FONT></TD>")
         rows.append("<TR>" + "".join(cells) + "</TR>")
-    outer = ["<TR><TD><B>council</B></TD></TR>",
+    council = _esc(_("council"))
+    outer = [f"<TR><TD><B>{council}</B></TD></TR>",
              "<TR><TD><TABLE BORDER='0' CELLSPACING='2' CELLPADDING='4'>" + "".join(rows) + "</TABLE></TD></TR>",
              f"<TR><TD ALIGN='LEFT'>{_esc(phase)}</TD></TR>"]
     if scores is not None:
-        shown = " · ".join(f"<FONT COLOR='{society_colour(s).strong}'><B>{_esc(s)}</B></FONT> "
+        shown = " · ".join(f"<FONT COLOR='{society_colour(s).strong}'><B>{_esc(term(s))}</B></FONT> "
                            f"{'?' if v is None else v}" for s, v in scores.items())
-        outer.append(f"<TR><TD ALIGN='LEFT'>score if it ended now: {shown}</TD></TR>")
+        if_now = _esc(_("score if it ended now:"))
+        outer.append(f"<TR><TD ALIGN='LEFT'>{if_now} {shown}</TD></TR>")
         if any(v is None for v in scores.values()):
             outer.append("<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9'>? a sealed set, or tokens this viewer "
                          "may not see</FONT></TD></TR>")
@@ -145,13 +151,14 @@ def board_map(state: GameState, title: str | None = None, last: ev.Event | None 
             rows.append(f"<FONT POINT-SIZE='9'>{_esc(details)}</FONT>")
         if count:
             # a pill in the controller's own colour: readable for every empire (yellow on pale yellow was not)
-            rows.append(f"<TD BGCOLOR='{colour.strong}'><FONT COLOR='{colour.ink}'><B>{_esc(controller)} ×{count}"
+            rows.append(f"<TD BGCOLOR='{colour.strong}'><FONT COLOR='{colour.ink}'><B>{_esc(term(controller))} ×{count}"
                         "</B></FONT></TD>")
         else:
-            rows.append(f"<FONT POINT-SIZE='9' COLOR='#616161'>{_esc(controller)} · no banners</FONT>")
+            none = _esc(_("no banners"))
+            rows.append(f"<FONT POINT-SIZE='9' COLOR='#616161'>{_esc(term(controller))} · {none}</FONT>")
         if region.id in agents:
             names = " ".join(
-                f"<FONT COLOR='{society_colour(s).strong}'><B>◆ {_esc(s)}</B></FONT>" for s in agents[region.id])
+                f"<FONT COLOR='{society_colour(s).strong}'><B>◆ {_esc(term(s))}</B></FONT>" for s in agents[region.id])
             rows.append(f"<FONT POINT-SIZE='9'>{names}</FONT>")
         if isinstance(last, ev.BannersRecruited) and region.id in last.placed:
             rows.append(f"<FONT POINT-SIZE='9'><B>+{last.placed[region.id]} recruited</B></FONT>")

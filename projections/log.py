@@ -13,6 +13,7 @@ from whispers.ledger.names import SLOTS
 from whispers.ledger.notation import format_header
 from whispers.ledger.notes import shown_by
 from whispers.ledger.text import one_line
+from whispers.ledger.words import say
 from whispers.projections.labels import labels as move_labels
 from whispers.projections.visibility import AnyViewer, final_reveal, move_line
 
@@ -79,11 +80,14 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
                 yield f"#   {describe(event)}"
         for note in by_event.get(version, []):
             who = shown_by(note)
-            yield f"# note on event {version}{f' ({who})' if who else ''}: {note['text']}"
+            by = say("note on event {at} ({author})", at=version, author=who) if who else say(
+                "note on event {at}", at=version)
+            yield f"# {by}: {note['text']}"
         state = evolve(state, event)
         if isinstance(event, ev.GameScored) and viewer is not None:
             # what the whole table saw face up at the end, though this viewer's log hid it before
             for society, tokens in final_reveal(viewer, state).items():
-                yield f"#   final reveal: {society} " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
+                revealed = say("final reveal: {society}", society=society)
+                yield f"#   {revealed} " + " ".join(f"{slot}={tokens[slot]}" for slot in SLOTS)
 
 

@@ -24,7 +24,7 @@ from whispers.ledger.legal import order_actor
 from whispers.ledger.names import OFFICES, SLOTS
 from whispers.ledger.shipped import labels as pin_labels
 from whispers.ledger.state import GameState
-from whispers.ledger.words import office_skip_reason, plural, skip_reason
+from whispers.ledger.words import ENGLISH, _, office_skip_reason, plural, say, skip_reason, term, terms, tongue
 from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.labels import Label, labels
 from whispers.projections.render import PictureError, plain
@@ -216,8 +216,8 @@ class _Reader:
             self.effect_leap = None
         leap = self.pending_leap
         lent = state.pending is not None and (e.empire, e.office) != (state.empire, state.office)
-        head = _head(e.office if e.empire == state.empire else f"{e.empire} {e.office}",
-                     "swapped in" if leap and leap[0] == "swap" else "lent" if lent else None)
+        head = _head(term(e.office) if e.empire == state.empire else f"{term(e.empire)} {term(e.office)}",
+                     _("swapped in") if leap and leap[0] == "swap" else _("lent") if lent else None)
         node = self.node("office", e.office, self.column(state, e.empire, e.office), e.society, head,
                          _order_lines(e, self.viewer))
         node.leap = leap[0] if leap else None
@@ -233,12 +233,13 @@ class _Reader:
             positions = state.pending.positions
             office = positions[0][1] if len(positions) == 1 and positions[0][0] == state.empire else e.office
             words = ", ".join(f"{p[0]}.{p[1]}" for p in positions)
-            head = _head(office, "swapped in" if leap and leap[0] == "swap" else "lent")
+            head = _head(term(office), _("swapped in") if leap and leap[0] == "swap" else _("lent"))
             node = self.node("skipped", office, self.column(state, state.empire, office), e.controller, head,
-                             [f"skipped: {why}" if words in why else f"{words} skipped: {why}"])
+                             [say("skipped: {why}", why=why) if words in why
+                              else say("{positions} skipped: {why}", positions=words, why=why)])
         else:
-            node = self.node("skipped", e.office, OFFICES.index(e.office), e.controller, _head(e.office),
-                             [f"skipped: {why}"])
+            node = self.node("skipped", e.office, OFFICES.index(e.office), e.controller, _head(term(e.office)),
+                             [say("skipped: {why}", why=why)])
         node.leap = leap[0] if leap else None
         self.link(node, leap)
 
@@ -329,8 +330,9 @@ def _head(office: str, how: str | None = None) -> str:
 
 
 def _order_name(order: str) -> str:
-    """An order as a reader says it: recruit_2_per_fort -> "recruit 2 per fort"."""
-    return order.replace("_", " ")
+    """An order as a reader says it: recruit_2_per_fort -> "recruit 2 per fort" (in English; the rulebook's
+    words in another language)."""
+    return order.replace("_", " ") if tongue() is ENGLISH else term(order, "order")
 
 
 def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
@@ -426,14 +428,15 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: AnyVi
     assert reader.state is not None
     state = reader.state
 
-    title = f"{started.name} · council-order timeline"
+    title = f"{started.name} · " + _("council-order timeline")
     if round is not None:
-        title += f" · round {round}"
+        title += " · " + say("round {round}", round=round)
     ruleset_label, board_label = pin_labels(state)
-    subtitle = f"{ruleset_label} rules · {board_label} board · {', '.join(started.players)}"
+    subtitle = say("{ruleset} rules · {board} board · {players}", ruleset=ruleset_label, board=board_label,
+                   players=terms(started.players))
     shown_as = viewer_of(viewer)
     if not shown_as.sees_all:
-        subtitle += f" · as {shown_as.society or 'a spectator'} saw it"
+        subtitle += " · " + say("as {viewer} saw it", viewer=shown_as.society or _("a spectator"))
     scores = reader.scores if round is None else None
 
     g = graphviz.Digraph(name="timeline", comment=plain(f"whispers timeline of {started.name}"))
@@ -455,14 +458,16 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: AnyVi
             widths[SUPPLY_COLUMN] = max(widths.get(SUPPLY_COLUMN, 0.0), needed)
     for rnd in reversed(shown):  # dot stacks clusters of one rank bottom-up in the order they are defined
         with g.subgraph(name=f"cluster_r{rnd.number}") as rg:
-            rg.attr(label=plain(f"Round {rnd.number} · first player: {rnd.first}"), labeljust="l", fontsize="16",
+            rg.attr(label=plain(say("Round {round} · first player: {society}", round=rnd.number, society=rnd.first)),
+                    labeljust="l", fontsize="16",
                     style="rounded", color="#9e9e9e", penwidth="1.2", margin="10")
             first_column.append([row for turn in rnd.turns
                                  if (row := _draw_turn(rg, turn, ids, widths)) is not None])
             if endings[rnd.number]:
                 end_id = f"r{rnd.number}_end"
                 lines = "".join(f"<BR ALIGN='LEFT'/>{_esc(line)}" for line in endings[rnd.number])
-                rg.node(end_id, f"<<B>round {rnd.number} ends</B>{lines}<BR ALIGN='LEFT'/>>", shape="note",
+                ends = _esc(say("round {round} ends", round=rnd.number))
+                rg.node(end_id, f"<<B>{ends}</B>{lines}<BR ALIGN='LEFT'/>>", shape="note",
                         style="filled", fillcolor="#fafafa", color="#bdbdbd", fontsize="9",
                         width=f"{widths.get(SUPPLY_COLUMN, 1.0):.2f}", **{"class": "roundend"})
                 last = next((t.nodes[-1].id for t in reversed(rnd.turns) if t.nodes), None)
@@ -509,7 +514,7 @@ def _resolve(end: str | tuple[str, str], rnd: int, ids: dict[tuple[int, str, str
 def _draw_turn(rg: Any, turn: Turn, ids: dict[tuple[int, str, str], str], widths: dict[int, float]) -> str | None:
     colour = empire_colour(turn.empire)
     with rg.subgraph(name=f"cluster_r{turn.round}_{turn.empire}") as tg:
-        tg.attr(label=f"<<B>{_esc(turn.empire)}</B>>", labeljust="l", fontsize="13", fontcolor=colour.strong,
+        tg.attr(label=f"<<B>{_esc(term(turn.empire))}</B>>", labeljust="l", fontsize="13", fontcolor=colour.strong,
                 color=colour.strong, penwidth="2", style="rounded,filled", fillcolor="#ffffff", margin="6")
         columns: dict[int, list[str]] = {}
         for node in turn.nodes:
@@ -550,11 +555,11 @@ def _draw_node(tg: Any, node: Node, width: float | None = None) -> None:
         attrs.update({"class": f"office {node.kind}" if node.kind == "skipped" else "owed",
                       "style": "rounded,dashed,filled", "fillcolor": "#fafafa", "color": "#bdbdbd",
                       "fontcolor": "#9e9e9e"})
-        who_text = who or "no agent"
+        who_text = term(who) if who else _("no agent")
     else:
         attrs.update({"class": "office executed", "fillcolor": colour.light, "color": colour.strong,
                       "penwidth": "1.5"})
-        who_text = who or ""
+        who_text = term(who) if who else ""
     if node.leap is not None:
         attrs["class"] += f" leapt-{node.leap}"
     rows = [node.head + (f"  <FONT COLOR='{_ink(node, colour)}'>{_esc(who_text)}</FONT>" if who_text else "")
@@ -577,7 +582,7 @@ def _note_lines(node: Node) -> list[str]:
 def _width(node: Node) -> float:
     """A generous guess at the width (inches) the node's label needs in DejaVu Sans: the text of its widest
     line at its point size, at about 0.52 em a character, plus the margins."""
-    head = _TAG.sub("", node.head) + "  " + (node.society or "no agent")
+    head = _TAG.sub("", node.head) + "  " + (term(node.society) if node.society else _("no agent"))
     head += " " * (2 + round(len(node.label or "") * 9 / 11))  # the label, at 9 points, in 11-point spaces
     sized = [(head, 11.0), *((line, 11.0 if i == 0 else 9.0) for i, line in enumerate(node.lines)),
              *((part, 9.0) for part in _note_lines(node))]

@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+# The tests read English unless a test asks for another language (`--lang`): the machine's locale is not theirs.
+os.environ["WHISPERS_LANG"] = "en"
+
 PG_CONNECT: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
 
 

@@ -21,5 +21,14 @@ def test_the_wheel_installs_only_the_whispers_package(tmp_path: Path) -> None:
                  "whispers/ledger/rules.py", "whispers/cli/main.py", "whispers/projections/views.py",
                  "whispers/web/app.py", "whispers/web/templates/game.html", "whispers/web/static/app.js"):
         assert data in names
+    # the build compiles the message catalogues (setup.py): every language's .mo is in the wheel, and reads
+    import gettext
+    import io
+
+    for code in ("en", "fr", "it", "es"):
+        assert f"whispers/projections/locales/{code}/LC_MESSAGES/whispers.po" in names
+        assert f"whispers/projections/locales/{code}/LC_MESSAGES/whispers.mo" in names
+    compiled = zipfile.ZipFile(wheel).read("whispers/projections/locales/fr/LC_MESSAGES/whispers.mo")
+    assert gettext.GNUTranslations(io.BytesIO(compiled)).pgettext("office", "sheriff") == "Commissaire"
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "whispers = whispers.cli.main:main" in zipfile.ZipFile(wheel).read(entry).decode()

@@ -28,6 +28,8 @@ from whispers.application import files, following, reading, recording, review, s
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
+from whispers.ledger.words import LANGUAGES, _, cite, n_, position, term, tongue
+from whispers.projections.language import canonical, from_header, speak, stop
 from whispers.web.live import Hub
 
 HERE = Path(__file__).parent
@@ -121,12 +123,17 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                 holder.__exit__(None, None, None)
     hub = Hub(store)
     held = recording.HeldGames(store)
-    templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
+    templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                            extensions=["jinja2.ext.i18n"])
+    # looked up when a page renders, in the language of its request (`speaking`)
+    templates.install_gettext_callables(gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
+    templates.filters["term"] = term
+    templates.filters["position"] = position
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list,
                              card_names=lambda deck: [f"{deck}:{n}" for n in range(1, CARDS_PER_DECK + 1)])
 
     def page(name: str, **context: Any) -> HTMLResponse:
-        return HTMLResponse(templates.get_template(name).render(**context))
+        return HTMLResponse(templates.get_template(name).render(lang=tongue().code, **context))
 
     def resolve(request: Request, by_director: bool) -> Access:
         game, token = request.path_params["game"], request.path_params["token"]
@@ -139,6 +146,13 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     def guarded(api: bool = False, by_director: bool = False):
         def wrap(handler):
             async def endpoint(request: Request) -> Response:
+                token = speak(language_of(request))
+                try:
+                    return await _guarded(request, handler)
+                finally:
+                    stop(token)
+
+            async def _guarded(request: Request, handler) -> Response:
                 try:
                     found = resolve(request, by_director)
                 except UnknownGame:
@@ -154,7 +168,8 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                 except GameMovedOn as exc:
                     return JSONResponse({"error": str(exc), "moved_on": True}, status_code=409)
                 except RuleError as exc:
-                    return JSONResponse({"error": exc.reason, "rule": exc.rule}, status_code=422)
+                    return JSONResponse({"error": exc.reason, "rule": exc.rule, "cited": cite(exc.rule)},
+                                        status_code=422)
                 except BadRequest as exc:
                     return JSONResponse({"error": str(exc)}, status_code=400)
                 except WhispersError as exc:
@@ -280,14 +295,17 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         seen = body.get("version")
         if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
             return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
-        command = recording.parse_move(body["line"])
+        # the table may type its own words (Ours Commissaire); the notation reads canonical ids
+        line = body["line"] if tongue().code == "en" else canonical(body["line"], tongue().code)
+        command = recording.parse_move(line)
         if command is None:
             return JSONResponse({"error": "an empty line: nothing to record"}, status_code=422)
         # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
         began = time.perf_counter()
         done = await run_in_threadpool(held.record, found.game, command, seen)
         took = (time.perf_counter() - began) * 1000
-        return JSONResponse(done.to_json(), status_code=201, headers={"server-timing": f"move;dur={took:.1f}"})
+        return JSONResponse({**done.to_json(), "line": line}, status_code=201,
+                            headers={"server-timing": f"move;dur={took:.1f}"})
 
     @guarded(api=True)
     async def live(request: Request, found: Access) -> Response:
@@ -303,10 +321,13 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         async def endpoint(request: Request) -> Response:
             if not sharing.director_allows(director_token, request.path_params["token"]):
                 return _not_found(False)
+            token = speak(language_of(request))
             try:
                 return await handler(request)
             except WhispersError as exc:
                 return page("error.html", message=str(exc))
+            finally:
+                stop(token)
         return endpoint
 
     @director
@@ -381,6 +402,12 @@ def from_environment() -> Starlette:
         raise SystemExit("WHISPERS_DIRECTOR_TOKEN: at least 22 characters (whispers serve makes one)")
     tournament = os.environ.get("WHISPERS_TOURNAMENT")
     return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
+
+
+def language_of(request: Request) -> str:
+    """The page's language: the link's ?lang= when it names one of ours, else the browser's Accept-Language."""
+    asked = request.query_params.get("lang")
+    return asked if asked in LANGUAGES else from_header(request.headers.get("accept-language"))
 
 
 def _at(request: Request) -> int | None:

@@ -16,7 +16,9 @@ function send(url, token, body) {
 
 function refuse(box, answer) {
   // a refused move names the rule that forbids it (the rulebook section)
-  box.textContent = answer.body.rule ? answer.body.error + " — rule: " + answer.body.rule : answer.body.error;
+  // in the reader's edition where it has the section (`cited`), else the rule as the engine names it
+  const rule = answer.body.cited || answer.body.rule;
+  box.textContent = rule ? answer.body.error + " (" + rule + ")" : answer.body.error;
   box.hidden = false;
   if (answer.status === 409) { document.getElementById("moved").hidden = false; }
 }

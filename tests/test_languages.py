@@ -1,0 +1,368 @@
+"""The game's words in English, French, Italian and Spanish (issue 14): the catalogues, the choice of language,
+the rulebooks' glossary (rules-digest §1) in what `status`, `score`, `log`, a refusal and a timeline print, and
+the user's words read back to the notation's canonical ids."""
+
+import importlib.util
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from whispers.cli.main import whispers
+from whispers.ledger.words import LANGUAGES, TERMS, say, term
+from whispers.projections import language
+
+REPO = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("catalogues", REPO / "tools" / "catalogues.py")
+assert spec is not None and spec.loader is not None
+catalogues = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(catalogues)
+
+GLOSSARY = {
+    # rules-digest §1: the words each edition prints (ES leaves the Pale Raven in English: docs/languages.md)
+    "fr": {"bear": "Ours", "eagle": "Aigle", "sheriff": "Commissaire", "steward": "Intendant", "devout": "Dévoué",
+           "dutiful": "Serviable", "unallied": "Neutre", "raven": "Corbeau Blanc", "rat": "Culte du Rat"},
+    "it": {"bear": "Orso", "eagle": "Aquila", "sheriff": "Sceriffo", "steward": "Amministratore", "devout": "Devoto",
+           "dutiful": "Fedele", "unallied": "Non alleato", "raven": "Corvo Pallido", "rat": "Culto del Ratto"},
+    "es": {"bear": "Oso", "eagle": "Águila", "sheriff": "Alguacil", "steward": "Mayordomo", "devout": "Devoto",
+           "dutiful": "Cumplido", "unallied": "No aliado", "raven": "Cuervo Pálido", "rat": "Culto de la Rata"},
+}
+OTHERS = ("fr", "it", "es")
+
+
+def run(store: Path, *args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(whispers, [*args, "--store", str(store)], input=stdin, prog_name="whispers",
+                              env={"COLUMNS": "200"})
+
+
+def ok(result: Result) -> str:
+    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+# --- the catalogues ---------------------------------------------------------------------------------------
+
+
+def test_every_message_id_the_code_uses_has_a_translation_in_every_language() -> None:
+    wanted = catalogues.template()
+    assert len(wanted) > 150
+    for code in LANGUAGES:
+        assert catalogues.missing(code, wanted) == [], code
+
+
+def test_a_missing_translation_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail: a catalogue with one message left blank is named for it."""
+    copy = tmp_path / "fr" / "LC_MESSAGES" / "whispers.po"
+    copy.parent.mkdir(parents=True)
+    text = catalogues.path("fr").read_text(encoding="utf-8")
+    copy.write_text(text.replace('msgstr "Ours"', 'msgstr ""', 1), encoding="utf-8")
+    monkeypatch.setattr(catalogues, "LOCALES", tmp_path)
+    assert catalogues.missing("fr") == ["empire: bear"]
+
+
+def test_every_translation_keeps_its_placeholders() -> None:
+    fields = re.compile(r"\{(\w*)\}")
+    for code in LANGUAGES:
+        for message in catalogues.read(code):
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            for string in strings:
+                assert set(fields.findall(string)) == set(fields.findall(ids[-1])), (code, message.id, string)
+
+
+def test_every_term_of_the_glossary_has_a_word_in_every_language() -> None:
+    for code in OTHERS:
+        tongue = language.load(code)
+        for kind, ids in TERMS.items():
+            for word in ids:
+                said = tongue.pgettext(kind, word)
+                assert said and (said != word or word in ("lion", "rat", "serpent")), (code, kind, word)
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_glossary_is_the_rulebooks(code: str) -> None:
+    """rules-digest §1.1-1.4: empires, offices, loyalty slots and societies as each edition prints them."""
+    token = language.speak(code)
+    try:
+        for word, said in GLOSSARY[code].items():
+            assert term(word) == said
+    finally:
+        language.stop(token)
+
+
+def test_a_compiled_catalogue_is_read_and_a_stale_one_is_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A .mo older than its .po (a catalogue edited since the build) is not read: the .po is compiled in memory."""
+    import os
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    folder = tmp_path / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = folder / "whispers.po"
+    shutil.copy(catalogues.path("fr"), po)
+    with po.open("rb") as source:
+        catalog = read_po(source, locale="fr")
+    catalog.get("bear", context="empire").string = "OURS-COMPILED"
+    with (folder / "whispers.mo").open("wb") as target:
+        write_mo(target, catalog)
+    monkeypatch.setattr(language, "LOCALES", tmp_path)
+    assert language._translations("fr").pgettext("empire", "bear") == "OURS-COMPILED"
+    os.utime(folder / "whispers.mo", (1, 1))
+    assert language._translations("fr").pgettext("empire", "bear") == "Ours"
+
+
+# --- which language ---------------------------------------------------------------------------------------
+
+
+def test_the_language_is_asked_else_whispers_lang_else_the_locale_else_english() -> None:
+    assert language.choose("it", {"WHISPERS_LANG": "fr", "LANG": "es_ES.UTF-8"}) == "it"
+    assert language.choose(None, {"WHISPERS_LANG": "fr", "LANG": "es_ES.UTF-8"}) == "fr"
+    assert language.choose(None, {"LANG": "es_ES.UTF-8"}) == "es"
+    assert language.choose(None, {"LC_MESSAGES": "it_IT.UTF-8", "LANG": "es_ES.UTF-8"}) == "it"
+    assert language.choose(None, {"LC_ALL": "fr_CA", "LC_MESSAGES": "it_IT", "LANG": "es_ES"}) == "fr"
+    assert language.choose(None, {"LANG": "de_DE.UTF-8"}) == "en"
+    assert language.choose(None, {"LANG": "C.UTF-8"}) == "en"
+    assert language.choose(None, {}) == "en"
+    with pytest.raises(language.UnknownLanguage, match="WHISPERS_LANG 'de'"):
+        language.choose(None, {"WHISPERS_LANG": "de"})
+
+
+def test_a_browser_gets_its_best_language() -> None:
+    assert language.from_header("de-DE, fr;q=0.8, it;q=0.9") == "it"
+    assert language.from_header("fr-CH, fr;q=0.9, en;q=0.8") == "fr"
+    assert language.from_header("de, ja") == "en"
+    assert language.from_header("es;q=0, fr;q=0.1") == "fr"
+    assert language.from_header(None) == "en"
+
+
+def test_the_cli_offers_every_language() -> None:
+    from whispers.cli import main
+
+    assert main.LANGUAGES == LANGUAGES
+
+
+def test_an_unknown_lang_is_refused_in_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(whispers, ["--lang", "de", "games", "--store", str(tmp_path / "s.sqlite")])
+    assert result.exit_code == 2 and "de" in result.stderr
+
+
+def test_numbers_and_plurals_follow_the_language() -> None:
+    from whispers.ledger.words import n_, plural, tongue
+
+    token = language.speak("fr")
+    try:
+        assert plural(0, "city") == "0 ville"  # French counts zero in the singular
+        assert plural(2, "city") == "2 villes"
+        assert n_("{n} card", "{n} cards", 1) == "1 carte"
+        assert tongue().number(12345) == "12\u202f345"
+        assert language.format_date("2026-11-22", "fr") == "22 nov. 2026"
+    finally:
+        language.stop(token)
+    token = language.speak("en")
+    try:
+        assert plural(0, "city") == "0 cities"
+    finally:
+        language.stop(token)
+
+
+# --- what the commands print ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    store = tmp_path_factory.mktemp("languages") / "demo.sqlite"
+    ok(CliRunner().invoke(whispers, ["--lang", "fr", "demo", "--store", str(store)]))
+    return store
+
+
+DEMO_WORDS = {
+    "fr": ("coups enregistrés", "Conseils Impériaux", "Commissaire", "Ours", "Corbeau Blanc", "Dévoué",
+           "scores finaux", "Culte du Rat gagne", "Essayez ensuite"),
+    "it": ("mosse registrate", "Consigli dell'impero", "Sceriffo", "Orso", "Corvo Pallido", "Devoto",
+           "punteggi finali", "Culto del Ratto vince", "Prova poi"),
+    "es": ("jugadas registradas", "Consejos imperiales", "Alguacil", "Oso", "Cuervo Pálido", "Devoto",
+           "puntuaciones finales", "Culto de la Rata gana", "Prueba después"),
+}
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_demo_plays_in_the_language(tmp_path: Path, code: str) -> None:
+    out = ok(CliRunner().invoke(whispers, ["--lang", code, "demo", "--store", str(tmp_path / "d.sqlite")],
+                                env={"COLUMNS": "200"}))
+    for words in DEMO_WORDS[code]:
+        assert words in out, words
+    assert "Try next" not in out and "sheriff" not in out and "Council" not in out
+
+
+def test_the_games_listing_speaks_the_language(demo_store: Path) -> None:
+    out = ok(run(demo_store, "--lang", "fr", "games"))
+    assert "Corbeau Blanc,Araignée Ancillaire,Culte du Rat,Serpent Éternel" in out
+    assert "terminée, vainqueur Culte du Rat" in out
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_status_score_and_log_speak_the_glossary(demo_store: Path, code: str) -> None:
+    words = GLOSSARY[code]
+    status = ok(run(demo_store, "--lang", code, "status", "demo"))
+    for word in ("bear", "eagle", "sheriff", "steward", "devout", "dutiful", "unallied", "raven", "rat"):
+        assert words[word] in status, (code, word)
+    score = ok(run(demo_store, "--lang", code, "score", "demo"))
+    for word in ("bear", "eagle", "raven", "rat"):
+        assert words[word] in score, (code, word)
+    log = ok(run(demo_store, "--lang", code, "log", "demo")).splitlines()
+    comments = "\n".join(line for line in log if line.startswith("#   "))
+    assert words["bear"] in comments and {"fr": "manche", "it": "turno", "es": "ronda"}[code] in comments
+    moves = [line for line in log if not line.startswith("#")]
+    english = [line for line in ok(run(demo_store, "log", "demo")).splitlines() if not line.startswith("#")]
+    assert moves == english  # the notation stays in canonical ids
+
+
+@pytest.mark.parametrize(("code", "cited"), [("fr", "(FR Attaquer, 302)"), ("it", "(IT Azione d'attacco, 284)"),
+                                             ("es", "(ES Acción de ataque, 187)"), ("en", "(EN Attack Action)")])
+def test_a_refusal_cites_the_readers_edition(tmp_path: Path, code: str, cited: str) -> None:
+    """EN "Attack Action" / FR "Attaquer" (302) / IT "Azione d'attacco" (284) / ES "Acción de ataque" (187): an
+    attack must target a region another empire controls."""
+    store = tmp_path / "s.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat", "--first", "raven"))
+    for line in ("raven loyalty sealed", "rat loyalty sealed", "raven deploy bear.sheriff", "rat deploy eagle.sheriff",
+                 "raven deploy lion.sheriff", "rat deploy horse.sheriff", "raven deploy elephant.sheriff",
+                 "rat deploy bear.steward"):
+        ok(run(store, "move", "g", *line.split()))
+    before = ok(run(store, "log", "g"))
+    result = run(store, "--lang", code, "move", "g", "raven", "attack", "pinewatch", "wolfmere", "1")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip().endswith(cited) and len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith({"fr": "Erreur : ", "it": "Errore: ", "es": "Error: ", "en": "Error: "}[code])
+    if code != "en":
+        assert GLOSSARY[code]["bear"] in result.stderr
+    assert ok(run(store, "log", "g")) == before
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_timeline_speaks_the_glossary(demo_store: Path, code: str) -> None:
+    dot = ok(run(demo_store, "--lang", code, "timeline", "demo", "-o", "-"))
+    for word in ("bear", "sheriff", "raven"):
+        assert GLOSSARY[code][word] in dot, (code, word)
+
+
+# --- the user's words -------------------------------------------------------------------------------------
+
+OPENING_EN = """\
+raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant
+rat loyalty sealed
+raven deploy bear.sheriff
+rat deploy eagle.sheriff
+raven deploy lion.chancellor
+rat deploy horse.steward
+raven deploy elephant.marshal
+rat deploy bear.steward
+"""
+OPENING_FR = """\
+Corbeau loyalty Dévoué=Ours serviable=AIGLE Affilié=Lion Neutre=cheval Opposé=Éléphant
+Culte du Rat loyalty sealed
+Corbeau Blanc deploy Ours.Commissaire
+Rat deploy Aigle Commissaire
+deploy Lion Chancelier
+deploy cheval.intendant
+deploy Éléphant Maréchal
+deploy Ours Intendant
+"""
+
+
+def test_the_user_s_words_are_read_back_to_canonical_ids() -> None:
+    assert language.canonical("Corbeau Blanc deploy Ours.Commissaire", "fr") == "raven deploy bear.sheriff"
+    assert language.canonical("Araignée deploy ours commissaire", "fr") == "spider deploy bear.sheriff"
+    assert language.canonical("Serpiente Infinita swap-loyalty Devoto Cumplido", "es") == \
+        "serpent swap-loyalty devout dutiful"
+    assert language.canonical("Corvo loyalty Non alleato=Orso", "it") == "raven loyalty unallied=bear"
+    assert language.canonical("raven attack red-cliffs windmoor 2", "fr") == "raven attack red-cliffs windmoor 2"
+    assert language.canonical('undo "le Corbeau a mal compté les Ours"', "fr") == \
+        'undo "le Corbeau a mal compté les Ours"'
+    assert language.canonical('ruling "Ours" Corbeau', "fr") == 'ruling "Ours" raven'
+
+
+def test_tab_offers_the_readers_words() -> None:
+    from whispers.cli.recorder import said_forms
+
+    token = language.speak("fr")
+    try:
+        assert said_forms("bear.sheriff") == ["Ours.Commissaire"]
+        assert said_forms("raven") == ["Corbeau"]
+        assert said_forms("red-cliffs") == []
+    finally:
+        language.stop(token)
+    assert said_forms("bear.sheriff") == []
+
+
+def test_a_game_recorded_in_french_equals_the_same_game_recorded_in_english(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    for name in ("en-game", "fr-game"):
+        ok(run(store, "new", name, "--players", "raven,rat", "--first", "raven"))
+    ok(run(store, "record", "en-game", stdin=OPENING_EN + "q\n"))
+    said = ok(run(store, "--lang", "fr", "record", "fr-game", stdin=OPENING_FR + "q\n"))
+    assert "= raven deploy bear.sheriff" in said and "Refusé" not in said
+    english = ok(run(store, "log", "en-game")).splitlines()[1:]
+    french = ok(run(store, "log", "fr-game")).splitlines()[1:]
+    assert len(english) > 10 and french == english
+
+
+# --- the web pages ----------------------------------------------------------------------------------------
+
+
+def test_a_page_follows_the_browser_unless_the_link_says_otherwise() -> None:
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+    page = f"/g/g1/{links.table}/"
+    french = client.get(page, headers={"Accept-Language": "fr-CH, fr;q=0.9, en;q=0.8"}).text
+    assert '<html lang="fr">' in french and "Corbeau Blanc" in french and "Sociétés secrètes" in french
+    italian = client.get(page + "?lang=it", headers={"Accept-Language": "fr"}).text
+    assert '<html lang="it">' in italian and "Corvo Pallido" in italian
+    english = client.get(page).text
+    assert '<html lang="en">' in english and "raven" in english and "Corbeau" not in english
+
+    # the table types its own words; the record holds the canonical line, and the answer echoes it
+    bearer = {"Authorization": f"Bearer {links.table}", "Accept-Language": "fr"}
+    said = client.post(page + "moves", headers=bearer,
+                       json={"line": "Corbeau loyalty Dévoué=Aigle Serviable=Cheval Affilié=Ours Neutre=Éléphant "
+                                     "Opposé=Lion"})
+    assert said.status_code == 201, said.text
+    assert said.json()["line"] == ("raven loyalty devout=eagle dutiful=horse affiliated=bear unallied=elephant "
+                                   "opposed=lion")
+    refused = client.post(page + "moves", headers=bearer, json={"line": "Araignée deploy Ours Commissaire"})
+    assert refused.status_code == 422
+    assert refused.json()["cited"] == "FR Comment jouer, 221" and refused.json()["rule"] == "EN Gameplay Overview"
+    assert "Mise en place" in refused.json()["error"]
+
+
+def test_no_message_is_looked_up_inside_an_f_string() -> None:
+    """Babel's extractor cannot see a message inside an f-string's braces (`f"{say('...')}"`), so such a message
+    would never reach the catalogues (and the test above could not miss it): every one is written outside."""
+    # inside braces, or with a single-quoted literal (the code quotes with ", so ' is an f-string's inner quote)
+    inside = re.compile(r"""\{\s*(?:say|_|n_)\(\s*['"]|(?<![\w.])(?:say|_|n_)\(\s*'""")
+    found = [f"{path.relative_to(REPO)}:{number}" for folder in catalogues.SOURCES
+             for path in sorted((REPO / folder).rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if inside.search(line)]
+    assert found == []
+
+
+def test_a_game_named_like_a_term_keeps_its_name() -> None:
+    token = language.speak("fr")
+    try:
+        assert say("{game}: stopped.", game="bear") == "bear : arrêté."
+        assert say("{society} wins", society="bear") == "Ours gagne"
+    finally:
+        language.stop(token)
