@@ -77,16 +77,19 @@ def wait(driver: Any, until) -> None:
 
 
 def tap_and_record(driver: Any, line: str) -> None:
-    """Taps the option button that begins `line`, completes the notation field, and taps Record."""
+    """Taps the move's picker (one form per legal move), chooses each value of `line` in its fields by tapping
+    (a `key=value` in the select whose notation is `key=...`, a bare word in its `{}` select), and taps Record."""
+    from selenium.webdriver.support.select import Select
+
     society, verb, rest = line.split(" ", 2)
-    button = next(b for b in driver.find_elements(By.CSS_SELECTOR, "button.option")
-                  if b.get_attribute("data-line").split()[:2] == [society, verb])
-    button.click()
-    field = driver.find_element(By.ID, "line")
-    assert field.get_attribute("value").split() == [society, verb]  # the tap filled the move's start
-    field.send_keys(Keys.END, (" " if not field.get_attribute("value").endswith(" ") else "") + rest)
+    form = next(f for f in driver.find_elements(By.CSS_SELECTOR, "form.pick")
+                if (f.get_attribute("data-society"), f.get_attribute("data-verb")) == (society, verb))
+    for word in rest.split():
+        key, _, value = word.rpartition("=")
+        fmt = f"{key}={{}}" if key else "{}"
+        Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{fmt}"]')).select_by_value(value)
     before = version_of(driver)
-    driver.find_element(By.CSS_SELECTOR, "#move button[type=submit]").click()
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait(driver, lambda d: _version_or_none(d) not in (None, before))
 
 

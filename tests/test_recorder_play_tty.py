@@ -37,7 +37,7 @@ def store(tmp_path: Path) -> Path:
 
 def test_the_prompt_gives_the_play_its_cards_effects_and_parameter_domains(store: Path) -> None:
     """play_words reads the prompt's choices: lion:8 plays the Lion deck's effects playable now (REV 292-294: G and
-    M, raven's order being to come); use-position's `position` offers every council position."""
+    M, raven's order being to come); use-position's `position` offers the other positions raven controls."""
     from whispers.application import recording
 
     p = recording.next_move(recording.open_game(str(store), "tty"))
@@ -47,8 +47,9 @@ def test_the_prompt_gives_the_play_its_cards_effects_and_parameter_domains(store
     assert "effect=use-position" in effects and "effect=midnight-oil" in effects
     assert not any(e in effects for e in ("effect=hoard", "effect=plague-control", "effect=move-agent"))
     words = play_words(play.choices, ["lion:8", "effect=use-position"])
-    # every council position, and no pay= word: raven holds no other card
-    assert "position=lion.sheriff" in words and "position=bear.chancellor" in words and len(words) == 20
+    # the other positions raven controls (EN 434, REV 391), and no pay= word: raven holds no other card
+    assert "position=lion.sheriff" in words and "position=bear.chancellor" in words
+    assert "position=eagle.sheriff" not in words and len(words) == 7
     assert play_words(play.choices, ["lion:8", "effect=use-position", "position=lion.sheriff"]) == []
     assert "lion:8" in legal_words(p, ["raven", "play"])
 
