@@ -44,7 +44,7 @@ from eventsourcing.domain import Aggregate, event
 
 from whispers.ledger import randomgame
 from whispers.ledger.board_files import load_board
-from whispers.ledger.game import import_lines, import_record, load, record
+from whispers.ledger.game import head, import_lines, import_record, load, record
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import MAX_LINE, parse_line
 from whispers.ledger.recordfile import dumps
@@ -189,7 +189,7 @@ def long_and_short(url: str, runs: int, target: int = 5000) -> dict[str, float]:
             moves = random.Random(1)
 
             def once() -> None:
-                game = load(store, name)
+                game = head(store, name)  # as `whispers move` loads it: from its snapshot
                 after, _ = record(store, game, randomgame.random_command(game.state, moves, cards=False))
                 paused = cpu_seconds()
                 record(store, after, c.Undo("bench"))
