@@ -59,13 +59,13 @@ def status_of(state: Any, viewer: str | None = None) -> Status:
 
 
 def status(store: Store | str | None, game: str, viewer: str | None = None, at: int | None = None) -> Status:
-    from whispers.ledger.game import load
+    from whispers.ledger.game import head, load
     from whispers.projections.labels import labels
 
     with opened(store) as s:
-        record = load(s, game, at)
+        record = load(s, game, at) if at is not None else head(s, game)  # the state from its snapshot
+        named = labels(record.events)  # the events read while the store is open
     found = status_of(record.state, viewer)
-    named = labels(record.events)
     found.view["last_move"] = str(named[max(named)]) if named else None  # its label (projections/labels.py)
     return found
 

@@ -16,7 +16,8 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
 - `whispers status`, `games` and `stats --all` as commands, beside F1 (`python -c "import click,
   eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg on PostgreSQL);
 - a game of about 5,000 events (a move and its take-back, again and again) beside a 214-event game standing at the
-  same point of play: `whispers status` of each, and one move each decided and appended in process.
+  same point of play: `whispers status` of each, and one move each loaded as `whispers move` loads it (from its
+  snapshot, ledger/snapshots.py), decided and appended in process.
 Targets (issue 6): replay within 5x its baseline and under 15 ms; incremental update under 1 s;
 `whispers status` under 1.5x the start-up of `python -c "import click, eventsourcing, msgpack"`.
 """

@@ -89,13 +89,23 @@ def head(store: Store, name: str) -> Game:
                 state = snapshots.fold_on(state, read_frozen_facts(facts, name))
             if state is not None and state.version == since + len(facts):
                 if len(facts) >= snapshots.EVERY:
-                    store.keep_snapshot(name, snapshots.encode(state, snapshots.digest(last)))
+                    _keep_snapshot(store, name, state, last)
                 return Game(name, None, state, _reader(store, name, state.version))
     game = load(store, name)
     tail = store.tail(name, game.version)
     if tail is not None and tail[1] is not None:
-        store.keep_snapshot(name, snapshots.encode(game.state, snapshots.digest(tail[1])))
+        _keep_snapshot(store, name, game.state, tail[1])
     return game
+
+
+def _keep_snapshot(store: Store, name: str, state: GameState, stored: bytes) -> None:
+    """A snapshot is a cache: a store that cannot take one now (read-only, locked) is read as it is."""
+    from contextlib import suppress
+
+    from whispers.ledger import snapshots
+
+    with suppress(StoreError):
+        store.keep_snapshot(name, snapshots.encode(state, snapshots.digest(stored)))
 
 
 def _reader(store: Store, name: str, version: int) -> Callable[[], tuple[ev.Event, ...]]:

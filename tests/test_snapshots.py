@@ -158,3 +158,22 @@ def test_rules_decide_the_same_from_a_snapshot():
 
         command = random_command(replayed.state, random.Random(1))
         assert rules.decide(cached.state, command) == rules.decide(replayed.state, command)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_snapshots_are_kept_and_read_on_each_database(backend, request, tmp_path, monkeypatch):
+    """The snapshot row and the tail read after it, on SQLite and PostgreSQL, as on the in-memory store."""
+    monkeypatch.setattr(snapshots, "EVERY", 4)
+    url = str(tmp_path / "s.sqlite") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    name = f"g{tmp_path.name[-8:].replace('_', '')}"
+    events = random_events(10, 90, undo_rate=0.3)
+    with open_store(url) as store:
+        store.create(name, [{**events[0].to_fact(), "name": name}])
+        for version, event in enumerate(events[1:], start=2):
+            store.append(name, version - 1, [event.to_fact()])
+            if version % 3 == 0:
+                cached, replayed = head(store, name), load(store, name)
+                assert cached.version == replayed.version == version
+                assert_same(cached.state, replayed.state)
+        assert store.snapshot(name) is not None
+        assert head(store, name)._events is None
