@@ -81,7 +81,7 @@ def head(store: Store, name: str) -> Game:
     if found is not None:
         since, at, chain, complete = found
         tail = store.tail(name, since)
-        if tail is not None and tail[1] is not None and snapshots.digest(tail[1]) == at:
+        if tail is not None and tail[1] is not None and tail[1] == at:
             first, _, facts, last = tail
             started = read_facts([first], name)[0]
             state = snapshots.decode(chain, complete, evolve(None, started))
@@ -105,7 +105,7 @@ def _keep_snapshot(store: Store, name: str, state: GameState, stored: bytes) -> 
     from whispers.ledger import snapshots
 
     with suppress(StoreError):
-        store.keep_snapshot(name, snapshots.encode(state, snapshots.digest(stored)))
+        store.keep_snapshot(name, snapshots.encode(state, stored))
 
 
 def _reader(store: Store, name: str, version: int) -> Callable[[], tuple[ev.Event, ...]]:

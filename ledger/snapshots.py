@@ -3,7 +3,7 @@
 An adapter: the core's state is serialised here, never in the core. A snapshot is msgpack of plain data (never
 pickle: a store is data, and a snapshot read back builds only the value types named below), as text in a read
 model row of the store (`Store.snapshot`). It holds the state at one version, the chain of earlier states a
-take-back returns to (`GameState.prior`) cut short after `DEPTH` of them, and a digest of the stored event at
+take-back returns to (`GameState.prior`) cut short after `DEPTH` of them, and the stored bytes of the event at
 its version, so a snapshot of another record (a store replaced, restored, recreated) is never used. The board
 and ruleset are not in it: they come from the game's first event, as the fold builds them.
 
@@ -13,8 +13,7 @@ replays the whole record, the fallback to everything here.
 
 from __future__ import annotations
 
-import base64
-import hashlib
+from binascii import a2b_base64, b2a_base64
 from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any
@@ -40,11 +39,6 @@ _CUT: WeakValueDictionary[int, GameState] = WeakValueDictionary()
 """The states read back whose earlier states were cut off (by id: a state is not hashable)."""
 
 
-def digest(stored: bytes) -> str:
-    """Names one stored event (its bytes hold its timestamp): a snapshot says which event it was taken at."""
-    return hashlib.blake2b(stored, digest_size=16).hexdigest()
-
-
 def is_cut(state: GameState) -> bool:
     """Whether `state` came from a snapshot without its earlier states (a take-back from it needs a replay)."""
     return _CUT.get(id(state)) is state
@@ -66,8 +60,9 @@ def fold_on(state: GameState, events: Iterable[ev.Event]) -> GameState | None:
     return state
 
 
-def encode(state: GameState, at: str) -> str:
-    """The snapshot of `state`, the state after the stored event whose digest is `at`."""
+def encode(state: GameState, at: bytes) -> str:
+    """The snapshot of `state`, the state after the stored event `at` (its bytes as stored: they hold its
+    timestamp, so the event of another record at the same version is another)."""
     chain: list[dict[str, Any]] = []
     current: GameState | None = state
     complete = True
@@ -82,17 +77,17 @@ def encode(state: GameState, at: str) -> str:
         current = current.prior
     data = {"layout": LAYOUT, "fields": list(_FIELDS), "version": state.version, "at": at, "chain": chain,
             "complete": complete}
-    return base64.b64encode(msgpack.packb(data, use_bin_type=True)).decode("ascii")
+    return b2a_base64(msgpack.packb(data, use_bin_type=True), newline=False).decode("ascii")
 
 
-def version_of(text: str) -> tuple[int, str, list[dict[str, Any]], bool] | None:
-    """(version, digest of its event, chain, whether the chain is whole) of a kept snapshot; None if it is of
-    another layout or not a snapshot at all."""
+def version_of(text: str) -> tuple[int, bytes, list[dict[str, Any]], bool] | None:
+    """(version, the stored bytes of its event, chain, whether the chain is whole) of a kept snapshot; None if it
+    is of another layout or not a snapshot at all."""
     try:
-        data = msgpack.unpackb(base64.b64decode(text), raw=False)
-        if data["layout"] != LAYOUT or tuple(data["fields"]) != _FIELDS:
+        data = msgpack.unpackb(a2b_base64(text), raw=False)
+        if data["layout"] != LAYOUT or tuple(data["fields"]) != _FIELDS or not isinstance(data["at"], bytes):
             return None
-        return int(data["version"]), str(data["at"]), list(data["chain"]), bool(data["complete"])
+        return int(data["version"]), data["at"], list(data["chain"]), bool(data["complete"])
     except Exception:  # whatever a damaged or foreign row raises: not a snapshot, the game is replayed
         return None
 

@@ -60,10 +60,10 @@ def test_a_snapshot_read_back_is_the_state_it_was_taken_of_at_every_version(seed
     state = None
     for version, event in enumerate(events, start=1):
         state = evolve(state, event)
-        found = snapshots.version_of(snapshots.encode(state, "digest"))
+        found = snapshots.version_of(snapshots.encode(state, b"event"))
         assert found is not None
-        at, digest, chain, complete = found
-        assert (at, digest) == (version, "digest")
+        at, stored, chain, complete = found
+        assert (at, stored) == (version, b"event")
         back = snapshots.decode(chain, complete, started)
         assert back is not None
         assert_same(back, state)
@@ -124,8 +124,8 @@ def test_a_snapshot_that_does_not_fit_is_not_used():
         for text in (foreign, "not a snapshot", foreign.replace(foreign[:12], "AAAAAAAAAAAA")):
             store.keep_snapshot("b", text)
             assert_same(head(store, "b").state, load(store, "b").state)
-        layout = snapshots.encode(fold(other), "x")
-        store.keep_snapshot("b", layout)  # a digest that names no event of b
+        layout = snapshots.encode(fold(other), b"x")
+        store.keep_snapshot("b", layout)  # taken at no event of b
         assert_same(head(store, "b").state, load(store, "b").state)
 
 
