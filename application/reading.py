@@ -59,13 +59,15 @@ def status_of(state: Any, viewer: str | None = None) -> Status:
 
 
 def status(store: Store | str | None, game: str, viewer: str | None = None, at: int | None = None) -> Status:
-    from whispers.ledger.game import head, load
+    from whispers.ledger.game import load
     from whispers.projections.labels import labels
 
     with opened(store) as s:
-        record = load(s, game, at) if at is not None else head(s, game)  # the state from its snapshot
-        named = labels(record.events)  # the events read while the store is open
+        # replayed, not read from a snapshot (ledger/snapshots.py): the last move's label needs every event read
+        # anyway, and reading them costs more than folding them
+        record = load(s, game, at)
     found = status_of(record.state, viewer)
+    named = labels(record.events)
     found.view["last_move"] = str(named[max(named)]) if named else None  # its label (projections/labels.py)
     return found
 
