@@ -85,7 +85,9 @@ def head(store: Store, name: str) -> Game:
             first, _, facts, last = tail
             started = read_facts([first], name)[0]
             state = snapshots.decode(chain, complete, evolve(None, started))
-            if state is not None and not snapshots.is_cut(state):
+            if state is not None and snapshots.is_cut(state):
+                state = None  # no earlier state kept at all: replayed, and a snapshot with them kept
+            if state is not None:
                 state = snapshots.fold_on(state, read_frozen_facts(facts, name))
             if state is not None and state.version == since + len(facts):
                 if len(facts) >= snapshots.EVERY:
