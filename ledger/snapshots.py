@@ -25,7 +25,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.evolve import evolve
 from whispers.ledger.state import Deck, GameState, Hand, Loyalty, Pending
 
-LAYOUT = 1
+LAYOUT = 2
 """Raised when the encoding below changes; a snapshot of another layout is ignored (the game is replayed)."""
 DEPTH = 8
 """How many earlier states a snapshot keeps: take-backs beyond them replay the record."""
@@ -65,12 +65,16 @@ def encode(state: GameState, at: bytes) -> str:
     timestamp, so the event of another record at the same version is another)."""
     chain: list[dict[str, Any]] = []
     current: GameState | None = state
+    later: GameState | None = None
     complete = True
     while current is not None:
         if len(chain) > DEPTH:
             complete = False
             break
-        chain.append({name: _plain(getattr(current, name)) for name in _FIELDS if name != "prior"})
+        # an earlier state holds only the fields in which it differs from the one after it (most are the same)
+        chain.append({name: _plain(getattr(current, name)) for name in _FIELDS
+                      if name != "prior" and (later is None or getattr(current, name) != getattr(later, name))})
+        later = current
         if is_cut(current):
             complete = False
             break
@@ -96,12 +100,16 @@ def decode(chain: list[dict[str, Any]], complete: bool, started: GameState) -> G
     """The state a snapshot's chain holds, with the board and ruleset of `started` (the state after the game's
     first event); None if the chain is not well formed (the game is replayed)."""
     try:
+        whole = []  # each state's fields, the earlier ones filled in from the state after them
+        for values in chain:
+            built = {**(whole[-1] if whole else {}), **{name: _built(value) for name, value in values.items()}}
+            built.update(board=started.board, ruleset=started.ruleset)
+            whole.append(built)
         prior: GameState | None = None
         states = []
-        for values in reversed(chain):
+        for built in reversed(whole):
             new = object.__new__(GameState)
-            built = {name: _built(value) for name, value in values.items()}
-            built.update(board=started.board, ruleset=started.ruleset, prior=prior)
+            built["prior"] = prior
             if set(built) != set(_FIELDS):
                 return None
             new.__dict__.update(built)
