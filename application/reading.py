@@ -63,6 +63,8 @@ def status(store: Store | str | None, game: str, viewer: str | None = None, at: 
     from whispers.projections.labels import labels
 
     with opened(store) as s:
+        # replayed, not read from a snapshot (ledger/snapshots.py): the last move's label needs every event read
+        # anyway, and reading them costs more than folding them
         record = load(s, game, at)
     found = status_of(record.state, viewer)
     named = labels(record.events)

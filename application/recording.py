@@ -130,20 +130,20 @@ def reopening(command: c.Command | None) -> c.Command:
 def record_move(store: Store | str | None, game: str | Game, command: c.Command) -> Recorded:
     """Decide `command` against the game (its name: as recorded now; a Game: as that recorder last saw it) and
     append its events at exactly that version: GameMovedOn if another recorder appended since."""
-    from whispers.ledger.game import load, record
+    from whispers.ledger.game import head, record
 
     with opened(store) as s:
-        current = load(s, game) if isinstance(game, str) else game
+        current = head(s, game) if isinstance(game, str) else game
         after, produced = record(s, current, command)
     return Recorded(after, tuple(produced))
 
 
 def record_line(store: Store | str | None, game: str, text: str, reopen: bool = False) -> Recorded:
     """One move written as a notation line (`reopen`: an undo that reopens a finished game), as record_move."""
-    from whispers.ledger.game import load, record
+    from whispers.ledger.game import head, record
 
     with opened(store) as s:
-        current = load(s, game)
+        current = head(s, game)
         command = parse_move(text)
         if command is None:
             raise NotationError("an empty line: nothing to record")
@@ -156,10 +156,10 @@ def record_line(store: Store | str | None, game: str, text: str, reopen: bool = 
 def record_batch(store: Store | str | None, game: str, lines: Iterable[str]) -> Recorded:
     """Every move in `lines` (notation, one a line; blank and comment lines skipped), all or nothing: a bad line
     is named by its number and nothing is appended; GameMovedOn if another recorder appended meanwhile."""
-    from whispers.ledger.game import load, play
+    from whispers.ledger.game import head, play
 
     with opened(store) as s:
-        start = current = load(s, game)
+        start = current = head(s, game)
         produced: list[ev.Event] = []
         for number, text in enumerate(lines, start=1):
             try:

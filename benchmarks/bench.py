@@ -16,7 +16,8 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
 - `whispers status`, `games` and `stats --all` as commands, beside F1 (`python -c "import click,
   eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg on PostgreSQL);
 - a game of about 5,000 events (a move and its take-back, again and again) beside a 214-event game standing at the
-  same point of play: `whispers status` of each, and one move each decided and appended in process.
+  same point of play: `whispers status` of each, and one move each loaded as `whispers move` loads it (from its
+  snapshot, ledger/snapshots.py), decided and appended in process.
 Targets (issue 6): replay within 5x its baseline and under 15 ms; incremental update under 1 s;
 `whispers status` under 1.5x the start-up of `python -c "import click, eventsourcing, msgpack"`.
 """
@@ -44,7 +45,7 @@ from eventsourcing.domain import Aggregate, event
 
 from whispers.ledger import randomgame
 from whispers.ledger.board_files import load_board
-from whispers.ledger.game import import_lines, import_record, load, record
+from whispers.ledger.game import head, import_lines, import_record, load, record
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import MAX_LINE, parse_line
 from whispers.ledger.recordfile import dumps
@@ -189,7 +190,7 @@ def long_and_short(url: str, runs: int, target: int = 5000) -> dict[str, float]:
             moves = random.Random(1)
 
             def once() -> None:
-                game = load(store, name)
+                game = head(store, name)  # as `whispers move` loads it: from its snapshot
                 after, _ = record(store, game, randomgame.random_command(game.state, moves, cards=False))
                 paused = cpu_seconds()
                 record(store, after, c.Undo("bench"))

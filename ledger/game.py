@@ -9,8 +9,7 @@ functions that decide or parse, so that `whispers status` starts without them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,20 +35,84 @@ if TYPE_CHECKING:
     from whispers.ledger.notation import Header
 
 
-@dataclass(frozen=True, slots=True)
 class Game:
-    name: str
-    events: tuple[ev.Event, ...]
-    state: GameState
+    """A game's record and its state after it. A game loaded at its head (`head`) reads its events only when
+    they are asked for, from the store it came from (which must still be open then)."""
+
+    __slots__ = ("_events", "_read", "name", "state")
+
+    def __init__(self, name: str, events: tuple[ev.Event, ...] | None, state: GameState,
+                 read: Callable[[], tuple[ev.Event, ...]] | None = None) -> None:
+        assert events is not None or read is not None
+        self.name = name
+        self.state = state
+        self._events = events
+        self._read = read
+
+    @property
+    def events(self) -> tuple[ev.Event, ...]:
+        if self._events is None:
+            assert self._read is not None
+            self._events = self._read()
+            self._read = None
+        return self._events
 
     @property
     def version(self) -> int:
-        return len(self.events)
+        return len(self._events) if self._events is not None else self.state.version
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r}, version {self.version})"
 
 
 def load(store: Store, name: str, version: int | None = None) -> Game:
     events = read_frozen_facts(store.facts(name, version, frozen=True), name)
     return Game(name, tuple(events), fold(events))
+
+
+def head(store: Store, name: str) -> Game:
+    """The game as recorded now, from its snapshot and the events after it (ledger/snapshots.py), so that
+    deciding a move does not replay the game's history; the whole record replayed when there is no usable
+    snapshot (none yet, another layout, another record's, or a take-back past the earlier states it keeps).
+    A snapshot is kept again once `snapshots.EVERY` events were folded on top of it."""
+    from whispers.ledger import snapshots
+
+    kept = store.snapshot(name)
+    found = snapshots.version_of(kept) if kept is not None else None
+    if found is not None:
+        since, at, chain, complete = found
+        tail = store.tail(name, since)
+        if tail is not None and tail[1] is not None and tail[1] == at:
+            first, _, facts, last = tail
+            started = read_facts([first], name)[0]
+            state = snapshots.decode(chain, complete, evolve(None, started))
+            if state is not None and snapshots.is_cut(state):
+                state = None  # no earlier state kept at all: replayed, and a snapshot with them kept
+            if state is not None:
+                state = snapshots.fold_on(state, read_frozen_facts(facts, name))
+            if state is not None and state.version == since + len(facts):
+                if len(facts) >= snapshots.EVERY:
+                    _keep_snapshot(store, name, state, last)
+                return Game(name, None, state, _reader(store, name, state.version))
+    game = load(store, name)
+    tail = store.tail(name, game.version)
+    if tail is not None and tail[1] is not None:
+        _keep_snapshot(store, name, game.state, tail[1])
+    return game
+
+
+def _keep_snapshot(store: Store, name: str, state: GameState, stored: bytes) -> None:
+    """A snapshot is a cache: a store that cannot take one now (read-only, locked) is read as it is."""
+    from contextlib import suppress
+
+    from whispers.ledger import snapshots
+
+    with suppress(StoreError):
+        store.keep_snapshot(name, snapshots.encode(state, stored))
+
+
+def _reader(store: Store, name: str, version: int) -> Callable[[], tuple[ev.Event, ...]]:
+    return lambda: tuple(read_frozen_facts(store.facts(name, version, frozen=True), name))
 
 
 def setup(name: str, header: Header, beside: Path | None = None, allow_modified: bool = False) -> ev.GameStarted:
@@ -122,14 +185,19 @@ def _now() -> str:
 
 def play(game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:
     """The game after one more move, in memory; RuleError if the move is illegal."""
+    from whispers.ledger import commands as c
     from whispers.ledger import rules
     from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.snapshots import fold_on, is_cut
 
+    if isinstance(command, c.Undo) and is_cut(game.state):
+        game = Game(game.name, game.events, fold(game.events))  # its earlier states were not kept: replayed
     produced = rules.decide(game.state, command, shipped_catalogue())
-    state = game.state
-    for event in produced:
-        state = evolve(state, event)
-    return Game(game.name, (*game.events, *produced), state), produced
+    state = fold_on(game.state, produced)
+    assert state is not None  # a take-back from a cut state was replayed above
+    if game._events is not None:
+        return Game(game.name, (*game.events, *produced), state), produced
+    return Game(game.name, None, state, lambda: (*game.events, *produced)), produced
 
 
 def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:

@@ -326,6 +326,9 @@ def _reason(error: BaseException) -> str:
     return message
 
 
+_SNAPSHOTS: Final = "snapshot"
+"""The read model (projection) whose rows are the games' snapshots, one row per game."""
+
 _READ_MODEL_TABLES: Final = (
     "CREATE TABLE IF NOT EXISTS {t} (projection TEXT PRIMARY KEY, layout INTEGER NOT NULL, "
     "position BIGINT NOT NULL, fingerprint TEXT)",
@@ -553,15 +556,58 @@ class Store:
             raise
         return _Read(facts, len(facts))
 
-    def _rows(self, originator: UUID, version: int | None) -> list[tuple[int, str, bytes]]:
-        """(version, topic, state) of a stream's events up to `version`, in order. On SQLite, selected directly:
-        eventsourcing's own select makes a UUID and a record object per row, which cost as much as decoding it."""
+    def tail(self, name: str, since: int) -> tuple[Fact, bytes | None, list[Fact], bytes] | None:
+        """What a snapshot of the game at version `since` (ledger/snapshots.py) is brought up to date with: the
+        game's first fact (its board and ruleset), the stored bytes of event `since` (None if there is none: the
+        snapshot is not of this record), the facts after it (frozen, as `facts(frozen=True)`) and the stored bytes
+        of the last event. None when the rows are anything but a whole tail: the caller then reads the game whole
+        (`facts`), which names the damage."""
+        check_name(name)
+        with self._translated():
+            stored = self._rows(game_id(name), None, since)
+        if not stored or stored[0][0] != 1 or stored[0][1] != GAME_CREATED:
+            return None
+        at = next((state for number, _, state in stored if number == since), None)
+        later = [row for row in stored if row[0] > since]
+        if ([number for number, _, _ in later] != list(range(since + 1, since + 1 + len(later)))
+                or any(topic == GAME_CREATED for _, topic, _ in later)):
+            return None
+        try:
+            first = self._events.mapper.transcoder.decode(stored[0][2])["fact"]
+            facts = [decode_frozen(state)["fact"] for _, _, state in later]
+        except Exception:  # a damaged row: the whole read names it
+            return None
+        return first, at, facts, stored[-1][2]
+
+    def snapshot(self, name: str) -> str | None:
+        """The game's kept snapshot (ledger/snapshots.py's text), if any: a read model row like the catalog's."""
+        with self._translated(), self._read_model(commit=False) as (cursor, sql):
+            cursor.execute(sql("SELECT data FROM {s} WHERE projection = ? AND game = ?"), (_SNAPSHOTS, name))
+            row = cursor.fetchone()
+        return None if row is None else _values(row)[0]
+
+    def keep_snapshot(self, name: str, data: str) -> None:
+        """Keeps `data` as the game's snapshot, in place of the one before (it says its own version)."""
+        with self._translated(), self._read_model(commit=True) as (cursor, sql):
+            cursor.execute(sql("INSERT INTO {s} (projection, game, created, data) VALUES (?, ?, NULL, ?) "
+                               "ON CONFLICT (projection, game) DO UPDATE SET data = excluded.data"),
+                           (_SNAPSHOTS, name, data))
+
+    def _rows(self, originator: UUID, version: int | None, since: int | None = None
+              ) -> list[tuple[int, str, bytes]]:
+        """(version, topic, state) of a stream's events up to `version`, in order; with `since`, only the first
+        event and those from `since` on. On SQLite, selected directly: eventsourcing's own select makes a UUID and
+        a record object per row, which cost as much as decoding it."""
         from eventsourcing.sqlite import SQLiteAggregateRecorder
 
         recorder = self._events.recorder
         if self._postgres is not None:
-            return self._postgres_rows(recorder, originator, version)
+            return self._postgres_rows(recorder, originator, version, since)
         if not isinstance(recorder, SQLiteAggregateRecorder):
+            if since is not None:
+                first = recorder.select_events(originator, lte=1)
+                later = recorder.select_events(originator, gt=max(since - 1, 1), lte=version)
+                return [(item.originator_version, item.topic, item.state) for item in [*first, *later]]
             return [(item.originator_version, item.topic, item.state)
                     for item in recorder.select_events(originator, lte=version)]
         statement = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
@@ -570,12 +616,16 @@ class Store:
         if version is not None:
             statement += "AND originator_version <= ? "
             params.append(version)
+        if since is not None:
+            statement += "AND (originator_version = 1 OR originator_version >= ?) "
+            params.append(since)
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(statement + "ORDER BY originator_version", params)
             return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
 
     @staticmethod
-    def _postgres_rows(recorder: Any, originator: UUID, version: int | None) -> list[tuple[int, str, bytes]]:
+    def _postgres_rows(recorder: Any, originator: UUID, version: int | None, since: int | None = None
+                       ) -> list[tuple[int, str, bytes]]:
         """`_rows` on PostgreSQL: the three columns read, not the stream's id made a UUID again on every row."""
         from psycopg.sql import SQL, Identifier
 
@@ -586,6 +636,9 @@ class Store:
         if version is not None:
             statement += SQL(" AND originator_version <= %s")
             params.append(version)
+        if since is not None:
+            statement += SQL(" AND (originator_version = 1 OR originator_version >= %s)")
+            params.append(since)
         with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(statement + SQL(" ORDER BY originator_version"), params, prepare=True)
             return [(row["originator_version"], row["topic"], bytes(row["state"])) for row in cursor.fetchall()]
