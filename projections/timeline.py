@@ -598,7 +598,7 @@ def _legend(started: ev.GameStarted, state: GameState, viewer: AnyViewer) -> str
     for society in started.players:
         colour = society_colour(society)
         loyalty = state.loyalty.get(society)
-        known = ""
+        known = "loyalty not yet recorded"  # never an empty <FONT>: Graphviz refuses it
         if loyalty is not None:
             # stricter than state_view at the end (tests/test_pictures.py holds it): only the revealed slots
             if loyalty.tokens is not None and knows(viewer, society):

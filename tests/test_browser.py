@@ -156,7 +156,7 @@ def test_every_page_fits_its_window_runs_its_script_and_is_shot(site, browser, s
     folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     pages = {"table": links["table"], "seat": links["seats"]["raven"], "spectator": links["spectator"],
-             "replay": links["seats"]["raven"] + "replay?at=3", "director": f"{base}/director/{DIRECTOR}/"}
+             "replay": links["seats"]["raven"] + "replay", "director": f"{base}/director/{DIRECTOR}/"}
     browser.set_window_size(*size)
     browser.get_log("browser")  # drop what came before
     for name, url in pages.items():

@@ -195,6 +195,16 @@ def test_every_bundled_game_renders_to_svg(name: str, tmp_path: Path) -> None:
         assert text.lstrip().startswith("<?xml") and "<svg" in text
 
 
+@needs_graphviz
+@pytest.mark.parametrize("upto", [1, 2, 3])
+def test_a_game_just_begun_renders_too(upto: int, tmp_path: Path) -> None:
+    """The timeline and the map at the game's first events (no loyalty recorded yet, no round played): the web pages
+    draw them from the first event on, and Graphviz refuses an empty HTML <FONT> (it did, at event 1)."""
+    events = bundled("official-2p.txt").events[:upto]
+    write(timeline(events), tmp_path / "timeline.svg", engine="dot")
+    assert "<svg" in (tmp_path / "timeline.svg").read_text(encoding="utf-8")
+
+
 @pytest.fixture
 def stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("WHISPERS_STORE", str(tmp_path / "s.sqlite"))
