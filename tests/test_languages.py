@@ -366,3 +366,36 @@ def test_a_game_named_like_a_term_keeps_its_name() -> None:
         assert say("{society} wins", society="bear") == "Ours gagne"
     finally:
         language.stop(token)
+
+
+def test_the_director_s_pages_and_the_pickers_speak_the_language() -> None:
+    """The director's hall (FR), a loyalty picker (FR: the slots as FR's loyalty track prints them, `Dévoué`,
+    `Serviable`), verify (ES) and the standings (IT) in the reader's words; the option values, the links' game
+    ids and the chain head stay the notation's."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.application.files import verify
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    director = "d" * 32
+    client = TestClient(create_app(store, director))
+    hall = client.get(f"/director/{director}/?lang=fr").text
+    assert "Toutes les parties" in hall and "1 partie" in hall and "Mise en place" in hall and "Corbeau Blanc" in hall
+    assert f'href="/director/{director}/verify/g1?lang=fr">vérifier</a>' in hall and "All games" not in hall
+
+    table = client.get(f"/g/g1/{links.table}/?lang=fr").text
+    assert "<span>Dévoué</span>" in table and "<span>Serviable</span>" in table
+    assert '<option value="bear">Ours</option>' in table and "Modifier en notation" in table
+    assert 'data-fmt="devout={}"' in table and "Edit as notation" not in table
+
+    checked = client.get(f"/director/{director}/verify/g1", headers={"Accept-Language": "es"}).text
+    assert "g1: verificada" in checked and "cabeza de la cadena" in checked and verify(store, "g1").head in checked
+    assert "chain head" not in checked
+
+    english = client.get(f"/director/{director}/").text
+    assert "All games" in english and "1 game" in english and '<option' not in english
