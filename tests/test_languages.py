@@ -397,5 +397,31 @@ def test_the_director_s_pages_and_the_pickers_speak_the_language() -> None:
     assert "g1: verificada" in checked and "cabeza de la cadena" in checked and verify(store, "g1").head in checked
     assert "chain head" not in checked
 
+    seat = client.get(f"/g/g1/{links.seats['raven']}/", headers={"Accept-Language": "fr"}).text
+    assert "Sceller ma loyauté" in seat and 'data-say-sealed="Scellé. Notez ceci' in seat
+    assert "<span>Dévoué</span>" in seat and '<option value="eagle">Aigle</option>' in seat
+
+    replay = client.get(f"/g/g1/{links.table}/replay?at=1&lang=es").text
+    assert "Añadir nota" in replay and 'data-say-forked="Bifurcación creada: {}:"' in replay
+    assert 'data-say-open="abrirla"' in replay and "Add note" not in replay
+
     english = client.get(f"/director/{director}/").text
     assert "All games" in english and "1 game" in english and '<option' not in english
+
+
+def test_verify_decrees_and_cards_check_speak_the_language(demo_store: Path) -> None:
+    """`verify` (ES), `decrees` (IT: the decks as the glossary's empires, the rulebook references unchanged) and
+    `cards check` (FR) in the reader's words; the chain head and the effects' ids stay the record's."""
+    english = ok(run(demo_store, "verify", "demo"))
+    head = english.split("chain head ")[1].split()[0]
+    spanish = ok(run(demo_store, "--lang", "es", "verify", "demo"))
+    assert f"cabeza de la cadena {head}" in spanish and "eventos verificados" in spanish and "terminada" in spanish
+    assert "chain head" not in spanish and "every move" not in spanish
+
+    italian = ok(CliRunner().invoke(whispers, ["--lang", "it", "decrees"], env={"COLUMNS": "200"}))
+    assert "effetto" in italian and "meccanica" in italian and "fonte" in italian
+    assert "extra-attack" in italian and "REV 310-311" in italian and "Orso" in italian
+    assert "mechanics" not in italian
+
+    french = ok(CliRunner().invoke(whispers, ["--lang", "fr", "cards", "check", "example"]))
+    assert "fiche de cartes 'example' valide" in french and "5 pioches" in french and "sha256:" in french
