@@ -404,6 +404,7 @@ def test_the_director_s_pages_and_the_pickers_speak_the_language() -> None:
     replay = client.get(f"/g/g1/{links.table}/replay?at=1&lang=es").text
     assert "Añadir nota" in replay and 'data-say-forked="Bifurcación creada: {}:"' in replay
     assert 'data-say-open="abrirla"' in replay and "Add note" not in replay
+    assert "replay?at=1&amp;lang=es" in replay and "volver a la partida" in replay and "Preparación" in replay
 
     english = client.get(f"/director/{director}/").text
     assert "All games" in english and "1 game" in english and '<option' not in english
@@ -425,3 +426,11 @@ def test_verify_decrees_and_cards_check_speak_the_language(demo_store: Path) -> 
 
     french = ok(CliRunner().invoke(whispers, ["--lang", "fr", "cards", "check", "example"]))
     assert "fiche de cartes 'example' valide" in french and "5 pioches" in french and "sha256:" in french
+
+
+def test_the_standings_speak_the_language(demo_store: Path) -> None:
+    """`standings` in French: its headings, the societies as the glossary names them, the games' names as they are."""
+    out = ok(CliRunner().invoke(whispers, ["--lang", "fr", "standings", "--games", "demo", "--store", str(demo_store)],
+                                env={"COLUMNS": "160"}))
+    assert "classement · règles official" in out and "victoires" in out and "Culte du Rat" in out
+    assert "demo: 1*" in out and "Terminées, pas encore arrêtées" in out and "wins" not in out

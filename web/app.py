@@ -195,8 +195,8 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         frame = replayed.frame(replayed.at)
         rounds, here = following.by_round(replayed)
         here_base = base(found, request)
-        back = (f"/director/{request.path_params['token']}/", "all games") if found.role == "director" else \
-            (here_base, "back to the game")
+        back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
+            (here_base, _("back to the game"))
         return page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
                     total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
                     moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
