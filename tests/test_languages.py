@@ -434,3 +434,25 @@ def test_the_standings_speak_the_language(demo_store: Path) -> None:
                                 env={"COLUMNS": "160"}))
     assert "classement · règles official" in out and "victoires" in out and "Culte du Rat" in out
     assert "demo: 1*" in out and "Terminées, pas encore arrêtées" in out and "wins" not in out
+
+
+def test_a_card_effect_refusal_speaks_the_language() -> None:
+    """EN 428, REV 331 (disperse: the whole army scatters into adjacent regions its empire controls): the refusal
+    in Italian and Spanish, the empire as the glossary names it, the effect's id and regions as they are, the
+    rule the same as in English."""
+    from support import assert_refused
+    from test_decree_effects import _marshal
+
+    state = _marshal()
+    for code, line, words in (
+            ("it", "raven play bear:1 effect=disperse region=khans-rest to=amber-steppe:1",
+             "disperse: tutta l'armata di 2 stendardi si disperde: to= ne piazza 1"),
+            ("es", "raven play bear:1 effect=disperse region=khans-rest to=ochre-plains:2",
+             "disperse: ochre-plains no es una región adyacente a khans-rest que controle Caballo")):
+        english = assert_refused(state, line)
+        token = language.speak(code)
+        try:
+            error = assert_refused(state, line, words)
+        finally:
+            language.stop(token)
+        assert error.rule == english.rule and "disperse: the whole" not in str(error)
