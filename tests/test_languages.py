@@ -438,8 +438,8 @@ def test_the_standings_speak_the_language(demo_store: Path) -> None:
 
 def test_a_card_effect_refusal_speaks_the_language() -> None:
     """EN 428, REV 331 (disperse: the whole army scatters into adjacent regions its empire controls): the refusal
-    in Italian and Spanish, the empire as the glossary names it, the effect's id and regions as they are, the
-    rule the same as in English."""
+    in Italian and Spanish (and a card id no deck has, in French), the empire as the glossary names it, the
+    effect's id and regions as they are, the rule the same as in English."""
     from support import assert_refused
     from test_decree_effects import _marshal
 
@@ -448,7 +448,9 @@ def test_a_card_effect_refusal_speaks_the_language() -> None:
             ("it", "raven play bear:1 effect=disperse region=khans-rest to=amber-steppe:1",
              "disperse: tutta l'armata di 2 stendardi si disperde: to= ne piazza 1"),
             ("es", "raven play bear:1 effect=disperse region=khans-rest to=ochre-plains:2",
-             "disperse: ochre-plains no es una región adyacente a khans-rest que controle Caballo")):
+             "disperse: ochre-plains no es una región adyacente a khans-rest que controle Caballo"),
+            ("fr", "raven play bear:99 effect=disperse region=khans-rest",
+             "carte 'bear:99' : les cartes d'un empire sont numérotées de 1 à")):
         english = assert_refused(state, line)
         token = language.speak(code)
         try:
