@@ -458,3 +458,8 @@ def test_a_card_effect_refusal_speaks_the_language() -> None:
         finally:
             language.stop(token)
         assert error.rule == english.rule and "disperse: the whole" not in str(error)
+
+
+def test_new_s_card_line_speaks_the_language(tmp_path: Path) -> None:
+    out = ok(run(tmp_path / "s.sqlite", "--lang", "it", "new", "g1", "--players", "raven,spider"))
+    assert "Carte: il set base; nessuna scheda delle carte" in out and "Cards:" not in out
