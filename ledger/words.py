@@ -31,7 +31,7 @@ KIND_OF = {word: kind for kind in ("society", "empire", "office", "slot") for wo
 put in words where they are meant (`term(id, "phase")`)."""
 COUNTED = {"city": "cities", "score": "scores", "card": "cards", "banner": "banners", "game": "games",
            "event": "events", "move": "moves", "agent": "agents", "note": "notes",
-           "deck": "decks"}
+           "deck": "decks", "region": "regions", "empire": "empires", "farm": "farms", "fort": "forts"}
 """The nouns `plural` counts in every language (`{n} city`, `{n} cities` in the catalogues)."""
 
 

@@ -463,3 +463,11 @@ def test_a_card_effect_refusal_speaks_the_language() -> None:
 def test_new_s_card_line_speaks_the_language(tmp_path: Path) -> None:
     out = ok(run(tmp_path / "s.sqlite", "--lang", "it", "new", "g1", "--players", "raven,spider"))
     assert "Carte: il set base; nessuna scheda delle carte" in out and "Cards:" not in out
+
+
+def test_board_check_speaks_the_language() -> None:
+    """`board check` in Spanish: the counts as Spanish counts them, the empires as the glossary names them, the
+    board's id and hash as they are."""
+    out = ok(CliRunner().invoke(whispers, ["--lang", "es", "board", "check", "standin"]))
+    assert "tablero 'standin' válido (31 regiones, 5 imperios" in out and "sha256:" in out
+    assert "    Oso " in out and "granjas" in out and "fuertes" in out and "per empire" not in out
