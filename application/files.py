@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
 from whispers.ledger.errors import RecordFileError, StoreError, WhispersError
+from whispers.ledger.words import _, say, term
 
 if TYPE_CHECKING:
     from whispers.ledger.meta import Meta
@@ -18,7 +19,10 @@ if TYPE_CHECKING:
 
 
 def _where(state: Any) -> str:
-    return "over" if state.over else f"round {state.round}, {state.phase}"
+    """Where the game stands, in the reader's words ("round 2, empire"; "manche 2, Phase des Empires")."""
+    if state.over:
+        return _("over")
+    return say("round {round}, {phase}", round=state.round, phase=term(state.phase, "phase"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from whispers.ledger import names
 from whispers.ledger.board import Board
 from whispers.ledger.board_files import load_board
 from whispers.ledger.shipped import pin
-from whispers.ledger.words import plural
+from whispers.ledger.words import _, plural, say, term
 
 
 @click.group()
@@ -31,31 +31,33 @@ def check(file: str) -> None:
     loaded = load_board(file)
     cities = sum(region.cities for region in loaded.regions.values())
     short_hash = loaded.content_hash[: len("sha256:") + 12]
-    click.echo(
-        f"{file}: valid board {loaded.id!r} ({plural(len(loaded.regions), 'region')}, "
-        f"{plural(len(loaded.empires), 'empire')}, {plural(cities, 'city')}, {short_hash})"
-    )
+    click.echo(say("{file}: valid board {board!r} ({regions}, {empires}, {cities}, {hash})", file=file,
+                   board=loaded.id, regions=plural(len(loaded.regions), "region"),
+                   empires=plural(len(loaded.empires), "empire"), cities=plural(cities, "city"), hash=short_hash))
     from whispers.application.boards import board_census
 
     counted = board_census(file).census
-    click.echo("  per empire (home regions, cities, farms, forts, starting banners), to compare with the printed map:")
+    click.echo("  " + _("per empire (home regions, cities, farms, forts, starting banners), to compare with the "
+                        "printed map:"))
     for empire, n in counted["empires"].items():
-        click.echo(f"    {empire:<10} {plural(n['regions'], 'region')}, {plural(n['cities'], 'city')}, "
-                   f"{plural(n['farms'], 'farm')}, {plural(n['forts'], 'fort')}, {plural(n['banners'], 'banner')}")
+        counts = ", ".join(plural(n[key], noun) for key, noun in (("regions", "region"), ("cities", "city"),
+                                                                 ("farms", "farm"), ("forts", "fort"),
+                                                                 ("banners", "banner")))
+        click.echo(f"    {term(empire):<10} {counts}")
     if counted["seas"]:
-        click.echo("  seas, with the regions on their shores (a sea is never a border):")
+        click.echo("  " + _("seas, with the regions on their shores (a sea is never a border):"))
         for sid, sea in counted["seas"].items():
             click.echo(f"    {sid:<14} {sea['name']}: {', '.join(sea['coasts'])}")
     else:
-        click.echo("  seas: none in this file (a [seas.ID] table per sea, docs/boards.md)")
+        click.echo("  " + _("seas: none in this file (a [seas.ID] table per sea, docs/boards.md)"))
     if counted["unreached"]:
         shores = counted["unreached_seas"]
-        click.echo("  no land border reaches: " + ", ".join(
-            f"{rid} (on {', '.join(shores[rid])})" if shores[rid] else f"{rid} (on no sea either)"
-            for rid in counted["unreached"]))
+        click.echo("  " + say("no land border reaches: {regions}", regions=", ".join(
+            say("{region} (on {seas})", region=rid, seas=", ".join(shores[rid])) if shores[rid]
+            else say("{region} (on no sea either)", region=rid) for rid in counted["unreached"])))
     if counted["land_masses"] > 1:
-        click.echo(f"  the land borders make {counted['land_masses']} separate land masses (one if every region is "
-                   f"reached by land)")
+        click.echo("  " + say("the land borders make {n} separate land masses (one if every region is reached by "
+                              "land)", n=counted["land_masses"]))
     pinned = pin("board", loaded.id, loaded.content_hash)
     if pinned.status == "modified":
         click.echo(f"  {pinned.sentence()}: a game on it is refused without --allow-modified, and then shown as "

@@ -7,7 +7,7 @@ import click
 from whispers.ledger.decree_files import check_sheet, shipped_catalogue
 from whispers.ledger.decrees import Family, family, listing
 from whispers.ledger.shipped import pin
-from whispers.ledger.words import plural
+from whispers.ledger.words import N_, _, plural, say, terms
 
 
 @click.command()
@@ -47,23 +47,23 @@ def _print_table(data: dict, ruleset_ref: str | None, timing: Family | None) -> 
         console.width = max(console.width, 160)
     head = data["catalogue"]
     console.print(f"[bold]{escape(head['name'])}[/bold] ({head['id']}, {head['content_hash']})", highlight=False)
-    caption = ("set: dark-alliances effects need the expansion's card set; mechanics: adjudicated (the rulebooks "
-               "give them) or recorded (they do not); engine: adjudicated (the engine computes the consequences) or "
-               "recorded (the play records its board changes)")
+    caption = _("set: dark-alliances effects need the expansion's card set; mechanics: adjudicated (the rulebooks "
+                "give them) or recorded (they do not); engine: adjudicated (the engine computes the consequences) or "
+                "recorded (the play records its board changes)")
     table = Table(box=box.SIMPLE_HEAD, caption=caption, collapse_padding=True, pad_edge=False)
-    table.add_column("effect", no_wrap=True)
+    table.add_column(_("effect"), no_wrap=True)
     if timing is None:
-        table.add_column("official", no_wrap=True)
-        table.add_column("revised", no_wrap=True)
+        table.add_column(_("official"), no_wrap=True)
+        table.add_column(_("revised"), no_wrap=True)
     else:
-        table.add_column(f"timing ({escape(ruleset_ref or '')})", overflow="fold")
-    for heading in ("on", "decks", "set", "mechanics", "engine", "parameters", "source"):
-        table.add_column(heading, overflow="fold")
+        table.add_column(say("timing ({ruleset})", ruleset=escape(ruleset_ref or "")), overflow="fold")
+    for heading in (N_("on"), N_("decks"), N_("set"), N_("mechanics"), N_("engine"), N_("parameters"), N_("source")):
+        table.add_column(_(heading), overflow="fold")
     for row in data["effects"]:
         params = ", ".join(f"{p['name']}: {p['kind']}" for p in row["parameters"])
         timing_cells = ([row["type"]["official"], row["type"]["revised"]] if timing is None
                         else [row["timing"]["words"]])
-        table.add_row(row["id"], *timing_cells, row["on"], ", ".join(row["decks"]), row["card_set"],
+        table.add_row(row["id"], *timing_cells, row["on"], terms(row["decks"]), row["card_set"],
                       row["mechanics"], row["engine"], params, ", ".join(row["source"]))
     console.print(table)
 
@@ -97,10 +97,11 @@ def check(file: str) -> None:
             by_set[card.set] = by_set.get(card.set, 0) + 1
     sets = ", ".join(f"{n} {name}" for name, n in by_set.items())
     short_hash = sheet.content_hash[: len("sha256:") + 12]
-    click.echo(f"{file}: valid card sheet {sheet.id!r} ({plural(sheet.count(), 'card')}: {sets}; "
-               f"{plural(len(sheet.cards), 'deck')}; {short_hash})")
+    click.echo(say("{file}: valid card sheet {sheet!r} ({cards}: {sets}; {decks}; {hash})", file=file, sheet=sheet.id,
+                   cards=plural(sheet.count(), "card"), sets=sets, decks=plural(len(sheet.cards), "deck"),
+                   hash=short_hash))
     if sheet.example:
-        click.echo("  a made-up example (example = true): not the printed cards")
+        click.echo("  " + _("a made-up example (example = true): not the printed cards"))
     pinned = pin("cards", sheet.id, sheet.content_hash)
     if pinned.status == "modified":
         click.echo(f"  {pinned.sentence()}")

@@ -11,7 +11,7 @@ from whispers.application import files
 from whispers.cli.common import emit_json, store_option, warn
 from whispers.cli.table import facts_words
 from whispers.ledger.meta import Meta
-from whispers.ledger.words import plural
+from whispers.ledger.words import _, plural, say
 
 
 @click.command("import")
@@ -124,21 +124,23 @@ def verify(target: str, store_url: str | None) -> None:
     """
     verified = files.verify(store_url, target)
     warn(verified.warnings)
-    click.echo(f"{target}: {plural(verified.events, 'event')} verified ({verified.played_under}, {verified.where}); "
-               f"every move agrees with the rules; chain head {verified.head}")
+    click.echo(say("{game}: {events} verified ({played_under}, {where}); every move agrees with the rules; "
+                   "chain head {head}", game=target, events=plural(verified.events, "event"),
+                   played_under=verified.played_under, where=verified.where, head=verified.head))
     for pin in verified.pins:
         click.echo(f"  {pin.sentence()}")
-    sets = f"card sets: {', '.join(verified.card_sets)}"
+    sets = say("card sets: {sets}", sets=", ".join(verified.card_sets))
     if verified.cards is None:
-        click.echo(f"  cards: no card sheet pinned, so no card's effects or cost could be checked; {sets}")
+        click.echo("  " + say("cards: no card sheet pinned, so no card's effects or cost could be checked; {sets}",
+                              sets=sets))
     else:
-        example = " (a MADE-UP example sheet, not the printed cards)" if verified.example_sheet else ""
+        example = " " + _("(a MADE-UP example sheet, not the printed cards)") if verified.example_sheet else ""
         click.echo(f"  {verified.cards.sentence()}{example}; {sets}")
     for note in verified.unchecked:
-        click.echo(f"{target}: not checked: {note}")
+        click.echo(say("{game}: not checked: {note}", game=target, note=note))
     if verified.notes_head is not None:
-        click.echo(f"{target}: {plural(verified.notes, 'note')}, apart from the moves; "
-                   f"notes head {verified.notes_head}")
+        click.echo(say("{game}: {notes}, apart from the moves; notes head {head}", game=target,
+                       notes=plural(verified.notes, "note"), head=verified.notes_head))
     elif verified.notes:
-        click.echo(f"{target}: {plural(verified.notes, 'note')} NOT covered by any hash (a record file from an older "
-                   "whispers): they import marked 'unchained'")
+        click.echo(say("{game}: {notes} NOT covered by any hash (a record file from an older whispers): they import "
+                       "marked 'unchained'", game=target, notes=plural(verified.notes, "note")))

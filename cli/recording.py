@@ -15,7 +15,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import _, describe, plural, position, refusal, say, terms, tongue
+from whispers.ledger.words import _, describe, n_, plural, position, refusal, say, terms, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -58,11 +58,13 @@ def new(game: str, players: str, first: str | None, ruleset: str, board: str, al
     click.echo(say("{game}: new {ruleset} game on board {board} for {players}; {first} is the first player.",
                    game=game, ruleset=created.ruleset, board=created.board, players=terms(created.players),
                    first=created.first))
-    sets = " and ".join(created.card_sets)
-    sheet = f"card sheet {created.cards}" if created.cards else "no card sheet (plays' cards and costs unchecked)"
+    sets = (" " + _("and") + " ").join(created.card_sets)
+    sheet = say("card sheet {sheet}", sheet=created.cards) if created.cards else \
+        _("no card sheet (plays' cards and costs unchecked)")
     if created.example_sheet:
-        sheet += " (a MADE-UP example: its cards and costs are invented, docs/decrees.md)"
-    click.echo(f"Cards: the {sets} set{'s' if len(created.card_sets) > 1 else ''}; {sheet}.")
+        sheet += " " + _("(a MADE-UP example: its cards and costs are invented, docs/decrees.md)")
+    click.echo(n_("Cards: the {sets} set; {sheet}.", "Cards: the {sets} sets; {sheet}.", len(created.card_sets),
+                  sets=sets, sheet=sheet))
     click.echo(say("Next: each society records its loyalty, e.g. {example}",
                    example=f"whispers move {game} {VERBS['loyalty'].split('   ')[0]}"))
 

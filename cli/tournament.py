@@ -10,6 +10,7 @@ import click
 
 from whispers.application import tournament as use
 from whispers.cli.common import emit_json, one_format, replace_file, store_option
+from whispers.ledger.words import N_, _, say, term
 
 format_options = [
     click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts."),
@@ -23,7 +24,9 @@ def _with_formats(func):
     return func
 
 
-def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool) -> None:
+def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societies: bool = False) -> None:
+    """The standings as a table; `societies`: the entrants are societies (`standings`), shown as the glossary
+    names them, not people (`tournament`), whose names are never put in words."""
     if as_json:
         emit_json(data)
         return
@@ -40,26 +43,29 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool) -> None
 
     console = Console()
     for ruleset, rows in data["rulesets"].items():
-        grid = Table(title=f"{title} · {ruleset} rules")
-        for column, justify in (("#", "right"), ("entrant", "left"), ("points", "right"), ("wins", "right"),
-                                ("score", "right"), ("places", "left")):
-            grid.add_column(column, justify=justify)
+        grid = Table(title=f"{title} · " + say("{ruleset} rules", ruleset=ruleset))
+        for column, justify in (("#", "right"), (N_("entrant"), "left"), (N_("points"), "right"),
+                                (N_("wins"), "right"), (N_("score"), "right"), (N_("places"), "left")):
+            grid.add_column(_(column) if column != "#" else column, justify=justify)
         for row in rows:
             places = ", ".join(f"{g['game']}: {g['place']:g}{'' if g.get('finalised') else '*'}" for g in row["games"])
-            grid.add_row(str(row["rank"]), row["entrant"], f"{row['points']:g}", str(row["wins"]), str(row["score"]),
-                         places)
+            entrant = term(row["entrant"]) if societies else row["entrant"]
+            grid.add_row(str(row["rank"]), entrant, f"{row['points']:g}", str(row["wins"]), str(row["score"]), places)
         console.print(grid)
     if data.get("finalised"):
-        console.print(f"Finalised by the director: {', '.join(data['finalised'])}", markup=False, highlight=False)
+        console.print(say("Finalised by the director: {games}", games=", ".join(data["finalised"])), markup=False,
+                      highlight=False)
     if data.get("unfinalised"):
-        console.print(f"Finished, not finalised yet (* above, provisional): {', '.join(data['unfinalised'])}",
-                      markup=False, highlight=False)
+        console.print(say("Finished, not finalised yet (* above, provisional): {games}",
+                          games=", ".join(data["unfinalised"])), markup=False, highlight=False)
     if data["in_progress"]:
-        console.print(f"In progress, not counted: {', '.join(data['in_progress'])}")
+        console.print(say("In progress, not counted: {games}", games=", ".join(data["in_progress"])), markup=False,
+                      highlight=False)
     if data.get("not_started"):
-        console.print(f"Not started yet: {', '.join(data['not_started'])}")
+        console.print(say("Not started yet: {games}", games=", ".join(data["not_started"])), markup=False,
+                      highlight=False)
     if not data["rulesets"]:
-        console.print("No finished game yet.")
+        console.print(_("No finished game yet."))
 
 
 @click.command()
@@ -74,7 +80,7 @@ def standings(games: str, as_json: bool, as_csv: bool, store_url: str | None) ->
     """
     one_format(as_json, as_csv)
     found = use.standings(store_url, [g.strip() for g in games.split(",") if g.strip()])
-    _show(found.to_json(), found.title, as_json, as_csv)
+    _show(found.to_json(), _("standings"), as_json, as_csv, societies=True)
 
 
 @click.command("tournament")

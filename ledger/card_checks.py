@@ -9,6 +9,7 @@ from whispers.ledger.decrees import CardSheet, Catalogue, PlayCheck, check_play,
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.pins import content_hash
 from whispers.ledger.state import GameState, card_empire
+from whispers.ledger.words import n_, say
 
 INSTANT = ("I", "when-drawn")
 """The timings of a decree played at once when drawn (REV 296; the official column of the same cards)."""
@@ -42,8 +43,9 @@ def check_ability(state: GameState, card: str, ability: int, pay: tuple[str, ...
         return PlayCheck()
     printed = sheet.card(card)
     if not 1 <= ability <= len(printed.effects):
-        raise DecreeError(f"card {card} has {len(printed.effects)} abilit{'y' if len(printed.effects) == 1 else 'ies'}"
-                          f", not an ability {ability} (card sheet {sheet.id})")
+        raise DecreeError(n_("card {card} has {n} ability, not an ability {ability} (card sheet {sheet})",
+                             "card {card} has {n} abilities, not an ability {ability} (card sheet {sheet})",
+                             len(printed.effects), card=card, ability=ability, sheet=sheet.id))
     return check_play(catalogue, printed.effects[ability - 1].effect, card, pay, sheet, state.card_sets)
 
 
@@ -72,16 +74,17 @@ def check_drawn(state: GameState, society: str, effect: str, card: str, catalogu
     empire, named, count = state.drawn
     deck = card_empire(card)
     if deck != empire:
-        raise DecreeError(f"{effect} is played as it is drawn, and {society} has just drawn {empire} cards, not "
-                          f"{deck} (REV 296)")
+        raise DecreeError(say("{effect} is played as it is drawn, and {society} has just drawn {empire} cards, not "
+                              "{deck} (REV 296)", effect=effect, society=society, empire=empire, deck=deck))
     if card in named:
         return PlayCheck()
     if len(named) >= count:
         drawn = ", ".join(named)
         if ":" in card:
-            raise DecreeError(f"{card} is not one of the cards {society} has just drawn ({drawn}): {effect} is "
-                              "played as it is drawn (REV 296)")
-        raise DecreeError(f"{society} has just drawn {drawn}: name the one played ({effect} is played as it is "
-                          "drawn, REV 296)")
+            raise DecreeError(say("{card} is not one of the cards {society} has just drawn ({drawn}): {effect} is "
+                                  "played as it is drawn (REV 296)", card=card, society=society, drawn=drawn,
+                                  effect=effect))
+        raise DecreeError(say("{society} has just drawn {drawn}: name the one played ({effect} is played as it is "
+                              "drawn, REV 296)", society=society, drawn=drawn, effect=effect))
     return PlayCheck(unchecked=(f"{effect}: the record does not name every card {society} drew, so whether "
                                 f"{card} was one of them could not be checked (REV 296)",))

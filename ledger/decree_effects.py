@@ -26,7 +26,7 @@ from whispers.ledger.legal import (
 )
 from whispers.ledger.names import OFFICES
 from whispers.ledger.state import GameState
-from whispers.ledger.words import plural
+from whispers.ledger.words import _, plural, say
 
 BOARD_EFFECTS: frozenset[str] = frozenset({"disperse", "add-3-to-city", "move-army", "rearrange", "nomadic-life"})
 """The effects whose board changes the engine computes at the play (the CardPlayed's own `effects`)."""
@@ -43,16 +43,19 @@ def placements(value: str, effect: str, name: str, state: GameState, rule: str, 
     for part in (p for p in value.split(",") if p):
         region, _, n = part.partition(":")
         require(region in state.board.regions and n.isdigit() and int(n) >= (0 if zero else 1),
-                f"{effect}: {name}= is REGION:N, comma-separated, each N at least {0 if zero else 1} (not {part!r})",
+                say("{effect}: {name}= is REGION:N, comma-separated, each N at least {least} (not {part!r})",
+                    effect=effect, name=name, least=0 if zero else 1, part=part),
                 rule)
-        require(region not in found, f"{effect}: {name}= names {region} twice", rule)
+        require(region not in found, say("{effect}: {name}= names {region} twice", effect=effect, name=name,
+                                         region=region), rule)
         found[region] = int(n)
     return found
 
 
 def _needs(params: Mapping[str, str], effect: str, *names: str, rule: str) -> None:
     missing = [n for n in names if n not in params]
-    require(not missing, f"{effect} names {' and '.join(n + '=' for n in missing)}", rule)
+    named = (" " + _("and") + " ").join(n + "=" for n in missing)
+    require(not missing, say("{effect} names {missing}", effect=effect, missing=named), rule)
 
 
 def acting_empire(state: GameState, society: str) -> str:
@@ -89,20 +92,21 @@ def _disperse(state: GameState, params: Mapping[str, str], rule: str) -> ev.Effe
     _needs(params, "disperse", "region", rule=rule)
     region = params["region"]
     held = state.banners.get(region)
-    require(held is not None, f"disperse: {region} holds no army to disperse", rule)
+    require(held is not None, say("disperse: {region} holds no army to disperse", region=region), rule)
     assert held is not None
     empire, n = held
     into = placements(params.get("to", ""), "disperse", "to", state, rule)
     friendly = [r for r in state.board.regions[region].adjacent if state.controller(r) == empire]
     if not friendly:
-        require(not into, f"disperse: {empire} controls no region adjacent to {region}: its banners go back to its "
-                "reserve (name no to=)", rule)
+        require(not into, say("disperse: {empire} controls no region adjacent to {region}: its banners go back to its "
+                    "reserve (name no to=)", empire=empire, region=region), rule)
         return ev.Effects(kill=((region, empire, n),))
     for target in into:
-        require(target in friendly, f"disperse: {target} is not a region adjacent to {region} that {empire} "
-                f"controls ({', '.join(friendly)})", rule)
-    require(sum(into.values()) == n, f"disperse: the whole army of {plural(n, 'banner')} scatters: to= places "
-            f"{sum(into.values())}", rule)
+        require(target in friendly, say("disperse: {target} is not a region adjacent to {region} that {empire} "
+                                        "controls ({friendly})",
+                    target=target, region=region, empire=empire, friendly=", ".join(friendly)), rule)
+    require(sum(into.values()) == n, say("disperse: the whole army of {banners} scatters: to= places {placed}",
+                banners=plural(n, "banner"), placed=sum(into.values())), rule)
     return ev.Effects(move=tuple((region, target, empire, k) for target, k in into.items()))
 
 
@@ -112,15 +116,15 @@ def _add_to_city(state: GameState, society: str, params: Mapping[str, str], offi
     controller (EN 406), REVISED the active council's empire; from the reserve, as many as it holds (REV 437)."""
     _needs(params, "add-3-to-city", "region", rule=rule)
     region = params["region"]
-    require(state.board.regions[region].cities > 0, f"add-3-to-city: {region} has no city", rule)
+    require(state.board.regions[region].cities > 0, say("add-3-to-city: {region} has no city", region=region), rule)
     empire = state.controller(region) if official else acting_empire(state, society)
     holder = state.banners.get(region)
     require(holder is None or holder[0] == empire,
-            f"add-3-to-city: {region} is held by {holder[0] if holder else ''}, not by the active empire {empire}: "
-            "what follows two empires in one region is not in the rulebooks (digest §8 item 32), so the engine "
-            "refuses it", rule)
+            say("add-3-to-city: {region} is held by {holder}, not by the active empire {empire}: what follows two "
+                "empires in one region is not in the rulebooks (digest §8 item 32), so the engine refuses it",
+                region=region, holder=holder[0] if holder else "", empire=empire), rule)
     n = min(3, state.reserve[empire])
-    require(n >= 1, f"add-3-to-city: {empire}'s reserve is empty", rule)
+    require(n >= 1, say("add-3-to-city: {empire}'s reserve is empty", empire=empire), rule)
     return ev.Effects(add=((empire, region, n),))
 
 
@@ -131,18 +135,20 @@ def _move_army(state: GameState, society: str, params: Mapping[str, str], offici
     _needs(params, "move-army", "from", "to", "n", rule=rule)
     source, target, n = params["from"], params["to"], int(params["n"])
     held = state.banners.get(source)
-    require(held is not None, f"move-army: {source} holds no army", rule)
+    require(held is not None, say("move-army: {region} holds no army", region=source), rule)
     assert held is not None
     empire = held[0]
     if official:
         active = acting_empire(state, society)
-        require(empire == active, f"move-army moves an army of the active empire ({active}), not {empire}'s "
-                "(EN 436)", rule)
-    require(target != source, "move-army moves the army to another region", rule)
-    require(state.controller(target) == empire, f"move-army: {target} is not controlled by {empire}", rule)
+        require(empire == active, say("move-army moves an army of the active empire ({active}), not {empire}'s "
+                                      "(EN 436)",
+                                     active=active, empire=empire), rule)
+    require(target != source, _("move-army moves the army to another region"), rule)
+    require(state.controller(target) == empire, say("move-army: {region} is not controlled by {empire}", region=target,
+                                                        empire=empire), rule)
     movable = movable_banners(state, empire, source)
-    require(n <= movable, f"move-army: at most {plural(movable, 'banner')} may leave {source} (a conquered region "
-            "is never abandoned)", rule)
+    require(n <= movable, say("move-army: at most {banners} may leave {region} (a conquered region is never "
+                                "abandoned)", banners=plural(movable, "banner"), region=source), rule)
     return ev.Effects(move=((source, target, empire, n),))
 
 
@@ -154,15 +160,18 @@ def _rearrange(state: GameState, params: Mapping[str, str], rule: str) -> ev.Eff
     counts = {r: state.banners_in(r) for r in state.controlled(empire)}
     wanted = placements(params["to"], "rearrange", "to", state, rule, zero=True)
     for region in wanted:
-        require(region in counts, f"rearrange: {region} is neither controlled by {empire} nor an empty home region "
-                "of it", rule)
+        require(region in counts, say("rearrange: {region} is neither controlled by {empire} nor an empty home "
+                                         "region of it", region=region, empire=empire), rule)
     after = {**counts, **wanted}
-    require(sum(after.values()) == sum(counts.values()), f"rearrange: {empire} has "
-            f"{plural(sum(counts.values()), 'banner')} on the board, to= leaves {sum(after.values())}", rule)
+    require(sum(after.values()) == sum(counts.values()), say("rearrange: {empire} has {banners} on the board, "
+                                                             "to= leaves {left}",
+                                                 empire=empire, banners=plural(sum(counts.values()), "banner"),
+                                                 left=sum(after.values())), rule)
     for region, n in after.items():
         conquered = counts[region] > 0 and state.board.regions[region].home != empire
-        require(n > 0 or not conquered, f"rearrange: {region} is a conquered region and may not be left empty", rule)
-    require(after != counts, "rearrange: to= changes nothing", rule)
+        require(n > 0 or not conquered, say("rearrange: {region} is a conquered region and may not be left empty",
+                                             region=region), rule)
+    require(after != counts, _("rearrange: to= changes nothing"), rule)
     give = [[r, counts[r] - n] for r, n in after.items() if n < counts[r]]
     take = [[r, n - counts[r]] for r, n in after.items() if n > counts[r]]
     moves: list[tuple[str, str, str, int]] = []
@@ -182,9 +191,10 @@ def _nomadic_life(state: GameState, params: Mapping[str, str], rule: str) -> ev.
     _needs(params, "nomadic-life", "from", "to", rule=rule)
     source, target = params["from"], params["to"]
     held = state.banners.get(source)
-    require(held is not None, f"nomadic-life: {source} holds no army", rule)
+    require(held is not None, say("nomadic-life: {region} holds no army", region=source), rule)
     assert held is not None
-    require(target != source and target not in state.banners, f"nomadic-life: {target} is not an empty region", rule)
+    require(target != source and target not in state.banners, say("nomadic-life: {region} is not an empty region",
+                                                                                       region=target), rule)
     return ev.Effects(move=((source, target, held[0], held[1]),))
 
 
@@ -196,37 +206,43 @@ def check_attack_card(state: GameState, society: str, effect: str, params: Mappi
     during): the society's order to come must be an attack, and each card goes with it once. Its parameters are
     checked against the board now where the attack does not decide them, and at the attack otherwise."""
     require(order_actor(state) == society and (state.pending is None or state.pending.order in (None, "attack")),
-            f"{effect} goes with an attack: it is played by the society whose order is to come, before it is given",
+            say("{effect} goes with an attack: it is played by the society whose order is to come, before it is given",
+                effect=effect),
             rule)
     attacking = [p for p in order_positions(state) if "attack" in state.board.orders(*p)]
-    require(bool(attacking), f"{effect} goes with an attack, and the order to come is not an attack", rule)
-    require(effect not in dict(state.attack_cards), f"{effect} is played already with this attack", rule)
+    require(bool(attacking), say("{effect} goes with an attack, and the order to come is not an attack",
+                                    effect=effect), rule)
+    require(effect not in dict(state.attack_cards), say("{effect} is played already with this attack",
+                                                                    effect=effect), rule)
     together = {effect, *dict(state.attack_cards)}
-    require(not {"kill-all", "extra-attack"} <= together, "kill-all leaves no surviving banner for an extra attack "
-            "(REV 310-311, EN 426)", rule)
+    require(not {"kill-all", "extra-attack"} <= together, _("kill-all leaves no surviving banner for an extra attack "
+                                                             "(REV 310-311, EN 426)"), rule)
     empire = attacking[0][0]
     if effect == "empty-region-attack":
         _needs(params, effect, "to", rule=rule)
         target = params["to"]
         require(target not in state.banners and state.controller(target) != empire,
-                f"empty-region-attack: {target} is not an empty region another empire controls", rule)
+                say("empty-region-attack: {region} is not an empty region another empire controls",
+                    region=target), rule)
         require(any(state.controller(r) == empire and movable_banners(state, empire, r) >= 1
-                    for r in state.banners), f"{empire} has no banner that may leave its region", rule)
+                    for r in state.banners), say("{empire} has no banner that may leave its region",
+                                                 empire=empire), rule)
         return
     if effect == "reinforce":
         _needs(params, effect, "from", "n", rule=rule)
         source, n = params["from"], int(params["n"])
         require(state.controller(source) == empire and source in state.banners,
-                f"reinforce: {source} holds no {empire} banners", rule)
+                say("reinforce: {region} holds no {empire} banners", region=source, empire=empire), rule)
         movable = movable_banners(state, empire, source)
-        require(n <= movable, f"reinforce: at most {plural(movable, 'banner')} may leave {source}", rule)
+        require(n <= movable, say("reinforce: at most {banners} may leave {region}",
+                                    banners=plural(movable, "banner"), region=source), rule)
     elif effect == "extra-attack":
         _needs(params, effect, "to", "n", rule=rule)
     elif effect == "subjugate":
         _needs(params, effect, "to", rule=rule)
         placements(params["to"], effect, "to", state, rule)
     if "empty-region-attack" not in dict(state.attack_cards):
-        require(bool(attacks(state, empire)), f"{empire} has no attack to make", rule)
+        require(bool(attacks(state, empire)), say("{empire} has no attack to make", empire=empire), rule)
 
 
 @dataclass(frozen=True, slots=True)

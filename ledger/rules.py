@@ -386,10 +386,12 @@ def _pick_order(
                 continue
             if state.attack_cards and name != "attack":
                 cards = ", ".join(e for e, _ in state.attack_cards)
-                refusals.append(f"{cards} was played with the attack to come: the order is that attack")
+                refusals.append(say("{cards} was played with the attack to come: the order is that attack",
+                                    cards=cards))
                 continue
             if state.pending and state.pending.order not in (None, name):
-                refusals.append(f"Midnight Oil repeats {state.pending.order}, not {name} (REV 401)")
+                refusals.append(say("Midnight Oil repeats {order}, not {name} (REV 401)",
+                                    order=state.pending.order, name=name))
                 short_of_banners.append(False)
                 continue
             refusal = order_refusal(state, position[0], name, position)
@@ -449,16 +451,18 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
 
 def _check_card_id(state: GameState, card: str, rule: str) -> None:
     empire, colon, number = card.partition(":")
-    require(empire in state.board.empires, f"unknown empire {empire!r} in card {card!r}", rule)
+    require(empire in state.board.empires, say("unknown empire {empire!r} in card {card!r}", empire=empire,
+                                               card=card), rule)
     if colon:
         numbers = state.card_numbers(empire)
         if state.cards is None:
             require(number in {str(n) for n in numbers},
-                    f"card {card!r}: an empire's cards are numbered 1 to {CARDS_PER_DECK}", rule)
+                    say("card {card!r}: an empire's cards are numbered 1 to {last}", card=card,
+                        last=CARDS_PER_DECK), rule)
         else:
-            require(number in {str(n) for n in numbers}, f"card {card!r} is not on this game's card sheet, in the "
-                    f"card sets it plays ({', '.join(state.card_sets)}): {empire} cards are numbered "
-                    f"{', '.join(map(str, numbers))}", rule)
+            require(number in {str(n) for n in numbers}, say("card {card!r} is not on this game's card sheet, in the "
+                    "card sets it plays ({sets}): {empire} cards are numbered {numbers}", card=card,
+                    sets=", ".join(state.card_sets), empire=empire, numbers=", ".join(map(str, numbers))), rule)
 
 
 def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
@@ -483,9 +487,10 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     if "empty-region-attack" in cards:
         # REV 343-347: "your attack may target any empty region"
         to = cards["empty-region-attack"]["to"]
-        require(cmd.target == to, f"the empty-region-attack card played with this attack targets {to}, not "
-                f"{cmd.target}", "REV 343-347")
-        require(cmd.target not in state.banners, f"{cmd.target} is not empty any more", "REV 343-347")
+        require(cmd.target == to, say("the empty-region-attack card played with this attack targets {to}, not "
+                                    "{target}", to=to, target=cmd.target), "REV 343-347")
+        require(cmd.target not in state.banners, say("{target} is not empty any more", target=cmd.target),
+                "REV 343-347")
     else:
         require(
             state.board.adjacent(cmd.source, cmd.target),
@@ -514,10 +519,11 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     if "reinforce" in cards:
         # EN 432, REV 387: banners join from any one region the attacking empire controls, before combat
         source, n = cards["reinforce"]["from"], int(cards["reinforce"]["n"])
-        require(source not in (cmd.source, cmd.target), f"reinforce brings banners from another region than the "
-                f"attack's own ({source})", "EN 432")
+        require(source not in (cmd.source, cmd.target), say("reinforce brings banners from another region than the "
+                                                          "attack's own ({source})", source=source), "EN 432")
         require(state.controller(source) == empire and n <= movable_banners(state, empire, source),
-                f"reinforce: {source} has no {plural(n, f'{empire} banner')} that may leave it", "EN 432")
+                say("reinforce: {source} has no {banners} that may leave it", source=source,
+                    banners=plural(n, f"{empire} banner")), "EN 432")
         reinforced = ((source, n),)
     army = cmd.banners + added + sum(n for _, n in reinforced)
     fight = combat(state, empire, cmd.target, army, kill_all="kill-all" in cards)
@@ -542,11 +548,14 @@ def _subjugated(state: GameState, empire: str, target: str, fight: Combat, param
         return None
     rule = "REV 329"
     into = placements(params["to"], "subjugate", "to", state, rule)
-    require(sum(into.values()) == fight.attacker_losses, f"subjugate: the attack kills "
-            f"{plural(fight.attacker_losses, f'{empire} banner')}, and to= returns {sum(into.values())}", rule)
+    require(sum(into.values()) == fight.attacker_losses, say("subjugate: the attack kills {banners}, and to= "
+                                                             "returns {returned}",
+                                                       banners=plural(fight.attacker_losses, f"{empire} banner"),
+                                                       returned=sum(into.values())), rule)
     for region in into:
         controller = fight.controller if region == target else state.controller(region)
-        require(controller == empire, f"subjugate: {region} is not controlled by {empire} after the attack", rule)
+        require(controller == empire, say("subjugate: {region} is not controlled by {empire} after the attack",
+                                                region=region, empire=empire), rule)
     return into
 
 
@@ -556,11 +565,13 @@ def _extra_attack(state: GameState, society: str, first: ev.Attacked, params: di
     rule = "REV 310-311"
     empire, source, target, n = first.empire, first.target, params["to"], int(params["n"])
     survivors = state.banners_in(source) if state.controller(source) == empire else 0
-    require(first.controller == empire and survivors >= 2, f"extra-attack: the attack must conquer "
-            f"{source} with at least 2 banners surviving, so that one stays behind (it leaves "
-            f"{plural(survivors, 'banner')})", rule)
-    require(state.board.adjacent(source, target), f"extra-attack: {source} does not border {target}", rule)
-    require(state.controller(target) != empire, f"extra-attack: {target} is controlled by {empire}", rule)
+    require(first.controller == empire and survivors >= 2, say("extra-attack: the attack must conquer "
+            "{source} with at least 2 banners surviving, so that one stays behind (it leaves {banners})",
+            source=source, banners=plural(survivors, "banner")), rule)
+    require(state.board.adjacent(source, target), say("extra-attack: {source} does not border {target}", source=source,
+                                                                target=target), rule)
+    require(state.controller(target) != empire, say("extra-attack: {target} is controlled by {empire}", target=target,
+                                                                empire=empire), rule)
     require(n <= survivors - 1, f"extra-attack: at most {plural(survivors - 1, 'banner')} may attack from {source} "
             "(at least 1 stays behind)", rule)
     fight = combat(state, empire, target, n)

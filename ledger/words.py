@@ -30,7 +30,8 @@ KIND_OF = {word: kind for kind in ("society", "empire", "office", "slot") for wo
 """The ids `say` puts in words by itself: phases and orders share ids with verbs (deploy, attack), so they are
 put in words where they are meant (`term(id, "phase")`)."""
 COUNTED = {"city": "cities", "score": "scores", "card": "cards", "banner": "banners", "game": "games",
-           "event": "events", "move": "moves", "agent": "agents"}
+           "event": "events", "move": "moves", "agent": "agents", "note": "notes",
+           "deck": "decks", "region": "regions", "empire": "empires", "farm": "farms", "fort": "forts"}
 """The nouns `plural` counts in every language (`{n} city`, `{n} cities` in the catalogues)."""
 
 

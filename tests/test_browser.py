@@ -134,11 +134,11 @@ def test_the_replay_steps_with_the_arrow_keys(site, browser) -> None:
     assert "event 2 of" in browser.find_element(By.TAG_NAME, "h1").text
     for key, at in [(Keys.ARROW_RIGHT, 3), (Keys.ARROW_LEFT, 2), (Keys.ARROW_LEFT, 1)]:
         ActionChains(browser).send_keys(key).perform()
-        wait(browser, lambda d, at=at: d.current_url.endswith(f"replay?at={at}") and _heading(d).startswith(
+        wait(browser, lambda d, at=at: d.current_url.endswith(f"replay?at={at}&lang=en") and _heading(d).startswith(
             f"g1: event {at} of"))
     assert browser.find_element(By.CSS_SELECTOR, ".moves li.here").get_attribute("value") == "1"
     ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()  # nothing before the first event
-    assert browser.current_url.endswith("replay?at=1")
+    assert browser.current_url.endswith("replay?at=1&lang=en")  # the step keeps the page's language
 
 
 def _heading(driver: Any) -> str:

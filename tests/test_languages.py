@@ -366,3 +366,108 @@ def test_a_game_named_like_a_term_keeps_its_name() -> None:
         assert say("{society} wins", society="bear") == "Ours gagne"
     finally:
         language.stop(token)
+
+
+def test_the_director_s_pages_and_the_pickers_speak_the_language() -> None:
+    """The director's hall (FR), a loyalty picker (FR: the slots as FR's loyalty track prints them, `Dévoué`,
+    `Serviable`), verify (ES) and the standings (IT) in the reader's words; the option values, the links' game
+    ids and the chain head stay the notation's."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.application.files import verify
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    director = "d" * 32
+    client = TestClient(create_app(store, director))
+    hall = client.get(f"/director/{director}/?lang=fr").text
+    assert "Toutes les parties" in hall and "1 partie" in hall and "Mise en place" in hall and "Corbeau Blanc" in hall
+    assert f'href="/director/{director}/verify/g1?lang=fr">vérifier</a>' in hall and "All games" not in hall
+
+    table = client.get(f"/g/g1/{links.table}/?lang=fr").text
+    assert "<span>Dévoué</span>" in table and "<span>Serviable</span>" in table
+    assert '<option value="bear">Ours</option>' in table and "Modifier en notation" in table
+    assert 'data-fmt="devout={}"' in table and "Edit as notation" not in table
+
+    checked = client.get(f"/director/{director}/verify/g1", headers={"Accept-Language": "es"}).text
+    assert "g1: verificada" in checked and "cabeza de la cadena" in checked and verify(store, "g1").head in checked
+    assert "chain head" not in checked
+
+    seat = client.get(f"/g/g1/{links.seats['raven']}/", headers={"Accept-Language": "fr"}).text
+    assert "Sceller ma loyauté" in seat and 'data-say-sealed="Scellé. Notez ceci' in seat
+    assert "<span>Dévoué</span>" in seat and '<option value="eagle">Aigle</option>' in seat
+
+    replay = client.get(f"/g/g1/{links.table}/replay?at=1&lang=es").text
+    assert "Añadir nota" in replay and 'data-say-forked="Bifurcación creada: {}:"' in replay
+    assert 'data-say-open="abrirla"' in replay and "Add note" not in replay
+    assert "replay?at=1&amp;lang=es" in replay and "volver a la partida" in replay and "Preparación" in replay
+
+    english = client.get(f"/director/{director}/").text
+    assert "All games" in english and "1 game" in english and '<option' not in english
+
+
+def test_verify_decrees_and_cards_check_speak_the_language(demo_store: Path) -> None:
+    """`verify` (ES), `decrees` (IT: the decks as the glossary's empires, the rulebook references unchanged) and
+    `cards check` (FR) in the reader's words; the chain head and the effects' ids stay the record's."""
+    english = ok(run(demo_store, "verify", "demo"))
+    head = english.split("chain head ")[1].split()[0]
+    spanish = ok(run(demo_store, "--lang", "es", "verify", "demo"))
+    assert f"cabeza de la cadena {head}" in spanish and "eventos verificados" in spanish and "terminada" in spanish
+    assert "chain head" not in spanish and "every move" not in spanish
+
+    italian = ok(CliRunner().invoke(whispers, ["--lang", "it", "decrees"], env={"COLUMNS": "200"}))
+    assert "effetto" in italian and "meccanica" in italian and "fonte" in italian
+    assert "extra-attack" in italian and "REV 310-311" in italian and "Orso" in italian
+    assert "mechanics" not in italian
+
+    french = ok(CliRunner().invoke(whispers, ["--lang", "fr", "cards", "check", "example"]))
+    assert "fiche de cartes 'example' valide" in french and "5 pioches" in french and "sha256:" in french
+
+
+def test_the_standings_speak_the_language(demo_store: Path) -> None:
+    """`standings` in French: its headings, the societies as the glossary names them, the games' names as they are."""
+    out = ok(CliRunner().invoke(whispers, ["--lang", "fr", "standings", "--games", "demo", "--store", str(demo_store)],
+                                env={"COLUMNS": "160"}))
+    assert "classement · règles official" in out and "victoires" in out and "Culte du Rat" in out
+    assert "demo: 1*" in out and "Terminées, pas encore arrêtées" in out and "wins" not in out
+
+
+def test_a_card_effect_refusal_speaks_the_language() -> None:
+    """EN 428, REV 331 (disperse: the whole army scatters into adjacent regions its empire controls): the refusal
+    in Italian and Spanish (and a card id no deck has, in French), the empire as the glossary names it, the
+    effect's id and regions as they are, the rule the same as in English."""
+    from support import assert_refused
+    from test_decree_effects import _marshal
+
+    state = _marshal()
+    for code, line, words in (
+            ("it", "raven play bear:1 effect=disperse region=khans-rest to=amber-steppe:1",
+             "disperse: tutta l'armata di 2 stendardi si disperde: to= ne piazza 1"),
+            ("es", "raven play bear:1 effect=disperse region=khans-rest to=ochre-plains:2",
+             "disperse: ochre-plains no es una región adyacente a khans-rest que controle Caballo"),
+            ("fr", "raven play bear:99 effect=disperse region=khans-rest",
+             "carte 'bear:99' : les cartes d'un empire sont numérotées de 1 à")):
+        english = assert_refused(state, line)
+        token = language.speak(code)
+        try:
+            error = assert_refused(state, line, words)
+        finally:
+            language.stop(token)
+        assert error.rule == english.rule and "disperse: the whole" not in str(error)
+
+
+def test_new_s_card_line_speaks_the_language(tmp_path: Path) -> None:
+    out = ok(run(tmp_path / "s.sqlite", "--lang", "it", "new", "g1", "--players", "raven,spider"))
+    assert "Carte: il set base; nessuna scheda delle carte" in out and "Cards:" not in out
+
+
+def test_board_check_speaks_the_language() -> None:
+    """`board check` in Spanish: the counts as Spanish counts them, the empires as the glossary names them, the
+    board's id and hash as they are."""
+    out = ok(CliRunner().invoke(whispers, ["--lang", "es", "board", "check", "standin"]))
+    assert "tablero 'standin' válido (31 regiones, 5 imperios" in out and "sha256:" in out
+    assert "    Oso " in out and "granjas" in out and "fuertes" in out and "per empire" not in out

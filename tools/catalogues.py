@@ -1,5 +1,5 @@
 """Keep the message catalogues in step with the code: `python tools/catalogues.py` extracts every message id
-(Babel's extractors over the Python sources and the web templates: `_`, `N_`, `say`, `n_`; the glossary's
+(Babel's extractors over the Python sources and the web templates: `_`, `N_`, `say`, `n_`, `ngettext`; the glossary's
 terms, one context per kind; the nouns `plural` counts) and updates each language's .po, keeping what is
 translated. `--check` lists what a language lacks and exits 1 (tests/test_languages.py asks the same). The
 build compiles the .po files (setup.py).
@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("ledger", "projections", "application", "cli", "web")
-KEYWORDS = {"_": None, "N_": None, "say": (1,), "n_": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "say": (1,), "n_": (1, 2), "ngettext": (1, 2)}
 LOCALES = ROOT / "projections" / "locales"
 
 

@@ -28,7 +28,7 @@ from whispers.application import files, following, reading, recording, review, s
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
-from whispers.ledger.words import LANGUAGES, _, cite, n_, position, term, tongue
+from whispers.ledger.words import KIND_OF, LANGUAGES, _, cite, n_, position, term, tongue
 from whispers.projections.language import canonical, from_header, speak, stop
 from whispers.web.live import Hub
 
@@ -129,6 +129,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     templates.install_gettext_callables(gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
     templates.filters["term"] = term
     templates.filters["position"] = position
+    templates.globals["word"] = _word
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list,
                              card_names=lambda deck: [f"{deck}:{n}" for n in range(1, CARDS_PER_DECK + 1)])
 
@@ -194,8 +195,8 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         frame = replayed.frame(replayed.at)
         rounds, here = following.by_round(replayed)
         here_base = base(found, request)
-        back = (f"/director/{request.path_params['token']}/", "all games") if found.role == "director" else \
-            (here_base, "back to the game")
+        back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
+            (here_base, _("back to the game"))
         return page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
                     total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
                     moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
@@ -402,6 +403,17 @@ def from_environment() -> Starlette:
         raise SystemExit("WHISPERS_DIRECTOR_TOKEN: at least 22 characters (whispers serve makes one)")
     tournament = os.environ.get("WHISPERS_TOURNAMENT")
     return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
+
+
+def _word(value: Any) -> Any:
+    """A picker's option in the reader's words: a glossary id or a council position (`bear.sheriff`); a region,
+    a card or a count stays as it is (the option's value is the notation's either way)."""
+    if not isinstance(value, str):
+        return value
+    empire, dot, office = value.partition(".")
+    if dot:
+        return position(value) if KIND_OF.get(empire) == "empire" and KIND_OF.get(office) == "office" else value
+    return term(value)
 
 
 def language_of(request: Request) -> str:

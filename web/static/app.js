@@ -135,7 +135,7 @@ function sealing(game, seat) {
   const kept = readKept(game);
   const shown = document.getElementById("kept");
   if (shown && kept) {
-    shown.textContent = "Kept on this device: " + describe(slots, kept);
+    shown.textContent = seat.dataset.sayKept + " " + describe(slots, kept);
     shown.hidden = false;
   }
   const seal = document.getElementById("seal");
@@ -144,7 +144,7 @@ function sealing(game, seat) {
       e.preventDefault();
       const tokens = chosen(seal, slots);
       if (new Set(Object.values(tokens)).size !== slots.length) {
-        refused.textContent = "each empire's token sits on exactly one slot";
+        refused.textContent = seat.dataset.sayOneSlot;
         refused.hidden = false;
         return;
       }
@@ -158,8 +158,7 @@ function sealing(game, seat) {
           if (answer.status !== 201) { holding = false; refuse(refused, answer); return; }
           seal.hidden = true;
           const code = document.getElementById("sealed-code");
-          code.textContent = "Sealed. Write this down (the reveal needs it if this phone forgets): " +
-            describe(slots, record);
+          code.textContent = seat.dataset.saySealed + " " + describe(slots, record);
           code.hidden = false;
           document.getElementById("moved").hidden = false;
         });
@@ -212,10 +211,10 @@ function replay(main) {
     send(main.dataset.base + "forks", box.dataset.token, body).then(function (answer) {
       if (answer.status !== 201) { refuse(refused, answer); return; }
       const done = document.getElementById("forked");
-      done.textContent = "Forked as " + answer.body.game + ": ";
+      done.textContent = box.dataset.sayForked.replace("{}", answer.body.game) + " ";
       const link = document.createElement("a");
       link.href = answer.body.open;
-      link.textContent = "open it";
+      link.textContent = box.dataset.sayOpen;
       done.appendChild(link);
       done.hidden = false;
       refused.hidden = true;
