@@ -88,10 +88,8 @@ class Hub:
                 for text in _sent(following.events_between(self._store, game, after, last), viewer):
                     yield text
             yield f"event: version\ndata: {last}\n\n"
-            while True:
-                try:
-                    change = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-                except TimeoutError:
+            async for change in _waited(queue):
+                if change is None:
                     yield ": still here\n\n"
                     continue
                 if change.version <= last:
@@ -104,19 +102,22 @@ class Hub:
                 last = change.version
                 yield f"event: version\ndata: {last}\n\n"
 
-
     async def every_game(self) -> AsyncIterator[str]:
         """The server-sent events of the director's screen: `event: changed` (the game's name) whenever any game
         of the store changes, whichever process stored it."""
         with self.subscribed(EVERY_GAME) as queue:
             yield ": following\n\n"  # subscribed: from here on no change is missed
-            while True:
-                try:
-                    change = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield ": still here\n\n"
-                    continue
-                yield f"event: changed\ndata: {json.dumps(change.game)}\n\n"
+            async for change in _waited(queue):
+                yield ": still here\n\n" if change is None else f"event: changed\ndata: {json.dumps(change.game)}\n\n"
+
+
+async def _waited(queue: asyncio.Queue[Change]) -> AsyncIterator[Change | None]:
+    """Each change as it comes, and None whenever none came for KEEPALIVE_SECONDS (a keep-alive is due)."""
+    while True:
+        try:
+            yield await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+        except TimeoutError:
+            yield None
 
 
 def _sent(events: tuple[tuple[int, Any], ...], viewer: str | None) -> list[str]:
