@@ -44,10 +44,11 @@ def tournament_standings(store: Store | str | None, file: Path | None) -> Any:
     call (so as games finish); StoreError if none was given."""
     from whispers.application.tournament import tournament
     from whispers.ledger.errors import StoreError
+    from whispers.ledger.words import _
 
     if file is None:
-        raise StoreError("no tournament file: start the server with `whispers serve --tournament FILE` to show its "
-                         "standings")
+        raise StoreError(_("no tournament file: start the server with `whispers serve --tournament FILE` to show "
+                           "its standings"))
     return tournament(store, file)
 
 

@@ -45,7 +45,8 @@ def prompt(state: GameState, catalogue: Catalogue | None = None) -> Prompt:
     owed = owed_instants(state)
     if owed and state.last_actor is not None:  # a Dark alliances decree just drawn is resolved first (REV 290)
         drawer = state.last_actor
-        note = f"{drawer} has just drawn {', '.join(owed)}, a Dark alliances decree: it is played at once"
+        note = say("{society} has just drawn {cards}, a Dark alliances decree: it is played at once", society=drawer,
+                   cards=", ".join(owed))
         return Prompt(state.round, state.phase, state.empire, state.office, (drawer,),
                       (_play_option(state, drawer, catalogue),), note)
     holder = window_waits(state)

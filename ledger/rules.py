@@ -714,8 +714,11 @@ def _check_an_attack_carries(state: GameState, cmd: c.PlayCard, params: dict[str
                     return
                 except RuleError as error:
                     refusal = error.reason
-    raise RuleError(f"{cmd.effect}: no attack open to {cmd.society} now could carry it"
-                    + (f" (the last tried: {refusal})" if refusal else ""), rule)
+    if refusal is None:
+        raise RuleError(say("{effect}: no attack open to {society} now could carry it", effect=cmd.effect,
+                            society=cmd.society), rule)
+    raise RuleError(say("{effect}: no attack open to {society} now could carry it (the last tried: {refusal})",
+                        effect=cmd.effect, society=cmd.society, refusal=refusal), rule)
 
 
 LASTING: frozenset[str] = frozenset({"hoard", "trade"})
@@ -976,8 +979,8 @@ def _check_owed_instant(state: GameState, command: c.Command) -> None:
         return
     if isinstance(command, c.PlayCard) and command.society == state.last_actor and command.card in owed:
         return
-    raise RuleError(f"{state.last_actor} has just drawn {', '.join(owed)}, a Dark alliances decree: it is played at "
-                    "once, before any other move (REV 290)", "REV Decrees")
+    raise RuleError(say("{society} has just drawn {cards}, a Dark alliances decree: it is played at once, before any "
+                        "other move (REV 290)", society=state.last_actor, cards=", ".join(owed)), "REV Decrees")
 
 
 _DECIDERS: dict[type, Any] = {

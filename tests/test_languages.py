@@ -471,3 +471,20 @@ def test_board_check_speaks_the_language() -> None:
     out = ok(CliRunner().invoke(whispers, ["--lang", "es", "board", "check", "standin"]))
     assert "tablero 'standin' válido (31 regiones, 5 imperios" in out and "sha256:" in out
     assert "    Oso " in out and "granjas" in out and "fuertes" in out and "per empire" not in out
+
+
+def test_a_dark_alliances_card_owed_is_refused_and_prompted_in_the_readers_words() -> None:
+    """REV 290 (instants resolved at once): the refusal of any other move and the prompt's note, in French, name
+    the society in the glossary's words; the card stays as the notation writes it."""
+    from support import assert_refused
+    from test_decree_cards import EXAMPLE, _drew
+
+    from whispers.ledger.prompt import prompt
+
+    drew = _drew(drawn="elephant:9", held=("elephant:2",), cards=EXAMPLE)
+    token = language.speak("fr")
+    try:
+        assert_refused(drew, "raven play elephant:2 effect=recruit", f"{term('raven')} vient de piocher elephant:9")
+        assert prompt(drew).note.startswith(f"{term('raven')} vient de piocher elephant:9")
+    finally:
+        language.stop(token)
