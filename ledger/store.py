@@ -107,6 +107,13 @@ class _Postgres:
     password: str
     schema: str
 
+    def connect(self, autocommit: bool = False) -> Any:
+        """A direct connection of the driver's own (outside eventsourcing's pool), failing fast when unreachable."""
+        import psycopg
+
+        return psycopg.connect(host=self.host, port=self.port, dbname=self.dbname, user=self.user,
+                               password=self.password, connect_timeout=POSTGRES_CONNECT_TIMEOUT, autocommit=autocommit)
+
 
 @dataclass(frozen=True)
 class _Target:
@@ -241,15 +248,7 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
 
     where = f"{pg.host}:{pg.port}"
     try:
-        conn = psycopg.connect(
-            host=pg.host,
-            port=pg.port,
-            dbname=pg.dbname,
-            user=pg.user,
-            password=pg.password,
-            connect_timeout=POSTGRES_CONNECT_TIMEOUT,
-            autocommit=True,
-        )
+        conn = pg.connect(autocommit=True)
     except psycopg.Error as e:
         raise StoreError(f"cannot reach PostgreSQL at {where}: {_reason(e)}") from e
     with conn:
@@ -305,14 +304,7 @@ def _why_no_connection(pg: _Postgres) -> str:
 
     where = f"{pg.host}:{pg.port}"
     try:
-        psycopg.connect(
-            host=pg.host,
-            port=pg.port,
-            dbname=pg.dbname,
-            user=pg.user,
-            password=pg.password,
-            connect_timeout=POSTGRES_CONNECT_TIMEOUT,
-        ).close()
+        pg.connect().close()
     except psycopg.Error as e:
         waited = f"no connection for {POSTGRES_CONNECT_TIMEOUT} s"
         return f"lost PostgreSQL at {where}: {waited}, and a new one failed: {_reason(e)}"
@@ -837,12 +829,8 @@ class Store:
         process NOTIFYs after it stores), else a plain pause for the caller to poll the log."""
         if self._postgres is None:
             return Wakeup(None)
-        import psycopg
-
-        pg = self._postgres
         with self._translated():
-            conn = psycopg.connect(host=pg.host, port=pg.port, dbname=pg.dbname, user=pg.user, password=pg.password,
-                                   connect_timeout=POSTGRES_CONNECT_TIMEOUT, autocommit=True)
+            conn = self._postgres.connect(autocommit=True)
             conn.execute(f"LISTEN {self._channel}")
         return Wakeup(conn)
 

@@ -212,3 +212,24 @@ def test_a_record_file_with_fuzzed_notes_is_refused_in_one_line_or_every_note_re
         good, skipped = read_notes(store, "g")
         assert skipped == [] and good == [note if chained else {**note, "unchained": True} for note in notes]
         assert all("\n" not in line for line in format_record(load(store, "g").events, notes=good))
+
+
+@FUZZ
+@given(before=st.text(max_size=60), reason=st.text(max_size=60).filter(lambda t: '"' not in t),
+       code=st.sampled_from(["fr", "it", "es"]))
+def test_a_line_in_the_users_words_keeps_its_quoted_reason_and_adds_no_line(before: str, reason: str,
+                                                                           code: str) -> None:
+    """Reading a line typed in the user's words back to canonical ids (the recorder and the table page in fr, it,
+    es) never fails, never adds a line break, and leaves a quoted reason exactly as typed; the notation then
+    takes the result or refuses it in one NotationError, like any line."""
+    from whispers.ledger.errors import NotationError
+    from whispers.projections.language import canonical
+
+    line = f'{before} "{reason}"'
+    read = canonical(line, code)
+    assert f'"{reason}"' in read
+    assert len(read.splitlines()) <= len(line.splitlines())
+    try:
+        parse_line(read)
+    except NotationError:
+        pass
