@@ -216,7 +216,8 @@ def test_a_record_file_with_fuzzed_notes_is_refused_in_one_line_or_every_note_re
 
 
 @FUZZ
-@given(before=st.text(max_size=60), reason=st.text(max_size=60).filter(lambda t: '"' not in t),
+@given(before=st.text(max_size=60).filter(lambda t: '"' not in t),
+       reason=st.text(max_size=60).filter(lambda t: '"' not in t),
        code=st.sampled_from(["fr", "it", "es"]))
 def test_a_line_in_the_users_words_keeps_its_quoted_reason_and_adds_no_line(before: str, reason: str,
                                                                            code: str) -> None:
