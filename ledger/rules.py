@@ -81,7 +81,7 @@ from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
 from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
 from whispers.ledger.text import has_line_break, is_utf8
-from whispers.ledger.words import _, plural, say, term
+from whispers.ledger.words import N_, _, plural, say, term
 from whispers.ledger.words import position as position_words
 
 __all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start", "window_waits"]
@@ -99,9 +99,10 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
     sets = _card_sets(card_sets)
     for society in players:
         if society not in SOCIETIES:
-            raise RuleError(f"unknown society {society!r}: the societies are {', '.join(SOCIETIES)}", SOCIETY_RULE)
+            raise RuleError(say("unknown society {name}: the societies are {societies}", name=repr(society),
+                                societies=", ".join(SOCIETIES)), SOCIETY_RULE)
     if len(set(players)) != len(players):
-        raise RuleError("a society is listed twice", SOCIETY_RULE)
+        raise RuleError(_("a society is listed twice"), SOCIETY_RULE)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RuleError(say("A War of Whispers is for {low} to {high} players, not {n}", low=MIN_PLAYERS,
                             high=MAX_PLAYERS, n=len(players)),
@@ -111,8 +112,8 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
         raise RuleError(say("the first player {first} is not playing", first=repr(first)), "EN Setup: First Player")
     if len(board.empires) != len(SLOTS):
         raise RuleError(
-            f"board {board.id!r} has {len(board.empires)} empires; loyalty needs exactly {len(SLOTS)} "
-            "(one token per empire)",
+            say("board {board} has {n} empires; loyalty needs exactly {slots} (one token per empire)",
+                board=repr(board.id), n=len(board.empires), slots=len(SLOTS)),
             "EN Loyalty Tokens and Scoring",
         )
     return ev.GameStarted(name, players, first, ruleset.to_data(), board.to_data(), board.content_hash,
@@ -125,7 +126,8 @@ def _card_sets(named: Iterable[str]) -> tuple[str, ...]:
     named = set(named)
     unknown = sorted(named - set(CARD_SETS))
     if unknown:
-        raise RuleError(f"unknown card set {unknown[0]!r}: the card sets are {', '.join(CARD_SETS)}", "REV Decrees")
+        raise RuleError(say("unknown card set {name}: the card sets are {sets}", name=repr(unknown[0]),
+                            sets=", ".join(CARD_SETS)), "REV Decrees")
     return tuple(s for s in CARD_SETS if s == "base" or s in named)
 
 
@@ -143,7 +145,7 @@ def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = N
         raise RuleError(_("the game is over: only a take-back can change its record"), "EN Final Scoring")
     decider = _DECIDERS.get(type(command))
     if decider is None:
-        raise RuleError(f"unknown command {type(command).__name__}", "whispers")
+        raise RuleError(say("unknown command {name}", name=type(command).__name__), "whispers")
     _check_owed_instant(state, command)
     holder = window_waits(state)
     closing = _close_window(state, command)
@@ -185,32 +187,34 @@ def _reason(text: str, what: str, rule: str) -> str:
     """A take-back's or ruling's reason: words on one line, so that a record's log reads back as the same
     moves (a line break in it would start a line of its own, read as a move)."""
     reason = text.strip()
-    require(bool(reason), f"{what} needs a reason", rule)
-    require(not has_line_break(reason), f"{what}'s reason must be one line", rule)
-    require(is_utf8(reason), f"{what}'s reason is not UTF-8 text", rule)
-    require(len(reason) <= REASON_LIMIT, f"{what}'s reason is longer than {REASON_LIMIT} characters", rule)
+    what = _(what)
+    require(bool(reason), say("{what} needs a reason", what=what), rule)
+    require(not has_line_break(reason), say("{what}'s reason must be one line", what=what), rule)
+    require(is_utf8(reason), say("{what}'s reason is not UTF-8 text", what=what), rule)
+    require(len(reason) <= REASON_LIMIT,
+            say("{what}'s reason is longer than {limit} characters", what=what, limit=REASON_LIMIT), rule)
     return reason
 
 
 def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
-    reason = _reason(command.reason, "a take-back", "whispers: history is never erased")
+    reason = _reason(command.reason, N_("a take-back"), "whispers: history is never erased")
     if not state.moves:
         raise RuleError(_("there is no move to take back"), "whispers: take-back")
     # reopen None re-adjudicates a take-back recorded before reopening had to be said, by the rules of its time
     if command.reopen is False and state.over:
         raise RuleError(
-            'the game is over: taking back its last move reopens it; say so with undo reopen "REASON" '
-            "(whispers move GAME undo --reopen REASON)",
+            _('the game is over: taking back its last move reopens it; say so with undo reopen "REASON" '
+              "(whispers move GAME undo --reopen REASON)"),
             REOPEN_RULE,
         )
     before = state.prior.loyalty if state.prior is not None else {}
     for society, held in state.loyalty.items():
         # else the table could take the seal back and record a set of its own choosing in its place
         require(held.commitment is None or society in before,
-                f"{society}'s sealed set cannot be taken back: nobody but its player may change it, and the reveal "
-                "must match it", sealing.RULE)
+                say("{society}'s sealed set cannot be taken back: nobody but its player may change it, and the "
+                    "reveal must match it", society=society), sealing.RULE)
     if command.reopen and not state.over:
-        raise RuleError('the game is not over: there is nothing to reopen; take a move back with undo "REASON"',
+        raise RuleError(_('the game is not over: there is nothing to reopen; take a move back with undo "REASON"'),
                         REOPEN_RULE)
     return ev.MoveTakenBack(reason, state.moves[-1], command.reopen)
 
@@ -222,27 +226,28 @@ NAME_LIMIT = 64
 def _decide_director(state: GameState, command: c.Command) -> ev.GameFinalized | ev.GameReopened:
     """The director's seal on a finished game, and its lifting: while sealed, nothing else is recorded."""
     if state.finalised is not None and not isinstance(command, c.Reopen):
-        raise RuleError(f"the game is finalised (by {state.finalised}): nothing is recorded until the director "
-                        f'reopens it (whispers reopen {state.name} --by NAME --reason "REASON")', SEALED_RULE)
+        raise RuleError(say('the game is finalised (by {author}): nothing is recorded until the director reopens it '
+                            '(whispers reopen {game} --by NAME --reason "REASON")', author=state.finalised,
+                            game=state.name), SEALED_RULE)
     if isinstance(command, c.Finalize):
-        require(state.over, "the game is not over: only a finished game is finalised", SEALED_RULE)
-        reason = _reason(command.reason, "a finalisation", SEALED_RULE) if command.reason.strip() else ""
+        require(state.over, _("the game is not over: only a finished game is finalised"), SEALED_RULE)
+        reason = _reason(command.reason, N_("a finalisation"), SEALED_RULE) if command.reason.strip() else ""
         return ev.GameFinalized(_director(command.by), reason)
     assert isinstance(command, c.Reopen)
-    require(state.finalised is not None, "the game is not finalised: there is no seal to lift", SEALED_RULE)
-    return ev.GameReopened(_director(command.by), _reason(command.reason, "reopening", SEALED_RULE))
+    require(state.finalised is not None, _("the game is not finalised: there is no seal to lift"), SEALED_RULE)
+    return ev.GameReopened(_director(command.by), _reason(command.reason, N_("reopening"), SEALED_RULE))
 
 
 def _director(name: str) -> str:
     """The director's name: words on one line (it is written in the log), at most NAME_LIMIT characters."""
     name = name.strip()
     require(bool(name) and len(name) <= NAME_LIMIT and not has_line_break(name) and is_utf8(name),
-            f"the director's name must be one line of 1 to {NAME_LIMIT} characters", SEALED_RULE)
+            say("the director's name must be one line of 1 to {limit} characters", limit=NAME_LIMIT), SEALED_RULE)
     return name
 
 
 def _check_society(state: GameState, society: str) -> None:
-    require(society in SOCIETIES, f"unknown society {society!r}", SOCIETY_RULE)
+    require(society in SOCIETIES, say("unknown society {name}", name=repr(society)), SOCIETY_RULE)
     require(society in state.players, say("{society} is not playing in this game", society=society), SOCIETY_RULE)
 
 
@@ -949,10 +954,10 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
 
 def _decide_ruling(state: GameState, cmd: c.Ruling) -> list[ev.Event]:
     rule = "whispers: an adjudicator's ruling"
-    reason = _reason(cmd.reason, "a ruling", rule)
+    reason = _reason(cmd.reason, N_("a ruling"), rule)
     # the notation reads a ruling whose first word is an effect as one that forgot its reason
-    require(re.match(r"(add|kill|move|agent)=", reason) is None, "a ruling's reason cannot start with an effect "
-            "(add=, kill=, move=, agent=)", rule)
+    require(re.match(r"(add|kill|move|agent)=", reason) is None,
+            _("a ruling's reason cannot start with an effect (add=, kill=, move=, agent=)"), rule)
     effects = resolve_effects(state, cmd.effects, rule)
     check_effects(state, effects, rule)
     return [ev.RulingApplied(reason, effects)]
@@ -960,11 +965,11 @@ def _decide_ruling(state: GameState, cmd: c.Ruling) -> list[ev.Event]:
 
 def _decide_check(state: GameState, cmd: c.Check) -> list[ev.Event]:
     rule = "whispers: a table count"
-    require(bool(cmd.counts), "name at least one region and its banner count", rule)
+    require(bool(cmd.counts), _("name at least one region and its banner count"), rule)
     mismatches = {}
     for region, counted in cmd.counts.items():
-        require(region in state.board.regions, f"unknown region {region!r}", rule)
-        require(counted >= 0, "a banner count cannot be negative", rule)
+        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
+        require(counted >= 0, _("a banner count cannot be negative"), rule)
         recorded = state.banners_in(region)
         if recorded != counted:
             mismatches[region] = (recorded, counted)
