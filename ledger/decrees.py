@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import CARDS_PER_DECK
-from whispers.ledger.words import plural, value_kind
+from whispers.ledger.words import n_, say, term, value_kind
 
 if TYPE_CHECKING:
     from whispers.ledger.ruleset import Ruleset
@@ -160,8 +160,8 @@ class Catalogue:
         """The decree of id `effect`; DecreeError naming the known ids otherwise."""
         decree = self.decrees.get(effect)
         if decree is None:
-            raise DecreeError(f"unknown effect {effect!r}: `whispers decrees` lists the {len(self.decrees)} "
-                              "effects the rulebooks name")
+            raise DecreeError(say("unknown effect {effect}: `whispers decrees` lists the {n} effects the rulebooks "
+                                  "name", effect=repr(effect), n=len(self.decrees)))
         return decree
 
     def in_sets(self, card_sets: Iterable[str]) -> tuple[Decree, ...]:
@@ -295,7 +295,8 @@ class CardSheet:
         deck, _, number = ref.partition(":")
         found = self.cards.get(deck, {}).get(int(number)) if number.isdigit() else None
         if found is None:
-            raise DecreeError(f"card {ref!r} is not on card sheet {self.id!r} (a card is DECK:NUMBER, such as lion:2)")
+            raise DecreeError(say("card {card} is not on card sheet {sheet} (a card is DECK:NUMBER, such as lion:2)",
+                                  card=repr(ref), sheet=repr(self.id)))
         return found
 
     def count(self) -> int:
@@ -348,23 +349,26 @@ def check_play(catalogue: Catalogue, effect: str, played: str, paid: Iterable[st
     first thing wrong. Whether the cards are in the hand is the engine's to check (it holds the hand)."""
     decree = catalogue.get(effect)
     if not decree.playable:
-        raise DecreeError(f"{decree.name} is never played: it is discarded to pay for another card (REV 315)")
+        raise DecreeError(say("{name} is never played: it is discarded to pay for another card (REV 315)",
+                              name=decree.name))
     if decree.card_set not in set(card_sets):
-        raise DecreeError(f"{effect} is a {decree.card_set} decree, and this game plays without that card set "
-                          "(digest §8 item 38)")
+        raise DecreeError(say("{effect} is a {set} decree, and this game plays without that card set "
+                              "(digest §8 item 38)", effect=effect, set=decree.card_set))
     paid = tuple(paid)
     deck = played.partition(":")[0]
     for ref in (played, *paid):
         if ref.partition(":")[0] not in DECKS:
-            raise DecreeError(f"card {ref!r}: a card is DECK:NUMBER or DECK, the decks being {', '.join(DECKS)}")
+            raise DecreeError(say("card {card}: a card is DECK:NUMBER or DECK, the decks being {decks}", card=repr(ref),
+                                  decks=", ".join(DECKS)))
     if deck not in decree.decks:
-        raise DecreeError(f"{effect} is on no {deck} card: the rulebooks put it in the {_and(decree.decks)} "
-                          f"deck{'s' if len(decree.decks) > 1 else ''}")
+        raise DecreeError(n_("{effect} is on no {deck} card: the rulebooks put it in the {decks} deck",
+                             "{effect} is on no {deck} card: the rulebooks put it in the {decks} decks",
+                             len(decree.decks), effect=effect, deck=deck, decks=_said_and(decree.decks)))
     known = [ref for ref in (played, *paid) if ":" in ref]
     repeated = [ref for ref, n in Counter(known).items() if n > 1]
     if repeated:
-        raise DecreeError(f"card {repeated[0]} is named twice: the played card already counts toward the cost "
-                          "(EN 382)")
+        raise DecreeError(say("card {card} is named twice: the played card already counts toward the cost (EN 382)",
+                              card=repeated[0]))
     if sheet is None:
         return PlayCheck(unchecked=(f"{effect}: no card sheet, so neither the card's effects nor the cost of "
                                     f"{_and((played, *paid))} could be checked",))
@@ -374,8 +378,9 @@ def check_play(catalogue: Catalogue, effect: str, played: str, paid: Iterable[st
     card = sheet.card(played)
     offered = card.offers(effect)
     if offered is None:
-        raise DecreeError(f"card {played} does not carry {effect} (it carries "
-                          f"{_and(tuple(e.effect for e in card.effects))}, card sheet {sheet.id})")
+        raise DecreeError(say("card {card} does not carry {effect} (it carries {effects}, card sheet {sheet})",
+                              card=played, effect=effect, effects=_said_and(e.effect for e in card.effects),
+                              sheet=sheet.id))
     unknown = [ref for ref in paid if ":" not in ref]
     if unknown:
         return PlayCheck(unchecked=(f"{effect}: the record does not say which {unknown[0]} card was paid, so "
@@ -386,10 +391,10 @@ def check_play(catalogue: Catalogue, effect: str, played: str, paid: Iterable[st
 
 def _match_cost(offered: CardEffect, played: Card, paid: tuple[Card, ...]) -> None:
     needed = Counter(offered.cost_list())
-    cost_words = _and(offered.cost_list())
+    cost_words = _said_and(offered.cost_list())
     if needed[played.deck] < 1:
-        raise DecreeError(f"{played.ref} cannot pay for its own {offered.effect}: the cost ({cost_words}) has no "
-                          f"{played.deck} symbol")
+        raise DecreeError(say("{card} cannot pay for its own {effect}: the cost ({cost}) has no {deck} symbol",
+                              card=played.ref, effect=offered.effect, cost=cost_words, deck=played.deck))
     needed[played.deck] -= 1
     wild = 0
     for card in paid:
@@ -398,15 +403,31 @@ def _match_cost(offered: CardEffect, played: Card, paid: tuple[Card, ...]) -> No
         elif card.wild:
             wild += 1
         else:
-            raise DecreeError(f"{card.ref} pays nothing of {offered.effect}'s cost ({cost_words}, {played.ref} "
-                              "included): a card pays a symbol of its own empire, Treasure any one (EN 382, REV 315)")
+            raise DecreeError(say("{card} pays nothing of {effect}'s cost ({cost}, {played} included): a card pays a "
+                                  "symbol of its own empire, Treasure any one (EN 382, REV 315)", card=card.ref,
+                                  effect=offered.effect, cost=cost_words, played=played.ref))
     short = sum(needed.values())
+    if short > wild:
+        missing = _said_and(tuple(deck for deck, n in needed.items() for _ in range(n)))
+        raise DecreeError(n_("{effect} on {card} costs {cost}, the played card included: the payment is {n} more "
+                             "card, for {missing} (EN 382)",
+                             "{effect} on {card} costs {cost}, the played card included: the payment is {n} more "
+                             "cards, for {missing} (EN 382)", short - wild, effect=offered.effect, card=played.ref,
+                             cost=cost_words, missing=missing))
     if wild != short:
-        missing = _and(tuple(deck for deck, n in needed.items() for _ in range(n))) if short > wild else ""
-        gap = (f"{plural(short - wild, 'more card')}, for {missing}" if short > wild
-               else f"{plural(wild - short, 'Treasure card')} too many")
-        raise DecreeError(f"{offered.effect} on {played.ref} costs {cost_words}, the played card included: "
-                          f"the payment is {gap} (EN 382)")
+        raise DecreeError(n_("{effect} on {card} costs {cost}, the played card included: the payment is {n} Treasure "
+                             "card too many (EN 382)",
+                             "{effect} on {card} costs {cost}, the played card included: the payment is {n} Treasure "
+                             "cards too many (EN 382)", wild - short, effect=offered.effect, card=played.ref,
+                             cost=cost_words))
+
+
+def _said_and(items: Iterable[str]) -> str:
+    """Decks (put in words) or effect ids, "a, b and c", in the reader's language (a refusal's list)."""
+    items = [term(item) for item in items]
+    if len(items) <= 1:
+        return "".join(items) or say("nothing")
+    return say("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def _and(items: Iterable[str]) -> str:

@@ -10,7 +10,7 @@ from whispers.ledger.decrees import Catalogue
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
 from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
-from whispers.ledger.words import _, say
+from whispers.ledger.words import N_, _, say
 
 # --- the moves one society may make -----------------------------------------------------------------
 
@@ -114,18 +114,26 @@ def decree_timing_refusal(state: GameState, society: str, timing: str) -> str | 
     acting = order_actor(state) == society
     after = state.last_actor is not None and society == state.last_actor
     if timing == "never":
-        return "this card is never played: it is discarded to pay for another (REV 315)"
+        return _("this card is never played: it is discarded to pay for another (REV 315)")
     if timing in ("I", "when-drawn"):
         return None if after and state.last_was_draw else (
-            "an instant decree is played at once when drawn, by the society that drew it")
-    if timing in ("G", "M"):
-        return None if acting else (
-            f"a {timing} decree is played {'before' if timing == 'G' else 'during'} an order of a position the "
-            "player controls, not after an order is executed (REV 300)")
+            _("an instant decree is played at once when drawn, by the society that drew it"))
+    if timing == "G":
+        return None if acting else _("a G decree is played before an order of a position the player controls, not "
+                                     "after an order is executed (REV 300)")
+    if timing == "M":
+        return None if acting else _("a M decree is played during an order of a position the player controls, not "
+                                     "after an order is executed (REV 300)")
     window = set(timing.split("|"))
     if (acting and window & {"before", "during"}) or (after and "after" in window):
         return None
-    return f"this effect is played {timing.replace('|', ', ')} an action of a position the player controls (EN 380)"
+    moments = ", ".join(_(MOMENTS[moment]) if moment in MOMENTS else moment for moment in timing.split("|"))
+    return say("this effect is played {moments} an action of a position the player controls (EN 380)",
+               moments=moments)
+
+
+MOMENTS = {"before": N_("before"), "during": N_("during"), "after": N_("after")}
+"""The official window's moments (EN 380), as a refusal names them."""
 
 
 def playable_cards(state: GameState, society: str, effects: Iterable[str], catalogue: Catalogue

@@ -735,9 +735,10 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
     that carries it, the payment (the played card counts toward it, Treasure is wild: EN 382, REV 298, REV 315),
     the timing per ruleset (EN 380; REV 290-300), and the parameters named as the catalogue names them."""
     rule = _card_rule(state)
-    require(catalogue is not None, f"effect={cmd.effect}: the decree catalogue is not loaded", rule)
+    require(catalogue is not None, say("effect={effect}: the decree catalogue is not loaded", effect=cmd.effect), rule)
     assert catalogue is not None and cmd.effect is not None
-    require(cmd.effect in catalogue, f"unknown effect {cmd.effect!r}: `whispers decrees` lists them", rule)
+    require(cmd.effect in catalogue,
+            say("unknown effect {effect}: `whispers decrees` lists them", effect=repr(cmd.effect)), rule)
     try:
         check_card(state, cmd.effect, cmd.card, cmd.pay, catalogue)
         decree = catalogue[cmd.effect]
@@ -748,21 +749,24 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
         raise RuleError(str(error), rule) from None
     allowed = {p.name: p.kind for p in decree.parameters}
     params = dict(cmd.params)
-    require(len(params) == len(cmd.params), f"{cmd.effect}: a parameter is named twice", rule)
+    require(len(params) == len(cmd.params), say("{effect}: a parameter is named twice", effect=cmd.effect), rule)
     for name, value in params.items():
-        require(name in allowed, f"{cmd.effect} takes no {name}=" + (
-            f"; it takes {', '.join(n + '=' for n in allowed)}" if allowed else ""), rule)
+        takes = ", ".join(n + "=" for n in allowed)
+        require(name in allowed, say("{effect} takes no {name}=; it takes {takes}", effect=cmd.effect, name=name,
+                                     takes=takes) if allowed else say("{effect} takes no {name}=", effect=cmd.effect,
+                                                                      name=name), rule)
         _check_param(state, cmd.effect, name, allowed[name], value, rule)
     if cmd.effect in ENGINE_ADJUDICATED:
         require(not cmd.effects and cmd.act is None,
-                f"{cmd.effect} is adjudicated by the engine: its consequences are not typed (no add=, kill=, move=, "
-                "agent=, act=)", rule)
+                say("{effect} is adjudicated by the engine: its consequences are not typed (no add=, kill=, move=, "
+                    "agent=, act=)", effect=cmd.effect), rule)
     if cmd.effect == "succession-crisis":
-        require(not state.counter_clockwise, "the council already runs counter-clockwise (REV 419)", rule)
-        require(state.pending is None, "Succession Crisis reverses the council sequence, not an order owed out of it",
-                rule)
+        require(not state.counter_clockwise, _("the council already runs counter-clockwise (REV 419)"), rule)
+        require(state.pending is None,
+                _("Succession Crisis reverses the council sequence, not an order owed out of it"), rule)
     if cmd.effect in LASTING:
-        require(cmd.effect not in state.lasting, f"{cmd.effect} already lasts to the end of this turn", rule)
+        require(cmd.effect not in state.lasting,
+                say("{effect} already lasts to the end of this turn", effect=cmd.effect), rule)
     return params
 
 
