@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.stores import opened
 from whispers.ledger import events as ev
 from whispers.ledger.errors import NotationError, RuleError, WhispersError
+from whispers.ledger.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger import commands as c
@@ -248,7 +249,8 @@ class HeldGames:
         with self._writing:
             current = self.current(name)
             if seen is not None and seen != current.version:
-                raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
+                raise GameMovedOn(say("the game moved on: it is at event {version}, this page showed {seen}",
+                                      version=current.version, seen=seen))
             done = record_move(self._store, current, command)
             self.keep(done.after)
         return done

@@ -69,6 +69,7 @@ def replay(store: Store | str | None, game: str, at: int | None = None, viewer: 
     from whispers.ledger.errors import NoSuchEvent
     from whispers.ledger.game import load
     from whispers.ledger.notes import current
+    from whispers.ledger.words import no_such_event
     from whispers.projections.replay import Replay
     from whispers.projections.visibility import check_viewer
 
@@ -80,7 +81,7 @@ def replay(store: Store | str | None, game: str, at: int | None = None, viewer: 
     rep = Replay(record.events)
     at = len(rep) if at is None else at
     if not 1 <= at <= len(rep):
-        raise NoSuchEvent(game, len(rep), at)
+        raise NoSuchEvent(no_such_event(game, len(rep), at))
     from whispers.projections.labels import labels
 
     named = {version: str(label) for version, label in labels(record.events).items()}
@@ -298,6 +299,7 @@ def variation(store: Store | str | None, game: str, name: str, at: int | None = 
     from whispers.ledger.errors import NoSuchEvent, StoreError
     from whispers.ledger.game import play_variation
     from whispers.ledger.game import variations as kept
+    from whispers.ledger.words import no_such_event
     from whispers.projections.replay import Replay
     from whispers.projections.visibility import check_viewer, move_line
 
@@ -310,7 +312,7 @@ def variation(store: Store | str | None, game: str, name: str, at: int | None = 
     rep = Replay(line.events)
     at = len(rep) if at is None else at
     if not 1 <= at <= len(rep):
-        raise NoSuchEvent(line.name, len(rep), at)
+        raise NoSuchEvent(no_such_event(line.name, len(rep), at))
     moves = tuple((n, text) for n, e in enumerate(line.events, start=1)
                   if n > before and (text := move_line(e, viewer)) is not None)
     return VariationShown(game, name, before, moves, at, len(rep), status_of(rep.at(at), viewer))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
+from whispers.ledger.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger.store import Store
@@ -37,7 +38,8 @@ def _record(store: Store, game: str, society: str, command: Any, seen: int | Non
     current = load(store, game)
     check_viewer(game, current.state.players, society)
     if seen is not None and seen != current.version:
-        raise GameMovedOn(f"the game moved on: it is at event {current.version}, this page showed {seen}")
+        raise GameMovedOn(say("the game moved on: it is at event {version}, this page showed {seen}",
+                              version=current.version, seen=seen))
     after, produced = record(store, current, command)
     # a move closing a card window comes after the engine's own events (the supply check and what follows)
     move = next(e for e in produced if e.MOVE)

@@ -15,10 +15,9 @@ from whispers.application.labels import at_event
 from whispers.application.review import GLYPHS, TAGS, Replayed
 from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
 from whispers.cli.reading import as_option
-from whispers.ledger.errors import NoSuchEvent
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.notes import shown_by
-from whispers.ledger.words import plural
+from whispers.ledger.words import no_such_event, plural
 from whispers.projections.visibility import event_words
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
@@ -148,7 +147,7 @@ def _stepper(replayed: Replayed) -> None:
             click.echo("no such place in this game")
             continue
         if not 1 <= target <= len(rep):
-            click.echo(f"no such place: {NoSuchEvent(rep.at(1).name, len(rep), target)}")
+            click.echo(f"no such place: {no_such_event(rep.at(1).name, len(rep), target)}")
             continue
         version = target
 

@@ -43,11 +43,8 @@ class GameMovedOn(StoreError):
 
 
 class NoSuchEvent(StoreError):
-    """An event number outside a game's record, in the one wording every command uses."""
-
-    def __init__(self, game: str, last: int, asked: int) -> None:
-        has = "only event 1" if last == 1 else f"events 1 to {last}"
-        super().__init__(f"game {game} has {has}: there is no event {asked}")
+    """An event number outside a game's record, in the one wording every command uses (words.no_such_event: the
+    words are chosen where it is raised, as this module imports nothing)."""
 
 
 class RecordFileError(WhispersError):

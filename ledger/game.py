@@ -29,6 +29,7 @@ from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.notes import GLYPHS, TAGS, current, problem
 from whispers.ledger.state import GameState
 from whispers.ledger.store import Store
+from whispers.ledger.words import no_such_event
 
 if TYPE_CHECKING:
     from whispers.ledger import commands as c
@@ -283,7 +284,7 @@ def annotate(store: Store, name: str, at: int, text: str, author: str | None, ta
     """A note on event `at` of the game, in the game's own notes stream (the record is not reopened)."""
     version = store.version(name)
     if not 1 <= at <= version:
-        raise NoSuchEvent(name, version, at)
+        raise NoSuchEvent(no_such_event(name, version, at))
     _check_words(text, tag, glyph)
     note = {"at": at, "text": text.strip(), "author": author, "tag": tag, "time": _now()}
     if glyph is not None:

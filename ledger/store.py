@@ -38,6 +38,7 @@ from eventsourcing.utils import Environment, EnvType
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
 from whispers.ledger.streams import GAME_CREATED, GAME_RECORDED, NOTES_CREATED, Fact, game_id, notes_id
 from whispers.ledger.transcoder import MsgpackTranscoder, decode_frozen
+from whispers.ledger.words import N_, no_such_event, say
 
 
 def _records() -> Any:
@@ -65,7 +66,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 """A PostgreSQL schema name that needs no quoting: eventsourcing finds its composite types by an unquoted name,
 so in a schema such as "Tables" reads work and every write fails."""
-_MOVED_ON: Final = "the game moved on: re-run status"
+_MOVED_ON: Final = N_("the game moved on: re-run status")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +140,8 @@ def _resolve(url: str | None) -> _Target:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise StoreError(f"cannot create the store directory {path.parent}: {e.strerror}") from e
+            raise StoreError(say("cannot create the store directory {file}: {message}", file=str(path.parent),
+                                 message=e.strerror)) from e
         return _sqlite(path)
     if url == "memory:":
         return _Target("memory:", {"PERSISTENCE_MODULE": "eventsourcing.popo"})
@@ -148,12 +150,13 @@ def _resolve(url: str | None) -> _Target:
     if url.startswith("sqlite://"):
         url = url.removeprefix("sqlite://")
     elif "://" in url:
-        raise StoreError(f"unsupported store URL {url!r}: use memory:, sqlite:///PATH, a path or postgresql://...")
+        raise StoreError(say("unsupported store URL {store}: use memory:, sqlite:///PATH, a path or postgresql://...",
+                             store=repr(url)))
     path = Path(url).expanduser().absolute()
     if not path.parent.is_dir():
-        raise StoreError(f"no such directory: {path.parent}")
+        raise StoreError(say("no such directory: {file}", file=str(path.parent)))
     if path.is_dir():
-        raise StoreError(f"{path} is a directory, not a store file")
+        raise StoreError(say("{file} is a directory, not a store file", file=str(path)))
     return _sqlite(path)
 
 
@@ -190,19 +193,19 @@ def _postgres(url: str) -> _Target:
         parts = urlsplit(url)
         port = parts.port or 5432
     except ValueError as e:
-        raise StoreError(f"malformed PostgreSQL URL ({e}): use {usage}") from e
+        raise StoreError(say("malformed PostgreSQL URL ({message}): use {usage}", message=str(e), usage=usage)) from e
     dbname = unquote(parts.path.removeprefix("/"))
     if not dbname or "/" in dbname:
-        raise StoreError(f"the PostgreSQL URL names no database: use {usage}")
+        raise StoreError(say("the PostgreSQL URL names no database: use {usage}", usage=usage))
     query = parse_qs(parts.query, keep_blank_values=True)
     if unknown := sorted(set(query) - {"schema"}):
-        raise StoreError(f"unknown PostgreSQL URL parameter {unknown[0]!r}: use {usage}")
+        raise StoreError(say("unknown PostgreSQL URL parameter {text}: use {usage}", text=repr(unknown[0]),
+                             usage=usage))
     schema = query.get("schema", [""])[-1]
     if schema and not _SCHEMA.fullmatch(schema):
-        raise StoreError(
-            f"unusable PostgreSQL schema name {schema!r}: use 1 to 63 lower-case letters, digits or '_', "
-            "not starting with a digit (the event store cannot write to a schema whose name needs quotes)"
-        )
+        raise StoreError(say(
+            "unusable PostgreSQL schema name {text}: use 1 to 63 lower-case letters, digits or '_', not starting "
+            "with a digit (the event store cannot write to a schema whose name needs quotes)", text=repr(schema)))
     pg = _Postgres(
         host=unquote(parts.hostname or "localhost"),
         port=port,
@@ -250,12 +253,13 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
     try:
         conn = pg.connect(autocommit=True)
     except psycopg.Error as e:
-        raise StoreError(f"cannot reach PostgreSQL at {where}: {_reason(e)}") from e
+        raise StoreError(say("cannot reach PostgreSQL at {where}: {message}", where=where, message=_reason(e))) from e
     with conn:
         try:
             if pg.schema and not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [pg.schema]).fetchone():
-                raise StoreError(f"no schema {pg.schema!r} in PostgreSQL database {pg.dbname!r} at {where}: "
-                                 f"create it with CREATE SCHEMA {pg.schema};")
+                raise StoreError(say("no schema {text} in PostgreSQL database {store} at {where}: create it with "
+                                     "CREATE SCHEMA {then};", text=repr(pg.schema), store=repr(pg.dbname),
+                                     where=where, then=pg.schema))
             conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{POSTGRES_LOCK_TIMEOUT}s"])
             import hashlib
 
@@ -266,9 +270,9 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
             if row and row[0]:
                 env["CREATE_TABLE"] = "n"  # the tables are there: no DDL at every opening
         except psycopg.errors.LockNotAvailable as e:
-            raise StoreError(f"the store is locked by another process: {url}") from e
+            raise StoreError(say("the store is locked by another process: {store}", store=url)) from e
         except psycopg.Error as e:
-            raise StoreError(f"PostgreSQL at {where} failed: {_one_line(e)}") from e
+            raise StoreError(say("PostgreSQL at {where} failed: {message}", where=where, message=_one_line(e))) from e
         yield
 
 
@@ -306,15 +310,16 @@ def _why_no_connection(pg: _Postgres) -> str:
     try:
         pg.connect().close()
     except psycopg.Error as e:
-        waited = f"no connection for {POSTGRES_CONNECT_TIMEOUT} s"
-        return f"lost PostgreSQL at {where}: {waited}, and a new one failed: {_reason(e)}"
-    return f"no free connection to PostgreSQL at {where} for {POSTGRES_CONNECT_TIMEOUT} s (the server answers): retry"
+        return say("lost PostgreSQL at {where}: no connection for {seconds} s, and a new one failed: {message}",
+                   where=where, seconds=POSTGRES_CONNECT_TIMEOUT, message=_reason(e))
+    return say("no free connection to PostgreSQL at {where} for {seconds} s (the server answers): retry", where=where,
+               seconds=POSTGRES_CONNECT_TIMEOUT)
 
 
 def _reason(error: BaseException) -> str:
     message = _one_line(error)
     if "timeout expired" in message:
-        return f"no answer within {POSTGRES_CONNECT_TIMEOUT} s ({message})"
+        return say("no answer within {seconds} s ({message})", seconds=POSTGRES_CONNECT_TIMEOUT, message=message)
     return message
 
 
@@ -391,9 +396,8 @@ class Wakeup:
 
 def check_name(name: str) -> None:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise StoreError(
-            f"invalid game name {name!r}: use 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit"
-        )
+        raise StoreError(say("invalid game name {game}: use 1 to 64 letters, digits, '_', '.' or '-', starting with a "
+                             "letter or digit", game=repr(name)))
 
 
 class Store:
@@ -453,7 +457,8 @@ class Store:
             try:
                 self._events.save(*saved)
             except RecordConflictError:
-                raise GameExists(f"a game named {name!r} is in {self.url} already") from None
+                raise GameExists(say("a game named {game} is in {store} already", game=repr(name),
+                                     store=self.url)) from None
         self._notify()
         return record.version
 
@@ -462,7 +467,7 @@ class Store:
         check_name(name)
         with self._translated():
             if self._version(name) != expected_version:
-                raise GameMovedOn(_MOVED_ON)
+                raise GameMovedOn(say(_MOVED_ON))
             if not facts:
                 return expected_version
             # Events built directly, rather than by replaying the record to call record(): the version check
@@ -482,7 +487,7 @@ class Store:
             try:
                 self._events.save(*events)
             except RecordConflictError:
-                raise GameMovedOn(_MOVED_ON) from None
+                raise GameMovedOn(say(_MOVED_ON)) from None
         self._notify()
         return expected_version + len(facts)
 
@@ -494,7 +499,7 @@ class Store:
         check_name(name)
         with self._translated():
             if version is not None and version < 1:
-                raise NoSuchEvent(name, self._version(name), version)
+                raise NoSuchEvent(no_such_event(name, self._version(name), version))
             record = self._read(name, version, frozen)
             recorded = self._version(name)
             if record.version < min(recorded, version or recorded):
@@ -503,7 +508,7 @@ class Store:
                 if record.version < min(recorded, version or recorded):
                     raise self._damaged(name, record.version, recorded)
         if version is not None and record.version != version:
-            raise NoSuchEvent(name, record.version, version)
+            raise NoSuchEvent(no_such_event(name, record.version, version))
         return record.facts
 
     def facts_after(self, name: str, after: int, upto: int | None = None) -> list[Fact]:
@@ -543,8 +548,9 @@ class Store:
                 try:
                     (decode if expected > 1 else plain)(state)["fact"]
                 except Exception as e:
-                    raise MapperDeserialisationError(f"game {name!r}, event {expected}: its stored bytes cannot be "
-                                                     f"decoded ({_one_line(e)})") from e
+                    raise MapperDeserialisationError(say("game {game}, event {n}: its stored bytes cannot be decoded "
+                                                         "({message})", game=repr(name), n=expected,
+                                                         message=_one_line(e))) from e
             raise
         return _Read(facts, len(facts))
 
@@ -636,12 +642,12 @@ class Store:
             return [(row["originator_version"], row["topic"], bytes(row["state"])) for row in cursor.fetchall()]
 
     def _damaged(self, name: str, held: int, recorded: int, found: int | None = None) -> StoreError:
-        holds = f"events 1-{held}" if held > 1 else "event 1" if held == 1 else "no first event"
-        then = f", then event {found} where {held + 1} was due" if found is not None else ""
-        return StoreError(
-            f"game {name!r}: the store holds {holds}{then} but {max(recorded, held)} were recorded: "
-            f"the store {self.url} is damaged"
-        )
+        holds = (say("events 1-{n}", n=held) if held > 1 else say("event 1") if held == 1
+                 else say("no first event"))
+        then = say(", then event {found} where {due} was due", found=found, due=held + 1) if found is not None else ""
+        return StoreError(say("game {game}: the store holds {holds}{then} but {n} were recorded: the store {store} is "
+                              "damaged", game=repr(name), holds=holds, then=then, n=max(recorded, held),
+                              store=self.url))
 
     def _check_log(self, whole: bool = False) -> None:
         """An SQLite store's log numbers events 1, 2, 3... and never deletes one, so each number up to the
@@ -662,7 +668,8 @@ class Store:
         if whole and in_table != found:
             found = in_table
         if found != (recorded or 0):
-            raise StoreError(f"the store {self.url} is damaged: its log runs to event {recorded} but {found} are found")
+            raise StoreError(say("the store {store} is damaged: its log runs to event {recorded} but {found} are found",
+                                 store=self.url, recorded=recorded, found=found))
         self._table_checked = whole
 
     def version(self, name: str) -> int:
@@ -709,7 +716,7 @@ class Store:
             try:
                 self._events.save(saved)
             except RecordConflictError:
-                raise GameMovedOn("another note was added at the same moment: run the command again") from None
+                raise GameMovedOn(say("another note was added at the same moment: run the command again")) from None
         return version
 
     def notes(self, name: str) -> list[Fact]:
@@ -790,8 +797,8 @@ class Store:
                                "AND originator_version = 1", (game,))
                 row = cursor.fetchone()
                 if row is None or _values(row)[1] != created_topic:
-                    raise StoreError(f"game {UUID(game)}: the store holds no first event for it: "
-                                     f"the store {self.url} is damaged")
+                    raise StoreError(say("game {game}: the store holds no first event for it: the store {store} is "
+                                         "damaged", game=str(UUID(game)), store=self.url))
                 rowid, _, state = _values(row)
                 changed[decode(state)["name"]] = rowid if rowid > after else None
         return position, changed
@@ -989,14 +996,15 @@ class Store:
             try:
                 self._events.save(aggregate)
             except RecordConflictError:
-                raise GameMovedOn("another writer changed it at the same moment: try again") from None
+                raise GameMovedOn(say("another writer changed it at the same moment: try again")) from None
 
     def _name_of(self, game: UUID) -> str:
         created = self._events.recorder.select_events(game, lte=1, limit=1)
         record = _records().GameRecord  # defined before its stored event is decoded
         event = self._events.mapper.to_domain_event(created[0]) if created else None
         if not isinstance(event, record.Created):
-            raise StoreError(f"game {game}: the store holds no first event for it: the store {self.url} is damaged")
+            raise StoreError(say("game {game}: the store holds no first event for it: the store {store} is damaged",
+                                 game=str(game), store=self.url))
         return event.name
 
     def close(self) -> None:
@@ -1018,7 +1026,7 @@ class Store:
     @property
     def _events(self) -> EventStore:
         if self._app is None:
-            raise StoreError(f"the store {self.url} is closed")
+            raise StoreError(say("the store {store} is closed", store=self.url))
         return self._app
 
     def _version(self, name: str) -> int:
@@ -1028,7 +1036,7 @@ class Store:
         return last[0].originator_version
 
     def _unknown(self, name: str) -> UnknownGame:
-        return UnknownGame(f"no game named {name!r} in {self.url}")
+        return UnknownGame(say("no game named {game} in {store}", game=repr(name), store=self.url))
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
@@ -1043,13 +1051,15 @@ class Store:
     def _store_error(self, error: BaseException) -> StoreError:
         message = _one_line(error)
         if "database is locked" in message or "lock timeout" in message:
-            return StoreError(f"the store is locked by another process: {self.url}")
+            return StoreError(say("the store is locked by another process: {store}", store=self.url))
         if "file is not a database" in message:
-            return StoreError(f"not a whispers store (not an SQLite database): {self.url}")
+            return StoreError(say("not a whispers store (not an SQLite database): {store}", store=self.url))
         if "malformed" in message or isinstance(error, OriginatorIDError | OriginatorVersionError):
-            return StoreError(f"the store {self.url} is damaged: {message}")
+            return StoreError(say("the store {store} is damaged: {message}", store=self.url, message=message))
         if isinstance(error, MapperDeserialisationError):
-            return StoreError(f"a stored event in {self.url} cannot be read: {message}")
+            return StoreError(say("a stored event in {store} cannot be read: {message}", store=self.url,
+                                  message=message))
         if self._postgres is not None and isinstance(error, OperationalError | InterfaceError):
-            return StoreError(f"cannot reach PostgreSQL at {self._postgres.host}:{self._postgres.port}: {message}")
-        return StoreError(f"the store {self.url} failed: {message}")
+            return StoreError(say("cannot reach PostgreSQL at {where}: {message}",
+                                  where=f"{self._postgres.host}:{self._postgres.port}", message=message))
+        return StoreError(say("the store {store} failed: {message}", store=self.url, message=message))

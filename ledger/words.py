@@ -178,6 +178,13 @@ def cite(rule: str) -> str:
     """The rulebook reference of `rule` in the edition of the current language, where that edition has it."""
     return EDITIONS.get(rule, {}).get(_current.get().code, rule)
 
+def no_such_event(game: str, last: int, asked: int) -> str:
+    """An event number outside a game's record (errors.NoSuchEvent), in the one wording every command uses."""
+    if last == 1:
+        return say("game {game} has only event 1: there is no event {asked}", game=game, asked=asked)
+    return say("game {game} has events 1 to {last}: there is no event {asked}", game=game, last=last, asked=asked)
+
+
 def N_(message: str) -> str:
     """Marks a message id for the catalogues where it is written, to be looked up (`_`) where it is shown."""
     return message
