@@ -53,7 +53,7 @@ def import_file(store: Store | str | None, file: Path, name: str | None = None,
     try:
         data = file.read_bytes()
     except OSError as exc:
-        raise RecordFileError(f"cannot read {file}: {exc.strerror}") from None
+        raise RecordFileError(say("cannot read {file}: {message}", file=str(file), message=exc.strerror)) from None
     unchained = 0
     with opened(store) as s:
         if recordfile.looks_like_record(data):
@@ -63,7 +63,8 @@ def import_file(store: Store | str | None, file: Path, name: str | None = None,
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
-                raise RecordFileError(f"{file}: neither notation (UTF-8 text) nor a record file") from None
+                raise RecordFileError(say("{file}: neither notation (UTF-8 text) nor a record file",
+                                          file=str(file))) from None
             game = import_lines(s, name or file.stem, text.splitlines(), beside=file.parent,
                                 allow_modified=allow_modified)
     state = game.state
@@ -112,7 +113,7 @@ def import_files(store: Store | str | None, paths: Sequence[Path], name: str | N
     file does not stop the others. `paths` as batch_files gives them; `name` only with a single file.
     `each` is told of every file as it is done (for a progress bar)."""
     if name is not None and len(paths) != 1:
-        raise StoreError("--game names one game: give a single file, not several or a folder")
+        raise StoreError(_("--game names one game: give a single file, not several or a folder"))
     imported: list[Imported] = []
     refused: list[Refusal] = []
     with opened(store) as s:
@@ -165,9 +166,9 @@ def write_export(exported: Exported, output: Path, force: bool = False) -> None:
     try:
         write_file(output, exported.data, overwrite=force)
     except FileExistsError:
-        raise StoreError(f"{output} exists already: export --force replaces it") from None
+        raise StoreError(say("{file} exists already: export --force replaces it", file=str(output))) from None
     except OSError as exc:
-        raise StoreError(f"cannot write {output}: {exc.strerror}") from None
+        raise StoreError(say("cannot write {file}: {message}", file=str(output), message=exc.strerror)) from None
 
 
 @dataclass(frozen=True, slots=True)

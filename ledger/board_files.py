@@ -10,6 +10,7 @@ from pathlib import Path
 
 from whispers.ledger.board import ID_PATTERN, Board
 from whispers.ledger.errors import BoardError
+from whispers.ledger.words import _, say
 
 SHIPPED_PACKAGE = "whispers.fixtures"
 SHIPPED_FOLDER = "boards"
@@ -24,15 +25,16 @@ def shipped_boards() -> tuple[str, ...]:
 def load_board(ref: str) -> Board:
     """Load a shipped board by id ("standin") or a board file by path. BoardError names the first problem."""
     if not ref:
-        raise BoardError("no board given: name a shipped board (such as standin) or a board file")
+        raise BoardError(_("no board given: name a shipped board (such as standin) or a board file"))
     looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
     if not looks_like_path and ID_PATTERN.fullmatch(ref):
         shipped = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER / f"{ref}.toml"
         if shipped.is_file():
             return parse_board(shipped.read_bytes(), f"{SHIPPED_PACKAGE}/{SHIPPED_FOLDER}/{ref}.toml")
         if not Path(ref).exists():
-            known = ", ".join(shipped_boards()) or "none"
-            raise BoardError(f"{ref}: no such file, and no shipped board of that id (shipped: {known})")
+            known = ", ".join(shipped_boards()) or _("none")
+            raise BoardError(say("{file}: no such file, and no shipped board of that id (shipped: {known})", file=ref,
+                                 known=known))
     return load_board_file(Path(ref), ref)
 
 
@@ -42,11 +44,12 @@ def load_board_file(path: Path, source: str | None = None) -> Board:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise BoardError(f"{source}: no such file") from None
+        raise BoardError(say("{file}: no such file", file=source)) from None
     except IsADirectoryError:
-        raise BoardError(f"{source}: is a directory, not a board file") from None
+        raise BoardError(say("{file}: is a directory, not a board file", file=source)) from None
     except OSError as exc:
-        raise BoardError(f"{source}: cannot read it ({exc.strerror or exc})") from None
+        raise BoardError(say("{file}: cannot read it ({message})",
+                             file=source, message=exc.strerror or str(exc))) from None
     return parse_board(raw, source)
 
 
@@ -55,12 +58,12 @@ def parse_board(raw: bytes, source: str) -> Board:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BoardError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+        raise BoardError(say("{file}: not UTF-8 text (byte {n})", file=source, n=exc.start)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = " ".join(str(exc).split())
-        raise BoardError(f"{source}: not valid TOML: {message}") from None
+        raise BoardError(say("{file}: not valid TOML: {message}", file=source, message=message)) from None
     return Board.from_data(data, source)
 
 

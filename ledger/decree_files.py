@@ -12,6 +12,7 @@ from typing import Any
 
 from whispers.ledger.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
 from whispers.ledger.errors import DecreeError
+from whispers.ledger.words import _, say
 
 SHIPPED_PACKAGE = "whispers.fixtures"
 CATALOGUE_FILE = "decrees.toml"
@@ -23,11 +24,12 @@ def read_toml(raw: bytes, source: str) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DecreeError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+        raise DecreeError(say("{file}: not UTF-8 text (byte {n})", file=source, n=exc.start)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DecreeError(f"{source}: not valid TOML: {' '.join(str(exc).split())}") from None
+        raise DecreeError(say("{file}: not valid TOML: {message}",
+                              file=source, message=" ".join(str(exc).split()))) from None
 
 
 def read_path(path: Path, source: str | None = None) -> bytes:
@@ -35,11 +37,12 @@ def read_path(path: Path, source: str | None = None) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise DecreeError(f"{source}: no such file") from None
+        raise DecreeError(say("{file}: no such file", file=source)) from None
     except IsADirectoryError:
-        raise DecreeError(f"{source}: is a directory, not a TOML file") from None
+        raise DecreeError(say("{file}: is a directory, not a TOML file", file=source)) from None
     except OSError as exc:
-        raise DecreeError(f"{source}: cannot read it ({exc.strerror or exc})") from None
+        raise DecreeError(say("{file}: cannot read it ({message})",
+                              file=source, message=exc.strerror or str(exc))) from None
 
 
 @cache
@@ -72,8 +75,8 @@ def _sheet_source(ref: str) -> tuple[bytes, str]:
         if shipped.is_file():
             return shipped.read_bytes(), f"{SHIPPED_PACKAGE}/{CARDS_FOLDER}/{ref}.toml"
         if not Path(ref).exists():
-            raise DecreeError(f"{ref}: no such file, and no shipped card sheet of that id "
-                              f"(shipped: {', '.join(shipped_sheets()) or 'none'})")
+            raise DecreeError(say("{file}: no such file, and no shipped card sheet of that id (shipped: {known})",
+                                  file=ref, known=", ".join(shipped_sheets()) or _("none")))
     return read_path(Path(ref), ref), ref
 
 

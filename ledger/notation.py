@@ -16,7 +16,7 @@ from whispers.ledger.decrees import ENGINE_ADJUDICATED
 from whispers.ledger.errors import NotationError
 from whispers.ledger.meta import TagLine, is_tag_line, tag_line
 from whispers.ledger.names import SLOTS, SOCIETIES
-from whispers.ledger.words import say
+from whispers.ledger.words import N_, _, say
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +94,8 @@ def split(line: str) -> list[str]:
     while position < end:
         match = _PIECE.match(line, position)
         if match is None:
-            problem = "No closing quotation" if _open_quote(line, position) else "No escaped character"  # as shlex
-            raise NotationError(f"cannot read the line: {problem}")
+            problem = N_("No closing quotation") if _open_quote(line, position) else N_("No escaped character")
+            raise NotationError(say("cannot read the line: {problem}", problem=_(problem)))  # shlex's words
         position = match.end()
         kind = match.lastgroup
         if kind in ("blank", "comment"):
@@ -119,7 +119,8 @@ def parse_line(line: str, limit: int | None = MAX_LINE) -> c.Command | Header | 
 
     A line longer than `limit` characters is refused unread (None: no limit, for lines whispers wrote)."""
     if limit is not None and len(line) > limit:
-        raise NotationError(f"the line is {len(line)} characters long: a notation line may be at most {limit}")
+        raise NotationError(say("the line is {n} characters long: a notation line may be at most {limit}", n=len(line),
+                                limit=limit))
     if is_tag_line(line):
         return tag_line(line)  # a table fact ([Event "..."]): never a move, whatever its text
     words = split(line)
@@ -136,29 +137,33 @@ def parse_line(line: str, limit: int | None = MAX_LINE) -> c.Command | Header | 
     if head == "ruling":
         reason = _reason(rest[:1], "ruling")
         if re.match(r"(add|kill|move|agent)=", reason):
-            raise NotationError(f'ruling takes its reason first, in quotes: {VERBS["ruling"]}')
+            raise NotationError(say("ruling takes its reason first, in quotes: {example}", example=VERBS["ruling"]))
         return c.Ruling(reason, _effects(_keywords(rest[1:], "ruling", {"add", "kill", "move", "agent"})))
     if head == "finalize":
         if len(rest) not in (1, 2):
-            raise NotationError(f"finalize takes the director's name and maybe a reason, quoted: {VERBS['finalize']}")
+            raise NotationError(say("finalize takes the director's name and maybe a reason, quoted: {example}",
+                                    example=VERBS["finalize"]))
         return c.Finalize(rest[0], rest[1] if len(rest) == 2 else "")
     if head == "reopen":
         if len(rest) != 2:
-            raise NotationError(f"reopen takes the director's name and a reason, quoted: {VERBS['reopen']}")
+            raise NotationError(say("reopen takes the director's name and a reason, quoted: {example}",
+                                    example=VERBS["reopen"]))
         return c.Reopen(rest[0], rest[1])
     if head == "check":
-        counts = {region: _int(n, f"count for {region}") for region, n in _pairs(rest, "check").items()}
+        counts = {region: _int(n, say("count for {name}", name=region)) for region, n in _pairs(rest, "check").items()}
         return c.Check(counts)
     if head not in SOCIETIES:
         raise NotationError(say("unknown society or verb {head}: a move starts with a society ({societies}) or is "
                                 "undo, ruling, check, finalize, reopen or game", head=repr(head),
                                 societies=", ".join(SOCIETIES)))
     if not rest:
-        raise NotationError(f"{head} what? a verb follows the society: {', '.join(v for v in VERBS if '-' in v or v)}")
+        raise NotationError(say("{society} what? a verb follows the society: {verbs}", society=head,
+                                verbs=", ".join(v for v in VERBS if "-" in v or v)))
     verb, args = rest[0], rest[1:]
     parser = _VERB_PARSERS.get(verb)
     if parser is None:
-        raise NotationError(f"unknown verb {verb!r}: the verbs are {', '.join(_VERB_PARSERS)}")
+        raise NotationError(say("unknown verb {text}: the verbs are {verbs}", text=repr(verb),
+                                verbs=", ".join(_VERB_PARSERS)))
     return parser(head, args)
 
 
@@ -166,12 +171,12 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, c.Command | Header 
     """(line number, command) for each line that holds a move; NotationError names the bad line."""
     for number, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE:
-            raise NotationError(f"line {number} is {len(line)} characters long: a notation line may be at most "
-                                f"{MAX_LINE}")
+            raise NotationError(say("line {number} is {n} characters long: a notation line may be at most {limit}",
+                                    number=number, n=len(line), limit=MAX_LINE))
         try:
             parsed = parse_line(line)
         except NotationError as exc:
-            raise NotationError(f"line {number}: {exc}") from None
+            raise NotationError(say("line {number}: {message}", number=number, message=str(exc))) from None
         if parsed is not None:
             yield number, parsed
 
@@ -179,7 +184,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, c.Command | Header 
 def _parse_header(args: list[str]) -> Header:
     keys = _keywords(args, "game", {"ruleset", "board", "players", "first", "cards", "card-set"})
     if "players" not in keys:
-        raise NotationError("game needs players=SOCIETY,SOCIETY,...")
+        raise NotationError(_("game needs players=SOCIETY,SOCIETY,..."))
     players = tuple(p for p in keys["players"][0].split(",") if p)
     return Header(keys.get("ruleset", ["official"])[0], keys.get("board", ["standin"])[0], players,
                   keys.get("first", [None])[0], keys.get("cards", [None])[0], tuple(keys.get("card-set", ())))
@@ -187,7 +192,7 @@ def _parse_header(args: list[str]) -> Header:
 
 def _reason(args: list[str], verb: str) -> str:
     if len(args) != 1 or not args[0].strip():
-        raise NotationError(f'{verb} takes one quoted reason, e.g. {VERBS[verb]}')
+        raise NotationError(say("{verb} takes one quoted reason, e.g. {example}", verb=verb, example=VERBS[verb]))
     return args[0]
 
 
@@ -196,9 +201,10 @@ def _keywords(args: list[str], verb: str, allowed: set[str]) -> dict[str, list[s
     for arg in args:
         key, sep, value = arg.partition("=")
         if not sep or key not in allowed:
-            raise NotationError(f"{verb}: unexpected {arg!r}; it takes {', '.join(sorted(k + '=' for k in allowed))}")
+            raise NotationError(say("{verb}: unexpected {text}; it takes {takes}", verb=verb, text=repr(arg),
+                                    takes=", ".join(sorted(k + "=" for k in allowed))))
         if not value:
-            raise NotationError(f"{verb}: {key}= needs a value")
+            raise NotationError(say("{verb}: {text}= needs a value", verb=verb, text=key))
         found.setdefault(key, []).append(value)
     return found
 
@@ -208,9 +214,9 @@ def _pairs(args: list[str], verb: str) -> dict[str, str]:
     for arg in args:
         key, sep, value = arg.partition("=")
         if not sep or not key or not value:
-            raise NotationError(f"{verb}: expected NAME=VALUE, not {arg!r}")
+            raise NotationError(say("{verb}: expected NAME=VALUE, not {text}", verb=verb, text=repr(arg)))
         if key in pairs:
-            raise NotationError(f"{verb}: {key} is named twice")
+            raise NotationError(say("{verb}: {text} is named twice", verb=verb, text=key))
         pairs[key] = value
     return pairs
 
@@ -220,7 +226,7 @@ _INTEGER = re.compile(r"-?[0-9]{1,9}")
 
 def _int(text: str, what: str) -> int:
     if not _INTEGER.fullmatch(text):
-        raise NotationError(say("{what} must be a whole number, not {text}", what=what, text=repr(text)))
+        raise NotationError(say("{what} must be a whole number, not {text}", what=_(what), text=repr(text)))
     return int(text)
 
 
@@ -259,13 +265,14 @@ def _loyalty(society: str, args: list[str]) -> c.Command:
 
 def _one(args: list[str], verb: str, what: str) -> str:
     if len(args) != 1:
-        raise NotationError(say("{verb} takes one {what}, e.g. {example}", verb=verb, what=what, example=VERBS[verb]))
+        raise NotationError(say("{verb} takes one {what}, e.g. {example}", verb=verb, what=_(what),
+                                example=VERBS[verb]))
     return args[0]
 
 
 def _recruit(society: str, args: list[str]) -> c.Command:
     plain, options = _split_options(args, {"order", "at"})
-    placed = {region: _int(n, f"banners for {region}") for region, n in _pairs(plain, "recruit").items()}
+    placed = {region: _int(n, say("banners for {name}", name=region)) for region, n in _pairs(plain, "recruit").items()}
     return c.Recruit(society, placed, options.get("order"), options.get("at"))
 
 
@@ -273,7 +280,7 @@ def _draw(society: str, args: list[str]) -> c.Command:
     plain, options = _split_options(args, {"order", "at"})
     for card in plain:
         if ":" not in card:
-            raise NotationError(f"draw: name a card as EMPIRE:NUMBER, not {card!r}")
+            raise NotationError(say("draw: name a card as EMPIRE:NUMBER, not {card}", card=repr(card)))
     return c.Draw(society, tuple(plain), options.get("order"), options.get("at"))
 
 
@@ -281,7 +288,8 @@ def _attack(society: str, args: list[str]) -> c.Command:
     plain, options = _split_options(args, {"at"})
     if len(plain) != 3:
         raise NotationError(say("attack takes FROM TO BANNERS, e.g. {example}", example=VERBS["attack"]))
-    return c.Attack(society, plain[0], plain[1], _int(plain[2], "the number of attacking banners"), options.get("at"))
+    banners = _int(plain[2], N_("the number of attacking banners"))
+    return c.Attack(society, plain[0], plain[1], banners, options.get("at"))
 
 
 def _effects(keys: dict[str, list[str]]) -> ev.Effects:
@@ -289,46 +297,46 @@ def _effects(keys: dict[str, list[str]]) -> ev.Effects:
     for value in keys.get("add", []):
         parts = value.split(":")
         if len(parts) != 3:
-            raise NotationError(f"add=EMPIRE:REGION:N, not add={value}")
-        add.append((parts[0], parts[1], _int(parts[2], "banners added")))
+            raise NotationError(say("add=EMPIRE:REGION:N, not add={text}", text=value))
+        add.append((parts[0], parts[1], _int(parts[2], N_("banners added"))))
     for value in keys.get("kill", []):
         parts = value.split(":")
         if len(parts) == 2:
-            kill.append((parts[0], "", _int(parts[1], "banners killed")))
+            kill.append((parts[0], "", _int(parts[1], N_("banners killed"))))
         elif len(parts) == 3:
-            kill.append((parts[0], parts[1], _int(parts[2], "banners killed")))
+            kill.append((parts[0], parts[1], _int(parts[2], N_("banners killed"))))
         else:
-            raise NotationError(f"kill=REGION:N or kill=REGION:EMPIRE:N, not kill={value}")
+            raise NotationError(say("kill=REGION:N or kill=REGION:EMPIRE:N, not kill={text}", text=value))
     for value in keys.get("move", []):
         parts = value.split(":")
         if len(parts) == 3:
-            move.append((parts[0], parts[1], "", _int(parts[2], "banners moved")))
+            move.append((parts[0], parts[1], "", _int(parts[2], N_("banners moved"))))
         elif len(parts) == 4:
-            move.append((parts[0], parts[1], parts[2], _int(parts[3], "banners moved")))
+            move.append((parts[0], parts[1], parts[2], _int(parts[3], N_("banners moved"))))
         else:
-            raise NotationError(f"move=FROM:TO:N or move=FROM:TO:EMPIRE:N, not move={value}")
+            raise NotationError(say("move=FROM:TO:N or move=FROM:TO:EMPIRE:N, not move={text}", text=value))
     for value in keys.get("agent", []):
         parts = value.split(":")
         if len(parts) != 2:
-            raise NotationError(f"agent=EMPIRE.OFFICE:EMPIRE.OFFICE, not agent={value}")
+            raise NotationError(say("agent=EMPIRE.OFFICE:EMPIRE.OFFICE, not agent={text}", text=value))
         agent.append((parts[0], parts[1]))
     return ev.Effects(tuple(add), tuple(kill), tuple(move), tuple(agent))
 
 
 def _play(society: str, args: list[str]) -> c.Command:
     if not args or "=" in args[0]:
-        raise NotationError(f"play names the card first, e.g. {VERBS['play']}")
+        raise NotationError(say("play names the card first, e.g. {example}", example=VERBS["play"]))
     own = {"ability", "pay", "add", "kill", "move", "agent", "act", "effect"}
     named = [a for a in args[1:] if a.partition("=")[0] in own]
     keys = _keywords(named, "play", own)
     effect = keys["effect"][0] if "effect" in keys else None
     if len(keys.get("effect", [])) > 1:
-        raise NotationError("play: one effect= a play")
+        raise NotationError(_("play: one effect= a play"))
     rest = [a for a in args[1:] if a.partition("=")[0] not in own]
     if rest and effect is None:
         _keywords(rest, "play", own)  # says what play takes
     params = tuple(_pairs(rest, "play").items())
-    ability = _int(keys["ability"][0], "ability") if "ability" in keys else None
+    ability = _int(keys["ability"][0], N_("ability")) if "ability" in keys else None
     pay = tuple(card for value in keys.get("pay", []) for card in value.split(",") if card)
     act = keys["act"][0] if "act" in keys else None
     return c.PlayCard(society, args[0], ability, pay, _effects(keys), act, effect, params)
@@ -336,20 +344,21 @@ def _play(society: str, args: list[str]) -> c.Command:
 
 def _discard(society: str, args: list[str]) -> c.Command:
     if not args:
-        raise NotationError(f"discard names the cards, e.g. {VERBS['discard']}")
+        raise NotationError(say("discard names the cards, e.g. {example}", example=VERBS["discard"]))
     return c.Discard(society, tuple(args))
 
 
 def _swap_loyalty(society: str, args: list[str]) -> c.Command:
     if len(args) != 2:
-        raise NotationError(f"swap-loyalty takes two slots, e.g. {VERBS['swap-loyalty']}")
+        raise NotationError(say("swap-loyalty takes two slots, e.g. {example}", example=VERBS["swap-loyalty"]))
     if all("=" in a for a in args):
         revealed = _tokens(args, "swap-loyalty")
         a, b = revealed
         return c.SwapLoyalty(society, (a, b), revealed)
     for slot in args:
         if slot not in SLOTS:
-            raise NotationError(f"swap-loyalty: unknown slot {slot!r}; the slots are {', '.join(SLOTS)}")
+            raise NotationError(say("swap-loyalty: unknown slot {text}; the slots are {slots}", text=repr(slot),
+                                    slots=", ".join(SLOTS)))
     return c.SwapLoyalty(society, (args[0], args[1]))
 
 
@@ -357,30 +366,30 @@ def _reveal(society: str, args: list[str]) -> c.Command:
     plain, options = _split_options(args, {"salt"})
     tokens = _tokens(plain, "reveal")
     if set(tokens) != set(SLOTS):
-        raise NotationError("reveal names all five slots: " + " ".join(s + "=EMPIRE" for s in SLOTS))
+        raise NotationError(say("reveal names all five slots: {slots}", slots=" ".join(s + "=EMPIRE" for s in SLOTS)))
     return c.Reveal(society, tokens, options.get("salt"))
 
 
 def _pass(society: str, args: list[str]) -> c.Command:
     if args:
-        raise NotationError("pass takes nothing more")
+        raise NotationError(_("pass takes nothing more"))
     return c.Pass(society)
 
 
 def _no_card(society: str, args: list[str]) -> c.Command:
     if args:
-        raise NotationError("no-card takes nothing more")
+        raise NotationError(_("no-card takes nothing more"))
     return c.NoCard(society)
 
 
 _VERB_PARSERS = {
     "loyalty": _loyalty,
-    "deploy": lambda s, a: c.Deploy(s, _one(a, "deploy", "place")),
-    "retrieve": lambda s, a: c.Retrieve(s, _one(a, "retrieve", "place")),
+    "deploy": lambda s, a: c.Deploy(s, _one(a, "deploy", N_("place"))),
+    "retrieve": lambda s, a: c.Retrieve(s, _one(a, "retrieve", N_("place"))),
     "recruit": _recruit,
     "attack": _attack,
     "draw": _draw,
-    "swap-agent": lambda s, a: c.SwapAgent(s, _one(a, "swap-agent", "office")),
+    "swap-agent": lambda s, a: c.SwapAgent(s, _one(a, "swap-agent", N_("office"))),
     "play": _play,
     "discard": _discard,
     "swap-loyalty": _swap_loyalty,

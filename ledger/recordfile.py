@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 from whispers.ledger.errors import RecordFileError
+from whispers.ledger.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger.pins import Pin
@@ -51,7 +52,7 @@ def notes_head(notes: list[dict[str, Any]]) -> str:
 
 def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | None = None) -> bytes:
     if not facts or facts[0].get("type") != "GameStarted":
-        raise RecordFileError("a record starts with its GameStarted event")
+        raise RecordFileError(say("a record starts with its GameStarted event"))
     links = chain(facts)
     first = facts[0]
     ruleset, board = _pins(first)
@@ -109,43 +110,48 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError, TypeError) as exc:
         where = _bad_part(data)
         if isinstance(exc, UnicodeDecodeError):
-            raise RecordFileError(f"{source}: {where or 'the file'} is corrupt: it holds bytes that are not UTF-8 "
-                                  "text (a flipped byte?)") from None
-        kind = "truncated" if "Unpack failed" in str(exc) or isinstance(exc, ValueError) else "malformed"
-        at = f" at {where}" if where else ""
-        raise RecordFileError(f"{source}: not a whispers record file ({kind}{at}: {exc})".replace("\n", " ")) from None
+            raise RecordFileError(say("{file}: {part} is corrupt: it holds bytes that are not UTF-8 text (a flipped "
+                                      "byte?)", file=source, part=where or say("the file"))) from None
+        truncated = "Unpack failed" in str(exc) or isinstance(exc, ValueError)
+        kind = say("truncated") if truncated else say("malformed")
+        at = say(" at {part}", part=where) if where else ""
+        raise RecordFileError(say("{file}: not a whispers record file ({kind}{at}: {message})", file=source, kind=kind,
+                                  at=at, message=str(exc).replace("\n", " "))) from None
     if not isinstance(body, dict) or body.get("format") != FORMAT:
-        raise RecordFileError(f"{source}: not a whispers record file")
+        raise RecordFileError(say("{file}: not a whispers record file", file=source))
     if body.get("version") != VERSION:
-        raise RecordFileError(f"{source}: record format version {body.get('version')!r}; this whispers reads {VERSION}")
+        raise RecordFileError(say("{file}: record format version {text}; this whispers reads {version}", file=source,
+                                  text=repr(body.get("version")), version=VERSION))
     header, entries = body.get("header"), body.get("events")
     if not isinstance(header, dict) or not isinstance(entries, list):
-        raise RecordFileError(f"{source}: the record has no header or no events")
+        raise RecordFileError(say("{file}: the record has no header or no events", file=source))
     for key, kind in (("game", str), ("ruleset", str), ("board", str), ("board_hash", str), ("events", int),
                       ("head", str)):
         if not isinstance(header.get(key), kind):
-            raise RecordFileError(f"{source}: the header's {key!r} is missing or malformed")
+            raise RecordFileError(say("{file}: the header's {text} is missing or malformed", file=source,
+                                      text=repr(key)))
     if header.get("events") != len(entries):
-        raise RecordFileError(f"{source}: truncated record: the header lists {header.get('events')} events, "
-                              f"the file holds {len(entries)}")
+        raise RecordFileError(say("{file}: truncated record: the header lists {listed} events, the file holds {held}",
+                                  file=source, listed=header.get("events"), held=len(entries)))
     facts, previous = [], GENESIS
     for index, entry in enumerate(entries, start=1):
         if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], dict)):
-            raise RecordFileError(f"{source}: event {index} is malformed")
+            raise RecordFileError(say("{file}: event {n} is malformed", file=source, n=index))
         fact, claimed = entry
         previous = link(previous, fact)
         if claimed != previous:
-            raise RecordFileError(f"{source}: hash chain broken at event {index} ({fact.get('type', '?')!r}): "
-                                  "the record was altered")
+            raise RecordFileError(say("{file}: hash chain broken at event {n} ({text}): the record was altered",
+                                      file=source, n=index, text=repr(fact.get("type", "?"))))
         facts.append(fact)
     if header.get("head") != previous:
-        raise RecordFileError(f"{source}: the header's head hash does not match the events: the record was altered")
+        raise RecordFileError(say("{file}: the header's head hash does not match the events: the record was altered",
+                                  file=source))
     if facts and (facts[0].get("type") != "GameStarted" or facts[0].get("board_hash") != header.get("board_hash")
                   or ("ruleset_hash" in header and _ruleset_hash(facts[0]) != header["ruleset_hash"])):
-        raise RecordFileError(f"{source}: the header does not match the game's first event")
+        raise RecordFileError(say("{file}: the header does not match the game's first event", file=source))
     if "table" in header and (said := table_facts(facts)) is not None and header["table"] != said:
-        raise RecordFileError(f"{source}: the header's table facts (players, place, event...) do not match the "
-                              "record's events: the header was altered")
+        raise RecordFileError(say("{file}: the header's table facts (players, place, event...) do not match the "
+                                  "record's events: the header was altered", file=source))
     return header, facts, _notes(body, header, len(facts), source)
 
 
@@ -159,12 +165,11 @@ def _bad_part(data: bytes) -> str | None:
             if key not in ("events", "notes"):
                 unpacker.skip()
                 continue
-            what = "event" if key == "events" else "note"
             for number in range(1, unpacker.read_array_header() + 1):
                 try:
                     unpacker.unpack()
                 except (ValueError, msgpack.OutOfData, msgpack.FormatError, msgpack.StackError):
-                    return f"{what} {number}"
+                    return say("event {n}", n=number) if key == "events" else say("note {n}", n=number)
     except (ValueError, msgpack.OutOfData, msgpack.FormatError, msgpack.StackError, TypeError):
         return None
     return None
@@ -175,12 +180,13 @@ def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: st
 
     notes = body.get("notes") or []
     if not isinstance(notes, list):
-        raise RecordFileError(f"{source}: malformed notes")
+        raise RecordFileError(say("{file}: malformed notes", file=source))
     for number, note in enumerate(notes, start=1):
         if (wrong := problem(note, events, notes[:number - 1])) is not None:
-            raise RecordFileError(f"{source}: note {number} is malformed: {wrong}")
+            raise RecordFileError(say("{file}: note {n} is malformed: {message}", file=source, n=number, message=wrong))
     if "notes_head" not in header:
         return [{**note, "unchained": True} for note in notes]
     if header.get("notes") != len(notes) or header.get("notes_head") != notes_head(notes):
-        raise RecordFileError(f"{source}: the header's notes hash does not match the notes: the notes were altered")
+        raise RecordFileError(say("{file}: the header's notes hash does not match the notes: the notes were altered",
+                                  file=source))
     return notes

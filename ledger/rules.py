@@ -681,18 +681,18 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     act = None
     if cmd.act is not None:
         position, _region = where(state, cmd.act)
-        require(position is not None, "act= names a council position EMPIRE.OFFICE", rule)
+        require(position is not None, _("act= names a council position EMPIRE.OFFICE"), rule)
         assert position is not None
         require(
             state.pending is None and order_actor(state) == cmd.society,
-            "a card may lend another position only in place of the active position's order",
+            _("a card may lend another position only in place of the active position's order"),
             rule,
         )
         council = apply_agent_moves(state, effects.agent, rule)
         after = replace(state, council=council)
         require(
             after.office_controller(position[0], OFFICES.index(position[1])) == cmd.society,
-            f"{cmd.society} does not control {cmd.act}",
+            say("{society} does not control {position}", society=cmd.society, position=position_words(cmd.act)),
             rule,
         )
         act = cmd.act
@@ -842,12 +842,15 @@ def _check_spend(state: GameState, society: str, cards: Iterable[str], rule: str
     for card in cards:
         _check_card_id(state, card, rule)
         empire = card_empire(card)
-        require(hand.counts.get(empire, 0) > 0, f"{society} holds no {empire} card", rule)
+        require(hand.counts.get(empire, 0) > 0, say("{society} holds no {empire} card", society=society, empire=empire),
+                rule)
         if ":" in card:
-            require(card in hand.known or hand.unknown(empire) > 0, f"{society} does not hold {card}", rule)
+            require(card in hand.known or hand.unknown(empire) > 0,
+                    say("{society} does not hold {card}", society=society, card=card), rule)
         elif hand.unknown(empire) == 0:
             named = ", ".join(k for k in hand.known if card_empire(k) == empire)
-            raise RuleError(f"the record knows {society}'s {empire} cards ({named}): name the one that leaves", rule)
+            raise RuleError(say("the record knows {society}'s {empire} cards ({named}): name the one that leaves",
+                                society=society, empire=empire, named=named), rule)
         hand = hand.without((card,))
 
 

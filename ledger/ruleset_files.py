@@ -8,6 +8,7 @@ from typing import Any
 
 from whispers.ledger.errors import RulesetError
 from whispers.ledger.ruleset import ID_PATTERN, Ruleset
+from whispers.ledger.words import say
 
 # TOML section -> (key in the file, field of Ruleset)
 _LAYOUT: dict[str, dict[str, str]] = {
@@ -41,25 +42,26 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{source}: not valid TOML: {exc}") from None
+        raise RulesetError(say("{file}: not valid TOML: {message}", file=source, message=str(exc))) from None
     flat: dict[str, Any] = {"id": raw.pop("id", None), "name": raw.pop("name", None)}
     for section, keys in _LAYOUT.items():
         table = raw.pop(section, None)
         if not isinstance(table, dict):
-            raise RulesetError(f"{source}: missing table [{section}]")
+            raise RulesetError(say("{file}: missing table [{text}]", file=source, text=section))
         for key, field_name in keys.items():
             if key not in table:
-                raise RulesetError(f"{source}: [{section}] is missing {key}")
+                raise RulesetError(say("{file}: [{text}] is missing {key}", file=source, text=section, key=key))
             flat[field_name] = table.pop(key)
         if table:
-            raise RulesetError(f"{source}: [{section}] has unknown key {sorted(table)[0]!r}")
+            raise RulesetError(say("{file}: [{text}] has unknown key {key}", file=source, text=section,
+                                    key=repr(sorted(table)[0])))
     if raw:
-        raise RulesetError(f"{source}: unknown key {sorted(raw)[0]!r}")
+        raise RulesetError(say("{file}: unknown key {key}", file=source, key=repr(sorted(raw)[0])))
     if not isinstance(flat["id"], str) or not isinstance(flat["name"], str):
-        raise RulesetError(f"{source}: id and name must be strings")
+        raise RulesetError(say("{file}: id and name must be strings", file=source))
     if not ID_PATTERN.fullmatch(flat["id"]):
-        raise RulesetError(f"{source}: id {flat['id']!r} must match {ID_PATTERN.pattern} "
-                           "(lower-case letters, digits, hyphens)")
+        raise RulesetError(say("{file}: id {text} must match {pattern} (lower-case letters, digits, hyphens)",
+                               file=source, text=repr(flat["id"]), pattern=ID_PATTERN.pattern))
     return Ruleset.from_data(flat, source)
 
 
@@ -76,4 +78,5 @@ def load_ruleset(ref: str) -> Ruleset:
     path = Path(ref)
     if path.suffix == ".toml" and path.is_file():
         return parse_ruleset(path.read_text(encoding="utf-8"), str(path))
-    raise RulesetError(f"unknown ruleset {ref!r}: use one of {', '.join(shipped_rulesets())} or a .toml path")
+    raise RulesetError(say("unknown ruleset {ruleset}: use one of {known} or a .toml path", ruleset=repr(ref),
+                           known=", ".join(shipped_rulesets())))
