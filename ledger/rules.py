@@ -203,7 +203,7 @@ def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
     # reopen None re-adjudicates a take-back recorded before reopening had to be said, by the rules of its time
     if command.reopen is False and state.over:
         raise RuleError(
-            _('the game is over: taking back its last move reopens it; say so with undo reopen "REASON" '
+            _("the game is over: taking back its last move reopens it; say so with undo reopen \"REASON\" "
               "(whispers move GAME undo --reopen REASON)"),
             REOPEN_RULE,
         )
@@ -214,7 +214,7 @@ def _decide_undo(state: GameState, command: c.Undo) -> ev.MoveTakenBack:
                 say("{society}'s sealed set cannot be taken back: nobody but its player may change it, and the "
                     "reveal must match it", society=society), sealing.RULE)
     if command.reopen and not state.over:
-        raise RuleError(_('the game is not over: there is nothing to reopen; take a move back with undo "REASON"'),
+        raise RuleError(_("the game is not over: there is nothing to reopen; take a move back with undo \"REASON\""),
                         REOPEN_RULE)
     return ev.MoveTakenBack(reason, state.moves[-1], command.reopen)
 
@@ -226,8 +226,8 @@ NAME_LIMIT = 64
 def _decide_director(state: GameState, command: c.Command) -> ev.GameFinalized | ev.GameReopened:
     """The director's seal on a finished game, and its lifting: while sealed, nothing else is recorded."""
     if state.finalised is not None and not isinstance(command, c.Reopen):
-        raise RuleError(say('the game is finalised (by {author}): nothing is recorded until the director reopens it '
-                            '(whispers reopen {game} --by NAME --reason "REASON")', author=state.finalised,
+        raise RuleError(say("the game is finalised (by {author}): nothing is recorded until the director reopens it "
+                            "(whispers reopen {game} --by NAME --reason \"REASON\")", author=state.finalised,
                             game=state.name), SEALED_RULE)
     if isinstance(command, c.Finalize):
         require(state.over, _("the game is not over: only a finished game is finalised"), SEALED_RULE)

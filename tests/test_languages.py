@@ -488,3 +488,135 @@ def test_a_dark_alliances_card_owed_is_refused_and_prompted_in_the_readers_words
         assert prompt(drew).note.startswith(f"{term('raven')} vient de piocher elephant:9")
     finally:
         language.stop(token)
+
+
+# --- the remaining refusals and errors (issue 14) ------------------------------------------------------------
+
+
+def refused(result: Result) -> str:
+    """A refusal: exit status 2, nothing on stdout, one line on stderr."""
+    assert result.exit_code == 2, f"exit {result.exit_code}\n{result.stdout}\n{result.stderr}"
+    assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    return result.stderr.strip()
+
+
+@pytest.mark.parametrize(("code", "words", "cited"), [
+    ("fr", "société secrète inconnue 'wolf' : les sociétés secrètes sont raven,",
+     "(FR Plateaux individuels et jetons, 144)"),
+    ("it", "società segreta sconosciuta 'wolf': le società segrete sono raven,",
+     "(IT Schede e Gettoni Giocatore, 116)"),
+    ("es", "sociedad secreta desconocida 'wolf': las sociedades secretas son raven,", "(ES Preparar, 25)")])
+def test_a_setup_refusal_speaks_the_language(tmp_path: Path, code: str, words: str, cited: str) -> None:
+    """EN "Setup: Player Boards and Tokens": the four societies. The society the user typed stays as typed, the
+    ids listed are the notation's (what `--players` takes), the rule is cited in the reader's edition."""
+    said = refused(run(tmp_path / "s.sqlite", "--lang", code, "new", "g", "--players", "raven,wolf"))
+    assert words in said and said.endswith(cited) and "unknown society" not in said
+    card_set = refused(run(tmp_path / "s.sqlite", "--lang", code, "new", "g", "--players", "raven,rat",
+                           "--card-set", "intrigue"))
+    assert {"fr": "jeu de cartes inconnu 'intrigue'", "it": "set di carte sconosciuto 'intrigue'",
+            "es": "juego de cartas desconocido 'intrigue'"}[code] in card_set and card_set.endswith("(REV Decrees)")
+
+
+@pytest.fixture
+def drew(tmp_path: Path) -> Path:
+    """fixtures/games/revised-3p-decrees.txt up to raven's draw of horse:7 with the Horse Steward (m12)."""
+    lines = (REPO / "fixtures" / "games" / "revised-3p-decrees.txt").read_text(encoding="utf-8").splitlines()
+    upto = next(i for i, line in enumerate(lines) if line.startswith("raven draw ")) + 1
+    game = tmp_path / "d.txt"
+    game.write_text("\n".join(lines[:upto]) + "\n", encoding="utf-8")
+    store = tmp_path / "s.sqlite"
+    ok(run(store, "import", str(game)))
+    return store
+
+
+@pytest.mark.parametrize(("code", "line", "words"), [
+    ("fr", "raven play horse:7 effect=recruit",
+     "recruit n'est sur aucune carte Cheval : les livrets de règles la mettent dans les pioches Ours et Éléphant"),
+    ("it", "raven play horse:7 effect=treasure",
+     "Treasure non si gioca mai: si scarta per pagare un'altra carta (REV 315)"),
+    ("es", "raven play horse:7 effect=succession-crisis pay=horse:7",
+     "Cuervo Pálido no tiene ninguna carta de Caballo"),
+    ("fr", "raven play horse:7 effect=frobnicate", "effet inconnu 'frobnicate' : `whispers decrees` les liste")])
+def test_a_card_play_refusal_speaks_the_language(drew: Path, code: str, line: str, words: str) -> None:
+    """REV 298 (a decree's decks), REV 315 (Treasure only pays), a card paid twice: the refusal of a card play in
+    the reader's words, the decks and the society as the glossary names them, the effect ids and card refs as
+    the notation writes them; the record is unchanged."""
+    before = ok(run(drew, "log", "d"))
+    said = refused(run(drew, "--lang", code, "move", "d", *line.split()))
+    assert words in said and said.endswith("(REV Decrees)"), said
+    assert ok(run(drew, "log", "d")) == before
+
+
+def test_a_decree_s_timing_refusal_speaks_the_language(drew: Path) -> None:
+    """EN 380 (a card is played immediately before, during or after an action of a position the player controls),
+    REV 300 (G before an order, never after one): the timing refusals in French and Spanish."""
+    from whispers.ledger.game import load
+    from whispers.ledger.legal import decree_timing_refusal
+    from whispers.ledger.store import open_store
+
+    with open_store(str(drew)) as store:
+        state = load(store, "d").state
+    assert decree_timing_refusal(state, "spider", "G") is not None
+    for code, timing, words in (
+            ("fr", "G", "un décret G se joue avant un ordre d'un conseiller que le joueur contrôle"),
+            ("fr", "before|after", "cet effet se joue à ces moments d'une action d'un conseiller que le joueur "
+                                   "contrôle : avant, après (EN 380)"),
+            ("es", "I", "un decreto instantáneo se juega en cuanto se roba"),
+            ("es", "never", "esta carta nunca se juega: se descarta para pagar otra (REV 315)")):
+        token = language.speak(code)
+        try:
+            assert words in (decree_timing_refusal(state, "spider", timing) or ""), (code, timing)
+        finally:
+            language.stop(token)
+
+
+def test_a_take_back_and_a_ruling_are_refused_in_the_language(drew: Path) -> None:
+    """whispers' own rules (a take-back's and a ruling's reason): refused in the reader's words, the reference
+    left as whispers writes it; the reason typed is never translated."""
+    said = refused(run(drew, "--lang", "it", "move", "d", "ruling", "add=bear:frost-gate:1"))
+    assert said.startswith("Errore: ruling vuole prima il motivo, tra virgolette: ruling ")
+    long = "x" * 501
+    said = refused(run(drew, "--lang", "fr", "move", "d", "undo", long))
+    assert "une annulation : la raison dépasse 500 caractères (whispers: history is never erased)" in said
+    said = refused(run(drew, "--lang", "es", "move", "d", "undo", "reopen", "bear"))
+    assert said == ('Error: la partida no ha terminado: no hay nada que reabrir; deshaz una jugada con undo "REASON" '
+                    "(whispers: a finished game is reopened only on purpose)")
+
+
+def test_a_store_error_speaks_the_language(tmp_path: Path) -> None:
+    """An unknown game, a file that is no store, a folder that does not exist: one line in the reader's words, the
+    game's name and the store's path as they are."""
+    store = tmp_path / "s.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat"))
+    said = refused(run(store, "--lang", "fr", "status", "bear"))
+    assert said == f"Erreur : aucune partie nommée 'bear' dans {store}"  # a game named like a term keeps its name
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database, not at all" * 10)
+    said = refused(run(junk, "--lang", "it", "games"))
+    assert said == f"Errore: non è un archivio whispers (non è un database SQLite): {junk}"
+    said = refused(run(tmp_path / "nowhere" / "s.sqlite", "--lang", "es", "games"))
+    assert said == f"Error: no existe la carpeta: {tmp_path / 'nowhere'}"
+    said = refused(run(store, "--lang", "fr", "replay", "g", "--at", "9"))
+    assert "la partie g n'a que l'événement 1 : il n'y a pas d'événement 9" in said
+
+
+def test_a_malformed_record_file_and_notation_line_speak_the_language(tmp_path: Path) -> None:
+    """A record file whose hash chain is broken, and a notation file with an unknown verb: refused in one line in
+    the reader's words, naming the file and the line; nothing is imported."""
+    store = tmp_path / "s.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat"))
+    ok(run(store, "move", "g", "raven", "loyalty", "sealed"))
+    exported = tmp_path / "g.whispers"
+    ok(run(store, "export", "g", "-o", str(exported)))
+    data = exported.read_bytes()
+    exported.write_bytes(data.replace(b"raven", b"ravem", 1))
+    said = refused(run(tmp_path / "other.sqlite", "--lang", "fr", "import", str(exported)))
+    assert said.startswith(f"Erreur : {exported} : ") and "l'enregistrement a été modifié" in said, said
+    notation = tmp_path / "bad.txt"
+    notation.write_text("game players=raven,rat\nraven frobnicate bear.sheriff\n", encoding="utf-8")
+    said = refused(run(tmp_path / "other.sqlite", "--lang", "it", "import", str(notation)))
+    assert "riga 2: verbo sconosciuto 'frobnicate': i verbi sono loyalty, deploy" in said, said
+    for game in ("g", "bad"):  # neither file imported a game
+        assert refused(run(tmp_path / "other.sqlite", "status", game)).startswith(f"Error: no game named '{game}'")
+    said = refused(run(store, "--lang", "es", "move", "g", "raven", "attack", "a", "b", "x"))
+    assert said == "Error: el número de estandartes atacantes debe ser un número entero, no 'x'"
