@@ -7,7 +7,8 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import RuleError
 from whispers.ledger.names import OFFICES
 from whispers.ledger.state import GameState, Position
-from whispers.ledger.words import plural
+from whispers.ledger.words import _, plural, say, term
+from whispers.ledger.words import position as position_words
 
 
 def require(condition: bool, message: str, rule: str) -> None:
@@ -19,26 +20,31 @@ def where(state: GameState, where: str) -> tuple[Position | None, str | None]:
     """Parse an agent's place: (council position, None) or (None, region)."""
     if "." in where:
         empire, office = where.split(".", 1)
-        require(empire in state.board.empires, f"unknown empire {empire!r}", "EN Setup: The Five Empires")
+        require(empire in state.board.empires, say("unknown empire {text}", text=repr(empire)),
+                "EN Setup: The Five Empires")
         require(
             office in OFFICES,
-            f"unknown office {office!r}: the offices are {', '.join(OFFICES)}",
+            say("unknown office {text}: the offices are {offices}", text=repr(office), offices=", ".join(OFFICES)),
             "EN Deploy Agents Phase",
         )
         return (empire, office), None
-    require(where in state.board.regions, f"unknown region {where!r} on board {state.board.id!r}", "EN The Map")
+    require(where in state.board.regions,
+            say("unknown region {text} on board {board}", text=repr(where), board=repr(state.board.id)), "EN The Map")
     return None, where
 
 
 def apply_agent_moves(state: GameState, moves: Iterable[tuple[str, str]], rule: str) -> dict[Position, str]:
     council = dict(state.council)
     for source, target in moves:
-        src, _ = where(state, source)
-        dst, _ = where(state, target)
-        require(src is not None and dst is not None, "agent= moves a council agent: EMPIRE.OFFICE:EMPIRE.OFFICE", rule)
+        src, _region = where(state, source)
+        dst, _region = where(state, target)
+        require(src is not None and dst is not None, _("agent= moves a council agent: EMPIRE.OFFICE:EMPIRE.OFFICE"),
+                rule)
         assert src is not None and dst is not None
-        require(src in council, f"there is no agent on {source}", rule)
-        require(dst not in council, f"{target} is taken by {council.get(dst)}", rule)
+        require(src in council, say("there is no agent on {position}", position=position_words(source)), rule)
+        require(dst not in council,
+                say("{position} is taken by {society}", position=position_words(target), society=council.get(dst)),
+                rule)
         council[dst] = council.pop(src)
     return council
 
@@ -65,9 +71,9 @@ def resolve_effects(state: GameState, effects: ev.Effects, rule: str) -> ev.Effe
     """Fill in the empire of `kill=REGION:N` and `move=FROM:TO:N`: the one whose banners are there."""
 
     def holder(region: str) -> str:
-        require(region in state.board.regions, f"unknown region {region!r}", rule)
+        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
         held = state.banners.get(region)
-        require(held is not None, f"{region} holds no banners", rule)
+        require(held is not None, say("{region} holds no banners", region=region), rule)
         assert held is not None
         return held[0]
 
@@ -78,16 +84,14 @@ def resolve_effects(state: GameState, effects: ev.Effects, rule: str) -> ev.Effe
 
 def check_effects(state: GameState, effects: ev.Effects, rule: str) -> None:
     """Effects must be possible and leave a board the rules allow: no region holding two empires' banners."""
-    banners, _ = apply_banner_effects(state, effects, rule)
+    banners, _reserve = apply_banner_effects(state, effects, rule)
     apply_agent_moves(state, effects.agent, rule)
     for region, armies in banners.items():
-        held = {e: n for e, n in armies.items() if n}
-        require(
-            len(held) <= 1,
-            f"{region} would hold banners of {' and '.join(sorted(held))}: record the combat's "
-            "losses too (kill=REGION:N)",
-            "EN Combat",
-        )
+        held = sorted(e for e, n in armies.items() if n)
+        if len(held) > 1:
+            empires = say("{items} and {last}", items=", ".join(term(e) for e in held[:-1]), last=term(held[-1]))
+            raise RuleError(say("{region} would hold banners of {empires}: record the combat's losses too "
+                                "(kill=REGION:N)", region=region, empires=empires), "EN Combat")
 
 
 def apply_banner_effects(
@@ -96,20 +100,20 @@ def apply_banner_effects(
     banners = {r: {e: n} for r, (e, n) in state.banners.items()}
     reserve = dict(state.reserve)
     for empire, region, n in effects.add:
-        require(empire in state.board.empires, f"unknown empire {empire!r}", rule)
-        require(region in state.board.regions, f"unknown region {region!r}", rule)
-        require(n >= 1, "banners added must be at least 1", rule)
-        require(reserve[empire] >= n, f"{empire}'s reserve holds only {plural(reserve[empire], 'banner')}",
-                "EN Components")
+        require(empire in state.board.empires, say("unknown empire {text}", text=repr(empire)), rule)
+        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
+        require(n >= 1, _("banners added must be at least 1"), rule)
+        require(reserve[empire] >= n, say("{empire}'s reserve holds only {banners}", empire=empire,
+                                          banners=plural(reserve[empire], "banner")), "EN Components")
         reserve[empire] -= n
         _put(banners, region, empire, n)
     for region, empire, n in effects.kill:
-        require(region in state.board.regions, f"unknown region {region!r}", rule)
+        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
         _take(banners, region, empire, n, "kill", rule)
         reserve[empire] += n
     for source, target, empire, n in effects.move:
         for region in (source, target):
-            require(region in state.board.regions, f"unknown region {region!r}", rule)
+            require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
         _take(banners, source, empire, n, "move", rule)
         _put(banners, target, empire, n)
     return banners, reserve
@@ -124,7 +128,10 @@ def _take(banners: dict[str, dict[str, int]], region: str, empire: str, n: int, 
     army = banners.get(region, {})
     require(
         n >= 1 and army.get(empire, 0) >= n,
-        f"{region} holds {plural(army.get(empire, 0), f'{empire} banner')}, cannot {verb} {n}",
+        say("{region} holds {banners}, cannot kill {n}", region=region, banners=plural(army.get(empire, 0),
+                                                                                  f"{empire} banner"), n=n)
+        if verb == "kill" else say("{region} holds {banners}, cannot move {n}", region=region,
+                                   banners=plural(army.get(empire, 0), f"{empire} banner"), n=n),
         rule,
     )
     army[empire] -= n

@@ -284,9 +284,9 @@ def _decide_loyalty(state: GameState, cmd: c.RecordLoyalty) -> list[ev.Event]:
     _check_move(state, cmd.society, "setup", "recording loyalty")
     require(cmd.society not in state.loyalty, say("{society}'s loyalty is recorded already", society=cmd.society), rule)
     if cmd.commitment is not None:
-        require(cmd.tokens is None, "a committed set records its hash, not its tokens", sealing.RULE)
+        require(cmd.tokens is None, _("a committed set records its hash, not its tokens"), sealing.RULE)
         require(sealing.well_formed(cmd.commitment),
-                "a commitment is sha256: and 64 hexadecimal digits (made at the society's own seat)", sealing.RULE)
+                _("a commitment is sha256: and 64 hexadecimal digits (made at the society's own seat)"), sealing.RULE)
         return [ev.LoyaltyCommitted(cmd.society, cmd.commitment)]
     if cmd.tokens is not None:
         _check_tokens(state, cmd.tokens, rule)
@@ -338,7 +338,8 @@ def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
         field_rule = "EN Advanced Rules: Assigning Agents to Regions"
         require(
             state.ruleset.field_agents,
-            f"the {state.ruleset.id} rules have no field agents: deploy to a council position (EMPIRE.OFFICE)",
+            say("the {ruleset} rules have no field agents: deploy to a council position (EMPIRE.OFFICE)",
+                ruleset=state.ruleset.id),
             field_rule,
         )
         own = state.field_regions(cmd.society)
@@ -429,7 +430,8 @@ def _decide_recruit(state: GameState, cmd: c.Recruit) -> list[ev.Event]:
     for region, n in cmd.placed.items():
         require(region in state.board.regions, say("unknown region {region}", region=repr(region)), "EN The Map")
         require(region in controlled, say("{region} is not controlled by {empire}", region=region, empire=empire), rule)
-        require(isinstance(n, int) and n >= 1, f"banners placed in {region} must be a whole number of at least 1", rule)
+        require(isinstance(n, int) and n >= 1,
+                say("banners placed in {region} must be a whole number of at least 1", region=region), rule)
     placed = sum(cmd.placed.values())
     short = " " + say("(the reserve has only {n})", n=state.reserve[empire]) if amount < counted else ""
     require(placed == amount, say("{order} adds {banners}{short}, not {placed}", order=term(order, "order"),
@@ -450,7 +452,7 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
         require(card_empire(card) == empire,
             say("{card} is not from the {empire} deck", card=card, empire=empire), rule)
         require(card not in known, say("{card} is in a hand already", card=card), rule)
-    require(len(set(cmd.cards)) == len(cmd.cards), "a card is named twice", rule)
+    require(len(set(cmd.cards)) == len(cmd.cards), _("a card is named twice"), rule)
     return [ev.CardsDrawn(cmd.society, empire, position[1], order, counted, drawn, tuple(cmd.cards), reshuffled)]
 
 
@@ -577,8 +579,9 @@ def _extra_attack(state: GameState, society: str, first: ev.Attacked, params: di
                                                                 target=target), rule)
     require(state.controller(target) != empire, say("extra-attack: {target} is controlled by {empire}", target=target,
                                                                 empire=empire), rule)
-    require(n <= survivors - 1, f"extra-attack: at most {plural(survivors - 1, 'banner')} may attack from {source} "
-            "(at least 1 stays behind)", rule)
+    require(n <= survivors - 1,
+            say("extra-attack: at most {banners} may attack from {source} (at least 1 stays behind)",
+                banners=plural(survivors - 1, "banner"), source=source), rule)
     fight = combat(state, empire, target, n)
     return ev.CardAttacked(society, "extra-attack", empire, source, target, n, state.controller(target),
                            fight.defending, fight.fort_kill, fight.attacker_losses, fight.defender_losses,
@@ -601,15 +604,16 @@ def _card_after_attack(state: GameState, cmd: c.PlayCard, params: dict[str, str]
     first = state.last_attack
     rule = "EN 380"
     if cmd.effect == "subjugate":
-        require("to" in params, "subjugate names to=", rule)
+        require("to" in params, _("subjugate names to="), rule)
         into = _subjugated(state, first.empire, first.target, Combat(first.defending, first.fort_kill,
                                                                      first.attacker_losses, first.defender_losses,
                                                                      state.controller(first.target)), params)
         added = tuple((first.empire, region, n) for region, n in (into or {}).items())
         return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(add=added), None,
                               cmd.effect, params, {"after": "attack"})]
-    require(cmd.effect == "extra-attack", f"{cmd.effect} goes with the attack to come, not after one", rule)
-    require("to" in params and "n" in params, "extra-attack names to= and n=", rule)
+    require(cmd.effect == "extra-attack",
+            say("{effect} goes with the attack to come, not after one", effect=cmd.effect), rule)
+    require("to" in params and "n" in params, _("extra-attack names to= and n="), rule)
     played = ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(), None, cmd.effect,
                            params, {"after": "attack"})
     return [played, _extra_attack(evolve(state, played), cmd.society, first, params)]
@@ -619,7 +623,7 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     rule = "EN Swap Agent Action" if state.ruleset.swap_agent_target == "any" else "REV Council orders: Chancellor"
     position, _order = _pick_order(state, cmd.society, "swap-agent", ("swap_agent",), None, None)
     empire = position[0]
-    require(cmd.target in OFFICES, f"unknown office {cmd.target!r}", rule)
+    require(cmd.target in OFFICES, say("unknown office {text}", text=repr(cmd.target)), rule)
     targets = swap_targets(state, position)
     require(
         cmd.target in targets,
@@ -778,20 +782,22 @@ def _lent_position(state: GameState, cmd: c.PlayCard, params: dict[str, str], ru
     active agent moves to an empty council position and its action is taken there at once; the sequence resumes one
     step after the abandoned position; unusable when no position is empty."""
     require(state.pending is None and order_actor(state) == cmd.society,
-            f"{cmd.effect} is played in place of the active position's order, by the society that controls it", rule)
-    require(not state.attack_cards, f"{cmd.effect} gives the active position's order up, and an attack card was "
-            "played with it", rule)
+            say("{effect} is played in place of the active position's order, by the society that controls it",
+                effect=cmd.effect), rule)
+    require(not state.attack_cards, say("{effect} gives the active position's order up, and an attack card was "
+                                        "played with it", effect=cmd.effect), rule)
     current = (state.empire, OFFICES[state.office_index])
     if cmd.effect == "use-position":
-        require("position" in params, "use-position names the position used: position=EMPIRE.OFFICE", rule)
+        require("position" in params, _("use-position names the position used: position=EMPIRE.OFFICE"), rule)
         target = params["position"]
-        require(where(state, target)[0] != current, "use-position uses another position than the active one", rule)
+        require(where(state, target)[0] != current, _("use-position uses another position than the active one"), rule)
         return replace(cmd, act=target)
-    require("to" in params, "move-agent names the empty position the agent moves to: to=EMPIRE.OFFICE", rule)
+    require("to" in params, _("move-agent names the empty position the agent moves to: to=EMPIRE.OFFICE"), rule)
     target = params["to"]
     position = where(state, target)[0]
     assert position is not None
-    require(position not in state.council, f"{target} is not empty: the agent moves to an empty position", rule)
+    require(position not in state.council,
+            say("{position} is not empty: the agent moves to an empty position", position=position_words(target)), rule)
     seat = state.active_agent(state.empire, state.office_index)
     assert seat is not None  # the society controls the active office, so an agent sits on or after it
     return replace(cmd, effects=ev.Effects(agent=((position_name(seat), target),)), act=target)
@@ -814,23 +820,27 @@ def _oil_outcome(state: GameState, society: str, rule: str) -> dict[str, str]:
     owed_repeat = state.pending is not None and state.pending.order is not None
     last = state.last_order
     if state.ruleset.play_after_order and after_order(state) == society and last is not None:
-        require(not last[4], "Midnight Oil cannot be chained: that order was itself a Midnight Oil repeat", rule)
-        require(state.pending is None, "an order is owed already: Midnight Oil repeats the order just given", rule)
+        require(not last[4], _("Midnight Oil cannot be chained: that order was itself a Midnight Oil repeat"), rule)
+        require(state.pending is None, _("an order is owed already: Midnight Oil repeats the order just given"), rule)
         return {"repeat": "after"}
-    require(not state.oil, "Midnight Oil is played already for this order: two cannot be chained", rule)
-    require(not owed_repeat, "Midnight Oil cannot be chained: the order owed is itself a Midnight Oil repeat", rule)
+    require(not state.oil, _("Midnight Oil is played already for this order: two cannot be chained"), rule)
+    require(not owed_repeat, _("Midnight Oil cannot be chained: the order owed is itself a Midnight Oil repeat"), rule)
     return {"repeat": "during"}
 
 
 def _check_param(state: GameState, effect: str, name: str, kind: str, value: str, rule: str) -> None:
     if kind == "region":
-        require(value in state.board.regions, f"{effect}: {name}={value} is not a region of this board", rule)
+        require(value in state.board.regions,
+                say("{effect}: {text} is not a region of this board", effect=effect, text=f"{name}={value}"), rule)
     elif kind == "empire":
-        require(value in state.board.empires, f"{effect}: {name}={value} is not an empire", rule)
+        require(value in state.board.empires,
+                say("{effect}: {text} is not an empire", effect=effect, text=f"{name}={value}"), rule)
     elif kind == "position":
-        require(where(state, value)[0] is not None, f"{effect}: {name}= names a position EMPIRE.OFFICE", rule)
+        require(where(state, value)[0] is not None,
+                say("{effect}: {text}= names a position EMPIRE.OFFICE", effect=effect, text=name), rule)
     elif kind == "count":
-        require(value.isdigit() and int(value) > 0, f"{effect}: {name}= is a whole number above 0", rule)
+        require(value.isdigit() and int(value) > 0,
+                say("{effect}: {text}= is a whole number above 0", effect=effect, text=name), rule)
     elif kind == "placements":
         placements(value, effect, name, state, rule, zero=effect == "rearrange")
 
@@ -878,35 +888,38 @@ def _decide_swap_loyalty(state: GameState, cmd: c.SwapLoyalty) -> list[ev.Event]
     for slot in (a, b):
         require(slot in SLOTS, say("unknown loyalty slot {slot}: the slots are {slots}", slot=repr(slot),
                                    slots=", ".join(SLOTS)), rule)
-    require(a != b, "swap two different slots", rule)
+    require(a != b, _("swap two different slots"), rule)
     loyalty = state.loyalty[cmd.society]
     for slot in (a, b):
         require(slot not in loyalty.revealed,
                 say("the token on {slot} is revealed already and cannot be swapped", slot=slot), rule)
     given = dict(cmd.revealed or {})
     if given:
-        require(set(given) == {a, b}, f"name the empire now on each swapped slot: {a}=EMPIRE {b}=EMPIRE", rule)
+        require(set(given) == {a, b}, say("name the empire now on each swapped slot: {example}",
+                                          example=f"{a}=EMPIRE {b}=EMPIRE"), rule)
         for empire in given.values():
-            require(empire in state.board.empires, f"unknown empire {empire!r}", rule)
+            require(empire in state.board.empires, say("unknown empire {text}", text=repr(empire)), rule)
         require(
             len(set(given.values())) == 2,
-            f"the two swapped slots cannot both hold {next(iter(given.values()))}: each empire has one token",
+            say("the two swapped slots cannot both hold {empire}: each empire has one token",
+                empire=next(iter(given.values()))),
             rule,
         )
     if loyalty.tokens is not None:
         actual = {a: loyalty.tokens[b], b: loyalty.tokens[a]}
         require(
             not given or given == actual,
-            f"the record has {a}={actual[a]} {b}={actual[b]} after this swap, not what was named",
+            say("the record has {line} after this swap, not what was named", line=f"{a}={actual[a]} {b}={actual[b]}"),
             "whispers: a reveal must agree with the recorded loyalty",
         )
         given = actual
     else:
         require(
-            bool(given), f"{cmd.society}'s loyalty is sealed: name the revealed empires, {a}=EMPIRE {b}=EMPIRE", rule
+            bool(given), say("{society}'s loyalty is sealed: name the revealed empires, {example}", society=cmd.society,
+                             example=f"{a}=EMPIRE {b}=EMPIRE"), rule
         )
         shown = set(loyalty.revealed.values())
-        require(not shown & set(given.values()), "an empire's token is revealed on another slot already", rule)
+        require(not shown & set(given.values()), _("an empire's token is revealed on another slot already"), rule)
     return [ev.LoyaltySwapped(cmd.society, (a, b), given)]
 
 
@@ -920,8 +933,10 @@ def _decide_no_card(state: GameState, cmd: c.NoCard) -> list[ev.Event]:
     holder = window_waits(state)
     require(
         holder == cmd.society,
-        f"no-card closes the moment after an empire's last order, and {cmd.society} is not waited for"
-        + (f" ({holder} is)" if holder else ""),
+        say("no-card closes the moment after an empire's last order, and {society} is not waited for ({holder} is)",
+            society=cmd.society, holder=holder) if holder else
+        say("no-card closes the moment after an empire's last order, and {society} is not waited for",
+            society=cmd.society),
         _card_rule(state),
     )
     return [ev.AfterOrderPassed(cmd.society)]
@@ -935,7 +950,7 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
     if loyalty.tokens is not None:
         require(
             dict(loyalty.tokens) == dict(cmd.tokens),
-            f"{cmd.society}'s reveal disagrees with its recorded loyalty",
+            say("{society}'s reveal disagrees with its recorded loyalty", society=cmd.society),
             "whispers: a reveal must agree with the recorded loyalty",
         )
         raise RuleError(say("{society}'s loyalty is recorded already and agrees: nothing to reveal",
@@ -943,18 +958,21 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
     for slot, empire in loyalty.revealed.items():
         require(
             cmd.tokens[slot] == empire,
-            f"{slot} was revealed as {empire} by a swap, not {cmd.tokens[slot]}",
+            say("{slot} was revealed as {empire} by a swap, not {other}", slot=slot, empire=empire,
+                other=cmd.tokens[slot]),
             "whispers: a reveal must agree with what was revealed",
         )
     if loyalty.commitment is not None:
         salt = cmd.salt or ""
-        require(bool(salt), f"{cmd.society} sealed its set with a commitment: the reveal gives its salt too "
-                "(salt=HEX, kept at the seat that sealed it)", sealing.RULE)
-        require(sealing.good_salt(salt), "a salt is 32 to 128 lower-case hexadecimal digits", sealing.RULE)
+        require(bool(salt), say("{society} sealed its set with a commitment: the reveal gives its salt too "
+                                "(salt=HEX, kept at the seat that sealed it)", society=cmd.society), sealing.RULE)
+        require(sealing.good_salt(salt), _("a salt is 32 to 128 lower-case hexadecimal digits"), sealing.RULE)
         require(sealing.commitment(loyalty.at_setup(cmd.tokens), salt) == loyalty.commitment,
-                f"{cmd.society}'s reveal does not match the set it sealed (tokens or salt differ)", sealing.RULE)
+                say("{society}'s reveal does not match the set it sealed (tokens or salt differ)", society=cmd.society),
+                sealing.RULE)
     else:
-        require(cmd.salt is None, f"{cmd.society} sealed no commitment: a reveal without salt=", rule)
+        require(cmd.salt is None, say("{society} sealed no commitment: a reveal without salt=", society=cmd.society),
+                rule)
     _check_distinct_devout(state, cmd.society, cmd.tokens)
     return [ev.LoyaltyRevealed(cmd.society, dict(cmd.tokens), cmd.salt)]
 

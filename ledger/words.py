@@ -281,6 +281,9 @@ def plural(n: int, noun: str, plural: str | None = None) -> str:
     if plural is None:
         plural = f"{noun[:-1]}ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else f"{noun}s"
     said = _current.get()
+    empire, _space, counted = noun.partition(" ")
+    if said is not ENGLISH and counted == "banner" and empire in EMPIRES:
+        return n_("{n} {empire} banner", "{n} {empire} banners", n, empire=empire)  # "2 unités Ours"
     if said is not ENGLISH:
         form = said.ngettext(f"{{n}} {noun}", f"{{n}} {plural}", n)
         if form not in (f"{{n}} {noun}", f"{{n}} {plural}"):

@@ -571,13 +571,21 @@ def test_a_decree_s_timing_refusal_speaks_the_language(drew: Path) -> None:
 
 
 def test_a_take_back_and_a_ruling_are_refused_in_the_language(drew: Path) -> None:
-    """whispers' own rules (a take-back's and a ruling's reason): refused in the reader's words, the reference
-    left as whispers writes it; the reason typed is never translated."""
+    """whispers' own rules (a take-back's and a ruling's reason), a no-card nobody waits for and an adjudicated
+    decree typed with its consequences (REV 290-300): refused in the reader's words, whispers' own references left
+    as whispers writes them."""
     said = refused(run(drew, "--lang", "it", "move", "d", "ruling", "add=bear:frost-gate:1"))
     assert said.startswith("Errore: ruling vuole prima il motivo, tra virgolette: ruling ")
     long = "x" * 501
     said = refused(run(drew, "--lang", "fr", "move", "d", "undo", long))
     assert "une annulation : la raison dépasse 500 caractères (whispers: history is never erased)" in said
+    said = refused(run(drew, "--lang", "fr", "move", "d", "spider", "no-card"))
+    assert said == ("Erreur : no-card clôt le moment qui suit le dernier ordre d'un empire, et ce n'est pas "
+                    "Araignée Ancillaire qu'on attend "
+                    "(REV Decrees)")
+    said = refused(run(drew, "--lang", "it", "move", "d", "raven", "play", "horse:7", "effect=succession-crisis",
+                       "act=bear.sheriff"))
+    assert "succession-crisis è arbitrato dal motore: le sue conseguenze non si scrivono" in said
     said = refused(run(drew, "--lang", "es", "move", "d", "undo", "reopen", "bear"))
     assert said == ('Error: la partida no ha terminado: no hay nada que reabrir; deshaz una jugada con undo "REASON" '
                     "(whispers: a finished game is reopened only on purpose)")
@@ -620,3 +628,15 @@ def test_a_malformed_record_file_and_notation_line_speak_the_language(tmp_path: 
         assert refused(run(tmp_path / "other.sqlite", "status", game)).startswith(f"Error: no game named '{game}'")
     said = refused(run(store, "--lang", "es", "move", "g", "raven", "attack", "a", "b", "x"))
     assert said == "Error: el número de estandartes atacantes debe ser un número entero, no 'x'"
+
+
+def test_a_ruling_s_board_changes_are_refused_in_the_language(drew: Path) -> None:
+    """A ruling's add=, kill= and agent= checked as a card's are (EN "Components": the reserve; whispers' own rule
+    for the rest): refused in the reader's words, each empire's banners counted in its language, the region's id
+    as the board writes it."""
+    said = refused(run(drew, "--lang", "fr", "move", "d", "ruling", "TD: test", "add=bear:frost-gate:99"))
+    assert said == "Erreur : la réserve de Ours ne contient que 11 unités (FR Matériel, 104)"
+    said = refused(run(drew, "--lang", "it", "move", "d", "ruling", "TD", "kill=frost-gate:bear:99"))
+    assert said.startswith("Errore: frost-gate ha 2 stendardi Orso, non se ne possono eliminare 99 (whispers: ")
+    said = refused(run(drew, "--lang", "es", "move", "d", "ruling", "TD", "agent=bear.marshal:bear.chancellor"))
+    assert said.startswith("Error: no hay ningún agente en Oso Mariscal (whispers: ")
