@@ -29,7 +29,7 @@ from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.notes import GLYPHS, TAGS, current, problem
 from whispers.ledger.state import GameState
 from whispers.ledger.store import Store
-from whispers.ledger.words import no_such_event
+from whispers.ledger.words import _, no_such_event, say
 
 if TYPE_CHECKING:
     from whispers.ledger import commands as c
@@ -229,26 +229,27 @@ def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, al
                 break
             if isinstance(parsed, TagLine):
                 if state is None:
-                    raise NotationError("a tag line comes before the game line")
+                    raise NotationError(_("a tag line comes before the game line"))
                 tags.append(parsed)
                 continue
             if isinstance(parsed, Header):
                 if state is not None:
-                    raise NotationError("a second game line")
+                    raise NotationError(_("a second game line"))
                 started = setup(name, parsed, beside, allow_modified)
                 events, state = [started], evolve(None, started)
                 continue
             if state is None:
-                raise NotationError("the first move comes before the game line (game ruleset=... players=...)")
+                raise NotationError(_("the first move comes before the game line (game ruleset=... players=...)"))
             for event in rules.decide(state, parsed, shipped_catalogue()):  # as play() does
                 state = evolve(state, event)
                 events.append(event)
         except RuleError as exc:
-            raise RuleError(f"line {number}: {exc.reason}", exc.rule) from None
+            raise RuleError(say("line {number}: {message}", number=number, message=exc.reason), exc.rule) from None
         except WhispersError as exc:
-            raise type(exc)(f"line {number}: {exc}" if number else str(exc)) from None
+            said = say("line {number}: {message}", number=number, message=str(exc)) if number else str(exc)
+            raise type(exc)(said) from None
     if state is None:
-        raise NotationError("no game line: a record starts with game ruleset=... board=... players=...")
+        raise NotationError(_("no game line: a record starts with game ruleset=... board=... players=..."))
     return Game(name, tuple(events), state)
 
 
@@ -317,16 +318,17 @@ def _live(store: Store, name: str, number: int) -> dict:
     for note in current(found):
         if note["number"] == number:
             return note
-    raise StoreError(f"{name} has no note {number} standing (whispers notes {name} --history lists them all)")
+    raise StoreError(say("{game} has no note {number} standing (whispers notes {game} --history lists them all)",
+                          game=name, number=number))
 
 
 def _check_words(text: str, tag: str | None, glyph: str | None) -> None:
     if not text.strip():
-        raise StoreError("a note needs some text")
+        raise StoreError(_("a note needs some text"))
     if tag is not None and tag not in TAGS:
-        raise StoreError(f"unknown tag {tag!r}: use {', '.join(TAGS)}")
+        raise StoreError(say("unknown tag {text}: use {tags}", text=repr(tag), tags=", ".join(TAGS)))
     if glyph is not None and glyph not in GLYPHS:
-        raise StoreError(f"unknown glyph {glyph!r}: use {' '.join(GLYPHS)}")
+        raise StoreError(say("unknown glyph {text}: use {glyphs}", text=repr(glyph), glyphs=" ".join(GLYPHS)))
 
 
 def _now() -> str:
@@ -338,7 +340,7 @@ def _now() -> str:
 def _keep(store: Store, name: str, entry: dict, version: int) -> dict:
     found, _ = read_notes(store, name)
     if (wrong := problem(entry, version, found)) is not None:
-        raise StoreError(f"cannot keep this note: {wrong}")
+        raise StoreError(say("cannot keep this note: {message}", message=wrong))
     store.add_note(name, entry)
     return entry
 
@@ -396,9 +398,11 @@ def keep_variation(store: Store, parent: str, forked: str, name: str, author: st
     fork_game = load(store, forked)
     marker = next((e for e in fork_game.events if isinstance(e, ev.GameForked)), None)
     if marker is None or marker.parent != parent:
-        raise StoreError(f"{forked} is not a fork of {parent} (whispers fork {parent} NAME --at N makes one)")
+        raise StoreError(say("{game} is not a fork of {parent} (whispers fork {parent} NAME --at N makes one)",
+                             game=forked, parent=parent))
     if marker.at > store.version(parent) or chain(store.facts(parent, marker.at))[-1] != marker.head:
-        raise StoreError(f"{forked} no longer starts as {parent} does: {parent}'s first {marker.at} events changed")
+        raise StoreError(say("{game} no longer starts as {parent} does: {parent}'s first {n} events changed",
+                             game=forked, parent=parent, n=marker.at))
     start = fork_game.events.index(marker)
     state = fold(fork_game.events[:start + 1])
     lines = []
@@ -408,7 +412,7 @@ def keep_variation(store: Store, parent: str, forked: str, name: str, author: st
             lines.append(line)
         state = evolve(state, event)
     if not lines:
-        raise StoreError(f"{forked} has no move after the fork: nothing to keep")
+        raise StoreError(say("{game} has no move after the fork: nothing to keep", game=forked))
     entry = {"variation": name.strip(), "at": marker.at, "lines": lines, "author": author, "time": _now()}
     play_variation(store, parent, entry)  # it stands by the rules, or it is refused here
     return _keep(store, parent, entry, store.version(parent))
@@ -432,12 +436,14 @@ def play_variation(store: Store, name: str, entry: dict) -> tuple[Game, int]:
         try:
             command = parse_line(line)
             if command is None or isinstance(command, Header):
-                raise NotationError("not a move")
+                raise NotationError(_("not a move"))
             for event in rules.decide(state, command):
                 state = evolve(state, event)
                 events.append(event)
         except RuleError as exc:
-            raise RuleError(f"variation {entry['variation']!r} move {number}: {exc.reason}", exc.rule) from None
+            raise RuleError(say("variation {text} move {number}: {message}", text=repr(entry["variation"]),
+                                number=number, message=exc.reason), exc.rule) from None
         except WhispersError as exc:
-            raise type(exc)(f"variation {entry['variation']!r} move {number}: {exc}") from None
+            raise type(exc)(say("variation {text} move {number}: {message}", text=repr(entry["variation"]),
+                                number=number, message=str(exc))) from None
     return Game(f"{name}/{entry['variation']}", tuple(events), state), before

@@ -16,6 +16,7 @@ from typing import Any
 from whispers.ledger.errors import NotationError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.text import is_utf8
+from whispers.ledger.words import _, say
 
 MAX_TEXT = 120
 TEXT_FIELDS = ("title", "place", "event", "round", "table")
@@ -161,16 +162,16 @@ def tag_line(line: str) -> TagLine:
     """A `[Tag "value"]` line read back; NotationError if it is not exactly one well-formed tag."""
     match = _TAG_LINE.fullmatch(line.strip())
     if match is None:
-        raise NotationError('a tag line is [Name "value"], the value in double quotes')
+        raise NotationError(_("a tag line is [Name \"value\"], the value in double quotes"))
     name, quoted = match.groups()
     if name not in _TAGS:
-        raise NotationError(f"unknown tag [{name}]: the tags are {', '.join(_TAGS)}")
+        raise NotationError(say("unknown tag [{text}]: the tags are {tags}", text=name, tags=", ".join(_TAGS)))
     try:
         value = json.loads(quoted)
     except ValueError:
-        raise NotationError(f"the value of [{name}] is not a quoted string") from None
+        raise NotationError(say("the value of [{text}] is not a quoted string", text=name)) from None
     if not isinstance(value, str):
-        raise NotationError(f"the value of [{name}] is not a quoted string")
+        raise NotationError(say("the value of [{text}] is not a quoted string", text=name))
     return TagLine(_TAGS[name], value)
 
 
@@ -187,12 +188,12 @@ def from_tags(tags: Iterable[TagLine]) -> tuple[dict[str, Any], str | None]:
             changes["tags"] = [t for t in tag.value.split(",") if t] if tag.value else []
         elif tag.key == "archived":
             if tag.value not in ("yes", "no"):
-                raise NotationError('[Archived] is "yes" or "no"')
+                raise NotationError(_("[Archived] is \"yes\" or \"no\""))
             changes["archived"] = tag.value == "yes"
         else:
             changes[tag.key] = tag.value or None
     if (wrong := problem(changes)) or (wrong := time_problem(time)):
-        raise NotationError(f"the tag lines do not make a description: {wrong}")
+        raise NotationError(say("the tag lines do not make a description: {message}", message=wrong))
     return changes, time
 
 

@@ -640,3 +640,16 @@ def test_a_ruling_s_board_changes_are_refused_in_the_language(drew: Path) -> Non
     assert said.startswith("Errore: frost-gate ha 2 stendardi Orso, non se ne possono eliminare 99 (whispers: ")
     said = refused(run(drew, "--lang", "es", "move", "d", "ruling", "TD", "agent=bear.marshal:bear.chancellor"))
     assert said.startswith("Error: no hay ningún agente en Oso Mariscal (whispers: ")
+
+
+def test_an_imported_file_s_refusal_names_its_line_in_the_language(tmp_path: Path) -> None:
+    """A notation file whose tag line comes first, and one whose move the rules refuse (EN "Gameplay Overview"): the
+    line named in the reader's words, the rule cited in the reader's edition."""
+    tagged = tmp_path / "tagged.txt"
+    tagged.write_text('[Event "Club night"]\ngame players=raven,rat\n', encoding="utf-8")
+    said = refused(run(tmp_path / "s.sqlite", "--lang", "fr", "import", str(tagged)))
+    assert said == "Erreur : ligne 1 : une ligne d'étiquette vient avant la ligne game"
+    early = tmp_path / "early.txt"
+    early.write_text("game players=raven,rat first=raven\nraven deploy bear.sheriff\n", encoding="utf-8")
+    said = refused(run(tmp_path / "s.sqlite", "--lang", "it", "import", str(early)))
+    assert said.startswith("Errore: riga 2: ") and said.endswith("(IT Panoramica del gioco, 188)"), said
