@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from whispers.ledger import names
 from whispers.ledger.errors import BoardError
-from whispers.ledger.words import value_kind
+from whispers.ledger.words import N_, _, say, value_kind
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
 """What a board, empire or region id looks like: lower-case letters, digits and hyphens, not starting with a hyphen."""
@@ -201,57 +201,59 @@ class _Validator:
     ) -> None:
         for key in table:
             if key not in allowed:
-                self.fail(where, f"unknown key {key!r} (allowed: {_listing(allowed)})")
+                self.fail(where, say("unknown key {text} (allowed: {allowed})", text=repr(key),
+                                     allowed=_listing(allowed)))
         for key in required:
             if key not in table:
-                self.fail(where, f"missing key {key!r}")
+                self.fail(where, say("missing key {text}", text=repr(key)))
 
     def text(self, where: str | None, key: str, value: object) -> str:
         if not isinstance(value, str):
-            self.fail(where, f"{key} must be a string, not {value_kind(value)}")
+            self.fail(where, say("{text} must be a string, not {kind}", text=key, kind=value_kind(value)))
         if not value.strip():
-            self.fail(where, f"{key} must not be empty")
+            self.fail(where, say("{text} must not be empty", text=key))
         return value
 
     def ident(self, where: str | None, what: str, value: object) -> str:
         if not isinstance(value, str):
-            self.fail(where, f"{what} must be a string, not {value_kind(value)}")
+            self.fail(where, say("{text} must be a string, not {kind}", text=_(what), kind=value_kind(value)))
         if not ID_PATTERN.fullmatch(value):
-            self.fail(where, f"{what} {value!r} must match {ID_PATTERN.pattern} (lower-case letters, digits, hyphens)")
+            self.fail(where, say("{text} {value} must match {pattern} (lower-case letters, digits, hyphens)",
+                                 text=_(what), value=repr(value), pattern=ID_PATTERN.pattern))
         return value
 
     def count(self, where: str, key: str, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(where, f"{key} must be an integer, not {value_kind(value)}")
+            self.fail(where, say("{text} must be an integer, not {kind}", text=key, kind=value_kind(value)))
         if value < 0:
-            self.fail(where, f"{key} must not be negative (got {value})")
+            self.fail(where, say("{text} must not be negative (got {value})", text=key, value=value))
         return value
 
     def flag(self, where: str, key: str, value: object) -> bool:
         if not isinstance(value, bool):
-            self.fail(where, f"{key} must be true or false, not {value_kind(value)}")
+            self.fail(where, say("{text} must be true or false, not {kind}", text=key, kind=value_kind(value)))
         return value
 
     def table(self, where: str | None, key: str | None, value: object) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
-            subject = "must be a table" if key is None else f"{key} must be a table"
-            self.fail(where, f"{subject}, not {value_kind(value)}")
+            self.fail(where, say("must be a table, not {kind}", kind=value_kind(value)) if key is None
+                      else say("{text} must be a table, not {kind}", text=key, kind=value_kind(value)))
         return value
 
     def array(self, where: str | None, key: str, value: object) -> list[Any] | tuple[Any, ...]:
         if not isinstance(value, list | tuple):
-            self.fail(where, f"{key} must be an array, not {value_kind(value)}")
+            self.fail(where, say("{text} must be an array, not {kind}", text=key, kind=value_kind(value)))
         return value
 
     def board(self, data: object) -> Board:
         if not isinstance(data, Mapping):
-            self.fail(None, f"a board must be a table, not {value_kind(data)}")
+            self.fail(None, say("a board must be a table, not {kind}", kind=value_kind(data)))
         self.keys(None, data, BOARD_KEYS, REQUIRED_BOARD_KEYS)
         board_id = self.ident(None, "id", data["id"])
         name = self.text(None, "name", data["name"])
         note = data.get("note", "")
         if not isinstance(note, str):
-            self.fail(None, f"note must be a string, not {value_kind(note)}")
+            self.fail(None, say("{text} must be a string, not {kind}", text="note", kind=value_kind(note)))
         empires = self.empires(data["empires"])
         council = self.council(data["council"], empires)
         regions = self.regions(data["regions"], empires)
@@ -264,12 +266,12 @@ class _Validator:
     def empires(self, value: object) -> tuple[str, ...]:
         items = self.array(None, "empires", value)
         if not items:
-            self.fail(None, "empires must list at least one empire")
+            self.fail(None, _("empires must list at least one empire"))
         seen: list[str] = []
         for item in items:
-            empire = self.ident("empires", "empire id", item)
+            empire = self.ident("empires", N_("empire id"), item)
             if empire in seen:
-                self.fail("empires", f"{empire!r} is listed twice")
+                self.fail("empires", say("{text} is listed twice", text=repr(empire)))
             seen.append(empire)
         return tuple(seen)
 
@@ -277,64 +279,69 @@ class _Validator:
         tables = self.table(None, "council", value)
         council: dict[str, dict[str, tuple[str, ...]]] = {}
         for empire, offices in tables.items():
-            where = f"council {empire}"
+            where = say("council {text}", text=empire)
             if empire not in empires:
-                self.fail(where, f"unknown empire (empires: {_listing(empires)})")
+                self.fail(where, say("unknown empire (empires: {empires})", empires=_listing(empires)))
             offices = self.table(where, None, offices)
             for office in offices:
                 if office not in names.OFFICES:
-                    self.fail(where, f"unknown office {office!r} (offices: {_listing(names.OFFICES)})")
+                    self.fail(where, say("unknown office {text} (offices: {offices})", text=repr(office),
+                                          offices=_listing(names.OFFICES)))
             council[empire] = {}
             for office in names.OFFICES:
                 if office not in offices:
-                    self.fail(where, f"missing office {office!r}")
+                    self.fail(where, say("missing office {text}", text=repr(office)))
                 council[empire][office] = self.office(where, office, offices[office])
         for empire in empires:
             if empire not in council:
-                self.fail(f"council {empire}", f"missing: every empire needs a [council.{empire}] table")
+                self.fail(say("council {text}", text=empire),
+                          say("missing: every empire needs a [council.{text}] table", text=empire))
         # Councils in empire turn order, whatever order the file gives them in.
         return {empire: council[empire] for empire in empires}
 
     def office(self, where: str, office: str, value: object) -> tuple[str, ...]:
         items = self.array(where, office, value)
         if not items:
-            self.fail(where, f"{office} has no orders")
+            self.fail(where, say("{text} has no orders", text=office))
         orders: list[str] = []
         for item in items:
             if not isinstance(item, str):
-                self.fail(where, f"{office}: an order must be a string, not {value_kind(item)}")
+                self.fail(where, say("{text}: an order must be a string, not {kind}", text=office,
+                                     kind=value_kind(item)))
             if item not in names.ORDERS:
-                self.fail(where, f"{office}: unknown order {item!r} (orders: {_listing(names.ORDERS)})")
+                self.fail(where, say("{text}: unknown order {value} (orders: {orders})", text=office, value=repr(item),
+                                      orders=_listing(names.ORDERS)))
             if item in orders:
-                self.fail(where, f"{office} lists {item!r} twice")
+                self.fail(where, say("{text} lists {value} twice", text=office, value=repr(item)))
             orders.append(item)
         return tuple(orders)
 
     def regions(self, value: object, empires: tuple[str, ...]) -> dict[str, Region]:
         tables = self.table(None, "regions", value)
         if not tables:
-            self.fail(None, "regions must hold at least one region")
+            self.fail(None, _("regions must hold at least one region"))
         # Ids first: a badly written id would otherwise surface as some other region's "unknown neighbour".
         for rid in tables:
             if not isinstance(rid, str) or not ID_PATTERN.fullmatch(rid):
-                self.fail(
-                    f"region {rid!r}", f"id must match {ID_PATTERN.pattern} (lower-case letters, digits, hyphens)"
-                )
+                self.fail(say("region {text}", text=repr(rid)),
+                          say("id must match {pattern} (lower-case letters, digits, hyphens)",
+                              pattern=ID_PATTERN.pattern))
         regions: dict[str, Region] = {}
         for rid, fields in tables.items():
             regions[rid] = self.region(rid, fields, empires, tables)
         return regions
 
     def region(self, rid: str, value: object, empires: tuple[str, ...], all_ids: Mapping[str, Any]) -> Region:
-        where = f"region {rid}"
+        where = say("region {text}", text=rid)
         fields = self.table(where, None, value)
         self.keys(where, fields, REGION_KEYS, REQUIRED_REGION_KEYS)
         name = self.text(where, "name", fields["name"])
         home = fields["home"]
         if not isinstance(home, str):
-            self.fail(where, f"home must be a string, not {value_kind(home)}")
+            self.fail(where, say("{text} must be a string, not {kind}", text="home", kind=value_kind(home)))
         if home not in empires:
-            self.fail(where, f"home {home!r} is not an empire (empires: {_listing(empires)})")
+            self.fail(where, say("home {text} is not an empire (empires: {empires})", text=repr(home),
+                                 empires=_listing(empires)))
         cities = self.count(where, "cities", fields.get("cities", 0))
         farm = self.flag(where, "farm", fields.get("farm", False))
         fort = self.flag(where, "fort", fields.get("fort", False))
@@ -358,13 +365,14 @@ class _Validator:
         seen: list[str] = []
         for item in items:
             if not isinstance(item, str):
-                self.fail(where, f"adjacent: a neighbour must be a region id string, not {value_kind(item)}")
+                self.fail(where, say("adjacent: a neighbour must be a region id string, not {kind}",
+                                     kind=value_kind(item)))
             if item == rid:
-                self.fail(where, "lists itself as adjacent")
+                self.fail(where, _("lists itself as adjacent"))
             if item in seen:
-                self.fail(where, f"lists {item!r} as adjacent twice")
+                self.fail(where, say("lists {text} as adjacent twice", text=repr(item)))
             if item not in all_ids:
-                self.fail(where, f"unknown neighbour {item!r} (no region of that id)")
+                self.fail(where, say("unknown neighbour {text} (no region of that id)", text=repr(item)))
             seen.append(item)
         return tuple(seen)
 
@@ -380,32 +388,35 @@ class _Validator:
                     if math.isfinite(number):
                         numbers.append(number)
         if len(numbers) != 2:
-            self.fail(where, f"pos must be two finite numbers [x, y], got {value!r}")
+            self.fail(where, say("pos must be two finite numbers [x, y], got {text}", text=repr(value)))
         return (numbers[0], numbers[1])
 
     def seas(self, value: object, regions: Mapping[str, Region]) -> dict[str, Sea]:
         tables = self.table(None, "seas", value)
         seas: dict[str, Sea] = {}
         for sid, fields in tables.items():
-            where = f"sea {sid}"
+            where = say("sea {text}", text=sid)
             if not isinstance(sid, str) or not ID_PATTERN.fullmatch(sid):
-                self.fail(f"sea {sid!r}", f"id must match {ID_PATTERN.pattern} (lower-case letters, digits, hyphens)")
+                self.fail(say("sea {text}", text=repr(sid)),
+                          say("id must match {pattern} (lower-case letters, digits, hyphens)",
+                              pattern=ID_PATTERN.pattern))
             if sid in regions:
-                self.fail(where, "has the id of a region: give the sea an id of its own")
+                self.fail(where, _("has the id of a region: give the sea an id of its own"))
             fields = self.table(where, None, fields)
             self.keys(where, fields, SEA_KEYS, REQUIRED_SEA_KEYS)
             name = self.text(where, "name", fields["name"])
             items = self.array(where, "coasts", fields["coasts"])
             if not items:
-                self.fail(where, "coasts must list at least one region (the regions on its shores)")
+                self.fail(where, _("coasts must list at least one region (the regions on its shores)"))
             coasts: list[str] = []
             for item in items:
                 if not isinstance(item, str):
-                    self.fail(where, f"coasts: a coast must be a region id string, not {value_kind(item)}")
+                    self.fail(where, say("coasts: a coast must be a region id string, not {kind}",
+                                         kind=value_kind(item)))
                 if item in coasts:
-                    self.fail(where, f"lists {item!r} in coasts twice")
+                    self.fail(where, say("lists {text} in coasts twice", text=repr(item)))
                 if item not in regions:
-                    self.fail(where, f"unknown coast {item!r} (no region of that id)")
+                    self.fail(where, say("unknown coast {text} (no region of that id)", text=repr(item)))
                 coasts.append(item)
             pos = self.pos(where, fields["pos"]) if "pos" in fields else None
             seas[sid] = Sea(sid, name, tuple(coasts), pos)
@@ -415,22 +426,20 @@ class _Validator:
         for rid, region in regions.items():
             for other in region.adjacent:
                 if rid not in regions[other].adjacent:
-                    self.fail(
-                        f"region {rid}",
-                        f"lists {other!r} as adjacent but {other!r} does not list {rid!r} (borders go both ways)",
-                    )
+                    self.fail(say("region {text}", text=rid),
+                              say("lists {text} as adjacent but {text} does not list {value} (borders go both ways)",
+                                  text=repr(other), value=repr(rid)))
 
     def homes(self, regions: dict[str, Region], empires: tuple[str, ...]) -> None:
         for empire in empires:
             home = [region for region in regions.values() if region.home == empire]
             if not home:
-                self.fail(f"empire {empire}", "has no home region")
+                self.fail(say("empire {text}", text=empire), _("has no home region"))
             banners = sum(region.banners for region in home)
             if banners > names.BANNERS_PER_EMPIRE:
-                self.fail(
-                    f"empire {empire}",
-                    f"starting banners total {banners}, more than the {names.BANNERS_PER_EMPIRE} an empire has",
-                )
+                self.fail(say("empire {text}", text=empire),
+                          say("starting banners total {n}, more than the {limit} an empire has", n=banners,
+                              limit=names.BANNERS_PER_EMPIRE))
 
 
 def census(board: Board) -> dict[str, Any]:

@@ -294,17 +294,17 @@ def plural(n: int, noun: str, plural: str | None = None) -> str:
 def value_kind(value: object) -> str:
     """A value's type in TOML's words, for messages about a board, ruleset, catalogue or card sheet file."""
     if isinstance(value, bool):
-        return "a boolean"
+        return _("a boolean")
     if isinstance(value, int):
-        return "an integer"
+        return _("an integer")
     if isinstance(value, float):
-        return "a float"
+        return _("a float")
     if isinstance(value, str):
-        return "a string"
+        return _("a string")
     if isinstance(value, list | tuple):
-        return "an array"
+        return _("an array")
     if isinstance(value, Mapping):
-        return "a table"
+        return _("a table")
     return type(value).__name__
 
 

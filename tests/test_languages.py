@@ -653,3 +653,17 @@ def test_an_imported_file_s_refusal_names_its_line_in_the_language(tmp_path: Pat
     early.write_text("game players=raven,rat first=raven\nraven deploy bear.sheriff\n", encoding="utf-8")
     said = refused(run(tmp_path / "s.sqlite", "--lang", "it", "import", str(early)))
     assert said.startswith("Errore: riga 2: ") and said.endswith("(IT Panoramica del gioco, 188)"), said
+
+
+def test_a_malformed_board_file_is_refused_in_the_language(tmp_path: Path) -> None:
+    """A board file whose council names an order no rulebook has: `board check` and `new` refuse it in one line
+    in the reader's words, the file's ids and the orders' ids as the file and the notation write them."""
+    board = tmp_path / "mini.toml"
+    board.write_text('id = "mini"\nname = "Mini"\nempires = ["bear"]\n[council.bear]\nsheriff = ["recruit"]\n'
+                     'steward = ["attack"]\nmarshal = ["attack"]\nchancellor = ["swap_agent"]\n'
+                     '[regions.a]\nname = "A"\nhome = "bear"\n', encoding="utf-8")
+    said = refused(CliRunner().invoke(whispers, ["--lang", "es", "board", "check", str(board)]))
+    assert said.startswith(f"Error: {board}: consejo bear: sheriff: orden desconocida 'recruit' (órdenes: recruit_2,")
+    said = refused(run(tmp_path / "s.sqlite", "--lang", "fr", "new", "g", "--players", "raven,rat",
+                       "--board", str(board)))
+    assert "conseil bear: sheriff : ordre inconnu 'recruit' (ordres : recruit_2," in said
