@@ -454,74 +454,79 @@ class _CatalogueValidator:
              required: tuple[str, ...]) -> None:
         for key in table:
             if key not in allowed:
-                self.fail(where, f"unknown key {key!r} (allowed: {', '.join(allowed)})")
+                self.fail(where, say("unknown key {text} (allowed: {allowed})", text=repr(key),
+                                     allowed=", ".join(allowed)))
         for key in required:
             if key not in table:
-                self.fail(where, f"missing key {key!r}")
+                self.fail(where, say("missing key {text}", text=repr(key)))
 
     def text(self, where: str | None, key: str, value: object, empty: bool = False) -> str:
         if not isinstance(value, str):
-            self.fail(where, f"{key} must be a string, not {value_kind(value)}")
+            self.fail(where, say("{text} must be a string, not {kind}", text=key, kind=value_kind(value)))
         if not empty and not value.strip():
-            self.fail(where, f"{key} must not be empty")
+            self.fail(where, say("{text} must not be empty", text=key))
         return value
 
     def choice(self, where: str, key: str, value: object, allowed: tuple[str, ...]) -> str:
         if value not in allowed:
-            self.fail(where, f"{key} must be one of {', '.join(allowed)}, not {value!r}")
+            self.fail(where, say("{text} must be one of {allowed}, not {value}", text=key, allowed=", ".join(allowed),
+                                 value=repr(value)))
         assert isinstance(value, str)
         return value
 
     def strings(self, where: str, key: str, value: object, empty: bool = True) -> tuple[str, ...]:
         if not isinstance(value, list):
-            self.fail(where, f"{key} must be an array, not {value_kind(value)}")
+            self.fail(where, say("{text} must be an array, not {kind}", text=key, kind=value_kind(value)))
         if not empty and not value:
-            self.fail(where, f"{key} must not be empty")
+            self.fail(where, say("{text} must not be empty", text=key))
         return tuple(self.text(where, key, item) for item in value)
 
     def catalogue(self, data: Mapping[str, Any]) -> Catalogue:
         if not isinstance(data, Mapping):
-            self.fail(None, f"a catalogue is a table, not {value_kind(data)}")
+            self.fail(None, say("a catalogue is a table, not {kind}", kind=value_kind(data)))
         self.keys(None, data, CATALOGUE_KEYS, ("id", "name", "effects"))
         ident = self.text(None, "id", data["id"])
         if not ID_PATTERN.fullmatch(ident):
-            self.fail(None, f"id {ident!r} must be kebab-case (lower-case letters and digits joined by hyphens)")
+            self.fail(None, say("id {text} must be kebab-case (lower-case letters and digits joined by hyphens)",
+                                 text=repr(ident)))
         name = self.text(None, "name", data["name"])
         note = self.text(None, "note", data.get("note", ""), empty=True)
         effects = data["effects"]
         if not isinstance(effects, Mapping) or not effects:
-            self.fail(None, "effects must be a table holding at least one effect")
+            self.fail(None, say("effects must be a table holding at least one effect"))
         decrees = {did: self.decree(did, fields) for did, fields in effects.items()}
         return Catalogue(ident, name, note, decrees)
 
     def decree(self, did: str, fields: object) -> Decree:
-        where = f"effect {did}"
+        where = say("effect {text}", text=did)
         if not ID_PATTERN.fullmatch(did):
-            self.fail(where, "the id must be kebab-case (lower-case letters and digits joined by hyphens)")
+            self.fail(where, say("the id must be kebab-case (lower-case letters and digits joined by hyphens)"))
         if not isinstance(fields, Mapping):
-            self.fail(where, f"must be a table, not {value_kind(fields)}")
+            self.fail(where, say("must be a table, not {kind}", kind=value_kind(fields)))
         self.keys(where, fields, DECREE_KEYS, REQUIRED_DECREE_KEYS)
         decks = self.strings(where, "decks", fields["decks"], empty=False)
         for deck in decks:
-            self.choice(where, "a deck", deck, DECKS)
+            self.choice(where, say("a deck"), deck, DECKS)
         if len(set(decks)) != len(decks):
-            self.fail(where, "decks lists a deck twice")
+            self.fail(where, say("decks lists a deck twice"))
         card_set = self.choice(where, "card_set", fields["card_set"], CARD_SETS)
         official, revised = self.timing(where, fields["type"])
         if (card_set == "dark-alliances") != (revised == "I"):
-            self.fail(where, "the dark-alliances decrees, and only they, are type I (REV 290)")
+            self.fail(where, say("the dark-alliances decrees, and only they, are type I (REV 290)"))
         if (official == "when-drawn") != (revised == "I"):
-            self.fail(where, "type.official is when-drawn exactly when type.revised is I (REV 296)")
+            self.fail(where, say("type.official is when-drawn exactly when type.revised is I (REV 296)"))
         playable = fields.get("playable", True)
         if not isinstance(playable, bool):
-            self.fail(where, f"playable must be true or false, not {value_kind(playable)}")
+            self.fail(where, say("{text} must be true or false, not {kind}", text="playable",
+                                 kind=value_kind(playable)))
         if (not playable) != (official == "never" or revised == "never"):
-            self.fail(where, "an effect never played (type never) is exactly one with playable = false")
+            self.fail(where, say("an effect never played (type never) is exactly one with playable = false"))
         parameters = self.parameters(where, fields["parameters"])
         source = self.strings(where, "source", fields["source"], empty=False)
         for ref in source:
             if not SOURCE_PATTERN.fullmatch(ref):
-                self.fail(where, f"source {ref!r} must be a rulebook tag and a line or range, such as 'REV 310-311'")
+                self.fail(where, say("source {text} must be a rulebook tag and a line or range, such as 'REV 310-311'",
+                                     text=repr(ref)))
         return Decree(
             id=did,
             name=self.text(where, "name", fields["name"]),
@@ -540,30 +545,33 @@ class _CatalogueValidator:
 
     def timing(self, where: str, value: object) -> tuple[str, str]:
         if not isinstance(value, Mapping):
-            self.fail(where, f"type must be a table {{ official = ..., revised = ... }}, not {value_kind(value)}")
+            self.fail(where, say("type must be a table {{ official = ..., revised = ... }}, not {kind}",
+                                 kind=value_kind(value)))
         self.keys(f"{where} type", value, FAMILIES, FAMILIES)
         official = self.text(f"{where} type", "official", value["official"])
         if official not in OFFICIAL_SPECIAL:
             moments = official.split("|")
             if not moments or any(m not in MOMENTS for m in moments) or len(set(moments)) != len(moments) \
                     or sorted(moments, key=MOMENTS.index) != moments:
-                self.fail(where, f"type.official must be {', '.join(OFFICIAL_SPECIAL)} or a subset of "
-                          f"{'|'.join(MOMENTS)} in that order, not {official!r}")
+                self.fail(where, say("type.official must be {special} or a subset of {moments} in that order, not "
+                                     "{text}", special=", ".join(OFFICIAL_SPECIAL), moments="|".join(MOMENTS),
+                                     text=repr(official)))
         revised = self.choice(where, "type.revised", value["revised"], REVISED_TYPES)
         return official, revised
 
     def parameters(self, where: str, value: object) -> tuple[Parameter, ...]:
         if not isinstance(value, list):
-            self.fail(where, f"parameters must be an array, not {value_kind(value)}")
+            self.fail(where, say("{text} must be an array, not {kind}", text="parameters", kind=value_kind(value)))
         seen: list[str] = []
         out: list[Parameter] = []
         for item in value:
             if not isinstance(item, Mapping):
-                self.fail(where, f"a parameter must be a table {{ name = ..., kind = ... }}, not {value_kind(item)}")
+                self.fail(where, say("a parameter must be a table {{ name = ..., kind = ... }}, not {kind}",
+                                     kind=value_kind(item)))
             self.keys(f"{where} parameter", item, PARAMETER_KEYS, ("name", "kind"))
             name = self.text(where, "parameter name", item["name"])
             if name in seen:
-                self.fail(where, f"parameter {name!r} is listed twice")
+                self.fail(where, say("parameter {text} is listed twice", text=repr(name)))
             seen.append(name)
             kind = self.choice(where, f"parameter {name}: kind", item["kind"], PARAMETER_KINDS)
             out.append(Parameter(name, kind, self.text(where, "note", item.get("note", ""), empty=True)))
@@ -584,52 +592,58 @@ class _SheetChecker:
 
     def sheet(self, data: Mapping[str, Any]) -> CardSheet | None:
         if not isinstance(data, Mapping):
-            self.problem(None, f"a card sheet is a table, not {value_kind(data)}")
+            self.problem(None, say("a card sheet is a table, not {kind}", kind=value_kind(data)))
             return None
         for key in data:
             if key not in SHEET_KEYS:
-                self.problem(None, f"unknown key {key!r} (allowed: {', '.join(SHEET_KEYS)})")
+                self.problem(None, say("unknown key {text} (allowed: {allowed})", text=repr(key),
+                                       allowed=", ".join(SHEET_KEYS)))
         header: dict[str, str] = {}
         for key in ("id", "name"):
             value = data.get(key)
             if not isinstance(value, str) or not value.strip():
-                self.problem(None, f"{key} must be a non-empty string")
+                self.problem(None, say("{text} must be a non-empty string", text=key))
             else:
                 header[key] = value
         if "id" in header and not ID_PATTERN.fullmatch(header["id"]):
-            self.problem(None, f"id {header['id']!r} must be kebab-case")
+            self.problem(None, say("id {text} must be kebab-case", text=repr(header["id"])))
         note = data.get("note", "")
         if not isinstance(note, str):
-            self.problem(None, f"note must be a string, not {value_kind(note)}")
+            self.problem(None, say("{text} must be a string, not {kind}", text="note", kind=value_kind(note)))
         example = data.get("example", False)
         if not isinstance(example, bool):
-            self.problem(None, f"example must be true or false, not {value_kind(example)}")
+            self.problem(None, say("{text} must be true or false, not {kind}", text="example",
+                                   kind=value_kind(example)))
         decks = data.get("decks")
         cards: dict[str, dict[int, Card]] = {}
         if not isinstance(decks, Mapping):
-            self.problem(None, "decks must be a table: [decks.bear.1], [decks.bear.2], ...")
+            self.problem(None, say("decks must be a table: [decks.bear.1], [decks.bear.2], ..."))
         else:
             for deck, table in decks.items():
                 if deck not in DECKS:
-                    self.problem(f"deck {deck}", f"unknown deck (decks: {', '.join(DECKS)})")
+                    self.problem(say("deck {text}", text=deck), say("unknown deck (decks: {decks})",
+                                                                       decks=", ".join(DECKS)))
                     continue
                 cards[deck] = self.deck(deck, table)
             for deck in DECKS:
                 if deck not in decks:
-                    self.problem(f"deck {deck}", f"missing: a sheet transcribes all five decks ([decks.{deck}.1] "
-                                 f"to [decks.{deck}.{CARDS_PER_DECK}])")
+                    self.problem(say("deck {text}", text=deck),
+                                 say("missing: a sheet transcribes all five decks ([decks.{text}.1] to "
+                                     "[decks.{text}.{n}])", text=deck, n=CARDS_PER_DECK))
         if self.problems:
             return None
         return CardSheet(header["id"], header["name"], str(note), bool(example), cards)
 
     def deck(self, deck: str, table: object) -> dict[int, Card]:
         if not isinstance(table, Mapping):
-            self.problem(f"deck {deck}", f"must be a table of cards by number, not {value_kind(table)}")
+            self.problem(say("deck {text}", text=deck),
+                         say("must be a table of cards by number, not {kind}", kind=value_kind(table)))
             return {}
         cards: dict[int, Card] = {}
         for number, fields in table.items():
             if not isinstance(number, str) or not number.isdigit() or number.startswith("0"):
-                self.problem(f"deck {deck}", f"card number {number!r} must be a whole number from 1")
+                self.problem(say("deck {text}", text=deck),
+                             say("card number {value} must be a whole number from 1", value=repr(number)))
                 continue
             card = self.card(deck, int(number), fields)
             if card is not None:
@@ -643,92 +657,106 @@ class _SheetChecker:
         extra = [str(n) for n in base if n not in expected]
         if missing or extra:
             detail = "; ".join(part for part in (
-                f"missing {', '.join(missing)}" if missing else "",
-                f"numbered beyond {CARDS_PER_DECK}: {', '.join(extra)}" if extra else "") if part)
-            self.problem(f"deck {deck}", f"base cards must be numbered 1 to {CARDS_PER_DECK}, {CARDS_PER_DECK} "
-                         f"cards per empire (EN 103-104): {detail}")
+                say("missing {numbers}", numbers=", ".join(missing)) if missing else "",
+                say("numbered beyond {n}: {numbers}", n=CARDS_PER_DECK, numbers=", ".join(extra)) if extra else "")
+                if part)
+            self.problem(say("deck {text}", text=deck),
+                         say("base cards must be numbered 1 to {n}, {n} cards per empire (EN 103-104): {detail}",
+                             n=CARDS_PER_DECK, detail=detail))
         for n, card_set in declared.items():
             if card_set == "dark-alliances" and n <= CARDS_PER_DECK:
-                self.problem(f"card {deck}:{n}", f"dark-alliances cards are numbered after the base cards, from "
-                             f"{CARDS_PER_DECK + 1}")
+                self.problem(say("card {text}", text=f"{deck}:{n}"),
+                             say("dark-alliances cards are numbered after the base cards, from {n}",
+                                 n=CARDS_PER_DECK + 1))
         return cards
 
     def card(self, deck: str, number: int, fields: object) -> Card | None:
-        where = f"card {deck}:{number}"
+        where = say("card {text}", text=f"{deck}:{number}")
         before = len(self.problems)
         if not isinstance(fields, Mapping):
-            self.problem(where, f"must be a table, not {value_kind(fields)}")
+            self.problem(where, say("must be a table, not {kind}", kind=value_kind(fields)))
             return None
         for key in fields:
             if key not in CARD_KEYS:
-                self.problem(where, f"unknown key {key!r} (allowed: {', '.join(CARD_KEYS)})")
+                self.problem(where, say("unknown key {text} (allowed: {allowed})", text=repr(key),
+                                        allowed=", ".join(CARD_KEYS)))
         card_set = fields.get("set", "base")
         if card_set not in CARD_SETS:
-            self.problem(where, f"set must be one of {', '.join(CARD_SETS)}, not {card_set!r}")
+            self.problem(where, say("{text} must be one of {allowed}, not {value}", text="set",
+                                    allowed=", ".join(CARD_SETS), value=repr(card_set)))
             card_set = "base"
         title = fields.get("title", "")
         if not isinstance(title, str):
-            self.problem(where, f"title must be a string, not {value_kind(title)}")
+            self.problem(where, say("{text} must be a string, not {kind}", text="title", kind=value_kind(title)))
             title = ""
         entries = fields.get("effects")
         if not isinstance(entries, list) or not 1 <= len(entries) <= 2:
-            self.problem(where, "effects must list the card's one or two effects: "
-                         "[{ effect = ID, cost = { DECK = N, ... } }, ...]")
+            self.problem(where, say("effects must list the card's one or two effects: "
+                                    "[{{ effect = ID, cost = {{ DECK = N, ... }} }}, ...]"))
             return None
         effects = [e for i, entry in enumerate(entries)
                    if (e := self.effect(where, deck, card_set, i, entry)) is not None]
         ids = [e.effect for e in effects]
         if len(set(ids)) != len(ids):
-            self.problem(where, f"carries {ids[0]} twice")
+            self.problem(where, say("carries {effect} twice", effect=ids[0]))
         if "treasure" in ids and len(entries) != 1:
-            self.problem(where, "a Treasure card carries nothing else: it is only discarded as payment (REV 315)")
+            self.problem(where, say("a Treasure card carries nothing else: it is only discarded as payment (REV 315)"))
         if len(self.problems) > before:
             return None
         return Card(deck, number, str(card_set), tuple(effects), title)
 
     def effect(self, where: str, deck: str, card_set: str, index: int, entry: object) -> CardEffect | None:
         if not isinstance(entry, Mapping):
-            self.problem(where, "an effect must be a table { effect = ID, cost = { ... } }, "
-                                f"not {value_kind(entry)}")
+            self.problem(where, say("an effect must be a table {{ effect = ID, cost = {{ ... }} }}, not {kind}",
+                                    kind=value_kind(entry)))
             return None
         for key in entry:
             if key not in CARD_EFFECT_KEYS:
-                self.problem(where, f"unknown key {key!r} in an effect (allowed: {', '.join(CARD_EFFECT_KEYS)})")
+                self.problem(where, say("unknown key {text} in an effect (allowed: {allowed})", text=repr(key),
+                                        allowed=", ".join(CARD_EFFECT_KEYS)))
         effect = entry.get("effect")
         decree = self.catalogue.decrees.get(effect) if isinstance(effect, str) else None
         if decree is None:
-            self.problem(where, f"unknown effect {effect!r}: not in the catalogue (`whispers decrees` lists them)")
+            self.problem(where, say("unknown effect {text}: not in the catalogue (`whispers decrees` lists them)",
+                                    text=repr(effect)))
             return None
         if deck not in decree.decks:
-            self.problem(where, f"{effect} is not in the {deck} deck: the rulebooks put it in "
-                         f"{_and(decree.decks)} ({', '.join(decree.source)})")
+            self.problem(where, say("{effect} is not in the {deck} deck: the rulebooks put it in {decks} ({source})",
+                                    effect=effect, deck=deck, decks=_said_and(decree.decks),
+                                    source=", ".join(decree.source)))
         if decree.card_set != card_set:
-            self.problem(where, f"{effect} is a {decree.card_set} effect, on a {card_set} card")
+            self.problem(where, say("{effect} is a {set} effect, on a {text} card", effect=effect, set=decree.card_set,
+                                    text=card_set))
         cost_value = entry.get("cost", {})
         if not isinstance(cost_value, Mapping):
-            self.problem(where, f"{effect}: cost must be a table {{ DECK = N, ... }}, not {value_kind(cost_value)}")
+            self.problem(where, say("{effect}: cost must be a table {{ DECK = N, ... }}, not {kind}", effect=effect,
+                                    kind=value_kind(cost_value)))
             return None
         cost: dict[str, int] = {}
         for symbol, n in cost_value.items():
             if symbol not in DECKS:
-                self.problem(where, f"{effect}: cost names {symbol!r}, not an empire (decks: {', '.join(DECKS)})")
+                self.problem(where, say("{effect}: cost names {text}, not an empire (decks: {decks})", effect=effect,
+                                        text=repr(symbol), decks=", ".join(DECKS)))
             elif isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                self.problem(where, f"{effect}: cost {symbol} = {n!r} must be a whole number of at least 1")
+                self.problem(where, say("{effect}: cost {text} = {value} must be a whole number of at least 1",
+                                        effect=effect, text=symbol, value=repr(n)))
             else:
                 cost[symbol] = n
         if not decree.playable:
             if cost_value:
-                self.problem(where, f"{effect} is never played, so it has no cost")
+                self.problem(where, say("{effect} is never played, so it has no cost", effect=effect))
             return CardEffect(effect, {})
         if len(cost) != len(cost_value):
             return None
         if not cost:
-            self.problem(where, f"{effect}: missing cost (the symbols to discard, the card itself included)")
+            self.problem(where, say("{effect}: missing cost (the symbols to discard, the card itself included)",
+                                    effect=effect))
             return None
         if cost.get(deck, 0) < 1:
-            self.problem(where, f"{effect}: the cost must include a {deck} symbol, since the played card counts "
-                         "toward it (EN 382)")
+            self.problem(where, say("{effect}: the cost must include a {deck} symbol, since the played card counts "
+                                    "toward it (EN 382)", effect=effect, deck=deck))
         elif index == 0 and cost != {deck: 1}:
-            self.problem(where, f"{effect}: the first effect costs the card alone ({deck} = 1): \"the first "
-                         "ability on each card can be played without discarding additional cards\" (EN 382)")
+            self.problem(where, say("{effect}: the first effect costs the card alone ({text} = 1): \"the first "
+                                    "ability on each card can be played without discarding additional cards\" (EN 382)",
+                                    effect=effect, text=deck))
         return CardEffect(effect, MappingProxyType(cost))

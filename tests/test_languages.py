@@ -667,3 +667,17 @@ def test_a_malformed_board_file_is_refused_in_the_language(tmp_path: Path) -> No
     said = refused(run(tmp_path / "s.sqlite", "--lang", "fr", "new", "g", "--players", "raven,rat",
                        "--board", str(board)))
     assert "conseil bear: sheriff : ordre inconnu 'recruit' (ordres : recruit_2," in said
+
+
+def test_a_card_sheet_s_problems_are_listed_in_the_language(tmp_path: Path) -> None:
+    """EN 382 (the first ability costs the card alone), EN 103-104 (eight cards per deck): `cards check` lists a
+    card sheet's problems in Italian, the card refs, keys and effect ids as the file writes them."""
+    sheet = tmp_path / "sheet.toml"
+    sheet.write_text('id = "mini"\nname = "Mini"\n[decks.bear.1]\n'
+                     'effects = [{ effect = "recruit", cost = { bear = 2 } }]\n', encoding="utf-8")
+    result = CliRunner().invoke(whispers, ["--lang", "it", "cards", "check", str(sheet)])
+    assert result.exit_code == 2
+    lines = (result.stdout + result.stderr).strip().splitlines()
+    assert f"{sheet}: carta bear:1: recruit: il primo effetto costa solo la carta (bear = 1)" in lines[0]
+    assert any("mazzo eagle: mancante: una scheda trascrive tutti e cinque i mazzi" in line for line in lines)
+    assert not any("missing" in line or "must" in line for line in lines)
