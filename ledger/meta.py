@@ -55,45 +55,46 @@ class Meta:
 def text_problem(value: Any, what: str) -> str | None:
     """Why `value` cannot be a metadata text (None if it can): one printable line of at most MAX_TEXT."""
     if not isinstance(value, str):
-        return f"{what} is not text"
+        return say("{text} is not text", text=what)
     if not value.strip():
-        return f"{what} is empty"
+        return say("{text} is empty", text=what)
     if not is_utf8(value) or not value.isprintable():
-        return f"{what} holds a line break or a control character"
+        return say("{text} holds a line break or a control character", text=what)
     if len(value) > MAX_TEXT:
-        return f"{what} is {len(value)} characters long: at most {MAX_TEXT}"
+        return say("{text} is {n} characters long: at most {limit}", text=what, n=len(value), limit=MAX_TEXT)
     if value != value.strip():
-        return f"{what} starts or ends with a space"
+        return say("{text} starts or ends with a space", text=what)
     return None
 
 
 def problem(changes: Any, players: Iterable[str] | None = None) -> str | None:
     """Why `changes` is not a well-formed description (None if it is); `players` limits the seats."""
     if not isinstance(changes, Mapping) or not changes:
-        return "a description changes nothing"
+        return _("a description changes nothing")
     for key, value in changes.items():
         if key not in KEYS:
-            return f"unknown field {key!r}: the fields are {', '.join(KEYS)}"
+            return say("unknown field {text}: the fields are {fields}", text=repr(key), fields=", ".join(KEYS))
         if key in TEXT_FIELDS:
             if value is not None and (wrong := text_problem(value, key)):
                 return wrong
         elif key == "archived":
             if not isinstance(value, bool):
-                return "archived is yes or no"
+                return _("archived is yes or no")
         elif key == "tags":
             if not isinstance(value, list | tuple):
-                return "tags is not a list"
+                return _("tags is not a list")
             for tag in value:
-                if (wrong := text_problem(tag, "a tag")) or (wrong := "," in tag and "a tag holds a comma"):
+                if (wrong := text_problem(tag, _("a tag"))) or (wrong := "," in tag and _("a tag holds a comma")):
                     return wrong
         elif key == "seats":
             if not isinstance(value, Mapping) or not value:
-                return "seats names no seat"
+                return _("seats names no seat")
             for seat, name in value.items():
                 allowed = SOCIETIES if players is None else tuple(players)
                 if seat not in allowed:
-                    return f"seat {seat!r} is not one of this game's societies ({', '.join(allowed)})"
-                if name is not None and (wrong := text_problem(name, f"the name at {seat}")):
+                    return say("seat {text} is not one of this game's societies ({societies})", text=repr(seat),
+                              societies=", ".join(allowed))
+                if name is not None and (wrong := text_problem(name, say("the name at {society}", society=seat))):
                     return wrong
     return None
 
@@ -103,7 +104,7 @@ def time_problem(time: Any) -> str | None:
         return None
     if not isinstance(time, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?",
                                                     time):
-        return f"the time {time!r} is not an ISO 8601 date and time"
+        return say("the time {text} is not an ISO 8601 date and time", text=repr(time))
     return None
 
 

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from whispers.ledger.text import has_line_break, is_utf8
+from whispers.ledger.words import _, say
 
 TAGS: Final = ("blunder", "good", "question", "ruling")
 TEXT_LIMIT: Final = 4000
@@ -45,42 +46,42 @@ def problem(note: Any, events: int, earlier: Sequence[dict[str, Any]] = ()) -> s
     """What is wrong with `note` (any entry of the stream) on a game of `events` events, after the well-formed
     entries `earlier`, in a few words; None if it is well formed."""
     if not isinstance(note, dict):
-        return "it is not a note"
+        return _("it is not a note")
     if set(note) == {"unreadable"}:  # what Store.notes gives for a stored note it cannot decode
         return str(note["unreadable"])[:100]
     what = kind(note)
     keys = {"note": KEYS, "edit": EDIT_KEYS, "withdrawal": WITHDRAW_KEYS, "variation": VARIATION_KEYS}[what]
     if missing := keys - set(note):
-        return f"it has no {sorted(missing)[0]!r}"
+        return say("it has no {text}", text=repr(sorted(missing)[0]))
     if extra := set(note) - keys - OPTIONAL_KEYS:
-        return f"it has an unknown field {sorted(map(repr, extra))[0][:40]}"
+        return say("it has an unknown field {text}", text=sorted(map(repr, extra))[0][:40])
     if what == "variation" and (wrong := _variation_problem(note, earlier)):
         return wrong
     if what in ("note", "variation"):
         at = note["at"]
         if type(at) is not int or not 1 <= at <= events:
-            return f"its event number is not one of 1 to {events}"
+            return say("its event number is not one of 1 to {n}", n=events)
     else:
         target = note["edits" if what == "edit" else "withdraws"]
         if type(target) is not int or not 1 <= target <= len(earlier) or kind(earlier[target - 1]) != "note":
-            return "it names no note before it"
+            return _("it names no note before it")
         if any(kind(e) == "withdrawal" and e["withdraws"] == target for e in earlier):
-            return f"note {target} was withdrawn already"
+            return say("note {n} was withdrawn already", n=target)
     text, author, tag, time = (note.get(k) for k in ("text", "author", "tag", "time"))
     if what in ("note", "edit") and (not isinstance(text, str) or not text.strip() or len(text) > TEXT_LIMIT
                                  or not is_utf8(text)):
-        return f"its text is not UTF-8 text of 1 to {TEXT_LIMIT} characters"
+        return say("its text is not UTF-8 text of 1 to {limit} characters", limit=TEXT_LIMIT)
     if note.get("glyph") is not None and note["glyph"] not in GLYPHS:
-        return f"its glyph is not one of {' '.join(GLYPHS)}"
+        return say("its glyph is not one of {glyphs}", glyphs=" ".join(GLYPHS))
     if author is not None and not (isinstance(author, str) and author.strip() and len(author) <= AUTHOR_LIMIT
                                    and not has_line_break(author) and is_utf8(author)):
-        return f"its author is not a name of one line of UTF-8 text, at most {AUTHOR_LIMIT} characters"
+        return say("its author is not a name of one line of UTF-8 text, at most {limit} characters", limit=AUTHOR_LIMIT)
     if tag is not None and tag not in TAGS:
-        return f"its tag is not one of {', '.join(TAGS)}"
+        return say("its tag is not one of {tags}", tags=", ".join(TAGS))
     if not isinstance(time, str) or len(time) > 40 or not _is_time(time):
-        return "its time is not an ISO 8601 time"
+        return _("its time is not an ISO 8601 time")
     if note.get("unchained", True) is not True:
-        return "its 'unchained' mark is not true"
+        return _("its 'unchained' mark is not true")
     return None
 
 
@@ -88,13 +89,13 @@ def _variation_problem(entry: dict[str, Any], earlier: Sequence[dict[str, Any]])
     name, lines = entry["variation"], entry["lines"]
     if not (isinstance(name, str) and name.strip() and len(name) <= AUTHOR_LIMIT and not has_line_break(name)
             and is_utf8(name)):
-        return f"its name is not one line of 1 to {AUTHOR_LIMIT} characters"
+        return say("its name is not one line of 1 to {limit} characters", limit=AUTHOR_LIMIT)
     if any(kind(e) == "variation" and e["variation"] == name for e in earlier):
-        return f"a variation named {name[:40]!r} is kept already"
+        return say("a variation named {text} is kept already", text=repr(name[:40]))
     if not (isinstance(lines, list) and 1 <= len(lines) <= VARIATION_LINES and all(
             isinstance(line, str) and line.strip() and len(line) <= LINE_LIMIT and not has_line_break(line)
             and is_utf8(line) for line in lines)):
-        return f"its moves are not 1 to {VARIATION_LINES} lines of notation"
+        return say("its moves are not 1 to {limit} lines of notation", limit=VARIATION_LINES)
     return None
 
 

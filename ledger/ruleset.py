@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any, Literal
 
 from whispers.ledger.errors import RulesetError
+from whispers.ledger.words import say
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
 """A ruleset file's id, as for boards: it is written on a log's game line and shown beside every game."""
@@ -58,7 +59,8 @@ class Ruleset:
         names = {f.name for f in fields(cls)}
         if set(data) != names:
             missing, extra = sorted(names - set(data)), sorted(set(data) - names)
-            raise RulesetError(f"{source}: ruleset keys differ (missing {missing}, unknown {extra})")
+            raise RulesetError(say("{file}: ruleset keys differ (missing {missing}, unknown {extra})", file=source,
+                                    missing=str(missing), extra=str(extra)))
         values = dict(data)
         values["round_end"] = tuple(values["round_end"])
         values["tie_breaks"] = tuple(values["tie_breaks"])
@@ -77,20 +79,22 @@ class Ruleset:
         }
         for key, allowed in choices.items():
             if getattr(self, key) not in allowed:
-                raise RulesetError(f"{source}: {key} must be one of {', '.join(allowed)}")
+                raise RulesetError(say("{file}: {text} must be one of {allowed}", file=source, text=key,
+                                       allowed=", ".join(allowed)))
         for step in self.round_end:
             if step not in ROUND_END_STEPS:
-                raise RulesetError(f"{source}: unknown round_end step {step!r}")
+                raise RulesetError(say("{file}: unknown round_end step {text}", file=source, text=repr(step)))
         if "mark" not in self.round_end or len(set(self.round_end)) != len(self.round_end):
-            raise RulesetError(f"{source}: round_end must list 'mark' once and no step twice")
+            raise RulesetError(say("{file}: round_end must list 'mark' once and no step twice", file=source))
         if (self.retrieve == "round_end") != ("retrieve" in self.round_end):
-            raise RulesetError(f"{source}: round_end lists 'retrieve' exactly when retrieve = 'round_end'")
+            raise RulesetError(say("{file}: round_end lists 'retrieve' exactly when retrieve = 'round_end'",
+                                   file=source))
         for rule in self.tie_breaks:
             if rule not in TIE_BREAKS:
-                raise RulesetError(f"{source}: unknown tie-break {rule!r}")
+                raise RulesetError(say("{file}: unknown tie-break {text}", file=source, text=repr(rule)))
         for key in ("per_round", "per_round_two_players", "supply_limit", "farm_limit", "hand_limit"):
             if not isinstance(getattr(self, key), int) or getattr(self, key) < 1:
-                raise RulesetError(f"{source}: {key} must be a whole number of at least 1")
+                raise RulesetError(say("{file}: {text} must be a whole number of at least 1", file=source, text=key))
 
 
 @cache

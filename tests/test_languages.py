@@ -681,3 +681,16 @@ def test_a_card_sheet_s_problems_are_listed_in_the_language(tmp_path: Path) -> N
     assert f"{sheet}: carta bear:1: recruit: il primo effetto costa solo la carta (bear = 1)" in lines[0]
     assert any("mazzo eagle: mancante: una scheda trascrive tutti e cinque i mazzi" in line for line in lines)
     assert not any("missing" in line or "must" in line for line in lines)
+
+
+def test_a_table_fact_or_note_refused_speaks_the_language(tmp_path: Path) -> None:
+    """`meta` and `annotate` refuse a seat no society of the game holds, a place with a space at its end and a note
+    with no text, in the reader's words; the seat and the text as the user typed them."""
+    store = tmp_path / "s.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat"))
+    said = refused(run(store, "--lang", "fr", "meta", "g", "--seat", "spider=Ana"))
+    assert said == "Erreur : la place 'spider' n'est pas l'une des sociétés secrètes de cette partie (raven, rat)"
+    said = refused(run(store, "--lang", "it", "meta", "g", "--place", " Club"))
+    assert said == "Errore: place comincia o finisce con uno spazio"
+    said = refused(run(store, "--lang", "es", "annotate", "g", "1", "   "))
+    assert said == "Error: una nota necesita algo de texto"
