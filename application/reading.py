@@ -225,18 +225,20 @@ STATES = ("playing", "over")
 def select(rows: Iterable[GameRow], which: GameFilter) -> tuple[GameRow, ...]:
     """The rows `which` keeps, in its order: rows from the store or from a catalog's summaries alike."""
     from whispers.ledger.errors import StoreError
+    from whispers.ledger.words import say
 
     if which.sort not in SORTS:
-        raise StoreError(f"unknown sort {which.sort!r}: sort by {', '.join(SORTS)}")
+        raise StoreError(say("unknown sort {text}: sort by {sorts}", text=repr(which.sort), sorts=", ".join(SORTS)))
     if which.state is not None and which.state not in STATES:
-        raise StoreError(f"unknown state {which.state!r}: the states are {', '.join(STATES)}")
+        raise StoreError(say("unknown state {text}: the states are {states}", text=repr(which.state),
+                             states=", ".join(STATES)))
     if which.since is not None:
         from datetime import date
 
         try:
             date.fromisoformat(which.since)
         except ValueError:
-            raise StoreError(f"--since {which.since!r} is not a date: YYYY-MM-DD") from None
+            raise StoreError(say("--since {text} is not a date: YYYY-MM-DD", text=repr(which.since))) from None
     kept = [row for row in rows if which.keeps(row)]
     key = SORTS[which.sort]
     return tuple(kept if key is None else sorted(kept, key=key))

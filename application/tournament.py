@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
 from whispers.ledger.errors import StoreError
+from whispers.ledger.words import _, say
 
 if TYPE_CHECKING:
     from whispers.ledger.store import Store
@@ -41,7 +42,8 @@ def read_text(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise StoreError(say("cannot read {file}: {message}", file=str(file),
+                                message=getattr(exc, "strerror", None) or str(exc))) from None
 
 
 def standings(store: Store | str | None, names: list[str]) -> Standings:
@@ -50,7 +52,7 @@ def standings(store: Store | str | None, names: list[str]) -> Standings:
     from whispers.projections.standings import standings_data
 
     if not names:
-        raise StoreError("--games lists no game")
+        raise StoreError(_("--games lists no game"))
     with opened(store) as s:
         return Standings("standings", standings_data(_events(s, names)))
 
