@@ -193,8 +193,8 @@ class _Validator:
         self.source = source
 
     def fail(self, where: str | None, what: str) -> NoReturn:
-        prefix = self.source if where is None else f"{self.source}: {where}"
-        raise BoardError(f"{prefix}: {what}")
+        prefix = self.source if where is None else say("{file}: {message}", file=self.source, message=where)
+        raise BoardError(say("{file}: {message}", file=prefix, message=what))
 
     def keys(
         self, where: str | None, table: Mapping[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]

@@ -447,8 +447,8 @@ class _CatalogueValidator:
         self.source = source
 
     def fail(self, where: str | None, what: str) -> NoReturn:
-        prefix = self.source if where is None else f"{self.source}: {where}"
-        raise DecreeError(f"{prefix}: {what}")
+        prefix = self.source if where is None else say("{file}: {message}", file=self.source, message=where)
+        raise DecreeError(say("{file}: {message}", file=prefix, message=what))
 
     def keys(self, where: str | None, table: Mapping[str, Any], allowed: tuple[str, ...],
              required: tuple[str, ...]) -> None:
@@ -587,8 +587,8 @@ class _SheetChecker:
         self.problems: list[str] = []
 
     def problem(self, where: str | None, what: str) -> None:
-        prefix = self.source if where is None else f"{self.source}: {where}"
-        self.problems.append(f"{prefix}: {what}")
+        prefix = self.source if where is None else say("{file}: {message}", file=self.source, message=where)
+        self.problems.append(say("{file}: {message}", file=prefix, message=what))
 
     def sheet(self, data: Mapping[str, Any]) -> CardSheet | None:
         if not isinstance(data, Mapping):

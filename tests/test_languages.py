@@ -666,7 +666,7 @@ def test_a_malformed_board_file_is_refused_in_the_language(tmp_path: Path) -> No
     assert said.startswith(f"Error: {board}: consejo bear: sheriff: orden desconocida 'recruit' (órdenes: recruit_2,")
     said = refused(run(tmp_path / "s.sqlite", "--lang", "fr", "new", "g", "--players", "raven,rat",
                        "--board", str(board)))
-    assert "conseil bear: sheriff : ordre inconnu 'recruit' (ordres : recruit_2," in said
+    assert f"{board} : conseil bear : sheriff : ordre inconnu 'recruit' (ordres : recruit_2," in said
 
 
 def test_a_card_sheet_s_problems_are_listed_in_the_language(tmp_path: Path) -> None:
