@@ -553,8 +553,9 @@ def test_board_show_speaks_the_language() -> None:
 
 
 def test_the_pins_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
-    """The pins' sentences in `verify` (Italian: the ruleset and board; French: a card sheet) and in `board check`
-    (Spanish: a board that claims the shipped id with other content), their ids and hashes as they are."""
+    """The pins' sentences in `verify` (Italian: the ruleset and board; French: a card sheet), in `board check`
+    (Spanish: a board that claims the shipped id with other content) and in `log`'s comments (Italian), their
+    ids, labels and hashes as they are."""
     italian = ok(run(demo_store, "--lang", "it", "verify", "demo"))
     assert "regolamento: official — la versione official fornita con whispers (sha256:" in italian
     assert "tabellone: standin — la versione standin fornita con whispers (sha256:" in italian
@@ -574,6 +575,12 @@ def test_the_pins_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
     assert "tablero: standin — MODIFICADO, el contenido difiere de la versión standin incluida" in spanish
     assert "se rechaza sin --allow-modified, y entonces se muestra como standin (modified " in spanish
     assert "MODIFIED" not in spanish and "refused" not in spanish
+
+    ok(run(store, "new", "evil", "--players", "raven,rat", "--board", str(tmp_path / "evil.toml"), "--allow-modified"))
+    comment = next(line for line in ok(run(store, "--lang", "it", "log", "evil")).splitlines()
+                   if "standin" in line and line.startswith("#"))
+    assert comment.startswith("# tabellone standin (modified ") and "MODIFICATO, non la versione standin" in comment
+    assert "standin-modified-" in comment and "--allow-modified" in comment and "beside" not in comment
 
 
 def test_verify_s_not_checked_notes_speak_the_language() -> None:
