@@ -608,3 +608,16 @@ def test_verify_s_not_checked_notes_speak_the_language() -> None:
     assert "succession-crisis : aucune fiche de cartes, donc ni les effets de la carte ni le coût de horse" in said
     assert "le relevé ne nomme pas toutes les cartes que Corbeau Blanc a piochées" in said
     assert "could not be checked" not in said and "event " not in said
+
+
+def test_stats_by_player_speak_the_language_and_keep_the_people_s_names(demo_store: Path, tmp_path: Path) -> None:
+    """`stats --all --by player` in Spanish: its headings and the societies in the glossary's words; a person
+    named `bear` is a person, not the Bear empire."""
+    store = tmp_path / "people.sqlite"
+    shutil.copy(demo_store, store)
+    ok(run(store, "meta", "demo", "--seat", "raven=Ana", "--seat", "rat=bear"))
+    out = ok(run(store, "--lang", "es", "stats", "--all", "--by", "player"))
+    for words in ("Jugadores (partidas terminadas)", "jugador", "porcentaje de victorias", "Por sociedad secreta",
+                  "Cuervo Pálido", "Culto de la Rata", "Por puesto (1 = primer jugador)", "100\u00a0%"):
+        assert words in out, words
+    assert re.search(r"^bear\s", out, re.M) and "Oso" not in out and "Players" not in out
