@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import CARDS_PER_DECK
-from whispers.ledger.words import plural, value_kind
+from whispers.ledger.words import _, plural, say, value_kind
 
 if TYPE_CHECKING:
     from whispers.ledger.ruleset import Ruleset
@@ -366,11 +366,12 @@ def check_play(catalogue: Catalogue, effect: str, played: str, paid: Iterable[st
         raise DecreeError(f"card {repeated[0]} is named twice: the played card already counts toward the cost "
                           "(EN 382)")
     if sheet is None:
-        return PlayCheck(unchecked=(f"{effect}: no card sheet, so neither the card's effects nor the cost of "
-                                    f"{_and((played, *paid))} could be checked",))
+        cards = _said_and((played, *paid))
+        return PlayCheck(unchecked=(_("{effect}: no card sheet, so neither the card's effects nor the cost of "
+                                      "{cards} could be checked").format(effect=effect, cards=cards),))
     if ":" not in played:
-        return PlayCheck(unchecked=(f"{effect}: the record does not say which {deck} card was played, so its cost "
-                                    "could not be checked",))
+        return PlayCheck(unchecked=(say("{effect}: the record does not say which {deck} card was played, so its "
+                                        "cost could not be checked", effect=effect, deck=deck),))
     card = sheet.card(played)
     offered = card.offers(effect)
     if offered is None:
@@ -378,8 +379,9 @@ def check_play(catalogue: Catalogue, effect: str, played: str, paid: Iterable[st
                           f"{_and(tuple(e.effect for e in card.effects))}, card sheet {sheet.id})")
     unknown = [ref for ref in paid if ":" not in ref]
     if unknown:
-        return PlayCheck(unchecked=(f"{effect}: the record does not say which {unknown[0]} card was paid, so "
-                                    "Treasure could not be told apart and the cost was not checked",))
+        return PlayCheck(unchecked=(say("{effect}: the record does not say which {deck} card was paid, so Treasure "
+                                        "could not be told apart and the cost was not checked", effect=effect,
+                                        deck=unknown[0]),))
     _match_cost(offered, card, tuple(sheet.card(ref) for ref in paid))
     return PlayCheck()
 
@@ -407,6 +409,14 @@ def _match_cost(offered: CardEffect, played: Card, paid: tuple[Card, ...]) -> No
                else f"{plural(wild - short, 'Treasure card')} too many")
         raise DecreeError(f"{offered.effect} on {played.ref} costs {cost_words}, the played card included: "
                           f"the payment is {gap} (EN 382)")
+
+
+def _said_and(items: Iterable[str]) -> str:
+    """Cards (`lion:2`, `bear`) listed as the reader's language lists them, each as the notation writes it."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items) or _("nothing")
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def _and(items: Iterable[str]) -> str:

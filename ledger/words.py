@@ -98,7 +98,7 @@ def terms(words: Any) -> str:
 
 
 VERBATIM = frozenset({"game", "parent", "store", "file", "board", "ruleset", "note", "reason", "example", "text",
-                      "head", "line", "then", "author", "message"})
+                      "head", "line", "then", "author", "message", "name"})
 """Fields of a message that hold a user's or a file's text (a game's name may be `bear`): never put in words."""
 
 

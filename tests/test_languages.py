@@ -3,6 +3,7 @@ the rulebooks' glossary (rules-digest §1) in what `status`, `score`, `log`, a r
 the user's words read back to the notation's canonical ids."""
 
 import importlib.util
+import json
 import re
 import shutil
 from pathlib import Path
@@ -488,3 +489,135 @@ def test_a_dark_alliances_card_owed_is_refused_and_prompted_in_the_readers_words
         assert prompt(drew).note.startswith(f"{term('raven')} vient de piocher elephant:9")
     finally:
         language.stop(token)
+
+
+# --- stats --all, the attacks table, the stepper, board show, the pins and verify's notes (issue 14) ---------
+
+
+def test_the_attacks_table_speaks_the_language(demo_store: Path) -> None:
+    """`stats GAME`'s attacks table in French: its headings and key, the societies and empires as the glossary
+    names them, the regions as the board has them; --json keeps its keys and ids."""
+    out = ok(run(demo_store, "--lang", "fr", "stats", "demo"))
+    attacks = out[out.index("Attaques"):]
+    for words in ("défenseur", "pertes", "résultat", "prise", "Corbeau Blanc", "Ours", "Éléphant", "jade-terraces",
+                  "M : manche", "Éliminations par les Tours : jade-terraces"):
+        assert words in attacks, words
+    for english in ("Attacks", "defender", "taken", "Fort kills", "raven", "attacking v defending"):
+        assert english not in out, english
+    data = json.loads(ok(run(demo_store, "--lang", "fr", "stats", "demo", "--json")))
+    assert {"society", "empire", "defender", "taken"} <= set(data["attacks"][0])
+    assert data["attacks"][0]["society"] in TERMS["society"]
+
+
+def test_stats_across_games_speak_the_language(demo_store: Path) -> None:
+    """`stats --all` in Italian (the slots and societies as the glossary names them, 18,8 written as Italian
+    writes it) and in French (100 %); its JSON keeps the keys and ids scripts read."""
+    italian = ok(run(demo_store, "--lang", "it", "stats", "--all"))
+    for words in ("1 partita (1 finite, 0 in corso) · regolamento: tutti", "Per società segreta",
+                  "percentuale di vittorie", "punteggio medio", "Per posto (1 = primo giocatore)",
+                  "Punti medi per slot fedeltà", "Fedele", "18,8", "Città finali medie", "Orso",
+                  "Regioni più contese", "Culto del Ratto"):
+        assert words in italian, words
+    for english in ("By society", "win rate", "ruleset", "dutiful", "18.8", "Most contested", "rat "):
+        assert english not in italian, english
+    assert "100\u00a0%" in ok(run(demo_store, "--lang", "fr", "stats", "--all"))
+    data = json.loads(ok(run(demo_store, "--lang", "fr", "stats", "--all", "--json")))
+    assert "rat" in data["win_rate"] and "dutiful" in data["mean_points_per_slot"]
+
+
+def test_the_replay_stepper_speaks_the_language(demo_store: Path) -> None:
+    """The stepper in Spanish: its keys (the same letters), its prompt and its answers; `e Oso 2` names the empire
+    in the reader's words and goes to that empire's turn."""
+    out = ok(run(demo_store, "--lang", "es", "replay", "demo", "--step", stdin="e Oso 2\nj 9999\nx\nq\n"))
+    assert "j N ir al evento N" in out and "q salir" in out and "paso> " in out
+    after = out.split("paso> ")[1]
+    assert after.startswith("\nevento ") and "turno del imperio Oso" in after.split("\n")[1]
+    assert "no hay tal punto: la partida tiene los eventos 1 a" in out and "no 9999" in out
+    for english in ("step>", "no such place", "jump", "event "):
+        assert english not in out, english
+    french = ok(run(demo_store, "--lang", "fr", "replay", "demo", "--at", "5"))
+    assert french.startswith("événement 5/") and "Conseils Impériaux" in french
+
+
+def test_board_show_speaks_the_language() -> None:
+    """`board show` in French: headings and captions, the empires, offices and orders as the glossary names them,
+    the regions' ids and names as the board file writes them; --json keeps the file's ids."""
+    out = ok(CliRunner().invoke(whispers, ["--lang", "fr", "board", "show"], env={"COLUMNS": "200"}))
+    for words in ("Régions", "voisines", "origine", "frontières terrestres", "Conseils Impériaux", "conseiller",
+                  "Commissaire", "Recruter 1 par Ferme / Attaquer", "Ours", "frost-gate", "Frost Gate"):
+        assert words in out, words
+    for english in ("Regions", "neighbours", "Councils", "sheriff", "recruit_per_farm", " bear "):
+        assert english not in out, english
+    shown = ok(CliRunner().invoke(whispers, ["--lang", "fr", "board", "show", "--json"]))
+    assert '"recruit_per_farm"' in shown and "Recruter" not in shown
+
+
+def test_the_pins_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
+    """The pins' sentences in `verify` (Italian: the ruleset and board; French: a card sheet), in `board check`
+    (Spanish: a board that claims the shipped id with other content) and in `log`'s comments (Italian), their
+    ids, labels and hashes as they are."""
+    italian = ok(run(demo_store, "--lang", "it", "verify", "demo"))
+    assert "regolamento: official — la versione official fornita con whispers (sha256:" in italian
+    assert "tabellone: standin — la versione standin fornita con whispers (sha256:" in italian
+    assert "the shipped" not in italian and "ruleset:" not in italian
+
+    store = tmp_path / "cards.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat", "--cards", "example"))
+    french = ok(run(store, "--lang", "fr", "verify", "g"))
+    assert "cartes : example — la version example livrée avec whispers (sha256:" in french
+    assert "(une fiche d'exemple INVENTÉE" in french and "cards:" not in french
+
+    board = (REPO / "fixtures" / "boards" / "standin.toml").read_text(encoding="utf-8")
+    changed = re.sub(r"^cities = (\d+)", lambda m: f"cities = {int(m[1]) + 1}", board, count=1, flags=re.M)
+    assert changed != board
+    (tmp_path / "evil.toml").write_text(changed, encoding="utf-8")
+    spanish = ok(CliRunner().invoke(whispers, ["--lang", "es", "board", "check", str(tmp_path / "evil.toml")]))
+    assert "tablero: standin — MODIFICADO, el contenido difiere de la versión standin incluida" in spanish
+    assert "se rechaza sin --allow-modified, y entonces se muestra como standin (modified " in spanish
+    assert "MODIFIED" not in spanish and "refused" not in spanish
+
+    ok(run(store, "new", "evil", "--players", "raven,rat", "--board", str(tmp_path / "evil.toml"), "--allow-modified"))
+    comment = next(line for line in ok(run(store, "--lang", "it", "log", "evil")).splitlines()
+                   if "standin" in line and line.startswith("#"))
+    assert comment.startswith("# tabellone standin (modified ") and "MODIFICATO, non la versione standin" in comment
+    assert "standin-modified-" in comment and "--allow-modified" in comment and "beside" not in comment
+
+
+def test_verify_s_not_checked_notes_speak_the_language() -> None:
+    """What `verify` could not check of a card play (REV 296: an instant decree not matched to the draw; no card
+    sheet for the cost), in French: the society as the glossary names it, the effect and cards as recorded."""
+    from importlib import resources
+
+    from whispers.ledger.game import replay_lines
+    from whispers.ledger.verify import verify
+
+    text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("game "))
+    lines[header] += " card-set=dark-alliances"
+    cut = lines.index("raven draw horse:8")
+    lines[cut] = "raven draw"
+    game = replay_lines("sc", [*lines[: cut + 1], "raven play horse effect=succession-crisis"])
+    token = language.speak("fr")
+    try:
+        notes = verify([e.to_fact() for e in game.events], "sc").unchecked
+    finally:
+        language.stop(token)
+    said = " | ".join(notes)
+    assert all(note.startswith("événement ") for note in notes), said
+    assert "succession-crisis : aucune fiche de cartes, donc ni les effets de la carte ni le coût de horse" in said
+    assert "le relevé ne nomme pas toutes les cartes que Corbeau Blanc a piochées" in said
+    assert "could not be checked" not in said and "event " not in said
+
+
+def test_stats_by_player_speak_the_language_and_keep_the_people_s_names(demo_store: Path, tmp_path: Path) -> None:
+    """`stats --all --by player` in Spanish: its headings and the societies in the glossary's words; a person
+    named `bear` is a person, not the Bear empire."""
+    store = tmp_path / "people.sqlite"
+    shutil.copy(demo_store, store)
+    ok(run(store, "meta", "demo", "--seat", "raven=Ana", "--seat", "rat=bear"))
+    out = ok(run(store, "--lang", "es", "stats", "--all", "--by", "player"))
+    for words in ("Jugadores (partidas terminadas)", "jugador", "porcentaje de victorias", "Por sociedad secreta",
+                  "Cuervo Pálido", "Culto de la Rata", "Por puesto (1 = primer jugador)", "100\u00a0%"):
+        assert words in out, words
+    assert re.search(r"^bear\s", out, re.M) and "Oso" not in out and "Players" not in out
