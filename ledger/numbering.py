@@ -26,10 +26,12 @@ def place(round_: int, move: ev.Event, counted: Mapping[str, int]) -> tuple[str,
     (each verb's moves, each place's); with the counts that include it."""
     counts = dict(counted)
     if isinstance(move, ORDERS):
+        # an order's place is met again when a position is borrowed: counted, at most one per council position
         where = f"{round_}.{move.empire}.{move.office}"
-    else:
-        verb = f"R{round_} {VERBS.get(type(move), type(move).__name__.lower())}"
-        counts[verb] = counts.get(verb, 0) + 1
-        where = f"{verb} {counts[verb]}"
-    counts[where] = seen = counts.get(where, 0) + 1
-    return (f"{where}#{seen}" if seen > 1 else where), counts
+        counts[where] = seen = counts.get(where, 0) + 1
+        return (f"{where}#{seen}" if seen > 1 else where), counts
+    # any other move's place is new by its count: only the verb is counted (so the counts stay a few dozen, however
+    # many moves a round holds: every state kept for a take-back holds its own)
+    verb = f"R{round_} {VERBS.get(type(move), type(move).__name__.lower())}"
+    counts[verb] = counts.get(verb, 0) + 1
+    return f"{verb} {counts[verb]}", counts
