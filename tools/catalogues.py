@@ -72,9 +72,11 @@ def add_help(catalog: Catalog) -> None:
             for name in command.list_commands(ctx):
                 sub = command.get_command(ctx, name)
                 if sub is not None:
-                    walk(sub, click.Context(sub, parent=ctx, info_name=name))
+                    walk(sub, click.Context(sub, parent=ctx, info_name=name, **sub.context_settings))
 
-    walk(whispers, click.Context(whispers, info_name="whispers"))
+    # the context as click makes it (its settings: -h beside --help), since a command keeps the help option it
+    # first made
+    walk(whispers, click.Context(whispers, info_name="whispers", **whispers.context_settings))
 
 
 def path(code: str) -> Path:
