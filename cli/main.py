@@ -280,8 +280,8 @@ def _speak(args: list[str]):  # -> a contextvars.Token, or None for English
 
 
 def usage_error(exc: click.UsageError) -> str:
-    """A usage error's message in the reader's language (click composed it in English: it is told again from
-    what the exception holds; one click words otherwise stays as click wrote it)."""
+    """A usage error's message in the reader's language: click composed it in English, so it is told again from
+    what the exception holds (the option, the parameter, the value's message)."""
     if english():
         return exc.format_message()
     from whispers.ledger.words import n_, say
@@ -306,9 +306,12 @@ def usage_error(exc: click.UsageError) -> str:
         return say("No such command {name}.", name=repr(exc.command_name)) + suggestion(exc.possibilities)
     if isinstance(exc, click.MissingParameter):
         kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "parameter")
-        missing = {"argument": say("Missing argument {name}.", name=hint(exc.param_hint)),
-                   "option": say("Missing option {name}.", name=hint(exc.param_hint))}
-        return missing.get(kind, say("Missing parameter {name}.", name=hint(exc.param_hint)))
+        name = hint(exc.param_hint)
+        if kind == "argument":
+            return say("Missing argument {name}.", name=name)
+        if kind == "option":
+            return say("Missing option {name}.", name=name)
+        return say("Missing parameter {name}.", name=name)
     if isinstance(exc, click.BadParameter):
         if exc.param_hint is None and exc.param is None:
             return say("Invalid value: {message}", message=_said_click(exc.message))
@@ -339,7 +342,7 @@ def _said_click(message: str) -> str:
         return say("Option {name} requires a value.", name=found["name"])
     found = re.fullmatch(r"Got unexpected extra arguments? \((?P<args>.*)\)", message, re.S)
     if found:
-        return say("Unexpected extra words: {words}", words=found["args"])
+        return say("Unexpected extra words: {text}", text=found["args"])  # the user's words, as typed
     if message == "Missing command.":
         return say("Which command? (whispers --help lists them)")
     return message

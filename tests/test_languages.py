@@ -577,3 +577,9 @@ def test_english_help_and_errors_are_click_s_own() -> None:
     assert "Usage: whispers status [OPTIONS] GAME" in status and "Where GAME stands" in status
     result = CliRunner().invoke(whispers, ["status", "--bogus"])
     assert result.exit_code == 2 and result.stderr.strip() == "Error: No such option '--bogus'."
+
+
+def test_a_usage_error_keeps_the_user_s_words_as_typed() -> None:
+    """Words the user typed in excess are quoted as typed, never put in the glossary's words (bear is no Ours)."""
+    result = CliRunner().invoke(whispers, ["--lang", "fr", "status", "g1", "bear"])
+    assert result.exit_code == 2 and shown(result).strip() == "Erreur : Mots en trop : bear"
