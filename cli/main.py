@@ -376,6 +376,10 @@ class LazyGroup(SpokenGroup):
         try:
             result = super().main(*args, standalone_mode=False, **kwargs)
         except click.UsageError as exc:
+            no_args_is_help = getattr(click.exceptions, "NoArgsIsHelpError", None)  # click 8.2: the help, as an error
+            if no_args_is_help is not None and isinstance(exc, no_args_is_help):
+                exc.show()
+                sys.exit(exc.exit_code)
             message = usage_error(exc)
             if english():
                 click.echo(f"Error: {message}", err=True)

@@ -583,3 +583,10 @@ def test_a_usage_error_keeps_the_user_s_words_as_typed() -> None:
     """Words the user typed in excess are quoted as typed, never put in the glossary's words (bear is no Ours)."""
     result = CliRunner().invoke(whispers, ["--lang", "fr", "status", "g1", "bear"])
     assert result.exit_code == 2 and shown(result).strip() == "Erreur : Mots en trop : bear"
+
+
+@pytest.mark.parametrize(("code", "usage"), [("en", "Usage: whispers board"), ("it", "Uso: whispers board")])
+def test_a_group_without_its_command_shows_its_help(code: str, usage: str) -> None:
+    """`whispers board` alone: the group's help (in the language), not an "Error: Usage: ..." line; exit status 2."""
+    result = CliRunner().invoke(whispers, ["--lang", code, "board"])
+    assert result.exit_code == 2 and shown(result).startswith(usage) and "Error" not in shown(result)
