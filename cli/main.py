@@ -125,28 +125,28 @@ def metavars(text: str) -> str:
     return METAVAR.sub(lambda found: pgettext("metavar", found[0]), text)
 
 
-def paragraphs(text: str) -> list[str]:
-    """A help text as its catalogues' message ids: one per paragraph, its lines joined (click rewraps them); a
-    paragraph click keeps as it is (after `\\b`) is an id for its first line (a heading such as "Verbs:") only."""
-    ids = []
+def _paragraphs(text: str) -> list[tuple[str, str, str]]:
+    """A help text cut as the catalogues hold it: (before, message id, after) per paragraph. The id is the
+    paragraph with its lines joined (click rewraps them); in a paragraph click keeps as it is (after `\\b`), the
+    id is its first line (a heading such as "Verbs:") and the rest (the notation's examples) stays as it is."""
+    cut = []
     for paragraph in inspect.cleandoc(text).partition("\f")[0].split("\n\n"):
         if paragraph.startswith("\b\n"):
-            ids.append(paragraph[2:].partition("\n")[0])
+            head, newline, body = paragraph[2:].partition("\n")
+            cut.append(("\b\n", head, newline + body))
         elif paragraph.strip():
-            ids.append(" ".join(paragraph.split()))
-    return ids
+            cut.append(("", " ".join(paragraph.split()), ""))
+    return cut
+
+
+def paragraphs(text: str) -> list[str]:
+    """A command's help as the catalogues' message ids (tools/catalogues.py)."""
+    return [message for _before, message, _after in _paragraphs(text)]
 
 
 def said_help(text: str) -> str:
-    """A command's help in the reader's language, paragraph by paragraph (`paragraphs`)."""
-    out = []
-    for paragraph in inspect.cleandoc(text).partition("\f")[0].split("\n\n"):
-        if paragraph.startswith("\b\n"):
-            head, _newline, body = paragraph[2:].partition("\n")
-            out.append("\b\n" + said(head) + "\n" + body)
-        elif paragraph.strip():
-            out.append(said(" ".join(paragraph.split())))
-    return "\n\n".join(out)
+    """A command's help in the reader's language, paragraph by paragraph."""
+    return "\n\n".join(before + said(message) + after for before, message, after in _paragraphs(text))
 
 
 EXTRA = re.compile(r"(?P<space>\s*)\[(?P<items>[^\[\]]*)\]")
@@ -157,11 +157,12 @@ def _said_extra(items: str) -> str:
     out = []
     for item in items.split("; "):
         name, colon, value = item.partition(": ")
-        if colon and name in ("default", "env var"):
-            out.append(said(name + ": {" + ("default" if name == "default" else "var") + "}").format(
-                default=value, var=value))
+        if colon and name == "default":
+            out.append(said("default: {default}").format(default=value))
+        elif colon and name == "env var":
+            out.append(said("env var: {var}").format(var=value))
         else:
-            out.append(said(item))
+            out.append(said(item))  # "required"; a range stays as click writes it
     return "; ".join(out)
 
 
