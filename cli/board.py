@@ -4,6 +4,7 @@ import json
 
 import click
 
+from whispers.cli.main import SpokenGroup
 from whispers.ledger import names
 from whispers.ledger.board import Board
 from whispers.ledger.board_files import load_board
@@ -11,7 +12,7 @@ from whispers.ledger.shipped import pin
 from whispers.ledger.words import ENGLISH, _, plural, say, term, tongue
 
 
-@click.group()
+@click.group(cls=SpokenGroup)
 def board() -> None:
     """Check and show boards (the map, councils and starting banners).
 

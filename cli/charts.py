@@ -4,10 +4,11 @@ import click
 
 from whispers.application import charts
 from whispers.cli.common import store_option
+from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game", required=False)
 @click.argument("kind", required=False, type=click.Choice(charts.KINDS), metavar="score|cities|banners")
 @click.option("--all", "everything", is_flag=True, help="Win rates by society and by seat across finished games.")

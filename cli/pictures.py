@@ -6,6 +6,7 @@ import click
 from whispers.application import pictures
 from whispers.application.labels import at_event
 from whispers.cli.common import store_option
+from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
 
@@ -15,7 +16,7 @@ output_option = click.option(
 )
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--round", "round_", type=click.IntRange(1, ROUNDS), metavar="R", help="Only round R.")
 @as_option
@@ -33,7 +34,7 @@ def timeline(game: str, round_: int | None, society: str | None, output: str, st
         click.echo(f"{game}: timeline written to {output}")
 
 
-@click.command("map")
+@click.command("map", cls=Spoken)
 @click.argument("game", required=False)
 @click.option("--board", "board_file", metavar="ID|PATH", help="Draw this board as set up, without a game.")
 @click.option("--at", "version", metavar="AT", help="After event N, move mN, a label (2.bear.marshal, "

@@ -14,6 +14,7 @@ from whispers.application import review
 from whispers.application.labels import at_event
 from whispers.application.review import GLYPHS, TAGS, Replayed
 from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
+from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.notes import shown_by
@@ -55,7 +56,7 @@ def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
                                 None if previous is None else previous.scores))
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--at", "version", metavar="AT", help="After event N, move mN, a label (2.bear.marshal, "
               "\"R2 deploy 3\"), roundN or end (default: the end).")
@@ -167,7 +168,7 @@ def _stepper(replayed: Replayed) -> None:
         version = target
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game", required=False)
 @click.option("--all", "everything", is_flag=True, help="Figures across every game in the store.")
 @click.option("--ruleset", metavar="LABEL", help="With --all: only games under this ruleset, as `games` shows it "
@@ -257,7 +258,7 @@ def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
     return [(path, data if not isinstance(data, list) else " ".join(map(str, data)))]
 
 
-@click.command("fork")
+@click.command("fork", cls=Spoken)
 @click.argument("game")
 @click.argument("new")
 @click.option("--at", "at", required=True, metavar="AT",
@@ -271,7 +272,7 @@ def fork_game(game: str, new: str, at: str, store_url: str | None) -> None:
     click.echo(f"{new}: forked from {game} at event {version}. Next: {forked.next}")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.argument("other")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
@@ -318,7 +319,7 @@ DIFF_MOVES = 40
 """How many moves of each side `diff` prints after the point where the games part (--json gives them all)."""
 
 
-@click.command("annotate")
+@click.command("annotate", cls=Spoken)
 @click.argument("game")
 @click.argument("at", metavar="AT")
 @click.argument("text")
@@ -336,7 +337,7 @@ def annotate_game(game: str, at: str, text: str, author: str | None, tag: str | 
     click.echo(f"{game}: note on event {version} saved ({plural(annotated.count, 'note')} in all).")
 
 
-@click.command("edit-note")
+@click.command("edit-note", cls=Spoken)
 @click.argument("game")
 @click.argument("number", type=int, metavar="NOTE")
 @click.argument("text", required=False)
@@ -353,7 +354,7 @@ def edit_note(game: str, number: int, text: str | None, author: str | None, tag:
     click.echo(f"{game}: note {number} edited (whispers notes {game} --history shows what it said before).")
 
 
-@click.command("withdraw-note")
+@click.command("withdraw-note", cls=Spoken)
 @click.argument("game")
 @click.argument("number", type=int, metavar="NOTE")
 @click.option("--author", metavar="NAME", help="Who withdraws the note.")
@@ -364,7 +365,7 @@ def withdraw_note(game: str, number: int, author: str | None, store_url: str | N
     click.echo(f"{game}: note {number} withdrawn (whispers notes {game} --history still shows it).")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--history", is_flag=True, help="Every note, edit and withdrawal, in the order made.")
 @as_option
@@ -394,7 +395,7 @@ def notes(game: str, history: bool, society: str | None, as_json: bool, store_ur
         click.echo(f"{entry['time']} {what[entry['kind']]}{f' [{who}]' if who else ''}{said}")
 
 
-@click.command("variation")
+@click.command("variation", cls=Spoken)
 @click.argument("game")
 @click.argument("name", required=False)
 @click.option("--keep", "forked", metavar="FORK", help="Keep the fork FORK of GAME inside GAME as variation NAME.")

@@ -621,3 +621,105 @@ def test_stats_by_player_speak_the_language_and_keep_the_people_s_names(demo_sto
                   "Cuervo Pálido", "Culto de la Rata", "Por puesto (1 = primer jugador)", "100\u00a0%"):
         assert words in out, words
     assert re.search(r"^bear\s", out, re.M) and "Oso" not in out and "Players" not in out
+
+
+# --- --help and click's own words ----------------------------------------------------------------------------
+
+HELP = {
+    # the usage line's prefix, a heading, the group's metavar words, a command's short help, click's help option
+    "fr": ("Usage :", "Commandes:", "COMMANDE [ARGS]...", "Commencer une nouvelle partie.",
+           "Affiche ce message et quitte."),
+    "it": ("Uso:", "Comandi:", "COMANDO [ARGOMENTI]...", "Iniziare una nuova partita.",
+           "Mostra questo messaggio ed esce."),
+    "es": ("Uso:", "Comandos:", "COMANDO [ARGUMENTOS]...", "Empezar una partida nueva.",
+           "Muestra este mensaje y sale."),
+}
+GAME_WORD = {"fr": "PARTIE", "it": "PARTITA", "es": "PARTIDA"}
+
+
+def shown(result: Result) -> str:
+    """What a reader sees: French help keeps a non-breaking space before its colons (the lines are rewrapped)."""
+    return (result.stdout + result.stderr).replace("\u00a0", " ")
+
+
+def helped(*args: str, env: dict[str, str] | None = None) -> str:
+    result = CliRunner().invoke(whispers, list(args), prog_name="whispers", env={"COLUMNS": "200", **(env or {})})
+    assert result.exit_code == 0, shown(result)
+    return shown(result)
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_group_s_help_speaks_the_language(code: str) -> None:
+    """`whispers --lang fr --help`: click's words ("Usage:", "Commands", the help option's), the metavars and the
+    commands' short helps; the option's order does not matter (--lang after --help too)."""
+    for args in (("--lang", code, "--help"), ("--help", "--lang", code), ("--lang=" + code, "-h")):
+        out = helped(*args)
+        for words in HELP[code]:
+            assert words in out, (args, words)
+        assert "Usage:" not in out and "Show this message" not in out and "Start a new game" not in out
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_a_command_s_help_speaks_the_language_from_lang_or_whispers_lang(code: str) -> None:
+    """`whispers --lang it status --help` and `WHISPERS_LANG=it whispers status --help` alike: the command's own
+    help, its options' help and metavars, and click's "[default: ...; required]"."""
+    for args, env in ((("--lang", code, "status", "--help"), None), (("status", "--help"), {"WHISPERS_LANG": code})):
+        out = helped(*args, env=env)
+        usage = out.splitlines()[0]
+        assert usage.startswith(HELP[code][0] + " whispers status [") and usage.endswith("] " + GAME_WORD[code])
+        assert HELP[code][4] in out
+        assert "Where GAME stands" not in out and "Print JSON" not in out
+    new = helped("--lang", code, "new", "--help")
+    default, required = {"fr": ("par défaut : official", "obligatoire"),
+                         "it": ("predefinito: official", "obbligatorio"),
+                         "es": ("por defecto: official", "obligatorio")}[code]
+    assert f"[{default}]" in new and f"[{required}]" in new and "default:" not in new
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_help_uses_the_glossary_s_words(code: str) -> None:
+    """The map's help names farms, forts and banners as each rulebook does (rules-digest §1.5)."""
+    words = {"fr": ("Fermes", "Tours", "unités"), "it": ("Fattorie", "Forti", "stendardi"),
+             "es": ("Granjas", "Fuertes", "estandartes")}[code]
+    out = helped("--lang", code, "map", "--help")
+    assert all(word in out for word in words), out
+
+
+@pytest.mark.parametrize(("code", "unknown", "missing"), [
+    ("fr", "Erreur : Option inconnue : '--bogus'.", "Erreur : Argument manquant : 'PARTIE'."),
+    ("it", "Errore: Opzione sconosciuta: '--bogus'.", "Errore: Argomento mancante: 'PARTITA'."),
+    ("es", "Error: Opción desconocida: '--bogus'.", "Error: Falta el argumento 'PARTIDA'."),
+])
+def test_a_usage_error_speaks_the_language(code: str, unknown: str, missing: str) -> None:
+    """An unknown option or a missing argument: one line in the reader's language, exit status 2."""
+    result = CliRunner().invoke(whispers, ["--lang", code, "status", "--bogus", "g1"])
+    assert result.exit_code == 2 and shown(result).strip() == unknown
+    result = CliRunner().invoke(whispers, ["status"], env={"WHISPERS_LANG": code})
+    assert result.exit_code == 2 and shown(result).strip() == missing
+    result = CliRunner().invoke(whispers, ["--lang", code, "games", "--sort", "nowhere"])
+    assert result.exit_code == 2 and "'nowhere'" in shown(result) and "is not one of" not in shown(result)
+
+
+def test_english_help_and_errors_are_click_s_own() -> None:
+    """English is unchanged (and is not left over from a French run before it in the same process)."""
+    helped("--lang", "fr", "--help")
+    out = helped("--help")
+    assert "Usage: whispers [OPTIONS] COMMAND [ARGS]..." in out and "Commands:" in out
+    assert "Show this message and exit." in out and "Start a new game." in out
+    status = helped("--lang", "en", "status", "--help")
+    assert "Usage: whispers status [OPTIONS] GAME" in status and "Where GAME stands" in status
+    result = CliRunner().invoke(whispers, ["status", "--bogus"])
+    assert result.exit_code == 2 and result.stderr.strip() == "Error: No such option '--bogus'."
+
+
+def test_a_usage_error_keeps_the_user_s_words_as_typed() -> None:
+    """Words the user typed in excess are quoted as typed, never put in the glossary's words (bear is no Ours)."""
+    result = CliRunner().invoke(whispers, ["--lang", "fr", "status", "g1", "bear"])
+    assert result.exit_code == 2 and shown(result).strip() == "Erreur : Mots en trop : bear"
+
+
+@pytest.mark.parametrize(("code", "usage"), [("en", "Usage: whispers board"), ("it", "Uso: whispers board")])
+def test_a_group_without_its_command_shows_its_help(code: str, usage: str) -> None:
+    """`whispers board` alone: the group's help (in the language), not an "Error: Usage: ..." line; exit status 2."""
+    result = CliRunner().invoke(whispers, ["--lang", code, "board"])
+    assert result.exit_code == 2 and shown(result).startswith(usage) and "Error" not in shown(result)
