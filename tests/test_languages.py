@@ -243,11 +243,116 @@ def test_a_refusal_cites_the_readers_edition(tmp_path: Path, code: str, cited: s
     assert ok(run(store, "log", "g")) == before
 
 
+TIMELINE_WORDS = {
+    # the legend (Societies, each one's loyalty as slot and empire, the empires in turn order), a supply check
+    # and its losses, an attack (the order's name as glossary §1.7 gives it) and its losses, the round's end
+    # and the final scores
+    "fr": ("Sociétés secrètes", "Dévoué Ours · Serviable Aigle", "Empires, dans l'ordre du tour :",
+           "flèche pleine : le conseiller suivant", "vérification du ravitaillement", "aucune perte", "Attaquer ",
+           "contre", "pertes ", "premier joueur → ", "ont gardé leur loyauté : ", "scores finaux",
+           "vainqueur : Culte du Rat"),
+    "it": ("Società segrete", "Devoto Orso · Fedele Aquila", "Imperi, nell'ordine di turno:",
+           "freccia piena: la posizione successiva", "controllo delle scorte", "nessuna perdita",
+           "Azione d'attacco ", "contro", "perdite ", "primo giocatore → ", "hanno tenuto la loro fedeltà: ",
+           "punteggi finali", "vincitore: Culto del Ratto"),
+    "es": ("Sociedades secretas", "Devoto Oso · Cumplido Águila", "Imperios, en orden de turno:",
+           "flecha continua: el cargo siguiente", "control de suministro", "sin pérdidas", "Acción de ataque ",
+           "contra", "pérdidas ", "primer jugador → ", "mantuvieron su lealtad: ", "puntuaciones finales",
+           "ganador: Culto de la Rata"),
+}
+TIMELINE_ENGLISH = ("Societies", "devout bear", "Empires, in turn order", "solid arrow", "supply check", "no losses",
+                    "attack ", " v ", "losses ", "first player", "kept their loyalty", "final scores", "winner: ")
+
+
+def test_the_timeline_s_english_words_are_the_ones_the_others_replace(demo_store: Path) -> None:
+    """The English words the next test looks for the absence of are there in English: its test could fail."""
+    dot = ok(run(demo_store, "timeline", "demo", "-o", "-"))
+    for words in TIMELINE_ENGLISH:
+        assert words in dot, words
+
+
 @pytest.mark.parametrize("code", OTHERS)
 def test_the_timeline_speaks_the_glossary(demo_store: Path, code: str) -> None:
     dot = ok(run(demo_store, "--lang", code, "timeline", "demo", "-o", "-"))
     for word in ("bear", "sheriff", "raven"):
         assert GLOSSARY[code][word] in dot, (code, word)
+    for words in TIMELINE_WORDS[code]:
+        assert words in dot, (code, words)
+    for words in TIMELINE_ENGLISH:
+        assert words not in dot, (code, words)
+    said = ok(run(demo_store, "--lang", code, "timeline", "demo", "--round", "2", "-o",
+                  str(demo_store.parent / f"timeline-{code}.dot")))
+    assert said.startswith("demo") and "timeline written" not in said
+    assert {"fr": "chronologie écrite dans", "it": "cronologia scritta in", "es": "cronología escrita en"}[code] in said
+
+
+MAP_WORDS = {
+    # where the game stands (the phase as the glossary names it), a region's city, farm and fort, the title
+    "fr": ("manche 1 · Phase des Empires · tour de l'empire Lion", "1 ville", "Ferme", "Tour", "événement 40 après",
+           "unités", "conseil"),
+    "it": ("turno 1 · Fase dei Turni dell'Impero · turno dell'impero Leone", "1 città", "Fattoria", "Forte",
+           "evento 40 dopo", "stendardi", "consiglio"),
+    "es": ("ronda 1 · Fase de Turnos del Imperio · turno del imperio León", "1 ciudad", "Granja", "Fuerte",
+           "evento 40 tras", "estandartes", "consejo"),
+}
+MAP_ENGLISH = ("round 1", "empire turns", "1 city", "farm", "fort", "event 40 after", "lion's turn")
+
+
+@pytest.mark.parametrize("code", ["en", *OTHERS])
+def test_the_map_speaks_the_glossary(demo_store: Path, code: str) -> None:
+    dot = ok(run(demo_store, "--lang", code, "map", "demo", "--at", "40", "-o", "-"))
+    if code == "en":  # the English words the other languages replace are there: the test below could fail
+        for words in MAP_ENGLISH:
+            assert words in dot, words
+        return
+    for word in ("bear", "sheriff", "raven"):
+        assert GLOSSARY[code][word] in dot, (code, word)
+    for words in MAP_WORDS[code]:
+        assert words in dot, (code, words)
+    for words in MAP_ENGLISH:
+        assert words not in dot, (code, words)
+
+
+CHART_WORDS = {
+    "fr": ("demo · score si la partie finissait maintenant (tel que Culte du Rat le savait)", "coup", "manche 1",
+           "Corbeau Blanc"),
+    "it": ("demo · punteggio se la partita finisse ora (come lo sapeva Culto del Ratto)", "mossa", "turno 1",
+           "Corvo Pallido"),
+    "es": ("demo · puntuación si la partida terminara ahora (tal como lo sabía Culto de la Rata)", "jugada",
+           "ronda 1", "Cuervo Pálido"),
+}
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_charts_speak_the_glossary(demo_store: Path, code: str) -> None:
+    """A chart's words (matplotlib draws them as shapes in the file, so they are read from the figure): the title,
+    the axes, the rounds and the legend in the reader's words; the series' keys stay canonical."""
+    from matplotlib.text import Text
+
+    from whispers.application.charts import series, win_rates
+    from whispers.projections.charts import figure
+
+    def texts(data: object) -> str:
+        drawn = figure(data)
+        drawn.draw_without_rendering()  # the ticks' labels too
+        return "\n".join(t.get_text() for t in drawn.findobj(Text))
+
+    token = language.speak(code)
+    try:
+        score = series(str(demo_store), "demo", "score", "rat")
+        said = texts(score)
+        banners = texts(series(str(demo_store), "demo", "banners"))
+        rates = texts(win_rates(str(demo_store)))
+    finally:
+        language.stop(token)
+    assert "raven" in score.lines and "rat" in score.lines
+    for words in CHART_WORDS[code]:
+        assert words in said, (code, words)
+    assert f"{GLOSSARY[code]['bear']} " in banners and GLOSSARY[code]["rat"] in rates.replace("\n", " ")
+    english = ("move", "round 1", "raven", "score if the game ended now", "as rat knew it", "on the board",
+               "in reserve", "win rate", "finished game")
+    for words in english:
+        assert words not in said + banners + rates, (code, words)
 
 
 # --- the user's words -------------------------------------------------------------------------------------
