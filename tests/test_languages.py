@@ -3,6 +3,7 @@ the rulebooks' glossary (rules-digest §1) in what `status`, `score`, `log`, a r
 the user's words read back to the notation's canonical ids."""
 
 import importlib.util
+import json
 import re
 import shutil
 from pathlib import Path
@@ -513,6 +514,49 @@ def test_the_director_s_pages_and_the_pickers_speak_the_language() -> None:
 
     english = client.get(f"/director/{director}/").text
     assert "All games" in english and "1 game" in english and '<option' not in english
+
+
+def test_the_pages_landmarks_seat_code_and_refusals_speak_the_language() -> None:
+    """What a screen reader says of each part of a page (its aria-label), the words the seat's script shows with the
+    code it keeps (the glossary's, handed over in data-terms), the replay's first event, the page not found and
+    an empty line's refusal, in the reader's words; English stays English."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+
+    table = client.get(f"/g/g1/{links.table}/?lang=fr").text
+    assert 'aria-label="enregistrer un coup"' in table and 'aria-label="conseil"' in table
+    assert 'aria-label="images"' in table and "loyauté :" in table
+    assert 'aria-label="record a move"' not in table and 'aria-label="pictures"' not in table
+
+    seat = client.get(f"/g/g1/{links.seats['raven']}/", headers={"Accept-Language": "es"}).text
+    assert 'aria-label="mi lealtad"' in seat and 'data-say-code="código"' in seat
+    terms = re.search(r"data-terms='([^']*)'", seat)
+    assert terms is not None
+    words = json.loads(terms.group(1))
+    assert words["devout"] == "Devoto" and words["dutiful"] == "Cumplido" and words["bear"] == "Oso"
+
+    replay = client.get(f"/g/g1/{links.table}/replay?at=1&lang=it").text
+    assert 'aria-label="questo evento"' in replay and 'aria-label="mosse"' in replay
+    assert "g1 preparata: Corvo Pallido, Ragno Supplicante; primo giocatore Corvo Pallido" in replay
+    assert "GameStarted" not in replay
+
+    assert "Introuvable" in client.get("/g/g1/nope/?lang=fr").text
+    assert client.get("/nowhere", headers={"Accept-Language": "it"}).text.count("Non trovato") == 2
+    empty = client.post(f"/g/g1/{links.table}/moves", json={"line": "  "},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "fr"})
+    assert empty.status_code == 422 and empty.json()["error"] == "une ligne vide : rien à enregistrer"
+
+    english = client.get(f"/g/g1/{links.table}/replay?at=1").text
+    assert 'aria-label="this event"' in english and "g1 set up: raven, spider; first player raven" in english
+    assert "Not found" in client.get("/g/g1/nope/").text
 
 
 def test_verify_decrees_and_cards_check_speak_the_language(demo_store: Path) -> None:
