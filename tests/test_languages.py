@@ -553,6 +553,12 @@ def test_the_pages_landmarks_seat_code_and_refusals_speak_the_language() -> None
     empty = client.post(f"/g/g1/{links.table}/moves", json={"line": "  "},
                         headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "fr"})
     assert empty.status_code == 422 and empty.json()["error"] == "une ligne vide : rien à enregistrer"
+    stale = client.post(f"/g/g1/{links.table}/moves", json={"line": "raven loyalty sealed", "version": 0},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "es"})
+    assert stale.status_code == 409 and stale.json()["error"].startswith("la partida ha avanzado: está en el evento")
+    note = client.post(f"/g/g1/{links.table}/notes", json={"at": 1, "text": " "},
+                       headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "it"})
+    assert note.json()["error"] == "una nota ha bisogno di un testo"
 
     english = client.get(f"/g/g1/{links.table}/replay?at=1").text
     assert 'aria-label="this event"' in english and "g1 set up: raven, spider; first player raven" in english
