@@ -565,6 +565,27 @@ def test_the_pages_landmarks_seat_code_and_refusals_speak_the_language() -> None
     assert "Not found" in client.get("/g/g1/nope/").text
 
 
+@pytest.mark.skipif(not shutil.which("dot"), reason="Graphviz is not installed")
+def test_the_pages_pictures_keep_the_page_s_language() -> None:
+    """The timeline and the board a page shows (SVG, drawn per request) speak the page's language."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+    timeline = client.get(f"/g/g1/{links.table}/timeline.svg?lang=fr").text
+    assert "Sociétés secrètes" in timeline and "loyauté pas encore enregistrée" in timeline
+    assert "Societies" not in timeline and "not yet recorded" not in timeline
+    board = client.get(f"/g/g1/{links.table}/board.svg", headers={"Accept-Language": "es"}).text
+    assert "Granja" in board and "ronda 1 · Preparación" in board and "tras el evento 1" in board
+    assert "farm" not in board and "after event" not in board
+
+
 def test_verify_decrees_and_cards_check_speak_the_language(demo_store: Path) -> None:
     """`verify` (ES), `decrees` (IT: the decks as the glossary's empires, the rulebook references unchanged) and
     `cards check` (FR) in the reader's words; the chain head and the effects' ids stay the record's."""
