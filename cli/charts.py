@@ -6,6 +6,7 @@ from whispers.application import charts
 from whispers.cli.common import store_option
 from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
+from whispers.ledger.words import n_, say
 
 
 @click.command(cls=Spoken)
@@ -24,9 +25,11 @@ def chart(game: str | None, kind: str | None, everything: bool, society: str | N
         if game is not None or society is not None:
             raise click.UsageError("--all charts every game in the store: give no GAME, KIND or --as with it")
         drawn = charts.chart(store_url, None, None, output)
-        click.echo(f"win rates over {drawn.data.to_json()['finished']} finished games written to {output}")
+        finished = drawn.data.to_json()["finished"]
+        click.echo(say("win rates over {finished} written to {file}", file=output,
+                       finished=n_("{n} finished game", "{n} finished games", finished)))
         return
     if game is None or kind is None:
         raise click.UsageError("give GAME and a chart (score, cities or banners), or --all")
     charts.chart(store_url, game, kind, output, society)
-    click.echo(f"{game}: {kind} chart written to {output}")
+    click.echo(say("{game}: {chart} chart written to {file}", game=game, chart=kind, file=output))

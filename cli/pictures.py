@@ -9,6 +9,7 @@ from whispers.cli.common import store_option
 from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
+from whispers.ledger.words import say
 
 output_option = click.option(
     "-o", "--output", required=True, metavar="FILE",
@@ -31,7 +32,7 @@ def timeline(game: str, round_: int | None, society: str | None, output: str, st
     """
     pictures.timeline(store_url, game, output, round_, society)
     if output != "-":
-        click.echo(f"{game}: timeline written to {output}")
+        click.echo(say("{game}: timeline written to {file}", game=game, file=output))
 
 
 @click.command("map", cls=Spoken)
@@ -58,11 +59,11 @@ def board_map(game: str | None, board_file: str | None, version: str | None, soc
 
         draw_board(board_file, output)
         if output != "-":
-            click.echo(f"{board_file}: board drawn to {output}")
+            click.echo(say("{board}: board drawn to {file}", board=board_file, file=output))
         return
     assert game is not None
     drawn = pictures.board_map(store_url, game, output, at_event(store_url, game, version), society)
     if output != "-":
-        click.echo(f"{game}: map after event {drawn.version} written to {output}")
+        click.echo(say("{game}: map after event {n} written to {file}", game=game, n=drawn.version, file=output))
 
 

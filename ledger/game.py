@@ -29,6 +29,7 @@ from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.notes import GLYPHS, TAGS, current, problem
 from whispers.ledger.state import GameState
 from whispers.ledger.store import Store
+from whispers.ledger.words import _
 
 if TYPE_CHECKING:
     from whispers.ledger import commands as c
@@ -321,7 +322,7 @@ def _live(store: Store, name: str, number: int) -> dict:
 
 def _check_words(text: str, tag: str | None, glyph: str | None) -> None:
     if not text.strip():
-        raise StoreError("a note needs some text")
+        raise StoreError(_("a note needs some text"))
     if tag is not None and tag not in TAGS:
         raise StoreError(f"unknown tag {tag!r}: use {', '.join(TAGS)}")
     if glyph is not None and glyph not in GLYPHS:

@@ -38,6 +38,7 @@ from eventsourcing.utils import Environment, EnvType
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
 from whispers.ledger.streams import GAME_CREATED, GAME_RECORDED, NOTES_CREATED, Fact, game_id, notes_id
 from whispers.ledger.transcoder import MsgpackTranscoder, decode_frozen
+from whispers.ledger.words import say
 
 
 def _records() -> Any:
@@ -391,9 +392,8 @@ class Wakeup:
 
 def check_name(name: str) -> None:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise StoreError(
-            f"invalid game name {name!r}: use 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit"
-        )
+        raise StoreError(say("invalid game name {game}: use 1 to 64 letters, digits, '_', '.' or '-', starting with a "
+                             "letter or digit", game=repr(name)))
 
 
 class Store:
@@ -453,7 +453,8 @@ class Store:
             try:
                 self._events.save(*saved)
             except RecordConflictError:
-                raise GameExists(f"a game named {name!r} is in {self.url} already") from None
+                raise GameExists(say("a game named {game} is in {store} already", game=repr(name),
+                                     store=self.url)) from None
         self._notify()
         return record.version
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from whispers.ledger import events as ev
 from whispers.ledger.errors import StoreError
 from whispers.ledger.numbering import place
+from whispers.ledger.words import say
 from whispers.projections.replay import standing
 
 
@@ -100,4 +101,6 @@ def label_at(events: Sequence[ev.Event], version: int) -> str:
     if version in found:
         return str(found[version])
     before = max(found, default=None)
-    return f"event {version}" + ("" if before is None else f" after {found[before]}")
+    if before is None:
+        return say("event {n}", n=version)
+    return say("event {n} after {move}", n=version, move=str(found[before]))

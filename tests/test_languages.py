@@ -244,11 +244,116 @@ def test_a_refusal_cites_the_readers_edition(tmp_path: Path, code: str, cited: s
     assert ok(run(store, "log", "g")) == before
 
 
+TIMELINE_WORDS = {
+    # the legend (Societies, each one's loyalty as slot and empire, the empires in turn order), a supply check
+    # and its losses, an attack (the order's name as glossary §1.7 gives it) and its losses, the round's end
+    # and the final scores
+    "fr": ("Sociétés secrètes", "Dévoué Ours · Serviable Aigle", "Empires, dans l'ordre du tour :",
+           "flèche pleine : le conseiller suivant", "vérification du ravitaillement", "aucune perte", "Attaquer ",
+           "contre", "pertes ", "premier joueur → ", "ont gardé leur loyauté : ", "scores finaux",
+           "vainqueur : Culte du Rat"),
+    "it": ("Società segrete", "Devoto Orso · Fedele Aquila", "Imperi, nell'ordine di turno:",
+           "freccia piena: la posizione successiva", "controllo delle scorte", "nessuna perdita",
+           "Azione d'attacco ", "contro", "perdite ", "primo giocatore → ", "hanno tenuto la loro fedeltà: ",
+           "punteggi finali", "vincitore: Culto del Ratto"),
+    "es": ("Sociedades secretas", "Devoto Oso · Cumplido Águila", "Imperios, en orden de turno:",
+           "flecha continua: el cargo siguiente", "control de suministro", "sin pérdidas", "Acción de ataque ",
+           "contra", "pérdidas ", "primer jugador → ", "mantuvieron su lealtad: ", "puntuaciones finales",
+           "ganador: Culto de la Rata"),
+}
+TIMELINE_ENGLISH = ("Societies", "devout bear", "Empires, in turn order", "solid arrow", "supply check", "no losses",
+                    "attack ", " v ", "losses ", "first player", "kept their loyalty", "final scores", "winner: ")
+
+
+def test_the_timeline_s_english_words_are_the_ones_the_others_replace(demo_store: Path) -> None:
+    """The English words the next test looks for the absence of are there in English: its test could fail."""
+    dot = ok(run(demo_store, "timeline", "demo", "-o", "-"))
+    for words in TIMELINE_ENGLISH:
+        assert words in dot, words
+
+
 @pytest.mark.parametrize("code", OTHERS)
 def test_the_timeline_speaks_the_glossary(demo_store: Path, code: str) -> None:
     dot = ok(run(demo_store, "--lang", code, "timeline", "demo", "-o", "-"))
     for word in ("bear", "sheriff", "raven"):
         assert GLOSSARY[code][word] in dot, (code, word)
+    for words in TIMELINE_WORDS[code]:
+        assert words in dot, (code, words)
+    for words in TIMELINE_ENGLISH:
+        assert words not in dot, (code, words)
+    said = ok(run(demo_store, "--lang", code, "timeline", "demo", "--round", "2", "-o",
+                  str(demo_store.parent / f"timeline-{code}.dot")))
+    assert said.startswith("demo") and "timeline written" not in said
+    assert {"fr": "chronologie écrite dans", "it": "cronologia scritta in", "es": "cronología escrita en"}[code] in said
+
+
+MAP_WORDS = {
+    # where the game stands (the phase as the glossary names it), a region's city, farm and fort, the title
+    "fr": ("manche 1 · Phase des Empires · tour de l'empire Lion", "1 ville", "Ferme", "Tour", "événement 40 après",
+           "unités", "conseil"),
+    "it": ("turno 1 · Fase dei Turni dell'Impero · turno dell'impero Leone", "1 città", "Fattoria", "Forte",
+           "evento 40 dopo", "stendardi", "consiglio"),
+    "es": ("ronda 1 · Fase de Turnos del Imperio · turno del imperio León", "1 ciudad", "Granja", "Fuerte",
+           "evento 40 tras", "estandartes", "consejo"),
+}
+MAP_ENGLISH = ("round 1", "empire turns", "1 city", "farm", "fort", "event 40 after", "lion's turn")
+
+
+@pytest.mark.parametrize("code", ["en", *OTHERS])
+def test_the_map_speaks_the_glossary(demo_store: Path, code: str) -> None:
+    dot = ok(run(demo_store, "--lang", code, "map", "demo", "--at", "40", "-o", "-"))
+    if code == "en":  # the English words the other languages replace are there: the test below could fail
+        for words in MAP_ENGLISH:
+            assert words in dot, words
+        return
+    for word in ("bear", "sheriff", "raven"):
+        assert GLOSSARY[code][word] in dot, (code, word)
+    for words in MAP_WORDS[code]:
+        assert words in dot, (code, words)
+    for words in MAP_ENGLISH:
+        assert words not in dot, (code, words)
+
+
+CHART_WORDS = {
+    "fr": ("demo · score si la partie finissait maintenant (tel que Culte du Rat le savait)", "coup", "manche 1",
+           "Corbeau Blanc"),
+    "it": ("demo · punteggio se la partita finisse ora (come lo sapeva Culto del Ratto)", "mossa", "turno 1",
+           "Corvo Pallido"),
+    "es": ("demo · puntuación si la partida terminara ahora (tal como lo sabía Culto de la Rata)", "jugada",
+           "ronda 1", "Cuervo Pálido"),
+}
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_charts_speak_the_glossary(demo_store: Path, code: str) -> None:
+    """A chart's words (matplotlib draws them as shapes in the file, so they are read from the figure): the title,
+    the axes, the rounds and the legend in the reader's words; the series' keys stay canonical."""
+    from matplotlib.text import Text
+
+    from whispers.application.charts import series, win_rates
+    from whispers.projections.charts import figure
+
+    def texts(data: object) -> str:
+        drawn = figure(data)
+        drawn.draw_without_rendering()  # the ticks' labels too
+        return "\n".join(t.get_text() for t in drawn.findobj(Text))
+
+    token = language.speak(code)
+    try:
+        score = series(str(demo_store), "demo", "score", "rat")
+        said = texts(score)
+        banners = texts(series(str(demo_store), "demo", "banners"))
+        rates = texts(win_rates(str(demo_store)))
+    finally:
+        language.stop(token)
+    assert "raven" in score.lines and "rat" in score.lines
+    for words in CHART_WORDS[code]:
+        assert words in said, (code, words)
+    assert f"{GLOSSARY[code]['bear']} " in banners and GLOSSARY[code]["rat"] in rates.replace("\n", " ")
+    english = ("move", "round 1", "raven", "score if the game ended now", "as rat knew it", "on the board",
+               "in reserve", "win rate", "finished game")
+    for words in english:
+        assert words not in said + banners + rates, (code, words)
 
 
 # --- the user's words -------------------------------------------------------------------------------------
@@ -409,6 +514,82 @@ def test_the_director_s_pages_and_the_pickers_speak_the_language() -> None:
 
     english = client.get(f"/director/{director}/").text
     assert "All games" in english and "1 game" in english and '<option' not in english
+
+
+def test_the_pages_landmarks_seat_code_and_refusals_speak_the_language() -> None:
+    """What a screen reader says of each part of a page (its aria-label), the words the seat's script shows with the
+    code it keeps (the glossary's, handed over in data-terms), the replay's first event, the page not found and
+    an empty line's refusal, in the reader's words; English stays English."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+
+    table = client.get(f"/g/g1/{links.table}/?lang=fr").text
+    assert 'aria-label="enregistrer un coup"' in table and 'aria-label="conseil"' in table
+    assert 'aria-label="images"' in table and "loyauté :" in table
+    assert 'aria-label="record a move"' not in table and 'aria-label="pictures"' not in table
+
+    seat = client.get(f"/g/g1/{links.seats['raven']}/", headers={"Accept-Language": "es"}).text
+    assert 'aria-label="mi lealtad"' in seat and 'data-say-code="código"' in seat
+    terms = re.search(r"data-terms='([^']*)'", seat)
+    assert terms is not None
+    words = json.loads(terms.group(1))
+    assert words["devout"] == "Devoto" and words["dutiful"] == "Cumplido" and words["bear"] == "Oso"
+
+    replay = client.get(f"/g/g1/{links.table}/replay?at=1&lang=it").text
+    assert 'aria-label="questo evento"' in replay and 'aria-label="mosse"' in replay
+    assert "g1 preparata: Corvo Pallido, Ragno Supplicante; primo giocatore Corvo Pallido" in replay
+    assert "GameStarted" not in replay
+
+    assert "Introuvable" in client.get("/g/g1/nope/?lang=fr").text
+    assert client.get("/nowhere", headers={"Accept-Language": "it"}).text.count("Non trovato") == 2
+    empty = client.post(f"/g/g1/{links.table}/moves", json={"line": "  "},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "fr"})
+    assert empty.status_code == 422 and empty.json()["error"] == "une ligne vide : rien à enregistrer"
+    stale = client.post(f"/g/g1/{links.table}/moves", json={"line": "raven loyalty sealed", "version": 0},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "es"})
+    assert stale.status_code == 409 and stale.json()["error"].startswith("la partida ha avanzado: está en el evento")
+    note = client.post(f"/g/g1/{links.table}/notes", json={"at": 1, "text": " "},
+                       headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "it"})
+    assert note.json()["error"] == "una nota ha bisogno di un testo"
+    taken = client.post(f"/g/g1/{links.table}/forks", json={"name": "g1", "at": 1},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "fr"})
+    assert taken.status_code == 422 and taken.json()["error"].startswith("une partie nommée 'g1' est déjà dans")
+    badly = client.post(f"/g/g1/{links.table}/forks", json={"name": "-x", "at": 1},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "es"})
+    assert badly.json()["error"].startswith("nombre de partida no válido '-x'")
+
+    english = client.get(f"/g/g1/{links.table}/replay?at=1").text
+    assert 'aria-label="this event"' in english and "g1 set up: raven, spider; first player raven" in english
+    assert "Not found" in client.get("/g/g1/nope/").text
+
+
+@pytest.mark.skipif(not shutil.which("dot"), reason="Graphviz is not installed")
+def test_the_pages_pictures_keep_the_page_s_language() -> None:
+    """The timeline and the board a page shows (SVG, drawn per request) speak the page's language."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+    timeline = client.get(f"/g/g1/{links.table}/timeline.svg?lang=fr").text
+    assert "Sociétés secrètes" in timeline and "loyauté pas encore enregistrée" in timeline
+    assert "Societies" not in timeline and "not yet recorded" not in timeline
+    board = client.get(f"/g/g1/{links.table}/board.svg", headers={"Accept-Language": "es"}).text
+    assert "Granja" in board and "ronda 1 · Preparación" in board and "tras el evento 1" in board
+    assert "farm" not in board and "after event" not in board
 
 
 def test_verify_decrees_and_cards_check_speak_the_language(demo_store: Path) -> None:
