@@ -9,7 +9,7 @@ from whispers.cli.common import store_option
 from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
-from whispers.ledger.words import say
+from whispers.ledger.words import _, say
 
 output_option = click.option(
     "-o", "--output", required=True, metavar="FILE",
@@ -51,10 +51,10 @@ def board_map(game: str | None, board_file: str | None, version: str | None, soc
     the title, an attack as an arrow. With --as, the move and the scores as that society could know them.
     With --board FILE and no GAME, the board alone as set up."""
     if (game is None) == (board_file is None):
-        raise click.UsageError("give a GAME, or --board FILE for the board alone")
+        raise click.UsageError(_("give a GAME, or --board FILE for the board alone"))
     if board_file is not None:
         if version is not None or society is not None:
-            raise click.UsageError("--at and --as go with a GAME: a board alone is drawn as set up")
+            raise click.UsageError(_("--at and --as go with a GAME: a board alone is drawn as set up"))
         from whispers.application.boards import draw_board
 
         draw_board(board_file, output)

@@ -904,3 +904,21 @@ def test_a_group_without_its_command_shows_its_help(code: str, usage: str) -> No
     """`whispers board` alone: the group's help (in the language), not an "Error: Usage: ..." line; exit status 2."""
     result = CliRunner().invoke(whispers, ["--lang", code, "board"])
     assert result.exit_code == 2 and shown(result).startswith(usage) and "Error" not in shown(result)
+
+
+@pytest.mark.parametrize(("code", "words"), [("fr", ("écrivez un fichier", "PARTIE")),
+                                             ("it", ("scrivete un file", "PARTITA")),
+                                             ("es", ("escriba un archivo", "PARTIDA"))])
+def test_the_pictures_refusals_speak_the_language(demo_store: Path, tmp_path: Path, code: str,
+                                                  words: tuple[str, str]) -> None:
+    """A picture's file refused, and a map or chart asked for without its game: one line, exit status 2, in the
+    reader's words (the suffix as typed)."""
+    suffix, missing = words
+    for args, said in ((("map", "demo", "-o", str(tmp_path / "x.jpg")), suffix),
+                       (("map", "--at", "3", "-o", str(tmp_path / "x.dot")), missing),
+                       (("chart", "-o", str(tmp_path / "x.svg")), missing)):
+        result = run(demo_store, "--lang", code, *args)
+        assert result.exit_code == 2, result.output
+        line = result.output.strip()
+        assert said in line and "\n" not in line and "write a file" not in line and "give" not in line
+    assert "'.jpg'" in run(demo_store, "--lang", code, "map", "demo", "-o", str(tmp_path / "x.jpg")).output
