@@ -922,3 +922,25 @@ def test_the_pictures_refusals_speak_the_language(demo_store: Path, tmp_path: Pa
         line = result.output.strip()
         assert said in line and "\n" not in line and "write a file" not in line and "give" not in line
     assert "'.jpg'" in run(demo_store, "--lang", code, "map", "demo", "-o", str(tmp_path / "x.jpg")).output
+
+
+def test_the_json_api_s_own_refusals_speak_the_language() -> None:
+    """A script's malformed body is refused with 400 in the words the request asks for (the JSON shape as it is)."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+    moves = f"/g/g1/{links.table}/moves"
+    for code, body, said in (("fr", "{", "n'est pas du JSON"), ("es", '{"lines": 1}', 'envíe {"line": '),
+                             ("it", "[]", 'inviate {"line": '), ("en", "{", "the body is not JSON")):
+        headers = {"Authorization": f"Bearer {links.table}", "Accept-Language": code,
+                   "Content-Type": "application/json"}
+        refused = client.post(moves, content=body, headers=headers)
+        assert refused.status_code == 400 and said in refused.json()["error"], refused.text
+    assert store.version("g1") == 1

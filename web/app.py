@@ -29,7 +29,7 @@ from whispers.application import files, following, reading, recording, review, s
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
-from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, term, tongue
+from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
 from whispers.projections.language import canonical, from_header, speak, stop
 from whispers.web.live import Hub
 
@@ -78,7 +78,7 @@ async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
     try:
         body = await request.json()
     except ValueError:
-        raise BadRequest("the body is not JSON") from None
+        raise BadRequest(_("the body is not JSON")) from None
     if not isinstance(body, dict):
         raise BadRequest("send a JSON object")
     for name, kind in fields.items():
@@ -217,7 +217,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
             return _not_found(True)
         body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
         if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
-            raise BadRequest('send {"at": EVENT, "text": "..."} (author and tag optional)')
+            raise BadRequest(say("send {shape} (author and tag optional)", shape='{"at": EVENT, "text": "..."}'))
         done = review.annotate(store, found.game, body["at"], body["text"], body.get("author") or None,
                                body.get("tag") or None)
         return JSONResponse(done.to_json(), status_code=201)
@@ -229,7 +229,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
             return _not_found(True)
         body = await _body(request, {"name": str, "at": int})
         if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
-            raise BadRequest('send {"name": "NEW-GAME", "at": EVENT}')
+            raise BadRequest(say("send {shape}", shape='{"name": "NEW-GAME", "at": EVENT}'))
         forked = review.fork(store, found.game, body["name"], body["at"])
         answer = forked.to_json()
         if found.role == "director":
@@ -257,7 +257,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         async def write(society: str):
             body = await _body(request, {"commitment": str, "version": int})
             if not isinstance(body.get("commitment"), str):
-                raise BadRequest('send {"commitment": "sha256:..."}')
+                raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
             return seats.seal(store, found.game, society, body["commitment"], body.get("version"))
         return await seat_write(request, found, write)
 
@@ -267,7 +267,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         async def write(society: str):
             body = await _body(request, {"tokens": dict, "salt": str, "version": int})
             if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
-                raise BadRequest('send {"tokens": {"devout": EMPIRE, ...}, "salt": "..."}')
+                raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
             return seats.reveal(store, found.game, society, body["tokens"], body["salt"], body.get("version"))
         return await seat_write(request, found, write)
 
@@ -292,9 +292,10 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         try:
             body = await request.json()
         except ValueError:
-            return JSONResponse({"error": "the body is not JSON"}, status_code=400)
+            return JSONResponse({"error": _("the body is not JSON")}, status_code=400)
         if not isinstance(body, dict) or not isinstance(body.get("line"), str):
-            return JSONResponse({"error": 'send {"line": "<one notation line>"}'}, status_code=400)
+            return JSONResponse({"error": say("send {shape}", shape='{"line": "<one notation line>"}')},
+                                status_code=400)
         seen = body.get("version")
         if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
             return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
