@@ -56,12 +56,13 @@ def draw_board(ref: str, output: str) -> str:
     from whispers.ledger.evolve import evolve
     from whispers.ledger.names import SOCIETIES
     from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.ledger.words import say
     from whispers.projections.boardmap import board_map as draw
     from whispers.projections.render import check, write
 
     check(output, "neato")
     board = load_board(ref)
     started = rules.start(board.id, SOCIETIES[:2], SOCIETIES[0], load_ruleset("official"), board)
-    title = f"{board.name} ({board.id}) · as set up: the starting banners, no agent yet"
+    title = say("{board} ({file}) · as set up: the starting banners, no agent yet", board=board.name, file=board.id)
     write(draw(evolve(None, started), title), output, engine="neato")
     return output

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
 from whispers.ledger.errors import StoreError, WhispersError
+from whispers.ledger.words import _, say
 
 if TYPE_CHECKING:
     from whispers.ledger.store import Store
@@ -129,15 +130,16 @@ def chart(store: Store | str | None, game: str | None, kind: str | None, output:
 
     suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
     if suffix not in FORMATS:
-        raise ChartError(f"a chart is written as .svg or .png, not {output!r}")
+        raise ChartError(say("a chart is written as .svg or .png, not {file}", file=repr(output)))
     data: Series | WinRates
     if game is None:
         data = win_rates(store)
         if not data.finished:
-            raise ChartError("no finished game in the store: no win rates to chart")
+            raise ChartError(_("no finished game in the store: no win rates to chart"))
     else:
         if kind not in KINDS:
-            raise ChartError(f"unknown chart {kind!r}: the charts are {', '.join(KINDS)}")
+            raise ChartError(say("unknown chart {text}: the charts are {kinds}", text=repr(kind),
+                                 kinds=", ".join(KINDS)))
         data = series(store, game, kind, viewer)
     from whispers.projections.charts import draw
 

@@ -42,6 +42,7 @@ def board_map(store: Store | str | None, game: str, output: str, at: int | None 
     ended then, as far as `viewer` can compute them; the title names the move."""
     from whispers.ledger.game import load
     from whispers.ledger.prompt import prompt
+    from whispers.ledger.words import _, say, term
     from whispers.projections.boardmap import board_map as draw
     from whispers.projections.labels import label_at
     from whispers.projections.render import check, write
@@ -54,11 +55,11 @@ def board_map(store: Store | str | None, game: str, output: str, at: int | None 
     check_viewer(game, state.players, viewer)
     event = record.events[-1]
     p = prompt(state)
-    where = {"empire": "empire turns"}.get(p.phase, p.phase)
+    where = _("empire turns") if p.phase == "empire" else term(p.phase, "phase")
     if p.phase == "empire" and p.empire:
-        where += f" · {p.empire}'s turn"
-    phase = f"round {p.round} · {where}"
-    words = "set up" if state.version == 1 else event_words(event, viewer).removeprefix("· ")
-    title = f"{game} · {label_at(record.events, state.version)}: {words}"
+        where += " · " + say("{empire}'s turn", empire=p.empire)
+    phase = say("round {round} · {phase}", round=p.round, phase=where)
+    words = _("set up") if state.version == 1 else event_words(event, viewer).removeprefix("· ")
+    title = say("{game} · {event}: {words}", game=game, event=label_at(record.events, state.version), words=words)
     write(draw(state, title, event, known_scores(state, viewer), phase), output, engine="neato")
     return Drawn(game, state.version, output)

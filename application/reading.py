@@ -59,16 +59,14 @@ def status_of(state: Any, viewer: str | None = None) -> Status:
 
 
 def status(store: Store | str | None, game: str, viewer: str | None = None, at: int | None = None) -> Status:
-    from whispers.ledger.game import load
-    from whispers.projections.labels import labels
+    from whispers.ledger.game import head, load
 
     with opened(store) as s:
-        # replayed, not read from a snapshot (ledger/snapshots.py): the last move's label needs every event read
-        # anyway, and reading them costs more than folding them
-        record = load(s, game, at)
-    found = status_of(record.state, viewer)
-    named = labels(record.events)
-    found.view["last_move"] = str(named[max(named)]) if named else None  # its label (projections/labels.py)
+        # at its head, from its snapshot (ledger/snapshots.py): the state counts the moves as they stand, so the
+        # last one's label needs no history read (ledger/numbering.py)
+        state = head(s, game).state if at is None else load(s, game, at).state
+    found = status_of(state, viewer)
+    found.view["last_move"] = f"m{state.move_number} {state.move_place}" if state.move_number else None
     return found
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.stores import opened
 from whispers.ledger import events as ev
 from whispers.ledger.errors import NotationError, RuleError, WhispersError
-from whispers.ledger.words import say
+from whispers.ledger.words import _, say
 
 if TYPE_CHECKING:
     from whispers.ledger import commands as c
@@ -147,7 +147,7 @@ def record_line(store: Store | str | None, game: str, text: str, reopen: bool = 
         current = head(s, game)
         command = parse_move(text)
         if command is None:
-            raise NotationError("an empty line: nothing to record")
+            raise NotationError(_("an empty line: nothing to record"))
         if reopen:
             command = reopening(command)
         after, produced = record(s, current, command)
@@ -249,8 +249,8 @@ class HeldGames:
         with self._writing:
             current = self.current(name)
             if seen is not None and seen != current.version:
-                raise GameMovedOn(say("the game moved on: it is at event {version}, this page showed {seen}",
-                                      version=current.version, seen=seen))
+                raise GameMovedOn(say("the game moved on: it is at event {n}, this page showed {seen}",
+                                      n=current.version, seen=seen))
             done = record_move(self._store, current, command)
             self.keep(done.after)
         return done

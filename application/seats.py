@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
-from whispers.ledger.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger.store import Store
@@ -33,13 +32,14 @@ class SeatMove:
 def _record(store: Store, game: str, society: str, command: Any, seen: int | None) -> SeatMove:
     from whispers.ledger.errors import GameMovedOn
     from whispers.ledger.game import load, record
+    from whispers.ledger.words import say
     from whispers.projections.visibility import check_viewer, move_line
 
     current = load(store, game)
     check_viewer(game, current.state.players, society)
     if seen is not None and seen != current.version:
-        raise GameMovedOn(say("the game moved on: it is at event {version}, this page showed {seen}",
-                              version=current.version, seen=seen))
+        raise GameMovedOn(say("the game moved on: it is at event {n}, this page showed {seen}", n=current.version,
+                              seen=seen))
     after, produced = record(store, current, command)
     # a move closing a card window comes after the engine's own events (the supply check and what follows)
     move = next(e for e in produced if e.MOVE)
@@ -64,9 +64,10 @@ def reveal(store: Store | str | None, game: str, society: str, placed: dict[str,
     from whispers.ledger.errors import NotationError
     from whispers.ledger.game import load
     from whispers.ledger.names import SLOTS
+    from whispers.ledger.words import say, terms
 
     if set(placed) != set(SLOTS) or not all(isinstance(v, str) for v in placed.values()):
-        raise NotationError("name an empire for each slot: " + ", ".join(SLOTS))
+        raise NotationError(say("name an empire for each slot: {slots}", slots=terms(SLOTS)))
     with opened(store) as s:
         held = load(s, game).state.loyalty.get(society)
         now = dict(placed)

@@ -4,14 +4,15 @@ import json
 
 import click
 
+from whispers.cli.main import SpokenGroup
 from whispers.ledger import names
 from whispers.ledger.board import Board
 from whispers.ledger.board_files import load_board
 from whispers.ledger.shipped import pin
-from whispers.ledger.words import _, plural, say, term
+from whispers.ledger.words import ENGLISH, _, plural, say, term, tongue
 
 
-@click.group()
+@click.group(cls=SpokenGroup)
 def board() -> None:
     """Check and show boards (the map, councils and starting banners).
 
@@ -60,8 +61,8 @@ def check(file: str) -> None:
                               "land)", n=counted["land_masses"]))
     pinned = pin("board", loaded.id, loaded.content_hash)
     if pinned.status == "modified":
-        click.echo(f"  {pinned.sentence()}: a game on it is refused without --allow-modified, and then shown as "
-                   f"{pinned.label}")
+        click.echo("  " + say("{pin}: a game on it is refused without --allow-modified, and then shown as {label}",
+                              pin=pinned.sentence(), label=pinned.label))
 
 
 @board.command("new")
@@ -73,7 +74,8 @@ def new_board(file: str, force: bool) -> None:
     from whispers.application.boards import new_board as write_template
 
     write_template(file, force)
-    click.echo(f"{file}: board template written. Fill in the regions, then: whispers board check {file}")
+    click.echo(say("{file}: board template written. Fill in the regions, then: whispers board check {file}",
+                   file=file))
 
 
 @board.command()
@@ -106,54 +108,58 @@ def _print_tables(loaded: Board) -> None:
         console.print(loaded.note, markup=False, highlight=False)
 
     regions = Table(
-        title="Regions",
-        caption="banners: starting banners of the home empire; neighbours: land borders only",
+        title=_("Regions"),
+        caption=_("banners: starting banners of the home empire; neighbours: land borders only"),
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
     )
     # Ids are what a user types: never elide them, let names and neighbour lists wrap instead.
     id_width = max(len(rid) for rid in loaded.regions)
-    regions.add_column("id", no_wrap=True, min_width=id_width)
+    regions.add_column(_("id"), no_wrap=True, min_width=id_width)
     wide = console.width >= 120
     name_width = max(len(region.name) for region in loaded.regions.values())
-    regions.add_column("name", overflow="fold", min_width=name_width if wide else None)
-    regions.add_column("home", no_wrap=True, min_width=max(len(empire) for empire in loaded.empires))
-    for heading in ("cities", "farm", "fort", "banners"):
-        regions.add_column(heading, justify="right" if heading in ("cities", "banners") else "left", no_wrap=True)
-    regions.add_column("neighbours", no_wrap=True, min_width=id_width)
+    regions.add_column(_("name"), overflow="fold", min_width=name_width if wide else None)
+    regions.add_column(_("home"), no_wrap=True, min_width=max(len(term(empire)) for empire in loaded.empires))
+    farm, fort = _("farm"), _("fort")
+    for heading, right in ((_("cities"), True), (farm, False), (fort, False), (_("banners"), True)):
+        regions.add_column(heading, justify="right" if right else "left", no_wrap=True)
+    regions.add_column(_("neighbours"), no_wrap=True, min_width=id_width)
     # On a narrow screen a list of ids wraps badly: give each neighbour its own line instead.
     separator = ", " if wide else "\n"
     for region in loaded.regions.values():
         regions.add_row(
             region.id,
             escape(region.name),
-            region.home,
-            str(region.cities),
-            "farm" if region.farm else "",
-            "fort" if region.fort else "",
-            str(region.banners),
+            term(region.home),
+            tongue().number(region.cities),
+            farm if region.farm else "",
+            fort if region.fort else "",
+            tongue().number(region.banners),
             separator.join(region.adjacent),
         )
     console.print(regions)
 
     council = Table(
-        title="Councils", caption="in empire turn order; an office offers order A or B", box=box.SIMPLE_HEAD
+        title=_("Councils"), caption=_("in empire turn order; an office offers order A or B"), box=box.SIMPLE_HEAD
     )
-    for heading in ("empire", "office", "orders"):
+    for heading in (_("empire"), _("office"), _("orders")):
         council.add_column(heading, no_wrap=True)
+    english = tongue() is ENGLISH  # English readers read the orders' ids, as the board file writes them
     for empire in loaded.empires:
         for i, office in enumerate(names.OFFICES):
             last = i == len(names.OFFICES) - 1
+            orders = loaded.orders(empire, office)
             council.add_row(
-                empire if i == 0 else "", office, " / ".join(loaded.orders(empire, office)), end_section=last
+                term(empire) if i == 0 else "", term(office, "office"),
+                " / ".join(orders if english else (term(order, "order") for order in orders)), end_section=last
             )
     console.print(council)
     if loaded.seas:
-        seas = Table(title="Seas", caption="the regions on each sea's shores; a sea is never a border",
+        seas = Table(title=_("Seas"), caption=_("the regions on each sea's shores; a sea is never a border"),
                      box=box.SIMPLE_HEAD)
-        for heading in ("id", "name", "coasts"):
-            seas.add_column(heading, no_wrap=heading != "coasts")
+        for heading, wraps in ((_("id"), False), (_("name"), False), (_("coasts"), True)):
+            seas.add_column(heading, no_wrap=not wraps)
         for sea in loaded.seas.values():
             seas.add_row(sea.id, escape(sea.name), ", ".join(sea.coasts))
         console.print(seas)

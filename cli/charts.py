@@ -4,10 +4,12 @@ import click
 
 from whispers.application import charts
 from whispers.cli.common import store_option
+from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
+from whispers.ledger.words import _, n_, say
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game", required=False)
 @click.argument("kind", required=False, type=click.Choice(charts.KINDS), metavar="score|cities|banners")
 @click.option("--all", "everything", is_flag=True, help="Win rates by society and by seat across finished games.")
@@ -21,11 +23,13 @@ def chart(game: str | None, kind: str | None, everything: bool, society: str | N
     the win rates by society and by seat across the store's finished games."""
     if everything:
         if game is not None or society is not None:
-            raise click.UsageError("--all charts every game in the store: give no GAME, KIND or --as with it")
+            raise click.UsageError(_("--all charts every game in the store: give no GAME, KIND or --as with it"))
         drawn = charts.chart(store_url, None, None, output)
-        click.echo(f"win rates over {drawn.data.to_json()['finished']} finished games written to {output}")
+        finished = drawn.data.to_json()["finished"]
+        click.echo(say("win rates over {finished} written to {file}", file=output,
+                       finished=n_("{n} finished game", "{n} finished games", finished)))
         return
     if game is None or kind is None:
-        raise click.UsageError("give GAME and a chart (score, cities or banners), or --all")
+        raise click.UsageError(_("give GAME and a chart (score, cities or banners), or --all"))
     charts.chart(store_url, game, kind, output, society)
-    click.echo(f"{game}: {kind} chart written to {output}")
+    click.echo(say("{game}: {chart} chart written to {file}", game=game, chart=kind, file=output))

@@ -4,13 +4,14 @@ import json
 
 import click
 
+from whispers.cli.main import Spoken, SpokenGroup
 from whispers.ledger.decree_files import check_sheet, shipped_catalogue
 from whispers.ledger.decrees import Family, family, listing
 from whispers.ledger.shipped import pin
 from whispers.ledger.words import N_, _, plural, say, terms
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.option("--ruleset", "ruleset_ref", metavar="R", help="Show when ruleset R (an id or a .toml path) lets each "
               "effect be played, instead of both rulesets' columns.")
 @click.option("--json", "as_json", is_flag=True, help="Print the catalogue as JSON data, with its content hash.")
@@ -68,7 +69,7 @@ def _print_table(data: dict, ruleset_ref: str | None, timing: Family | None) -> 
     console.print(table)
 
 
-@click.group()
+@click.group(cls=SpokenGroup)
 def cards() -> None:
     """Check card sheets: which printed card carries which effects, and what each costs.
 

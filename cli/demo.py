@@ -7,13 +7,14 @@ import click
 from whispers.application import recording
 from whispers.application.stores import opened
 from whispers.cli.common import store_option
+from whispers.cli.main import Spoken
 from whispers.ledger.notation import Header, parse_lines
 from whispers.ledger.words import _, say
 
 DEMO_GAME = "official-4p.txt"
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.option(
     "--game", "name", default=None, metavar="NAME", help="Name for the recorded game (default: demo, demo-2...)."
 )

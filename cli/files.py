@@ -9,12 +9,13 @@ import click
 
 from whispers.application import files
 from whispers.cli.common import emit_json, store_option, warn
+from whispers.cli.main import Spoken
 from whispers.cli.table import facts_words
 from whispers.ledger.meta import Meta
 from whispers.ledger.words import _, plural, say
 
 
-@click.command("import")
+@click.command("import", cls=Spoken)
 @click.argument("paths", metavar="FILE...", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--game", "name", metavar="NAME",
               help="Name for the game (default: the file's game or its stem); only with a single file.")
@@ -96,7 +97,7 @@ def _progress_bar(total: int, quiet: bool) -> Iterator[Callable[[Path, object], 
         yield each
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The record file to write.")
@@ -113,7 +114,7 @@ def export(game: str, output: Path, force: bool, store_url: str | None) -> None:
                f"{plural(exported.notes, 'note')}, notes head {exported.notes_head[:16]}…).")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("target", metavar="GAME|FILE")
 @store_option
 def verify(target: str, store_url: str | None) -> None:

@@ -6,8 +6,10 @@ import click
 from whispers.application import pictures
 from whispers.application.labels import at_event
 from whispers.cli.common import store_option
+from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
+from whispers.ledger.words import _, say
 
 output_option = click.option(
     "-o", "--output", required=True, metavar="FILE",
@@ -15,7 +17,7 @@ output_option = click.option(
 )
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--round", "round_", type=click.IntRange(1, ROUNDS), metavar="R", help="Only round R.")
 @as_option
@@ -30,10 +32,10 @@ def timeline(game: str, round_: int | None, society: str | None, output: str, st
     """
     pictures.timeline(store_url, game, output, round_, society)
     if output != "-":
-        click.echo(f"{game}: timeline written to {output}")
+        click.echo(say("{game}: timeline written to {file}", game=game, file=output))
 
 
-@click.command("map")
+@click.command("map", cls=Spoken)
 @click.argument("game", required=False)
 @click.option("--board", "board_file", metavar="ID|PATH", help="Draw this board as set up, without a game.")
 @click.option("--at", "version", metavar="AT", help="After event N, move mN, a label (2.bear.marshal, "
@@ -49,19 +51,19 @@ def board_map(game: str | None, board_file: str | None, version: str | None, soc
     the title, an attack as an arrow. With --as, the move and the scores as that society could know them.
     With --board FILE and no GAME, the board alone as set up."""
     if (game is None) == (board_file is None):
-        raise click.UsageError("give a GAME, or --board FILE for the board alone")
+        raise click.UsageError(_("give a GAME, or --board FILE for the board alone"))
     if board_file is not None:
         if version is not None or society is not None:
-            raise click.UsageError("--at and --as go with a GAME: a board alone is drawn as set up")
+            raise click.UsageError(_("--at and --as go with a GAME: a board alone is drawn as set up"))
         from whispers.application.boards import draw_board
 
         draw_board(board_file, output)
         if output != "-":
-            click.echo(f"{board_file}: board drawn to {output}")
+            click.echo(say("{board}: board drawn to {file}", board=board_file, file=output))
         return
     assert game is not None
     drawn = pictures.board_map(store_url, game, output, at_event(store_url, game, version), society)
     if output != "-":
-        click.echo(f"{game}: map after event {drawn.version} written to {output}")
+        click.echo(say("{game}: map after event {n} written to {file}", game=game, n=drawn.version, file=output))
 
 

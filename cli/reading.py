@@ -7,6 +7,7 @@ import click
 from whispers.application import reading
 from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
+from whispers.cli.main import Spoken
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.words import _, say, term, tongue
 from whispers.projections.visibility import SPECTATOR_NAME
@@ -15,7 +16,7 @@ as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECT
                          help="Show only what this society could know (spectator: public facts only).")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @as_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
@@ -48,7 +49,7 @@ def console() -> Any:
     return Console(highlight=False)
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @as_option
 @click.option("--comments/--no-comments", default=True, help="Show the engine's own events as # comments.")
@@ -65,7 +66,7 @@ def log(game: str, society: str | None, comments: bool, store_url: str | None) -
         click.echo(line)
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @store_option
@@ -102,7 +103,7 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
         console.print(f"  {trail_step(step)}")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.option("--player", metavar="NAME", help="Only games NAME played (a name recorded at a seat).")
 @click.option("--event", metavar="TEXT", help="Only games of this event.")
 @click.option("--since", metavar="YYYY-MM-DD", help="Only games recorded on or after this date.")

@@ -10,6 +10,7 @@ import click
 
 from whispers.application import recording
 from whispers.cli.common import emit_json, store_option, where_now
+from whispers.cli.main import Spoken
 from whispers.cli.table import table_changes, table_options
 from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from whispers.ledger.state import GameState
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--players", required=True, metavar="S,S,...",
               help=f"Societies in seat order, clockwise: {', '.join(SOCIETIES)}.")
@@ -92,7 +93,7 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
                 echo(f"  ! {region}: the table has {plural(counted, 'banner')}, the record {recorded}")
 
 
-@click.command(help=_move_help(), context_settings={"ignore_unknown_options": True})
+@click.command(cls=Spoken, help=_move_help(), context_settings={"ignore_unknown_options": True})
 @click.argument("game")
 @click.argument("line", nargs=-1, required=True)
 @click.option("--reopen", is_flag=True,
@@ -158,7 +159,7 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
     return found[:limit]
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @store_option
 def record(game: str, store_url: str | None) -> None:
@@ -287,7 +288,7 @@ def _tables(state: GameState, words: list[str]) -> None:
 # --- the director's seal --------------------------------------------------------------------------
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--by", "by", required=True, metavar="NAME", help="The director who seals the result.")
 @click.option("--reason", default="", metavar="TEXT", help="Why, if worth saying (one line).")
@@ -303,7 +304,7 @@ def finalize(game: str, by: str, reason: str, as_json: bool, store_url: str | No
                f"To change it: whispers reopen {game} --by NAME --reason TEXT")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--by", "by", required=True, metavar="NAME", help="The director who lifts the seal.")
 @click.option("--reason", required=True, metavar="TEXT", help="Why the finalised game is reopened (one line).")

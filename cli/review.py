@@ -14,10 +14,11 @@ from whispers.application import review
 from whispers.application.labels import at_event
 from whispers.application.review import GLYPHS, TAGS, Replayed
 from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
+from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.notes import shown_by
-from whispers.ledger.words import no_such_event, plural
+from whispers.ledger.words import N_, _, n_, plural, say, tongue
 from whispers.projections.visibility import event_words
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
@@ -30,7 +31,8 @@ def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
     for note in notes:
         if note["at"] == version:
             who = shown_by(note)
-            lines.append(f"  note{f' ({who})' if who else ''}: {note['text']}")
+            lines.append("  " + (say("note ({author}): {text}", author=who, text=note["text"]) if who
+                                 else say("note: {text}", text=note["text"])))
     return lines
 
 
@@ -42,7 +44,8 @@ def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
 
     frame = replayed.frame(version)
     event, society = frame.event, frame.viewer
-    click.echo(f"event {version}/{frame.events} · {frame.label}: {event_words(event, society)}")
+    click.echo(say("event {n}/{total} · {label}: {words}", n=tongue().number(version),
+                   total=tongue().number(frame.events), label=frame.label, words=event_words(event, society)))
     for line in _note_lines(list(frame.notes), version):
         click.echo(line)
     for line in view_lines(frame.view)[:2]:
@@ -53,7 +56,7 @@ def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
                                 None if previous is None else previous.scores))
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--at", "version", metavar="AT", help="After event N, move mN, a label (2.bear.marshal, "
               "\"R2 deploy 3\"), roundN or end (default: the end).")
@@ -78,14 +81,16 @@ def replay(game: str, version: str | None, society: str | None, as_json: bool, s
         _show(replayed, replayed.at)
 
 
-_HELP = "→ or n next · ← or b back · j N jump · r R round · e EMPIRE [R] empire turn · q quit"
+_HELP = N_("→ or n next · ← or b back · j N jump to event N · r R round R · e EMPIRE [R] that empire's turn · "
+           "q quit")
+"""The stepper's keys: the letters are the same in every language, what they do is said in the reader's."""
 
 
 def _asker() -> Callable[[], str]:
     """How the stepper reads a command: in a terminal, a prompt_toolkit prompt where the arrow keys step
     (← back, → next); from a pipe, a plain line."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return lambda: input("step> ")
+        return lambda: input(_("step> "))
     # The stepper needs no completion menu, so no cursor-position requests (terminals that do not answer
     # them, pexpect's among them, would get a warning and a wait).
     os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
@@ -106,17 +111,27 @@ def _asker() -> Callable[[], str]:
 
     def ask() -> str:
         # the prompt is written as plain text first, so that it reads `step> ` in any capture of the screen
-        click.echo("step> ", nl=False)
+        click.echo(_("step> "), nl=False)
         return session.prompt("")
 
     return ask
+
+
+def _empire(typed: str) -> str:
+    """An empire as the reader typed it (`Ours`, `ours` in French) as the notation's id (`bear`)."""
+    said = tongue().code
+    if said == "en":
+        return typed
+    from whispers.projections.language import canonical
+
+    return canonical(typed, said)
 
 
 def _stepper(replayed: Replayed) -> None:
     rep, version = replayed.replay, replayed.at
     ask = _asker()
     shown: int | None = None
-    click.echo(_HELP)
+    click.echo(_(_HELP))
     while True:
         click.echo("")
         _show(replayed, version, shown)
@@ -139,20 +154,21 @@ def _stepper(replayed: Replayed) -> None:
             target = rep.round_start(int(answer[1]))
         elif answer[0] in ("e", "empire") and len(answer) in (2, 3):
             round_ = int(answer[2]) if len(answer) == 3 and answer[2] in _ROUND_NUMBERS else rep.at(version).round
-            target = rep.empire_turn(answer[1], round_)
+            target = rep.empire_turn(_empire(answer[1]), round_)
         else:
-            click.echo(_HELP)
+            click.echo(_(_HELP))
             continue
         if target is None:
-            click.echo("no such place in this game")
+            click.echo(_("no such place in this game"))
             continue
         if not 1 <= target <= len(rep):
-            click.echo(f"no such place: {no_such_event(rep.at(1).name, len(rep), target)}")
+            click.echo(n_("no such place: the game has only event {n}, not {asked}",
+                          "no such place: the game has events 1 to {n}, not {asked}", len(rep), asked=target))
             continue
         version = target
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game", required=False)
 @click.option("--all", "everything", is_flag=True, help="Figures across every game in the store.")
 @click.option("--ruleset", metavar="LABEL", help="With --all: only games under this ruleset, as `games` shows it "
@@ -217,7 +233,7 @@ def _progress_bar(quiet: bool, over: int = 20) -> Iterator[Callable[[int, int], 
 
             bar = Progress(transient=True)
             bar.start()
-            task = bar.add_task("Reading games into the catalog", total=total)
+            task = bar.add_task(_("Reading games into the catalog"), total=total)
         if bar is not None:
             bar.update(task, completed=done)
 
@@ -242,7 +258,7 @@ def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
     return [(path, data if not isinstance(data, list) else " ".join(map(str, data)))]
 
 
-@click.command("fork")
+@click.command("fork", cls=Spoken)
 @click.argument("game")
 @click.argument("new")
 @click.option("--at", "at", required=True, metavar="AT",
@@ -256,7 +272,7 @@ def fork_game(game: str, new: str, at: str, store_url: str | None) -> None:
     click.echo(f"{new}: forked from {game} at event {version}. Next: {forked.next}")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.argument("other")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
@@ -303,7 +319,7 @@ DIFF_MOVES = 40
 """How many moves of each side `diff` prints after the point where the games part (--json gives them all)."""
 
 
-@click.command("annotate")
+@click.command("annotate", cls=Spoken)
 @click.argument("game")
 @click.argument("at", metavar="AT")
 @click.argument("text")
@@ -321,7 +337,7 @@ def annotate_game(game: str, at: str, text: str, author: str | None, tag: str | 
     click.echo(f"{game}: note on event {version} saved ({plural(annotated.count, 'note')} in all).")
 
 
-@click.command("edit-note")
+@click.command("edit-note", cls=Spoken)
 @click.argument("game")
 @click.argument("number", type=int, metavar="NOTE")
 @click.argument("text", required=False)
@@ -338,7 +354,7 @@ def edit_note(game: str, number: int, text: str | None, author: str | None, tag:
     click.echo(f"{game}: note {number} edited (whispers notes {game} --history shows what it said before).")
 
 
-@click.command("withdraw-note")
+@click.command("withdraw-note", cls=Spoken)
 @click.argument("game")
 @click.argument("number", type=int, metavar="NOTE")
 @click.option("--author", metavar="NAME", help="Who withdraws the note.")
@@ -349,7 +365,7 @@ def withdraw_note(game: str, number: int, author: str | None, store_url: str | N
     click.echo(f"{game}: note {number} withdrawn (whispers notes {game} --history still shows it).")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--history", is_flag=True, help="Every note, edit and withdrawal, in the order made.")
 @as_option
@@ -379,7 +395,7 @@ def notes(game: str, history: bool, society: str | None, as_json: bool, store_ur
         click.echo(f"{entry['time']} {what[entry['kind']]}{f' [{who}]' if who else ''}{said}")
 
 
-@click.command("variation")
+@click.command("variation", cls=Spoken)
 @click.argument("game")
 @click.argument("name", required=False)
 @click.option("--keep", "forked", metavar="FORK", help="Keep the fork FORK of GAME inside GAME as variation NAME.")

@@ -9,6 +9,7 @@ import click
 
 from whispers.application import table as use
 from whispers.cli.common import emit_json, store_option
+from whispers.cli.main import Spoken
 
 if TYPE_CHECKING:
     from whispers.ledger.meta import Meta
@@ -65,7 +66,7 @@ def facts_words(meta: Meta, recorded: bool = False) -> str:
     return f"{seats}{'; ' + where if where else ''}{tags}{when}"
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @table_options
 @click.option("--title", metavar="TEXT", help="A display title (see `whispers rename`).")
@@ -85,7 +86,7 @@ def meta(game: str, seats: tuple[str, ...], place: str | None, event: str | None
     _show(use.describe(store_url, game, changes), as_json)
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--undo", is_flag=True, help="Show the game in listings again.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
@@ -95,7 +96,7 @@ def archive(game: str, undo: bool, as_json: bool, store_url: str | None) -> None
     _show(use.archive(store_url, game, not undo), as_json)
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.argument("title")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")

@@ -125,14 +125,19 @@ def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
 
 
 def figure(value: Any) -> str:
-    """A number for people: whole numbers as they are, others to one decimal (never 0.6666666666666666)."""
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else f"{value:.1f}"
-    return "—" if value is None else str(value)
+    """A number for people, as the reader's language writes it: whole numbers as they are, others to one decimal
+    (never 0.6666666666666666)."""
+    if value is None:
+        return "—"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return tongue().number(value)
+    return str(value)
 
 
 def percent(rate: float) -> str:
-    return f"{rate * 100:.0f}%"
+    return say("{percent}%", percent=tongue().number(round(rate * 100)))
 
 
 def _plain(title: str, headers: list[str], rows: list[list[Any]], right_from: int = 1) -> Table:
@@ -174,62 +179,70 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
                         [[term(s), *(data["cards"][s][k] for k in ("drawn", "played", "discarded", "in_hand")),
                           data["loyalty_swaps"][s]] for s in players]))
     if data["attacks"]:
-        rows = [[a["round"], a["society"], a["empire"], a["source"], a["target"], a["defender"] or "—",
-                 f"{a['banners']} v {a['defending']}", f"{a['attacker_losses']}-{a['defender_losses']}",
-                 a["fort_kill"] or "", "taken" if a["taken"] else ""] for a in data["attacks"]]
-        parts.append(_table("Attacks", ["R", "society", "empire", "from", "to", "defender", "banners", "lost",
-                                        "fort", "result"],
-                            [[str(c) for c in row] for row in rows], None, right=(0, 6, 7, 8)))
-        parts.append(Text("banners: attacking v defending; lost: attacker's - defender's; fort: banners the "
-                          "fort killed", style="dim"))
+        rows = [[figure(a["round"]), term(a["society"]), term(a["empire"]), a["source"], a["target"],
+                 term(a["defender"]) if a["defender"] else "—",
+                 say("{attacking} v {defending}", attacking=figure(a["banners"]), defending=figure(a["defending"])),
+                 f"{figure(a['attacker_losses'])}-{figure(a['defender_losses'])}", figure(a["fort_kill"] or ""),
+                 _("taken") if a["taken"] else ""] for a in data["attacks"]]
+        parts.append(_table(_("Attacks"), [_("R"), _("society"), _("empire"), _("from"), _("to"), _("defender"),
+                                           _("banners"), _("lost"), _("fort"), _("result")],
+                            rows, None, right=(0, 6, 7, 8)))
+        parts.append(Text(_("R: round; banners: attacking v defending; lost: attacker's - defender's; fort: banners "
+                            "the fort killed"), style="dim"))
     if data["fort_kills"]:
-        parts.append(Text("Fort kills: " + ", ".join(f"{r} {n}" for r, n in data["fort_kills"].items())))
+        parts.append(Text(say("Fort kills: {kills}", kills=", ".join(
+            f"{r} {figure(n)}" for r, n in data["fort_kills"].items()))))
     if data["supply_losses"]:
         losses = data["supply_losses"].items()
-        parts.append(Text("Supply losses: " + "; ".join(
-            f"{e}: " + ", ".join(f"{r} {n}" for r, n in regions.items()) for e, regions in losses)))
+        parts.append(Text(say("Supply losses: {losses}", losses="; ".join(
+            f"{term(e)}: " + ", ".join(f"{r} {figure(n)}" for r, n in regions.items()) for e, regions in losses))))
     return Group(*(item for part in parts for item in (part, Text(""))))
 
 
 def across_tables(data: Mapping[str, Any]) -> RenderableType:
     """`stats --all` for people: win rates by society and by seat, mean scores, points per slot, cities."""
     parts: list[RenderableType] = []
-    games = (f"{plural(data['games'], 'game')} ({data['finished']} finished, {data['in_progress']} in progress)"
-             f" · ruleset: {data['ruleset'] or 'all'}")
-    parts.append(Text(games, style="bold"))
+    counted = say("{games} ({finished} finished, {in_progress} in progress)", games=plural(data["games"], "game"),
+                  finished=figure(data["finished"]), in_progress=figure(data["in_progress"]))
+    ruleset = say("ruleset: {ruleset}", ruleset=data["ruleset"]) if data["ruleset"] else _("ruleset: all")
+    parts.append(Text(f"{counted} · {ruleset}", style="bold"))
     societies = list(data["win_rate"])
     if societies:
-        parts.append(_plain("By society", ["society", "win rate", "mean score"],
-                            [[s, percent(data["win_rate"][s]), figure(data["mean_score"][s])] for s in societies]))
-        parts.append(_plain("By seat (1 = first player)", ["seat", "win rate"],
+        parts.append(_plain(_("By society"), [_("society"), _("win rate"), _("mean score")],
+                            [[term(s), percent(data["win_rate"][s]), figure(data["mean_score"][s])]
+                             for s in societies]))
+        parts.append(_plain(_("By seat (1 = first player)"), [_("seat"), _("win rate")],
                             [[seat, percent(rate)] for seat, rate in data["win_rate_by_seat"].items()]))
-        parts.append(_plain("Mean points per loyalty slot", ["slot", "points"],
-                            [[slot, figure(data["mean_points_per_slot"][slot])]
+        parts.append(_plain(_("Mean points per loyalty slot"), [_("slot"), _("points")],
+                            [[term(slot, "slot"), figure(data["mean_points_per_slot"][slot])]
                              for slot in SLOTS if slot in data["mean_points_per_slot"]]))
-        parts.append(_plain("Mean final cities", ["empire", "cities"],
-                            [[e, figure(n)] for e, n in data["mean_final_cities"].items()]))
+        parts.append(_plain(_("Mean final cities"), [_("empire"), _("cities")],
+                            [[term(e), figure(n)] for e, n in data["mean_final_cities"].items()]))
     else:
-        parts.append(Text("No finished game yet: no win rates."))
+        parts.append(Text(_("No finished game yet: no win rates.")))
     if data["most_contested"]:
-        parts.append(_plain("Most contested regions", ["region", "attacks"], data["most_contested"]))
+        parts.append(_plain(_("Most contested regions"), [_("region"), _("attacks")],
+                            [[region, figure(n)] for region, n in data["most_contested"]]))
     if "read" in data:
-        parts.append(Text(f"(read {plural(data['read']['games'], 'game')}, {plural(data['read']['events'], 'event')}"
-                          " into the catalog this time)", style="dim"))
+        parts.append(Text(say("(read {games}, {events} into the catalog this time)",
+                              games=plural(data["read"]["games"], "game"),
+                              events=plural(data["read"]["events"], "event")), style="dim"))
     return Group(*(item for part in parts for item in (part, Text(""))))
 
 
 def people_tables(data: Mapping[str, Any]) -> RenderableType:
     """`stats --all --by player`: each person's finished games, wins and mean score, then by society and by seat."""
     if not data:
-        return Text("No finished game with a name recorded at a seat (whispers meta GAME --seat SOCIETY=NAME).")
+        return Text(_("No finished game with a name recorded at a seat (whispers meta GAME --seat SOCIETY=NAME)."))
     parts: list[RenderableType] = [
-        _plain("Players (finished games)", ["player", "games", "wins", "win rate", "mean score"],
-               [[p, f["games"], f["wins"], percent(f["win_rate"]), figure(f["mean_score"])] for p, f in data.items()]),
-        _plain("By society", ["player", "society", "games", "wins", "mean score"],
-               [[p, s, n["games"], n["wins"], figure(n["mean_score"])]
+        _plain(_("Players (finished games)"), [_("player"), _("games"), _("wins"), _("win rate"), _("mean score")],
+               [[p, figure(f["games"]), figure(f["wins"]), percent(f["win_rate"]), figure(f["mean_score"])]
+                for p, f in data.items()]),
+        _plain(_("By society"), [_("player"), _("society"), _("games"), _("wins"), _("mean score")],
+               [[p, term(s), figure(n["games"]), figure(n["wins"]), figure(n["mean_score"])]
                 for p, f in data.items() for s, n in f["by_society"].items()], right_from=2),
-        _plain("By seat (1 = first player)", ["player", "seat", "games", "wins", "mean score"],
-               [[p, seat, n["games"], n["wins"], figure(n["mean_score"])]
+        _plain(_("By seat (1 = first player)"), [_("player"), _("seat"), _("games"), _("wins"), _("mean score")],
+               [[p, seat, figure(n["games"]), figure(n["wins"]), figure(n["mean_score"])]
                 for p, f in data.items() for seat, n in f["by_seat"].items()], right_from=2),
     ]
     return Group(*(item for part in parts for item in (part, Text(""))))

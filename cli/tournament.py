@@ -10,6 +10,7 @@ import click
 
 from whispers.application import tournament as use
 from whispers.cli.common import emit_json, one_format, replace_file, store_option
+from whispers.cli.main import Spoken, SpokenGroup, said
 from whispers.ledger.words import N_, _, say, term
 
 format_options = [
@@ -68,7 +69,7 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societi
         console.print(_("No finished game yet."))
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.option("--games", required=True, metavar="G1,G2,...", help="The games to rank, by name.")
 @_with_formats
 @store_option
@@ -83,7 +84,7 @@ def standings(games: str, as_json: bool, as_csv: bool, store_url: str | None) ->
     _show(found.to_json(), _("standings"), as_json, as_csv, societies=True)
 
 
-@click.command("tournament")
+@click.command("tournament", cls=Spoken)
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @_with_formats
 @store_option
@@ -95,7 +96,7 @@ def ranking(file: Path, as_json: bool, as_csv: bool, store_url: str | None) -> N
     _show(found.to_json(), found.title, as_json, as_csv)
 
 
-class FileOrCommand(click.Group):
+class FileOrCommand(SpokenGroup):
     """`tournament FILE` ranks (as it always has); `tournament pair FILE` seats a round."""
 
     def make_context(self, info_name, args, parent=None, **extra):  # type: ignore[no-untyped-def]
@@ -106,7 +107,7 @@ class FileOrCommand(click.Group):
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "FILE [--json|--csv] [--store URL]")
         formatter.write_usage(ctx.command_path, "pair FILE --round N [--force] [--json] [--store URL]",
-                              prefix="   or: ")
+                              prefix=said("or:").rjust(len(said("Usage:"))) + " ")
 
 
 @click.group(cls=FileOrCommand)

@@ -9,9 +9,10 @@ import click
 
 from whispers.application import sharing
 from whispers.cli.common import emit_json, store_option
+from whispers.cli.main import Spoken
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--base", default="http://127.0.0.1:8000", show_default=True, metavar="URL",
               help="Where `whispers serve` is reached from the players' phones.")
@@ -39,7 +40,7 @@ def share(game: str, base: str, revoke: bool, qr_dir: str | None, as_json: bool,
         click.echo(f"QR code written: {path}")
 
 
-@click.command()
+@click.command(cls=Spoken)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),

@@ -9,7 +9,7 @@ from whispers.ledger.decrees import CardSheet, Catalogue, PlayCheck, check_play,
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.pins import content_hash
 from whispers.ledger.state import GameState, card_empire
-from whispers.ledger.words import n_, say
+from whispers.ledger.words import _, n_, say, term
 
 INSTANT = ("I", "when-drawn")
 """The timings of a decree played at once when drawn (REV 296; the official column of the same cards)."""
@@ -86,5 +86,6 @@ def check_drawn(state: GameState, society: str, effect: str, card: str, catalogu
                                   effect=effect))
         raise DecreeError(say("{society} has just drawn {drawn}: name the one played ({effect} is played as it is "
                               "drawn, REV 296)", society=society, drawn=drawn, effect=effect))
-    return PlayCheck(unchecked=(f"{effect}: the record does not name every card {society} drew, so whether "
-                                f"{card} was one of them could not be checked (REV 296)",))
+    return PlayCheck(unchecked=(_("{effect}: the record does not name every card {society} drew, so whether {card} "
+                                  "was one of them could not be checked (REV 296)").format(
+        effect=effect, society=term(society), card=card),))

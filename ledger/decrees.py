@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import CARDS_PER_DECK
-from whispers.ledger.words import n_, say, term, value_kind
+from whispers.ledger.words import _, n_, say, term, value_kind
 
 if TYPE_CHECKING:
     from whispers.ledger.ruleset import Ruleset
@@ -363,35 +363,37 @@ def check_play(catalogue: Catalogue, effect: str, played: str, paid: Iterable[st
     if deck not in decree.decks:
         raise DecreeError(n_("{effect} is on no {deck} card: the rulebooks put it in the {decks} deck",
                              "{effect} is on no {deck} card: the rulebooks put it in the {decks} decks",
-                             len(decree.decks), effect=effect, deck=deck, decks=_said_and(decree.decks)))
+                             len(decree.decks), effect=effect, deck=deck, decks=_terms_and(decree.decks)))
     known = [ref for ref in (played, *paid) if ":" in ref]
     repeated = [ref for ref, n in Counter(known).items() if n > 1]
     if repeated:
         raise DecreeError(say("card {card} is named twice: the played card already counts toward the cost (EN 382)",
                               card=repeated[0]))
     if sheet is None:
-        return PlayCheck(unchecked=(f"{effect}: no card sheet, so neither the card's effects nor the cost of "
-                                    f"{_and((played, *paid))} could be checked",))
+        cards = _said_and((played, *paid))
+        return PlayCheck(unchecked=(_("{effect}: no card sheet, so neither the card's effects nor the cost of "
+                                      "{cards} could be checked").format(effect=effect, cards=cards),))
     if ":" not in played:
-        return PlayCheck(unchecked=(f"{effect}: the record does not say which {deck} card was played, so its cost "
-                                    "could not be checked",))
+        return PlayCheck(unchecked=(say("{effect}: the record does not say which {deck} card was played, so its "
+                                        "cost could not be checked", effect=effect, deck=deck),))
     card = sheet.card(played)
     offered = card.offers(effect)
     if offered is None:
         raise DecreeError(say("card {card} does not carry {effect} (it carries {effects}, card sheet {sheet})",
-                              card=played, effect=effect, effects=_said_and(e.effect for e in card.effects),
+                              card=played, effect=effect, effects=_terms_and(e.effect for e in card.effects),
                               sheet=sheet.id))
     unknown = [ref for ref in paid if ":" not in ref]
     if unknown:
-        return PlayCheck(unchecked=(f"{effect}: the record does not say which {unknown[0]} card was paid, so "
-                                    "Treasure could not be told apart and the cost was not checked",))
+        return PlayCheck(unchecked=(say("{effect}: the record does not say which {deck} card was paid, so Treasure "
+                                        "could not be told apart and the cost was not checked", effect=effect,
+                                        deck=unknown[0]),))
     _match_cost(offered, card, tuple(sheet.card(ref) for ref in paid))
     return PlayCheck()
 
 
 def _match_cost(offered: CardEffect, played: Card, paid: tuple[Card, ...]) -> None:
     needed = Counter(offered.cost_list())
-    cost_words = _said_and(offered.cost_list())
+    cost_words = _terms_and(offered.cost_list())
     if needed[played.deck] < 1:
         raise DecreeError(say("{card} cannot pay for its own {effect}: the cost ({cost}) has no {deck} symbol",
                               card=played.ref, effect=offered.effect, cost=cost_words, deck=played.deck))
@@ -408,7 +410,7 @@ def _match_cost(offered: CardEffect, played: Card, paid: tuple[Card, ...]) -> No
                                   effect=offered.effect, cost=cost_words, played=played.ref))
     short = sum(needed.values())
     if short > wild:
-        missing = _said_and(tuple(deck for deck, n in needed.items() for _ in range(n)))
+        missing = _terms_and(tuple(deck for deck, n in needed.items() for _ in range(n)))
         raise DecreeError(n_("{effect} on {card} costs {cost}, the played card included: the payment is {n} more "
                              "card, for {missing} (EN 382)",
                              "{effect} on {card} costs {cost}, the played card included: the payment is {n} more "
@@ -422,12 +424,20 @@ def _match_cost(offered: CardEffect, played: Card, paid: tuple[Card, ...]) -> No
                              cost=cost_words))
 
 
-def _said_and(items: Iterable[str]) -> str:
+def _terms_and(items: Iterable[str]) -> str:
     """Decks (put in words) or effect ids, "a, b and c", in the reader's language (a refusal's list)."""
     items = [term(item) for item in items]
     if len(items) <= 1:
         return "".join(items) or say("nothing")
     return say("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def _said_and(items: Iterable[str]) -> str:
+    """Cards (`lion:2`, `bear`) listed as the reader's language lists them, each as the notation writes it."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items) or _("nothing")
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def _and(items: Iterable[str]) -> str:
@@ -722,7 +732,7 @@ class _SheetChecker:
             return None
         if deck not in decree.decks:
             self.problem(where, say("{effect} is not in the {deck} deck: the rulebooks put it in {decks} ({source})",
-                                    effect=effect, deck=deck, decks=_said_and(decree.decks),
+                                    effect=effect, deck=deck, decks=_terms_and(decree.decks),
                                     source=", ".join(decree.source)))
         if decree.card_set != card_set:
             self.problem(where, say("{effect} is a {set} effect, on a {text} card", effect=effect, set=decree.card_set,

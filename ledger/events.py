@@ -78,7 +78,7 @@ class GameStarted(Event):
     @staticmethod
     def upcast_v1_v2(fact: dict[str, Any]) -> None:
         """Version 1, before rulesets were pinned by content, had no ruleset hash: hash the embedded ruleset."""
-        from whispers.ledger.pins import content_hash
+        from whispers.ledger.content import content_hash
 
         fact["ruleset_hash"] = content_hash(fact["ruleset"])
 

@@ -5,6 +5,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from whispers.ledger import events as ev
+from whispers.ledger import numbering
 from whispers.ledger.board import Board
 from whispers.ledger.decrees import ATTACK_CARDS
 from whispers.ledger.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
@@ -51,7 +52,9 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     if event.MOVE:
         # only the last move: the earlier ones are the priors' own (a tuple of all of them, in every state of
         # the prior chain, took memory quadratic in the number of moves)
-        _set(new, prior=state, moves=(version,), version=version)
+        where, placed = numbering.place(new.round, event, new.placed)
+        _set(new, prior=state, moves=(version,), version=version, move_number=state.move_number + 1,
+             move_place=where, placed=placed)
     else:
         new.__dict__["version"] = version
     return new
@@ -160,6 +163,7 @@ def _a_phase(state: GameState, e: ev.PhaseStarted) -> GameState:
     return _changed(
         state,
         round=e.round,
+        placed=state.placed if e.round == state.round else {},
         phase=e.phase,
         step=0,
         last_actor=None,

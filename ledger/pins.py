@@ -9,24 +9,20 @@ fixtures/ by ledger.shipped, which pins a game's ruleset and board.
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from whispers.ledger.content import content_hash as content_hash
 from whispers.ledger.errors import BoardError, DecreeError, RulesetError, WhispersError
+from whispers.ledger.words import N_, _, say
 
 Kind = Literal["ruleset", "board", "decrees", "cards"]
 """`decrees`: the decree catalogue; `cards`: a card sheet (ledger.decrees)."""
 Status = Literal["shipped", "modified", "custom"]
-
-
-def content_hash(data: Mapping[str, Any]) -> str:
-    """"sha256:" and the hex digest of the canonical JSON of `data` (sorted keys, no spaces): how a board and a
-    ruleset are pinned. Comments, layout and the order of tables and keys in a file do not change it."""
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+KIND_WORDS: dict[str, str] = {"ruleset": N_("ruleset"), "board": N_("board"), "decrees": N_("decrees"),
+                              "cards": N_("cards")}
+"""What each kind of pinned file is called in a sentence (`Pin.sentence`), to be looked up in the reader's
+language."""
 
 
 def short(digest: str) -> str:
@@ -53,13 +49,15 @@ class Pin:
         return f"custom:{self.id} ({short(self.hash)})"
 
     def sentence(self) -> str:
-        """One line for `verify`: what this is, plainly, with the hashes."""
+        """One line for `verify`: what this is, plainly, with the hashes, in the reader's language (the id and
+        the hashes as they are)."""
+        kind = _(KIND_WORDS[self.kind])
         if self.status == "shipped":
-            return f"{self.kind}: {self.id} — the shipped {self.id} ({self.hash})"
+            return say("{kind}: {name} — the shipped {name} ({hash})", kind=kind, name=self.id, hash=self.hash)
         if self.status == "modified":
-            return (f"{self.kind}: {self.id} — MODIFIED, content differs from the shipped {self.id} "
-                    f"(this {self.kind} {self.hash}, shipped {self.shipped_hash})")
-        return f"{self.kind}: custom:{self.id} — not a shipped {self.kind} ({self.hash})"
+            return say("{kind}: {name} — MODIFIED, content differs from the shipped {name} (this {kind} {hash}, "
+                       "shipped {shipped})", kind=kind, name=self.id, hash=self.hash, shipped=self.shipped_hash)
+        return say("{kind}: custom:{name} — not a shipped {kind} ({hash})", kind=kind, name=self.id, hash=self.hash)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "hash": self.hash, "status": self.status, "label": self.label,

@@ -157,6 +157,12 @@ class GameState:
     the first move. The moves before it are in `prior`'s own `moves`."""
     prior: Optional["GameState"] = None
     """The state before the last move still standing."""
+    move_number: int = 0
+    """How many moves stand (a take-back returns to the count before it): the last one's `mN` label."""
+    move_place: str | None = None
+    """Where the last move standing was played (ledger/numbering.py): `2.bear.marshal`, `R2 deploy 3`."""
+    placed: Mapping[str, int] = field(default_factory=dict)
+    """This round's counts of moves by verb and by place, for the next move's place (ledger/numbering.py)."""
 
     # --- the map ---------------------------------------------------------------------------------
 

@@ -615,8 +615,12 @@ class Store:
             statement += "AND originator_version <= ? "
             params.append(version)
         if since is not None:
-            statement += "AND (originator_version = 1 OR originator_version >= ?) "
-            params.append(since)
+            # the first event, then a range from `since`: two lookups of the key (with an OR, SQLite walks the
+            # stream's every row, so a snapshot's tail cost as much as the whole record)
+            statement = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                         f"WHERE originator_id = ? AND originator_version = 1 UNION ALL {statement}"
+                         "AND originator_version >= ? AND originator_version > 1 ")
+            params = [originator.hex, *params, since]
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(statement + "ORDER BY originator_version", params)
             return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
@@ -627,16 +631,18 @@ class Store:
         """`_rows` on PostgreSQL: the three columns read, not the stream's id made a UUID again on every row."""
         from psycopg.sql import SQL, Identifier
 
-        statement = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s"
-                        ).format(schema=Identifier(recorder.datastore.schema),
-                                 table=Identifier(recorder.events_table_name))
+        select = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s"
+                     ).format(schema=Identifier(recorder.datastore.schema),
+                              table=Identifier(recorder.events_table_name))
+        statement = select
         params: list[Any] = [originator]
         if version is not None:
             statement += SQL(" AND originator_version <= %s")
             params.append(version)
-        if since is not None:
-            statement += SQL(" AND (originator_version = 1 OR originator_version >= %s)")
-            params.append(since)
+        if since is not None:  # the first event, then a range from `since`: two lookups of the key, as on SQLite
+            statement = (select + SQL(" AND originator_version = 1 UNION ALL ") + statement
+                         + SQL(" AND originator_version >= %s AND originator_version > 1"))
+            params = [originator, *params, since]
         with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(statement + SQL(" ORDER BY originator_version"), params, prepare=True)
             return [(row["originator_version"], row["topic"], bytes(row["state"])) for row in cursor.fetchall()]

@@ -23,6 +23,7 @@ from whispers.ledger.recordfile import chain
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.shipped import cards_pin, started_pins
 from whispers.ledger.state import GameState
+from whispers.ledger.words import say
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ def verify(facts: list[dict], source: str) -> Verified:
             try:
                 produced = rules.decide(state, command, shipped_catalogue())
                 if isinstance(event, ev.CardPlayed):
-                    unchecked.extend(f"event {number}: {note}" for note in _unchecked(state, event))
+                    unchecked.extend(say("event {n}: {note}", n=number, note=note)
+                                     for note in _unchecked(state, event))
             except WhispersError as exc:
                 line = format_event(event, borrowed=borrowed)
                 raise VerifyError(f"{source}: event {number} ({line}) is not legal: {exc}") from None

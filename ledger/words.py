@@ -98,7 +98,7 @@ def terms(words: Any) -> str:
 
 
 VERBATIM = frozenset({"game", "parent", "store", "file", "board", "ruleset", "note", "reason", "example", "text",
-                      "head", "line", "then", "author", "message"})
+                      "head", "line", "then", "author", "message", "name"})
 """Fields of a message that hold a user's or a file's text (a game's name may be `bear`): never put in words."""
 
 
@@ -255,14 +255,21 @@ def describe(event: ev.Event) -> str:
         case ev.RoundEnded(round=r):
             return say("round {round} ends", round=r)
         case ev.CardAttacked(effect=effect, empire=e, source=a, target=b, banners=n, controller=held):
-            return (f"{effect}: {e} attacks {b} from {a} with {plural(n, 'banner')} "
-                    f"(-{event.attacker_losses} {e}, -{event.defender_losses} {event.held_by}); {b} held by {held}")
+            return say("{effect}: {empire} attacks {target} from {source} with {banners} (-{attacker} {empire}, "
+                       "-{defender} {held_by}); {target} held by {controller}", effect=effect, empire=e, target=b,
+                       source=a, banners=plural(n, "banner"), attacker=event.attacker_losses,
+                       defender=event.defender_losses, held_by=event.held_by, controller=held)
         case ev.FirstPlayerPassed(first=f):
             return say("first player: {society}", society=f)
         case ev.GameDescribed(changes=changes):
-            said = {k: ", ".join(f"{s} {n or '(cleared)'}" for s, n in v.items()) if k == "seats"
-                    else ", ".join(v) if k == "tags" else "(cleared)" if v is None else v for k, v in changes.items()}
-            return "table facts: " + "; ".join(f"{key} {value}" for key, value in said.items())
+            cleared = _("(cleared)")
+            said = {k: ", ".join(f"{term(s)} {n or cleared}" for s, n in v.items()) if k == "seats"
+                    else ", ".join(v) if k == "tags" else cleared if v is None else v for k, v in changes.items()}
+            # the facts are the table's own words (a title, a player's name): never put in the glossary's
+            return say("table facts: {text}", text="; ".join(f"{key} {value}" for key, value in said.items()))
+        case ev.GameStarted(name=name, players=players, first=first):
+            return say("{game} set up: {players}; first player {society}", game=name, players=terms(players),
+                       society=first)
         case ev.GameForked(parent=parent, at=at):
             return say("forked from {parent} at event {at}", parent=parent, at=at)
         case ev.GameScored(scores=scores, winner=w, trail=trail):

@@ -13,7 +13,7 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.names import OFFICES
 from whispers.ledger.state import GameState, position_name
-from whispers.ledger.words import _, term
+from whispers.ledger.words import ENGLISH, _, plural, say, term, tongue
 from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.render import escape as _esc
 from whispers.projections.render import plain
@@ -23,6 +23,11 @@ SCALE = 1.6
 """Inches per unit of the board file's `pos`."""
 SEA_FILL, SEA_LINE, SEA_INK = "#e3f2fd", "#64b5f6", "#1565c0"
 
+
+
+def _order(order: str) -> str:
+    """An order as the map names it: `attack` in English, the rulebook's word for it in another language."""
+    return order.replace("_", " ") if tongue() is ENGLISH else term(order, "order")
 
 
 def _legend(state: GameState) -> str:
@@ -93,8 +98,8 @@ def _council(state: GameState, last: ev.Event | None, scores: Mapping[str, int |
         if_now = _esc(_("score if it ended now:"))
         outer.append(f"<TR><TD ALIGN='LEFT'>{if_now} {shown}</TD></TR>")
         if any(v is None for v in scores.values()):
-            outer.append("<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9'>? a sealed set, or tokens this viewer "
-                         "may not see</FONT></TD></TR>")
+            unknown = _esc(_("? a sealed set, or tokens this viewer may not see"))
+            outer.append(f"<TR><TD ALIGN='LEFT'><FONT POINT-SIZE='9'>{unknown}</FONT></TD></TR>")
     return ("<<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='1' CELLPADDING='3'>"
             + "".join(outer) + "</TABLE>>")
 
@@ -106,7 +111,8 @@ def _seas(g: Any, state: GameState) -> None:
     for sea in state.board.seas.values():
         attrs = {"id": f"sea_{sea.id}", "class": "sea", "shape": "ellipse", "style": "filled",
                  "fillcolor": SEA_FILL, "color": SEA_LINE, "fontcolor": SEA_INK, "fontsize": "11",
-                 "tooltip": plain(f"{sea.name}: on its shores {', '.join(regions[r].name for r in sea.coasts)}")}
+                 "tooltip": plain(say("{sea}: on its shores {regions}", sea=sea.name,
+                                      regions=", ".join(regions[r].name for r in sea.coasts)))}
         shores = [regions[r].pos for r in sea.coasts]
         if sea.pos is not None:
             attrs["pos"] = f"{sea.pos[0] * SCALE:.2f},{sea.pos[1] * SCALE:.2f}!"
@@ -128,7 +134,7 @@ def board_map(state: GameState, title: str | None = None, last: ev.Event | None 
     board = state.board
     pinned = all(region.pos is not None for region in board.regions.values())
     g = graphviz.Graph(name="map", engine="neato", comment=plain(f"whispers map of {state.name}"))
-    heading = title or f"{state.name} · {board.name} · after event {state.version}"
+    heading = title or say("{game} · {board} · after event {n}", game=state.name, board=board.name, n=state.version)
     g.attr(label=plain(heading), labelloc="t", fontname=FONT, fontsize="18", overlap="false" if not pinned else "true",
            splines="true", outputorder="edgesfirst", pad="0.4", bgcolor="white", sep="+12")
     g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
@@ -141,12 +147,11 @@ def board_map(state: GameState, title: str | None = None, last: ev.Event | None 
         colour = empire_colour(controller)
         home = empire_colour(region.home)
         count = state.banners_in(region.id)
-        marks = " · ".join(m for m, on in (("farm", region.farm), ("fort", region.fort)) if on)
+        marks = " · ".join(m for m, on in ((_("farm"), region.farm), (_("fort"), region.fort)) if on)
         cities = "●" * region.cities
         rows = [f"<B>{_esc(region.name)}</B>"]
-        details = " · ".join(x for x in (f"{cities} {region.cities} city" if region.cities else "", marks) if x)
-        if region.cities > 1:
-            details = details.replace(" city", " cities")
+        counted = cities + " " + plural(region.cities, "city") if region.cities else ""
+        details = " · ".join(x for x in (counted, marks) if x)
         if details:
             rows.append(f"<FONT POINT-SIZE='9'>{_esc(details)}</FONT>")
         if count:
@@ -161,11 +166,13 @@ def board_map(state: GameState, title: str | None = None, last: ev.Event | None 
                 f"<FONT COLOR='{society_colour(s).strong}'><B>◆ {_esc(term(s))}</B></FONT>" for s in agents[region.id])
             rows.append(f"<FONT POINT-SIZE='9'>{names}</FONT>")
         if isinstance(last, ev.BannersRecruited) and region.id in last.placed:
-            rows.append(f"<FONT POINT-SIZE='9'><B>+{last.placed[region.id]} recruited</B></FONT>")
+            recruited = _esc(say("+{n} recruited", n=last.placed[region.id]))
+            rows.append(f"<FONT POINT-SIZE='9'><B>{recruited}</B></FONT>")
         attrs = {
             "id": region.id, "class": f"region controller-{controller} home-{region.home}",
             "fillcolor": colour.light, "color": home.strong, "penwidth": "3" if region.fort else "1.5",
-            "tooltip": plain(f"{region.name}: home {region.home}, held by {controller}"),
+            "tooltip": plain(say("{region}: home {home}, held by {controller}", region=region.name, home=region.home,
+                                 controller=controller)),
         }
         if region.pos is not None:
             x, y = region.pos
@@ -181,11 +188,13 @@ def board_map(state: GameState, title: str | None = None, last: ev.Event | None 
     if isinstance(last, ev.Attacked):
         colour = empire_colour(last.empire)
         g.edge(last.source, last.target, dir="forward", color=colour.strong, penwidth="4", arrowsize="1.6",
-               label=plain(f"attack ×{last.banners}"), fontcolor=colour.strong, fontsize="14", fontname=FONT,
+               label=plain(say("{order} ×{n}", order=_order("attack"), n=last.banners)), fontcolor=colour.strong,
+               fontsize="14", fontname=FONT,
                **{"class": "last-move attack"})
     xs = [region.pos[0] for region in board.regions.values() if region.pos is not None]
     ys = [region.pos[1] for region in board.regions.values() if region.pos is not None]
-    g.node("council", _council(state, last, scores, phase or f"round {state.round} · {state.phase}"),
+    phase = phase or say("round {round} · {phase}", round=state.round, phase=term(state.phase, "phase"))
+    g.node("council", _council(state, last, scores, phase),
            shape="plaintext", style="", fontsize="11", margin="0",
            **({"pos": f"{max(xs) * SCALE + 4.2:.2f},{max(ys) * SCALE - 2.2:.2f}!"} if pinned and xs else {}))
     g.node("legend", _legend(state), shape="plaintext", style="", fontsize="10", margin="0",

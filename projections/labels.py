@@ -16,16 +16,9 @@ from dataclasses import dataclass
 
 from whispers.ledger import events as ev
 from whispers.ledger.errors import StoreError
+from whispers.ledger.numbering import place
+from whispers.ledger.words import say
 from whispers.projections.replay import standing
-
-_VERBS: dict[type, str] = {
-    ev.LoyaltyRecorded: "loyalty", ev.LoyaltyCommitted: "loyalty", ev.AgentDeployed: "deploy",
-    ev.AgentRetrieved: "retrieve",
-    ev.CardPlayed: "play", ev.CardsDiscarded: "discard", ev.LoyaltySwapped: "swap", ev.SwapPassed: "pass",
-    ev.LoyaltyRevealed: "reveal", ev.AfterOrderPassed: "no-card", ev.RulingApplied: "ruling",
-    ev.TableChecked: "check",
-}
-_ORDERS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
 
 
 class UnknownLabel(StoreError):
@@ -49,24 +42,16 @@ class Label:
 def labels(events: Sequence[ev.Event]) -> dict[int, Label]:
     """The label of each standing move, by its event number."""
     found: dict[int, Label] = {}
-    seen: dict[str, int] = {}
-    counts: dict[tuple[int, str], int] = {}
+    counted: dict[str, int] = {}
     round_ = 1
     for version, event in standing(events):
         if isinstance(event, ev.PhaseStarted):
+            if event.round != round_:
+                counted = {}
             round_ = event.round
-        if not event.MOVE:
-            continue
-        if isinstance(event, _ORDERS):
-            place = f"{round_}.{event.empire}.{event.office}"
-        else:
-            verb = _VERBS.get(type(event), type(event).__name__.lower())
-            counts[round_, verb] = counts.get((round_, verb), 0) + 1
-            place = f"R{round_} {verb} {counts[round_, verb]}"
-        seen[place] = seen.get(place, 0) + 1
-        if seen[place] > 1:
-            place = f"{place}#{seen[place]}"
-        found[version] = Label(version, len(found) + 1, place)
+        if event.MOVE:
+            where, counted = place(round_, event, counted)
+            found[version] = Label(version, len(found) + 1, where)
     return found
 
 
@@ -116,4 +101,6 @@ def label_at(events: Sequence[ev.Event], version: int) -> str:
     if version in found:
         return str(found[version])
     before = max(found, default=None)
-    return f"event {version}" + ("" if before is None else f" after {found[before]}")
+    if before is None:
+        return say("event {n}", n=version)
+    return say("event {n} after {move}", n=version, move=str(found[before]))

@@ -13,7 +13,7 @@ from whispers.ledger.names import SLOTS
 from whispers.ledger.notation import format_header
 from whispers.ledger.notes import shown_by
 from whispers.ledger.text import one_line
-from whispers.ledger.words import say
+from whispers.ledger.words import _, say
 from whispers.projections.labels import labels as move_labels
 from whispers.projections.visibility import AnyViewer, final_reveal, move_line
 
@@ -37,7 +37,7 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
     or a card lending a position) is written with its `at=` and reads back to the same move."""
     from whispers.ledger.evolve import evolve
     from whispers.ledger.legal import window_waits
-    from whispers.ledger.pins import short
+    from whispers.ledger.pins import KIND_WORDS, short
     from whispers.ledger.shipped import cards_pin, started_pins
     from whispers.ledger.words import describe
 
@@ -52,14 +52,16 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
         if isinstance(event, ev.GameStarted):
             refs = {}
             for pin in (*started_pins(event), *filter(None, [cards_pin(event)])):
+                kind = _(KIND_WORDS[pin.kind])
                 if pin.status == "custom":
-                    yield (f"# {pin.kind} {pin.label} is not shipped: whispers import looks for "
-                           f"{pin.id}.toml beside this file")
+                    yield "# " + say("{kind} {label} is not shipped: whispers import looks for {file} beside this "
+                                     "file", kind=kind, label=pin.label, file=f"{pin.id}.toml")
                 elif pin.status == "modified":
                     # Not the bare id: an import would read that as the shipped one and replay other rules.
                     refs[pin.kind] = f"{pin.id}-modified-{short(pin.hash)}"
-                    yield (f"# {pin.kind} {pin.label}: MODIFIED, not the shipped {pin.id} ({pin.hash}); whispers "
-                           f"import looks for {refs[pin.kind]}.toml beside this file and needs --allow-modified")
+                    yield "# " + say("{kind} {label}: MODIFIED, not the shipped {name} ({hash}); whispers import "
+                                     "looks for {file} beside this file and needs --allow-modified", kind=kind,
+                                     label=pin.label, name=pin.id, hash=pin.hash, file=f"{refs[pin.kind]}.toml")
             yield format_header(event, refs.get("ruleset"), refs.get("board"), refs.get("cards"))
         else:
             borrowed = state is not None and state.pending is not None

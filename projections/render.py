@@ -12,12 +12,13 @@ from pathlib import Path
 
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.safefile import write_file
+from whispers.ledger.words import N_, _, say
 
 FORMATS: dict[str, str | None] = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """Output suffix -> Graphviz output format (None: the DOT source itself)."""
 
-MISSING = ("Graphviz's dot program is not installed: apt-get install graphviz (or brew install graphviz), "
-           "or write .dot")
+MISSING = N_("Graphviz's dot program is not installed: apt-get install graphviz (or brew install graphviz), "
+             "or write .dot")
 
 
 class PictureError(WhispersError):
@@ -28,7 +29,7 @@ class GraphvizMissing(PictureError):
     """Graphviz's programs are not on PATH."""
 
     def __init__(self) -> None:
-        super().__init__(MISSING)
+        super().__init__(_(MISSING))
 
 
 # What XML 1.0 cannot hold (C0 controls but tab and line ends, lone surrogates, U+FFFE/U+FFFF): Graphviz's
@@ -69,7 +70,8 @@ def output_format(path: Path | str) -> str | None:
         return None
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        raise PictureError(f"{path}: write a file ending in .dot, .svg, .png or .pdf (not {suffix or 'no suffix'!r})")
+        raise PictureError(say("{file}: write a file ending in .dot, .svg, .png or .pdf (not {suffix})", file=str(path),
+                               suffix=repr(suffix) if suffix else _("no suffix")))
     return FORMATS[suffix]
 
 
@@ -92,7 +94,8 @@ def write(source: str, path: Path | str, engine: str = "dot") -> None:
     try:
         write_file(path, data)
     except OSError as exc:
-        raise PictureError(f"cannot write {path}: {exc.strerror or exc}") from None
+        reason = exc.strerror or str(exc)
+        raise PictureError(say("cannot write {file}: {reason}", file=str(path), reason=reason)) from None
 
 
 def render(source: str, fmt: str, engine: str = "dot") -> bytes:
@@ -110,4 +113,5 @@ def render(source: str, fmt: str, engine: str = "dot") -> bytes:
     except subprocess.CalledProcessError as exc:
         stderr = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
         first = next((line.strip() for line in stderr.splitlines() if line.strip()), f"exit status {exc.returncode}")
-        raise PictureError(f"Graphviz's {engine} could not draw it: {first}") from None
+        raise PictureError(say("Graphviz's {program} could not draw it: {message}", program=engine, message=first)
+                           ) from None

@@ -24,7 +24,18 @@ from whispers.ledger.legal import order_actor
 from whispers.ledger.names import OFFICES, SLOTS
 from whispers.ledger.shipped import labels as pin_labels
 from whispers.ledger.state import GameState
-from whispers.ledger.words import ENGLISH, _, office_skip_reason, plural, say, skip_reason, term, terms, tongue
+from whispers.ledger.words import (
+    ENGLISH,
+    _,
+    office_skip_reason,
+    plural,
+    position,
+    say,
+    skip_reason,
+    term,
+    terms,
+    tongue,
+)
 from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.labels import Label, labels
 from whispers.projections.render import PictureError, plain
@@ -58,6 +69,8 @@ class Node:
     """How this office came to act out of sequence: swap or card (None: in its turn)."""
     label: str | None = None
     """The move's label a person can say (projections/labels.py): `m23 2.bear.marshal`."""
+    lost: bool = False
+    """A supply check that cost banners (drawn in orange)."""
 
 
 @dataclass
@@ -90,7 +103,7 @@ class Round:
     """Societies that kept their loyalty tokens in the swap phase."""
 
     def closing(self) -> list[str]:
-        kept = [f"kept their loyalty: {', '.join(self.passed)}"] if self.passed else []
+        kept = [say("kept their loyalty: {societies}", societies=terms(self.passed))] if self.passed else []
         return [*self.end, *kept]
 
 
@@ -170,31 +183,38 @@ class _Reader:
             case ev.SupplyChecked():
                 self.supply(event)
             case ev.SupplySuspended(effect=effect) if self.turn is not None:
-                self.node("supply", None, SUPPLY_COLUMN, None, "<B>supply check</B>", [f"suspended ({effect})"])
+                self.node("supply", None, SUPPLY_COLUMN, None, _head(_("supply check")),
+                          [say("suspended ({effect})", effect=effect)])
             case ev.DeferredSupplyChecked():
+                lost = ", ".join(say("{region} −{n} {empire}", region=region, n=n, empire=empire)
+                                 for region, (empire, n) in event.losses.items())
                 self.current_round().end.append(
-                    "deferred supply check (hoard): " + (", ".join(
-                        f"{region} −{n} {empire}" for region, (empire, n) in event.losses.items()) or "no losses"))
+                    say("deferred supply check (hoard): {lost}", lost=lost or _("no losses")))
             case ev.CardAttacked() if (last := self.last_node()) is not None:
                 # the Bear's extra attack belongs to the attack (or the card) just drawn
-                last.lines.append(f"{event.effect}: {event.source} → {event.target}: {event.banners} v "
-                                  f"{event.defending}, losses {event.attacker_losses} {event.empire} / "
-                                  f"{event.defender_losses} {event.held_by}")
+                last.lines.append(say("{effect}: {source} → {target}: {banners} v {defending}, losses "
+                                      "{attacker} {empire} / {defender} {held_by}", effect=event.effect,
+                                      source=event.source, target=event.target, banners=event.banners,
+                                      defending=event.defending, attacker=event.attacker_losses, empire=event.empire,
+                                      defender=event.defender_losses, held_by=event.held_by))
             case ev.CardPlayed():
                 self.card(state, event)
             case ev.RulingApplied():
                 self.ruling(state, event)
             case ev.LoyaltySwapped(society=society, slots=(a, b), revealed=revealed):
                 self.current_round().end.append(
-                    self.labelled(f"{society} swaps {a} ↔ {b}: {a} {revealed[a]}, {b} {revealed[b]}"))
+                    self.labelled(say("{society} swaps {a} ↔ {b}: {a} {shows_a}, {b} {shows_b}", society=society,
+                                      a=a, b=b, shows_a=revealed[a], shows_b=revealed[b])))
             case ev.SwapPassed(society=society):
                 self.current_round().passed.append(society)
             case ev.Skipped(society=society, phase="swap", reason=reason):
-                self.current_round().end.append(f"{society} cannot swap: {skip_reason(reason)}")
+                self.current_round().end.append(say("{society} cannot swap: {why}", society=society,
+                                                    why=skip_reason(reason)))
             case ev.CardsDiscarded(society=society, cards=cards):
-                self.current_round().end.append(self.labelled(f"{society} discards {_cards(len(cards))}"))
+                self.current_round().end.append(self.labelled(say("{society} discards {cards}", society=society,
+                                                                  cards=_cards(len(cards)))))
             case ev.FirstPlayerPassed(first=first):
-                self.current_round().end.append(f"first player → {first}")
+                self.current_round().end.append(say("first player → {society}", society=first))
             case ev.GameScored():
                 self.scores = event
 
@@ -224,7 +244,7 @@ class _Reader:
         node.label = self.label
         self.link(node, leap)
         if isinstance(e, ev.AgentSwapped):
-            self.pending_leap = ("swap", node.id, e.society, f"swap → {e.target}")
+            self.pending_leap = ("swap", node.id, e.society, say("swap → {target}", target=position(e.target)))
 
     def skipped(self, state: GameState, e: ev.OfficeSkipped) -> None:
         leap = self.pending_leap
@@ -232,7 +252,7 @@ class _Reader:
         if state.pending is not None:
             positions = state.pending.positions
             office = positions[0][1] if len(positions) == 1 and positions[0][0] == state.empire else e.office
-            words = ", ".join(f"{p[0]}.{p[1]}" for p in positions)
+            words = ", ".join(position(f"{p[0]}.{p[1]}") for p in positions)
             head = _head(term(office), _("swapped in") if leap and leap[0] == "swap" else _("lent"))
             node = self.node("skipped", office, self.column(state, state.empire, office), e.controller, head,
                              [say("skipped: {why}", why=why) if words in why
@@ -262,27 +282,30 @@ class _Reader:
     def owed(self, state: GameState) -> None:
         """A record that stops between a leap and its order: show the order as owed."""
         assert self.pending_leap is not None
-        where = ", ".join(f"{p[0]}.{p[1]}" for p in state.pending.positions) if state.pending else "?"
+        where = ", ".join(position(f"{p[0]}.{p[1]}") for p in state.pending.positions) if state.pending else "?"
         node = self.node("owed", None, min(state.office_index, SUPPLY_COLUMN - 1), self.pending_leap[2],
-                         "<B>owed</B>", [f"an order at {where}"])
+                         _head(_("owed")), [say("an order at {positions}", positions=where)])
         self.link(node, self.pending_leap)
 
     def supply(self, e: ev.SupplyChecked) -> None:
         if self.turn is None:
             return
-        self.node("supply", None, SUPPLY_COLUMN, None, "<B>supply check</B>", _supply_lines(e))
+        node = self.node("supply", None, SUPPLY_COLUMN, None, _head(_("supply check")), _supply_lines(e))
+        node.lost = bool(e.losses)
 
     def card(self, state: GameState, e: ev.CardPlayed) -> None:
         effects = _effect_words(e.effects)
-        played = f"{e.card} ({e.effect})" if e.effect else e.card
-        note = self.labelled(f"{e.society} plays {played}" + (f": {effects}" if effects else ""))
+        played = say("{card} ({effect})", card=e.card, effect=e.effect) if e.effect else e.card
+        note = self.labelled(say("{society} plays {card}: {effects}", society=e.society, card=played, effects=effects)
+                             if effects else say("{society} plays {card}", society=e.society, card=played))
         if e.effect in ("midnight-oil", "succession-crisis"):
-            self.effect_leap = f"card {e.card}: {e.effect}"
+            self.effect_leap = say("card {card}: {effect}", card=e.card, effect=e.effect)
         if e.act is not None:
-            note += f" · takes the {e.act.replace('.', ' ')} order"
-        self.agent_leaps(e.effects, e.society, f"card {e.card}", "card-agent")
+            note += " · " + say("takes the {position} order", position=_spaced(e.act))
+        self.agent_leaps(e.effects, e.society, say("card {card}", card=e.card), "card-agent")
         if e.act is not None:
-            self.pending_leap = ("card", e.act, e.society, f"card {e.card}: {e.act}")
+            self.pending_leap = ("card", e.act, e.society, say("card {card}: {position}", card=e.card,
+                                                               position=position(e.act)))
         last = self.last_node()
         if e.act is None and last is not None and last.kind != "supply" and e.society != order_actor(state):
             last.notes.append(note)  # played after the order just taken (EN; REV type-I when drawn)
@@ -291,7 +314,8 @@ class _Reader:
 
     def ruling(self, state: GameState, e: ev.RulingApplied) -> None:
         effects = _effect_words(e.effects)
-        note = f"ruling: {e.reason}" + (f" ({effects})" if effects else "")
+        note = (say("ruling: {reason} ({effects})", reason=e.reason, effects=effects) if effects
+                else say("ruling: {reason}", reason=e.reason))
         last = self.last_node()
         if state.phase == "empire" and last is not None:
             last.notes.append(note)
@@ -299,7 +323,7 @@ class _Reader:
             self.waiting.append(note)
         else:
             self.current_round().end.append(note)
-        self.agent_leaps(e.effects, None, "ruling", "ruling-agent")
+        self.agent_leaps(e.effects, None, _("ruling"), "ruling-agent")
 
     def agent_leaps(self, effects: ev.Effects, society: str | None, why: str, kind: str) -> None:
         if not effects.agent:
@@ -313,7 +337,8 @@ class _Reader:
             mover = society or s.council.get((tail[0], tail[1]))
             fallback = host.id if host is not None else ""
             self.leaps.append(Leap(kind, s.round, (tail[0], tail[1]), (head[0], head[1]), mover,
-                                   f"{why}: agent {source} → {target}", fallback))
+                                   say("{why}: agent {source} → {target}", why=why, source=position(source),
+                                       target=position(target)), fallback))
 
 
 def _label_text(label: Label) -> str:
@@ -322,6 +347,11 @@ def _label_text(label: Label) -> str:
 
 def _cards(n: int) -> str:
     return plural(n, "card")
+
+
+def _spaced(act: str) -> str:
+    """A council position as a card's `act` names it in a note: `bear sheriff` (the empire's and office's terms)."""
+    return act.replace(".", " ") if tongue() is ENGLISH else position(act)
 
 
 def _head(office: str, how: str | None = None) -> str:
@@ -338,36 +368,44 @@ def _order_name(order: str) -> str:
 def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
     match e:
         case ev.BannersRecruited():
-            short = f" (reserve short of {e.counted})" if e.amount < e.counted else ""
+            order = _order_name(e.order)
             placed = ", ".join(f"{r} +{n}" for r, n in e.placed.items())
-            return [f"{_order_name(e.order)}: +{e.amount}{short}", placed or "nothing to place"]
+            amount = (say("{order}: +{n} (reserve short of {counted})", order=order, n=e.amount, counted=e.counted)
+                      if e.amount < e.counted else say("{order}: +{n}", order=order, n=e.amount))
+            return [amount, placed or _("nothing to place")]
         case ev.CardsDrawn():
-            reshuffled = f" (reshuffled {e.reshuffled})" if e.reshuffled else ""
-            lines = [f"{_order_name(e.order)}: {_cards(e.drawn)}{reshuffled}"]
+            order, cards = _order_name(e.order), _cards(e.drawn)
+            lines = [say("{order}: {cards} (reshuffled {n})", order=order, cards=cards, n=e.reshuffled)
+                     if e.reshuffled else say("{order}: {cards}", order=order, cards=cards)]
             if e.cards and can_see(viewer, e):
                 lines.append(", ".join(e.cards))
             return lines
         case ev.Attacked() if e.defending == 0:
             # an empty region: no combat, no defender's losses; only a fort (or kill-all) costs the attacker anything
-            lost = "all lost to the fort" if e.fort_kill and "kill-all" not in e.cards else "all lost"
-            result = "moved in" if e.army > e.attacker_losses else lost
-            losses = f"the fort kills {e.fort_kill}" if e.fort_kill else "no losses"
-            return [f"attack {e.source} → {e.target}: {e.army} v none, {result}", losses, *_attack_cards(e)]
+            lost = _("all lost to the fort") if e.fort_kill and "kill-all" not in e.cards else _("all lost")
+            result = _("moved in") if e.army > e.attacker_losses else lost
+            losses = say("the fort kills {n}", n=e.fort_kill) if e.fort_kill else _("no losses")
+            return [say("{order} {source} → {target}: {army} v none, {result}", order=_order_name("attack"),
+                        source=e.source, target=e.target, army=e.army, result=result), losses, *_attack_cards(e)]
         case ev.Attacked():
             survivors = e.army - e.attacker_losses
             if e.controller == e.empire and survivors:
-                result = "taken"
+                result = _("taken")
             elif e.defending - e.defender_losses > 0:
-                result = "held"
+                result = _("held")
             else:
-                result = "both wiped out"
-            fort = f", fort kills {e.fort_kill}" if e.fort_kill else ""
-            return [f"attack {e.source} → {e.target}: {e.army} v {e.defending}, {result}",
-                    f"losses {e.attacker_losses} {e.empire} / {e.defender_losses} {e.held_by}{fort}",
+                result = _("both wiped out")
+            losses = {"attacker": e.attacker_losses, "empire": e.empire, "defender": e.defender_losses,
+                      "held_by": e.held_by}
+            return [say("{order} {source} → {target}: {army} v {defending}, {result}", order=_order_name("attack"),
+                        source=e.source, target=e.target, army=e.army, defending=e.defending, result=result),
+                    say("losses {attacker} {empire} / {defender} {held_by}, fort kills {fort}", fort=e.fort_kill,
+                        **losses) if e.fort_kill else say("losses {attacker} {empire} / {defender} {held_by}",
+                                                          **losses),
                     *_attack_cards(e)]
         case ev.AgentSwapped():
-            trade = f"trades with {e.displaced}" if e.displaced else "to the empty seat"
-            return [f"swap agent → {e.target}", trade]
+            trade = say("trades with {society}", society=e.displaced) if e.displaced else _("to the empty seat")
+            return [say("{order} → {target}", order=_order_name("swap_agent"), target=position(e.target)), trade]
     return [type(e).__name__]
 
 
@@ -375,27 +413,28 @@ def _attack_cards(e: ev.Attacked) -> list[str]:
     """The decree cards an attack carried (issue 11), and what they brought."""
     if not e.cards:
         return []
-    brought = [f"+{e.added} from the reserve"] if e.added else []
-    brought += [f"+{n} from {region}" for region, n in e.reinforced]
-    brought += [f"{region} +{n} back" for region, n in (e.returned or {}).items()]
+    brought = [say("+{n} from the reserve", n=e.added)] if e.added else []
+    brought += [say("+{n} from {region}", n=n, region=region) for region, n in e.reinforced]
+    brought += [say("{region} +{n} back", region=region, n=n) for region, n in (e.returned or {}).items()]
     return [", ".join(e.cards) + (f": {', '.join(brought)}" if brought else "")]
 
 
 def _supply_lines(e: ev.SupplyChecked) -> list[str]:
     if not e.losses:
-        return ["no losses"]
+        return [_("no losses")]
     by_empire: dict[str, list[tuple[str, int]]] = {}
     for region, (empire, n) in e.losses.items():
         by_empire.setdefault(empire, []).append((region, n))
-    return [f"{empire} −{sum(n for _, n in lost)}: " + ", ".join(f"{r} {n}" for r, n in lost)
-            for empire, lost in by_empire.items()]
+    return [say("{empire} −{n}: {regions}", empire=empire, n=sum(n for _r, n in lost),
+                regions=", ".join(f"{r} {n}" for r, n in lost)) for empire, lost in by_empire.items()]
 
 
 def _effect_words(effects: ev.Effects) -> str:
-    words = [f"+{n} {e} in {r}" for e, r, n in effects.add]
-    words += [f"−{n} {e} in {r}" for r, e, n in effects.kill]
-    words += [f"{n} {e} {a} → {b}" for a, b, e, n in effects.move]
-    words += [f"agent {a} → {b}" for a, b in effects.agent]
+    words = [say("+{n} {empire} in {region}", n=n, empire=e, region=r) for e, r, n in effects.add]
+    words += [say("−{n} {empire} in {region}", n=n, empire=e, region=r) for r, e, n in effects.kill]
+    words += [say("{n} {empire} {source} → {target}", n=n, empire=e, source=a, target=b)
+              for a, b, e, n in effects.move]
+    words += [say("agent {source} → {target}", source=position(a), target=position(b)) for a, b in effects.agent]
     return ", ".join(words)
 
 
@@ -415,15 +454,15 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: AnyVi
     kept = standing(events)
     events = [e for _, e in kept]
     if not events or not isinstance(events[0], ev.GameStarted):
-        raise PictureError("the record does not begin with its game line")
+        raise PictureError(_("the record does not begin with its game line"))
     started = events[0]
     check_viewer(started.name, started.players, viewer)
     reader = _Reader(viewer)
     reader.read(kept, named)
     played = [r for r in sorted(reader.rounds) if reader.rounds[r].turns]
     if round is not None and round not in reader.rounds:
-        have = f"rounds {played[0]} to {played[-1]}" if played else "no round yet"
-        raise PictureError(f"{started.name} has no round {round} ({have})")
+        have = say("rounds {first} to {last}", first=played[0], last=played[-1]) if played else _("no round yet")
+        raise PictureError(say("{game} has no round {round} ({have})", game=started.name, round=round, have=have))
     shown = [reader.rounds[r] for r in sorted(reader.rounds) if round in (None, r)]
     assert reader.state is not None
     state = reader.state
@@ -546,7 +585,7 @@ def _draw_node(tg: Any, node: Node, width: float | None = None) -> None:
     who = node.society
     colour = society_colour(who)
     if node.kind == "supply":
-        lost = node.lines != ["no losses"]
+        lost = node.lost
         attrs.update({"class": "supply", "shape": "box", "style": "rounded,filled", "fontsize": "10",
                       "fillcolor": "#fff3e0" if lost else "#fafafa", "color": "#e65100" if lost else "#bdbdbd",
                       "fontcolor": "#000000" if lost else "#757575"})
@@ -594,28 +633,32 @@ def _ink(node: Node, colour: Any) -> str:
 
 
 def _legend(started: ev.GameStarted, state: GameState, viewer: AnyViewer) -> str:
-    rows = ["<TR><TD COLSPAN='3' ALIGN='LEFT'><B>Societies</B></TD></TR>"]
+    societies = _esc(_("Societies"))
+    rows = [f"<TR><TD COLSPAN='3' ALIGN='LEFT'><B>{societies}</B></TD></TR>"]
     for society in started.players:
         colour = society_colour(society)
         loyalty = state.loyalty.get(society)
-        known = "loyalty not yet recorded"  # never an empty <FONT>: Graphviz refuses it
+        known = _("loyalty not yet recorded")  # never an empty <FONT>: Graphviz refuses it
         if loyalty is not None:
             # stricter than state_view at the end (tests/test_pictures.py holds it): only the revealed slots
             if loyalty.tokens is not None and knows(viewer, society):
-                known = " · ".join(f"{slot} {loyalty.tokens[slot]}" for slot in SLOTS)
+                known = " · ".join(f"{term(slot)} {term(loyalty.tokens[slot])}" for slot in SLOTS)
             elif loyalty.revealed:
-                known = " · ".join(f"{slot} {loyalty.revealed[slot]}" for slot in SLOTS if slot in loyalty.revealed)
-                known += " (revealed)"
+                shown = " · ".join(f"{term(slot)} {term(loyalty.revealed[slot])}" for slot in SLOTS
+                                   if slot in loyalty.revealed)
+                known = say("{tokens} (revealed)", tokens=shown)
             else:
-                known = "loyalty sealed" if viewer_of(viewer).sees_all else "loyalty concealed"
+                known = _("loyalty sealed") if viewer_of(viewer).sees_all else _("loyalty concealed")
         rows.append(f"<TR><TD BGCOLOR='{colour.light}' COLOR='{colour.strong}' BORDER='2' WIDTH='18'> </TD>"
-                    f"<TD ALIGN='LEFT'><B>{_esc(society)}</B></TD>"
+                    f"<TD ALIGN='LEFT'><B>{_esc(term(society))}</B></TD>"
                     f"<TD ALIGN='LEFT'><FONT POINT-SIZE='10'>{_esc(known)}</FONT></TD></TR>")
-    empires = " ".join(f"<FONT COLOR='{empire_colour(e).strong}'><B>{_esc(e)}</B></FONT>" for e in state.board.empires)
-    rows.append(f"<TR><TD COLSPAN='3' ALIGN='LEFT'>Empires, in turn order: {empires}</TD></TR>")
-    rows.append("<TR><TD COLSPAN='3' ALIGN='LEFT'><FONT POINT-SIZE='10'>"
-                "solid arrow: the next office · dashed arrow: a time leap (swap agent, a card lending a position, "
-                "an agent moved by a card or ruling) · faded: skipped</FONT></TD></TR>")
+    empires = " ".join(f"<FONT COLOR='{empire_colour(e).strong}'><B>{_esc(term(e))}</B></FONT>"
+                       for e in state.board.empires)
+    in_order = _esc(_("Empires, in turn order:"))
+    rows.append(f"<TR><TD COLSPAN='3' ALIGN='LEFT'>{in_order} {empires}</TD></TR>")
+    arrows = _esc(_("solid arrow: the next office · dashed arrow: a time leap (swap agent, a card lending a position, "
+                    "an agent moved by a card or ruling) · faded: skipped"))
+    rows.append(f"<TR><TD COLSPAN='3' ALIGN='LEFT'><FONT POINT-SIZE='10'>{arrows}</FONT></TD></TR>")
     return ("<TABLE BORDER='1' COLOR='#bdbdbd' CELLBORDER='0' CELLSPACING='2' CELLPADDING='3'>"
             + "".join(rows) + "</TABLE>")
 
@@ -626,9 +669,10 @@ def _heading(title: str, subtitle: str, legend: str, scored: ev.GameScored | Non
              f"<BR/><FONT POINT-SIZE='13'>{_esc(subtitle)}</FONT></TD>",
              f"<TD VALIGN='TOP'>{legend}</TD>"]
     if scored is not None:
-        totals = "<BR/>".join(f"{_esc(s)} {scored.scores[s]['total']}" for s in scored.ranking)
-        winner = (f"winner: {scored.winner}" if scored.winner
-                  else f"tied: {', '.join(scored.tied) or 'no winner'}")
+        totals = "<BR/>".join(f"{_esc(term(s))} {scored.scores[s]['total']}" for s in scored.ranking)
+        winner = (say("winner: {society}", society=scored.winner) if scored.winner
+                  else say("tied: {societies}", societies=terms(scored.tied) or _("no winner")))
+        final = _esc(_("final scores"))
         cells.append(f"<TD VALIGN='TOP' BGCOLOR='#fffde7' COLOR='#f9a825' BORDER='1' BALIGN='LEFT'>"
-                     f"<B>final scores</B><BR/>{totals}<BR/><B>{_esc(winner)}</B></TD>")
+                     f"<B>{final}</B><BR/>{totals}<BR/><B>{_esc(winner)}</B></TD>")
     return "<<TABLE BORDER='0' CELLSPACING='12' CELLPADDING='6'><TR>" + "".join(cells) + "</TR></TABLE>>"

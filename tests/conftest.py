@@ -1,8 +1,9 @@
 """Shared fixtures.
 
 PostgreSQL: tests marked `postgres` use the `pg_url` fixture, a store URL on database `test` at 127.0.0.1:5432
-(user `postgres`, trust auth) with a schema of its own for the test session, dropped at the end. When the server
-is unreachable those tests are skipped, unless WHISPERS_REQUIRE_POSTGRES=1 (as in CI), when they fail.
+(user `postgres`, trust auth) with a schema of its own for the test session, dropped at the end (or `pg_own_url`,
+a schema of the test's own). When the server is unreachable those tests are skipped, unless
+WHISPERS_REQUIRE_POSTGRES=1 (as in CI), when they fail.
 """
 
 import os
@@ -18,9 +19,8 @@ os.environ["WHISPERS_LANG"] = "en"
 PG_CONNECT: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
 
 
-@pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
-    """A PostgreSQL store URL whose schema exists for this test session only."""
+def _pg_schema() -> Iterator[str]:
+    """A store URL on a schema of its own, dropped afterwards (skipped, or failed in CI, without PostgreSQL)."""
     try:
         import psycopg
         from psycopg import sql
@@ -40,3 +40,15 @@ def pg_url() -> Iterator[str]:
     finally:
         with psycopg.connect(**PG_CONNECT, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL store URL whose schema exists for this test session only (shared by its tests)."""
+    yield from _pg_schema()
+
+
+@pytest.fixture
+def pg_own_url() -> Iterator[str]:
+    """A PostgreSQL store URL on a schema of this test's own: for a test that reads every game in its store."""
+    yield from _pg_schema()

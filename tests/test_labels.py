@@ -126,3 +126,38 @@ def test_end_is_the_games_last_event_not_a_change_of_table_facts_after_it(game):
     events = [*game.events, described]
     assert resolve("t", events, "end") == len(game.events)
     assert resolve("t", game.events, "end") == len(game.events)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_state_carries_the_last_moves_label_through_take_backs(seed):
+    """The fold counts moves as it goes (ledger/numbering.py), so `status` labels a game's last move from its
+    head: at every event of random games with take-backs (one in three moves taken back, sometimes two in a
+    row), the state's number and place are the label `labels` gives the whole record's last standing move."""
+    import random
+
+    from whispers.ledger import commands as c
+    from whispers.ledger import randomgame, rules
+    from whispers.ledger.board_files import load_board
+    from whispers.ledger.evolve import evolve
+    from whispers.ledger.names import SOCIETIES
+    from whispers.ledger.ruleset_files import load_ruleset
+
+    rng = random.Random(seed)
+    events = []
+    state = None
+    for event in next(iter(randomgame.play(SOCIETIES[: 2 + seed % 3], load_ruleset(("official", "revised")[seed % 2]),
+                                           load_board("standin"), seed, name="t")))[1][:1]:
+        events.append(event)
+        state = evolve(state, event)
+    checked = 0
+    while not state.over and len(events) < 600:
+        undo = state.moves and rng.random() < 0.33
+        produced = rules.decide(state, c.Undo("test") if undo else randomgame.random_command(state, rng))
+        for event in produced:
+            events.append(event)
+            state = evolve(state, event)
+            named = labels(events)
+            last = named[max(named)] if named else None
+            assert (state.move_number, state.move_place) == ((last.number, last.place) if last else (0, None))
+            checked += 1
+    assert checked > 100 and any(isinstance(e, ev.MoveTakenBack) for e in events)

@@ -3,6 +3,7 @@ the rulebooks' glossary (rules-digest §1) in what `status`, `score`, `log`, a r
 the user's words read back to the notation's canonical ids."""
 
 import importlib.util
+import json
 import re
 import shutil
 from pathlib import Path
@@ -243,11 +244,116 @@ def test_a_refusal_cites_the_readers_edition(tmp_path: Path, code: str, cited: s
     assert ok(run(store, "log", "g")) == before
 
 
+TIMELINE_WORDS = {
+    # the legend (Societies, each one's loyalty as slot and empire, the empires in turn order), a supply check
+    # and its losses, an attack (the order's name as glossary §1.7 gives it) and its losses, the round's end
+    # and the final scores
+    "fr": ("Sociétés secrètes", "Dévoué Ours · Serviable Aigle", "Empires, dans l'ordre du tour :",
+           "flèche pleine : le conseiller suivant", "vérification du ravitaillement", "aucune perte", "Attaquer ",
+           "contre", "pertes ", "premier joueur → ", "ont gardé leur loyauté : ", "scores finaux",
+           "vainqueur : Culte du Rat"),
+    "it": ("Società segrete", "Devoto Orso · Fedele Aquila", "Imperi, nell'ordine di turno:",
+           "freccia piena: la posizione successiva", "controllo delle scorte", "nessuna perdita",
+           "Azione d'attacco ", "contro", "perdite ", "primo giocatore → ", "hanno tenuto la loro fedeltà: ",
+           "punteggi finali", "vincitore: Culto del Ratto"),
+    "es": ("Sociedades secretas", "Devoto Oso · Cumplido Águila", "Imperios, en orden de turno:",
+           "flecha continua: el cargo siguiente", "control de suministro", "sin pérdidas", "Acción de ataque ",
+           "contra", "pérdidas ", "primer jugador → ", "mantuvieron su lealtad: ", "puntuaciones finales",
+           "ganador: Culto de la Rata"),
+}
+TIMELINE_ENGLISH = ("Societies", "devout bear", "Empires, in turn order", "solid arrow", "supply check", "no losses",
+                    "attack ", " v ", "losses ", "first player", "kept their loyalty", "final scores", "winner: ")
+
+
+def test_the_timeline_s_english_words_are_the_ones_the_others_replace(demo_store: Path) -> None:
+    """The English words the next test looks for the absence of are there in English: its test could fail."""
+    dot = ok(run(demo_store, "timeline", "demo", "-o", "-"))
+    for words in TIMELINE_ENGLISH:
+        assert words in dot, words
+
+
 @pytest.mark.parametrize("code", OTHERS)
 def test_the_timeline_speaks_the_glossary(demo_store: Path, code: str) -> None:
     dot = ok(run(demo_store, "--lang", code, "timeline", "demo", "-o", "-"))
     for word in ("bear", "sheriff", "raven"):
         assert GLOSSARY[code][word] in dot, (code, word)
+    for words in TIMELINE_WORDS[code]:
+        assert words in dot, (code, words)
+    for words in TIMELINE_ENGLISH:
+        assert words not in dot, (code, words)
+    said = ok(run(demo_store, "--lang", code, "timeline", "demo", "--round", "2", "-o",
+                  str(demo_store.parent / f"timeline-{code}.dot")))
+    assert said.startswith("demo") and "timeline written" not in said
+    assert {"fr": "chronologie écrite dans", "it": "cronologia scritta in", "es": "cronología escrita en"}[code] in said
+
+
+MAP_WORDS = {
+    # where the game stands (the phase as the glossary names it), a region's city, farm and fort, the title
+    "fr": ("manche 1 · Phase des Empires · tour de l'empire Lion", "1 ville", "Ferme", "Tour", "événement 40 après",
+           "unités", "conseil"),
+    "it": ("turno 1 · Fase dei Turni dell'Impero · turno dell'impero Leone", "1 città", "Fattoria", "Forte",
+           "evento 40 dopo", "stendardi", "consiglio"),
+    "es": ("ronda 1 · Fase de Turnos del Imperio · turno del imperio León", "1 ciudad", "Granja", "Fuerte",
+           "evento 40 tras", "estandartes", "consejo"),
+}
+MAP_ENGLISH = ("round 1", "empire turns", "1 city", "farm", "fort", "event 40 after", "lion's turn")
+
+
+@pytest.mark.parametrize("code", ["en", *OTHERS])
+def test_the_map_speaks_the_glossary(demo_store: Path, code: str) -> None:
+    dot = ok(run(demo_store, "--lang", code, "map", "demo", "--at", "40", "-o", "-"))
+    if code == "en":  # the English words the other languages replace are there: the test below could fail
+        for words in MAP_ENGLISH:
+            assert words in dot, words
+        return
+    for word in ("bear", "sheriff", "raven"):
+        assert GLOSSARY[code][word] in dot, (code, word)
+    for words in MAP_WORDS[code]:
+        assert words in dot, (code, words)
+    for words in MAP_ENGLISH:
+        assert words not in dot, (code, words)
+
+
+CHART_WORDS = {
+    "fr": ("demo · score si la partie finissait maintenant (tel que Culte du Rat le savait)", "coup", "manche 1",
+           "Corbeau Blanc"),
+    "it": ("demo · punteggio se la partita finisse ora (come lo sapeva Culto del Ratto)", "mossa", "turno 1",
+           "Corvo Pallido"),
+    "es": ("demo · puntuación si la partida terminara ahora (tal como lo sabía Culto de la Rata)", "jugada",
+           "ronda 1", "Cuervo Pálido"),
+}
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_charts_speak_the_glossary(demo_store: Path, code: str) -> None:
+    """A chart's words (matplotlib draws them as shapes in the file, so they are read from the figure): the title,
+    the axes, the rounds and the legend in the reader's words; the series' keys stay canonical."""
+    from matplotlib.text import Text
+
+    from whispers.application.charts import series, win_rates
+    from whispers.projections.charts import figure
+
+    def texts(data: object) -> str:
+        drawn = figure(data)
+        drawn.draw_without_rendering()  # the ticks' labels too
+        return "\n".join(t.get_text() for t in drawn.findobj(Text))
+
+    token = language.speak(code)
+    try:
+        score = series(str(demo_store), "demo", "score", "rat")
+        said = texts(score)
+        banners = texts(series(str(demo_store), "demo", "banners"))
+        rates = texts(win_rates(str(demo_store)))
+    finally:
+        language.stop(token)
+    assert "raven" in score.lines and "rat" in score.lines
+    for words in CHART_WORDS[code]:
+        assert words in said, (code, words)
+    assert f"{GLOSSARY[code]['bear']} " in banners and GLOSSARY[code]["rat"] in rates.replace("\n", " ")
+    english = ("move", "round 1", "raven", "score if the game ended now", "as rat knew it", "on the board",
+               "in reserve", "win rate", "finished game")
+    for words in english:
+        assert words not in said + banners + rates, (code, words)
 
 
 # --- the user's words -------------------------------------------------------------------------------------
@@ -410,6 +516,82 @@ def test_the_director_s_pages_and_the_pickers_speak_the_language() -> None:
     assert "All games" in english and "1 game" in english and '<option' not in english
 
 
+def test_the_pages_landmarks_seat_code_and_refusals_speak_the_language() -> None:
+    """What a screen reader says of each part of a page (its aria-label), the words the seat's script shows with the
+    code it keeps (the glossary's, handed over in data-terms), the replay's first event, the page not found and
+    an empty line's refusal, in the reader's words; English stays English."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+
+    table = client.get(f"/g/g1/{links.table}/?lang=fr").text
+    assert 'aria-label="enregistrer un coup"' in table and 'aria-label="conseil"' in table
+    assert 'aria-label="images"' in table and "loyauté :" in table
+    assert 'aria-label="record a move"' not in table and 'aria-label="pictures"' not in table
+
+    seat = client.get(f"/g/g1/{links.seats['raven']}/", headers={"Accept-Language": "es"}).text
+    assert 'aria-label="mi lealtad"' in seat and 'data-say-code="código"' in seat
+    terms = re.search(r"data-terms='([^']*)'", seat)
+    assert terms is not None
+    words = json.loads(terms.group(1))
+    assert words["devout"] == "Devoto" and words["dutiful"] == "Cumplido" and words["bear"] == "Oso"
+
+    replay = client.get(f"/g/g1/{links.table}/replay?at=1&lang=it").text
+    assert 'aria-label="questo evento"' in replay and 'aria-label="mosse"' in replay
+    assert "g1 preparata: Corvo Pallido, Ragno Supplicante; primo giocatore Corvo Pallido" in replay
+    assert "GameStarted" not in replay
+
+    assert "Introuvable" in client.get("/g/g1/nope/?lang=fr").text
+    assert client.get("/nowhere", headers={"Accept-Language": "it"}).text.count("Non trovato") == 2
+    empty = client.post(f"/g/g1/{links.table}/moves", json={"line": "  "},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "fr"})
+    assert empty.status_code == 422 and empty.json()["error"] == "une ligne vide : rien à enregistrer"
+    stale = client.post(f"/g/g1/{links.table}/moves", json={"line": "raven loyalty sealed", "version": 0},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "es"})
+    assert stale.status_code == 409 and stale.json()["error"].startswith("la partida ha avanzado: está en el evento")
+    note = client.post(f"/g/g1/{links.table}/notes", json={"at": 1, "text": " "},
+                       headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "it"})
+    assert note.json()["error"] == "una nota ha bisogno di un testo"
+    taken = client.post(f"/g/g1/{links.table}/forks", json={"name": "g1", "at": 1},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "fr"})
+    assert taken.status_code == 422 and taken.json()["error"].startswith("une partie nommée 'g1' est déjà dans")
+    badly = client.post(f"/g/g1/{links.table}/forks", json={"name": "-x", "at": 1},
+                        headers={"Authorization": f"Bearer {links.table}", "Accept-Language": "es"})
+    assert badly.json()["error"].startswith("nombre de partida no válido '-x'")
+
+    english = client.get(f"/g/g1/{links.table}/replay?at=1").text
+    assert 'aria-label="this event"' in english and "g1 set up: raven, spider; first player raven" in english
+    assert "Not found" in client.get("/g/g1/nope/").text
+
+
+@pytest.mark.skipif(not shutil.which("dot"), reason="Graphviz is not installed")
+def test_the_pages_pictures_keep_the_page_s_language() -> None:
+    """The timeline and the board a page shows (SVG, drawn per request) speak the page's language."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+    timeline = client.get(f"/g/g1/{links.table}/timeline.svg?lang=fr").text
+    assert "Sociétés secrètes" in timeline and "loyauté pas encore enregistrée" in timeline
+    assert "Societies" not in timeline and "not yet recorded" not in timeline
+    board = client.get(f"/g/g1/{links.table}/board.svg", headers={"Accept-Language": "es"}).text
+    assert "Granja" in board and "ronda 1 · Preparación" in board and "tras el evento 1" in board
+    assert "farm" not in board and "after event" not in board
+
+
 def test_verify_decrees_and_cards_check_speak_the_language(demo_store: Path) -> None:
     """`verify` (ES), `decrees` (IT: the decks as the glossary's empires, the rulebook references unchanged) and
     `cards check` (FR) in the reader's words; the chain head and the effects' ids stay the record's."""
@@ -488,6 +670,280 @@ def test_a_dark_alliances_card_owed_is_refused_and_prompted_in_the_readers_words
         assert prompt(drew).note.startswith(f"{term('raven')} vient de piocher elephant:9")
     finally:
         language.stop(token)
+
+
+# --- stats --all, the attacks table, the stepper, board show, the pins and verify's notes (issue 14) ---------
+
+
+def test_the_attacks_table_speaks_the_language(demo_store: Path) -> None:
+    """`stats GAME`'s attacks table in French: its headings and key, the societies and empires as the glossary
+    names them, the regions as the board has them; --json keeps its keys and ids."""
+    out = ok(run(demo_store, "--lang", "fr", "stats", "demo"))
+    attacks = out[out.index("Attaques"):]
+    for words in ("défenseur", "pertes", "résultat", "prise", "Corbeau Blanc", "Ours", "Éléphant", "jade-terraces",
+                  "M : manche", "Éliminations par les Tours : jade-terraces"):
+        assert words in attacks, words
+    for english in ("Attacks", "defender", "taken", "Fort kills", "raven", "attacking v defending"):
+        assert english not in out, english
+    data = json.loads(ok(run(demo_store, "--lang", "fr", "stats", "demo", "--json")))
+    assert {"society", "empire", "defender", "taken"} <= set(data["attacks"][0])
+    assert data["attacks"][0]["society"] in TERMS["society"]
+
+
+def test_stats_across_games_speak_the_language(demo_store: Path) -> None:
+    """`stats --all` in Italian (the slots and societies as the glossary names them, 18,8 written as Italian
+    writes it) and in French (100 %); its JSON keeps the keys and ids scripts read."""
+    italian = ok(run(demo_store, "--lang", "it", "stats", "--all"))
+    for words in ("1 partita (1 finite, 0 in corso) · regolamento: tutti", "Per società segreta",
+                  "percentuale di vittorie", "punteggio medio", "Per posto (1 = primo giocatore)",
+                  "Punti medi per slot fedeltà", "Fedele", "18,8", "Città finali medie", "Orso",
+                  "Regioni più contese", "Culto del Ratto"):
+        assert words in italian, words
+    for english in ("By society", "win rate", "ruleset", "dutiful", "18.8", "Most contested", "rat "):
+        assert english not in italian, english
+    assert "100\u00a0%" in ok(run(demo_store, "--lang", "fr", "stats", "--all"))
+    data = json.loads(ok(run(demo_store, "--lang", "fr", "stats", "--all", "--json")))
+    assert "rat" in data["win_rate"] and "dutiful" in data["mean_points_per_slot"]
+
+
+def test_the_replay_stepper_speaks_the_language(demo_store: Path) -> None:
+    """The stepper in Spanish: its keys (the same letters), its prompt and its answers; `e Oso 2` names the empire
+    in the reader's words and goes to that empire's turn."""
+    out = ok(run(demo_store, "--lang", "es", "replay", "demo", "--step", stdin="e Oso 2\nj 9999\nx\nq\n"))
+    assert "j N ir al evento N" in out and "q salir" in out and "paso> " in out
+    after = out.split("paso> ")[1]
+    assert after.startswith("\nevento ") and "turno del imperio Oso" in after.split("\n")[1]
+    assert "no hay tal punto: la partida tiene los eventos 1 a" in out and "no 9999" in out
+    for english in ("step>", "no such place", "jump", "event "):
+        assert english not in out, english
+    french = ok(run(demo_store, "--lang", "fr", "replay", "demo", "--at", "5"))
+    assert french.startswith("événement 5/") and "Conseils Impériaux" in french
+
+
+def test_board_show_speaks_the_language() -> None:
+    """`board show` in French: headings and captions, the empires, offices and orders as the glossary names them,
+    the regions' ids and names as the board file writes them; --json keeps the file's ids."""
+    out = ok(CliRunner().invoke(whispers, ["--lang", "fr", "board", "show"], env={"COLUMNS": "200"}))
+    for words in ("Régions", "voisines", "origine", "frontières terrestres", "Conseils Impériaux", "conseiller",
+                  "Commissaire", "Recruter 1 par Ferme / Attaquer", "Ours", "frost-gate", "Frost Gate"):
+        assert words in out, words
+    for english in ("Regions", "neighbours", "Councils", "sheriff", "recruit_per_farm", " bear "):
+        assert english not in out, english
+    shown = ok(CliRunner().invoke(whispers, ["--lang", "fr", "board", "show", "--json"]))
+    assert '"recruit_per_farm"' in shown and "Recruter" not in shown
+
+
+def test_the_pins_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
+    """The pins' sentences in `verify` (Italian: the ruleset and board; French: a card sheet), in `board check`
+    (Spanish: a board that claims the shipped id with other content) and in `log`'s comments (Italian), their
+    ids, labels and hashes as they are."""
+    italian = ok(run(demo_store, "--lang", "it", "verify", "demo"))
+    assert "regolamento: official — la versione official fornita con whispers (sha256:" in italian
+    assert "tabellone: standin — la versione standin fornita con whispers (sha256:" in italian
+    assert "the shipped" not in italian and "ruleset:" not in italian
+
+    store = tmp_path / "cards.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat", "--cards", "example"))
+    french = ok(run(store, "--lang", "fr", "verify", "g"))
+    assert "cartes : example — la version example livrée avec whispers (sha256:" in french
+    assert "(une fiche d'exemple INVENTÉE" in french and "cards:" not in french
+
+    board = (REPO / "fixtures" / "boards" / "standin.toml").read_text(encoding="utf-8")
+    changed = re.sub(r"^cities = (\d+)", lambda m: f"cities = {int(m[1]) + 1}", board, count=1, flags=re.M)
+    assert changed != board
+    (tmp_path / "evil.toml").write_text(changed, encoding="utf-8")
+    spanish = ok(CliRunner().invoke(whispers, ["--lang", "es", "board", "check", str(tmp_path / "evil.toml")]))
+    assert "tablero: standin — MODIFICADO, el contenido difiere de la versión standin incluida" in spanish
+    assert "se rechaza sin --allow-modified, y entonces se muestra como standin (modified " in spanish
+    assert "MODIFIED" not in spanish and "refused" not in spanish
+
+    ok(run(store, "new", "evil", "--players", "raven,rat", "--board", str(tmp_path / "evil.toml"), "--allow-modified"))
+    comment = next(line for line in ok(run(store, "--lang", "it", "log", "evil")).splitlines()
+                   if "standin" in line and line.startswith("#"))
+    assert comment.startswith("# tabellone standin (modified ") and "MODIFICATO, non la versione standin" in comment
+    assert "standin-modified-" in comment and "--allow-modified" in comment and "beside" not in comment
+
+
+def test_verify_s_not_checked_notes_speak_the_language() -> None:
+    """What `verify` could not check of a card play (REV 296: an instant decree not matched to the draw; no card
+    sheet for the cost), in French: the society as the glossary names it, the effect and cards as recorded."""
+    from importlib import resources
+
+    from whispers.ledger.game import replay_lines
+    from whispers.ledger.verify import verify
+
+    text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("game "))
+    lines[header] += " card-set=dark-alliances"
+    cut = lines.index("raven draw horse:8")
+    lines[cut] = "raven draw"
+    game = replay_lines("sc", [*lines[: cut + 1], "raven play horse effect=succession-crisis"])
+    token = language.speak("fr")
+    try:
+        notes = verify([e.to_fact() for e in game.events], "sc").unchecked
+    finally:
+        language.stop(token)
+    said = " | ".join(notes)
+    assert all(note.startswith("événement ") for note in notes), said
+    assert "succession-crisis : aucune fiche de cartes, donc ni les effets de la carte ni le coût de horse" in said
+    assert "le relevé ne nomme pas toutes les cartes que Corbeau Blanc a piochées" in said
+    assert "could not be checked" not in said and "event " not in said
+
+
+def test_stats_by_player_speak_the_language_and_keep_the_people_s_names(demo_store: Path, tmp_path: Path) -> None:
+    """`stats --all --by player` in Spanish: its headings and the societies in the glossary's words; a person
+    named `bear` is a person, not the Bear empire."""
+    store = tmp_path / "people.sqlite"
+    shutil.copy(demo_store, store)
+    ok(run(store, "meta", "demo", "--seat", "raven=Ana", "--seat", "rat=bear"))
+    out = ok(run(store, "--lang", "es", "stats", "--all", "--by", "player"))
+    for words in ("Jugadores (partidas terminadas)", "jugador", "porcentaje de victorias", "Por sociedad secreta",
+                  "Cuervo Pálido", "Culto de la Rata", "Por puesto (1 = primer jugador)", "100\u00a0%"):
+        assert words in out, words
+    assert re.search(r"^bear\s", out, re.M) and "Oso" not in out and "Players" not in out
+
+
+# --- --help and click's own words ----------------------------------------------------------------------------
+
+HELP = {
+    # the usage line's prefix, a heading, the group's metavar words, a command's short help, click's help option
+    "fr": ("Usage :", "Commandes:", "COMMANDE [ARGS]...", "Commencer une nouvelle partie.",
+           "Affiche ce message et quitte."),
+    "it": ("Uso:", "Comandi:", "COMANDO [ARGOMENTI]...", "Iniziare una nuova partita.",
+           "Mostra questo messaggio ed esce."),
+    "es": ("Uso:", "Comandos:", "COMANDO [ARGUMENTOS]...", "Empezar una partida nueva.",
+           "Muestra este mensaje y sale."),
+}
+GAME_WORD = {"fr": "PARTIE", "it": "PARTITA", "es": "PARTIDA"}
+
+
+def shown(result: Result) -> str:
+    """What a reader sees: French help keeps a non-breaking space before its colons (the lines are rewrapped)."""
+    return (result.stdout + result.stderr).replace("\u00a0", " ")
+
+
+def helped(*args: str, env: dict[str, str] | None = None) -> str:
+    result = CliRunner().invoke(whispers, list(args), prog_name="whispers", env={"COLUMNS": "200", **(env or {})})
+    assert result.exit_code == 0, shown(result)
+    return shown(result)
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_group_s_help_speaks_the_language(code: str) -> None:
+    """`whispers --lang fr --help`: click's words ("Usage:", "Commands", the help option's), the metavars and the
+    commands' short helps; the option's order does not matter (--lang after --help too)."""
+    for args in (("--lang", code, "--help"), ("--help", "--lang", code), ("--lang=" + code, "-h")):
+        out = helped(*args)
+        for words in HELP[code]:
+            assert words in out, (args, words)
+        assert "Usage:" not in out and "Show this message" not in out and "Start a new game" not in out
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_a_command_s_help_speaks_the_language_from_lang_or_whispers_lang(code: str) -> None:
+    """`whispers --lang it status --help` and `WHISPERS_LANG=it whispers status --help` alike: the command's own
+    help, its options' help and metavars, and click's "[default: ...; required]"."""
+    for args, env in ((("--lang", code, "status", "--help"), None), (("status", "--help"), {"WHISPERS_LANG": code})):
+        out = helped(*args, env=env)
+        usage = out.splitlines()[0]
+        assert usage.startswith(HELP[code][0] + " whispers status [") and usage.endswith("] " + GAME_WORD[code])
+        assert HELP[code][4] in out
+        assert "Where GAME stands" not in out and "Print JSON" not in out
+    new = helped("--lang", code, "new", "--help")
+    default, required = {"fr": ("par défaut : official", "obligatoire"),
+                         "it": ("predefinito: official", "obbligatorio"),
+                         "es": ("por defecto: official", "obligatorio")}[code]
+    assert f"[{default}]" in new and f"[{required}]" in new and "default:" not in new
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_help_uses_the_glossary_s_words(code: str) -> None:
+    """The map's help names farms, forts and banners as each rulebook does (rules-digest §1.5)."""
+    words = {"fr": ("Fermes", "Tours", "unités"), "it": ("Fattorie", "Forti", "stendardi"),
+             "es": ("Granjas", "Fuertes", "estandartes")}[code]
+    out = helped("--lang", code, "map", "--help")
+    assert all(word in out for word in words), out
+
+
+@pytest.mark.parametrize(("code", "unknown", "missing"), [
+    ("fr", "Erreur : Option inconnue : '--bogus'.", "Erreur : Argument manquant : 'PARTIE'."),
+    ("it", "Errore: Opzione sconosciuta: '--bogus'.", "Errore: Argomento mancante: 'PARTITA'."),
+    ("es", "Error: Opción desconocida: '--bogus'.", "Error: Falta el argumento 'PARTIDA'."),
+])
+def test_a_usage_error_speaks_the_language(code: str, unknown: str, missing: str) -> None:
+    """An unknown option or a missing argument: one line in the reader's language, exit status 2."""
+    result = CliRunner().invoke(whispers, ["--lang", code, "status", "--bogus", "g1"])
+    assert result.exit_code == 2 and shown(result).strip() == unknown
+    result = CliRunner().invoke(whispers, ["status"], env={"WHISPERS_LANG": code})
+    assert result.exit_code == 2 and shown(result).strip() == missing
+    result = CliRunner().invoke(whispers, ["--lang", code, "games", "--sort", "nowhere"])
+    assert result.exit_code == 2 and "'nowhere'" in shown(result) and "is not one of" not in shown(result)
+
+
+def test_english_help_and_errors_are_click_s_own() -> None:
+    """English is unchanged (and is not left over from a French run before it in the same process)."""
+    helped("--lang", "fr", "--help")
+    out = helped("--help")
+    assert "Usage: whispers [OPTIONS] COMMAND [ARGS]..." in out and "Commands:" in out
+    assert "Show this message and exit." in out and "Start a new game." in out
+    status = helped("--lang", "en", "status", "--help")
+    assert "Usage: whispers status [OPTIONS] GAME" in status and "Where GAME stands" in status
+    result = CliRunner().invoke(whispers, ["status", "--bogus"])
+    assert result.exit_code == 2 and result.stderr.strip() == "Error: No such option '--bogus'."
+
+
+def test_a_usage_error_keeps_the_user_s_words_as_typed() -> None:
+    """Words the user typed in excess are quoted as typed, never put in the glossary's words (bear is no Ours)."""
+    result = CliRunner().invoke(whispers, ["--lang", "fr", "status", "g1", "bear"])
+    assert result.exit_code == 2 and shown(result).strip() == "Erreur : Mots en trop : bear"
+
+
+@pytest.mark.parametrize(("code", "usage"), [("en", "Usage: whispers board"), ("it", "Uso: whispers board")])
+def test_a_group_without_its_command_shows_its_help(code: str, usage: str) -> None:
+    """`whispers board` alone: the group's help (in the language), not an "Error: Usage: ..." line; exit status 2."""
+    result = CliRunner().invoke(whispers, ["--lang", code, "board"])
+    assert result.exit_code == 2 and shown(result).startswith(usage) and "Error" not in shown(result)
+
+
+@pytest.mark.parametrize(("code", "words"), [("fr", ("écrivez un fichier", "PARTIE")),
+                                             ("it", ("scrivete un file", "PARTITA")),
+                                             ("es", ("escriba un archivo", "PARTIDA"))])
+def test_the_pictures_refusals_speak_the_language(demo_store: Path, tmp_path: Path, code: str,
+                                                  words: tuple[str, str]) -> None:
+    """A picture's file refused, and a map or chart asked for without its game: one line, exit status 2, in the
+    reader's words (the suffix as typed)."""
+    suffix, missing = words
+    for args, said in ((("map", "demo", "-o", str(tmp_path / "x.jpg")), suffix),
+                       (("map", "--at", "3", "-o", str(tmp_path / "x.dot")), missing),
+                       (("chart", "-o", str(tmp_path / "x.svg")), missing)):
+        result = run(demo_store, "--lang", code, *args)
+        assert result.exit_code == 2, result.output
+        line = result.output.strip()
+        assert said in line and "\n" not in line and "write a file" not in line and "give" not in line
+    assert "'.jpg'" in run(demo_store, "--lang", code, "map", "demo", "-o", str(tmp_path / "x.jpg")).output
+
+
+def test_the_json_api_s_own_refusals_speak_the_language() -> None:
+    """A script's malformed body is refused with 400 in the words the request asks for (the JSON shape as it is)."""
+    from starlette.testclient import TestClient
+
+    from whispers.application import recording, sharing
+    from whispers.ledger.store import open_store
+    from whispers.web.app import create_app
+
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    client = TestClient(create_app(store, "d" * 32))
+    moves = f"/g/g1/{links.table}/moves"
+    for code, body, said in (("fr", "{", "n'est pas du JSON"), ("es", '{"lines": 1}', 'envíe {"line": '),
+                             ("it", "[]", 'inviate {"line": '), ("en", "{", "the body is not JSON")):
+        headers = {"Authorization": f"Bearer {links.table}", "Accept-Language": code,
+                   "Content-Type": "application/json"}
+        refused = client.post(moves, content=body, headers=headers)
+        assert refused.status_code == 400 and said in refused.json()["error"], refused.text
+    assert store.version("g1") == 1
 
 
 # --- the remaining refusals and errors (issue 14) ------------------------------------------------------------
@@ -693,4 +1149,4 @@ def test_a_table_fact_or_note_refused_speaks_the_language(tmp_path: Path) -> Non
     said = refused(run(store, "--lang", "it", "meta", "g", "--place", " Club"))
     assert said == "Errore: place comincia o finisce con uno spazio"
     said = refused(run(store, "--lang", "es", "annotate", "g", "1", "   "))
-    assert said == "Error: una nota necesita algo de texto"
+    assert said == "Error: una nota necesita un texto"

@@ -289,8 +289,9 @@ def test_the_catalog_in_memory_equals_a_fold_of_every_game() -> None:
 
 
 @pytest.mark.postgres
-def test_the_catalog_in_a_postgresql_schema_equals_a_fold_of_every_game(pg_url: str) -> None:
-    check_catalog_equals_fold(pg_url)
+def test_the_catalog_in_a_postgresql_schema_equals_a_fold_of_every_game(pg_own_url: str) -> None:
+    """On a schema of its own: the session's shared one holds the damaged games other tests store on purpose."""
+    check_catalog_equals_fold(pg_own_url)
 
 
 def test_stats_all_and_games_are_right_after_the_store_file_is_replaced(store_file: Path, tmp_path: Path) -> None:

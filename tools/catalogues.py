@@ -38,7 +38,45 @@ def template() -> Catalog:
             catalog.add(word, context=kind, auto_comments=[ENGLISH_TERMS.get((kind, word), word)])
     for noun, plural in COUNTED.items():
         catalog.add((f"{{n}} {noun}", f"{{n}} {plural}"), locations=[("ledger/words.py", 0)])
+    add_help(catalog)
     return catalog
+
+
+def add_help(catalog: Catalog) -> None:
+    """The commands' help as `whispers --help` says it (cli/main.py, Spoken): each command's help paragraph by
+    paragraph, its options' help and its metavars' words (context "metavar"), read from the commands themselves
+    (their docstrings are no call an extractor sees)."""
+    import click
+
+    from whispers.cli.main import METAVAR, paragraphs, whispers
+
+    def source(command: click.Command) -> tuple[str, int]:
+        module = (command.callback.__module__ if command.callback else "whispers.cli.main").split(".")
+        return "/".join(module[1:]) + ".py", 0
+
+    def walk(command: click.Command, ctx: click.Context) -> None:
+        where = [source(command)]
+        for text in paragraphs(command.help or ""):
+            catalog.add(text, locations=where)
+        if command.short_help:
+            catalog.add(" ".join(command.short_help.split()), locations=where)
+        usage = list(command.collect_usage_pieces(ctx))
+        for param in command.get_params(ctx):
+            if getattr(param, "help", None):
+                catalog.add(" ".join(param.help.split()), locations=where)
+            record = None if isinstance(param, click.Argument) else param.get_help_record(ctx)
+            usage.append(record[0] if record else "")
+        for word in sorted({word for piece in usage for word in METAVAR.findall(piece)}):
+            catalog.add(word, context="metavar", auto_comments=["a metavar: a word in capitals, in --help"])
+        if isinstance(command, click.Group):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                if sub is not None:
+                    walk(sub, click.Context(sub, parent=ctx, info_name=name, **sub.context_settings))
+
+    # the context as click makes it (its settings: -h beside --help), since a command keeps the help option it
+    # first made
+    walk(whispers, click.Context(whispers, info_name="whispers", **whispers.context_settings))
 
 
 def path(code: str) -> Path:

@@ -8,6 +8,7 @@ link's viewer (the record for the table, a society for its seat, the spectator),
 from __future__ import annotations
 
 import contextlib
+import html
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -28,7 +29,7 @@ from whispers.application import files, following, reading, recording, review, s
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
-from whispers.ledger.words import KIND_OF, LANGUAGES, _, cite, n_, position, term, tongue
+from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
 from whispers.projections.language import canonical, from_header, speak, stop
 from whispers.web.live import Hub
 
@@ -37,7 +38,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "referrer-policy": "no-referrer",  # a link's token must not leak
            "x-content-type-options": "nosniff", "cache-control": "no-store"}
-NOT_FOUND = "Not found"
+NOT_FOUND = N_("Not found")
 
 
 class SecurityHeaders:
@@ -62,9 +63,10 @@ class SecurityHeaders:
 
 
 def _not_found(api: bool) -> Response:
+    said = html.escape(_(NOT_FOUND))
     if api:
-        return JSONResponse({"error": NOT_FOUND}, status_code=404)
-    return HTMLResponse(f"<!doctype html><title>{NOT_FOUND}</title><p>{NOT_FOUND}</p>", status_code=404)
+        return JSONResponse({"error": _(NOT_FOUND)}, status_code=404)
+    return HTMLResponse(f"<!doctype html><title>{said}</title><p>{said}</p>", status_code=404)
 
 
 class BadRequest(Exception):
@@ -76,7 +78,7 @@ async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
     try:
         body = await request.json()
     except ValueError:
-        raise BadRequest("the body is not JSON") from None
+        raise BadRequest(_("the body is not JSON")) from None
     if not isinstance(body, dict):
         raise BadRequest("send a JSON object")
     for name, kind in fields.items():
@@ -130,7 +132,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     templates.filters["term"] = term
     templates.filters["position"] = position
     templates.globals["word"] = _word
-    templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list,
+    templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
                              card_names=lambda deck: [f"{deck}:{n}" for n in range(1, CARDS_PER_DECK + 1)])
 
     def page(name: str, **context: Any) -> HTMLResponse:
@@ -215,7 +217,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
             return _not_found(True)
         body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
         if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
-            raise BadRequest('send {"at": EVENT, "text": "..."} (author and tag optional)')
+            raise BadRequest(say("send {shape} (author and tag optional)", shape='{"at": EVENT, "text": "..."}'))
         done = review.annotate(store, found.game, body["at"], body["text"], body.get("author") or None,
                                body.get("tag") or None)
         return JSONResponse(done.to_json(), status_code=201)
@@ -227,7 +229,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
             return _not_found(True)
         body = await _body(request, {"name": str, "at": int})
         if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
-            raise BadRequest('send {"name": "NEW-GAME", "at": EVENT}')
+            raise BadRequest(say("send {shape}", shape='{"name": "NEW-GAME", "at": EVENT}'))
         forked = review.fork(store, found.game, body["name"], body["at"])
         answer = forked.to_json()
         if found.role == "director":
@@ -255,7 +257,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         async def write(society: str):
             body = await _body(request, {"commitment": str, "version": int})
             if not isinstance(body.get("commitment"), str):
-                raise BadRequest('send {"commitment": "sha256:..."}')
+                raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
             return seats.seal(store, found.game, society, body["commitment"], body.get("version"))
         return await seat_write(request, found, write)
 
@@ -265,7 +267,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         async def write(society: str):
             body = await _body(request, {"tokens": dict, "salt": str, "version": int})
             if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
-                raise BadRequest('send {"tokens": {"devout": EMPIRE, ...}, "salt": "..."}')
+                raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
             return seats.reveal(store, found.game, society, body["tokens"], body["salt"], body.get("version"))
         return await seat_write(request, found, write)
 
@@ -290,9 +292,10 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         try:
             body = await request.json()
         except ValueError:
-            return JSONResponse({"error": "the body is not JSON"}, status_code=400)
+            return JSONResponse({"error": _("the body is not JSON")}, status_code=400)
         if not isinstance(body, dict) or not isinstance(body.get("line"), str):
-            return JSONResponse({"error": 'send {"line": "<one notation line>"}'}, status_code=400)
+            return JSONResponse({"error": say("send {shape}", shape='{"line": "<one notation line>"}')},
+                                status_code=400)
         seen = body.get("version")
         if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
             return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
@@ -300,7 +303,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         line = body["line"] if tongue().code == "en" else canonical(body["line"], tongue().code)
         command = recording.parse_move(line)
         if command is None:
-            return JSONResponse({"error": "an empty line: nothing to record"}, status_code=422)
+            return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
         # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
         began = time.perf_counter()
         done = await run_in_threadpool(held.record, found.game, command, seen)
@@ -320,10 +323,10 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
 
     def director(handler):
         async def endpoint(request: Request) -> Response:
-            if not sharing.director_allows(director_token, request.path_params["token"]):
-                return _not_found(False)
             token = speak(language_of(request))
             try:
+                if not sharing.director_allows(director_token, request.path_params["token"]):
+                    return _not_found(False)
                 return await handler(request)
             except WhispersError as exc:
                 return page("error.html", message=str(exc))
@@ -387,7 +390,11 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     ]
 
     async def missing(request: Request, exc: Exception) -> Response:
-        return _not_found(False)
+        token = speak(language_of(request))
+        try:
+            return _not_found(False)
+        finally:
+            stop(token)
 
     return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
                      exception_handlers={404: missing, 405: missing})
@@ -403,6 +410,11 @@ def from_environment() -> Starlette:
         raise SystemExit("WHISPERS_DIRECTOR_TOKEN: at least 22 characters (whispers serve makes one)")
     tournament = os.environ.get("WHISPERS_TOURNAMENT")
     return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
+
+
+def _words_of(*groups: Any) -> dict[str, str]:
+    """Canonical ids (slots, empires) and their words in the reader's language, for a script that shows them."""
+    return {word: term(word) for group in groups for word in group}
 
 
 def _word(value: Any) -> Any:

@@ -119,8 +119,13 @@ function readKept(game) {
   try { return JSON.parse(window.localStorage.getItem(keptKey(game)) || "null"); } catch (e) { return null; }
 }
 
-function describe(slots, kept) {
-  return slots.map(function (s) { return s + " " + kept.tokens[s]; }).join(" · ") + " — code " + kept.salt;
+// the tokens in the reader's words (the page's data-terms: slot and empire ids to the glossary's), then the code
+function describe(seat, slots, kept) {
+  let words = {};
+  try { words = JSON.parse(seat.dataset.terms || "{}"); } catch (e) { words = {}; }
+  const say = function (id) { return words[id] || id; };
+  return slots.map(function (s) { return say(s) + " " + say(kept.tokens[s]); }).join(" · ") +
+    " — " + (seat.dataset.sayCode || "code") + " " + kept.salt;
 }
 
 function chosen(form, slots) {
@@ -135,7 +140,7 @@ function sealing(game, seat) {
   const kept = readKept(game);
   const shown = document.getElementById("kept");
   if (shown && kept) {
-    shown.textContent = seat.dataset.sayKept + " " + describe(slots, kept);
+    shown.textContent = seat.dataset.sayKept + " " + describe(seat, slots, kept);
     shown.hidden = false;
   }
   const seal = document.getElementById("seal");
@@ -158,7 +163,7 @@ function sealing(game, seat) {
           if (answer.status !== 201) { holding = false; refuse(refused, answer); return; }
           seal.hidden = true;
           const code = document.getElementById("sealed-code");
-          code.textContent = seat.dataset.saySealed + " " + describe(slots, record);
+          code.textContent = seat.dataset.saySealed + " " + describe(seat, slots, record);
           code.hidden = false;
           document.getElementById("moved").hidden = false;
         });
