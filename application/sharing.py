@@ -127,13 +127,15 @@ def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:80
     them (the tokens are never stored, so the old ones cannot be shown again; revoke is how to get links)."""
     from whispers.ledger.errors import WhispersError
     from whispers.ledger.game import load
+    from whispers.ledger.words import say
 
     with opened(store) as s:
         players = load(s, game).state.players
         record = _stored(s, game)
         if record is not None and record.hashes and not revoke:
-            raise WhispersError(f"{game} is shared already: whispers share {game} --revoke makes new links "
-                                "(the old ones stop working; only hashes are kept, so they cannot be shown again)")
+            raise WhispersError(say("{game} is shared already: whispers share {game} --revoke makes new links "
+                                    "(the old ones stop working; only hashes are kept, so they cannot be shown "
+                                    "again)", game=game))
         tokens = {"table": secrets.token_urlsafe(TOKEN_BYTES), "spectator": secrets.token_urlsafe(TOKEN_BYTES)}
         for society in players:
             tokens[f"seat:{society}"] = secrets.token_urlsafe(TOKEN_BYTES)

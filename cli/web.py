@@ -10,6 +10,7 @@ import click
 from whispers.application import sharing
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.main import Spoken
+from whispers.ledger.words import _, say
 
 
 @click.command(cls=Spoken)
@@ -25,19 +26,19 @@ def share(game: str, base: str, revoke: bool, qr_dir: str | None, as_json: bool,
 
     Only hashes of the tokens are stored: the links are shown once. --revoke makes new ones."""
     if not base.startswith(("http://", "https://")):
-        raise click.UsageError("--base: an http:// or https:// URL")
+        raise click.UsageError(_("--base: an http:// or https:// URL"))
     links = sharing.share(store_url, game, base, revoke)
     written = sharing.write_qr(links, qr_dir) if qr_dir else []
     if as_json:
         emit_json({k: v for k, v in links.to_json().items() if k != "game"})
         return
     urls = links.to_json()
-    click.echo(f"table (records moves): {urls['table']}")
+    click.echo(say("table (records moves): {url}", url=urls["table"]))
     for society, url in urls["seats"].items():
-        click.echo(f"{society} seat: {url}")
-    click.echo(f"spectators: {urls['spectator']}")
+        click.echo(say("{society} seat: {url}", society=society, url=url))
+    click.echo(say("spectators: {url}", url=urls["spectator"]))
     for path in written:
-        click.echo(f"QR code written: {path}")
+        click.echo(say("QR code written: {file}", file=str(path)))
 
 
 @click.command(cls=Spoken)
@@ -67,6 +68,6 @@ def serve(host: str, port: int, workers: int, tournament_file: Path | None, stor
 
         tournament(store_url, tournament_file)  # a malformed file is refused now, in one line, not on the page
         os.environ["WHISPERS_TOURNAMENT"] = str(tournament_file.resolve())
-    click.echo(f"director: http://{host}:{port}/director/{token}/", err=True)
+    click.echo(say("director: {url}", url=f"http://{host}:{port}/director/{token}/"), err=True)
     uvicorn.run("whispers.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", timeout_graceful_shutdown=3)

@@ -946,6 +946,15 @@ def test_the_json_api_s_own_refusals_speak_the_language() -> None:
     assert store.version("g1") == 1
 
 
+def test_share_speaks_the_language(demo_store: Path) -> None:
+    """`share`'s links named in the reader's words (the URLs as they are), and a game shared already refused so."""
+    out = ok(run(demo_store, "--lang", "it", "share", "demo"))
+    assert "tavolo (registra le mosse): http://" in out and "posto di Corvo Pallido: http://" in out
+    assert "spettatori: http://" in out and "seat" not in out
+    again = run(demo_store, "--lang", "es", "share", "demo")
+    assert again.exit_code == 2 and "ya está compartida" in again.output and "--revoke" in again.output
+
+
 # --- the remaining refusals and errors (issue 14) ------------------------------------------------------------
 
 

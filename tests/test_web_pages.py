@@ -376,3 +376,18 @@ def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(tmp_pa
             assert httpx.get(links["table"] + "api/status").json()["phase"] == "deploy"
         finally:
             browser.close()  # the pages' live streams end before the server stops
+
+
+def test_on_a_phone_the_council_grid_names_a_society_by_its_first_word() -> None:
+    """A society's name in the reader's language may be two or three words (Araignée Ancillaire): the grid holds
+    it whole for a wide screen and its first word for a phone (app.css shows one of them), the whole as its title."""
+    store = playing(2, 90)
+    links = sharing.share(store, "g")
+    client = served(store)
+    french = client.get(path("g", links.table) + "?lang=fr").text
+    start = french.index('<table class="grid">')
+    grid = french[start:french.index("</table>", start)]
+    assert ('<abbr title="Corbeau Blanc"><span class="long">Corbeau Blanc</span>'
+            '<span class="short">Corbeau</span>') in grid
+    english = client.get(path("g", links.table)).text
+    assert '<span class="short">raven' not in english
