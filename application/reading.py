@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
 from whispers.ledger.meta import Meta
+from whispers.ledger.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger import events as ev
@@ -130,7 +131,7 @@ def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
         return scored, True
     if any(record.state.loyalty.get(p) is None or record.state.loyalty[p].tokens is None
            for p in record.state.players):
-        raise RuleError(f"{record.name} is not over and a loyalty set is sealed: no provisional score",
+        raise RuleError(say("{game} is not over and a loyalty set is sealed: no provisional score", game=record.name),
                         "EN Final Scoring")
     from whispers.ledger.scoring import score as final_score
 
@@ -225,16 +226,17 @@ def select(rows: Iterable[GameRow], which: GameFilter) -> tuple[GameRow, ...]:
     from whispers.ledger.errors import StoreError
 
     if which.sort not in SORTS:
-        raise StoreError(f"unknown sort {which.sort!r}: sort by {', '.join(SORTS)}")
+        raise StoreError(say("unknown sort {text}: sort by {line}", text=repr(which.sort), line=", ".join(SORTS)))
     if which.state is not None and which.state not in STATES:
-        raise StoreError(f"unknown state {which.state!r}: the states are {', '.join(STATES)}")
+        raise StoreError(say("unknown state {text}: the states are {line}", text=repr(which.state),
+                             line=", ".join(STATES)))
     if which.since is not None:
         from datetime import date
 
         try:
             date.fromisoformat(which.since)
         except ValueError:
-            raise StoreError(f"--since {which.since!r} is not a date: YYYY-MM-DD") from None
+            raise StoreError(say("--since {text} is not a date: YYYY-MM-DD", text=repr(which.since))) from None
     kept = [row for row in rows if which.keeps(row)]
     key = SORTS[which.sort]
     return tuple(kept if key is None else sorted(kept, key=key))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
 from whispers.ledger.errors import StoreError
+from whispers.ledger.words import _, say
 
 if TYPE_CHECKING:
     from whispers.ledger.store import Store
@@ -41,7 +42,8 @@ def read_text(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise StoreError(say("cannot read {file}: {reason}", file=str(file),
+                             reason=getattr(exc, "strerror", None) or str(exc))) from None
 
 
 def standings(store: Store | str | None, names: list[str]) -> Standings:
@@ -50,7 +52,7 @@ def standings(store: Store | str | None, names: list[str]) -> Standings:
     from whispers.projections.standings import standings_data
 
     if not names:
-        raise StoreError("--games lists no game")
+        raise StoreError(_("--games lists no game"))
     with opened(store) as s:
         return Standings("standings", standings_data(_events(s, names)))
 
@@ -107,12 +109,12 @@ def pair(store: Store | str | None, file: Path, round_no: int, force: bool = Fal
         with opened(store) as s:
             missing = [g for g in earlier if not s.exists(g)]
             if missing:
-                raise PairingError(f"{missing[0]} is not in the store yet: pair round {round_no} when the rounds "
-                                   "before it are over")
+                raise PairingError(say("{game} is not in the store yet: pair round {round} when the rounds before "
+                                       "it are over", game=missing[0], round=round_no))
             data = standings_data(_events(s, earlier), spec.seats, spec.points)
         if data["in_progress"]:
-            raise PairingError(f"{data['in_progress'][0]} is still in progress: pair round {round_no} when the "
-                               "rounds before it are over")
+            raise PairingError(say("{game} is still in progress: pair round {round} when the rounds before it are "
+                                   "over", game=data["in_progress"][0], round=round_no))
         points = points_by_entrant(data)
     plan = pair_round(round_no, spec.entrants, history_before(spec, round_no), points,
                       seed_for(spec.name, round_no, *spec.entrants))

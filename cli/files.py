@@ -100,7 +100,7 @@ def _progress_bar(total: int, quiet: bool) -> Iterator[Callable[[Path, object], 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn("Importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    with Progress(TextColumn(_("Importing")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[last]}", markup=False), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("import", total=total, last="")
 

@@ -103,8 +103,8 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
 def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) -> None:
     if line == ("-",):
         if reopen:
-            raise NotationError('--reopen goes with one undo line; among lines read from input write undo '
-                                'reopen "REASON"')
+            raise NotationError(_("--reopen goes with one undo line; among lines read from input write undo "
+                                  "reopen \"REASON\""))
         done = recording.record_batch(store_url, game, sys.stdin)
     else:
         done = recording.record_line(store_url, game, line_from_args(line), reopen)

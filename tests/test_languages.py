@@ -1044,3 +1044,24 @@ def test_pairing_speaks_the_language(demo_store: Path, tmp_path: Path) -> None:
                                 env={"COLUMNS": "200", "WHISPERS_STORE": str(demo_store)}))
     assert "Cup · turno 2" in out and "partecipante" in out and "(primo)" in out
     assert "Si incontrano di nuovo: " in out and "Meeting" not in out and "(first)" not in out
+
+
+def test_the_use_cases_refusals_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
+    """The refusals the use cases hand the CLI (a listing's filter, a batch's line, a variation, a round not
+    ready to pair) in the reader's words, still one line and exit status 2; the user's words quoted as typed."""
+    since = run(demo_store, "--lang", "fr", "games", "--since", "hier")
+    assert since.exit_code == 2 and "--since 'hier' n'est pas une date : AAAA-MM-JJ" in since.output
+    none = run(demo_store, "--lang", "es", "variation", "demo", "bear")
+    assert none.exit_code == 2 and "demo no conserva ninguna variante llamada 'bear'" in none.output
+    store = tmp_path / "b.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat,spider,serpent"))
+    batch = run(store, "--lang", "it", "move", "g", "-", stdin="raven loyalty sealed\ngame players=raven,rat\n")
+    assert batch.exit_code == 2 and "riga 2: una riga game inizia una partita" in batch.output
+    assert "line 2" not in batch.output
+    cup = tmp_path / "cup.toml"
+    cup.write_text('name = "Cup"\nentrants = ["Ana", "Bo", "Cy", "Dee"]\n\n[[game]]\nname = "later"\nround = 1\n'
+                   'first = "rat"\nseats = { rat = "Ana", raven = "Bo", serpent = "Cy", spider = "Dee" }\n',
+                   encoding="utf-8")
+    early = CliRunner().invoke(whispers, ["--lang", "fr", "tournament", "pair", str(cup), "--round", "2"],
+                               env={"WHISPERS_STORE": str(demo_store)})
+    assert early.exit_code == 2 and "later n'est pas encore dans le stock : appariez la ronde 2" in early.output
