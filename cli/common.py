@@ -151,7 +151,8 @@ def replace_file(path: Path, text: str) -> None:
     except OSError as exc:
         if created:
             temporary.unlink(missing_ok=True)
-        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise StoreError(say("cannot write {file}: {reason}", file=str(path),
+                             reason=exc.strerror or str(exc))) from None
 
 
 def warn(lines: tuple[str, ...] | list[str]) -> None:

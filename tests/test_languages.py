@@ -1031,6 +1031,7 @@ def test_the_guided_recorder_s_own_answers_speak_the_language(tmp_path: Path) ->
     assert "Refusé : aucun choix numéroté 99" in out
     assert "hand prend une société secrète de cette partie : Corbeau Blanc, Culte du Rat" in out
     assert "board ne prend rien après lui" in out and "Refused" not in out and "takes" not in out
+    assert "coup> " in out and "move> " not in out
 
 
 def test_pairing_speaks_the_language(demo_store: Path, tmp_path: Path) -> None:
