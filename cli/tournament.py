@@ -145,7 +145,7 @@ def _show_plan(plan, title: str, points: dict[str, float]) -> None:  # type: ign
     from whispers.projections.pairing import new_command
 
     console = Console()
-    grid = Table(title=escape(f"{title} · " + say("round {round}", round=plan.round)))
+    grid = Table(title=escape(f"{title} · " + say("round {text}", text=plan.round)))  # a tournament's round
     for column in (N_("table"), N_("seat"), N_("entrant"), N_("society"), N_("points")):
         grid.add_column(_(column), justify="right" if column in ("seat", "points") else "left")
     for table in plan.tables:

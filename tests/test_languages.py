@@ -1045,6 +1045,9 @@ def test_pairing_speaks_the_language(demo_store: Path, tmp_path: Path) -> None:
                                 env={"COLUMNS": "200", "WHISPERS_STORE": str(demo_store)}))
     assert "Cup · turno 2" in out and "partecipante" in out and "(primo)" in out
     assert "Si incontrano di nuovo: " in out and "Meeting" not in out and "(first)" not in out
+    french = ok(CliRunner().invoke(whispers, ["--lang", "fr", "tournament", "pair", str(cup), "--round", "2",
+                                              "--force"], env={"COLUMNS": "200", "WHISPERS_STORE": str(demo_store)}))
+    assert "Cup · ronde 2" in french and "Se retrouvent : " in french and "Culte du Rat" in french
 
 
 def test_the_use_cases_refusals_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
