@@ -18,7 +18,7 @@ from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.notes import shown_by
-from whispers.ledger.words import N_, _, n_, plural, say, tongue
+from whispers.ledger.words import N_, _, n_, plural, say, term, tongue
 from whispers.projections.visibility import event_words
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
@@ -289,7 +289,7 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
                        events=plural(data["common"], "event")))
     elif "setup" in data:
         differences = "; ".join(
-            f"{what} {' / '.join(','.join(v) if isinstance(v, list) else v for v in sides.values())}"
+            _(SETUP_WORDS.get(what, what)) + " " + " / ".join(_setup_value(what, v) for v in sides.values())
             for what, sides in data["setup"].items())
         click.echo(say("{game} and {parent} are different games, set up differently: {text}", game=game,
                        parent=other, text=differences))
@@ -304,11 +304,11 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
         if outcome is None:
             click.echo(say("{game}: not over", game=name))
         else:
-            scores = ", ".join(f"{s} {v}" for s, v in outcome["scores"].items())
+            scores = ", ".join(f"{term(s)} {v}" for s, v in outcome["scores"].items())
             click.echo(say("{game}: {scores}; winner {winner}", game=name, scores=scores,
                            winner=outcome["winner"] or _("none (tie)")))
     if "score_change" in data:
-        change = ", ".join(f"{s} {v:+d}" for s, v in data["score_change"].items())
+        change = ", ".join(f"{term(s)} {v:+d}" for s, v in data["score_change"].items())
         click.echo(say("change from {game} to {parent}: {text}", game=game, parent=other, text=change))
     if not data["identical"] and "setup" not in data:
         for name in (game, other):
@@ -323,6 +323,16 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
 
 
 DIFF_MOVES = 40
+SETUP_WORDS = {"players": N_("players"), "first": N_("first"), "ruleset": N_("ruleset"), "board": N_("board"),
+               "card_sets": N_("card_sets"), "cards": N_("cards")}
+"""What may differ between two games' setups (projections.forks.setup_differences), in words."""
+
+
+def _setup_value(what: str, value: Any) -> str:
+    """One side of a setup difference: the societies in words, the ids of rulesets, boards and cards as they are."""
+    if what in ("players", "first"):
+        return ",".join(term(s) for s in value) if isinstance(value, list) else term(value)
+    return ",".join(value) if isinstance(value, list) else value
 """How many moves of each side `diff` prints after the point where the games part (--json gives them all)."""
 
 

@@ -1069,3 +1069,14 @@ def test_the_use_cases_refusals_speak_the_language(demo_store: Path, tmp_path: P
     early = CliRunner().invoke(whispers, ["--lang", "fr", "tournament", "pair", str(cup), "--round", "2"],
                                env={"WHISPERS_STORE": str(demo_store)})
     assert early.exit_code == 2 and "later n'est pas encore dans le stock : appariez la ronde 2" in early.output
+
+
+def test_diff_of_games_set_up_differently_speaks_the_language(tmp_path: Path) -> None:
+    store = tmp_path / "d.sqlite"
+    ok(run(store, "new", "a", "--players", "raven,rat,spider,serpent"))
+    ok(run(store, "new", "b", "--players", "rat,raven,spider", "--first", "spider"))
+    out = ok(run(store, "--lang", "fr", "diff", "a", "b"))
+    assert ("a et b sont des parties différentes, mises en place autrement : joueurs Corbeau Blanc,Culte du Rat,"
+            "Araignée Ancillaire,Serpent Éternel / Culte du Rat,Corbeau Blanc,Araignée Ancillaire; premier joueur "
+            "Corbeau Blanc / Araignée Ancillaire") in out
+    assert "a : pas terminée" in out and "players" not in out and "set up" not in out
