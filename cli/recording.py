@@ -16,7 +16,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import _, describe, n_, plural, position, refusal, say, terms, tongue
+from whispers.ledger.words import _, describe, n_, plural, position, refusal, say, term, terms, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -153,7 +153,8 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
             case "discard":
                 found.append((f"{s} discard ", False, plural(ch['count'], 'card')))
             case "swap-loyalty":
-                found.append((f"{s} swap-loyalty ", False, say("two of: {slots}", slots=", ".join(ch["slots"]))))
+                slots = ", ".join(term(t, "slot") for t in ch["slots"])
+                found.append((f"{s} swap-loyalty ", False, say("two of: {slots}", slots=slots)))
             case "pass" | "no-card":
                 found.append((f"{s} {o.verb}", True, ""))
             case "reveal":

@@ -1080,3 +1080,11 @@ def test_diff_of_games_set_up_differently_speaks_the_language(tmp_path: Path) ->
             "Araignée Ancillaire,Serpent Éternel / Culte du Rat,Corbeau Blanc,Araignée Ancillaire; premier joueur "
             "Corbeau Blanc / Araignée Ancillaire") in out
     assert "a : pas terminée" in out and "players" not in out and "set up" not in out
+
+
+def test_the_recorder_s_hints_name_the_slots_in_the_reader_s_words(demo_store: Path, tmp_path: Path) -> None:
+    store = _copy(demo_store, tmp_path)
+    ok(run(store, "fork", "demo", "swap", "--at", "50"))
+    out = ok(run(store, "--lang", "es", "record", "swap", stdin="q\n"))
+    assert "swap-loyalty …  (dos de: Devoto, Cumplido, Afiliado, No aliado, Opuesto)" in out
+    assert "las últimas 5 jugadas:" in out and "two of" not in out and "the last" not in out
