@@ -24,7 +24,9 @@ def new_board(path: str, force: bool = False) -> NewBoard:
 
     target = Path(path)
     if target.exists() and not force:
-        raise BoardError(f"{path}: already exists; --force replaces it")
+        from whispers.ledger.words import say
+
+        raise BoardError(say("{file}: already exists; --force replaces it", file=str(path)))
     write_file(target, template_text().encode("utf-8"), overwrite=force)
     return NewBoard(path)
 

@@ -147,7 +147,8 @@ def chart(store: Store | str | None, game: str | None, kind: str | None, output:
     try:
         write_file(output, picture)
     except OSError as exc:
-        raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from None
+        raise StoreError(say("cannot write {file}: {reason}", file=str(output),
+                             reason=exc.strerror or str(exc))) from None
     return Charted(output, data)
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
 from whispers.ledger.meta import Meta
+from whispers.ledger.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger import events as ev
@@ -130,7 +131,7 @@ def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
         return scored, True
     if any(record.state.loyalty.get(p) is None or record.state.loyalty[p].tokens is None
            for p in record.state.players):
-        raise RuleError(f"{record.name} is not over and a loyalty set is sealed: no provisional score",
+        raise RuleError(say("{game} is not over and a loyalty set is sealed: no provisional score", game=record.name),
                         "EN Final Scoring")
     from whispers.ledger.scoring import score as final_score
 

@@ -113,9 +113,9 @@ def parse_move(text: str) -> c.Command | None:
 
     parsed = parse_line(text)
     if isinstance(parsed, Header):
-        raise NotationError("a game line starts a game: use whispers new or whispers import")
+        raise NotationError(_("a game line starts a game: use whispers new or whispers import"))
     if isinstance(parsed, TagLine):
-        raise NotationError("a tag line is a table fact, not a move: use whispers meta GAME")
+        raise NotationError(_("a tag line is a table fact, not a move: use whispers meta GAME"))
     return parsed
 
 
@@ -124,7 +124,7 @@ def reopening(command: c.Command | None) -> c.Command:
     from whispers.ledger import commands as c
 
     if not isinstance(command, c.Undo):
-        raise NotationError('--reopen goes with undo only: whispers move GAME undo --reopen "REASON"')
+        raise NotationError(_("--reopen goes with undo only: whispers move GAME undo --reopen \"REASON\""))
     return c.Undo(command.reason, reopen=True)
 
 
@@ -169,9 +169,9 @@ def record_batch(store: Store | str | None, game: str, lines: Iterable[str]) -> 
                     continue
                 current, events = play(current, command)
             except RuleError as exc:
-                raise RuleError(f"line {number}: {exc.reason}", exc.rule) from None
+                raise RuleError(say("line {number}: {reason}", number=number, reason=exc.reason), exc.rule) from None
             except WhispersError as exc:
-                raise type(exc)(f"line {number}: {exc}") from None
+                raise type(exc)(say("line {number}: {reason}", number=number, reason=str(exc))) from None
             produced.extend(events)
         if produced:
             s.append(game, start.version, [e.to_fact() for e in produced])

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
 from whispers.ledger.notes import GLYPHS, TAGS
+from whispers.ledger.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger import events as ev
@@ -306,7 +307,8 @@ def variation(store: Store | str | None, game: str, name: str, at: int | None = 
     with opened(store) as s:
         entry = next((v for v in kept(s, game) if v["variation"] == name), None)
         if entry is None:
-            raise StoreError(f"{game} keeps no variation named {name!r} (whispers variation {game} lists them)")
+            raise StoreError(say("{game} keeps no variation named {name} (whispers variation {game} lists them)",
+                                 game=game, name=repr(name)))
         line, before = play_variation(s, game, entry)
     check_viewer(game, line.state.players, viewer)
     rep = Replay(line.events)

@@ -42,8 +42,8 @@ def read_text(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(say("cannot read {file}: {message}", file=str(file),
-                                message=getattr(exc, "strerror", None) or str(exc))) from None
+        raise StoreError(say("cannot read {file}: {reason}", file=str(file),
+                             reason=getattr(exc, "strerror", None) or str(exc))) from None
 
 
 def standings(store: Store | str | None, names: list[str]) -> Standings:
@@ -109,12 +109,12 @@ def pair(store: Store | str | None, file: Path, round_no: int, force: bool = Fal
         with opened(store) as s:
             missing = [g for g in earlier if not s.exists(g)]
             if missing:
-                raise PairingError(f"{missing[0]} is not in the store yet: pair round {round_no} when the rounds "
-                                   "before it are over")
+                raise PairingError(say("{game} is not in the store yet: pair round {round} when the rounds before "
+                                       "it are over", game=missing[0], round=round_no))
             data = standings_data(_events(s, earlier), spec.seats, spec.points)
         if data["in_progress"]:
-            raise PairingError(f"{data['in_progress'][0]} is still in progress: pair round {round_no} when the "
-                               "rounds before it are over")
+            raise PairingError(say("{game} is still in progress: pair round {round} when the rounds before it are "
+                                   "over", game=data["in_progress"][0], round=round_no))
         points = points_by_entrant(data)
     plan = pair_round(round_no, spec.entrants, history_before(spec, round_no), points,
                       seed_for(spec.name, round_no, *spec.entrants))

@@ -29,7 +29,7 @@ def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
 def one_format(as_json: bool, as_csv: bool) -> None:
     """--json and --csv, where a command offers both, are two answers to one question: refuse both at once."""
     if as_json and as_csv:
-        raise click.UsageError("--json and --csv are two output formats: choose one")
+        raise click.UsageError(_("--json and --csv are two output formats: choose one"))
 
 
 def emit_json(data: Any) -> None:
@@ -151,10 +151,11 @@ def replace_file(path: Path, text: str) -> None:
     except OSError as exc:
         if created:
             temporary.unlink(missing_ok=True)
-        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise StoreError(say("cannot write {file}: {reason}", file=str(path),
+                             reason=exc.strerror or str(exc))) from None
 
 
 def warn(lines: tuple[str, ...] | list[str]) -> None:
     """Warnings a use case returned (malformed old notes it skipped...), one a line on stderr."""
     for line in lines:
-        click.echo(f"warning: {line}", err=True)
+        click.echo(say("warning: {text}", text=line), err=True)

@@ -12,7 +12,7 @@ from whispers.cli.common import emit_json, store_option, warn
 from whispers.cli.main import Spoken
 from whispers.cli.table import facts_words
 from whispers.ledger.meta import Meta
-from whispers.ledger.words import _, plural, say
+from whispers.ledger.words import _, n_, plural, say, terms
 
 
 @click.command("import", cls=Spoken)
@@ -36,28 +36,29 @@ def import_game(paths: tuple[Path, ...], name: str | None, allow_modified: bool,
     reason (exit status 2 if any was refused).
     """
     if name is not None and (len(paths) != 1 or paths[0].is_dir()):
-        raise click.UsageError("--game names one game: give a single file, not several or a folder")
+        raise click.UsageError(_("--game names one game: give a single file, not several or a folder"))
     if len(paths) == 1 and not paths[0].is_dir() and not as_json:
         _import_one(paths[0], name, allow_modified, store_url)
         return
     chosen = files.batch_files(paths)
     if not chosen:
-        raise click.UsageError("nothing to import: no .whispers or .txt file in " + ", ".join(map(str, paths)))
+        raise click.UsageError(say("nothing to import: no .whispers or .txt file in {file}",
+                                   file=", ".join(map(str, paths))))
     with _progress_bar(len(chosen), quiet=as_json) as each:
         batch = files.import_files(store_url, chosen, name, allow_modified, each)
     if as_json:
         emit_json(batch.to_json())
     else:
         for imported in batch.imported:
-            click.echo(f"{imported.game}: imported {plural(imported.events, 'event')} ({imported.played_under}, "
-                       f"{', '.join(imported.players)}; {imported.where}).")
+            click.echo(_imported(imported))
         for imported in batch.imported:
             if imported.unchained:
-                click.echo(f"warning: {imported.game}: {imported.unchained} notes came from a file whose notes no "
-                           "hash covers (an older whispers): they are kept marked 'unchained'", err=True)
-        click.echo(f"{plural(len(batch.imported), 'game')} imported, {plural(len(batch.refused), 'file')} refused.")
+                click.echo(_unchained(imported), err=True)
+        refused = n_("{n} file refused", "{n} files refused", len(batch.refused))
+        click.echo(n_("{n} game imported, {refused}.", "{n} games imported, {refused}.", len(batch.imported),
+                      refused=refused))
         for refusal in batch.refused:
-            click.echo(f"refused {_shown(refusal.file)}: {refusal.reason}", err=True)
+            click.echo(say("refused {file}: {reason}", file=_shown(refusal.file), reason=refusal.reason), err=True)
     if batch.refused:
         click.get_current_context().exit(2)
 
@@ -65,12 +66,24 @@ def import_game(paths: tuple[Path, ...], name: str | None, allow_modified: bool,
 def _import_one(file: Path, name: str | None, allow_modified: bool, store_url: str | None) -> None:
     imported = files.import_file(store_url, file, name, allow_modified)
     if imported.unchained:
-        click.echo(f"warning: {imported.game}: {imported.unchained} notes came from a file whose notes no hash covers "
-                   "(an older whispers): they are kept marked 'unchained'", err=True)
-    click.echo(f"{imported.game}: imported {plural(imported.events, 'event')} ({imported.played_under}, "
-               f"{', '.join(imported.players)}; {imported.where}).")
+        click.echo(_unchained(imported), err=True)
+    click.echo(_imported(imported))
     if imported.table is not None and imported.table != Meta():
-        click.echo(f"  table facts: {facts_words(imported.table, recorded=True)}")
+        click.echo("  " + say("table facts: {facts}", facts=facts_words(imported.table, recorded=True)))
+
+
+def _imported(imported: files.Imported) -> str:
+    return say("{game}: imported {events} ({ruleset}, {players}; {board}).", game=imported.game,
+               events=plural(imported.events, "event"), ruleset=imported.played_under,
+               players=terms(imported.players), board=imported.where)
+
+
+def _unchained(imported: files.Imported) -> str:
+    return say("warning: {text}", text=n_(
+        "{game}: {n} note came from a file whose notes no hash covers (an older whispers): it is kept marked "
+        "'unchained'",
+        "{game}: {n} notes came from a file whose notes no hash covers (an older whispers): they are kept marked "
+        "'unchained'", imported.unchained, game=imported.game))
 
 
 def _shown(file: str) -> str:
@@ -87,7 +100,7 @@ def _progress_bar(total: int, quiet: bool) -> Iterator[Callable[[Path, object], 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn("Importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    with Progress(TextColumn(_("Importing")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[last]}", markup=False), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("import", total=total, last="")
 
@@ -110,8 +123,9 @@ def export(game: str, output: Path, force: bool, store_url: str | None) -> None:
     exported = files.export_record(store_url, game)
     warn(exported.warnings)
     files.write_export(exported, output, force)
-    click.echo(f"{game}: {plural(exported.events, 'event')} written to {output} (head {exported.head[:16]}…; "
-               f"{plural(exported.notes, 'note')}, notes head {exported.notes_head[:16]}…).")
+    click.echo(say("{game}: {events} written to {file} (head {head}…; {notes}, notes head {then}…).", game=game,
+                   events=plural(exported.events, "event"), file=str(output), head=exported.head[:16],
+                   notes=plural(exported.notes, "note"), then=exported.notes_head[:16]))
 
 
 @click.command(cls=Spoken)

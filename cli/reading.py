@@ -8,9 +8,13 @@ from whispers.application import reading
 from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
 from whispers.cli.main import Spoken
+from whispers.cli.table import FACTS
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.words import _, say, term, tongue
+from whispers.ledger.words import N_, _, say, term, tongue
 from whispers.projections.visibility import SPECTATOR_NAME
+
+AT = N_("at {text}")
+"""Where a game was played, in the listing."""
 
 as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
                          help="Show only what this society could know (spectator: public facts only).")
@@ -124,9 +128,9 @@ def games(player: str | None, event: str | None, since: str | None, ruleset: str
         return
     if not rows:
         if which == reading.GameFilter(sort=sort):
-            click.echo("No games yet (or all archived: whispers games --all). Try: whispers demo")
+            click.echo(_("No games yet (or all archived: whispers games --all). Try: whispers demo"))
         else:
-            click.echo("No games match.")
+            click.echo(_("No games match."))
     children: dict[str | None, list[dict[str, Any]]] = {}
     names = {row["game"] for row in rows}
     for row in rows:
@@ -142,18 +146,20 @@ def games(player: str | None, event: str | None, since: str | None, ruleset: str
         where = (say("over, winner {winner}", winner=row["winner"] or _("none (tie)")) if row["over"]
                  else say("round {round}", round=row["round"]) + " " + term(row["phase"], "phase"))
         label = ("  " * depth + ("└ " if depth else "") + row["game"])
-        fork = f"  (fork at event {row['fork_of']['at']})" if row["fork_of"] else ""
+        fork = "  " + say("(fork at event {at})", at=row["fork_of"]["at"]) if row["fork_of"] else ""
         meta = row["meta"]
         title = f"  \"{meta['title']}\"" if meta["title"] else ""
-        archived = "  (archived)" if meta["archived"] else ""
+        archived = "  " + _("(archived)") if meta["archived"] else ""
         date = (row["date"] or "")[:10]
         if date and tongue().code != "en":  # a date as the language writes it (Babel); English keeps ISO
             from whispers.projections.language import format_date
 
             date = format_date(date, tongue().code)
         players = seated(row)
-        event = "  " + " ".join(f"{k} {v}" for k, v in (("event", meta["event"]), ("round", meta["round"]),
-                                                        ("table", meta["table"]), ("at", meta["place"])) if v)
+        event = "  " + " ".join(say(k, text=v) for k, v in ((FACTS["event"], meta["event"]),
+                                                            (FACTS["round"], meta["round"]),
+                                                            (FACTS["table"], meta["table"]),
+                                                            (AT, meta["place"])) if v)
         click.echo(f"{label:<28} {date:<10} {row['played_under']:<9} {players:<{wide}} {where}{fork}{title}"
                    f"{event.rstrip()}{archived}")
         for child in children.get(row["game"], []):

@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 from whispers.ledger import events as ev
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS
-from whispers.ledger.words import ENGLISH, KIND_OF, _, say, term, tongue
+from whispers.ledger.words import ENGLISH, KIND_OF, N_, _, say, term, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.prompt import Prompt
 
-PROMPT = "move> "
+PROMPT = N_("move> ")
 TABLES = ("board", "council", "hand")
 """Words typed at the prompt that show a table instead of recording a move (`hand SOCIETY`)."""
 NO_SOCIETY = ("undo", "ruling", "finalize", "reopen", "check")
@@ -192,7 +192,7 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
     """How the recorder reads a line: in a terminal, a prompt_toolkit prompt (Tab completes a legal word, Ctrl-C
     clears the line, Ctrl-D leaves, a template is put on the line to edit in place); from a pipe, plain input()."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return lambda prefill: input(PROMPT)
+        return lambda prefill: input(_(PROMPT))
     # No completion menu drawn below the line, so no cursor-position requests (terminals that do not answer
     # them, pexpect's among them, would get a warning and a wait): as the replay stepper does.
     os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
@@ -222,7 +222,7 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
     def ask(prefill: str) -> str:
         # prompt_toolkit writes the prompt once the terminal is in raw mode: a key sent on seeing it (Ctrl-C,
         # Ctrl-D) reaches the recorder, not the terminal's line discipline
-        return session.prompt(PROMPT, default=Document(prefill, first_blank(prefill)))
+        return session.prompt(_(PROMPT), default=Document(prefill, first_blank(prefill)))
 
     return ask
 

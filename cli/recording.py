@@ -16,7 +16,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import _, describe, n_, plural, position, refusal, say, terms, tongue
+from whispers.ledger.words import _, describe, n_, plural, position, refusal, say, term, terms, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -90,7 +90,8 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
         echo(f"  {line}" if line is not None else f"  · {describe(event)}")
         if isinstance(event, ev.TableChecked):
             for region, (recorded, counted) in event.mismatches.items():
-                echo(f"  ! {region}: the table has {plural(counted, 'banner')}, the record {recorded}")
+                echo("  ! " + say("{region}: the table has {banners}, the record {recorded}", region=region,
+                                  banners=plural(counted, "banner"), recorded=recorded))
 
 
 @click.command(cls=Spoken, help=_move_help(), context_settings={"ignore_unknown_options": True})
@@ -102,14 +103,15 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
 def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) -> None:
     if line == ("-",):
         if reopen:
-            raise NotationError('--reopen goes with one undo line; among lines read from input write undo '
-                                'reopen "REASON"')
+            raise NotationError(_("--reopen goes with one undo line; among lines read from input write undo "
+                                  "reopen \"REASON\""))
         done = recording.record_batch(store_url, game, sys.stdin)
     else:
         done = recording.record_line(store_url, game, line_from_args(line), reopen)
     show_events(done.events)
     for reason in done.reopened:
-        click.echo(f"{game}: the finished game is reopened ({reason}); its scoring no longer stands.")
+        click.echo(say("{game}: the finished game is reopened ({reason}); its scoring no longer stands.", game=game,
+                       reason=reason))
     if done.over:
         click.echo(say("{game}: the game is over. See: whispers score {game}", game=game))
     else:
@@ -132,26 +134,27 @@ def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str,
                 found += [(f"{s} {o.verb} {w}", True, "" if position(w) == w else position(w)) for w in ch["where"]]
             case "recruit":
                 complete = ch["amount"] == 0
-                hint = f"place {ch['amount']} in: {', '.join(ch['regions'])}"
+                hint = say("place {amount} in: {regions}", amount=ch["amount"], regions=", ".join(ch["regions"]))
                 found.append((f"{s} recruit order={ch['order']} at={ch['at']}" + ("" if complete else " "), complete,
                               "" if complete else hint))
             case "draw":
                 found.append((f"{s} draw order={ch['order']} at={ch['at']}", True, plural(ch['count'], 'card')))
             case "attack":
-                found += [(f"{s} attack {a} {b} ", False, f"1 to {n} banners" if n > 1 else "1 banner")
-                          for a, b, n in ch["attacks"]]
+                found += [(f"{s} attack {a} {b} ", False,
+                           say("1 to {n} banners", n=n) if n > 1 else plural(1, "banner")) for a, b, n in ch["attacks"]]
             case "swap-agent":
                 found += [(f"{s} swap-agent {t}", True, "") for t in ch["targets"]]
             case "play":
                 effects = sorted({e for playable in ch.get("cards", {}).values() for e in playable})
-                hint = (f"CARD effect=ID [PARAM=VALUE ...] [pay=CARD,...]; Tab completes; playable now: "
-                        f"{', '.join(effects)}" if effects
+                hint = (say("CARD effect=ID [PARAM=VALUE ...] [pay=CARD,...]; Tab completes; playable now: {effects}",
+                            effects=", ".join(effects)) if effects
                         else "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]")
                 found.append((f"{s} play ", False, hint))
             case "discard":
                 found.append((f"{s} discard ", False, plural(ch['count'], 'card')))
             case "swap-loyalty":
-                found.append((f"{s} swap-loyalty ", False, f"two of: {', '.join(ch['slots'])}"))
+                slots = ", ".join(term(t, "slot") for t in ch["slots"])
+                found.append((f"{s} swap-loyalty ", False, say("two of: {slots}", slots=slots)))
             case "pass" | "no-card":
                 found.append((f"{s} {o.verb}", True, ""))
             case "reveal":
@@ -198,7 +201,7 @@ def record(game: str, store_url: str | None) -> None:
                 click.echo("")
                 break
             except KeyboardInterrupt:  # from a pipe; in a terminal Ctrl-C clears the line
-                click.echo("\nStopped. Every move accepted so far is saved.")
+                click.echo("\n" + _("Stopped. Every move accepted so far is saved."))
                 return
             prefill = ""
             said = tongue().code
@@ -220,7 +223,7 @@ def record(game: str, store_url: str | None) -> None:
                 continue
             if line.isdigit():
                 if int(line) not in offered:
-                    click.echo(f"Refused: no choice numbered {line}")
+                    click.echo(say("Refused: no choice numbered {line}", line=line))
                     continue
                 text, complete, _hint = offered[int(line)]
                 if not complete:
@@ -262,7 +265,7 @@ RECAP = 5
 def _recap(current: Any) -> None:  # an application-layer Game (recording.open_game)
     moves = recording.recap(current, RECAP)
     if moves:
-        click.echo(f"{current.name}: the last {plural(len(moves), 'move')}:")
+        click.echo(n_("{game}: the last {n} move:", "{game}: the last {n} moves:", len(moves), game=current.name))
         for label, line in moves:
             click.echo(f"  {label:<22} {line}")
 
@@ -276,11 +279,11 @@ def _tables(state: GameState, words: list[str]) -> None:
     view = status_of(state).view
     if words[0] == "hand":
         if len(words) != 2 or words[1] not in state.players:
-            click.echo(f"hand takes one society of this game: {', '.join(state.players)}")
+            click.echo(say("hand takes one society of this game: {societies}", societies=terms(state.players)))
             return
         console().print(hand_table(view, words[1]))
     elif len(words) != 1:
-        click.echo(f"{words[0]} takes nothing after it")
+        click.echo(say("{text} takes nothing after it", text=words[0]))
     else:
         console().print(board_table(view) if words[0] == "board" else council_table(view))
 
@@ -300,8 +303,13 @@ def finalize(game: str, by: str, reason: str, as_json: bool, store_url: str | No
     if as_json:
         emit_json(done.to_json())
         return
-    click.echo(f"{game}: finalised by {done.by}{f' ({done.reason})' if done.reason else ''}. "
-               f"To change it: whispers reopen {game} --by NAME --reason TEXT")
+    if done.reason:
+        said = say("{game}: finalised by {name} ({reason}). To change it: whispers reopen {game} --by NAME --reason "
+                   "TEXT", game=game, name=done.by, reason=done.reason)
+    else:
+        said = say("{game}: finalised by {name}. To change it: whispers reopen {game} --by NAME --reason TEXT",
+                   game=game, name=done.by)
+    click.echo(said)
 
 
 @click.command(cls=Spoken)
@@ -316,4 +324,5 @@ def reopen(game: str, by: str, reason: str, as_json: bool, store_url: str | None
     if as_json:
         emit_json(done.to_json())
         return
-    click.echo(f"{game}: reopened by {done.by} ({done.reason}); it counts as unfinalised until sealed again.")
+    click.echo(say("{game}: reopened by {name} ({reason}); it counts as unfinalised until sealed again.", game=game,
+                   name=done.by, reason=done.reason))

@@ -18,7 +18,7 @@ from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.notes import shown_by
-from whispers.ledger.words import N_, _, n_, plural, say, tongue
+from whispers.ledger.words import N_, _, n_, plural, say, term, tongue
 from whispers.projections.visibility import event_words
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
@@ -188,13 +188,13 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
     """
     one_format(as_json, as_csv)
     if everything and game is not None:
-        raise click.UsageError(f"give a GAME or --all, not both: --all already covers {game}")
+        raise click.UsageError(say("give a GAME or --all, not both: --all already covers {game}", game=game))
     if not everything and game is None:
-        raise click.UsageError("give a GAME, or --all for every game in the store")
+        raise click.UsageError(_("give a GAME, or --all for every game in the store"))
     if ruleset is not None and not everything:
-        raise click.UsageError("--ruleset picks games for --all: a single GAME has one ruleset already")
+        raise click.UsageError(_("--ruleset picks games for --all: a single GAME has one ruleset already"))
     if by is not None and (not everything or ruleset is not None):
-        raise click.UsageError("--by player goes with --all (and without --ruleset)")
+        raise click.UsageError(_("--by player goes with --all (and without --ruleset)"))
     if by == "player":
         from whispers.application.table import by_player
 
@@ -269,7 +269,8 @@ def fork_game(game: str, new: str, at: str, store_url: str | None) -> None:
     version = at_event(store_url, game, at)
     assert version is not None
     forked = review.fork(store_url, game, new, version)
-    click.echo(f"{new}: forked from {game} at event {version}. Next: {forked.next}")
+    click.echo(say("{name}: forked from {game} at event {at}. Next: {note}", name=new, game=game, at=version,
+                   note=forked.next))
 
 
 @click.command(cls=Spoken)
@@ -284,38 +285,54 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
         emit_json(data)
         return
     if data["identical"]:
-        click.echo(f"{game} and {other} are the same game ({plural(data['common'], 'event')}).")
+        click.echo(say("{game} and {parent} are the same game ({events}).", game=game, parent=other,
+                       events=plural(data["common"], "event")))
     elif "setup" in data:
         differences = "; ".join(
-            f"{what} {' / '.join(','.join(v) if isinstance(v, list) else v for v in sides.values())}"
+            _(SETUP_WORDS.get(what, what)) + " " + " / ".join(_setup_value(what, v) for v in sides.values())
             for what, sides in data["setup"].items())
-        click.echo(f"{game} and {other} are different games, set up differently: {differences}")
+        click.echo(say("{game} and {parent} are different games, set up differently: {text}", game=game,
+                       parent=other, text=differences))
     else:
         first = data["first_difference"]
-        click.echo(f"{game} and {other} share {plural(data['common'], 'event')} and part at event {first['event']}:")
-        click.echo(f"  {game}: {first[game] or '(ends)'}")
-        click.echo(f"  {other}: {first[other] or '(ends)'}")
+        click.echo(say("{game} and {parent} share {events} and part at event {at}:", game=game, parent=other,
+                       events=plural(data["common"], "event"), at=first["event"]))
+        for name in (game, other):
+            click.echo(f"  {name}: " + (first[name] or _("(ends)")))
     for name in (game, other):
         outcome = data["outcome"][name]
         if outcome is None:
-            click.echo(f"{name}: not over")
+            click.echo(say("{game}: not over", game=name))
         else:
-            scores = ", ".join(f"{s} {v}" for s, v in outcome["scores"].items())
-            click.echo(f"{name}: {scores}; winner {outcome['winner'] or 'none (tie)'}")
+            scores = ", ".join(f"{term(s)} {v}" for s, v in outcome["scores"].items())
+            click.echo(say("{game}: {scores}; winner {winner}", game=name, scores=scores,
+                           winner=outcome["winner"] or _("none (tie)")))
     if "score_change" in data:
-        change = ", ".join(f"{s} {v:+d}" for s, v in data["score_change"].items())
-        click.echo(f"change from {game} to {other}: {change}")
+        change = ", ".join(f"{term(s)} {v:+d}" for s, v in data["score_change"].items())
+        click.echo(say("change from {game} to {parent}: {text}", game=game, parent=other, text=change))
     if not data["identical"] and "setup" not in data:
         for name in (game, other):
             moves = data["moves"][name]
-            click.echo(f"{name} after event {data['common']}: {plural(len(moves), 'move')}")
+            click.echo(say("{game} after event {at}: {moves}", game=name, at=data["common"],
+                           moves=plural(len(moves), "move")))
             for move in moves[:DIFF_MOVES]:
                 click.echo(f"  {move['event']:>4}  {move['move']}")
             if len(moves) > DIFF_MOVES:
-                click.echo(f"  … {plural(len(moves) - DIFF_MOVES, 'more move')} (--json lists them all)")
+                click.echo("  … " + n_("{n} more move (--json lists them all)",
+                                       "{n} more moves (--json lists them all)", len(moves) - DIFF_MOVES))
 
 
 DIFF_MOVES = 40
+SETUP_WORDS = {"players": N_("players"), "first": N_("first"), "ruleset": N_("ruleset"), "board": N_("board"),
+               "card_sets": N_("card_sets"), "cards": N_("cards")}
+"""What may differ between two games' setups (projections.forks.setup_differences), in words."""
+
+
+def _setup_value(what: str, value: Any) -> str:
+    """One side of a setup difference: the societies in words, the ids of rulesets, boards and cards as they are."""
+    if what in ("players", "first"):
+        return ",".join(term(s) for s in value) if isinstance(value, list) else term(value)
+    return ",".join(value) if isinstance(value, list) else value
 """How many moves of each side `diff` prints after the point where the games part (--json gives them all)."""
 
 
@@ -334,7 +351,8 @@ def annotate_game(game: str, at: str, text: str, author: str | None, tag: str | 
     version = at_event(store_url, game, at)
     assert version is not None
     annotated = review.annotate(store_url, game, version, text, author, tag, glyph)
-    click.echo(f"{game}: note on event {version} saved ({plural(annotated.count, 'note')} in all).")
+    click.echo(say("{game}: note on event {at} saved ({notes} in all).", game=game, at=version,
+                   notes=plural(annotated.count, "note")))
 
 
 @click.command("edit-note", cls=Spoken)
@@ -349,9 +367,10 @@ def edit_note(game: str, number: int, text: str | None, author: str | None, tag:
               store_url: str | None) -> None:
     """Edit note NOTE of GAME (its number in `whispers notes`): the old text stays in its history."""
     if text is None and tag is None and glyph is None:
-        raise click.UsageError("say what changes: a new TEXT, --tag or --glyph")
+        raise click.UsageError(_("say what changes: a new TEXT, --tag or --glyph"))
     review.edit_note(store_url, game, number, text, author, tag, glyph)
-    click.echo(f"{game}: note {number} edited (whispers notes {game} --history shows what it said before).")
+    click.echo(say("{game}: note {number} edited (whispers notes {game} --history shows what it said before).",
+                   game=game, number=number))
 
 
 @click.command("withdraw-note", cls=Spoken)
@@ -362,7 +381,8 @@ def edit_note(game: str, number: int, text: str | None, author: str | None, tag:
 def withdraw_note(game: str, number: int, author: str | None, store_url: str | None) -> None:
     """Withdraw note NOTE of GAME: no longer shown, kept in its history."""
     review.withdraw_note(store_url, game, number, author)
-    click.echo(f"{game}: note {number} withdrawn (whispers notes {game} --history still shows it).")
+    click.echo(say("{game}: note {number} withdrawn (whispers notes {game} --history still shows it).", game=game,
+                   number=number))
 
 
 @click.command(cls=Spoken)
@@ -379,20 +399,25 @@ def notes(game: str, history: bool, society: str | None, as_json: bool, store_ur
         emit_json(found.to_json())
         return
     if not found.notes:
-        click.echo(f"{game}: no notes yet. Add one: whispers annotate {game} N \"text\"")
+        click.echo(say("{game}: no notes yet. Add one: whispers annotate {game} N \"text\"", game=game))
     for entry, move in zip(found.notes, found.moves, strict=True):
         if not history:
             who = shown_by(entry)
-            click.echo(f"note {entry['number']} on event {entry['at']} ({move}){f' [{who}]' if who else ''}: "
-                       f"{entry['text']}")
+            said = say("note {number} on event {at} ({line})", number=entry["number"], at=entry["at"], line=move)
+            click.echo(f"{said}{f' [{who}]' if who else ''}: {entry['text']}")
             continue
         who = ", ".join(x for x in (entry.get("glyph"), entry.get("tag"), entry.get("author"),
                                     "unchained" if entry.get("unchained") else None) if x)
         said = f": {entry['text']}" if "text" in entry else ""
-        what = {"note": f"note {entry['number']} on event {entry.get('at')} ({move})",
-                "variation": f"variation {entry.get('variation')!r} kept after event {entry.get('at')}",
-                "edit": f"edit of note {entry['note']}", "withdrawal": f"note {entry['note']} withdrawn"}
-        click.echo(f"{entry['time']} {what[entry['kind']]}{f' [{who}]' if who else ''}{said}")
+        if entry["kind"] == "note":
+            what = say("note {number} on event {at} ({line})", number=entry["number"], at=entry.get("at"), line=move)
+        elif entry["kind"] == "variation":
+            what = say("variation {name} kept after event {at}", name=repr(entry.get("variation")), at=entry.get("at"))
+        elif entry["kind"] == "edit":
+            what = say("edit of note {number}", number=entry["note"])
+        else:
+            what = say("note {number} withdrawn", number=entry["note"])
+        click.echo(f"{entry['time']} {what}{f' [{who}]' if who else ''}{said}")
 
 
 @click.command("variation", cls=Spoken)
@@ -410,8 +435,9 @@ def variation(game: str, name: str | None, forked: str | None, author: str | Non
     a fork of GAME inside it as variation NAME (as PGN and SGF keep variations)."""
     if forked is not None:
         kept = review.keep_variation(store_url, game, forked, name, author).variations[0]
-        click.echo(f"{game}: variation {kept['variation']!r} kept: {plural(len(kept['lines']), 'move')} after "
-                   f"event {kept['at']} (whispers variation {game} {shlex_quote(kept['variation'])}).")
+        click.echo(say("{game}: variation {name} kept: {moves} after event {at} (whispers variation {game} {text}).",
+                       game=game, name=repr(kept["variation"]), moves=plural(len(kept["lines"]), "move"),
+                       at=kept["at"], text=shlex_quote(kept["variation"])))
         return
     if name is None:
         found = review.variations(store_url, game)
@@ -419,17 +445,20 @@ def variation(game: str, name: str | None, forked: str | None, author: str | Non
             emit_json(found.to_json())
             return
         if not found.variations:
-            click.echo(f"{game}: no variation kept. Keep a fork: whispers variation {game} NAME --keep FORK")
+            click.echo(say("{game}: no variation kept. Keep a fork: whispers variation {game} NAME --keep FORK",
+                           game=game))
         for v in found.to_json():
-            click.echo(f"{v['name']}: after event {v['at']}, {plural(len(v['moves']), 'move')}: {v['moves'][0]}")
+            click.echo(say("{name}: after event {at}, {moves}: {line}", name=v["name"], at=v["at"],
+                           moves=plural(len(v["moves"]), "move"), line=v["moves"][0]))
         return
     shown = review.variation(store_url, game, name, version, society)
     if as_json:
         emit_json(shown.to_json())
         return
-    click.echo(f"{game}, variation {name}: the game's first {shown.parted} events, then:")
+    click.echo(n_("{game}, variation {name}: the game's first {n} event, then:",
+                  "{game}, variation {name}: the game's first {n} events, then:", shown.parted, game=game, name=name))
     for number, move in shown.moves:
         click.echo(f"  {number:>4}  {move}")
-    click.echo(f"After event {shown.at} of {shown.events}:")
+    click.echo(say("After event {at} of {events}:", at=shown.at, events=shown.events))
     for line in view_lines(shown.status.view):
         click.echo(line)

@@ -10,6 +10,7 @@ import click
 from whispers.application import table as use
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.main import Spoken
+from whispers.ledger.words import N_, _, say, term
 
 if TYPE_CHECKING:
     from whispers.ledger.meta import Meta
@@ -37,7 +38,7 @@ def table_changes(seats: tuple[str, ...], place: str | None, event: str | None, 
     for seat in seats:
         society, equals, name = seat.partition("=")
         if not equals:
-            raise click.UsageError(f"--seat {seat!r}: write SOCIETY=NAME, e.g. --seat raven=Ana")
+            raise click.UsageError(say("--seat {text}: write SOCIETY=NAME, e.g. --seat raven=Ana", text=repr(seat)))
         changes.setdefault("seats", {})[society.strip()] = name or None
     for key, value in (("place", place), ("event", event), ("round", round_), ("table", table)):
         if value is not None:
@@ -51,18 +52,24 @@ def _show(described: use.Described, as_json: bool) -> None:
     if as_json:
         emit_json(described.to_json())
         return
-    archived = " (archived)" if described.meta.archived else ""
+    archived = " " + _("(archived)") if described.meta.archived else ""
     click.echo(f"{described.game}{archived}: {facts_words(described.meta)}")
+
+
+FACTS = {"title": N_("title {text}"), "place": N_("place {text}"), "event": N_("event {text}"),
+         "round": N_("round {text}"), "table": N_("table {text}")}
+"""The table facts' words, each with the fact as typed."""
 
 
 def facts_words(meta: Meta, recorded: bool = False) -> str:
     """Table facts in one line: `raven Ana, rat Bo; place Club Sud; event Winter Cup; table 3; tags x` (and when
     they were first recorded, if `recorded`)."""
-    seats = ", ".join(f"{s} {n}" for s, n in meta.seats.items()) or "no names"
-    where = "; ".join(f"{k} {v}" for k, v in (("title", meta.title), ("place", meta.place), ("event", meta.event),
-                                              ("round", meta.round), ("table", meta.table)) if v)
-    tags = f"; tags {', '.join(meta.tags)}" if meta.tags else ""
-    when = f"; recorded {meta.recorded}" if recorded and meta.recorded else ""
+    seats = ", ".join(f"{term(s)} {n}" for s, n in meta.seats.items()) or _("no names")
+    where = "; ".join(say(k, text=v) for k, v in ((FACTS["title"], meta.title), (FACTS["place"], meta.place),
+                                                  (FACTS["event"], meta.event), (FACTS["round"], meta.round),
+                                                  (FACTS["table"], meta.table)) if v)
+    tags = "; " + say("tags {text}", text=", ".join(meta.tags)) if meta.tags else ""
+    when = "; " + say("recorded {text}", text=meta.recorded) if recorded and meta.recorded else ""
     return f"{seats}{'; ' + where if where else ''}{tags}{when}"
 
 
@@ -82,7 +89,8 @@ def meta(game: str, seats: tuple[str, ...], place: str | None, event: str | None
     if title is not None:
         changes["title"] = title or None
     if not changes:
-        raise click.UsageError("nothing to change: give --seat, --place, --event, --round, --table, --tag or --title")
+        raise click.UsageError(_("nothing to change: give --seat, --place, --event, --round, --table, --tag or "
+                                 "--title"))
     _show(use.describe(store_url, game, changes), as_json)
 
 

@@ -145,20 +145,21 @@ def _show_plan(plan, title: str, points: dict[str, float]) -> None:  # type: ign
     from whispers.projections.pairing import new_command
 
     console = Console()
-    grid = Table(title=escape(f"{title} · round {plan.round}"))
-    for column in ("table", "seat", "entrant", "society", "points"):
-        grid.add_column(column, justify="right" if column in ("seat", "points") else "left")
+    grid = Table(title=escape(f"{title} · " + say("round {text}", text=plan.round)))  # a tournament's round
+    for column in (N_("table"), N_("seat"), N_("entrant"), N_("society"), N_("points")):
+        grid.add_column(_(column), justify="right" if column in ("seat", "points") else "left")
     for table in plan.tables:
         for seat_no, seat in enumerate(table.seats, start=1):
-            first = " (first)" if seat_no == 1 else ""
-            grid.add_row(table.game if seat_no == 1 else "", str(seat_no), escape(seat.entrant), seat.society + first,
-                         f"{points.get(seat.entrant, 0.0):g}", end_section=seat_no == len(table.seats))
+            first = " " + _("(first)") if seat_no == 1 else ""
+            grid.add_row(table.game if seat_no == 1 else "", str(seat_no), escape(seat.entrant),
+                         term(seat.society) + first, f"{points.get(seat.entrant, 0.0):g}",
+                         end_section=seat_no == len(table.seats))
     console.print(grid)
     if plan.repeats:
-        pairs = ", ".join(f"{a} and {b}" for a, b in plan.repeats)
-        proof = "no arrangement has fewer" if plan.exact else "the fewest found; the search did not see them all"
-        console.print(escape(f"Meeting again: {pairs} ({proof})."))
+        pairs = ", ".join(say("{name} and {text}", name=a, text=b) for a, b in plan.repeats)
+        proof = _("no arrangement has fewer") if plan.exact else _("the fewest found; the search did not see them all")
+        console.print(escape(say("Meeting again: {text} ({reason}).", text=pairs, reason=proof)))
     else:
-        console.print("No two entrants meet again.")
+        console.print(_("No two entrants meet again."))
     for table in plan.tables:
         click.echo(new_command(table))

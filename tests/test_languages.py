@@ -1159,3 +1159,138 @@ def test_a_table_fact_or_note_refused_speaks_the_language(tmp_path: Path) -> Non
     assert said == "Errore: place comincia o finisce con uno spazio"
     said = refused(run(store, "--lang", "es", "annotate", "g", "1", "   "))
     assert said == "Error: una nota necesita un texto"
+
+
+# --- the CLI's remaining sentences (files, games, finalize/reopen, fork, notes, diff, meta, pairing) ----------
+
+
+def _copy(demo_store: Path, tmp_path: Path) -> Path:
+    """The demo store to change (the module's stays as the other tests read it)."""
+    store = tmp_path / "copy.sqlite"
+    shutil.copy(demo_store, store)
+    return store
+
+
+def test_import_and_export_replies_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
+    """export's reply, import's reply and its table facts, a batch's count and its refusals in the reader's words;
+    the file names, the game's name and the table facts as typed stay as they are; exit codes unchanged."""
+    record = tmp_path / "files" / "a.whispers"
+    record.parent.mkdir()
+    out = ok(run(demo_store, "--lang", "fr", "export", "demo", "-o", str(record)))
+    assert "événements écrits dans " + str(record) in out and "tête des notes" in out and "written to" not in out
+    store = tmp_path / "other.sqlite"
+    out = ok(run(store, "--lang", "it", "import", str(record), "--game", "mia"))
+    assert out.startswith("mia: importati ") and "eventi (official, Corvo Pallido, " in out and "imported" not in out
+    (record.parent / "bad.txt").write_text("game official nowhere\nraven fly\n", encoding="utf-8")
+    batch = run(tmp_path / "third.sqlite", "--lang", "es", "import", str(record.parent))
+    assert batch.exit_code == 2
+    assert "1 partida importada, 1 archivo rechazado." in batch.stdout and "imported" not in batch.stdout
+    assert f"rechazado {record.parent / 'bad.txt'}: " in batch.stderr and "refused" not in batch.stderr
+    again = run(tmp_path / "third.sqlite", "--lang", "fr", "import", str(record), "--game", "g", str(record))
+    assert again.exit_code == 2 and "--game nomme une seule partie" in again.output
+
+
+def test_games_and_table_facts_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
+    assert ok(run(tmp_path / "empty.sqlite", "--lang", "it", "games")).startswith("Ancora nessuna partita")
+    assert ok(run(demo_store, "--lang", "es", "games", "--player", "Nobody")) == "Ninguna partida coincide.\n"
+    store = _copy(demo_store, tmp_path)
+    out = ok(run(store, "--lang", "fr", "meta", "demo", "--seat", "raven=Ana", "--place", "Club Sud", "--table", "3"))
+    assert out == "demo: Corbeau Blanc Ana; lieu Club Sud; table 3\n"
+    listed = ok(run(store, "--lang", "es", "games"))
+    assert "mesa 3 en Club Sud" in listed and " at " not in listed
+    bad = run(store, "--lang", "es", "meta", "demo", "--seat", "raven")
+    assert bad.exit_code == 2 and "escriba SOCIETY=NAME, por ejemplo --seat raven=Ana" in bad.output
+    nothing = run(store, "--lang", "it", "meta", "demo")
+    assert nothing.exit_code == 2 and "niente da cambiare" in nothing.output
+
+
+def test_finalize_and_reopen_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
+    store = _copy(demo_store, tmp_path)
+    sealed = ok(run(store, "--lang", "es", "finalize", "demo", "--by", "Ana", "--reason", "bear"))
+    assert sealed.startswith("demo: sellada por Ana (bear). Para cambiarla: whispers reopen demo") and "finalised" \
+        not in sealed
+    reopened = ok(run(store, "--lang", "fr", "reopen", "demo", "--by", "Ana", "--reason", "erreur"))
+    assert reopened == "demo : rouverte par Ana (erreur) ; elle compte comme non scellée jusqu'à un nouveau sceau.\n"
+
+
+def test_fork_notes_and_diff_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
+    store = _copy(demo_store, tmp_path)
+    forked = ok(run(store, "--lang", "fr", "fork", "demo", "branche", "--at", "10"))
+    assert forked.startswith("branche : dérivée de demo à l'événement 10. Ensuite : ") and "forked" not in forked
+    noted = ok(run(store, "--lang", "it", "annotate", "demo", "5", "una nota"))
+    assert noted == "demo: nota sull'evento 5 salvata (1 nota in tutto).\n"
+    assert "nota 1 sobre el evento 5 (" in ok(run(store, "--lang", "es", "notes", "demo"))
+    assert ok(run(store, "--lang", "fr", "notes", "branche")).startswith("branche : aucune note pour l'instant.")
+    diff = ok(run(store, "--lang", "es", "diff", "demo", "branche"))
+    assert "demo y branche comparten 10 eventos y se separan en el evento 11:" in diff
+    assert "branche: no terminada" in diff and "share" not in diff and "not over" not in diff
+    both = run(store, "--lang", "it", "stats", "demo", "--all")
+    assert both.exit_code == 2 and "--all copre già demo" in both.output
+    formats = run(store, "--lang", "fr", "stats", "demo", "--json", "--csv")
+    assert formats.exit_code == 2 and "deux formats de sortie" in formats.output
+
+
+def test_the_guided_recorder_s_own_answers_speak_the_language(tmp_path: Path) -> None:
+    store = tmp_path / "g.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat,spider,serpent"))
+    out = ok(run(store, "--lang", "fr", "record", "g", stdin="99\nhand\nboard x\nq\n"))
+    assert "Refusé : aucun choix numéroté 99" in out
+    assert "hand prend une société secrète de cette partie : Corbeau Blanc, Culte du Rat" in out
+    assert "board ne prend rien après lui" in out and "Refused" not in out and "takes" not in out
+    assert "coup> " in out and "move> " not in out
+
+
+def test_pairing_speaks_the_language(demo_store: Path, tmp_path: Path) -> None:
+    """A round paired in the reader's words: the grid's headings, the societies, who meets again (the entrants'
+    names as typed)."""
+    cup = tmp_path / "cup.toml"
+    cup.write_text('name = "Cup"\nentrants = ["Ana", "Bo", "Cy", "Dee"]\n\n[[game]]\nname = "demo"\nround = 1\n'
+                   'first = "rat"\nseats = { rat = "Ana", raven = "Bo", serpent = "Cy", spider = "Dee" }\n',
+                   encoding="utf-8")
+    out = ok(CliRunner().invoke(whispers, ["--lang", "it", "tournament", "pair", str(cup), "--round", "2"],
+                                env={"COLUMNS": "200", "WHISPERS_STORE": str(demo_store)}))
+    assert "Cup · turno 2" in out and "partecipante" in out and "(primo)" in out
+    assert "Si incontrano di nuovo: " in out and "Meeting" not in out and "(first)" not in out
+    french = ok(CliRunner().invoke(whispers, ["--lang", "fr", "tournament", "pair", str(cup), "--round", "2",
+                                              "--force"], env={"COLUMNS": "200", "WHISPERS_STORE": str(demo_store)}))
+    assert "Cup · ronde 2" in french and "Se retrouvent : " in french and "Culte du Rat" in french
+
+
+def test_the_use_cases_refusals_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
+    """The refusals the use cases hand the CLI (a listing's filter, a batch's line, a variation, a round not
+    ready to pair) in the reader's words, still one line and exit status 2; the user's words quoted as typed."""
+    since = run(demo_store, "--lang", "fr", "games", "--since", "hier")
+    assert since.exit_code == 2 and "--since 'hier' n'est pas une date : AAAA-MM-JJ" in since.output
+    none = run(demo_store, "--lang", "es", "variation", "demo", "bear")
+    assert none.exit_code == 2 and "demo no conserva ninguna variante llamada 'bear'" in none.output
+    store = tmp_path / "b.sqlite"
+    ok(run(store, "new", "g", "--players", "raven,rat,spider,serpent"))
+    batch = run(store, "--lang", "it", "move", "g", "-", stdin="raven loyalty sealed\ngame players=raven,rat\n")
+    assert batch.exit_code == 2 and "riga 2: una riga game inizia una partita" in batch.output
+    assert "line 2" not in batch.output
+    cup = tmp_path / "cup.toml"
+    cup.write_text('name = "Cup"\nentrants = ["Ana", "Bo", "Cy", "Dee"]\n\n[[game]]\nname = "later"\nround = 1\n'
+                   'first = "rat"\nseats = { rat = "Ana", raven = "Bo", serpent = "Cy", spider = "Dee" }\n',
+                   encoding="utf-8")
+    early = CliRunner().invoke(whispers, ["--lang", "fr", "tournament", "pair", str(cup), "--round", "2"],
+                               env={"WHISPERS_STORE": str(demo_store)})
+    assert early.exit_code == 2 and "later n'est pas encore dans le stock : appariez la ronde 2" in early.output
+
+
+def test_diff_of_games_set_up_differently_speaks_the_language(tmp_path: Path) -> None:
+    store = tmp_path / "d.sqlite"
+    ok(run(store, "new", "a", "--players", "raven,rat,spider,serpent"))
+    ok(run(store, "new", "b", "--players", "rat,raven,spider", "--first", "spider"))
+    out = ok(run(store, "--lang", "fr", "diff", "a", "b"))
+    assert ("a et b sont des parties différentes, mises en place autrement : joueurs Corbeau Blanc,Culte du Rat,"
+            "Araignée Ancillaire,Serpent Éternel / Culte du Rat,Corbeau Blanc,Araignée Ancillaire; premier joueur "
+            "Corbeau Blanc / Araignée Ancillaire") in out
+    assert "a : pas terminée" in out and "players" not in out and "set up" not in out
+
+
+def test_the_recorder_s_hints_name_the_slots_in_the_reader_s_words(demo_store: Path, tmp_path: Path) -> None:
+    store = _copy(demo_store, tmp_path)
+    ok(run(store, "fork", "demo", "swap", "--at", "50"))
+    out = ok(run(store, "--lang", "es", "record", "swap", stdin="q\n"))
+    assert "swap-loyalty …  (dos de: Devoto, Cumplido, Afiliado, No aliado, Opuesto)" in out
+    assert "las últimas 5 jugadas:" in out and "two of" not in out and "the last" not in out
