@@ -50,6 +50,7 @@ def shipped_hash(kind: Kind, ident: str) -> str | None:
     return load_board(ident).content_hash if ident in shipped_boards() else None
 
 
+@cache  # a listing of 10,000 games asks for the same few pins again and again (a Pin is a frozen value)
 def pin(kind: Kind, ident: str, digest: str) -> Pin:
     """Whether `ident` with content `digest` is the shipped one, a modified one, or custom."""
     return classify(kind, ident, digest, shipped_hash(kind, ident))
