@@ -791,9 +791,12 @@ class Store:
         table = recorder.events_table_name
         decode = self._events.mapper.transcoder.decode
         created_topic, recorded_topic = GAME_CREATED, GAME_RECORDED
+        # after a position, the rows after it by their rowid: left to itself SQLite groups by walking the whole
+        # (game, version) index, 0.23 s over 10,000 games for nothing new; from the start the index is cheaper
+        source = f"{table} NOT INDEXED" if after else table
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(
-                f"SELECT originator_id, min(rowid), max(rowid) FROM {table} WHERE rowid > ? AND topic IN (?, ?) "
+                f"SELECT originator_id, min(rowid), max(rowid) FROM {source} WHERE rowid > ? AND topic IN (?, ?) "
                 "GROUP BY originator_id ORDER BY min(rowid)", (after, created_topic, recorded_topic))
             games = [tuple(_values(row)) for row in cursor.fetchall()]
             position = max([after, *(last for _, _, last in games)])
