@@ -254,9 +254,9 @@ def games(store: Store | str | None, which: GameFilter | None = None) -> Games:
     with opened(store) as s:
         catalog = Catalog(s)
         catalog.refresh()
-        summaries = catalog.summaries()
+        listed = catalog.listing()
     rows = []
-    for name, d in summaries.items():
+    for name, d in listed.items():
         fork = d["fork_of"]
         meta = d["meta"]
         rows.append(GameRow(name, pin("ruleset", *d["pins"]["ruleset"]), pin("board", *d["pins"]["board"]),

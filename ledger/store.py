@@ -12,7 +12,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -879,23 +879,28 @@ class Store:
         return int(position), int(layout), fingerprint
 
     def save_tracked(self, projection: str, layout: int, expected: int | None, position: int,
-                     rows: Iterable[tuple[str, int | None, str]]) -> bool:
+                     rows: Iterable[tuple[str, int | None, str]],
+                     beside: Mapping[str, Iterable[tuple[str, int | None, str]]] | None = None) -> bool:
         """Writes `rows` (game, creation position or None to keep the one held, data) of the read model and its
         tracking record at `position`, in one transaction. With `expected` None the model is started afresh
         (its rows replaced); otherwise the write lands only if the model is still at `expected` under `layout`,
-        and False says another process moved it on first (what it holds is then at least as recent)."""
+        and False says another process moved it on first (what it holds is then at least as recent). `beside`:
+        the rows of other read models kept by the same tracking record (a narrower view of the same summaries),
+        written in the same transaction, and started afresh with it."""
         fingerprint = self.fingerprint(position)
         try:
-            self._save_tracked(projection, layout, expected, position, fingerprint, rows)
+            self._save_tracked(projection, layout, expected, position, fingerprint, rows, beside or {})
         except _Lost:
             return False
         return True
 
     def _save_tracked(self, projection: str, layout: int, expected: int | None, position: int,
-                      fingerprint: str | None, rows: Iterable[tuple[str, int | None, str]]) -> None:
+                      fingerprint: str | None, rows: Iterable[tuple[str, int | None, str]],
+                      beside: Mapping[str, Iterable[tuple[str, int | None, str]]]) -> None:
         with self._translated(), self._read_model(commit=True) as (cursor, sql):
             if expected is None:
-                cursor.execute(sql("DELETE FROM {s} WHERE projection = ?"), (projection,))
+                for model in (projection, *beside):
+                    cursor.execute(sql("DELETE FROM {s} WHERE projection = ?"), (model,))
                 cursor.execute(sql("DELETE FROM {t} WHERE projection = ?"), (projection,))
                 cursor.execute(sql("INSERT INTO {t} (projection, layout, position, fingerprint) VALUES (?, ?, ?, ?)"),
                                (projection, layout, position, fingerprint))
@@ -905,11 +910,12 @@ class Store:
                                (position, fingerprint, projection, expected, layout))
                 if not _changed(cursor):
                     raise _Lost
-            for game, created, data in rows:
-                cursor.execute(sql("INSERT INTO {s} (projection, game, created, data) VALUES (?, ?, ?, ?) "
-                                   "ON CONFLICT (projection, game) DO UPDATE SET data = excluded.data, "
-                                   "created = COALESCE(excluded.created, {s}.created)"),
-                               (projection, game, created, data))
+            for model, written in ((projection, rows), *beside.items()):
+                for game, created, data in written:
+                    cursor.execute(sql("INSERT INTO {s} (projection, game, created, data) VALUES (?, ?, ?, ?) "
+                                       "ON CONFLICT (projection, game) DO UPDATE SET data = excluded.data, "
+                                       "created = COALESCE(excluded.created, {s}.created)"),
+                                   (model, game, created, data))
 
     def read_model(self, projection: str) -> list[tuple[str, str]]:
         """The rows (game, data) of the read model `projection`, in the order the games were created."""

@@ -31,10 +31,14 @@ from whispers.projections.stats import summary
 
 PROJECTION = "catalog"
 """The read model's name in the store's tracking table."""
+LISTING = "listing"
+"""The read model of the listing's fields alone (`LISTED`), kept beside the catalog by the same tracking record:
+`games` over 10,000 games read 3 KB of JSON a game for the 0.4 KB it shows."""
+LISTED = ("game", "pins", "players", "round", "phase", "ended", "won_by", "events", "fork_of", "meta")
 
-LAYOUT = 5
-"""What a summary holds (3: the listing's fields beside the figures' ones). Raised when game_summary changes, so
-summaries written by another whispers are rebuilt rather than trusted."""
+LAYOUT = 6
+"""What a summary holds (3: the listing's fields beside the figures' ones; 6: the listing kept apart too). Raised
+when game_summary changes, so summaries written by another whispers are rebuilt rather than trusted."""
 
 
 @dataclass(frozen=True)
@@ -79,19 +83,25 @@ class Catalog:
         position, changed = self.store.changed_games(start)
         if position == start and not fresh:
             return Refreshed(0, 0, start)
-        rows, events = [], 0
+        rows, listed, events = [], [], 0
         for done, (name, created) in enumerate(changed.items(), start=1):
             read = read_frozen_facts(self.store.facts(name, frozen=True), name)
             events += len(read)
-            rows.append((name, created, json.dumps(game_summary(name, read))))
+            summary = game_summary(name, read)
+            rows.append((name, created, json.dumps(summary)))
+            listed.append((name, created, json.dumps({key: summary[key] for key in LISTED})))
             if progress:
                 progress(done, len(changed))
-        self.store.save_tracked(PROJECTION, LAYOUT, None if fresh else start, position, rows)
+        self.store.save_tracked(PROJECTION, LAYOUT, None if fresh else start, position, rows, {LISTING: listed})
         return Refreshed(len(changed), events, position)
 
     def summaries(self) -> dict[str, dict[str, Any]]:
         """Every game's summary, in the order the games were created."""
         return {game: json.loads(data) for game, data in self.store.read_model(PROJECTION)}
+
+    def listing(self) -> dict[str, dict[str, Any]]:
+        """Every game's listing fields (`LISTED` of its summary), in the order the games were created."""
+        return {game: json.loads(data) for game, data in self.store.read_model(LISTING)}
 
     def close(self) -> None:
         """Nothing of its own to close: the catalog lives in the store."""

@@ -253,6 +253,14 @@ def fill(store, seeds: range, prefix: str = "g") -> None:
         put(store, f"{prefix}{seed:03}", events if seed % 5 else events[: len(events) // 2])
 
 
+def check_listing(catalog: Catalog, folded: dict) -> None:
+    """The listing (what `games` reads) is the listing's fields of the same summaries, game for game, in order."""
+    from whispers.projections.catalog import LISTED
+
+    assert catalog.listing() == {name: {key: summary[key] for key in LISTED} for name, summary in folded.items()}
+    assert list(catalog.listing()) == list(folded)
+
+
 def check_catalog_equals_fold(url: str) -> None:
     """(The PostgreSQL schema is the test session's: other tests' games may be in it already.)"""
     p = f"c{uuid.uuid4().hex[:6]}-"
@@ -268,9 +276,11 @@ def check_catalog_equals_fold(url: str) -> None:
         fill(store, range(12, 14), p)
         assert catalog.refresh().games == 3
         assert catalog.summaries() == folded_summaries(store)
+        check_listing(catalog, folded_summaries(store))
     with open_store(url) as store:  # another process: the summaries are the store's, not this process's
         assert Catalog(store).refresh().games == 0
         assert Catalog(store).summaries() == folded_summaries(store)
+        check_listing(Catalog(store), folded_summaries(store))
 
 
 def test_the_catalog_in_an_sqlite_store_equals_a_fold_of_every_game(tmp_path: Path) -> None:
@@ -286,6 +296,7 @@ def test_the_catalog_in_memory_equals_a_fold_of_every_game() -> None:
         catalog = Catalog(store)
         catalog.refresh()
         assert catalog.summaries() == folded_summaries(store)
+        check_listing(catalog, folded_summaries(store))
 
 
 @pytest.mark.postgres
