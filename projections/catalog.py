@@ -13,21 +13,16 @@ game. To show more of a game in a listing (its metadata, say), add the field in 
 LAYOUT: a catalog of another layout is rebuilt rather than trusted.
 """
 
+from __future__ import annotations
+
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from whispers.ledger import events as ev
-from whispers.ledger.events import read_frozen_facts
-from whispers.ledger.evolve import fold
-from whispers.ledger.meta import of_events
-from whispers.ledger.shipped import state_pins
-from whispers.ledger.store import Store
-from whispers.projections.forks import fork_of
-from whispers.projections.replay import final_scoring
-from whispers.projections.standings import result_data, result_of
-from whispers.projections.stats import summary
+if TYPE_CHECKING:  # the folds a summary needs are imported when a game is summarised: a listing with nothing new
+    from whispers.ledger import events as ev  # to read needs none of them
+    from whispers.ledger.store import Store
 
 PROJECTION = "catalog"
 """The read model's name in the store's tracking table."""
@@ -51,6 +46,14 @@ class Refreshed:
 
 def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
     """One game's summary: the figures across games (projections.stats.summary) and its line in `games`."""
+    from whispers.ledger.evolve import fold
+    from whispers.ledger.meta import of_events
+    from whispers.ledger.shipped import state_pins
+    from whispers.projections.forks import fork_of
+    from whispers.projections.replay import final_scoring
+    from whispers.projections.standings import result_data, result_of
+    from whispers.projections.stats import summary
+
     state = fold(events)
     ruleset, board = state_pins(state)
     scored = final_scoring(events)
@@ -83,6 +86,8 @@ class Catalog:
         position, changed = self.store.changed_games(start)
         if position == start and not fresh:
             return Refreshed(0, 0, start)
+        from whispers.ledger.events import read_frozen_facts
+
         rows, listed, events = [], [], 0
         for done, (name, created) in enumerate(changed.items(), start=1):
             read = read_frozen_facts(self.store.facts(name, frozen=True), name)
