@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import ENGLISH, _, plural, say, term, terms, tongue
+from whispers.ledger.words import ENGLISH, _, n_, plural, say, term, terms, tongue
 
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""
@@ -202,8 +202,10 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
 def across_tables(data: Mapping[str, Any]) -> RenderableType:
     """`stats --all` for people: win rates by society and by seat, mean scores, points per slot, cities."""
     parts: list[RenderableType] = []
-    counted = say("{games} ({finished} finished, {in_progress} in progress)", games=plural(data["games"], "game"),
-                  finished=figure(data["finished"]), in_progress=figure(data["in_progress"]))
+    counted = say("{games} ({finished}, {in_progress})", games=plural(data["games"], "game"),
+                  finished=n_("{count} finished", "{count} finished", data["finished"], count=figure(data["finished"])),
+                  in_progress=n_("{count} in progress", "{count} in progress", data["in_progress"],
+                                 count=figure(data["in_progress"])))
     ruleset = say("ruleset: {ruleset}", ruleset=data["ruleset"]) if data["ruleset"] else _("ruleset: all")
     parts.append(Text(f"{counted} · {ruleset}", style="bold"))
     societies = list(data["win_rate"])

@@ -292,9 +292,9 @@ def plural(n: int, noun: str, plural: str | None = None) -> str:
     if said is not ENGLISH and counted == "banner" and empire in EMPIRES:
         return n_("{n} {empire} banner", "{n} {empire} banners", n, empire=empire)  # "2 unités Ours"
     if said is not ENGLISH:
-        form = said.ngettext(f"{{n}} {noun}", f"{{n}} {plural}", n)
-        if form not in (f"{{n}} {noun}", f"{{n}} {plural}"):
-            return form.format(n=n)
+        # the language's own forms and rule (French "0 note": a form may read as the English one, and the rule still
+        # differs); a noun its catalogue lacks comes back in English by English's rule
+        return said.ngettext(f"{{n}} {noun}", f"{{n}} {plural}", n).format(n=n)
     return f"{n} {noun}" if n == 1 else f"{n} {plural}"
 
 

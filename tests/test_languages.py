@@ -694,7 +694,7 @@ def test_stats_across_games_speak_the_language(demo_store: Path) -> None:
     """`stats --all` in Italian (the slots and societies as the glossary names them, 18,8 written as Italian
     writes it) and in French (100 %); its JSON keeps the keys and ids scripts read."""
     italian = ok(run(demo_store, "--lang", "it", "stats", "--all"))
-    for words in ("1 partita (1 finite, 0 in corso) · regolamento: tutti", "Per società segreta",
+    for words in ("1 partita (1 finita, 0 in corso) · regolamento: tutti", "Per società segreta",
                   "percentuale di vittorie", "punteggio medio", "Per posto (1 = primo giocatore)",
                   "Punti medi per slot fedeltà", "Fedele", "18,8", "Città finali medie", "Orso",
                   "Regioni più contese", "Culto del Ratto"):
@@ -1294,3 +1294,18 @@ def test_the_recorder_s_hints_name_the_slots_in_the_reader_s_words(demo_store: P
     out = ok(run(store, "--lang", "es", "record", "swap", stdin="q\n"))
     assert "swap-loyalty …  (dos de: Devoto, Cumplido, Afiliado, No aliado, Opuesto)" in out
     assert "las últimas 5 jugadas:" in out and "two of" not in out and "the last" not in out
+
+
+def test_a_count_takes_the_languages_own_plural_rule_even_where_its_forms_read_as_englishs() -> None:
+    """French counts 0 and 1 in the singular ("0 note", "1 terminée"): its forms of "{n} note" are the English
+    ones, and the English rule ("0 notes") was applied to them."""
+    from whispers.ledger.words import plural, use
+
+    token = use(language.load("fr"))
+    try:
+        assert [plural(n, "note") for n in (0, 1, 2)] == ["0 note", "1 note", "2 notes"]
+    finally:
+        from whispers.ledger.words import reset
+
+        reset(token)
+    assert [plural(n, "note") for n in (0, 1, 2)] == ["0 notes", "1 note", "2 notes"]
