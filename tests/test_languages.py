@@ -420,7 +420,8 @@ def test_a_game_recorded_in_french_equals_the_same_game_recorded_in_english(tmp_
 # --- the web pages ----------------------------------------------------------------------------------------
 
 
-def test_a_page_follows_the_browser_unless_the_link_says_otherwise() -> None:
+def table_served():  # -> (Store, sharing.Links, TestClient)
+    """A new 2-society game g1 in a memory store, shared, and a client of the web app serving it."""
     from starlette.testclient import TestClient
 
     from whispers.application import recording, sharing
@@ -429,8 +430,11 @@ def test_a_page_follows_the_browser_unless_the_link_says_otherwise() -> None:
 
     store = open_store("memory:")
     recording.new(store, "g1", ["raven", "spider"])
-    links = sharing.share(store, "g1")
-    client = TestClient(create_app(store, "d" * 32))
+    return store, sharing.share(store, "g1"), TestClient(create_app(store, "d" * 32))
+
+
+def test_a_page_follows_the_browser_unless_the_link_says_otherwise() -> None:
+    _store, links, client = table_served()
     page = f"/g/g1/{links.table}/"
     french = client.get(page, headers={"Accept-Language": "fr-CH, fr;q=0.9, en;q=0.8"}).text
     assert '<html lang="fr">' in french and "Corbeau Blanc" in french and "Sociétés secrètes" in french
@@ -520,16 +524,7 @@ def test_the_pages_landmarks_seat_code_and_refusals_speak_the_language() -> None
     """What a screen reader says of each part of a page (its aria-label), the words the seat's script shows with the
     code it keeps (the glossary's, handed over in data-terms), the replay's first event, the page not found and
     an empty line's refusal, in the reader's words; English stays English."""
-    from starlette.testclient import TestClient
-
-    from whispers.application import recording, sharing
-    from whispers.ledger.store import open_store
-    from whispers.web.app import create_app
-
-    store = open_store("memory:")
-    recording.new(store, "g1", ["raven", "spider"])
-    links = sharing.share(store, "g1")
-    client = TestClient(create_app(store, "d" * 32))
+    _store, links, client = table_served()
 
     table = client.get(f"/g/g1/{links.table}/?lang=fr").text
     assert 'aria-label="enregistrer un coup"' in table and 'aria-label="conseil"' in table
@@ -574,16 +569,7 @@ def test_the_pages_landmarks_seat_code_and_refusals_speak_the_language() -> None
 @pytest.mark.skipif(not shutil.which("dot"), reason="Graphviz is not installed")
 def test_the_pages_pictures_keep_the_page_s_language() -> None:
     """The timeline and the board a page shows (SVG, drawn per request) speak the page's language."""
-    from starlette.testclient import TestClient
-
-    from whispers.application import recording, sharing
-    from whispers.ledger.store import open_store
-    from whispers.web.app import create_app
-
-    store = open_store("memory:")
-    recording.new(store, "g1", ["raven", "spider"])
-    links = sharing.share(store, "g1")
-    client = TestClient(create_app(store, "d" * 32))
+    _store, links, client = table_served()
     timeline = client.get(f"/g/g1/{links.table}/timeline.svg?lang=fr").text
     assert "Sociétés secrètes" in timeline and "loyauté pas encore enregistrée" in timeline
     assert "Societies" not in timeline and "not yet recorded" not in timeline
@@ -926,16 +912,7 @@ def test_the_pictures_refusals_speak_the_language(demo_store: Path, tmp_path: Pa
 
 def test_the_json_api_s_own_refusals_speak_the_language() -> None:
     """A script's malformed body is refused with 400 in the words the request asks for (the JSON shape as it is)."""
-    from starlette.testclient import TestClient
-
-    from whispers.application import recording, sharing
-    from whispers.ledger.store import open_store
-    from whispers.web.app import create_app
-
-    store = open_store("memory:")
-    recording.new(store, "g1", ["raven", "spider"])
-    links = sharing.share(store, "g1")
-    client = TestClient(create_app(store, "d" * 32))
+    store, links, client = table_served()
     moves = f"/g/g1/{links.table}/moves"
     for code, body, said in (("fr", "{", "n'est pas du JSON"), ("es", '{"lines": 1}', 'envíe {"line": '),
                              ("it", "[]", 'inviate {"line": '), ("en", "{", "the body is not JSON")):
