@@ -223,7 +223,11 @@ def faces(events: tuple[ev.Event, ...], replay: Replay, version: int, viewer: An
     return shown
 
 
-FINAL_REVEAL = "#   final reveal:"
+def final_reveal() -> str:
+    """How the log's comment on the final reveal begins, in the language spoken now (projections/log.py)."""
+    from whispers.ledger.words import _
+
+    return "#   " + _("final reveal: {society}").split("{society}")[0].rstrip()
 
 
 def compare_records_with_other_secrets(players: tuple[str, ...], replay: Replay, dot_every: int) -> int:
@@ -243,9 +247,10 @@ def compare_records_with_other_secrets(players: tuple[str, ...], replay: Replay,
         other = Replay(other_events)
         other_cards_only = Replay(record_with_secrets_changed(events, owners, tokens=False))
         log = list(format_record(events, viewer=viewer))
-        secret = [line for line in log if not line.startswith(FINAL_REVEAL)]
+        reveal = final_reveal()
+        secret = [line for line in log if not line.startswith(reveal)]
         assert [line for line in format_record(other_events, viewer=viewer)
-                if not line.startswith(FINAL_REVEAL)] == secret, f"the log as {viewer} tells the records apart"
+                if not line.startswith(reveal)] == secret, f"the log as {viewer} tells the records apart"
         # the final reveal's lines show every set face up, as the table saw it: only the card names are secret
         assert list(format_record(other_cards_only.events, viewer=viewer)) == log
         for version in range(1, last + 1):
@@ -271,10 +276,17 @@ def test_the_record_sees_the_secrets_the_others_do_not() -> None:
 @pytest.mark.parametrize("chunk", range(4))
 def test_no_face_tells_apart_records_that_differ_in_secrets_a_viewer_may_not_know(chunk: int) -> None:
     """Differential, on the record: 16 random games, every viewer including a spectator, every version; the
-    timeline's DOT at every 20th version and the last (the next test draws it at every version)."""
-    changed = 0
-    for seed in range(chunk * 4, chunk * 4 + 4):
-        changed += compare_records_with_other_secrets(*random_record(seed), dot_every=20)
+    timeline's DOT at every 20th version and the last (the next test draws it at every version); each chunk of
+    four games in one of the four languages (the log's comments and the timeline's words are translated)."""
+    from whispers.projections import language
+
+    token = language.speak(("en", "fr", "it", "es")[chunk])
+    try:
+        changed = 0
+        for seed in range(chunk * 4, chunk * 4 + 4):
+            changed += compare_records_with_other_secrets(*random_record(seed), dot_every=20)
+    finally:
+        language.stop(token)
     assert changed > 0
 
 

@@ -216,16 +216,18 @@ def test_no_seat_answer_over_http_leaks_a_secret(chunk: int) -> None:
     assert drawn > 0
 
 
-def pages_of(client: TestClient, token: str, total: int) -> dict[str, str]:
-    shown = {"status": client.get(path("g", token)).text, "log": client.get(path("g", token) + "api/log").text}
+def pages_of(client: TestClient, token: str, total: int, lang: str = "en") -> dict[str, str]:
+    """Every page and answer of a link, in the language `lang` (the words change, the secrets must not)."""
+    shown = {"status": client.get(path("g", token) + f"?lang={lang}").text,
+             "log": client.get(path("g", token) + f"api/log?lang={lang}").text}
     for version in versions(total, 12):
-        shown[f"replay {version}"] = client.get(path("g", token) + f"replay?at={version}").text
-        shown[f"api {version}"] = client.get(path("g", token) + f"api/replay?at={version}").text
+        shown[f"replay {version}"] = client.get(path("g", token) + f"replay?at={version}&lang={lang}").text
+        shown[f"api {version}"] = client.get(path("g", token) + f"api/replay?at={version}&lang={lang}").text
     if shutil.which("dot"):
-        picture = client.get(path("g", token) + f"timeline.svg?at={total}")
+        picture = client.get(path("g", token) + f"timeline.svg?at={total}&lang={lang}")
         assert picture.status_code == 200 and "<svg" in picture.text
         shown["timeline"] = picture.text
-        one_round = client.get(path("g", token) + f"timeline.svg?at={total}&round=1")  # the replay's round
+        one_round = client.get(path("g", token) + f"timeline.svg?at={total}&round=1&lang={lang}")  # the replay's
         assert one_round.status_code == 200
         shown["timeline round 1"] = one_round.text
     return {face: text.replace(token, "TOKEN") for face, text in shown.items()}
@@ -234,9 +236,11 @@ def pages_of(client: TestClient, token: str, total: int) -> dict[str, str]:
 @pytest.mark.parametrize("seed", range(6))
 def test_no_seat_page_tells_apart_records_that_differ_in_secrets_it_may_not_know(seed: int) -> None:
     """Differential: the record against the same record with the names of the cards the other societies drew
-    changed: every page and API answer of a seat is the same, byte for byte. (Loyalty sets are not changed
-    here: the final reveal makes them public, so a finished game's pages differ; the search above checks them.)"""
+    changed: every page and API answer of a seat is the same, byte for byte, in each of the four languages (one
+    per seed, in turn). (Loyalty sets are not changed here: the final reveal makes them public, so a finished
+    game's pages differ; the search above checks them.)"""
     players, replay = random_record(seed)
+    lang = ("en", "fr", "it", "es")[seed % 4]
     changed = 0
     for viewer in [*players, SPECTATOR]:
         owners = hidden_owners(players, viewer)
@@ -246,7 +250,9 @@ def test_no_seat_page_tells_apart_records_that_differ_in_secrets_it_may_not_know
         _, other_links, other_client = stored(other)
         token = links.spectator if viewer == SPECTATOR else links.seats[viewer]
         other_token = other_links.spectator if viewer == SPECTATOR else other_links.seats[viewer]
-        assert pages_of(client, token, len(replay)) == pages_of(other_client, other_token, len(replay)), viewer
+        seen = pages_of(client, token, len(replay), lang)
+        assert seen == pages_of(other_client, other_token, len(replay), lang), viewer
+        assert lang == "en" or f'<html lang="{lang}">' in seen["status"]
     assert changed > 0
 
 
@@ -261,9 +267,10 @@ def before_the_reveal(events: tuple) -> tuple:
 def test_no_seat_page_tells_apart_loyalty_sets_it_may_not_know(seed: int) -> None:
     """Differential, with the loyalty sets changed too, on the record before the final reveal: the game page (its
     council grid, societies and scores if the game ended now) and every replay page of a seat are the same, byte
-    for byte, whatever the other societies' tokens and cards are."""
+    for byte, whatever the other societies' tokens and cards are, in one of the four languages per seed."""
     players, replay = random_record(seed)
     events = before_the_reveal(replay.events)
+    lang = ("en", "fr", "it", "es")[seed % 4]
     changed = 0
     for viewer in [*players, SPECTATOR]:
         owners = hidden_owners(players, viewer)
@@ -273,7 +280,8 @@ def test_no_seat_page_tells_apart_loyalty_sets_it_may_not_know(seed: int) -> Non
         _, other_links, other_client = stored(other)
         token = links.spectator if viewer == SPECTATOR else links.seats[viewer]
         other_token = other_links.spectator if viewer == SPECTATOR else other_links.seats[viewer]
-        assert pages_of(client, token, len(events)) == pages_of(other_client, other_token, len(events)), viewer
+        assert pages_of(client, token, len(events), lang) == pages_of(other_client, other_token, len(events),
+                                                                       lang), viewer
     assert changed > 0
     # and it can fail: the table (the record) tells the two apart by the loyalty sets alone
     other = record_with_secrets_changed(events, players, tokens=True)
