@@ -209,3 +209,21 @@ def one(events: Iterable[ev.Event], kind: type[ev.Event]) -> Any:
     found = of_type(events, kind)
     assert len(found) == 1, f"expected one {kind.__name__}, got {found}"
     return found[0]
+
+
+def unmatched_instant_decree_facts() -> list[dict[str, Any]]:
+    """The bundled revised 3-player game with Dark alliances, cut where raven draws without the record naming the
+    cards, then plays Succession Crisis from horse "as it is drawn" (REV 296): with no card sheet and no named
+    draw, `verify` can check neither the card's cost nor that it was drawn."""
+    from importlib import resources
+
+    from whispers.ledger.game import replay_lines
+
+    text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("game "))
+    lines[header] += " card-set=dark-alliances"
+    cut = lines.index("raven draw horse:8")
+    lines[cut] = "raven draw"
+    game = replay_lines("sc", [*lines[: cut + 1], "raven play horse effect=succession-crisis"])
+    return [e.to_fact() for e in game.events]

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import apply, assert_refused, hands, one, position
+from support import apply, assert_refused, hands, one, position, unmatched_instant_decree_facts
 from test_rules import office_state
 
 from whispers.ledger import events as ev
@@ -240,16 +240,7 @@ def test_an_instant_decree_after_a_draw_the_record_does_not_name_is_accepted_and
 
 
 def test_verify_lists_an_instant_decree_it_could_not_match_to_the_draw() -> None:
-    from importlib import resources
-
-    text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
-    lines = text.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.startswith("game "))
-    lines[header] += " card-set=dark-alliances"
-    cut = lines.index("raven draw horse:8")
-    lines[cut] = "raven draw"
-    game = replay_lines("sc", [*lines[: cut + 1], "raven play horse effect=succession-crisis"])
-    verified = verify([e.to_fact() for e in game.events], "sc")
+    verified = verify(unmatched_instant_decree_facts(), "sc")
     assert any("no card sheet" in note for note in verified.unchecked)
     assert any("does not name every card raven drew" in note for note in verified.unchecked)
 

@@ -753,21 +753,14 @@ def test_the_pins_speak_the_language(demo_store: Path, tmp_path: Path) -> None:
 def test_verify_s_not_checked_notes_speak_the_language() -> None:
     """What `verify` could not check of a card play (REV 296: an instant decree not matched to the draw; no card
     sheet for the cost), in French: the society as the glossary names it, the effect and cards as recorded."""
-    from importlib import resources
+    from support import unmatched_instant_decree_facts
 
-    from whispers.ledger.game import replay_lines
     from whispers.ledger.verify import verify
 
-    text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
-    lines = text.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.startswith("game "))
-    lines[header] += " card-set=dark-alliances"
-    cut = lines.index("raven draw horse:8")
-    lines[cut] = "raven draw"
-    game = replay_lines("sc", [*lines[: cut + 1], "raven play horse effect=succession-crisis"])
+    facts = unmatched_instant_decree_facts()
     token = language.speak("fr")
     try:
-        notes = verify([e.to_fact() for e in game.events], "sc").unchecked
+        notes = verify(facts, "sc").unchecked
     finally:
         language.stop(token)
     said = " | ".join(notes)

@@ -309,15 +309,20 @@ def test_choices_keep_their_numbers_between_moves(recorder) -> None:
     child.expect(pexpect.EOF)
 
 
-def test_a_choice_keeps_its_number_when_another_societys_choice_of_its_kind_is_recorded(tmp_path: Path) -> None:
-    """Issue 15: "the choices keep stable numbers between moves". At setup every society may seal its loyalty:
-    the same kind offered four times. Once raven's (the first) is recorded, rat's keeps the number it had."""
+def recording_from_setup(tmp_path: Path) -> tuple[Path, pexpect.spawn]:
+    """A store holding the opening's game line only, and the guided recorder started on it in a wide terminal."""
     store = tmp_path / "whispers.sqlite"
     notation = tmp_path / "tty.txt"
     notation.write_text(OPENING.splitlines()[0] + "\n", encoding="utf-8")
     assert whispers(store, "import", str(notation)).returncode == 0
-    child = pexpect.spawn(WHISPERS, ["record", "tty"], env=environment(store), encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(50, 250))
+    return store, pexpect.spawn(WHISPERS, ["record", "tty"], env=environment(store), encoding="utf-8",
+                                timeout=TIMEOUT, dimensions=(50, 250))
+
+
+def test_a_choice_keeps_its_number_when_another_societys_choice_of_its_kind_is_recorded(tmp_path: Path) -> None:
+    """Issue 15: "the choices keep stable numbers between moves". At setup every society may seal its loyalty:
+    the same kind offered four times. Once raven's (the first) is recorded, rat's keeps the number it had."""
+    _store, child = recording_from_setup(tmp_path)
     try:
         raven = offered(child, r"raven loyalty sealed")
         rat = re.search(r"^\s*(\d+)\. rat loyalty sealed\s*$", child.before, re.MULTILINE)
@@ -346,12 +351,7 @@ def settle(child) -> None:
 def test_a_template_is_filled_in_place_slot_by_slot_with_tab(tmp_path: Path) -> None:
     """Issue 15: "a template such as the loyalty line can be edited in place". The cursor starts at the first
     blank; Tab completes a slot's legal word, and Tab on a filled slot goes on to the next blank."""
-    store = tmp_path / "whispers.sqlite"
-    notation = tmp_path / "tty.txt"
-    notation.write_text(OPENING.splitlines()[0] + "\n", encoding="utf-8")
-    assert whispers(store, "import", str(notation)).returncode == 0
-    child = pexpect.spawn(WHISPERS, ["record", "tty"], env=environment(store), encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(50, 250))
+    store, child = recording_from_setup(tmp_path)
     try:
         template = offered(child, r"raven loyalty devout= dutiful= affiliated= unallied= opposed= …")
         child.sendline(str(template))
