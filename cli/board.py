@@ -4,7 +4,7 @@ import json
 
 import click
 
-from whispers.cli.main import SpokenGroup
+from whispers.cli.spoken import SpokenGroup
 from whispers.ledger import names
 from whispers.ledger.board import Board
 from whispers.ledger.board_files import load_board

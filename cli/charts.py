@@ -4,8 +4,8 @@ import click
 
 from whispers.application import charts
 from whispers.cli.common import store_option
-from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
+from whispers.cli.spoken import Spoken
 from whispers.ledger.words import _, n_, say
 
 

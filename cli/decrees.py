@@ -4,7 +4,7 @@ import json
 
 import click
 
-from whispers.cli.main import Spoken, SpokenGroup
+from whispers.cli.spoken import Spoken, SpokenGroup
 from whispers.ledger.decree_files import check_sheet, shipped_catalogue
 from whispers.ledger.decrees import Family, family, listing
 from whispers.ledger.shipped import pin

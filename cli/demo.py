@@ -7,7 +7,7 @@ import click
 from whispers.application import recording
 from whispers.application.stores import opened
 from whispers.cli.common import store_option
-from whispers.cli.main import Spoken
+from whispers.cli.spoken import Spoken
 from whispers.ledger.notation import Header, parse_lines
 from whispers.ledger.words import _, say
 

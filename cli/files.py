@@ -9,7 +9,7 @@ import click
 
 from whispers.application import files
 from whispers.cli.common import emit_json, store_option, warn
-from whispers.cli.main import Spoken
+from whispers.cli.spoken import Spoken
 from whispers.cli.table import facts_words
 from whispers.ledger.meta import Meta
 from whispers.ledger.words import _, n_, plural, say, terms

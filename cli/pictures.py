@@ -6,8 +6,8 @@ import click
 from whispers.application import pictures
 from whispers.application.labels import at_event
 from whispers.cli.common import store_option
-from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
+from whispers.cli.spoken import Spoken
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.words import _, say
 

@@ -7,7 +7,7 @@ import click
 from whispers.application import reading
 from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
-from whispers.cli.main import Spoken
+from whispers.cli.spoken import Spoken
 from whispers.cli.table import FACTS
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.words import N_, _, say, term, tongue

@@ -10,7 +10,7 @@ import click
 
 from whispers.application import recording
 from whispers.cli.common import emit_json, store_option, where_now
-from whispers.cli.main import Spoken
+from whispers.cli.spoken import Spoken
 from whispers.cli.table import table_changes, table_options
 from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError

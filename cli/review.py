@@ -14,8 +14,8 @@ from whispers.application import review
 from whispers.application.labels import at_event
 from whispers.application.review import GLYPHS, TAGS, Replayed
 from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
-from whispers.cli.main import Spoken
 from whispers.cli.reading import as_option
+from whispers.cli.spoken import Spoken
 from whispers.ledger.names import ROUNDS
 from whispers.ledger.notes import shown_by
 from whispers.ledger.words import N_, _, n_, plural, say, term, tongue

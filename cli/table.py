@@ -9,7 +9,7 @@ import click
 
 from whispers.application import table as use
 from whispers.cli.common import emit_json, store_option
-from whispers.cli.main import Spoken
+from whispers.cli.spoken import Spoken
 from whispers.ledger.words import N_, _, say, term
 
 if TYPE_CHECKING:

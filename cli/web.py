@@ -9,7 +9,7 @@ import click
 
 from whispers.application import sharing
 from whispers.cli.common import emit_json, store_option
-from whispers.cli.main import Spoken
+from whispers.cli.spoken import Spoken
 from whispers.ledger.words import _, say
 
 

@@ -43,12 +43,13 @@ def template() -> Catalog:
 
 
 def add_help(catalog: Catalog) -> None:
-    """The commands' help as `whispers --help` says it (cli/main.py, Spoken): each command's help paragraph by
+    """The commands' help as `whispers --help` says it (cli/spoken.py, Spoken): each command's help paragraph by
     paragraph, its options' help and its metavars' words (context "metavar"), read from the commands themselves
     (their docstrings are no call an extractor sees)."""
     import click
 
-    from whispers.cli.main import METAVAR, paragraphs, whispers
+    from whispers.cli.main import whispers
+    from whispers.cli.spoken import METAVAR, paragraphs
 
     def source(command: click.Command) -> tuple[str, int]:
         module = (command.callback.__module__ if command.callback else "whispers.cli.main").split(".")
