@@ -1,4 +1,5 @@
-"""The eventsourcing aggregates a store keeps: one stream of facts per game, and one of notes per game.
+"""The eventsourcing aggregates a store keeps: one stream of facts per game, one of notes per game, and one per
+board, ruleset or card sheet the games play with (stored once by its content hash).
 
 Apart from ledger/store.py, so that a command that only reads a game (whose rows the store decodes itself) does
 not define them: eventsourcing makes each aggregate and event class a dataclass, which costs start-up time. The
@@ -12,6 +13,8 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 
 from whispers.ledger.streams import (
+    CONTENT,
+    CONTENT_CREATED,
     GAME,
     GAME_CREATED,
     GAME_RECORDED,
@@ -19,6 +22,7 @@ from whispers.ledger.streams import (
     NOTES_CREATED,
     NOTES_NOTED,
     Fact,
+    content_id,
     game_id,
     notes_id,
 )
@@ -80,3 +84,24 @@ class NotesRecord(Aggregate):
 
     def note(self, note: Fact) -> None:
         self.trigger_event(self.Noted, note=note)
+
+
+class ContentRecord(Aggregate):
+    """A board, ruleset or card sheet as a game's first fact embeds it, stored once for every game that plays with
+    it: the game's stored first fact names it by its content hash (ledger.content), and the store puts it back when
+    it reads the game. One event, never changed: other content is another hash, another stream."""
+
+    TOPIC = CONTENT
+
+    class Created(Aggregate.Created):
+        TOPIC = CONTENT_CREATED
+        digest: str
+        data: Fact
+
+    @staticmethod
+    def create_id(digest: str) -> UUID:
+        return content_id(digest)
+
+    def __init__(self, digest: str, data: Fact) -> None:
+        self.digest = digest
+        self.data = data

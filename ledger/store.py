@@ -36,7 +36,16 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment, EnvType
 
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
-from whispers.ledger.streams import GAME_CREATED, GAME_RECORDED, NOTES_CREATED, Fact, game_id, notes_id
+from whispers.ledger.streams import (
+    CONTENT_CREATED,
+    GAME_CREATED,
+    GAME_RECORDED,
+    NOTES_CREATED,
+    Fact,
+    content_id,
+    game_id,
+    notes_id,
+)
 from whispers.ledger.transcoder import MsgpackTranscoder, decode_frozen
 from whispers.ledger.words import N_, no_such_event, say
 
@@ -67,6 +76,11 @@ _SCHEMA = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 """A PostgreSQL schema name that needs no quoting: eventsourcing finds its composite types by an unquoted name,
 so in a schema such as "Tables" reads work and every write fails."""
 _MOVED_ON: Final = N_("the game moved on: re-run status")
+_BY_CONTENT: Final = ("ruleset", "board", "cards")
+"""What a game's first fact holds that many games share (6.7 KB of a 4-player game's 60): stored once per content
+hash, as a ContentRecord (ledger/records.py). The stored first fact holds None in their place and their hashes
+under _NAMED; reading a game puts them back, so no reader sees the difference (a record file stays whole)."""
+_NAMED: Final = "content"
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +246,28 @@ def _postgres(url: str) -> _Target:
     if schema:
         shown += f"?schema={quote(schema, safe='')}"
     return _Target(shown, env, pg)
+
+
+def _by_content(fact: Fact) -> tuple[Fact, dict[str, Fact]]:
+    """A game's first fact as stored (its board, ruleset and card sheet named by their content hashes) and those
+    data by hash, to be stored once. A fact of another shape is stored as it is."""
+    if _NAMED in fact:
+        raise ValueError(f"a game's first fact has no {_NAMED!r} of its own")
+    if fact.get("type") != "GameStarted":
+        return fact, {}
+    from whispers.ledger.content import content_hash
+
+    stored, named, shared = dict(fact), {}, {}
+    for key in _BY_CONTENT:
+        data = fact.get(key)
+        if isinstance(data, dict):
+            digest = content_hash(data)
+            stored[key] = None
+            named[key] = digest
+            shared[digest] = data
+    if named:
+        stored[_NAMED] = named
+    return stored, shared
 
 
 def _one_line(error: BaseException) -> str:
@@ -424,6 +460,8 @@ class Store:
         self._table_checked = False
         self._read_model_ready = False
         self._memory_db: sqlite3.Connection | None = None
+        self._contents: dict[str, bytes] = {}
+        """The stored bytes of the boards, rulesets and card sheets read so far, by content hash (checked)."""
         with ExitStack() as opening:
             if target.postgres is not None:
                 env = dict(target.env)
@@ -443,24 +481,69 @@ class Store:
         check_name(name)
         if not facts:
             raise ValueError("a game starts with at least one fact")
-        GameRecord, NotesRecord = _records().GameRecord, _records().NotesRecord
-        record = GameRecord(name=name, fact=facts[0])
-        for fact in facts[1:]:
+        first, shared = _by_content(facts[0])
+        with self._translated():
+            for attempt in (1, 2):
+                saved = self._new_game(name, first, facts[1:], notes or [], shared)
+                try:
+                    self._events.save(*saved)
+                    break
+                except RecordConflictError:
+                    if attempt == 1 and len(saved) > 1 + bool(notes):
+                        continue  # another writer stored the same board or ruleset at the same moment: again
+                    raise GameExists(say("a game named {game} is in {store} already", game=repr(name),
+                                         store=self.url)) from None
+        self._notify()
+        return len(facts)
+
+    def _new_game(self, name: str, first: Fact, facts: list[Fact], notes: list[Fact], shared: dict[str, Fact]
+                  ) -> list[Any]:
+        """The aggregates a new game is saved as, in one transaction: the content it shares that the store does
+        not hold yet, its record, and its notes if any."""
+        records = _records()
+        saved: list[Any] = [records.ContentRecord(digest=digest, data=data) for digest, data in shared.items()
+                            if not self._events.recorder.select_events(content_id(digest), limit=1)]
+        record = records.GameRecord(name=name, fact=first)
+        for fact in facts:
             record.record(fact)
-        saved: list[Any] = [record]
+        saved.append(record)
         if notes:
-            noted = NotesRecord(game=name)
+            noted = records.NotesRecord(game=name)
             for note in notes:
                 noted.note(note)
             saved.append(noted)
-        with self._translated():
+        return saved
+
+    def _whole(self, name: str, fact: Fact) -> Fact:
+        """A game's first fact as it was given to `create`: its shared content put back in place, each checked
+        against the hash that names it."""
+        named = fact.get(_NAMED)
+        if not isinstance(named, dict) or fact.get("type") != "GameStarted":
+            return fact
+        whole = {key: value for key, value in fact.items() if key != _NAMED}
+        for key, digest in named.items():
+            whole[key] = self._content(name, str(digest))
+        return whole
+
+    def _content(self, name: str, digest: str) -> Fact:
+        decode = self._events.mapper.transcoder.decode
+        state = self._contents.get(digest)
+        if state is None:
+            from whispers.ledger.content import content_hash
+
+            rows = self._rows(content_id(digest), 1)
             try:
-                self._events.save(*saved)
-            except RecordConflictError:
-                raise GameExists(say("a game named {game} is in {store} already", game=repr(name),
-                                     store=self.url)) from None
-        self._notify()
-        return record.version
+                data = decode(rows[0][2]) if rows and rows[0][1] == CONTENT_CREATED else None
+            except Exception:  # whatever damaged bytes make the decoder raise
+                data = None
+            if (not isinstance(data, dict) or data.get("digest") != digest or not isinstance(data.get("data"), dict)
+                    or content_hash(data["data"]) != digest):
+                raise StoreError(say("game {game}: the board, ruleset or card sheet it plays with ({digest}) is "
+                                     "missing or altered: the store {store} is damaged", game=repr(name),
+                                     digest=digest, store=self.url))
+            self._contents[digest] = rows[0][2]
+            return data["data"]
+        return decode(state)["data"]
 
     def append(self, name: str, expected_version: int, facts: list[Fact]) -> int:
         """Appends facts after exactly `expected_version`, all or none; returns the new version."""
@@ -522,6 +605,8 @@ class Store:
                 if item.originator_version != expected:
                     raise self._damaged(name, expected - 1, self._version(name), item.originator_version)
                 facts.append(decode(item.state)["fact"])
+            if after == 0 and facts:
+                facts[0] = self._whole(name, facts[0])
         return facts
 
     def _read(self, name: str, version: int | None, frozen: bool = False) -> _Read:
@@ -552,6 +637,7 @@ class Store:
                                                          "({message})", game=repr(name), n=expected,
                                                          message=_one_line(e))) from e
             raise
+        facts[0] = self._whole(name, facts[0])
         return _Read(facts, len(facts))
 
     def tail(self, name: str, since: int) -> tuple[Fact, bytes | None, list[Fact], bytes] | None:
@@ -575,6 +661,8 @@ class Store:
             facts = [decode_frozen(state)["fact"] for _, _, state in later]
         except Exception:  # a damaged row: the whole read names it
             return None
+        with self._translated():
+            first = self._whole(name, first)
         return first, at, facts, stored[-1][2]
 
     def snapshot(self, name: str) -> str | None:

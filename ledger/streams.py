@@ -17,6 +17,8 @@ GAME_RECORDED: Final = "whispers:GameRecord.Recorded"
 NOTES: Final = "whispers:NotesRecord"
 NOTES_CREATED: Final = "whispers:NotesRecord.Created"
 NOTES_NOTED: Final = "whispers:NotesRecord.Noted"
+CONTENT: Final = "whispers:ContentRecord"
+CONTENT_CREATED: Final = "whispers:ContentRecord.Created"
 """Explicit topics are what the stored events name, so records survive a module moving."""
 
 
@@ -26,3 +28,9 @@ def game_id(name: str) -> UUID:
 
 def notes_id(game: str) -> UUID:
     return uuid5(NAMESPACE, f"notes:{game}")
+
+
+def content_id(digest: str) -> UUID:
+    """The stream of one board, ruleset or card sheet, stored once by its content hash and referenced by each
+    game that plays with it."""
+    return uuid5(NAMESPACE, f"content:{digest}")
