@@ -4,7 +4,8 @@ Facts are plain data. Richer values (every event's timezone-aware timestamp, and
 msgpack extension types, as do ints beyond msgpack's 64 bits. Tuples come back as lists.
 """
 
-from datetime import datetime
+import struct
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any, Final
 from uuid import UUID
@@ -16,14 +17,21 @@ EXT_UUID: Final = 1
 EXT_DATETIME: Final = 2
 EXT_DECIMAL: Final = 3
 EXT_BIGINT: Final = 4
+EXT_UTC_MICROSECONDS: Final = 5
 """Extension type codes. They are written into every stored record: never renumber them."""
+
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND: Final = timedelta(microseconds=1)
+_INT64: Final = struct.Struct(">q")
 
 
 def _default(obj: Any) -> msgpack.ExtType:
     if isinstance(obj, UUID):
         return msgpack.ExtType(EXT_UUID, obj.bytes)
     if isinstance(obj, datetime):
-        # ISO 8601 keeps the UTC offset (msgpack's own timestamp type would normalise it to UTC).
+        if obj.tzinfo is UTC:  # every event's timestamp: 10 bytes, where its ISO text took 35 (issue 12)
+            return msgpack.ExtType(EXT_UTC_MICROSECONDS, _INT64.pack((obj - _EPOCH) // _MICROSECOND))
+        # ISO 8601 keeps any other UTC offset (msgpack's own timestamp type would normalise it to UTC).
         return msgpack.ExtType(EXT_DATETIME, obj.isoformat().encode())
     if isinstance(obj, Decimal):
         return msgpack.ExtType(EXT_DECIMAL, str(obj).encode())
@@ -36,6 +44,8 @@ def _default(obj: Any) -> msgpack.ExtType:
 def _ext_hook(code: int, data: bytes) -> Any:
     if code == EXT_UUID:
         return UUID(bytes=data)
+    if code == EXT_UTC_MICROSECONDS:
+        return _EPOCH + _INT64.unpack(data)[0] * _MICROSECOND
     if code == EXT_DATETIME:
         return datetime.fromisoformat(data.decode())
     if code == EXT_DECIMAL:

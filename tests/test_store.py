@@ -410,6 +410,25 @@ def test_transcoder_round_trip() -> None:
     assert str(decoded["money"]) == "12.3400"
 
 
+@pytest.mark.parametrize("when", [
+    datetime(2026, 11, 23, 1, 2, 3, 456789, tzinfo=UTC), datetime(1969, 7, 20, tzinfo=UTC),
+    datetime(1, 1, 1, tzinfo=UTC), datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)])
+def test_an_events_utc_timestamp_is_stored_in_ten_bytes_to_the_microsecond(when: datetime) -> None:
+    t = MsgpackTranscoder()
+    encoded = t.encode({"timestamp": when})
+    assert len(encoded) == len(t.encode({"timestamp": 0})) - 1 + 10  # the ISO text took 35
+    decoded = t.decode(encoded)["timestamp"]
+    assert decoded == when and decoded.tzinfo is UTC
+
+
+def test_a_timestamp_stored_as_iso_text_by_an_earlier_whispers_still_reads() -> None:
+    import msgpack
+
+    when = datetime(2026, 11, 23, 0, 56, 43, 281233, tzinfo=UTC)
+    older = msgpack.packb({"timestamp": msgpack.ExtType(2, when.isoformat().encode())})
+    assert MsgpackTranscoder().decode(older) == {"timestamp": when}
+
+
 def test_transcoder_refuses_what_it_cannot_store() -> None:
     with pytest.raises(TypeError, match="set"):
         MsgpackTranscoder().encode({"s": {1, 2}})
