@@ -522,7 +522,8 @@ class Store:
             return fact
         whole = {key: value for key, value in fact.items() if key != _NAMED}
         for key, digest in named.items():
-            whole[key] = self._content(name, str(digest))
+            # only what create() names, in place of the None it left: anything else is not a record it wrote
+            whole[key] = self._content(name, str(digest) if key in _BY_CONTENT and whole.get(key) is None else "")
         return whole
 
     def _content(self, name: str, digest: str) -> Fact:

@@ -160,6 +160,25 @@ def test_altered_or_missing_content_is_named_as_damage_never_read_as_another_boa
     assert not (tmp_path / "g.whispers").exists()
 
 
+@pytest.mark.parametrize("named", [{"players": "HASH"}, {"board": "sha256:00"}, {"board": 7}])
+def test_a_stored_first_fact_naming_anything_else_is_named_as_damage(tmp_path: Path, named: dict[str, Any]) -> None:
+    path = tmp_path / "store.sqlite"
+    with open_store(str(path)) as store:
+        store.create("g", [started("g")])
+    from whispers.ledger.streams import game_id
+
+    first = stored_first(path, "g")
+    digest = first["content"]["board"]
+    first["content"] = {key: digest if value == "HASH" else value for key, value in named.items()}
+    db = sqlite3.connect(path)
+    db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 1",
+               (msgpack.packb({"fact": first, "name": "g"}), game_id("g").hex))
+    db.commit()
+    db.close()
+    with open_store(str(path)) as store, pytest.raises(StoreError, match="missing or altered"):
+        store.facts("g")
+
+
 def test_a_first_fact_that_names_content_itself_is_refused_before_anything_is_stored(store: Store) -> None:
     fact = {**started("g"), "content": {"board": "sha256:00"}}
     with pytest.raises(ValueError):
