@@ -34,6 +34,30 @@ def fold(events: Iterable[ev.Event]) -> GameState:
     return state
 
 
+def progress(events: Iterable[ev.Event]) -> tuple[GameState, int, str]:
+    """The game as its first event sets it up, and the round and phase `fold(events)` reaches, read from the few
+    events that change them (`_PHASE_OF`, `_a_phase`) without building a state per event: what a summary of every
+    game in a store needs of each (projections/catalog.py). A take-back returns to the round and phase before the
+    move it takes back, as the fold returns to that move's prior state."""
+    iterator = iter(events)
+    started = evolve(None, next(iterator))
+    round_, phase = started.round, started.phase
+    before: list[tuple[int, str]] = []  # the round and phase before each move still standing, as the priors hold them
+    phase_of = _PHASE_OF
+    for event in iterator:
+        kind = type(event)
+        if kind is ev.MoveTakenBack:
+            round_, phase = before.pop()
+            continue
+        if event.MOVE:
+            before.append((round_, phase))
+        if kind is ev.PhaseStarted:
+            round_, phase = event.round, event.phase  # type: ignore[attr-defined]
+        elif kind in phase_of:
+            phase = phase_of[kind]
+    return started, round_, phase
+
+
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
     """Apply one event. A move's first event remembers the state before it, for a take-back."""
     if state is None:
@@ -157,6 +181,11 @@ def _add_reserve(reserve: Mapping[str, int], empire: str, delta: int) -> dict[st
     return new
 
 
+_PHASE_OF: dict[type, str] = {ev.RoundEnded: "round_end", ev.FirstPlayerPassed: "mark", ev.GameScored: "over"}
+"""The phase each of these events begins; with PhaseStarted (which says its own phase and round), the only events
+that change the round or the phase (`progress` reads them alone)."""
+
+
 def _a_phase(state: GameState, e: ev.PhaseStarted) -> GameState:
     # the empire turns phase starts "after" a virtual empire -1, so the engine starts the first one
     empire = e.phase == "empire"
@@ -215,16 +244,16 @@ def _a_deferred_supply(state: GameState, e: ev.DeferredSupplyChecked) -> GameSta
 
 
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
-    return _changed(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None, lasting=(),
-                   counter_clockwise=False)
+    return _changed(state, phase=_PHASE_OF[ev.RoundEnded], step=0, last_actor=None, last_was_draw=False, pending=None,
+                   lasting=(), counter_clockwise=False)
 
 
 def _a_first(state: GameState, e: ev.FirstPlayerPassed) -> GameState:
-    return _changed(state, first=e.first, phase="mark", step=0)
+    return _changed(state, first=e.first, phase=_PHASE_OF[ev.FirstPlayerPassed], step=0)
 
 
 def _a_scored(state: GameState, e: ev.GameScored) -> GameState:
-    return _changed(state, phase="over", scored=True)
+    return _changed(state, phase=_PHASE_OF[ev.GameScored], scored=True)
 
 
 def _a_loyalty(state: GameState, e: ev.LoyaltyRecorded) -> GameState:

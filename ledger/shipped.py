@@ -58,8 +58,13 @@ def pin(kind: Kind, ident: str, digest: str) -> Pin:
 
 def started_pins(started: ev.GameStarted) -> tuple[Pin, Pin]:
     """(ruleset, board) of a game's first event, each hashed from the data the event embeds."""
-    return (pin("ruleset", str(started.ruleset["id"]), content_hash(started.ruleset)),
-            pin("board", str(started.board["id"]), content_hash(started.board)))
+    return started_ruleset(started), pin("board", str(started.board["id"]), content_hash(started.board))
+
+
+def started_ruleset(started: ev.GameStarted) -> Pin:
+    """`started_pins`' ruleset alone: hashing the board as well costs twelve times as much (its label goes in
+    every game's summary, the board's does not)."""
+    return pin("ruleset", str(started.ruleset["id"]), content_hash(started.ruleset))
 
 
 def cards_pin(started: ev.GameStarted) -> Pin | None:
