@@ -1,7 +1,7 @@
 """Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from whispers.ledger import events as ev
@@ -34,17 +34,24 @@ def fold(events: Iterable[ev.Event]) -> GameState:
     return state
 
 
-def progress(events: Iterable[ev.Event]) -> tuple[GameState, int, str]:
-    """The game as its first event sets it up, and the round and phase `fold(events)` reaches, read from the few
-    events that change them (`_PHASE_OF`, `_a_phase`) without building a state per event: what a summary of every
-    game in a store needs of each (projections/catalog.py). A take-back returns to the round and phase before the
-    move it takes back, as the fold returns to that move's prior state."""
-    iterator = iter(events)
-    started = evolve(None, next(iterator))
-    round_, phase = started.round, started.phase
-    before: list[tuple[int, str]] = []  # the round and phase before each move still standing, as the priors hold them
+def progress(events: Sequence[ev.Event]) -> tuple[int, str]:
+    """The round and phase `fold(events)` reaches, read from the few events that change them (`_PHASE_OF`,
+    `_a_phase`) without building a state per event: what a summary of every game in a store needs of each
+    (projections/catalog.py). A take-back returns to the round and phase before the move it takes back, as the fold
+    returns to that move's prior state."""
+    round_, phase = _SET_UP
     phase_of = _PHASE_OF
-    for event in iterator:
+    if ev.MoveTakenBack not in map(type, events):  # most records (a scan at C speed): nothing returns to earlier
+        later: str | None = None  # ones, so the last events that change them say them, found from the end
+        for event in reversed(events):
+            kind = type(event)
+            if kind is ev.PhaseStarted:
+                return event.round, later or event.phase  # type: ignore[attr-defined]
+            if later is None and kind in phase_of:
+                later = phase_of[kind]
+        return round_, later or phase
+    before: list[tuple[int, str]] = []  # the round and phase before each move still standing, as the priors hold them
+    for event in events[1:]:
         kind = type(event)
         if kind is ev.MoveTakenBack:
             round_, phase = before.pop()
@@ -55,7 +62,7 @@ def progress(events: Iterable[ev.Event]) -> tuple[GameState, int, str]:
             round_, phase = event.round, event.phase  # type: ignore[attr-defined]
         elif kind in phase_of:
             phase = phase_of[kind]
-    return started, round_, phase
+    return round_, phase
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
@@ -113,9 +120,14 @@ def _pinned(kind: str, claimed: str, data: dict[str, Any], build: Any, source: s
     return built
 
 
+def pinned(e: ev.GameStarted) -> tuple[Board, Ruleset]:
+    """The board and ruleset a game's first event embeds, as the fold builds them (once per process per content)."""
+    return (_pinned("board", e.board_hash, e.board, Board.from_data, f"record of {e.name}"),
+            _pinned("ruleset", e.ruleset_hash, e.ruleset, Ruleset.from_data, f"record of {e.name}"))
+
+
 def _started(e: ev.GameStarted) -> GameState:
-    board: Board = _pinned("board", e.board_hash, e.board, Board.from_data, f"record of {e.name}")
-    ruleset: Ruleset = _pinned("ruleset", e.ruleset_hash, e.ruleset, Ruleset.from_data, f"record of {e.name}")
+    board, ruleset = pinned(e)
     banners = {r.id: (r.home, r.banners) for r in board.regions.values() if r.banners}
     reserve = {emp: BANNERS_PER_EMPIRE - sum(n for h, n in banners.values() if h == emp) for emp in board.empires}
     return GameState(
@@ -181,6 +193,8 @@ def _add_reserve(reserve: Mapping[str, int], empire: str, delta: int) -> dict[st
     return new
 
 
+_SET_UP = (GameState.round, GameState.phase)
+"""The round and phase a game begins at: the state's defaults, which `_started` leaves as they are."""
 _PHASE_OF: dict[type, str] = {ev.RoundEnded: "round_end", ev.FirstPlayerPassed: "mark", ev.GameScored: "over"}
 """The phase each of these events begins; with PhaseStarted (which says its own phase and round), the only events
 that change the round or the phase (`progress` reads them alone)."""

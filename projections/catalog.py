@@ -51,21 +51,22 @@ def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
     from the events that change them (evolve.progress) rather than by folding every state, and the events still
     standing and the final scoring are found once for the figures and the result."""
     from whispers.ledger import events as ev
-    from whispers.ledger.evolve import progress
+    from whispers.ledger.evolve import pinned, progress
     from whispers.ledger.meta import of_events
-    from whispers.ledger.shipped import state_pins
+    from whispers.ledger.shipped import built_pins
     from whispers.projections.forks import fork_of
     from whispers.projections.replay import final_scoring, standing
     from whispers.projections.standings import result_data, standing_result
     from whispers.projections.stats import standing_summary
 
-    started, round_, phase = progress(events)
-    ruleset, board = state_pins(started)
+    first = events[0]
+    assert isinstance(first, ev.GameStarted)
+    board_built, ruleset_built = pinned(first)
+    ruleset, board = built_pins(ruleset_built, board_built)
+    round_, phase = progress(events)
     kept = [e for _, e in standing(events)]
     scored = final_scoring(kept)
     forked = fork_of(events)
-    first = kept[0]
-    assert isinstance(first, ev.GameStarted)
     return {
         **standing_summary(kept, scored),
         "game": name,

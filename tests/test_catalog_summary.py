@@ -15,7 +15,7 @@ from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import rules
 from whispers.ledger.board_files import load_board
-from whispers.ledger.evolve import evolve, fold, progress
+from whispers.ledger.evolve import evolve, fold, pinned, progress
 from whispers.ledger.meta import of_events
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.randomgame import play as random_play
@@ -99,13 +99,13 @@ def test_the_summary_read_in_few_passes_is_the_folded_one_byte_for_byte(seed):
         assert json.dumps(game_summary(name, events)) == json.dumps(folded_summary(name, events)), kind
 
 
-@pytest.mark.parametrize("seed", [1, 5, 6])
-def test_progress_is_the_round_and_phase_of_the_fold_at_every_version(seed):
-    events, _ = random_record(seed, 0.3)
-    assert any(isinstance(e, ev.MoveTakenBack) for e in events)
+@pytest.mark.parametrize(("seed", "undo_rate"), [(1, 0.3), (5, 0.3), (6, 0.3), (2, 0.0), (7, 0.0)])
+def test_progress_is_the_round_and_phase_of_the_fold_at_every_version(seed, undo_rate):
+    events, _ = random_record(seed, undo_rate)
+    assert any(isinstance(e, ev.MoveTakenBack) for e in events) == bool(undo_rate)
     state = None
     for version, event in enumerate(events, start=1):
         state = evolve(state, event)
-        started, round_, phase = progress(events[:version])
-        assert (round_, phase) == (state.round, state.phase), version
-        assert started.board is state.board and started.ruleset is state.ruleset
+        assert progress(events[:version]) == (state.round, state.phase), version
+    board, ruleset = pinned(events[0])
+    assert board is state.board and ruleset is state.ruleset
