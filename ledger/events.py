@@ -511,7 +511,12 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def _thaw(value: Any) -> Any:
+    if type(value) in _ATOMS:  # most values: answered before the three checks below (a final scoring has 300)
+        return value
     if isinstance(value, Effects):
         return {f.name: _thaw(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, tuple | list):

@@ -1,7 +1,7 @@
 """Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from whispers.ledger import events as ev
@@ -32,6 +32,37 @@ def fold(events: Iterable[ev.Event]) -> GameState:
     for event in iterator:
         state = evolve(state, event)
     return state
+
+
+def progress(events: Sequence[ev.Event]) -> tuple[int, str]:
+    """The round and phase `fold(events)` reaches, read from the few events that change them (`_PHASE_OF`,
+    `_a_phase`) without building a state per event: what a summary of every game in a store needs of each
+    (projections/catalog.py). A take-back returns to the round and phase before the move it takes back, as the fold
+    returns to that move's prior state."""
+    round_, phase = _SET_UP
+    phase_of = _PHASE_OF
+    if ev.MoveTakenBack not in map(type, events):  # most records (a scan at C speed): nothing returns to earlier
+        later: str | None = None  # ones, so the last events that change them say them, found from the end
+        for event in reversed(events):
+            kind = type(event)
+            if kind is ev.PhaseStarted:
+                return event.round, later or event.phase  # type: ignore[attr-defined]
+            if later is None and kind in phase_of:
+                later = phase_of[kind]
+        return round_, later or phase
+    before: list[tuple[int, str]] = []  # the round and phase before each move still standing, as the priors hold them
+    for event in events[1:]:
+        kind = type(event)
+        if kind is ev.MoveTakenBack:
+            round_, phase = before.pop()
+            continue
+        if event.MOVE:
+            before.append((round_, phase))
+        if kind is ev.PhaseStarted:
+            round_, phase = event.round, event.phase  # type: ignore[attr-defined]
+        elif kind in phase_of:
+            phase = phase_of[kind]
+    return round_, phase
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
@@ -89,9 +120,14 @@ def _pinned(kind: str, claimed: str, data: dict[str, Any], build: Any, source: s
     return built
 
 
+def pinned(e: ev.GameStarted) -> tuple[Board, Ruleset]:
+    """The board and ruleset a game's first event embeds, as the fold builds them (once per process per content)."""
+    return (_pinned("board", e.board_hash, e.board, Board.from_data, f"record of {e.name}"),
+            _pinned("ruleset", e.ruleset_hash, e.ruleset, Ruleset.from_data, f"record of {e.name}"))
+
+
 def _started(e: ev.GameStarted) -> GameState:
-    board: Board = _pinned("board", e.board_hash, e.board, Board.from_data, f"record of {e.name}")
-    ruleset: Ruleset = _pinned("ruleset", e.ruleset_hash, e.ruleset, Ruleset.from_data, f"record of {e.name}")
+    board, ruleset = pinned(e)
     banners = {r.id: (r.home, r.banners) for r in board.regions.values() if r.banners}
     reserve = {emp: BANNERS_PER_EMPIRE - sum(n for h, n in banners.values() if h == emp) for emp in board.empires}
     return GameState(
@@ -157,6 +193,13 @@ def _add_reserve(reserve: Mapping[str, int], empire: str, delta: int) -> dict[st
     return new
 
 
+_SET_UP = (GameState.round, GameState.phase)
+"""The round and phase a game begins at: the state's defaults, which `_started` leaves as they are."""
+_PHASE_OF: dict[type, str] = {ev.RoundEnded: "round_end", ev.FirstPlayerPassed: "mark", ev.GameScored: "over"}
+"""The phase each of these events begins; with PhaseStarted (which says its own phase and round), the only events
+that change the round or the phase (`progress` reads them alone)."""
+
+
 def _a_phase(state: GameState, e: ev.PhaseStarted) -> GameState:
     # the empire turns phase starts "after" a virtual empire -1, so the engine starts the first one
     empire = e.phase == "empire"
@@ -215,16 +258,16 @@ def _a_deferred_supply(state: GameState, e: ev.DeferredSupplyChecked) -> GameSta
 
 
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
-    return _changed(state, phase="round_end", step=0, last_actor=None, last_was_draw=False, pending=None, lasting=(),
-                   counter_clockwise=False)
+    return _changed(state, phase=_PHASE_OF[ev.RoundEnded], step=0, last_actor=None, last_was_draw=False, pending=None,
+                   lasting=(), counter_clockwise=False)
 
 
 def _a_first(state: GameState, e: ev.FirstPlayerPassed) -> GameState:
-    return _changed(state, first=e.first, phase="mark", step=0)
+    return _changed(state, first=e.first, phase=_PHASE_OF[ev.FirstPlayerPassed], step=0)
 
 
 def _a_scored(state: GameState, e: ev.GameScored) -> GameState:
-    return _changed(state, phase="over", scored=True)
+    return _changed(state, phase=_PHASE_OF[ev.GameScored], scored=True)
 
 
 def _a_loyalty(state: GameState, e: ev.LoyaltyRecorded) -> GameState:

@@ -45,27 +45,36 @@ class Refreshed:
 
 
 def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
-    """One game's summary: the figures across games (projections.stats.summary) and its line in `games`."""
-    from whispers.ledger.evolve import fold
-    from whispers.ledger.meta import of_events
-    from whispers.ledger.shipped import state_pins
-    from whispers.projections.forks import fork_of
-    from whispers.projections.replay import final_scoring
-    from whispers.projections.standings import result_data, result_of
-    from whispers.projections.stats import summary
+    """One game's summary: the figures across games (projections.stats.summary) and its line in `games`.
 
-    state = fold(events)
-    ruleset, board = state_pins(state)
-    scored = final_scoring(events)
+    Read in as few passes as it can, as a cold rebuild reads every game of a store: the round and phase are read
+    from the events that change them (evolve.progress) rather than by folding every state, and the events still
+    standing and the final scoring are found once for the figures and the result."""
+    from whispers.ledger import events as ev
+    from whispers.ledger.evolve import pinned, progress
+    from whispers.ledger.meta import of_events
+    from whispers.ledger.shipped import built_pins
+    from whispers.projections.forks import fork_of
+    from whispers.projections.replay import final_scoring, standing
+    from whispers.projections.standings import result_data, standing_result
+    from whispers.projections.stats import standing_summary
+
+    first = events[0]
+    assert isinstance(first, ev.GameStarted)
+    board_built, ruleset_built = pinned(first)
+    ruleset, board = built_pins(ruleset_built, board_built)
+    round_, phase = progress(events)
+    kept = [e for _, e in standing(events)]
+    scored = final_scoring(kept)
     forked = fork_of(events)
     return {
-        **summary(events),
+        **standing_summary(kept, scored),
         "game": name,
         "pins": {"ruleset": [ruleset.id, ruleset.hash], "board": [board.id, board.hash]},
-        "round": state.round, "phase": state.phase, "ended": state.over,
+        "round": round_, "phase": phase, "ended": phase == "over",  # as GameState.over
         "won_by": None if scored is None else scored.winner, "events": len(events),
         "fork_of": None if forked is None else [forked.parent, forked.at],
-        "result": result_data(result_of(events)),
+        "result": result_data(standing_result(first, scored, events)),
         "meta": of_events(events).to_json(),
     }
 

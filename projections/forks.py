@@ -9,6 +9,8 @@ from whispers.projections.replay import final_scoring
 
 
 def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:
+    if ev.GameForked not in map(type, events):  # most records (a scan at C speed, as replay.standing's)
+        return None
     return next((e for e in events if isinstance(e, ev.GameForked)), None)
 
 

@@ -10,13 +10,13 @@ number of players from the tournament file. The standings rank entrants by point
 place counts as no win), then the sum of their game scores; entrants level on all three share a rank.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
-from whispers.ledger.shipped import started_pins
+from whispers.ledger.shipped import started_ruleset
 from whispers.projections.replay import final_scoring, standing
 
 
@@ -71,8 +71,13 @@ def result_of(events: Iterable[ev.Event]) -> Result:
     kept = [e for _, e in standing(events)]
     started = kept[0]
     assert isinstance(started, ev.GameStarted)
-    return Result(tuple(started.players), started_pins(started)[0].label, tuple(started.ruleset["tie_breaks"]),
-                  final_scoring(kept), finalised(events))
+    return standing_result(started, final_scoring(kept), events)
+
+
+def standing_result(started: ev.GameStarted, scored: ev.GameScored | None, events: Sequence[ev.Event]) -> Result:
+    """`result_of` a record, given its first event and its final scoring (`final_scoring`) already."""
+    return Result(tuple(started.players), started_ruleset(started).label, tuple(started.ruleset["tie_breaks"]),
+                  scored, finalised(events))
 
 
 def result_data(result: Result) -> dict[str, Any]:
@@ -118,6 +123,8 @@ def finalised(events: Iterable[ev.Event] | Result) -> bool:
     (a take-back undoes moves only, never the director's own events)."""
     if isinstance(events, Result):
         return events.finalised
+    if isinstance(events, list | tuple) and ev.GameFinalized not in map(type, events):  # most records, at C speed
+        return False
     seal = [e for e in events if isinstance(e, ev.GameFinalized | ev.GameReopened)]
     return bool(seal) and isinstance(seal[-1], ev.GameFinalized)
 

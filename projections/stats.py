@@ -9,7 +9,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import RulesetError
 from whispers.ledger.evolve import evolve
 from whispers.ledger.ruleset_files import shipped_rulesets
-from whispers.ledger.shipped import labels, started_pins
+from whispers.ledger.shipped import labels, started_ruleset
 from whispers.ledger.state import GameState
 from whispers.projections.replay import final_scoring, standing
 
@@ -97,13 +97,18 @@ def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
 def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
     """What the figures across games need of one game (kept per game by the catalog)."""
     kept = [e for _, e in standing(events)]
+    return standing_summary(kept, final_scoring(kept))
+
+
+def standing_summary(kept: Sequence[ev.Event], scored: ev.GameScored | None) -> dict[str, Any]:
+    """`summary` of the events still standing (`standing`) and their final scoring (`final_scoring`), for a reader
+    that has them already (the catalog)."""
     first = kept[0]
     assert isinstance(first, ev.GameStarted)
     start = first.players.index(first.first)
     seats = {s: (i - start) % len(first.players) + 1 for i, s in enumerate(first.players)}
-    scored = final_scoring(kept)
     contested = Counter(e.target for e in kept if isinstance(e, ev.Attacked))
-    result: dict[str, Any] = {"ruleset": started_pins(first)[0].label, "players": list(first.players), "seats": seats,
+    result: dict[str, Any] = {"ruleset": started_ruleset(first).label, "players": list(first.players), "seats": seats,
                               "over": scored is not None, "contested": dict(contested)}
     if scored is not None:
         result.update({
