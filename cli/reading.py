@@ -1,12 +1,13 @@
 """Reading a game: `status`, `log`, `score` and `games`."""
 
+from functools import cache
 from typing import Any
 
 import click
 
 from whispers.application import reading
 from whispers.application.labels import at_event
-from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
+from whispers.cli.common import emit_json, option_text, store_option, uncollected, view_lines, warn
 from whispers.cli.spoken import Spoken
 from whispers.cli.table import FACTS
 from whispers.ledger.names import SOCIETIES
@@ -121,13 +122,17 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
 def games(player: str | None, event: str | None, since: str | None, ruleset: str | None, state: str | None,
           sort: str, everything: bool, as_json: bool, store_url: str | None) -> None:
     """The games in the store: date, players (names per seat), ruleset, where each stands and who won."""
-    which = reading.GameFilter(player, event, since, ruleset, state, sort, everything)
+    with uncollected():
+        listing(reading.GameFilter(player, event, since, ruleset, state, sort, everything), as_json, store_url)
+
+
+def listing(which: reading.GameFilter, as_json: bool, store_url: str | None) -> None:
     rows = reading.games(store_url, which).to_json()
     if as_json:
         emit_json(rows)
         return
     if not rows:
-        if which == reading.GameFilter(sort=sort):
+        if which == reading.GameFilter(sort=which.sort):
             click.echo(_("No games yet (or all archived: whispers games --all). Try: whispers demo"))
         else:
             click.echo(_("No games match."))
@@ -137,26 +142,40 @@ def games(player: str | None, event: str | None, since: str | None, ruleset: str
         parent = row["fork_of"]["game"] if row["fork_of"] and row["fork_of"]["game"] in names else None
         children.setdefault(parent, []).append(row)
 
+    # one language for the whole listing: each word, standing and date is put in words once, not once a game
+    term_of = cache(term)
+
+    @cache
+    def standing(over: bool, winner: str | None, round_no: int, phase: str) -> str:
+        return (say("over, winner {winner}", winner=winner or _("none (tie)")) if over
+                else say("round {round}", round=round_no) + " " + term(phase, "phase"))
+
+    code = tongue().code
+
+    @cache
+    def dated(day: str) -> str:
+        if not day or code == "en":  # English keeps ISO
+            return day
+        from whispers.projections.language import format_date
+
+        return format_date(day, code)  # as the language writes a date (Babel)
+
     def seated(row: dict[str, Any]) -> str:
-        return ",".join(f"{term(s)}={row['names'][s]}" if s in row["names"] else term(s) for s in row["players"])
+        names = row["names"]
+        return ",".join(f"{term_of(s)}={names[s]}" if s in names else term_of(s) for s in row["players"])
 
     seats = {row["game"]: seated(row) for row in rows}
     wide = max([28, *map(len, seats.values())])  # the players' column fits its longest line
     lines: list[str] = []  # written at once: 10,000 games are 10,000 lines
 
     def show(row: dict[str, Any], depth: int) -> None:
-        where = (say("over, winner {winner}", winner=row["winner"] or _("none (tie)")) if row["over"]
-                 else say("round {round}", round=row["round"]) + " " + term(row["phase"], "phase"))
+        where = standing(row["over"], row["winner"], row["round"], row["phase"])
         label = ("  " * depth + ("└ " if depth else "") + row["game"])
         fork = "  " + say("(fork at event {at})", at=row["fork_of"]["at"]) if row["fork_of"] else ""
         meta = row["meta"]
         title = f"  \"{meta['title']}\"" if meta["title"] else ""
         archived = "  " + _("(archived)") if meta["archived"] else ""
-        date = (row["date"] or "")[:10]
-        if date and tongue().code != "en":  # a date as the language writes it (Babel); English keeps ISO
-            from whispers.projections.language import format_date
-
-            date = format_date(date, tongue().code)
+        date = dated((row["date"] or "")[:10])
         players = seats[row["game"]]
         event = "  " + " ".join(say(k, text=v) for k, v in ((FACTS["event"], meta["event"]),
                                                             (FACTS["round"], meta["round"]),
