@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from whispers.cli.common import json_text
+from whispers.cli.common import emit_json, json_text
 
 
 class Colour(enum.IntEnum):
@@ -36,3 +36,13 @@ def test_json_text_of_a_listing_row() -> None:
     row = {"game": "g1", "players": ["raven", "rat"], "pins": {"ruleset": {"id": "official", "shipped_hash": None}},
            "fork_of": None, "over": True, "events": 214, "meta": {"seats": {}, "tags": [], "title": "Ünïcode ✓"}}
     assert json_text([row, row]) == json.dumps([row, row], indent=2, default=list)
+
+
+def test_emit_json_writes_a_long_list_in_parts_as_one_text(capsys) -> None:
+    for n in (0, 1, 255, 256, 257, 600):
+        data = [{"game": f"g{i}", "players": ["raven"] * (i % 3), "meta": {"tags": [], "title": None}}
+                for i in range(n)]
+        emit_json(data)
+        assert capsys.readouterr().out == json.dumps(data, indent=2, default=list) + "\n"
+    emit_json({"a": [1, 2]})
+    assert capsys.readouterr().out == json.dumps({"a": [1, 2]}, indent=2) + "\n"
