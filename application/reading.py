@@ -289,11 +289,13 @@ def games(store: Store | str | None, which: GameFilter | None = None) -> Games:
     """The games in the store, with ruleset, players, where each stands, who won and what it was forked from,
     and who, when and where (archived ones only when `which` says so): read from the catalog of summaries kept
     in the store, which first reads what the store gained since."""
+    from whispers.application.collector import uncollected
     from whispers.projections.catalog import Catalog
 
     with opened(store) as s:
         catalog = Catalog(s)
-        catalog.refresh()
-        listed = catalog.listing()
-    pinned: dict[tuple[str, ...], tuple[Any, ...]] = {}
-    return Games(select([listing_row(name, d, pinned) for name, d in listed.items()], which or GameFilter()))
+        catalog.refresh()  # may fold every game (a catalog of another layout): the collector stays on for that
+        with uncollected():
+            listed = catalog.listing()
+            pinned: dict[tuple[str, ...], tuple[Any, ...]] = {}
+            return Games(select([listing_row(name, d, pinned) for name, d in listed.items()], which or GameFilter()))

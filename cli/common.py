@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,20 +31,6 @@ def one_format(as_json: bool, as_csv: bool) -> None:
     """--json and --csv, where a command offers both, are two answers to one question: refuse both at once."""
     if as_json and as_csv:
         raise click.UsageError(_("--json and --csv are two output formats: choose one"))
-
-
-@contextmanager
-def uncollected() -> Iterator[None]:
-    """Python's cyclic garbage collector paused (as it was before, after): while a command builds and writes a
-    large result that holds no cycle (plain JSON data, freed by reference counting), the collector only walks
-    it again and again as it grows, with every object the imports made (0.12 s of `games` over 10,000 games)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def emit_json(data: Any) -> None:

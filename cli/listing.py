@@ -7,7 +7,8 @@ from typing import Any
 import click
 
 from whispers.application import reading
-from whispers.cli.common import emit_json, store_option, uncollected
+from whispers.application.collector import uncollected
+from whispers.cli.common import emit_json, store_option
 from whispers.cli.spoken import Spoken
 from whispers.cli.table import FACTS
 from whispers.ledger.words import N_, _, say, term, tongue
@@ -30,12 +31,13 @@ AT = N_("at {text}")
 def games(player: str | None, event: str | None, since: str | None, ruleset: str | None, state: str | None,
           sort: str, everything: bool, as_json: bool, store_url: str | None) -> None:
     """The games in the store: date, players (names per seat), ruleset, where each stands and who won."""
-    with uncollected():
-        listing(reading.GameFilter(player, event, since, ruleset, state, sort, everything), as_json, store_url)
-
-
-def listing(which: reading.GameFilter, as_json: bool, store_url: str | None) -> None:
+    which = reading.GameFilter(player, event, since, ruleset, state, sort, everything)
     rows = reading.games(store_url, which).to_json()
+    with uncollected():  # 10,000 lines or JSON objects made of plain data
+        print_listing(rows, which, as_json)
+
+
+def print_listing(rows: list[dict[str, Any]], which: reading.GameFilter, as_json: bool) -> None:
     if as_json:
         emit_json(rows)
         return
