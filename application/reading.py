@@ -180,13 +180,31 @@ class GameRow:
                 "fork_of": None if self.fork_of is None else {"game": self.fork_of[0], "at": self.fork_of[1]},
                 "date": self.meta.recorded, "names": dict(self.meta.seats), "meta": self.meta.to_json()}
 
+    @classmethod
+    def of_json(cls, data: dict[str, Any]) -> GameRow:
+        """The row whose JSON form is `data` (`to_json` of it gives `data` again)."""
+        from whispers.ledger.shipped import pin
+
+        pins, fork, meta = data["pins"], data["fork_of"], data["meta"]
+        return cls(data["game"], pin("ruleset", pins["ruleset"]["id"], pins["ruleset"]["hash"]),
+                   pin("board", pins["board"]["id"], pins["board"]["hash"]), tuple(data["players"]), data["round"],
+                   data["phase"], data["over"], data["winner"], data["events"],
+                   None if fork is None else (fork["game"], fork["at"]),
+                   Meta(**{**meta, "seats": dict(meta["seats"]), "tags": tuple(meta["tags"])}))
+
 
 @dataclass(frozen=True, slots=True)
 class Games:
-    rows: tuple[GameRow, ...]
+    listed: tuple[dict[str, Any], ...]
+    """Each game's row in its JSON form (`GameRow.to_json`): a listing of 10,000 games is made, filtered and
+    printed without a GameRow per game. Shared, not copied: read them, do not change them."""
+
+    @property
+    def rows(self) -> tuple[GameRow, ...]:
+        return tuple(GameRow.of_json(row) for row in self.listed)
 
     def to_json(self) -> list[dict[str, Any]]:
-        return [row.to_json() for row in self.rows]
+        return list(self.listed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,27 +220,30 @@ class GameFilter:
     sort: str = "store"  # "store", "date", "name", "event"
     archived: bool = False  # list archived games too
 
-    def keeps(self, row: GameRow) -> bool:
-        meta = row.meta
-        return ((self.archived or not meta.archived)
-                and (self.player is None or self.player.casefold() in {n.casefold() for n in meta.seats.values()})
-                and (self.event is None or (meta.event or "").casefold() == self.event.casefold())
-                and (self.since is None or (meta.recorded is not None and meta.recorded[:10] >= self.since))
-                and (self.ruleset is None or row.ruleset.label == self.ruleset)
-                and (self.state is None or row.over == (self.state == "over")))
+    def keeps(self, row: dict[str, Any]) -> bool:
+        """Whether the row (a GameRow's JSON form) is listed."""
+        meta = row["meta"]
+        return ((self.archived or not meta["archived"])
+                and (self.player is None
+                     or self.player.casefold() in {n.casefold() for n in meta["seats"].values()})
+                and (self.event is None or (meta["event"] or "").casefold() == self.event.casefold())
+                and (self.since is None or (meta["recorded"] is not None and meta["recorded"][:10] >= self.since))
+                and (self.ruleset is None or row["ruleset"] == self.ruleset)
+                and (self.state is None or row["over"] == (self.state == "over")))
 
 
-SORTS: dict[str, Any] = {
+SORTS: dict[str, Any] = {  # keys of a row's JSON form
     "store": None,
-    "date": lambda row: (row.meta.recorded is None, row.meta.recorded or ""),
-    "name": lambda row: row.game,
-    "event": lambda row: (row.meta.event is None, (row.meta.event or "").casefold(), row.meta.round or ""),
+    "date": lambda row: (row["date"] is None, row["date"] or ""),
+    "name": lambda row: row["game"],
+    "event": lambda row: (row["meta"]["event"] is None, (row["meta"]["event"] or "").casefold(),
+                          row["meta"]["round"] or ""),
 }
 STATES = ("playing", "over")
 
 
-def select(rows: Iterable[GameRow], which: GameFilter) -> tuple[GameRow, ...]:
-    """The rows `which` keeps, in its order: rows from the store or from a catalog's summaries alike."""
+def select(rows: Iterable[dict[str, Any]], which: GameFilter) -> tuple[dict[str, Any], ...]:
+    """The rows (JSON forms of GameRow) `which` keeps, in its order."""
     from whispers.ledger.errors import StoreError
     from whispers.ledger.words import say
 
@@ -243,24 +264,38 @@ def select(rows: Iterable[GameRow], which: GameFilter) -> tuple[GameRow, ...]:
     return tuple(kept if key is None else sorted(kept, key=key))
 
 
+def listing_row(name: str, listed: dict[str, Any], pinned: dict[tuple[str, ...], tuple[Any, ...]]) -> dict[str, Any]:
+    """A game's row in its JSON form (as GameRow.to_json writes it) from its fields in the catalog's listing;
+    `pinned` keeps the pins' labels and JSON made once for each pair of pins in the listing."""
+    pins = listed["pins"]
+    key = (*pins["ruleset"], *pins["board"])
+    made = pinned.get(key)
+    if made is None:
+        from whispers.ledger.pins import played_under
+        from whispers.ledger.shipped import pin
+
+        ruleset, board = pin("ruleset", *pins["ruleset"]), pin("board", *pins["board"])
+        made = pinned[key] = (ruleset.label, board.label, played_under(ruleset, board),
+                              {"ruleset": ruleset.to_json(), "board": board.to_json()})
+    fork, meta = listed["fork_of"], listed["meta"]  # meta as Meta.to_json wrote it
+    return {"game": name, "ruleset": made[0], "board": made[1], "played_under": made[2], "pins": made[3],
+            "players": listed["players"], "round": listed["round"], "phase": listed["phase"],
+            "over": listed["ended"], "winner": listed["won_by"], "events": listed["events"],
+            "fork_of": None if fork is None else {"game": fork[0], "at": fork[1]},
+            "date": meta["recorded"], "names": meta["seats"], "meta": meta}
+
+
 def games(store: Store | str | None, which: GameFilter | None = None) -> Games:
     """The games in the store, with ruleset, players, where each stands, who won and what it was forked from,
     and who, when and where (archived ones only when `which` says so): read from the catalog of summaries kept
     in the store, which first reads what the store gained since."""
-    from whispers.ledger.meta import Meta
-    from whispers.ledger.shipped import pin
+    from whispers.application.collector import uncollected
     from whispers.projections.catalog import Catalog
 
     with opened(store) as s:
         catalog = Catalog(s)
-        catalog.refresh()
-        listed = catalog.listing()
-    rows = []
-    for name, d in listed.items():
-        fork = d["fork_of"]
-        meta = d["meta"]
-        rows.append(GameRow(name, pin("ruleset", *d["pins"]["ruleset"]), pin("board", *d["pins"]["board"]),
-                            tuple(d["players"]), d["round"], d["phase"], d["ended"], d["won_by"], d["events"],
-                            None if fork is None else (fork[0], fork[1]),
-                            Meta(**{**meta, "seats": dict(meta["seats"]), "tags": tuple(meta["tags"])})))
-    return Games(select(rows, which or GameFilter()))
+        catalog.refresh()  # may fold every game (a catalog of another layout): the collector stays on for that
+        with uncollected():
+            listed = catalog.listing()
+            pinned: dict[tuple[str, ...], tuple[Any, ...]] = {}
+            return Games(select([listing_row(name, d, pinned) for name, d in listed.items()], which or GameFilter()))

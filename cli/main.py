@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "status": ("whispers.cli.reading:status", N_("Where a game stands: who must act and what is legal.")),
     "log": ("whispers.cli.reading:log", N_("A game in notation.")),
     "score": ("whispers.cli.reading:score", N_("Scores with the full breakdown and the tie-break trail.")),
-    "games": ("whispers.cli.reading:games", N_("The games in the store.")),
+    "games": ("whispers.cli.listing:games", N_("The games in the store.")),
     "meta": ("whispers.cli.table:meta", N_("Change who played a game, where, and for what event.")),
     "archive": ("whispers.cli.table:archive", N_("Hide a game from listings without erasing it.")),
     "rename": ("whispers.cli.table:rename", N_("Give a game a display title.")),

@@ -1,4 +1,4 @@
-"""Reading a game: `status`, `log`, `score` and `games`."""
+"""Reading a game: `status`, `log` and `score` (the list of games is cli/listing.py's)."""
 
 from typing import Any
 
@@ -8,13 +8,9 @@ from whispers.application import reading
 from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
 from whispers.cli.spoken import Spoken
-from whispers.cli.table import FACTS
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.words import N_, _, say, term, tongue
+from whispers.ledger.words import _, say, term
 from whispers.projections.visibility import SPECTATOR_NAME
-
-AT = N_("at {text}")
-"""Where a game was played, in the listing."""
 
 as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
                          help="Show only what this society could know (spectator: public facts only).")
@@ -105,69 +101,3 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     console.print(table)
     for step in scored.trail:
         console.print(f"  {trail_step(step)}")
-
-
-@click.command(cls=Spoken)
-@click.option("--player", metavar="NAME", help="Only games NAME played (a name recorded at a seat).")
-@click.option("--event", metavar="TEXT", help="Only games of this event.")
-@click.option("--since", metavar="YYYY-MM-DD", help="Only games recorded on or after this date.")
-@click.option("--ruleset", metavar="LABEL", help="Only games under this ruleset, as the listing shows it.")
-@click.option("--state", type=click.Choice(reading.STATES), help="Only games still playing, or over.")
-@click.option("--sort", type=click.Choice(list(reading.SORTS)), default="store", show_default=True,
-              help="The order of the listing.")
-@click.option("--all", "everything", is_flag=True, help="Archived games too.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-@store_option
-def games(player: str | None, event: str | None, since: str | None, ruleset: str | None, state: str | None,
-          sort: str, everything: bool, as_json: bool, store_url: str | None) -> None:
-    """The games in the store: date, players (names per seat), ruleset, where each stands and who won."""
-    which = reading.GameFilter(player, event, since, ruleset, state, sort, everything)
-    rows = reading.games(store_url, which).to_json()
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        if which == reading.GameFilter(sort=sort):
-            click.echo(_("No games yet (or all archived: whispers games --all). Try: whispers demo"))
-        else:
-            click.echo(_("No games match."))
-    children: dict[str | None, list[dict[str, Any]]] = {}
-    names = {row["game"] for row in rows}
-    for row in rows:
-        parent = row["fork_of"]["game"] if row["fork_of"] and row["fork_of"]["game"] in names else None
-        children.setdefault(parent, []).append(row)
-
-    def seated(row: dict[str, Any]) -> str:
-        return ",".join(f"{term(s)}={row['names'][s]}" if s in row["names"] else term(s) for s in row["players"])
-
-    seats = {row["game"]: seated(row) for row in rows}
-    wide = max([28, *map(len, seats.values())])  # the players' column fits its longest line
-    lines: list[str] = []  # written at once: 10,000 games are 10,000 lines
-
-    def show(row: dict[str, Any], depth: int) -> None:
-        where = (say("over, winner {winner}", winner=row["winner"] or _("none (tie)")) if row["over"]
-                 else say("round {round}", round=row["round"]) + " " + term(row["phase"], "phase"))
-        label = ("  " * depth + ("└ " if depth else "") + row["game"])
-        fork = "  " + say("(fork at event {at})", at=row["fork_of"]["at"]) if row["fork_of"] else ""
-        meta = row["meta"]
-        title = f"  \"{meta['title']}\"" if meta["title"] else ""
-        archived = "  " + _("(archived)") if meta["archived"] else ""
-        date = (row["date"] or "")[:10]
-        if date and tongue().code != "en":  # a date as the language writes it (Babel); English keeps ISO
-            from whispers.projections.language import format_date
-
-            date = format_date(date, tongue().code)
-        players = seats[row["game"]]
-        event = "  " + " ".join(say(k, text=v) for k, v in ((FACTS["event"], meta["event"]),
-                                                            (FACTS["round"], meta["round"]),
-                                                            (FACTS["table"], meta["table"]),
-                                                            (AT, meta["place"])) if v)
-        lines.append(f"{label:<28} {date:<10} {row['played_under']:<9} {players:<{wide}} {where}{fork}{title}"
-                     f"{event.rstrip()}{archived}")
-        for child in children.get(row["game"], []):
-            show(child, depth + 1)
-
-    for row in children.get(None, []):
-        show(row, 0)
-    if lines:
-        click.echo("\n".join(lines))

@@ -11,10 +11,12 @@ and in notation; `term` gives the rulebook's word for one (docs/languages.md has
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from whispers.ledger import events as ev
 from whispers.ledger.names import OFFICES, ORDERS, SLOTS, SOCIETIES
+
+if TYPE_CHECKING:  # every command speaks, few describe events: `games` need not import them all
+    from whispers.ledger import events as ev
 
 LANGUAGES = ("en", "fr", "it", "es")
 """The languages of the four official rulebooks (the REV text is English)."""
@@ -207,7 +209,7 @@ def skip_reason(code: str) -> str:
     return _(SKIP_REASONS[code]) if code in SKIP_REASONS else code
 
 
-def office_skip_reason(event: ev.OfficeSkipped) -> str:
+def office_skip_reason(event: "ev.OfficeSkipped") -> str:
     if event.reason == "uncontrolled":
         return _("no agent controls it")
     return say("no legal order at {positions}", positions=", ".join(position(p) for p in event.positions))
@@ -238,8 +240,10 @@ def trail_step(step: dict[str, Any]) -> str:
     return str(step)
 
 
-def describe(event: ev.Event) -> str:
+def describe(event: "ev.Event") -> str:
     """A few words on one of the engine's own events."""
+    from whispers.ledger import events as ev
+
     match event:
         case ev.PhaseStarted(round=r, phase=p):
             return say("round {round}: {phase}", round=r, phase=term(p, "phase"))

