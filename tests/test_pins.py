@@ -112,6 +112,42 @@ def test_shipped_rulesets_and_boards_are_pinned_as_shipped() -> None:
     assert (standin.status, standin.label) == ("shipped", "standin")
 
 
+def test_the_shipped_hashes_shortcut_is_current() -> None:
+    """fixtures/shipped-hashes.json is what tools/shipped_hashes.py writes from the shipped files today."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(root / "tools" / "shipped_hashes.py"), "--check"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("kind", "ident"), [("ruleset", "official"), ("ruleset", "revised"), ("board", "standin")])
+def test_a_shipped_hash_is_the_parsed_files_whatever_the_shortcut_says(kind: str, ident: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from whispers.ledger import shipped
+
+    parsed = (load_ruleset(ident) if kind == "ruleset" else load_board(ident)).content_hash
+    shipped.shipped_hash.cache_clear()
+    assert shipped.shipped_hash(kind, ident) == parsed  # by the shortcut
+    # a shortcut written for other bytes of the file (an edited fixture, the tool not run) is not used
+    monkeypatch.setattr(shipped, "_known", lambda: {f"{kind}/{ident}": ["0" * 64, "sha256:" + "f" * 64]})
+    shipped.shipped_hash.cache_clear()
+    assert shipped.shipped_hash(kind, ident) == parsed
+    monkeypatch.setattr(shipped, "_known", dict)  # no shortcut file at all
+    shipped.shipped_hash.cache_clear()
+    assert shipped.shipped_hash(kind, ident) == parsed
+    shipped.shipped_hash.cache_clear()
+
+
+@pytest.mark.parametrize("ident", ["../rulesets/official", "official.toml", "", "OFFICIAL", "standin/../official"])
+def test_only_a_shipped_files_own_id_is_looked_up(ident: str) -> None:
+    from whispers.ledger.shipped import shipped_hash
+
+    assert shipped_hash("ruleset", ident) is None and shipped_hash("board", ident) is None
+
+
 def test_the_ruleset_hash_is_canonical_like_the_boards() -> None:
     """Comments, layout and key order do not change what a ruleset is; a changed knob does."""
     official = load_ruleset("official")
