@@ -1224,6 +1224,35 @@ def test_card_effects_are_applied_and_may_not_leave_two_empires_in_a_region_EN_c
     assert "windmoor" not in after.banners and after.controller("windmoor") == "horse"
 
 
+@pytest.mark.parametrize(("effects", "message", "rule"), [
+    (ev.Effects(add=(("wolf", "windmoor", 1),)), "unknown empire 'wolf'", "record"),
+    (ev.Effects(add=(("bear", "atlantis", 1),)), "unknown region 'atlantis'", "record"),
+    (ev.Effects(add=(("bear", "windmoor", 0),)), "banners added must be at least 1", "record"),
+    (ev.Effects(add=(("horse", "windmoor", 10),)), "horse's reserve holds only 9 banners", "EN Components"),
+    (ev.Effects(add=(("horse", "windmoor", 9), ("horse", "saltmarsh", 1))), "horse's reserve holds only 0 banners",
+     "EN Components"),
+    (ev.Effects(kill=(("atlantis", "horse", 1),)), "unknown region 'atlantis'", "record"),
+    (ev.Effects(kill=(("windmoor", "horse", 3),)), "windmoor holds 2 horse banners, cannot kill 3", "record"),
+    (ev.Effects(kill=(("windmoor", "horse", 0),)), "windmoor holds 2 horse banners, cannot kill 0", "record"),
+    (ev.Effects(kill=(("windmoor", "bear", 1),)), "windmoor holds 0 bear banners, cannot kill 1", "record"),
+    (ev.Effects(move=(("windmoor", "atlantis", "horse", 1),)), "unknown region 'atlantis'", "record"),
+    (ev.Effects(move=(("atlantis", "windmoor", "horse", 1),)), "unknown region 'atlantis'", "record"),
+    (ev.Effects(move=(("bellrock", "windmoor", "bear", 2),)), "bellrock holds 1 bear banner, cannot move 2",
+     "record"),
+    (ev.Effects(kill=(("windmoor", "horse", 2),), move=(("windmoor", "saltmarsh", "horse", 1),)),
+     "windmoor holds 0 horse banners, cannot move 1", "record"),
+])
+def test_a_banner_effect_that_cannot_be_applied_is_refused_saying_why(effects: ev.Effects, message: str,
+                                                                      rule: str) -> None:
+    """Each check of a card's or a ruling's banner changes, failing: its message and rule (the messages are built
+    only when a check fails, so a fold does not pay for them)."""
+    from whispers.ledger.effects import apply_banner_effects
+
+    with pytest.raises(RuleError) as refused:
+        apply_banner_effects(office_state("bear", "sheriff"), effects, "record")
+    assert (refused.value.reason, refused.value.rule) == (message, rule)
+
+
 def test_a_card_may_give_up_the_active_order_for_another_position_the_player_controls_EN_card_clarifications() -> None:
     """EN "Card Clarifications": "This must be done before taking an action, you are exchanging one possible action
     for another. If the second position is in a different empire, take that action on behalf of the second empire.

@@ -362,6 +362,57 @@ def test_events_missing_from_the_middle_of_a_game_are_damage(
         assert s.facts(name, 100) == [{"i": i} for i in range(100)]
 
 
+@pytest.mark.postgres
+def test_a_postgresql_stores_changed_games_equal_the_generic_paths_from_every_position(
+    pg_own_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`changed_games` on PostgreSQL is grouped by the server; the generic path (a notification per event, each
+    game's first event asked for on its own) gives the same answer from every position of the log, among content
+    and notes streams that are not games, and names the same game when its first event is missing."""
+    from test_content_store import started
+
+    with open_store(pg_own_url) as s:
+        def generic(after: int) -> tuple[int, dict[str, int | None]]:
+            with monkeypatch.context() as patched:
+                patched.setattr(s, "_postgres", None)
+                return s.changed_games(after, limit=3)
+
+        names = [f"pg-changed-{i}" for i in range(4)]
+        s.create(names[0], [started(names[0]), {"n": 1}])
+        s.create(names[1], [started(names[1], cards=True)])  # a new card sheet: a content stream of its own
+        s.append(names[0], 2, [{"n": 2}, {"n": 3}])
+        s.create(names[2], [started(names[2], ruleset="revised"), {"n": 1}])
+        s.add_note(names[1], {"text": "a note is no change of the game"})
+        s.append(names[1], 1, [{"n": 1}])
+        s.create(names[3], [{"n": 0}])  # a game whose first fact is not a GameStarted
+        s.append(names[0], 4, [{"n": 4}])
+        head = s.head()
+        answers = {after: s.changed_games(after) for after in range(head + 2)}
+        position, games = answers[0]
+        assert position == head and list(games) == names
+        assert all(isinstance(created, int) for created in games.values())
+        assert answers[games[names[1]]][1] == {names[0]: None, names[1]: None, names[2]: games[names[2]],
+                                               names[3]: games[names[3]]}
+        assert answers[head] == (head, {}) and answers[head + 1] == (head + 1, {})
+        assert {after: generic(after) for after in range(head + 2)} == answers
+
+        import psycopg
+        from psycopg import sql
+
+        schema = pg_own_url.split("schema=")[1]
+        with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
+            conn.execute(sql.SQL("DELETE FROM {table} WHERE originator_id = %s AND originator_version = 1").format(
+                table=sql.Identifier(schema, "whispers_events")), [whispers.ledger.store.game_id(names[2])])
+        for after in (0, answers[0][1][names[2]]):
+            with pytest.raises(StoreError) as fast:
+                s.changed_games(after)
+            with pytest.raises(StoreError) as slow:
+                generic(after)
+            assert one_line(fast) == one_line(slow) == (
+                f"game {whispers.ledger.store.game_id(names[2])}: the store holds no first event for it: the store "
+                f"{s.url} is damaged")
+
+
 def test_a_game_that_grows_while_it_is_read_is_not_called_damaged(
     shared_url: str, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
