@@ -786,3 +786,14 @@ def test_a_postgresql_store_creates_its_tables_once_not_at_every_opening(pg_url:
     with open_store(pg_url) as s:
         assert s.facts(name) == [{"n": 1}]
     assert calls == []
+
+
+def test_a_game_read_for_its_facts_drops_only_the_events_timestamps() -> None:
+    from whispers.ledger.transcoder import decode_frozen
+
+    t = MsgpackTranscoder()
+    fact = {"type": "T", "n": 2**70, "list": [1, [2]], "when": "2026-11-23"}
+    for when in (datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 23, tzinfo=timezone(timedelta(hours=1)))):
+        stored = t.encode({"timestamp": when, "fact": fact})
+        assert decode_frozen(stored) == {"timestamp": None, "fact": {**fact, "list": (1, (2,))}}
+        assert t.decode(stored) == {"timestamp": when, "fact": fact}
