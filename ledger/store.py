@@ -715,8 +715,10 @@ class Store:
                          "AND originator_version >= ? AND originator_version > 1 ")
             params = [originator.hex, *params, since]
         with recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement + "ORDER BY originator_version", params)
-            return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
+            plain = cursor.sqlite_cursor
+            plain.row_factory = None  # tuples as they come: a sqlite3.Row per event, then a tuple of it, cost a third
+            plain.execute(statement + "ORDER BY originator_version", params)
+            return plain.fetchall()
 
     @staticmethod
     def _postgres_rows(recorder: Any, originator: UUID, version: int | None, since: int | None = None
