@@ -428,7 +428,9 @@ def test_a_game_that_grows_while_it_is_read_is_not_called_damaged(
             return check_version(game)
 
         monkeypatch.setattr(b, "_version", other_writer_appends_between_the_read_and_the_check)
-        assert b.facts(name) == [{"n": 0}, {"n": 1}]
+        # PostgreSQL looks the last version up only when a read falls short of the version asked for
+        asked = 2 if shared_url.startswith("postgresql") else None
+        assert b.facts(name, asked) == [{"n": 0}, {"n": 1}] and grown
 
 
 # The transcoder
