@@ -116,7 +116,7 @@ def stats_across(store: Store | str | None, ruleset: str | None = None,
         catalog = Catalog(s)
         try:
             refreshed = catalog.refresh(progress)
-            summaries = catalog.summaries()
+            summaries = catalog.figures()
         finally:
             catalog.close()
     return Stats({**across(summaries.values(), ruleset), "read": {"games": refreshed.games,

@@ -259,6 +259,16 @@ def check_listing(catalog: Catalog, folded: dict) -> None:
 
     assert catalog.listing() == {name: {key: summary[key] for key in LISTED} for name, summary in folded.items()}
     assert list(catalog.listing()) == list(folded)
+    # and the figures (what `stats --all` reads): the figures' fields of the same summaries, unfinished games too
+    from whispers.projections.catalog import FIGURED
+    from whispers.projections.stats import across
+
+    figures = catalog.figures()
+    assert figures == {name: {key: summary[key] for key in FIGURED if key in summary}
+                       for name, summary in folded.items()}
+    assert list(figures) == list(folded)
+    assert across(figures.values()) == across(folded.values())
+    assert any(not summary["over"] for summary in folded.values()) and any(s["over"] for s in folded.values())
 
 
 def check_catalog_equals_fold(url: str) -> None:
