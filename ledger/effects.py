@@ -97,36 +97,26 @@ def check_effects(state: GameState, effects: ev.Effects, rule: str) -> None:
 def apply_banner_effects(
     state: GameState, effects: ev.Effects, rule: str
 ) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
-    # The fold replays every card play and ruling through here: a check's message (a catalogue lookup and a
-    # format) is built only when the check fails, where `require` would build it for every check that passes.
     banners = {r: {e: n} for r, (e, n) in state.banners.items()}
     reserve = dict(state.reserve)
     for empire, region, n in effects.add:
-        if empire not in state.board.empires:
-            raise RuleError(say("unknown empire {text}", text=repr(empire)), rule)
-        _known_region(state, region, rule)
-        if n < 1:
-            raise RuleError(_("banners added must be at least 1"), rule)
-        if reserve[empire] < n:
-            raise RuleError(say("{empire}'s reserve holds only {banners}", empire=empire,
-                                banners=plural(reserve[empire], "banner")), "EN Components")
+        require(empire in state.board.empires, say("unknown empire {text}", text=repr(empire)), rule)
+        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
+        require(n >= 1, _("banners added must be at least 1"), rule)
+        require(reserve[empire] >= n, say("{empire}'s reserve holds only {banners}", empire=empire,
+                                          banners=plural(reserve[empire], "banner")), "EN Components")
         reserve[empire] -= n
         _put(banners, region, empire, n)
     for region, empire, n in effects.kill:
-        _known_region(state, region, rule)
+        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
         _take(banners, region, empire, n, "kill", rule)
         reserve[empire] += n
     for source, target, empire, n in effects.move:
         for region in (source, target):
-            _known_region(state, region, rule)
+            require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
         _take(banners, source, empire, n, "move", rule)
         _put(banners, target, empire, n)
     return banners, reserve
-
-
-def _known_region(state: GameState, region: str, rule: str) -> None:
-    if region not in state.board.regions:
-        raise RuleError(say("unknown region {name}", name=repr(region)), rule)
 
 
 def _put(banners: dict[str, dict[str, int]], region: str, empire: str, n: int) -> None:
@@ -136,10 +126,12 @@ def _put(banners: dict[str, dict[str, int]], region: str, empire: str, n: int) -
 
 def _take(banners: dict[str, dict[str, int]], region: str, empire: str, n: int, verb: str, rule: str) -> None:
     army = banners.get(region, {})
-    held = army.get(empire, 0)
-    if n < 1 or held < n:
-        words = plural(held, f"{empire} banner")
-        raise RuleError(say("{region} holds {banners}, cannot kill {n}", region=region, banners=words, n=n)
-                        if verb == "kill" else say("{region} holds {banners}, cannot move {n}", region=region,
-                                                   banners=words, n=n), rule)
+    require(
+        n >= 1 and army.get(empire, 0) >= n,
+        say("{region} holds {banners}, cannot kill {n}", region=region, banners=plural(army.get(empire, 0),
+                                                                                  f"{empire} banner"), n=n)
+        if verb == "kill" else say("{region} holds {banners}, cannot move {n}", region=region,
+                                   banners=plural(army.get(empire, 0), f"{empire} banner"), n=n),
+        rule,
+    )
     army[empire] -= n
