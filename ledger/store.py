@@ -465,7 +465,10 @@ class Store:
         self._read_model_ready = False
         self._memory_db: sqlite3.Connection | None = None
         self._contents: dict[str, bytes] = {}
-        """The stored bytes of the boards, rulesets and card sheets read so far, by content hash (checked)."""
+        """The stored bytes of the boards, rulesets and card sheets read so far, by content hash (checked); each
+        read decodes them again, so no caller shares another's (mutable) data."""
+        self._stored_content: set[str] = set()
+        """The content hashes this store is known to hold: a batch import does not ask again for every game."""
         with ExitStack() as opening:
             if target.postgres is not None:
                 env = dict(target.env)
@@ -486,6 +489,7 @@ class Store:
         if not facts:
             raise ValueError("a game starts with at least one fact")
         first, shared = _by_content(facts[0])
+        ContentRecord = _records().ContentRecord
         with self._translated():
             for attempt in (1, 2):
                 saved = self._new_game(name, first, facts[1:], notes or [], shared)
@@ -493,10 +497,11 @@ class Store:
                     self._events.save(*saved)
                     break
                 except RecordConflictError:
-                    if attempt == 1 and len(saved) > 1 + bool(notes):
+                    if attempt == 1 and any(isinstance(aggregate, ContentRecord) for aggregate in saved):
                         continue  # another writer stored the same board or ruleset at the same moment: again
                     raise GameExists(say("a game named {game} is in {store} already", game=repr(name),
                                          store=self.url)) from None
+        self._stored_content.update(shared)
         self._notify()
         return len(facts)
 
@@ -506,7 +511,7 @@ class Store:
         not hold yet, its record, and its notes if any."""
         records = _records()
         saved: list[Any] = [records.ContentRecord(digest=digest, data=data) for digest, data in shared.items()
-                            if not self._events.recorder.select_events(content_id(digest), limit=1)]
+                            if not self._holds_content(digest)]
         record = records.GameRecord(name=name, fact=first)
         for fact in facts:
             record.record(fact)
@@ -526,29 +531,39 @@ class Store:
             return fact
         whole = {key: value for key, value in fact.items() if key != _NAMED}
         for key, digest in named.items():
-            # only what create() names, in place of the None it left: anything else is not a record it wrote
-            whole[key] = self._content(name, str(digest) if key in _BY_CONTENT and whole.get(key) is None else "")
+            if key not in _BY_CONTENT or whole.get(key) is not None:  # not what create() writes in a first fact
+                raise self._lost_content(name, str(digest))
+            whole[key] = self._content(name, str(digest))
         return whole
 
     def _content(self, name: str, digest: str) -> Fact:
         decode = self._events.mapper.transcoder.decode
         state = self._contents.get(digest)
-        if state is None:
-            from whispers.ledger.content import content_hash
+        if state is not None:
+            return decode(state)["data"]
+        from whispers.ledger.content import content_hash
 
-            rows = self._rows(content_id(digest), 1)
-            try:
-                data = decode(rows[0][2]) if rows and rows[0][1] == CONTENT_CREATED else None
-            except Exception:  # whatever damaged bytes make the decoder raise
-                data = None
-            if (not isinstance(data, dict) or data.get("digest") != digest or not isinstance(data.get("data"), dict)
-                    or content_hash(data["data"]) != digest):
-                raise StoreError(say("game {game}: the board, ruleset or card sheet it plays with ({digest}) is "
-                                     "missing or altered: the store {store} is damaged", game=repr(name),
-                                     digest=digest, store=self.url))
-            self._contents[digest] = rows[0][2]
-            return data["data"]
-        return decode(state)["data"]
+        rows = self._rows(content_id(digest), 1)
+        try:
+            data = decode(rows[0][2]) if rows and rows[0][1] == CONTENT_CREATED else None
+        except Exception:  # whatever damaged bytes make the decoder raise
+            data = None
+        if (not isinstance(data, dict) or data.get("digest") != digest or not isinstance(data.get("data"), dict)
+                or content_hash(data["data"]) != digest):
+            raise self._lost_content(name, digest)
+        self._contents[digest] = rows[0][2]
+        self._stored_content.add(digest)
+        return data["data"]
+
+    def _holds_content(self, digest: str) -> bool:
+        if digest not in self._stored_content and self._events.recorder.select_events(content_id(digest), limit=1):
+            self._stored_content.add(digest)
+        return digest in self._stored_content
+
+    def _lost_content(self, name: str, digest: str) -> StoreError:
+        return StoreError(say("game {game}: the board, ruleset or card sheet it plays with ({digest}) is missing or "
+                              "altered: the store {store} is damaged", game=repr(name), digest=digest,
+                              store=self.url))
 
     def append(self, name: str, expected_version: int, facts: list[Fact]) -> int:
         """Appends facts after exactly `expected_version`, all or none; returns the new version."""
@@ -916,8 +931,7 @@ class Store:
                                "AND originator_version = 1", (game,))
                 row = cursor.fetchone()
                 if row is None or _values(row)[1] != created_topic:
-                    raise StoreError(say("game {game}: the store holds no first event for it: the store {store} is "
-                                         "damaged", game=str(UUID(game)), store=self.url))
+                    raise self._no_first_event(UUID(game))
                 rowid, _, state = _values(row)
                 changed[decode(state)["name"]] = rowid if rowid > after else None
         return position, changed
@@ -946,8 +960,7 @@ class Store:
         for row in rows:
             position = max(position, row["last"])
             if row["topic"] != GAME_CREATED:  # no first event (or another stream's) under the game's id
-                raise StoreError(say("game {game}: the store holds no first event for it: the store {store} is "
-                                     "damaged", game=str(row["originator_id"]), store=self.url))
+                raise self._no_first_event(row["originator_id"])
             created = row["notification_id"]
             changed[decode(bytes(row["state"]))["name"]] = created if created > after else None
         return position, changed
@@ -1158,9 +1171,12 @@ class Store:
         record = _records().GameRecord  # defined before its stored event is decoded
         event = self._events.mapper.to_domain_event(created[0]) if created else None
         if not isinstance(event, record.Created):
-            raise StoreError(say("game {game}: the store holds no first event for it: the store {store} is damaged",
-                                 game=str(game), store=self.url))
+            raise self._no_first_event(game)
         return event.name
+
+    def _no_first_event(self, game: UUID) -> StoreError:
+        return StoreError(say("game {game}: the store holds no first event for it: the store {store} is damaged",
+                              game=str(game), store=self.url))
 
     def close(self) -> None:
         if self._app is not None:
