@@ -55,10 +55,14 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | 
         raise RecordFileError(say("a record starts with its GameStarted event"))
     links = chain(facts)
     first = facts[0]
-    ruleset, board = _pins(first)
+    try:
+        ruleset, board = _pins(first)
+        board_hash = first["board_hash"]
+    except (KeyError, TypeError, ValueError, AttributeError):  # a damaged first fact: no ruleset or board to pin
+        raise RecordFileError(say("a record starts with its GameStarted event")) from None
     header = {
         "game": name, "ruleset": ruleset.label, "board": board.label, "ruleset_hash": ruleset.hash,
-        "board_hash": first["board_hash"], "events": len(facts), "head": links[-1],
+        "board_hash": board_hash, "events": len(facts), "head": links[-1],
         "notes": len(notes or []), "notes_head": notes_head(notes or []), "table": table_facts(facts),
     }
     body = {"format": FORMAT, "version": VERSION, "header": header,

@@ -16,6 +16,8 @@ from typing import Any
 import msgpack
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from whispers.application.files import export_record
 from whispers.cli.main import whispers as whispers_cli
@@ -228,3 +230,39 @@ def test_a_store_from_before_gets_the_read_models_index_at_its_first_read_and_li
         ("listing",)))
     db.close()
     assert "whispers_summaries_created" in plan and "TEMP B-TREE" not in plan
+
+
+_JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=20),
+                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                     max_size=3), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(named=_JSONISH, board=_JSONISH)
+def test_whatever_a_stored_first_fact_names_it_reads_as_its_content_or_as_damage(tmp_path_factory: Any,
+                                                                                  named: Any, board: Any) -> None:
+    """Fuzz: a first fact's `content` and `board` as a damaged or forged row may hold them: the game reads back
+    whole (only when they are what create() wrote) or fails with the store's one-line damage error."""
+    from whispers.ledger.streams import game_id
+
+    path = tmp_path_factory.mktemp("fuzz") / "store.sqlite"
+    with open_store(str(path)) as store:
+        store.create("g", [started("g")])
+    first = stored_first(path, "g")
+    first["content"], first["board"] = named, board
+    db = sqlite3.connect(path)
+    db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 1",
+               (msgpack.packb({"fact": first, "name": "g"}), game_id("g").hex))
+    db.commit()
+    db.close()
+    exported = CliRunner().invoke(whispers_cli, ["export", "g", "-o", str(path.parent / "g.whispers"), "--force",
+                                                 "--store", str(path)])
+    assert exported.exit_code in (0, 2) and "Traceback" not in exported.output, exported.output
+    with open_store(str(path)) as store:
+        try:
+            facts = store.facts("g")
+        except StoreError as e:
+            assert "\n" not in str(e) and "damaged" in str(e)
+        else:
+            named_board = isinstance(named, dict) and "board" in named
+            assert facts[0]["board"] == (load_board("standin").to_data() if named_board else board)
