@@ -1144,6 +1144,7 @@ class Store:
             last = self._events.recorder.select_events(game_id(name), desc=True, limit=1)
             if not last:
                 raise self._unknown(name)
+            _records()  # its stored event is decoded as an eventsourcing domain event
             return self._events.mapper.to_domain_event(last[0]).timestamp
 
     def side_stream(self, originator_id: UUID) -> Any | None:

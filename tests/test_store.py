@@ -799,3 +799,17 @@ def test_a_game_read_for_its_facts_drops_only_the_events_timestamps() -> None:
         stored = t.encode({"timestamp": when, "fact": fact})
         assert decode_frozen(stored) == {"timestamp": None, "fact": {**fact, "list": (1, (2,))}}
         assert t.decode(stored) == {"timestamp": when, "fact": fact}
+
+
+def test_a_process_that_only_reads_finds_when_each_game_was_last_written(tmp_path: Path) -> None:
+    """The director's "last move" column, in a server that has stored nothing yet: the stored events' classes are
+    defined on first use (ledger/records.py), so a read that decodes one the eventsourcing way must define them."""
+    path = tmp_path / "store.sqlite"
+    with open_store(str(path)) as store:
+        store.create("g", [{"n": 0}, {"n": 1}])
+        written = store.last_written("g")
+    read = subprocess.run([sys.executable, "-c", "import sys\nfrom whispers.ledger.store import open_store\n"
+                           "with open_store(sys.argv[1]) as s: print(s.last_written('g').isoformat())", str(path)],
+                          capture_output=True, text=True)
+    assert read.returncode == 0, read.stderr
+    assert read.stdout.strip() == written.isoformat()
