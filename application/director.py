@@ -14,29 +14,64 @@ if TYPE_CHECKING:
     from whispers.ledger.store import Store
 
 
+PAGE = 100
+"""Games on one page of the director's screen: a store of 10,000 games in one table was megabytes of HTML, reloaded
+at every move of every table."""
+STATES = ("playing", "setup", "over")
+"""A game's state on the director's screen, each a tab of its own."""
+
+
 @dataclass(frozen=True, slots=True)
 class Hall:
-    """Every game in the store, as the director sees them (the record: nothing here is secret to a director
-    but loyalty and hands, which a listing does not hold)."""
+    """One page of the games in the store, as the director sees them (the record: nothing here is secret to a
+    director but loyalty and hands, which a listing does not hold), the last written first."""
 
     rows: tuple[dict[str, Any], ...]
     position: int  # the store's log position read up to: a live page follows from here
+    counts: dict[str, int]  # games in the store ("all") and in each of STATES
+    state: str | None  # the tab shown: one of STATES, or None for every game
+    text: str  # the search: a game is shown when its name, table, event or a seat's name holds it ("" for any)
+    page: int
+    pages: int
+    found: int  # games the tab and the search keep, on every page
 
     def to_json(self) -> dict[str, Any]:
-        return {"games": list(self.rows), "position": self.position}
+        return {"games": list(self.rows), "position": self.position, "counts": self.counts, "state": self.state,
+                "text": self.text, "page": self.page, "pages": self.pages, "found": self.found}
 
 
-def hall(store: Store | str | None) -> Hall:
+def hall(store: Store | str | None, state: str | None = None, text: str = "", page: int = 1) -> Hall:
+    """The `page`th page (from 1; past the last, the last) of the games in `state` (None: all) matching `text`,
+    read from the catalog's listing (its last-written time included): no game is read, however many there are.
+    WhispersError names a state or page that is not one."""
     from whispers.application.reading import games
+    from whispers.ledger.errors import WhispersError
+    from whispers.ledger.words import say
 
+    if state is not None and state not in STATES:
+        raise WhispersError(say("no such state {text}: one of {states}", text=repr(state), states=", ".join(STATES)))
+    if page < 1:
+        raise WhispersError(say("no page {text}: pages count from 1", text=repr(page)))
     with opened(store) as s:
         position = s.head()
-        rows = []
-        for row in games(s).to_json():
-            written = s.last_written(row["game"])
-            state = "over" if row["over"] else ("setup" if row["phase"] == "setup" else "playing")
-            rows.append({**row, "state": state, "last_move": written.isoformat(timespec="seconds")})
-    return Hall(tuple(rows), position)
+        listed = games(s).to_json()
+    rows = [{**row, "state": "over" if row["over"] else ("setup" if row["phase"] == "setup" else "playing"),
+             "last_move": row["written"][:19] + row["written"][26:]} for row in listed]  # to the second
+    counts = {"all": len(rows), **{one: sum(row["state"] == one for row in rows) for one in STATES}}
+    needle = text.strip().casefold()
+    kept = [row for row in rows if (state is None or row["state"] == state) and (not needle or _holds(row, needle))]
+    kept.reverse()  # the last created first among games written in the same second
+    kept.sort(key=lambda row: row["written"], reverse=True)
+    pages = max(1, -(-len(kept) // PAGE))
+    page = min(page, pages)
+    return Hall(tuple(kept[(page - 1) * PAGE:page * PAGE]), position, counts, state, text.strip(), page, pages,
+                len(kept))
+
+
+def _holds(row: dict[str, Any], needle: str) -> bool:
+    meta = row["meta"]
+    return any(needle in (value or "").casefold()
+               for value in (row["game"], meta["table"], meta["event"], *meta["seats"].values()))
 
 
 def tournament_standings(store: Store | str | None, file: Path | None) -> Any:

@@ -164,6 +164,7 @@ class GameRow:
     events: int
     fork_of: tuple[str, int] | None  # (parent game, event it was forked at)
     meta: Meta = field(default_factory=Meta)  # who, when, where (ledger/meta.py)
+    written: str | None = None  # when its last event was stored (UTC, ISO 8601 to the second)
 
     @property
     def played_under(self) -> str:
@@ -178,7 +179,8 @@ class GameRow:
                 "players": list(self.players), "round": self.round, "phase": self.phase, "over": self.over,
                 "winner": self.winner, "events": self.events,
                 "fork_of": None if self.fork_of is None else {"game": self.fork_of[0], "at": self.fork_of[1]},
-                "date": self.meta.recorded, "names": dict(self.meta.seats), "meta": self.meta.to_json()}
+                "date": self.meta.recorded, "names": dict(self.meta.seats), "meta": self.meta.to_json(),
+                "written": self.written}
 
     @classmethod
     def of_json(cls, data: dict[str, Any]) -> GameRow:
@@ -190,7 +192,7 @@ class GameRow:
                    pin("board", pins["board"]["id"], pins["board"]["hash"]), tuple(data["players"]), data["round"],
                    data["phase"], data["over"], data["winner"], data["events"],
                    None if fork is None else (fork["game"], fork["at"]),
-                   Meta(**{**meta, "seats": dict(meta["seats"]), "tags": tuple(meta["tags"])}))
+                   Meta(**{**meta, "seats": dict(meta["seats"]), "tags": tuple(meta["tags"])}), data["written"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +284,7 @@ def listing_row(name: str, listed: dict[str, Any], pinned: dict[tuple[str, ...],
             "players": listed["players"], "round": listed["round"], "phase": listed["phase"],
             "over": listed["ended"], "winner": listed["won_by"], "events": listed["events"],
             "fork_of": None if fork is None else {"game": fork[0], "at": fork[1]},
-            "date": meta["recorded"], "names": meta["seats"], "meta": meta}
+            "date": meta["recorded"], "names": meta["seats"], "meta": meta, "written": listed["written"]}
 
 
 def games(store: Store | str | None, which: GameFilter | None = None) -> Games:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the folds a summary needs are imported when a game is summarised: a listing with nothing new
@@ -29,17 +30,17 @@ PROJECTION = "catalog"
 LISTING = "listing"
 """The read model of the listing's fields alone (`LISTED`), kept beside the catalog by the same tracking record:
 `games` over 10,000 games read 3 KB of JSON a game for the 0.4 KB it shows."""
-LISTED = ("game", "pins", "players", "round", "phase", "ended", "won_by", "events", "fork_of", "meta")
+LISTED = ("game", "pins", "players", "round", "phase", "ended", "won_by", "events", "fork_of", "meta", "written")
 FIGURES = "figures"
 """The read model of what `stats --all` reads of each summary (`FIGURED`, projections.stats.standing_summary's
 fields), kept beside the catalog like the listing: the whole summary, two thirds of it the standings' result, cost
 `stats --all` over 10,000 games 0.75 s of JSON."""
 FIGURED = ("ruleset", "players", "seats", "over", "contested", "winner", "tied", "scores", "slot_points", "cities")
 
-LAYOUT = 7
+LAYOUT = 8
 """What a summary holds (3: the listing's fields beside the figures' ones; 6: the listing kept apart too; 7: and the
-figures). Raised when game_summary changes, so summaries written by another whispers are rebuilt rather than
-trusted."""
+figures; 8: when the game was last written, which the director's page lists). Raised when game_summary changes, so
+summaries written by another whispers are rebuilt rather than trusted."""
 
 
 @dataclass(frozen=True)
@@ -105,9 +106,13 @@ class Catalog:
 
         rows, listed, figured, events = [], [], [], 0
         for done, (name, created) in enumerate(changed.items(), start=1):
-            read = read_frozen_facts(self.store.facts(name, frozen=True), name)
+            facts, written = self.store.written_facts(name)
+            read = read_frozen_facts(facts, name)
             events += len(read)
-            summary = game_summary(name, read)
+            # when it was stored is the store's, not the record's: kept beside the summary the record gives, in UTC
+            # to the microsecond (one width: the text sorts as the times do)
+            when = written.astimezone(UTC).isoformat(timespec="microseconds")
+            summary = {**game_summary(name, read), "written": when}
             rows.append((name, created, json.dumps(summary)))
             listed.append((name, created, json.dumps({key: summary[key] for key in LISTED})))
             figured.append((name, created, json.dumps({key: summary[key] for key in FIGURED if key in summary})))

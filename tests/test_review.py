@@ -7,6 +7,7 @@ import sqlite3
 import sys
 import uuid
 from collections import Counter
+from datetime import UTC
 from pathlib import Path
 
 import pexpect
@@ -236,10 +237,13 @@ def test_stats_all_forgets_a_store_deleted_and_made_anew_at_the_same_place(store
 
 
 def folded_summaries(store) -> dict:
-    """Every game's summary folded afresh from its events, as the catalog must hold it."""
+    """Every game's summary folded afresh from its events, as the catalog must hold it, with when its last event
+    was stored (read apart, as eventsourcing decodes that event)."""
     from whispers.projections.catalog import game_summary
 
-    return {name: game_summary(name, read_facts(store.facts(name), name)) for name in store.names()}
+    return {name: {**game_summary(name, read_facts(store.facts(name), name)),
+                   "written": store.last_written(name).astimezone(UTC).isoformat(timespec="microseconds")}
+            for name in store.names()}
 
 
 def mixed_game(seed: int) -> list[ev.Event]:

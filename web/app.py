@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import html
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -27,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from whispers.application import director as hall
 from whispers.application import files, following, reading, recording, review, seats, sharing, svg
 from whispers.application.sharing import Access
-from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, UnknownGame, WhispersError
+from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
 from whispers.projections.language import canonical, from_header, speak, stop
@@ -132,11 +134,13 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     templates.filters["term"] = term
     templates.filters["position"] = position
     templates.globals["word"] = _word
+    templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
                              card_names=lambda deck: [f"{deck}:{n}" for n in range(1, CARDS_PER_DECK + 1)])
 
-    def page(name: str, **context: Any) -> HTMLResponse:
-        return HTMLResponse(templates.get_template(name).render(lang=tongue().code, **context))
+    def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(templates.get_template(name).render(lang=tongue().code, **context),
+                            status_code=status_code)
 
     def resolve(request: Request, by_director: bool) -> Access:
         game, token = request.path_params["game"], request.path_params["token"]
@@ -328,17 +332,24 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                 if not sharing.director_allows(director_token, request.path_params["token"]):
                     return _not_found(False)
                 return await handler(request)
-            except WhispersError as exc:
-                return page("error.html", message=str(exc))
+            except StoreError as exc:  # the store failed
+                return page("error.html", 503, message=str(exc))
+            except WhispersError as exc:  # what the link asked for is not one (a page, a state)
+                return page("error.html", 400, message=str(exc))
             finally:
                 stop(token)
         return endpoint
 
     @director
     async def director_page(request: Request) -> Response:
-        shown = hall.hall(store)
-        return page("director.html", rows=shown.rows, position=shown.position, token=request.path_params["token"],
-                    tournament=tournament is not None)
+        asked = request.query_params
+        number = asked.get("page", "1")
+        if not re.fullmatch(r"[0-9]{1,6}", number):
+            raise WhispersError(say("no page {text}: pages count from 1", text=repr(number)))
+        # in a worker thread, as a move is: the event loop keeps streaming the tables' moves meanwhile
+        shown = await run_in_threadpool(hall.hall, store, asked.get("state") or None, asked.get("q", ""), int(number))
+        return page("director.html", shown=shown, rows=shown.rows, position=shown.position,
+                    token=request.path_params["token"], tournament=tournament is not None)
 
     @director
     async def director_live(request: Request) -> Response:
@@ -410,6 +421,13 @@ def from_environment() -> Starlette:
         raise SystemExit("WHISPERS_DIRECTOR_TOKEN: at least 22 characters (whispers serve makes one)")
     tournament = os.environ.get("WHISPERS_TOURNAMENT")
     return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
+
+
+def _asking(shown: hall.Hall, **changes: Any) -> str:
+    """The director's page as `shown`, with `changes` (state, page): a link's query string, the empty ones left out,
+    the search text encoded (never markup or a path)."""
+    asked = {"lang": tongue().code, "state": shown.state, "q": shown.text, "page": shown.page, **changes}
+    return "?" + urlencode({key: value for key, value in asked.items() if value not in (None, "", 1)})
 
 
 def _words_of(*groups: Any) -> dict[str, str]:

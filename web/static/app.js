@@ -230,6 +230,13 @@ function replay(main) {
 // --- the director's screen: live ---------------------------------------------------------------------------------
 
 function hall(main) {
+  const find = document.getElementById("q");
+  document.addEventListener("keydown", function (e) {
+    if (e.target instanceof HTMLInputElement) { return; }
+    if (e.key === "/") { e.preventDefault(); find.focus(); return; }
+    const to = e.key === "ArrowLeft" ? main.dataset.prev : e.key === "ArrowRight" ? main.dataset.next : "";
+    if (to) { window.location.assign(to); }
+  });
   if (!window.EventSource) { return; }
   const source = new EventSource(main.dataset.live);
   source.addEventListener("changed", function () { window.location.reload(); });
