@@ -14,6 +14,8 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
 - long input: the longest notation line allowed read beside shlex.split of it, and record files with 1,000 and
   8,000 notes imported (linear: the second at most about 8x the first, not 64x);
 - `whispers import FOLDER` of 1,000 record files (--import-files) in one process (issue 12: <= 60 s on SQLite);
+- the director's web page of every game (its first page, application/director.py), beside the listing it reads
+  (`games` in process), the catalog caught up;
 - `whispers status`, `games` and `stats --all` as commands, beside F1 (`python -c "import click,
   eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg on PostgreSQL);
 - a game of about 5,000 events (a move and its take-back, again and again) beside a 214-event game standing at the
@@ -301,6 +303,17 @@ def cli_medians(url: str, runs: int, game: str, postgres: bool) -> dict[str, flo
             "stats --all": median_ms(run([whispers, "stats", "--all", "--json"]), max(3, runs // 3))}
 
 
+def director_screen(url: str, runs: int) -> tuple[float, float]:
+    """(the director's screen, its first page of games; the listing it is read from, as `games` reads it), in
+    process, the catalog caught up."""
+    from whispers.application.director import hall
+    from whispers.application.reading import games
+
+    with open_store(url) as store:
+        games(store)
+        return median_ms(lambda: hall(store), runs), median_ms(lambda: games(store), runs)
+
+
 def long_input(url: str, runs: int) -> list[tuple[str, str, str, str, str]]:
     """The longest notation line read, and record files with many notes imported (issue 9: both were quadratic)."""
     reason = ('a \\ "quoted" word # ' * MAX_LINE)[: MAX_LINE - len("ruling ''")]
@@ -428,6 +441,9 @@ def main() -> None:
                     rows.append((backend, f"whispers {label}" if label != "F1" else "F1 (imports)",
                                  f"{value:.1f} ms", f"{f1:.1f} ms (F1)", f"{value / f1:.2f}x"))
                 target(f"{backend}: status / F1", times["status"] / f1, 1.3, "x")
+                screen, listing = director_screen(url, max(3, args.runs // 3))
+                rows.append((backend, f"director's page, {args.games + 51} games", f"{screen:.1f} ms",
+                             f"{listing:.1f} ms (the listing)", f"{screen / listing:.2f}x"))
                 target(f"{backend}: games over {args.games + 51} games", times["games"] / 1000, 0.5, " s")
                 target(f"{backend}: games / status", times["games"] / times["status"], 3, "x")
                 grown = long_and_short(url, args.runs)

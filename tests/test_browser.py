@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web import DIRECTOR, LOYALTY, serving
+from test_web import DIRECTOR, EXE, LOYALTY, serving
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -139,6 +139,37 @@ def test_the_replay_steps_with_the_arrow_keys(site, browser) -> None:
     assert browser.find_element(By.CSS_SELECTOR, ".moves li.here").get_attribute("value") == "1"
     ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()  # nothing before the first event
     assert browser.current_url.endswith("replay?at=1&lang=en")  # the step keeps the page's language
+
+
+def test_the_directors_screen_follows_the_hall_but_keeps_a_search_being_typed(browser, tmp_path) -> None:
+    """The director's screen reloads as games move, unless the director is typing a search (`/` goes to it): then
+    it says that games moved on and keeps what was typed."""
+    import subprocess
+
+    with serving(tmp_path) as (env, _, bases):
+        hall = f"{bases[0]}/director/{DIRECTOR}/"
+        browser.set_window_size(*DESKTOP)
+        browser.get(hall)
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        subprocess.run([EXE, "new", "g2", "--players", "raven,spider"], env=env, check=True, capture_output=True)
+        wait(browser, lambda d: "g2" in _text(d))  # followed by itself
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        ActionChains(browser).send_keys("/").perform()
+        wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") == "q")
+        ActionChains(browser).send_keys("g1").perform()
+        subprocess.run([EXE, "new", "g3", "--players", "raven,spider"], env=env, check=True, capture_output=True)
+        wait(browser, lambda d: d.find_element(By.ID, "moved").is_displayed())
+        assert browser.find_element(By.ID, "q").get_attribute("value") == "g1" and "g3" not in _text(browser)
+        browser.find_element(By.ID, "q").send_keys(Keys.ENTER)
+        wait(browser, lambda d: d.current_url.endswith("q=g1"))
+        assert "g1" in _text(browser) and "g2" not in _text(browser)
+
+
+def _text(driver: Any) -> str:
+    try:
+        return driver.find_element(By.TAG_NAME, "main").text
+    except Exception:  # between two pages
+        return ""
 
 
 def _heading(driver: Any) -> str:

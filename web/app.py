@@ -36,8 +36,9 @@ from whispers.projections.language import canonical, from_header, speak, stop
 from whispers.web.live import Hub
 
 HERE = Path(__file__).parent
+# form-action 'self': the director's search is a plain GET form to its own page (every write goes by fetch)
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "referrer-policy": "no-referrer",  # a link's token must not leak
            "x-content-type-options": "nosniff", "cache-control": "no-store"}
 NOT_FOUND = N_("Not found")

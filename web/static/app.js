@@ -239,7 +239,14 @@ function hall(main) {
   });
   if (!window.EventSource) { return; }
   const source = new EventSource(main.dataset.live);
-  source.addEventListener("changed", function () { window.location.reload(); });
+  const moved = document.getElementById("moved");
+  let due = null;
+  source.addEventListener("changed", function () {
+    // a search being typed is not thrown away by a move at some table: the page says games moved on, and waits
+    if (document.activeElement === find || find.value !== find.defaultValue) { moved.hidden = false; return; }
+    // else it follows, once a second at most however many tables are moving
+    if (due === null) { due = window.setTimeout(function () { window.location.reload(); }, 1000); }
+  });
 }
 
 document.addEventListener("DOMContentLoaded", function () {
