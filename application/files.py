@@ -221,3 +221,59 @@ def verify(store: Store | str | None, target: str) -> Verification:
                         recordfile.notes_head(found) if chained else None, warnings, verified.unchecked,
                         verified.cards, verified.state.card_sets,
                         bool(verified.state.cards and verified.state.cards.get("example")))
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One game of a whole store's verification: its chain heads, or the one line naming where it breaks."""
+
+    game: str
+    events: int
+    head: str | None  # None when broken
+    notes_head: str | None
+    broken: str | None  # the first bad event (or the damage), in one line; None when every move agrees
+    unchecked: bool = False  # card plays whose effects and cost no card sheet let verify check
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "events": self.events, "head": self.head, "notes_head": self.notes_head,
+                "broken": self.broken, "unchecked": self.unchecked}
+
+
+@dataclass(frozen=True, slots=True)
+class StoreVerification:
+    games: tuple[Checked, ...]
+
+    @property
+    def broken(self) -> tuple[Checked, ...]:
+        return tuple(game for game in self.games if game.broken is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": [game.to_json() for game in self.games], "verified": len(self.games) - len(self.broken),
+                "broken": len(self.broken)}
+
+
+def verify_store(store: Store | str | None, progress: Callable[[int, int], None] | None = None
+                 ) -> StoreVerification:
+    """Every game in the store, archived ones too, in the order they were created, checked as `verify` checks one
+    (its hash chain, every move re-adjudicated, its notes' chain): a tournament's whole record in one process.
+    The games are named from the log itself, not the catalog (which a damaged game would stop), and a broken
+    game is named with its first bad event while the others are still checked. `progress(done, total)` as they
+    are. StoreError only when the store itself cannot be read."""
+    from whispers.ledger import recordfile
+    from whispers.ledger.verify import verify as check
+
+    checked: list[Checked] = []
+    with opened(store) as s:
+        names = s.names()
+        for done, name in enumerate(names, start=1):
+            try:
+                facts = s.facts(name)
+                found, _warnings = notes_of(s, name)  # malformed notes are skipped, as `verify` skips them
+                verified = check(facts, name)
+                checked.append(Checked(name, verified.events, verified.head, recordfile.notes_head(found), None,
+                                       bool(verified.unchecked)))
+            except WhispersError as exc:  # this game's record: a bad event, a damaged row
+                checked.append(Checked(name, 0, None, None, str(exc)))
+            if progress is not None:
+                progress(done, len(names))
+    return StoreVerification(tuple(checked))

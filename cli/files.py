@@ -129,16 +129,29 @@ def export(game: str, output: Path, force: bool, store_url: str | None) -> None:
 
 
 @click.command(cls=Spoken)
-@click.argument("target", metavar="GAME|FILE")
+@click.argument("target", metavar="GAME|FILE", required=False)
+@click.option("--all", "every", is_flag=True,
+              help="Every game in the store, in one process: a line 'HEAD  GAME' for each sound one (sha256sum's "
+                   "layout, to publish and compare later), each broken one named with its first bad event.")
+@click.option("--json", "as_json", is_flag=True, help="What was verified, as JSON.")
 @store_option
-def verify(target: str, store_url: str | None) -> None:
+def verify(target: str | None, every: bool, as_json: bool, store_url: str | None) -> None:
     """Check GAME in the store, or a record FILE: its hash chain, and every move re-adjudicated by the rules.
 
     Prints the head hash of the chain (publish it beside a record to make it tamper-evident); a break is one
-    line naming the first bad event, with exit status 2.
+    line naming the first bad event, with exit status 2. With --all, every game of the store (exit status 2 if
+    any is broken).
     """
+    if every == (target is not None):
+        raise click.UsageError(_("give a GAME or FILE to verify, or --all for every game in the store"))
+    if every:
+        _verify_store(store_url, as_json)
+        return
     verified = files.verify(store_url, target)
     warn(verified.warnings)
+    if as_json:
+        emit_json(verified.to_json())
+        return
     click.echo(say("{game}: {events} verified ({played_under}, {where}); every move agrees with the rules; "
                    "chain head {head}", game=target, events=plural(verified.events, "event"),
                    played_under=verified.played_under, where=verified.where, head=verified.head))
@@ -159,3 +172,47 @@ def verify(target: str, store_url: str | None) -> None:
     elif verified.notes:
         click.echo(say("{game}: {notes} NOT covered by any hash (a record file from an older whispers): they import "
                        "marked 'unchained'", game=target, notes=plural(verified.notes, "note")))
+
+
+def _verify_store(store_url: str | None, as_json: bool) -> None:
+    with _games_bar(quiet=as_json) as progress:
+        checked = files.verify_store(store_url, progress)
+    broken = checked.broken
+    if as_json:
+        emit_json(checked.to_json())
+    else:
+        for game in checked.games:
+            if game.broken is None:
+                click.echo(f"{game.head}  {game.game}")
+        for game in broken:
+            click.echo(say("broken: {reason}", reason=game.broken), err=True)
+        sound = len(checked.games) - len(broken)
+        unchecked = sum(game.unchecked for game in checked.games)
+        click.echo(n_("{n} game verified: every move agrees with the rules; {broken}.",
+                      "{n} games verified: every move agrees with the rules; {broken}.", sound,
+                      broken=n_("{n} broken", "{n} broken", len(broken))), err=True)
+        if unchecked:
+            click.echo(n_("{n} of them has card plays no card sheet let verify check (`whispers verify GAME` says "
+                          "which)", "{n} of them have card plays no card sheet let verify check (`whispers verify "
+                          "GAME` says which)", unchecked), err=True)
+    if broken:
+        click.get_current_context().exit(2)
+
+
+@contextmanager
+def _games_bar(quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """A bar over the store's games on a terminal (stderr), quiet when it is not one or with --json."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(_("Verifying")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("verify", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield progress
