@@ -252,13 +252,13 @@ class StoreVerification:
                 "broken": len(self.broken)}
 
 
-def verify_store(store: Store | str | None, progress: Callable[[int, int], None] | None = None
+def verify_store(store: Store | str | None, each: Callable[[Checked, int, int], None] | None = None
                  ) -> StoreVerification:
     """Every game in the store, archived ones too, in the order they were created, checked as `verify` checks one
     (its hash chain, every move re-adjudicated, its notes' chain): a tournament's whole record in one process.
     The games are named from the log itself, not the catalog (which a damaged game would stop), and a broken
-    game is named with its first bad event while the others are still checked. `progress(done, total)` as they
-    are. StoreError only when the store itself cannot be read."""
+    game is named with its first bad event while the others are still checked. `each(checked, done, total)` as
+    each game is (10,000 take minutes). StoreError only when the store itself cannot be read."""
     from whispers.ledger import recordfile
     from whispers.ledger.verify import verify as check
 
@@ -270,10 +270,11 @@ def verify_store(store: Store | str | None, progress: Callable[[int, int], None]
                 facts = s.facts(name)
                 found, _warnings = notes_of(s, name)  # malformed notes are skipped, as `verify` skips them
                 verified = check(facts, name)
-                checked.append(Checked(name, verified.events, verified.head, recordfile.notes_head(found), None,
-                                       bool(verified.unchecked)))
+                one = Checked(name, verified.events, verified.head, recordfile.notes_head(found), None,
+                              bool(verified.unchecked))
             except WhispersError as exc:  # this game's record: a bad event, a damaged row
-                checked.append(Checked(name, 0, None, None, str(exc)))
-            if progress is not None:
-                progress(done, len(names))
+                one = Checked(name, 0, None, None, str(exc))
+            checked.append(one)
+            if each is not None:
+                each(one, done, len(names))
     return StoreVerification(tuple(checked))

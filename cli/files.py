@@ -175,17 +175,18 @@ def verify(target: str | None, every: bool, as_json: bool, store_url: str | None
 
 
 def _verify_store(store_url: str | None, as_json: bool) -> None:
-    with _games_bar(quiet=as_json) as progress:
-        checked = files.verify_store(store_url, progress)
+    def shown(game: files.Checked) -> None:  # each game as it is checked: 10,000 take minutes
+        if game.broken is None:
+            click.echo(f"{game.head}  {game.game}")
+        else:
+            click.echo(say("broken: {reason}", reason=game.broken), err=True)
+
+    with _games_bar(None if as_json else shown) as each:
+        checked = files.verify_store(store_url, each)
     broken = checked.broken
     if as_json:
         emit_json(checked.to_json())
     else:
-        for game in checked.games:
-            if game.broken is None:
-                click.echo(f"{game.head}  {game.game}")
-        for game in broken:
-            click.echo(say("broken: {reason}", reason=game.broken), err=True)
         sound = len(checked.games) - len(broken)
         unchecked = sum(game.unchecked for game in checked.games)
         click.echo(n_("{n} game verified: every move agrees with the rules; {broken}.",
@@ -200,10 +201,11 @@ def _verify_store(store_url: str | None, as_json: bool) -> None:
 
 
 @contextmanager
-def _games_bar(quiet: bool) -> Iterator[Callable[[int, int], None]]:
-    """A bar over the store's games on a terminal (stderr), quiet when it is not one or with --json."""
-    if quiet or not sys.stderr.isatty():
-        yield lambda done, total: None
+def _games_bar(shown: Callable[[files.Checked], None] | None) -> Iterator[Callable[[files.Checked, int, int], None]]:
+    """Each game `shown` as it is checked (none with --json), under a bar on a terminal (stderr)."""
+    show = shown or (lambda game: None)
+    if shown is None or not sys.stderr.isatty():
+        yield lambda game, done, total: show(game)
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -212,7 +214,8 @@ def _games_bar(quiet: bool) -> Iterator[Callable[[int, int], None]]:
                   console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("verify", total=None)
 
-        def progress(done: int, total: int) -> None:
+        def each(game: files.Checked, done: int, total: int) -> None:
+            show(game)
             bar.update(task, completed=done, total=total)
 
-        yield progress
+        yield each
