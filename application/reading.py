@@ -164,7 +164,7 @@ class GameRow:
     events: int
     fork_of: tuple[str, int] | None  # (parent game, event it was forked at)
     meta: Meta = field(default_factory=Meta)  # who, when, where (ledger/meta.py)
-    written: str | None = None  # when its last event was stored (UTC, ISO 8601 to the second)
+    written: str | None = None  # when its last event was stored (UTC, ISO 8601 to the microsecond)
 
     @property
     def played_under(self) -> str:

@@ -607,7 +607,11 @@ class Store:
         what the catalog keeps of each game (the director's page lists it for 10,000 games without reading one)."""
         record = self._checked(name, None, True)
         with self._translated():
-            return record.facts, self._events.mapper.transcoder.decode(record.last)["timestamp"]
+            written = self._events.mapper.transcoder.decode(record.last).get("timestamp")
+        if not isinstance(written, datetime):
+            raise StoreError(say("game {game}: its last event holds no time it was stored: the store {store} is "
+                                 "damaged", game=repr(name), store=self.url))
+        return record.facts, written
 
     def _checked(self, name: str, version: int | None, frozen: bool) -> _Read:
         check_name(name)
