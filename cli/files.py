@@ -44,7 +44,13 @@ def import_game(paths: tuple[Path, ...], name: str | None, allow_modified: bool,
     if not chosen:
         raise click.UsageError(say("nothing to import: no .whispers or .txt file in {file}",
                                    file=", ".join(map(str, paths))))
-    with _progress_bar(len(chosen), quiet=as_json) as each:
+    done = 0
+    with _bar(_("Importing"), quiet=as_json or len(chosen) < 2) as advance:
+        def each(path: Path, outcome: object) -> None:
+            nonlocal done
+            done += 1
+            advance(done, len(chosen), _shown(path.name))
+
         batch = files.import_files(store_url, chosen, name, allow_modified, each)
     if as_json:
         emit_json(batch.to_json())
@@ -92,22 +98,19 @@ def _shown(file: str) -> str:
 
 
 @contextmanager
-def _progress_bar(total: int, quiet: bool) -> Iterator[Callable[[Path, object], None]]:
-    """A bar over the files on a terminal (stderr), quiet when it is not one, with --json, or for one file."""
-    if quiet or total < 2 or not sys.stderr.isatty():
-        yield lambda path, outcome: None
+def _bar(label: str, quiet: bool) -> Iterator[Callable[[int, int, str], None]]:
+    """`advance(done, total, last)` drawing a bar on a terminal (stderr) with the last item's name, or nothing when
+    stderr is not one or `quiet` (--json)."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda done, total, last: None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn(_("Importing")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[last]}", markup=False), console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("import", total=total, last="")
-
-        def each(path: Path, outcome: object) -> None:
-            bar.update(task, advance=1, last=_shown(path.name))
-
-        yield each
+        task = bar.add_task(label, total=None, last="")
+        yield lambda done, total, last: bar.update(task, completed=done, total=total, last=last)
 
 
 @click.command(cls=Spoken)
@@ -181,7 +184,12 @@ def _verify_store(store_url: str | None, as_json: bool) -> None:
         else:
             click.echo(say("broken: {reason}", reason=game.broken), err=True)
 
-    with _games_bar(None if as_json else shown) as each:
+    with _bar(_("Verifying"), quiet=as_json) as advance:
+        def each(game: files.Checked, done: int, total: int) -> None:
+            if not as_json:
+                shown(game)
+            advance(done, total, game.game)
+
         checked = files.verify_store(store_url, each)
     broken = checked.broken
     if as_json:
@@ -198,24 +206,3 @@ def _verify_store(store_url: str | None, as_json: bool) -> None:
                           "GAME` says which)", unchecked), err=True)
     if broken:
         click.get_current_context().exit(2)
-
-
-@contextmanager
-def _games_bar(shown: Callable[[files.Checked], None] | None) -> Iterator[Callable[[files.Checked, int, int], None]]:
-    """Each game `shown` as it is checked (none with --json), under a bar on a terminal (stderr)."""
-    show = shown or (lambda game: None)
-    if shown is None or not sys.stderr.isatty():
-        yield lambda game, done, total: show(game)
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(TextColumn(_("Verifying")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("verify", total=None)
-
-        def each(game: files.Checked, done: int, total: int) -> None:
-            show(game)
-            bar.update(task, completed=done, total=total)
-
-        yield each

@@ -349,8 +349,8 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
             raise WhispersError(say("no page {text}: pages count from 1", text=repr(number)))
         # in a worker thread, as a move is: the event loop keeps streaming the tables' moves meanwhile
         shown = await run_in_threadpool(hall.hall, store, asked.get("state") or None, asked.get("q", ""), int(number))
-        return page("director.html", shown=shown, rows=shown.rows, position=shown.position,
-                    token=request.path_params["token"], tournament=tournament is not None)
+        return page("director.html", shown=shown, token=request.path_params["token"],
+                    tournament=tournament is not None)
 
     @director
     async def director_live(request: Request) -> Response:
