@@ -1,7 +1,8 @@
 """Primitive board changes, as card plays and rulings record them, and the checks they must pass."""
 
 from collections.abc import Iterable
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from whispers.ledger import events as ev
 from whispers.ledger.errors import RuleError

@@ -1,6 +1,6 @@
 """Domain events: the facts of a game, with their consequences, as the record keeps them.
 
-Each event is a frozen dataclass of plain values. `to_fact` gives the dict the store keeps (msgpack);
+Each event is a frozen msgspec Struct of plain values. `to_fact` gives the dict the store keeps (msgpack);
 `from_fact` reads it back. Replaying facts never re-runs a rule: everything a rule decided is in the fact.
 
 `MOVE` marks the events that begin a move a person made (what a take-back undoes); the others are
@@ -14,8 +14,9 @@ versioning are version 1). Events hold codes and parameters, never sentences: th
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+import msgspec
 
 from whispers.ledger.errors import StoreError
 
@@ -23,8 +24,7 @@ Where = str
 """An agent's place: a council position `empire.office`, or a region id for a field agent."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):
     MOVE: ClassVar[bool] = False
     private: ClassVar[str | None] = None
     class_version: ClassVar[int] = 1
@@ -33,13 +33,12 @@ class Event:
         fact: dict[str, Any] = {"type": type(self).__name__}
         if self.class_version > 1:
             fact["class_version"] = self.class_version
-        for f in fields(self):
-            fact[f.name] = _thaw(getattr(self, f.name))
+        for name in self.__struct_fields__:
+            fact[name] = _thaw(getattr(self, name))
         return fact
 
 
-@dataclass(frozen=True, slots=True)
-class Effects:
+class Effects(msgspec.Struct, frozen=True):
     """Primitive board changes a card or a ruling makes, each explicit.
 
     add: (empire, region, n) banners from the reserve; kill: (region, empire, n) back to the reserve;
@@ -58,7 +57,6 @@ class Effects:
 # --- setup -----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     name: str
     players: tuple[str, ...]
@@ -92,7 +90,6 @@ class GameStarted(Event):
         fact["cards_hash"] = None
 
 
-@dataclass(frozen=True, slots=True)
 class LoyaltyRecorded(Event):
     """A society's five tokens as placed at setup, or `None` when the set is sealed until revealed."""
 
@@ -102,7 +99,6 @@ class LoyaltyRecorded(Event):
     tokens: dict[str, str] | None
 
 
-@dataclass(frozen=True, slots=True)
 class LoyaltyCommitted(Event):
     """A society sealed its loyalty set from its own seat: the record keeps only `commitment`, a salted hash of
     the five tokens as placed (ledger/sealing.py), until the reveal gives tokens and salt that match it. Public:
@@ -116,13 +112,11 @@ class LoyaltyCommitted(Event):
 # --- flow ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class PhaseStarted(Event):
     round: int
     phase: str
 
 
-@dataclass(frozen=True, slots=True)
 class Skipped(Event):
     """A society's turn in a phase passed over by the engine; `reason` is one of SKIP_REASONS."""
 
@@ -137,12 +131,10 @@ class Skipped(Event):
         fact["reason"] = _code_of(fact["reason"], _SKIP_WORDS_V1)
 
 
-@dataclass(frozen=True, slots=True)
 class EmpireTurnStarted(Event):
     empire: str
 
 
-@dataclass(frozen=True, slots=True)
 class OfficeSkipped(Event):
     """An office passed over: `reason` is "uncontrolled" (no agent) or "no-legal-order" at `positions` (the
     position or positions its controller could have acted from)."""
@@ -167,7 +159,6 @@ class OfficeSkipped(Event):
             raise ValueError(f"an office skipped for an unknown reason: {words!r}")
 
 
-@dataclass(frozen=True, slots=True)
 class SupplyChecked(Event):
     """The check at the end of an empire's turn: `losses` maps region -> [empire, banners returned]."""
 
@@ -176,18 +167,15 @@ class SupplyChecked(Event):
     losses: dict[str, tuple[str, int]]
 
 
-@dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     round: int
 
 
-@dataclass(frozen=True, slots=True)
 class FirstPlayerPassed(Event):
     previous: str
     first: str
 
 
-@dataclass(frozen=True, slots=True)
 class GameScored(Event):
     """Final scoring with the full breakdown and the tie-break trail.
 
@@ -212,14 +200,12 @@ class GameScored(Event):
 # --- agents ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class AgentRetrieved(Event):
     MOVE = True
     society: str
     where: Where
 
 
-@dataclass(frozen=True, slots=True)
 class AgentDeployed(Event):
     MOVE = True
     society: str
@@ -229,7 +215,6 @@ class AgentDeployed(Event):
 # --- orders ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class BannersRecruited(Event):
     MOVE = True
     society: str
@@ -241,7 +226,6 @@ class BannersRecruited(Event):
     placed: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
 class CardsDrawn(Event):
     """`cards` names the drawn cards the record knows (private to the drawer); `drawn` is public."""
 
@@ -257,7 +241,6 @@ class CardsDrawn(Event):
     reshuffled: int
 
 
-@dataclass(frozen=True, slots=True)
 class Attacked(Event):
     MOVE = True
     society: str
@@ -297,7 +280,6 @@ class Attacked(Event):
         return self.banners + self.added + sum(n for _, n in self.reinforced)
 
 
-@dataclass(frozen=True, slots=True)
 class AgentSwapped(Event):
     """The swap-agent order: the active agent moved to `target` (trading places with `displaced`)."""
 
@@ -313,7 +295,6 @@ class AgentSwapped(Event):
 # --- cards -----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
     """A card play: the card, its cost (the cards that left the hand) and its effects, all explicit.
 
@@ -343,7 +324,6 @@ class CardPlayed(Event):
         fact["outcome"] = {}
 
 
-@dataclass(frozen=True, slots=True)
 class CardsDiscarded(Event):
     MOVE = True
     society: str
@@ -353,7 +333,6 @@ class CardsDiscarded(Event):
 # --- decrees (issue 11): what a card effect the engine adjudicates decided ------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class SupplySuspended(Event):
     """Hoard (REV 355, "ignore supply checks until the end of the turn"): the supply check that ends this empire's
     turn is not made. The turn is read as the round (digest §8 item 37): a check is owed before the next one."""
@@ -362,7 +341,6 @@ class SupplySuspended(Event):
     effect: str
 
 
-@dataclass(frozen=True, slots=True)
 class DeferredSupplyChecked(Event):
     """The supply check Hoard deferred, run at the end of the round (REV 355: "perform a supply check before the
     beginning of the next turn"): over the empires whose checks were suspended (`empires`), or every region when the
@@ -373,7 +351,6 @@ class DeferredSupplyChecked(Event):
     losses: dict[str, tuple[str, int]]
 
 
-@dataclass(frozen=True, slots=True)
 class CardAttacked(Event):
     """A combat a card brings on after an attack (the Bear's extra attack, REV 310-311): from the region the attack
     just conquered, resolved by the rules' combat (EN "Attack Action": fort loss, 1:1 losses, control after). It is
@@ -396,7 +373,6 @@ class CardAttacked(Event):
 # --- loyalty ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class LoyaltySwapped(Event):
     MOVE = True
     society: str
@@ -404,13 +380,11 @@ class LoyaltySwapped(Event):
     revealed: dict[str, str]
 
 
-@dataclass(frozen=True, slots=True)
 class SwapPassed(Event):
     MOVE = True
     society: str
 
 
-@dataclass(frozen=True, slots=True)
 class LoyaltyRevealed(Event):
     MOVE = True
     society: str
@@ -429,7 +403,6 @@ class LoyaltyRevealed(Event):
 # --- the table -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class AfterOrderPassed(Event):
     """The society that took an empire's last order plays no (more) card after it: the supply check follows."""
 
@@ -437,7 +410,6 @@ class AfterOrderPassed(Event):
     society: str
 
 
-@dataclass(frozen=True, slots=True)
 class MoveTakenBack(Event):
     """A take-back of the last move still standing: `move` is the 1-based index of its first event.
     `reopen` marks the take-back that reopened a finished game (its scoring is undone with the move)."""
@@ -455,14 +427,12 @@ class MoveTakenBack(Event):
         fact["reopen"] = None
 
 
-@dataclass(frozen=True, slots=True)
 class RulingApplied(Event):
     MOVE = True
     reason: str
     effects: Effects
 
 
-@dataclass(frozen=True, slots=True)
 class TableChecked(Event):
     """The table's physical banner count; `mismatches` maps region -> [recorded, counted]."""
 
@@ -471,7 +441,6 @@ class TableChecked(Event):
     mismatches: dict[str, tuple[int, int]]
 
 
-@dataclass(frozen=True, slots=True)
 class GameForked(Event):
     """This game's record up to here is `parent`'s first `at` events ("what if"); `head` is their chain hash."""
 
@@ -480,7 +449,6 @@ class GameForked(Event):
     head: str
 
 
-@dataclass(frozen=True, slots=True)
 class GameFinalized(Event):
     """The director's seal on a finished game: nothing more is recorded until a GameReopened."""
 
@@ -488,7 +456,6 @@ class GameFinalized(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
 class GameReopened(Event):
     """The director lifts the seal of a finalised game, for `reason` (moves, take-backs, rulings may follow)."""
 
@@ -496,7 +463,6 @@ class GameReopened(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
 class GameDescribed(Event):
     """Who, when, where (ledger/meta.py): `changes` holds only what changes (None clears a field); `time` is when
     it was recorded (UTC ISO 8601, the recording machine's clock), None when the source did not say. Never part of
@@ -518,7 +484,7 @@ def _thaw(value: Any) -> Any:
     if type(value) in _ATOMS:  # most values: answered before the three checks below (a final scoring has 300)
         return value
     if isinstance(value, Effects):
-        return {f.name: _thaw(getattr(value, f.name)) for f in fields(value)}
+        return {name: _thaw(getattr(value, name)) for name in value.__struct_fields__}
     if isinstance(value, tuple | list):
         return [_thaw(v) for v in value]
     if isinstance(value, dict):
@@ -593,7 +559,7 @@ def from_fact(fact: dict[str, Any]) -> Event:
 
 
 def from_frozen_fact(fact: dict[str, Any]) -> Event:
-    """`from_fact` for a fact decoded with its lists as tuples already (Store.facts(frozen=True)), which it may
+    """`from_fact` for a fact decoded with its lists as tuples already (ledger.transcoder.decode_frozen), which it may
     consume: at the class's current version, the event is built from it as it is, without copying or freezing
     it value by value (the lean read path of a game's load). A game's first fact comes with lists (its board and
     ruleset data as their files give them) and is read as `from_fact` reads it."""
@@ -609,7 +575,7 @@ def from_frozen_fact(fact: dict[str, Any]) -> Event:
 
 
 def read_frozen_facts(facts: Iterable[dict], source: str) -> list[Event]:
-    """`read_facts` for facts decoded with their lists as tuples (Store.facts(frozen=True)); it consumes them."""
+    """`read_facts` for facts decoded with their lists as tuples (ledger.transcoder.decode_frozen); it consumes them."""
     events: list[Event] = []
     append = events.append
     try:

@@ -5,7 +5,8 @@ the viewer may not see is left out by the visibility policy (loyalty tokens, nam
 """
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from whispers.ledger import events as ev
 from whispers.ledger.meta import tag_lines

@@ -9,6 +9,7 @@ import subprocess
 from importlib import resources
 
 import graphviz
+import msgspec
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -90,7 +91,7 @@ def test_long_rulings_piled_on_one_office_still_draw(opening: Game, text: str) -
 @DOT_FUZZ
 @given(TEXT)
 def test_any_game_name_leaves_the_timeline_whole(opening: Game, name: str) -> None:
-    events = [dataclasses.replace(opening.events[0], name=name), *opening.events[1:]]
+    events = [msgspec.structs.replace(opening.events[0], name=name), *opening.events[1:]]
     assert _drawn(timeline(events), "dot") == _drawn(timeline(opening.events), "dot")
 
 

@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 
 from whispers.ledger import events as ev
@@ -142,10 +143,10 @@ def other_cards(card: str) -> str:
 def with_other_secrets(event: ev.Event) -> ev.Event:
     """The same event had its society's secret been different: other card names, another loyalty set."""
     if isinstance(event, ev.CardsDrawn):
-        return dataclasses.replace(event, cards=tuple(other_cards(card) for card in event.cards))
+        return msgspec.structs.replace(event, cards=tuple(other_cards(card) for card in event.cards))
     if isinstance(event, ev.LoyaltyRecorded):
         tokens = event.tokens or dict(zip(SLOTS, BOARD.empires, strict=True))
-        return dataclasses.replace(event, tokens={slot: tokens[SLOTS[(i + 1) % 5]] for i, slot in enumerate(SLOTS)})
+        return msgspec.structs.replace(event, tokens={slot: tokens[SLOTS[(i + 1) % 5]] for i, slot in enumerate(SLOTS)})
     raise AssertionError(f"{type(event).__name__} has a private part the test does not know how to change")
 
 
