@@ -24,7 +24,7 @@ from whispers.ledger.errors import (
     StoreError,
     WhispersError,
 )
-from whispers.ledger.events import read_facts, read_frozen_facts
+from whispers.ledger.events import read_facts
 from whispers.ledger.evolve import evolve, fold
 from whispers.ledger.notes import GLYPHS, TAGS, current, problem
 from whispers.ledger.state import GameState
@@ -67,7 +67,7 @@ class Game:
 
 
 def load(store: Store, name: str, version: int | None = None) -> Game:
-    events = read_frozen_facts(store.facts(name, version, frozen=True), name)
+    events = store.events(name, version)
     return Game(name, tuple(events), fold(events))
 
 
@@ -90,7 +90,7 @@ def head(store: Store, name: str) -> Game:
             if state is not None and snapshots.is_cut(state):
                 state = None  # no earlier state kept at all: replayed, and a snapshot with them kept
             if state is not None:
-                state = snapshots.fold_on(state, read_frozen_facts(facts, name))
+                state = snapshots.fold_on(state, facts)
             if state is not None and state.version == since + len(facts):
                 if len(facts) >= snapshots.EVERY:
                     _keep_snapshot(store, name, state, last)
@@ -113,7 +113,7 @@ def _keep_snapshot(store: Store, name: str, state: GameState, stored: bytes) -> 
 
 
 def _reader(store: Store, name: str, version: int) -> Callable[[], tuple[ev.Event, ...]]:
-    return lambda: tuple(read_frozen_facts(store.facts(name, version, frozen=True), name))
+    return lambda: tuple(store.events(name, version))
 
 
 def setup(name: str, header: Header, beside: Path | None = None, allow_modified: bool = False) -> ev.GameStarted:

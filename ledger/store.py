@@ -1,6 +1,7 @@
 """The event store: each game's facts, in order, as one eventsourcing aggregate per game.
 
-The store keeps facts and knows nothing of their meaning; the rules engine folds them. Open one with
+The store keeps facts and knows nothing of their meaning; the rules engine folds them. The one read that knows
+what they are is `events`, which decodes a game's rows straight into the event types for the fold. Open one with
 `open_store(url)`: `memory:`, an SQLite file (`sqlite:///abs/path` or a plain path), or `postgresql://...`.
 Every failure a user can cause is raised as a one-line `StoreError`.
 """
@@ -36,6 +37,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment, EnvType
 
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
+from whispers.ledger.events import Event, read_frozen_facts
 from whispers.ledger.streams import (
     CONTENT_CREATED,
     GAME_CREATED,
@@ -46,7 +48,7 @@ from whispers.ledger.streams import (
     game_id,
     notes_id,
 )
-from whispers.ledger.transcoder import MsgpackTranscoder, decode_frozen
+from whispers.ledger.transcoder import MsgpackTranscoder, decode_events, decode_frozen
 from whispers.ledger.words import N_, no_such_event, say
 
 
@@ -85,7 +87,8 @@ _NAMED: Final = "content"
 
 @dataclass(frozen=True, slots=True)
 class _Read:
-    facts: list[Fact]
+    facts: list[Any]
+    """The facts read, or (Store.events) their events."""
     version: int
     last: bytes  # the last row's stored state, undecoded: its timestamp is when the game was last written
 
@@ -595,16 +598,19 @@ class Store:
         self._notify()
         return expected_version + len(facts)
 
-    def facts(self, name: str, version: int | None = None, *, frozen: bool = False) -> list[Fact]:
-        """The game's first `version` facts, or all of them. With `frozen`, lists come back as tuples (decoded so
-        by msgpack itself) in every fact but the first, for a reader that builds immutable events from them
-        (ledger.events.read_frozen_facts): the first fact, a game's setup, holds its board and ruleset data as their
-        files give them, lists."""
-        return self._checked(name, version, frozen).facts
+    def facts(self, name: str, version: int | None = None) -> list[Fact]:
+        """The game's first `version` facts, or all of them."""
+        return self._checked(name, version, False).facts
 
-    def written_facts(self, name: str) -> tuple[list[Fact], datetime]:
-        """The game's facts (frozen, as `facts(name, frozen=True)`) and when its last one was stored, read together:
-        what the catalog keeps of each game (the director's page lists it for 10,000 games without reading one)."""
+    def events(self, name: str, version: int | None = None) -> list[Event]:
+        """The game's first `version` events, or all of them, for the rules to fold: the one read of the store that
+        knows what its facts mean, as it decodes their rows straight into the event types (transcoder.decode_events;
+        the lenient way, ledger.events.read_frozen_facts, names a fact that is not an event)."""
+        return self._checked(name, version, True).facts
+
+    def written_events(self, name: str) -> tuple[list[Event], datetime]:
+        """The game's events (as `events(name)`) and when its last one was stored, read together: what the catalog
+        keeps of each game (the director's page lists it for 10,000 games without reading one)."""
         record = self._checked(name, None, True)
         with self._translated():
             written = self._events.mapper.transcoder.decode(record.last).get("timestamp")
@@ -613,12 +619,12 @@ class Store:
                                  "damaged", game=repr(name), store=self.url))
         return record.facts, written
 
-    def _checked(self, name: str, version: int | None, frozen: bool) -> _Read:
+    def _checked(self, name: str, version: int | None, events: bool) -> _Read:
         check_name(name)
         with self._translated():
             if version is not None and version < 1:
                 raise NoSuchEvent(no_such_event(name, self._version(name), version))
-            record = self._read(name, version, frozen)
+            record = self._read(name, version, events)
             # On SQLite the last version is looked up apart (by another path through a damaged index than the
             # rows' range). On PostgreSQL the two read the same index in the same way: a second query per game
             # found nothing the first missed, and cost a cold catalog a tenth of its time; it is asked only when
@@ -627,7 +633,7 @@ class Store:
             recorded = self._version(name) if self._postgres is None or short else record.version
             if record.version < min(recorded, version or recorded):
                 # Short of what the store says was recorded: a writer appended since (read again), or damage.
-                record = self._read(name, version, frozen)
+                record = self._read(name, version, events)
                 if record.version < min(recorded, version or recorded):
                     raise self._damaged(name, record.version, recorded)
         if version is not None and record.version != version:
@@ -649,15 +655,15 @@ class Store:
                 facts[0] = self._whole(name, facts[0])
         return facts
 
-    def _read(self, name: str, version: int | None, frozen: bool = False) -> _Read:
-        """The game's facts read straight from its rows: each row's msgpack decoded and its fact taken, without
-        building eventsourcing's domain event (a UUID, a timestamp, an object) per fact. What is kept is the one
-        check a damaged store fails: the versions run 1, 2, 3... with no gap, repeat or missing start."""
+    def _read(self, name: str, version: int | None, events: bool = False) -> _Read:
+        """The game's facts (or `events`) read straight from its rows: each row's msgpack decoded and its fact
+        taken, without building eventsourcing's domain event (a UUID, a timestamp, an object) per fact. What is kept
+        is the one check a damaged store fails: the versions run 1, 2, 3... with no gap, repeat or missing start."""
         stored = self._rows(game_id(name), version)
         if not stored:
             raise self._unknown(name)
         plain = self._events.mapper.transcoder.decode
-        decode = decode_frozen if frozen else plain
+        decode = decode_frozen if events else plain
         created = GAME_CREATED
         numbers = [number for number, _, _ in stored]
         topics = [topic for _, topic, _ in stored]
@@ -666,8 +672,10 @@ class Store:
             for expected, (number, topic, _) in enumerate(stored, start=1):
                 if number != expected or (expected == 1) != (topic == created):
                     raise self._damaged(name, expected - 1, self._version(name), number)
+        typed = decode_events([state for _, _, state in stored[1:]]) if events else None
         try:
-            facts = [plain(stored[0][2])["fact"], *[decode(state)["fact"] for _, _, state in stored[1:]]]
+            first = plain(stored[0][2])["fact"]
+            facts = [first, *[decode(state)["fact"] for _, _, state in stored[1:]]] if typed is None else [first]
         except Exception:  # whatever a damaged row makes the decoder raise: find which row, and say so
             for expected, (_, _, state) in enumerate(stored, start=1):
                 try:
@@ -678,13 +686,15 @@ class Store:
                                                          message=_one_line(e))) from e
             raise
         facts[0] = self._whole(name, facts[0])
-        return _Read(facts, len(facts), stored[-1][2])
+        if events:  # the first is read as from_fact reads it (its board and ruleset data as their files give them)
+            facts = read_frozen_facts(facts, name) if typed is None else [*read_frozen_facts(facts, name), *typed]
+        return _Read(facts, len(stored), stored[-1][2])
 
-    def tail(self, name: str, since: int) -> tuple[Fact, bytes | None, list[Fact], bytes] | None:
+    def tail(self, name: str, since: int) -> tuple[Fact, bytes | None, list[Event], bytes] | None:
         """What a snapshot of the game at version `since` (ledger/snapshots.py) is brought up to date with: the
         game's first fact (its board and ruleset), the stored bytes of event `since` (None if there is none: the
-        snapshot is not of this record), the facts after it (frozen, as `facts(frozen=True)`) and the stored bytes
-        of the last event. None when the rows are anything but a whole tail: the caller then reads the game whole
+        snapshot is not of this record), the events after it (as `events` reads them) and the stored bytes of the
+        last event. None when the rows are anything but a whole tail: the caller then reads the game whole
         (`facts`), which names the damage."""
         check_name(name)
         with self._translated():
@@ -698,8 +708,10 @@ class Store:
             return None
         try:
             first = self._events.mapper.transcoder.decode(stored[0][2])["fact"]
-            facts = [decode_frozen(state)["fact"] for _, _, state in later]
         except Exception:  # a damaged row: the whole read names it
+            return None
+        facts = decode_events([state for _, _, state in later])
+        if facts is None:  # not events as this whispers reads them: the whole read names the first that is not one
             return None
         with self._translated():
             first = self._whole(name, first)

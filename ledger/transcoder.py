@@ -7,11 +7,14 @@ msgpack extension types, as do ints beyond msgpack's 64 bits. Tuples come back a
 import struct
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from typing import Any, Final
+from typing import Any, Final, Union
 from uuid import UUID
 
 import msgpack
+import msgspec
 from eventsourcing.persistence import Transcoder
+
+from whispers.ledger.events import EVENT_TYPES, Event, from_frozen_fact
 
 EXT_UUID: Final = 1
 EXT_DATETIME: Final = 2
@@ -75,3 +78,50 @@ def decode_frozen(data: bytes) -> Any:
     """Decodes stored event state with its lists as tuples: immutable as they come, for events built from them.
     For a reader of the event's fact alone: its timestamp comes back None."""
     return msgpack.unpackb(data, ext_hook=_fact_ext_hook, raw=False, strict_map_key=False, use_list=False)
+
+
+class _Stored(msgspec.Struct):
+    """A stored event's state read for its fact alone, straight into its event type (the fact's `type` names it:
+    events.Event is a tagged union). The timestamp and anything else beside the fact are skipped undecoded."""
+
+    fact: Union[tuple(EVENT_TYPES.values())]  # type: ignore[valid-type]  # noqa: UP007
+
+
+class _Version(msgspec.Struct):
+    type: str
+    class_version: int = 1
+
+
+class _StoredVersion(msgspec.Struct):
+    fact: _Version
+
+
+_EVENTS: Final = msgspec.msgpack.Decoder(list[_Stored])
+_VERSIONS: Final = msgspec.msgpack.Decoder(list[_StoredVersion])
+_CURRENT: Final = {name: cls.class_version for name, cls in EVENT_TYPES.items()}
+_UNTYPED: Final = frozenset({"GameStarted", "GameScored", "GameDescribed"})
+"""Events with fields of any data (a game's board and ruleset, a scoring's sheet, metadata): read as `from_fact`
+reads them, their lists as tuples all the way down, not as msgspec gives data it has no type for (lists)."""
+
+
+def decode_events(states: list[bytes]) -> list[Event] | None:
+    """The events of stored states, decoded straight into the event types: the rows joined into one msgpack array
+    and decoded in two passes in C (each fact's type and version, then the events), where decoding each into
+    dicts and building each event from one cost three times as long (issue 12's lean read path). A fact of an
+    older version is upcast, and one of the `_UNTYPED` read, as `from_frozen_fact` reads them. None when any
+    row is not a current event as this whispers types it: the caller reads them the lenient way, which names the
+    first one that is not an event at all."""
+    whole = b"\xdd" + len(states).to_bytes(4, "big") + b"".join(states)  # msgpack's array 32 of the rows as stored
+    try:
+        versions = _VERSIONS.decode(whole)
+        events: list[Event] = [stored.fact for stored in _EVENTS.decode(whole)]
+    except msgspec.MsgspecError:
+        return None
+    for index, stored in enumerate(versions):
+        fact = stored.fact
+        if fact.type in _UNTYPED or fact.class_version != _CURRENT[fact.type]:
+            try:
+                events[index] = from_frozen_fact(decode_frozen(states[index])["fact"])
+            except Exception:  # not an event after all: the lenient read says which and why
+                return None
+    return events

@@ -102,12 +102,9 @@ class Catalog:
         position, changed = self.store.changed_games(start)
         if position == start and not fresh:
             return Refreshed(0, 0, start)
-        from whispers.ledger.events import read_frozen_facts
-
         rows, listed, figured, events = [], [], [], 0
         for done, (name, created) in enumerate(changed.items(), start=1):
-            facts, written = self.store.written_facts(name)
-            read = read_frozen_facts(facts, name)
+            read, written = self.store.written_events(name)
             events += len(read)
             # when it was stored is the store's, not the record's: kept beside the summary the record gives, in UTC
             # to the microsecond (one width: the text sorts as the times do)

@@ -81,7 +81,7 @@ def test_the_screen_reads_no_game(monkeypatch: pytest.MonkeyPatch) -> None:
     def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was read")
 
-    for reader in ("facts", "written_facts", "last_written", "_rows"):
+    for reader in ("facts", "events", "written_events", "last_written", "_rows"):
         monkeypatch.setattr(Store, reader, refused)
     assert len(director.hall(store).rows) == 3
 
