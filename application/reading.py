@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from whispers.application.stores import opened
 from whispers.ledger.meta import Meta
@@ -12,6 +13,7 @@ from whispers.ledger.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger import events as ev
+    from whispers.ledger.decrees import Catalogue
     from whispers.ledger.game import Game
     from whispers.ledger.legal import Option
     from whispers.ledger.pins import Pin
@@ -32,8 +34,7 @@ def notes_of(store: Store, game: str) -> tuple[list[dict[str, Any]], tuple[str, 
     return found, tuple(skipped)
 
 
-@dataclass(frozen=True, slots=True)
-class Status:
+class Status(msgspec.Struct, frozen=True):
     """The state as a viewer knew it, with the legal moves open to that viewer (all of them for the record)."""
 
     game: str
@@ -46,14 +47,19 @@ class Status:
         return self.view
 
 
+def _shipped_decrees() -> Catalogue:
+    """The decree catalogue, read when a status lists a card play (ledger.prompt.Decrees)."""
+    from whispers.ledger.decree_files import shipped_catalogue
+
+    return shipped_catalogue()
+
+
 def status_of(state: Any, viewer: str | None = None) -> Status:
     from whispers.ledger.prompt import prompt
     from whispers.projections.visibility import known_scores, knows, state_view
 
     data = state_view(state, viewer)
-    from whispers.ledger.decree_files import shipped_catalogue
-
-    options = tuple(o for o in prompt(state, shipped_catalogue()).options if knows(viewer, o.society))
+    options = tuple(o for o in prompt(state, _shipped_decrees).options if knows(viewer, o.society))
     data["next"]["moves"] = [option_json(o) for o in options]
     data["on_board"] = {e: state.on_board(e) for e in state.board.empires}
     return Status(state.name, viewer, data, options, known_scores(state, viewer))
@@ -71,8 +77,7 @@ def status(store: Store | str | None, game: str, viewer: str | None = None, at: 
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Log:
+class Log(msgspec.Struct, frozen=True):
     game: str
     lines: tuple[str, ...]
     warnings: tuple[str, ...] = ()
@@ -96,8 +101,7 @@ def log(store: Store | str | None, game: str, viewer: str | None = None, comment
     return Log(game, tuple(format_record(record.events, comments=comments, viewer=viewer, notes=notes)), warnings)
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(msgspec.Struct, frozen=True):
     game: str
     pins: tuple[Pin, Pin]  # ruleset, board
     final: bool  # False: a provisional score of a game still going
@@ -151,8 +155,7 @@ def score(store: Store | str | None, game: str) -> Score:
                  bool(state.ruleset.concealed_bonus))
 
 
-@dataclass(frozen=True, slots=True)
-class GameRow:
+class GameRow(msgspec.Struct, frozen=True):
     game: str
     ruleset: Pin
     board: Pin
@@ -163,7 +166,7 @@ class GameRow:
     winner: str | None
     events: int
     fork_of: tuple[str, int] | None  # (parent game, event it was forked at)
-    meta: Meta = field(default_factory=Meta)  # who, when, where (ledger/meta.py)
+    meta: Meta = msgspec.field(default_factory=Meta)  # who, when, where (ledger/meta.py)
     written: str | None = None  # when its last event was stored (UTC, ISO 8601 to the microsecond)
 
     @property
@@ -195,8 +198,7 @@ class GameRow:
                    Meta(**{**meta, "seats": dict(meta["seats"]), "tags": tuple(meta["tags"])}), data["written"])
 
 
-@dataclass(frozen=True, slots=True)
-class Games:
+class Games(msgspec.Struct, frozen=True):
     listed: tuple[dict[str, Any], ...]
     """Each game's row in its JSON form (`GameRow.to_json`): a listing of 10,000 games is made, filtered and
     printed without a GameRow per game. Shared, not copied: read them, do not change them."""
@@ -209,8 +211,7 @@ class Games:
         return list(self.listed)
 
 
-@dataclass(frozen=True, slots=True)
-class GameFilter:
+class GameFilter(msgspec.Struct, frozen=True):
     """Which games `games` lists, and in what order. Text matches ignore case; `since` is a date (YYYY-MM-DD)
     compared with when the game's table facts were recorded (a game with none recorded has no date)."""
 

@@ -103,7 +103,7 @@ def next_move(game: Game) -> Prompt:
     from whispers.ledger.decree_files import shipped_catalogue
     from whispers.ledger.prompt import prompt
 
-    return prompt(game.state, shipped_catalogue())
+    return prompt(game.state, shipped_catalogue)
 
 
 def parse_move(text: str) -> c.Command | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 import tomllib
-from importlib import resources
 from pathlib import Path
 
+from whispers.fixtures import FOLDER
 from whispers.ledger.board import ID_PATTERN, Board
 from whispers.ledger.errors import BoardError
 from whispers.ledger.words import _, say
@@ -18,7 +18,7 @@ SHIPPED_FOLDER = "boards"
 
 def shipped_boards() -> tuple[str, ...]:
     """Ids of the boards shipped in fixtures/boards/."""
-    folder = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER
+    folder = FOLDER / SHIPPED_FOLDER
     return tuple(sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml")))
 
 
@@ -28,7 +28,7 @@ def load_board(ref: str) -> Board:
         raise BoardError(_("no board given: name a shipped board (such as standin) or a board file"))
     looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
     if not looks_like_path and ID_PATTERN.fullmatch(ref):
-        shipped = resources.files(SHIPPED_PACKAGE) / SHIPPED_FOLDER / f"{ref}.toml"
+        shipped = FOLDER / SHIPPED_FOLDER / f"{ref}.toml"
         if shipped.is_file():
             return parse_board(shipped.read_bytes(), f"{SHIPPED_PACKAGE}/{SHIPPED_FOLDER}/{ref}.toml")
         if not Path(ref).exists():

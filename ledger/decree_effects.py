@@ -10,8 +10,9 @@ next attack order (`GameState.attack_cards`) and recorded on its `Attacked` even
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from whispers.ledger import events as ev
 from whispers.ledger.decrees import ATTACK_CARDS, ENGINE_ADJUDICATED, Catalogue, family
@@ -245,8 +246,7 @@ def check_attack_card(state: GameState, society: str, effect: str, params: Mappi
         require(bool(attacks(state, empire)), say("{empire} has no attack to make", empire=empire), rule)
 
 
-@dataclass(frozen=True, slots=True)
-class Combat:
+class Combat(msgspec.Struct, frozen=True):
     defending: int
     fort_kill: int
     attacker_losses: int

@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 import tomllib
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from whispers.fixtures import FOLDER
 from whispers.ledger.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.words import _, say
@@ -48,7 +48,7 @@ def read_path(path: Path, source: str | None = None) -> bytes:
 @cache
 def shipped_catalogue() -> Catalogue:
     """The catalogue shipped in fixtures/decrees.toml."""
-    raw = (resources.files(SHIPPED_PACKAGE) / CATALOGUE_FILE).read_bytes()
+    raw = (FOLDER / CATALOGUE_FILE).read_bytes()
     source = f"{SHIPPED_PACKAGE}/{CATALOGUE_FILE}"
     return Catalogue.from_data(read_toml(raw, source), source)
 
@@ -64,14 +64,14 @@ def load_catalogue(ref: str | None = None) -> Catalogue:
 
 def shipped_sheets() -> tuple[str, ...]:
     """Ids of the card sheets shipped in fixtures/cards/."""
-    folder = resources.files(SHIPPED_PACKAGE) / CARDS_FOLDER
+    folder = FOLDER / CARDS_FOLDER
     return tuple(sorted(e.name.removesuffix(".toml") for e in folder.iterdir() if e.name.endswith(".toml")))
 
 
 def _sheet_source(ref: str) -> tuple[bytes, str]:
     looks_like_path = ref.endswith(".toml") or "/" in ref or os.sep in ref
     if not looks_like_path and ID_PATTERN.fullmatch(ref):
-        shipped = resources.files(SHIPPED_PACKAGE) / CARDS_FOLDER / f"{ref}.toml"
+        shipped = FOLDER / CARDS_FOLDER / f"{ref}.toml"
         if shipped.is_file():
             return shipped.read_bytes(), f"{SHIPPED_PACKAGE}/{CARDS_FOLDER}/{ref}.toml"
         if not Path(ref).exists():

@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
+
+import msgspec
 
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import CARDS_PER_DECK
@@ -60,8 +62,7 @@ CARD_EFFECT_KEYS: tuple[str, ...] = ("effect", "cost")
 Family = Literal["official", "revised"]
 
 
-@dataclass(frozen=True, slots=True)
-class Parameter:
+class Parameter(msgspec.Struct, frozen=True):
     name: str
     kind: str
     note: str = ""
@@ -73,8 +74,7 @@ class Parameter:
         return data
 
 
-@dataclass(frozen=True)
-class Decree:
+class Decree(msgspec.Struct, frozen=True):
     """One card effect as the rulebooks name it."""
 
     id: str
@@ -228,8 +228,7 @@ def family(ruleset: Ruleset) -> Family:
 # ------------------------------------------------------------------------------------------------ card sheets
 
 
-@dataclass(frozen=True, slots=True)
-class CardEffect:
+class CardEffect(msgspec.Struct, frozen=True):
     effect: str
     cost: Mapping[str, int]
     """deck -> symbols of that empire to discard, the played card included (EN 382). Empty for Treasure."""
@@ -244,8 +243,7 @@ class CardEffect:
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(msgspec.Struct, frozen=True):
     deck: str
     number: int
     set: str
@@ -334,11 +332,10 @@ def sheet_problems(data: Mapping[str, Any], catalogue: Catalogue, source: str = 
 # ------------------------------------------------------------------------------------------------- payment
 
 
-@dataclass(frozen=True, slots=True)
-class PlayCheck:
+class PlayCheck(msgspec.Struct, frozen=True):
     """What could be checked of a card play, and what could not (said by `verify`)."""
 
-    unchecked: tuple[str, ...] = field(default=())
+    unchecked: tuple[str, ...] = msgspec.field(default=())
 
 
 def check_play(catalogue: Catalogue, effect: str, played: str, paid: Iterable[str],

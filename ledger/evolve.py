@@ -1,8 +1,9 @@
 """Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+import msgspec
 
 from whispers.ledger import events as ev
 from whispers.ledger import numbering
@@ -428,7 +429,7 @@ def _a_loyalty_swapped(state: GameState, e: ev.LoyaltySwapped) -> GameState:
     tokens = loyalty.tokens
     if tokens is not None:
         tokens = {**tokens, a: tokens[b], b: tokens[a]}
-    new = dataclasses.replace(loyalty, tokens=tokens, revealed={**loyalty.revealed, **e.revealed},
+    new = msgspec.structs.replace(loyalty, tokens=tokens, revealed={**loyalty.revealed, **e.revealed},
                               swaps=loyalty.swaps + 1, swapped=(*loyalty.swapped, (a, b)))
     return _changed(state, loyalty={**state.loyalty, e.society: new}, step=state.step + 1)
 
@@ -439,7 +440,7 @@ def _a_passed(state: GameState, e: ev.SwapPassed) -> GameState:
 
 def _a_revealed(state: GameState, e: ev.LoyaltyRevealed) -> GameState:
     loyalty = state.loyalty[e.society]
-    revealed = dataclasses.replace(loyalty, tokens=dict(e.tokens))
+    revealed = msgspec.structs.replace(loyalty, tokens=dict(e.tokens))
     return _changed(state, loyalty={**state.loyalty, e.society: revealed})
 
 

@@ -2,8 +2,9 @@
 the orders make (icons over controlled regions, cards a draw gives, attacks open to an empire)."""
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from whispers.ledger.card_checks import check_drawn
 from whispers.ledger.decrees import Catalogue
@@ -15,8 +16,7 @@ from whispers.ledger.words import N_, _, say
 # --- the moves one society may make -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(msgspec.Struct, frozen=True):
     """One kind of legal move for one society, with the domains of its parameters."""
 
     verb: str

@@ -10,8 +10,9 @@ Cup"]`, its value a JSON string, that `tag_line` reads back.
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from whispers.ledger.errors import NotationError
 from whispers.ledger.names import SOCIETIES
@@ -31,11 +32,10 @@ _TAG_OF = {v: k for k, v in _TAGS.items()}
 _TAG_LINE = re.compile(r'\[([A-Z][a-z]+) ("(?:[^"\\]|\\.)*")\]')
 
 
-@dataclass(frozen=True, slots=True)
-class Meta:
+class Meta(msgspec.Struct, frozen=True):
     """The table facts of a game, as its `GameDescribed` events leave them."""
 
-    seats: dict[str, str] = field(default_factory=dict)
+    seats: dict[str, str] = msgspec.field(default_factory=dict)
     title: str | None = None
     place: str | None = None
     event: str | None = None
@@ -147,8 +147,7 @@ def tag_lines(changes: Mapping[str, Any], time: str | None) -> list[str]:
     return [f"[{_TAG_OF[key]} {json.dumps(value, ensure_ascii=False)}]" for key, value in pairs]
 
 
-@dataclass(frozen=True, slots=True)
-class TagLine:
+class TagLine(msgspec.Struct, frozen=True):
     """One tag line read back: the field it sets (a society for a seat, "time" for when it was recorded)."""
 
     key: str

@@ -9,8 +9,9 @@ fixtures/ by ledger.shipped, which pins a game's ruleset and board.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
+
+import msgspec
 
 from whispers.ledger.content import content_hash as content_hash
 from whispers.ledger.errors import BoardError, DecreeError, RulesetError, WhispersError
@@ -30,8 +31,7 @@ def short(digest: str) -> str:
     return digest.removeprefix("sha256:")[:8]
 
 
-@dataclass(frozen=True, slots=True)
-class Pin:
+class Pin(msgspec.Struct, frozen=True):
     kind: Kind
     id: str
     hash: str

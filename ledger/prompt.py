@@ -5,8 +5,10 @@ It sits above legal.py (what each move allows) and flow.py (what the engine reco
 looking past a closing card window means asking the flow what follows.
 """
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 from whispers.ledger.card_checks import owed_instants
 from whispers.ledger.decree_effects import playable_effects
@@ -28,8 +30,7 @@ from whispers.ledger.state import GameState, position_name
 from whispers.ledger.words import _, position, say
 
 
-@dataclass(frozen=True, slots=True)
-class Prompt:
+class Prompt(msgspec.Struct, frozen=True):
     round: int
     phase: str
     empire: str | None
@@ -39,7 +40,12 @@ class Prompt:
     note: str
 
 
-def prompt(state: GameState, catalogue: Catalogue | None = None) -> Prompt:
+Decrees = Callable[[], Catalogue]
+"""How a prompt gets the decree catalogue: asked only when a card window is open (reading and checking the shipped
+one costs a command about 18 ms, which a game between windows, or over, never needs)."""
+
+
+def prompt(state: GameState, catalogue: Decrees | None = None) -> Prompt:
     """Who must act now, and the legal moves (a card play is listed where a card window is open; with the decree
     `catalogue`, with the effects playable now and their parameters' domains)."""
     owed = owed_instants(state)
@@ -109,16 +115,17 @@ def prompt(state: GameState, catalogue: Catalogue | None = None) -> Prompt:
     return Prompt(state.round, state.phase, empire, office, actors, tuple(options), note)
 
 
-def _play_option(state: GameState, society: str, catalogue: Catalogue | None) -> Option:
+def _play_option(state: GameState, society: str, catalogue: Decrees | None) -> Option:
     choices: dict[str, Any] = {"hand": dict(state.hands[society].counts)}
     if catalogue is not None:
-        choices["effects"] = playable_effects(state, society, catalogue)
+        decrees = catalogue()
+        choices["effects"] = playable_effects(state, society, decrees)
         # which card plays which of them, and what else in the hand can pay (the guided recorder completes these)
-        choices["cards"] = playable_cards(state, society, choices["effects"], catalogue)
+        choices["cards"] = playable_cards(state, society, choices["effects"], decrees)
     return Option("play", society, choices)
 
 
-def _after_last_order(state: GameState, holder: str, catalogue: Catalogue | None = None) -> Prompt:
+def _after_last_order(state: GameState, holder: str, catalogue: Decrees | None = None) -> Prompt:
     """The window after an empire's last order: `holder` may play or say no-card; any other move closes the window
     (the supply check and what follows are recorded first), so the moves of the closed position are offered too."""
     closed = state

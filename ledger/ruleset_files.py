@@ -2,10 +2,10 @@
 to the pure model in ledger.ruleset."""
 
 import tomllib
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from whispers.fixtures import FOLDER
 from whispers.ledger.errors import RulesetError
 from whispers.ledger.ruleset import ID_PATTERN, Ruleset
 from whispers.ledger.words import say
@@ -66,13 +66,13 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
 
 
 def shipped_rulesets() -> list[str]:
-    folder = resources.files("whispers.fixtures").joinpath("rulesets")
+    folder = FOLDER.joinpath("rulesets")
     return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
 def load_ruleset(ref: str) -> Ruleset:
     """A shipped ruleset by id (`official`, `advanced`, `revised`) or a path to a ruleset TOML file."""
-    shipped = resources.files("whispers.fixtures").joinpath("rulesets", f"{ref}.toml")
+    shipped = FOLDER.joinpath("rulesets", f"{ref}.toml")
     if shipped.is_file():
         return parse_ruleset(shipped.read_text(encoding="utf-8"), f"{ref}.toml")
     path = Path(ref)

@@ -7,9 +7,9 @@ import hashlib
 import json
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Final
 
+from whispers.fixtures import FOLDER
 from whispers.ledger.pins import Kind, Pin, classify, content_hash
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ _FOLDERS: Final = {"ruleset": "rulesets", "board": "boards"}
 @cache
 def _known() -> Mapping[str, list[str]]:
     try:
-        known = json.loads(resources.files("whispers.fixtures").joinpath(KNOWN).read_text(encoding="utf-8"))
+        known = json.loads(FOLDER.joinpath(KNOWN).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return known if isinstance(known, dict) else {}
@@ -77,7 +77,7 @@ def shipped_hash(kind: Kind, ident: str) -> str | None:
     parsing and checking them cost every command 20 ms and the imports of the file readers."""
     if kind not in _FOLDERS:
         return shipped_hashes(kind).get(ident)
-    folder = resources.files("whispers.fixtures").joinpath(_FOLDERS[kind])
+    folder = FOLDER.joinpath(_FOLDERS[kind])
     names = {entry.name for entry in folder.iterdir()}
     if f"{ident}.toml" not in names:  # never a path made of what a record says
         return None

@@ -20,6 +20,7 @@ from typing import Any
 from weakref import WeakValueDictionary
 
 import msgpack
+import msgspec
 
 from whispers.ledger import events as ev
 from whispers.ledger.evolve import evolve
@@ -33,8 +34,8 @@ EVERY = 32
 """A snapshot is written again once this many events were folded on top of the one kept."""
 
 _FIELDS = tuple(f.name for f in fields(GameState))
-_VALUES: dict[str, type] = {cls.__name__: cls for cls in (Loyalty, Hand, Deck, Pending)}
-_VALUE_FIELDS = {name: tuple(f.name for f in fields(cls)) for name, cls in _VALUES.items()}
+_VALUES: dict[str, type[msgspec.Struct]] = {cls.__name__: cls for cls in (Loyalty, Hand, Deck, Pending)}
+_VALUE_FIELDS = {name: cls.__struct_fields__ for name, cls in _VALUES.items()}
 _CUT: WeakValueDictionary[int, GameState] = WeakValueDictionary()
 """The states read back whose earlier states were cut off (by id: a state is not hashable)."""
 

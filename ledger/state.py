@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Optional
 
+import msgspec
+
 from whispers.ledger.board import Board
 from whispers.ledger.events import Attacked
 from whispers.ledger.names import AGENTS_PER_SOCIETY, CARDS_PER_DECK, MIN_PLAYERS, OFFICES, SLOTS
@@ -26,8 +28,7 @@ def position_name(position: Position) -> str:
     return f"{position[0]}.{position[1]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Loyalty:
+class Loyalty(msgspec.Struct, frozen=True):
     """One society's loyalty tokens. `tokens` is None while a sealed set is unrevealed; `revealed` holds
     the slots turned face up by swaps (public), with the empire now in each."""
 
@@ -51,8 +52,7 @@ class Loyalty:
         return len(SLOTS) - len(self.revealed)
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(msgspec.Struct, frozen=True):
     """A hand: how many cards of each empire (public) and which cards, where the record knows them."""
 
     counts: Mapping[str, int]
@@ -77,14 +77,12 @@ class Hand:
         return Hand({e: n for e, n in counts.items() if n}, tuple(known))
 
 
-@dataclass(frozen=True, slots=True)
-class Deck:
+class Deck(msgspec.Struct, frozen=True):
     draw: int
     discard: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
+class Pending(msgspec.Struct, frozen=True):
     """An order owed out of sequence: after a swap-agent order, or a card lending another position."""
 
     society: str

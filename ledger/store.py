@@ -15,7 +15,6 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -23,6 +22,7 @@ from typing import Any, Final, Self
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID
 
+import msgspec
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import (
@@ -85,8 +85,7 @@ under _NAMED; reading a game puts them back, so no reader sees the difference (a
 _NAMED: Final = "content"
 
 
-@dataclass(frozen=True, slots=True)
-class _Read:
+class _Read(msgspec.Struct, frozen=True):
     facts: list[Any]
     """The facts read, or (Store.events) their events."""
     version: int
@@ -117,8 +116,7 @@ class EventStore(Application[UUID]):
         return MsgpackTranscoder()
 
 
-@dataclass(frozen=True)
-class _Postgres:
+class _Postgres(msgspec.Struct, frozen=True):
     host: str
     port: int
     dbname: str
@@ -134,8 +132,7 @@ class _Postgres:
                                password=self.password, connect_timeout=POSTGRES_CONNECT_TIMEOUT, autocommit=autocommit)
 
 
-@dataclass(frozen=True)
-class _Target:
+class _Target(msgspec.Struct, frozen=True):
     url: str
     env: dict[str, str]
     postgres: _Postgres | None = None

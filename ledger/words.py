@@ -10,8 +10,9 @@ and in notation; `term` gives the rulebook's word for one (docs/languages.md has
 
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar, Token
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from whispers.ledger.names import OFFICES, ORDERS, SLOTS, SOCIETIES
 
@@ -53,15 +54,14 @@ def _english_p(context: str, text: str) -> str:
     return ENGLISH_TERMS.get((context, text), text)
 
 
-@dataclass(frozen=True)
-class Tongue:
+class Tongue(msgspec.Struct, frozen=True):
     """One language's lookups. English is the message ids themselves; the others come from a catalogue."""
 
     code: str = "en"
     gettext: Callable[[str], str] = _same
     ngettext: Callable[[str, str, int], str] = _english_n
     pgettext: Callable[[str, str], str] = _english_p
-    number: Callable[[float], str] = field(default=lambda n: f"{n:,}" if isinstance(n, int) else f"{n:,.1f}")
+    number: Callable[[float], str] = msgspec.field(default=lambda n: f"{n:,}" if isinstance(n, int) else f"{n:,.1f}")
 
 
 ENGLISH = Tongue()

@@ -17,8 +17,9 @@ record included, holds its tokens before the reveal.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
+
+import msgspec
 
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
@@ -30,8 +31,7 @@ SPECTATOR_NAME = "spectator"
 """How a spectator is named where a society's name may stand (`--as spectator`, the JSON's "viewer")."""
 
 
-@dataclass(frozen=True, slots=True)
-class Viewer:
+class Viewer(msgspec.Struct, frozen=True):
     kind: Literal["record", "society", "spectator"]
     society: str | None = None
 

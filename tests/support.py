@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
+import msgspec
 import pytest
 
 from whispers.ledger import commands as c
@@ -158,7 +159,7 @@ def hands(state: GameState, **held: Iterable[str]) -> GameState:
         for card in cards:
             empire = card.split(":")[0]
             counts[empire] = counts.get(empire, 0) + 1
-            decks[empire] = dataclasses.replace(decks[empire], draw=decks[empire].draw - 1)
+            decks[empire] = msgspec.structs.replace(decks[empire], draw=decks[empire].draw - 1)
         new_hands[society] = Hand(counts, tuple(card for card in cards if ":" in card))
     return position(state, hands=new_hands, decks=decks)
 

@@ -321,7 +321,7 @@ def test_the_prompt_offers_each_card_the_effects_it_may_play_now_REV_296() -> No
     from whispers.ledger.prompt import prompt
 
     def cards(state) -> dict[str, tuple[str, ...]]:
-        play = next(o for o in prompt(state, shipped_catalogue()).options if o.verb == "play" and o.society == "raven")
+        play = next(o for o in prompt(state, shipped_catalogue).options if o.verb == "play" and o.society == "raven")
         return play.choices["cards"]
 
     drew = _drew(drawn="elephant:5", held=("elephant:6",))

@@ -365,13 +365,13 @@ def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV
     catalogue = shipped_catalogue()
     before = hands(office_state("elephant", "steward", dict(STEWARD_ONLY), ruleset="revised"),
                    raven=["elephant:5", "horse:1"])
-    play = next(o for o in rules.prompt(before, catalogue).options if o.verb == "play")
+    play = next(o for o in rules.prompt(before, lambda: catalogue).options if o.verb == "play")
     effects = play.choices["effects"]
     assert "hoard" not in effects and "move-army" in effects and "recruit" in effects
     assert effects["move-army"]["engine"] == "adjudicated" and effects["recruit"]["engine"] == "recorded"
     assert "saltmarsh" in effects["move-army"]["parameters"]["from"]
     drew = _drew(held=("horse:1",))
-    effects = next(o for o in rules.prompt(drew, catalogue).options if o.verb == "play").choices["effects"]
+    effects = next(o for o in rules.prompt(drew, lambda: catalogue).options if o.verb == "play").choices["effects"]
     assert {"hoard", "trade", "succession-crisis"} <= set(effects) and "move-army" not in effects
     assert effects["hoard"] == {"engine": "adjudicated", "parameters": {}}
     assert "effects" not in play.choices or rules.prompt(before).options[-1].choices.keys() == {"hand"}
@@ -383,7 +383,7 @@ def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV
 def _domain(state, society: str, effect: str, parameter: str) -> tuple[str, ...]:
     from whispers.ledger.decree_files import shipped_catalogue
 
-    play = next(o for o in rules.prompt(state, shipped_catalogue()).options if o.verb == "play" and
+    play = next(o for o in rules.prompt(state, shipped_catalogue).options if o.verb == "play" and
                 o.society == society)
     return play.choices["effects"][effect]["parameters"][parameter]
 
