@@ -430,7 +430,7 @@ def _a_loyalty_swapped(state: GameState, e: ev.LoyaltySwapped) -> GameState:
     if tokens is not None:
         tokens = {**tokens, a: tokens[b], b: tokens[a]}
     new = msgspec.structs.replace(loyalty, tokens=tokens, revealed={**loyalty.revealed, **e.revealed},
-                              swaps=loyalty.swaps + 1, swapped=(*loyalty.swapped, (a, b)))
+                                  swaps=loyalty.swaps + 1, swapped=(*loyalty.swapped, (a, b)))
     return _changed(state, loyalty={**state.loyalty, e.society: new}, step=state.step + 1)
 
 

@@ -684,7 +684,7 @@ class Store:
             raise
         facts[0] = self._whole(name, facts[0])
         if events:  # the first is read as from_fact reads it (its board and ruleset data as their files give them)
-            facts = read_frozen_facts(facts, name) if typed is None else [*read_frozen_facts(facts, name), *typed]
+            facts = [*read_frozen_facts(facts, name), *(typed or ())]
         return _Read(facts, len(stored), stored[-1][2])
 
     def tail(self, name: str, since: int) -> tuple[Fact, bytes | None, list[Event], bytes] | None:
