@@ -14,23 +14,37 @@ versioning are version 1). Events hold codes and parameters, never sentences: th
 """
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import msgspec
 
 from whispers.ledger.errors import StoreError
 
+_PACKED: Final = msgspec.msgpack.Encoder()
+_PLAIN: Final = msgspec.msgpack.Decoder()
+_OF_ANY_DATA: Final = frozenset({"GameStarted", "GameDescribed"})
+"""The events holding data a file or a person gave (a board, a ruleset, metadata), which may hold values that msgspec
+would write as another type (a date as text): `to_fact` thaws them value by value, as they are."""
+
 Where = str
 """An agent's place: a council position `empire.office`, or a region id for a field agent."""
 
 
-class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):
+class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False):
     MOVE: ClassVar[bool] = False
     private: ClassVar[str | None] = None
     class_version: ClassVar[int] = 1
 
     def to_fact(self) -> dict[str, Any]:
-        fact: dict[str, Any] = {"type": type(self).__name__}
+        if type(self).__name__ not in _OF_ANY_DATA:
+            try:  # in C, through msgpack: thawed value by value in Python, a final scoring cost 40 us
+                fact = _PLAIN.decode(_PACKED.encode(self))
+            except (TypeError, ValueError, OverflowError):  # a value msgspec does not write: thawed as below
+                pass
+            else:
+                return fact if self.class_version == 1 else {"type": fact.pop("type"),
+                                                              "class_version": self.class_version, **fact}
+        fact = {"type": type(self).__name__}
         if self.class_version > 1:
             fact["class_version"] = self.class_version
         for name in self.__struct_fields__:

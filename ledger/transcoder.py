@@ -80,19 +80,19 @@ def decode_frozen(data: bytes) -> Any:
     return msgpack.unpackb(data, ext_hook=_fact_ext_hook, raw=False, strict_map_key=False, use_list=False)
 
 
-class _Stored(msgspec.Struct):
+class _Stored(msgspec.Struct, gc=False):
     """A stored event's state read for its fact alone, straight into its event type (the fact's `type` names it:
     events.Event is a tagged union). The timestamp and anything else beside the fact are skipped undecoded."""
 
     fact: Union[tuple(EVENT_TYPES.values())]  # type: ignore[valid-type]  # noqa: UP007
 
 
-class _Version(msgspec.Struct):
+class _Version(msgspec.Struct, gc=False):
     type: str
     class_version: int = 1
 
 
-class _StoredVersion(msgspec.Struct):
+class _StoredVersion(msgspec.Struct, gc=False):
     fact: _Version
 
 

@@ -74,10 +74,12 @@ def result_of(events: Iterable[ev.Event]) -> Result:
     return standing_result(started, final_scoring(kept), events)
 
 
-def standing_result(started: ev.GameStarted, scored: ev.GameScored | None, events: Sequence[ev.Event]) -> Result:
-    """`result_of` a record, given its first event and its final scoring (`final_scoring`) already."""
-    return Result(tuple(started.players), started_ruleset(started).label, tuple(started.ruleset["tie_breaks"]),
-                  scored, finalised(events))
+def standing_result(started: ev.GameStarted, scored: ev.GameScored | None, events: Sequence[ev.Event],
+                    ruleset: str | None = None) -> Result:
+    """`result_of` a record, given its first event and its final scoring (`final_scoring`) already, and its
+    ruleset's label if known (else hashed from the ruleset the first event embeds)."""
+    label = started_ruleset(started).label if ruleset is None else ruleset
+    return Result(tuple(started.players), label, tuple(started.ruleset["tie_breaks"]), scored, finalised(events))
 
 
 def result_data(result: Result) -> dict[str, Any]:

@@ -100,15 +100,17 @@ def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
     return standing_summary(kept, final_scoring(kept))
 
 
-def standing_summary(kept: Sequence[ev.Event], scored: ev.GameScored | None) -> dict[str, Any]:
+def standing_summary(kept: Sequence[ev.Event], scored: ev.GameScored | None, ruleset: str | None = None
+                     ) -> dict[str, Any]:
     """`summary` of the events still standing (`standing`) and their final scoring (`final_scoring`), for a reader
-    that has them already (the catalog)."""
+    that has them already (the catalog), and the ruleset's label if known (else hashed from the first event)."""
     first = kept[0]
     assert isinstance(first, ev.GameStarted)
     start = first.players.index(first.first)
     seats = {s: (i - start) % len(first.players) + 1 for i, s in enumerate(first.players)}
-    contested = Counter(e.target for e in kept if isinstance(e, ev.Attacked))
-    result: dict[str, Any] = {"ruleset": started_ruleset(first).label, "players": list(first.players), "seats": seats,
+    contested = Counter([e.target for e in kept if type(e) is ev.Attacked])
+    label = started_ruleset(first).label if ruleset is None else ruleset
+    result: dict[str, Any] = {"ruleset": label, "players": list(first.players), "seats": seats,
                               "over": scored is not None, "contested": dict(contested)}
     if scored is not None:
         result.update({

@@ -113,3 +113,112 @@ def test_any_stored_bytes_read_straight_are_events_or_left_to_the_lenient_read(s
     it never raises, and never gives anything but events."""
     read = decode_events(states)
     assert read is None or (len(read) == len(states) and all(isinstance(e, ev.Event) for e in read))
+
+
+# Games read together (Store.written_games, what the catalog's rebuild reads): each as it is read on its own
+
+def small_game(seed: int, name: str) -> list[dict]:
+    facts = []
+    for _, produced, _ in random_play(SOCIETIES[: 2 + seed % 3], load_ruleset(RULESETS[seed % 3]),
+                                      load_board("standin"), seed, name=name, undo_rate=0.05):
+        facts += [e.to_fact() for e in produced]
+    return facts
+
+
+def store_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    return {"sqlite": lambda: str(tmp_path / "store.sqlite"), "memory": lambda: "memory:",
+            "postgres": lambda: request.getfixturevalue("pg_own_url")}[backend]()
+
+
+BACKENDS = ["sqlite", "memory", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_games_read_together_are_each_game_read_on_its_own(backend: str, tmp_path: Path,
+                                                           request: pytest.FixtureRequest) -> None:
+    names = [f"g{i}" for i in range(7)]
+    with open_store(store_url(backend, tmp_path, request)) as store:
+        for seed, name in enumerate(names):
+            store.create(name, small_game(seed, name))
+        order = names[::-1]  # not the order they were stored in: read in the order asked
+        together = list(store.written_games(order, chunk=3))  # three chunks, the last of one game
+        assert [name for name, _, _ in together] == order
+        for name, events, written in together:
+            alone, when = store.written_events(name)
+            assert written == when
+            assert len(events) == len(alone) and all(same(a, b) for a, b in zip(events, alone, strict=True))
+        # read together, the games share their board's data (read once), and it is the data each game pins
+        boards = {id(events[0].board) for _, events, _ in together}
+        assert len(boards) == 1 and together[0][1][0].board == store.events(names[0])[0].board
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_a_damaged_game_among_games_read_together_is_named_as_it_is_read_on_its_own(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    import sqlite3
+
+    from whispers.ledger.store import game_id
+
+    url = store_url(backend, tmp_path, request)
+    names = [f"g{i}" for i in range(5)]
+    with open_store(url) as store:
+        for seed, name in enumerate(names):
+            store.create(name, small_game(seed, name))
+        delete = "DELETE FROM {table} WHERE originator_id = %s AND originator_version BETWEEN 20 AND 30"
+        if backend == "sqlite":
+            with sqlite3.connect(url) as db:
+                db.execute(delete.format(table="stored_events").replace("%s", "?"), [game_id("g3").hex])
+        else:
+            import psycopg
+            from psycopg import sql
+
+            with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
+                conn.execute(sql.SQL(delete).format(table=sql.Identifier(url.split("schema=")[1], "whispers_events")),
+                             [game_id("g3")])
+        with pytest.raises(StoreError) as alone:
+            store.written_events("g3")
+        read: list[str] = []
+        with pytest.raises(StoreError) as together:
+            for name, _, _ in store.written_games(names, chunk=2):
+                read.append(name)
+        assert str(together.value) == str(alone.value) and "g3" in str(alone.value)
+        assert "is damaged" in str(alone.value)
+        assert read == names[:3]  # the games before it were read, none after it
+
+
+def test_an_unknown_game_among_games_read_together_is_named(tmp_path: Path) -> None:
+    from whispers.ledger.errors import UnknownGame
+
+    with open_store(str(tmp_path / "store.sqlite")) as store:
+        store.create("g0", small_game(0, "g0"))
+        with pytest.raises(UnknownGame, match="no game named 'nope'"):
+            list(store.written_games(["g0", "nope"]))
+
+
+def thawed(event: ev.Event) -> dict:
+    """An event's fact built value by value (what `to_fact` gave before it went through msgpack in C)."""
+    fact: dict = {"type": type(event).__name__}
+    if event.class_version > 1:
+        fact["class_version"] = event.class_version
+    return {**fact, **{name: ev._thaw(getattr(event, name)) for name in event.__struct_fields__}}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_events_fact_is_its_values_thawed_one_by_one(seed: int) -> None:
+    """`to_fact` writes an event through msgpack in C: the same keys in the same order, lists where the event holds
+    tuples, and every value of the same type (a bool stays a bool), for every kind of event a game records."""
+    kinds = set()
+    for _, produced, _ in random_play(SOCIETIES[: 2 + seed % 3], load_ruleset(RULESETS[seed % 3]),
+                                      load_board("standin"), seed, name="g", undo_rate=0.05, named=True,
+                                      catalogue=shipped_catalogue()):
+        for event in produced:
+            fact, expected = event.to_fact(), thawed(event)
+            assert list(fact) == list(expected) and same(fact, expected), (fact, expected)
+            kinds.add(type(event).__name__)
+    assert {"CardPlayed", "Attacked", "GameScored", "MoveTakenBack"} <= kinds
+
+
+def test_a_value_msgpack_does_not_write_is_thawed_as_it_is() -> None:
+    big = 2 ** 70  # more than msgpack's 64 bits: the store's transcoder writes it as an extension
+    scored = ev.GameScored({"raven": {"total": big}}, ("raven",), "raven", (), ())
+    assert scored.to_fact() == thawed(scored) and scored.to_fact()["scores"]["raven"]["total"] == big

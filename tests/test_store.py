@@ -413,6 +413,55 @@ def test_a_postgresql_stores_changed_games_equal_the_generic_paths_from_every_po
                 f"{s.url} is damaged")
 
 
+def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From the start of its log, `changed_games` on SQLite reads each stream's first event in one pass
+    (Store._sqlite_every_game) rather than grouping every event by its game: the same games, order, creation
+    positions and position read, among content and notes streams that are not games; and a game whose first event
+    is gone or is not a game's start is named as the grouping names it, not left out."""
+    from test_content_store import started
+
+    url = str(tmp_path / "store.sqlite")
+    with open_store(url) as s:
+        def grouped() -> tuple[int, dict[str, int | None]]:
+            with monkeypatch.context() as patched:
+                patched.setattr(Store, "_sqlite_every_game", staticmethod(lambda cursor, table: None))
+                return s.changed_games(0)
+
+        names = [f"changed-{i}" for i in range(4)]
+        s.create(names[0], [started(names[0]), {"n": 1}])
+        s.create(names[1], [started(names[1], cards=True)])  # a new card sheet: a content stream of its own
+        s.append(names[0], 2, [{"n": 2}, {"n": 3}])
+        s.create(names[2], [started(names[2], ruleset="revised"), {"n": 1}])
+        s.append(names[1], 1, [{"n": 1}])
+        s.create(names[3], [{"n": 0}])  # a game whose first fact is not a GameStarted
+        s.append(names[0], 4, [{"n": 4}])
+        s.add_note(names[1], {"text": "a note, last in the log, is no change of a game"})
+        every_game = Store._sqlite_every_game
+        read: list[object] = []
+        monkeypatch.setattr(Store, "_sqlite_every_game", staticmethod(
+            lambda cursor, table: read.append(every_game(cursor, table)) or read[-1]))
+        position, games = s.changed_games(0)
+        assert read and read[-1] is not None  # read in one pass, not grouped
+        assert list(games) == names and position < s.head()  # the notes after it are not read
+        assert (position, games) == grouped()
+        for damage, why in (("UPDATE stored_events SET originator_version = 0", "no first event for it"),
+                            ("UPDATE stored_events SET topic = 'whispers:GameRecord.Recorded'", "no first event")):
+            with sqlite3.connect(url) as db:
+                db.execute(damage + " WHERE originator_id = ? AND originator_version = 1",
+                           [whispers.ledger.store.game_id(names[2]).hex])
+            with pytest.raises(StoreError) as fast:
+                s.changed_games(0)
+            with pytest.raises(StoreError) as slow:
+                grouped()
+            assert one_line(fast) == one_line(slow) and why in one_line(fast) and "is damaged" in one_line(fast)
+            with sqlite3.connect(url) as db:  # put back as it was for the next damage
+                db.execute("UPDATE stored_events SET originator_version = 1, topic = 'whispers:GameRecord.Created' "
+                           "WHERE originator_id = ? AND originator_version IN (0, 1)",
+                           [whispers.ledger.store.game_id(names[2]).hex])
+
+
 def test_a_game_that_grows_while_it_is_read_is_not_called_damaged(
     shared_url: str, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
