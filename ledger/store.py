@@ -622,8 +622,8 @@ class Store:
         return record.facts, self._written(name, record)
 
     def written_games(self, names: Sequence[str], chunk: int = 250) -> Iterator[tuple[str, list[Event], datetime]]:
-        """`written_events` of many games, in their order: read `chunk` games at a time in one statement, with what
-        the store says was recorded of each in one more (the check of `_checked`). A catalog rebuilt one game at a
+        """`written_events` of many games, in their order: read `chunk` games at a time in one transaction (on
+        PostgreSQL one statement), each checked whole as `_checked` checks it. A catalog rebuilt one game at a
         time spent a third of its time opening transactions and asking each game's last version on its own. The games
         share their boards' and rulesets' data, each read once: their reader must not change it."""
         shared: dict[str, Fact] = {}
@@ -632,13 +632,14 @@ class Store:
             for name in part:
                 check_name(name)
             with self._translated():
-                rows, recorded = self._many_rows([game_id(name) for name in part])
+                found = self._many_states([game_id(name) for name in part])
             for name in part:
-                key = game_id(name)
+                states = found.get(game_id(name))
                 with self._translated():
-                    record = self._parsed(name, rows.get(key, []), True, shared)
-                if record.version < recorded.get(key, record.version):  # a writer appended since, or damage
-                    record = self._checked(name, None, True)
+                    # a game not found whole, or not at all, is read on its own: that read names the damage (or
+                    # reads the game again if a writer appended while it was read)
+                    record = self._checked(name, None, True) if states is None else self._decoded(name, states, True,
+                                                                                                  shared)
                 yield name, record.facts, self._written(name, record)
 
     def _written(self, name: str, record: _Read) -> datetime:
@@ -695,8 +696,6 @@ class Store:
         """`_read` of the rows (version, topic, state) read already (`shared`: as `_whole`)."""
         if not stored:
             raise self._unknown(name)
-        plain = self._events.mapper.transcoder.decode
-        decode = decode_frozen if events else plain
         created = GAME_CREATED
         numbers = [number for number, _, _ in stored]
         topics = [topic for _, topic, _ in stored]
@@ -705,12 +704,18 @@ class Store:
             for expected, (number, topic, _) in enumerate(stored, start=1):
                 if number != expected or (expected == 1) != (topic == created):
                     raise self._damaged(name, expected - 1, self._version(name), number)
-        typed = decode_events([state for _, _, state in stored[1:]]) if events else None
+        return self._decoded(name, [state for _, _, state in stored], events, shared)
+
+    def _decoded(self, name: str, states: list[bytes], events: bool, shared: dict[str, Fact] | None = None) -> _Read:
+        """`_parsed` of a game's stored states, in order from its first, once its rows are found whole."""
+        plain = self._events.mapper.transcoder.decode
+        decode = decode_frozen if events else plain
+        typed = decode_events(states[1:]) if events else None
         try:
-            first = plain(stored[0][2])["fact"]
-            facts = [first, *[decode(state)["fact"] for _, _, state in stored[1:]]] if typed is None else [first]
+            first = plain(states[0])["fact"]
+            facts = [first, *[decode(state)["fact"] for state in states[1:]]] if typed is None else [first]
         except Exception:  # whatever a damaged row makes the decoder raise: find which row, and say so
-            for expected, (_, _, state) in enumerate(stored, start=1):
+            for expected, state in enumerate(states, start=1):
                 try:
                     (decode if expected > 1 else plain)(state)["fact"]
                 except Exception as e:
@@ -721,7 +726,7 @@ class Store:
         facts[0] = self._whole(name, facts[0], shared)
         if events:  # the first is read as from_fact reads it (its board and ruleset data as their files give them)
             facts = [*read_frozen_facts(facts, name), *(typed or ())]
-        return _Read(facts, len(stored), stored[-1][2])
+        return _Read(facts, len(states), states[-1])
 
     def tail(self, name: str, since: int) -> tuple[Fact, bytes | None, list[Event], bytes] | None:
         """What a snapshot of the game at version `since` (ledger/snapshots.py) is brought up to date with: the
@@ -824,35 +829,43 @@ class Store:
             cursor.execute(statement + SQL(" ORDER BY originator_version"), params, prepare=True)
             return cursor.fetchall()  # bytea comes as bytes: tuples as they come, not a dict per event
 
-    def _many_rows(self, originators: list[UUID]) -> tuple[dict[UUID, _Rows], dict[UUID, int]]:
-        """`_rows` of many streams at once: ({stream: its rows}, {stream: its last version as the store says it,
-        looked up apart}; on PostgreSQL that is not asked, as `_checked` does not ask it)."""
+    def _many_states(self, originators: list[UUID]) -> dict[UUID, list[bytes]]:
+        """The stored states of many games' streams at once, each in order from its first, for the streams found
+        whole: numbered 1, 2, 3... with no gap to the last version the store says it holds, the first a game's
+        start and no other. A stream that is not is left out, for the caller to read on its own (which names what
+        is wrong with it)."""
         recorder = self._events.recorder
-        if self._postgres is not None:
-            return self._postgres_many_rows(recorder, originators), {}
-        if self._sqlite_recorder() is None:  # the memory store: a stream at a time
-            return {key: rows for key in originators if (rows := self._rows(key, None))}, {}
-        # a statement per stream, in one transaction: read in one statement, each row would carry its stream's id
-        # (a string per event) only to be grouped by it again, which cost more than the statements
+        created = GAME_CREATED
+        if self._postgres is not None or self._sqlite_recorder() is None:
+            found = (self._postgres_many_rows(recorder, originators) if self._postgres is not None
+                     else {key: rows for key in originators if (rows := self._rows(key, None))})
+            return {key: [state for _, _, state in rows] for key, rows in found.items()
+                    if [number for number, _, _ in rows] == list(range(1, len(rows) + 1)) and rows[0][1] == created
+                    and created not in [topic for _, topic, _ in rows[1:]]}
+        # On SQLite a statement per stream, in one transaction: each row's state and whether it is a game's start,
+        # and its versions counted apart (by the index alone, another path than the rows' own). The rows' versions
+        # and topics read one by one, or every row read by one statement with its stream's id to be grouped by it
+        # again, cost more than the decoding of the events.
         table = recorder.events_table_name
-        rows: dict[UUID, _Rows] = {}
-        recorded: dict[UUID, int] = {}
+        states: dict[UUID, list[bytes]] = {}
         with recorder.datastore.transaction(commit=False) as transaction:
             cursor = transaction.sqlite_cursor
             cursor.row_factory = None
             for key in originators:
-                cursor.execute(f"SELECT originator_version, topic, state FROM {table} WHERE originator_id = ? "
-                               "ORDER BY originator_version", (key.hex,))
-                if found := cursor.fetchall():
-                    rows[key] = found
-                cursor.execute(f"SELECT max(originator_version) FROM {table} WHERE originator_id = ?", (key.hex,))
-                if (last := cursor.fetchone()[0]) is not None:
-                    recorded[key] = last
-        return rows, recorded
+                cursor.execute(f"SELECT state, topic = ? FROM {table} WHERE originator_id = ? "
+                               "ORDER BY originator_version", (created, key.hex))
+                rows = cursor.fetchall()
+                cursor.execute(f"SELECT count(*), min(originator_version), max(originator_version) FROM {table} "
+                               "WHERE originator_id = ?", (key.hex,))
+                count, low, high = cursor.fetchone()
+                starts = [start for _, start in rows]
+                if rows and count == high == len(rows) and low == 1 and starts[0] == 1 and 1 not in starts[1:]:
+                    states[key] = [state for state, _ in rows]
+        return states
 
     @staticmethod
     def _postgres_many_rows(recorder: Any, originators: list[UUID]) -> dict[UUID, _Rows]:
-        """`_many_rows` on PostgreSQL: one statement, one round trip, for all the streams."""
+        """`_rows` of many streams on PostgreSQL: one statement, one round trip, for all of them."""
         from itertools import groupby
 
         from psycopg.rows import tuple_row

@@ -88,8 +88,7 @@ class _Stored(msgspec.Struct, gc=False):
 
 
 class _Version(msgspec.Struct, gc=False):
-    type: str
-    class_version: int = 1
+    class_version: int = 1  # the type is read by the events' pass: read here too, it cost a string per event
 
 
 class _StoredVersion(msgspec.Struct, gc=False):
@@ -98,30 +97,28 @@ class _StoredVersion(msgspec.Struct, gc=False):
 
 _EVENTS: Final = msgspec.msgpack.Decoder(list[_Stored])
 _VERSIONS: Final = msgspec.msgpack.Decoder(list[_StoredVersion])
-_CURRENT: Final = {name: cls.class_version for name, cls in EVENT_TYPES.items()}
-_UNTYPED: Final = frozenset({"GameStarted", "GameScored", "GameDescribed"})
+_UNTYPED: Final = frozenset(EVENT_TYPES[name] for name in ("GameStarted", "GameScored", "GameDescribed"))
 """Events with fields of any data (a game's board and ruleset, a scoring's sheet, metadata): read as `from_fact`
 reads them, their lists as tuples all the way down, not as msgspec gives data it has no type for (lists)."""
 
 
 def decode_events(states: list[bytes]) -> list[Event] | None:
     """The events of stored states, decoded straight into the event types: the rows joined into one msgpack array
-    and decoded in two passes in C (each fact's type and version, then the events), where decoding each into
-    dicts and building each event from one cost three times as long (issue 12's lean read path). A fact of an
-    older version is upcast, and one of the `_UNTYPED` read, as `from_frozen_fact` reads them. None when any
-    row is not a current event as this whispers types it: the caller reads them the lenient way, which names the
-    first one that is not an event at all."""
+    and decoded in two passes in C (each fact's version, then the events), where decoding each into dicts and
+    building each event from one cost three times as long (issue 12's lean read path). A fact of an older version
+    is upcast, and one of the `_UNTYPED` read, as `from_frozen_fact` reads them. None when any row is not a
+    current event as this whispers types it: the caller reads them the lenient way, which names the first one
+    that is not an event at all."""
     whole = b"\xdd" + len(states).to_bytes(4, "big") + b"".join(states)  # msgpack's array 32 of the rows as stored
     try:
         versions = _VERSIONS.decode(whole)
         events: list[Event] = [stored.fact for stored in _EVENTS.decode(whole)]
     except msgspec.MsgspecError:
         return None
-    for index, stored in enumerate(versions):
-        fact = stored.fact
-        if fact.type in _UNTYPED or fact.class_version != _CURRENT[fact.type]:
-            try:
-                events[index] = from_frozen_fact(decode_frozen(states[index])["fact"])
-            except Exception:  # not an event after all: the lenient read says which and why
-                return None
+    for index in [index for index, (event, stored) in enumerate(zip(events, versions, strict=True))
+                  if type(event) in _UNTYPED or stored.fact.class_version != event.class_version]:
+        try:
+            events[index] = from_frozen_fact(decode_frozen(states[index])["fact"])
+        except Exception:  # not an event after all: the lenient read says which and why
+            return None
     return events

@@ -152,9 +152,17 @@ def test_games_read_together_are_each_game_read_on_its_own(backend: str, tmp_pat
         assert len(boards) == 1 and together[0][1][0].board == store.events(names[0])[0].board
 
 
+DAMAGES = {  # what is done to one game's rows: some of its events deleted, one made a second start of a game
+    "gap": "DELETE FROM {table} WHERE originator_id = %s AND originator_version BETWEEN 20 AND 30",
+    "second start": "UPDATE {table} SET topic = 'whispers:GameRecord.Created' WHERE originator_id = %s "
+                    "AND originator_version = 25",
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_a_damaged_game_among_games_read_together_is_named_as_it_is_read_on_its_own(
-        backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+        backend: str, damage: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     import sqlite3
 
     from whispers.ledger.store import game_id
@@ -164,7 +172,7 @@ def test_a_damaged_game_among_games_read_together_is_named_as_it_is_read_on_its_
     with open_store(url) as store:
         for seed, name in enumerate(names):
             store.create(name, small_game(seed, name))
-        delete = "DELETE FROM {table} WHERE originator_id = %s AND originator_version BETWEEN 20 AND 30"
+        delete = DAMAGES[damage]
         if backend == "sqlite":
             with sqlite3.connect(url) as db:
                 db.execute(delete.format(table="stored_events").replace("%s", "?"), [game_id("g3").hex])
