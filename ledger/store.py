@@ -48,7 +48,7 @@ from whispers.ledger.streams import (
     game_id,
     notes_id,
 )
-from whispers.ledger.transcoder import MsgpackTranscoder, decode_events, decode_frozen
+from whispers.ledger.transcoder import MsgpackTranscoder, decode_events, decode_frozen, decode_timestamp
 from whispers.ledger.words import N_, no_such_event, say
 
 
@@ -643,8 +643,10 @@ class Store:
                 yield name, record.facts, self._written(name, record)
 
     def _written(self, name: str, record: _Read) -> datetime:
-        with self._translated():
-            written = self._events.mapper.transcoder.decode(record.last).get("timestamp")
+        try:
+            written = decode_timestamp(record.last)
+        except Exception:  # whatever damaged bytes make the decoder raise: said below as no time stored
+            written = None
         if not isinstance(written, datetime):
             raise StoreError(say("game {game}: its last event holds no time it was stored: the store {store} is "
                                  "damaged", game=repr(name), store=self.url))
@@ -838,10 +840,12 @@ class Store:
         created = GAME_CREATED
         if self._postgres is not None or self._sqlite_recorder() is None:
             found = (self._postgres_many_rows(recorder, originators) if self._postgres is not None
-                     else {key: rows for key in originators if (rows := self._rows(key, None))})
-            return {key: [state for _, _, state in rows] for key, rows in found.items()
-                    if [number for number, _, _ in rows] == list(range(1, len(rows) + 1)) and rows[0][1] == created
-                    and created not in [topic for _, topic, _ in rows[1:]]}
+                     else {key: ([number for number, _, _ in rows], [topic for _, topic, _ in rows],
+                                 [state for _, _, state in rows])
+                           for key in originators if (rows := self._rows(key, None))})
+            return {key: states for key, (numbers, topics, states) in found.items()
+                    if numbers == list(range(1, len(numbers) + 1)) and topics[0] == created
+                    and created not in topics[1:] and len(states) == len(numbers)}
         # On SQLite a statement per stream, in one transaction: each row's state and whether it is a game's start,
         # and its versions counted apart (by the index alone, another path than the rows' own). The rows' versions
         # and topics read one by one, or every row read by one statement with its stream's id to be grouped by it
@@ -864,22 +868,23 @@ class Store:
         return states
 
     @staticmethod
-    def _postgres_many_rows(recorder: Any, originators: list[UUID]) -> dict[UUID, _Rows]:
-        """`_rows` of many streams on PostgreSQL: one statement, one round trip, for all of them."""
-        from itertools import groupby
-
+    def _postgres_many_rows(recorder: Any, originators: list[UUID]
+                            ) -> dict[UUID, tuple[list[int], list[str], list[bytes]]]:
+        """The rows of many streams on PostgreSQL in one statement, each stream's versions, topics and states as
+        arrays in order, in binary: a row per event, with its stream's id (a UUID object each) to be grouped by
+        again and its state in hex, cost a cold catalog more than all the rest of its reading."""
         from psycopg.rows import tuple_row
         from psycopg.sql import SQL, Identifier
 
-        statement = SQL("SELECT originator_id, originator_version, topic, state FROM {schema}.{table} "
-                        "WHERE originator_id = ANY(%s) ORDER BY originator_id, originator_version"
+        statement = SQL("SELECT originator_id, array_agg(originator_version ORDER BY originator_version), "
+                        "array_agg(topic ORDER BY originator_version), array_agg(state ORDER BY originator_version) "
+                        "FROM {schema}.{table} WHERE originator_id = ANY(%s) GROUP BY originator_id"
                         ).format(schema=Identifier(recorder.datastore.schema),
                                  table=Identifier(recorder.events_table_name))
-        with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
+        with (recorder.datastore.get_connection() as conn,
+              conn.cursor(row_factory=tuple_row, binary=True) as cursor):
             cursor.execute(statement, [originators])
-            found = cursor.fetchall()
-        return {key: [(version, topic, state) for _, version, topic, state in group]
-                for key, group in groupby(found, key=lambda row: row[0])}
+            return {key: (numbers, topics, states) for key, numbers, topics, states in cursor.fetchall()}
 
     def _damaged(self, name: str, held: int, recorded: int, found: int | None = None) -> StoreError:
         holds = (say("events 1-{n}", n=held) if held > 1 else say("event 1") if held == 1

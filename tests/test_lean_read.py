@@ -4,6 +4,7 @@ older fact is upcast as before; and a row that is not an event falls back to the
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -230,3 +231,41 @@ def test_a_value_msgpack_does_not_write_is_thawed_as_it_is() -> None:
     big = 2 ** 70  # more than msgpack's 64 bits: the store's transcoder writes it as an extension
     scored = ev.GameScored({"raven": {"total": big}}, ("raven",), "raven", (), ())
     assert scored.to_fact() == thawed(scored) and scored.to_fact()["scores"]["raven"]["total"] == big
+
+
+@pytest.mark.parametrize("when", [datetime(2026, 11, 23, 4, 5, 6, 789, tzinfo=UTC),
+                                  datetime.fromisoformat("2026-11-23T04:05:06.000789+05:30"), None])
+def test_a_stored_events_timestamp_is_read_without_its_fact(when: datetime | None) -> None:
+    from whispers.ledger.transcoder import decode_timestamp
+
+    fact = ev.GameScored({"raven": {"total": 3}}, ("raven",), "raven", (), ()).to_fact()
+    state = MsgpackTranscoder().encode({"fact": fact} if when is None else {"timestamp": when, "fact": fact})
+    read = decode_timestamp(state)
+    assert read == MsgpackTranscoder().decode(state).get("timestamp") == when
+    assert read is None or read.utcoffset() == when.utcoffset()  # type: ignore[union-attr]
+
+
+_FAILED = object()
+
+
+def _or_failed(read: Any) -> Any:
+    try:
+        return read()
+    except Exception:  # whatever the bytes make a decoder raise
+        return _FAILED
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=40), st.builds(
+    lambda stamp, fact: MsgpackTranscoder().encode({"timestamp": stamp, "fact": fact}),
+    _VALUES | st.datetimes(timezones=st.just(UTC)), _VALUES)))
+def test_a_timestamp_read_alone_is_the_one_a_whole_decoding_reads(data: bytes) -> None:
+    """Fuzzed, differentially: whatever the bytes, the timestamp read without the fact is the one the store's
+    decoder reads decoding the whole state, wherever both read one (where either fails, Store._written says the
+    game holds no time it was stored)."""
+    from whispers.ledger.transcoder import decode_timestamp
+
+    alone = _or_failed(lambda: decode_timestamp(data))
+    whole = _or_failed(lambda: MsgpackTranscoder().decode(data))
+    if alone is not _FAILED and isinstance(whole, dict):
+        assert alone == whole.get("timestamp") and type(alone) is type(whole.get("timestamp"))
