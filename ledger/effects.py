@@ -72,7 +72,7 @@ def resolve_effects(state: GameState, effects: ev.Effects, rule: str) -> ev.Effe
     """Fill in the empire of `kill=REGION:N` and `move=FROM:TO:N`: the one whose banners are there."""
 
     def holder(region: str) -> str:
-        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
+        _known_region(state, region, rule)
         held = state.banners.get(region)
         require(held is not None, say("{region} holds no banners", region=region), rule)
         assert held is not None
@@ -102,22 +102,26 @@ def apply_banner_effects(
     reserve = dict(state.reserve)
     for empire, region, n in effects.add:
         require(empire in state.board.empires, say("unknown empire {text}", text=repr(empire)), rule)
-        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
+        _known_region(state, region, rule)
         require(n >= 1, _("banners added must be at least 1"), rule)
         require(reserve[empire] >= n, say("{empire}'s reserve holds only {banners}", empire=empire,
                                           banners=plural(reserve[empire], "banner")), "EN Components")
         reserve[empire] -= n
         _put(banners, region, empire, n)
     for region, empire, n in effects.kill:
-        require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
+        _known_region(state, region, rule)
         _take(banners, region, empire, n, "kill", rule)
         reserve[empire] += n
     for source, target, empire, n in effects.move:
         for region in (source, target):
-            require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
+            _known_region(state, region, rule)
         _take(banners, source, empire, n, "move", rule)
         _put(banners, target, empire, n)
     return banners, reserve
+
+
+def _known_region(state: GameState, region: str, rule: str) -> None:
+    require(region in state.board.regions, say("unknown region {name}", name=repr(region)), rule)
 
 
 def _put(banners: dict[str, dict[str, int]], region: str, empire: str, n: int) -> None:

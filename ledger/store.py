@@ -89,6 +89,13 @@ _Rows = list[tuple[int, str, bytes]]
 """A stream's rows as read: (version, topic, stored state)."""
 
 
+def _whole_stream(numbers: list[int], topics: list[str]) -> bool:
+    """Whether a game's rows, by their versions and topics, are whole: numbered 1, 2, 3... with no gap or repeat,
+    the first a game's start and no other (compared at C speed, as lists)."""
+    return (numbers == list(range(1, len(numbers) + 1)) and bool(topics) and topics[0] == GAME_CREATED
+            and GAME_CREATED not in topics[1:])
+
+
 class _Read(msgspec.Struct, frozen=True):
     facts: list[Any]
     """The facts read, or (Store.events) their events."""
@@ -619,7 +626,7 @@ class Store:
         """The game's events (as `events(name)`) and when its last one was stored, read together: what the catalog
         keeps of each game (the director's page lists it for 10,000 games without reading one)."""
         record = self._checked(name, None, True)
-        return record.facts, self._written(name, record)
+        return record.facts, self._written(name, record.last)
 
     def written_games(self, names: Sequence[str], chunk: int = 250) -> Iterator[tuple[str, list[Event], datetime]]:
         """`written_events` of many games, in their order: read `chunk` games at a time in one transaction (on
@@ -640,11 +647,12 @@ class Store:
                     # reads the game again if a writer appended while it was read)
                     record = self._checked(name, None, True) if states is None else self._decoded(name, states, True,
                                                                                                   shared)
-                yield name, record.facts, self._written(name, record)
+                yield name, record.facts, self._written(name, record.last)
 
-    def _written(self, name: str, record: _Read) -> datetime:
+    def _written(self, name: str, state: bytes) -> datetime:
+        """When the stored event `state` was stored, read without its fact; a time that is not one is damage."""
         try:
-            written = decode_timestamp(record.last)
+            written = decode_timestamp(state)
         except Exception:  # whatever damaged bytes make the decoder raise: said below as no time stored
             written = None
         if not isinstance(written, datetime):
@@ -699,10 +707,8 @@ class Store:
         if not stored:
             raise self._unknown(name)
         created = GAME_CREATED
-        numbers = [number for number, _, _ in stored]
-        topics = [topic for _, topic, _ in stored]
-        if numbers != list(range(1, len(stored) + 1)) or topics[0] != created or created in topics[1:]:
-            # compared whole at C speed above; found row by row here
+        if not _whole_stream([number for number, _, _ in stored], [topic for _, topic, _ in stored]):
+            # found row by row here
             for expected, (number, topic, _) in enumerate(stored, start=1):
                 if number != expected or (expected == 1) != (topic == created):
                     raise self._damaged(name, expected - 1, self._version(name), number)
@@ -837,15 +843,12 @@ class Store:
         start and no other. A stream that is not is left out, for the caller to read on its own (which names what
         is wrong with it)."""
         recorder = self._events.recorder
-        created = GAME_CREATED
         if self._postgres is not None or self._sqlite_recorder() is None:
             found = (self._postgres_many_rows(recorder, originators) if self._postgres is not None
                      else {key: ([number for number, _, _ in rows], [topic for _, topic, _ in rows],
                                  [state for _, _, state in rows])
                            for key in originators if (rows := self._rows(key, None))})
-            return {key: states for key, (numbers, topics, states) in found.items()
-                    if numbers == list(range(1, len(numbers) + 1)) and topics[0] == created
-                    and created not in topics[1:] and len(states) == len(numbers)}
+            return {key: states for key, (numbers, topics, states) in found.items() if _whole_stream(numbers, topics)}
         # On SQLite a statement per stream, in one transaction: each row's state and whether it is a game's start,
         # and its versions counted apart (by the index alone, another path than the rows' own). The rows' versions
         # and topics read one by one, or every row read by one statement with its stream's id to be grouped by it
@@ -857,7 +860,7 @@ class Store:
             cursor.row_factory = None
             for key in originators:
                 cursor.execute(f"SELECT state, topic = ? FROM {table} WHERE originator_id = ? "
-                               "ORDER BY originator_version", (created, key.hex))
+                               "ORDER BY originator_version", (GAME_CREATED, key.hex))
                 rows = cursor.fetchall()
                 cursor.execute(f"SELECT count(*), min(originator_version), max(originator_version) FROM {table} "
                                "WHERE originator_id = ?", (key.hex,))
@@ -1286,10 +1289,9 @@ class Store:
         check_name(name)
         with self._translated():
             last = self._events.recorder.select_events(game_id(name), desc=True, limit=1)
-            if not last:
-                raise self._unknown(name)
-            _records()  # its stored event is decoded as an eventsourcing domain event
-            return self._events.mapper.to_domain_event(last[0]).timestamp
+        if not last:
+            raise self._unknown(name)
+        return self._written(name, last[0].state)
 
     def side_stream(self, originator_id: UUID) -> Any | None:
         """An aggregate kept beside the games (a game's shared links: application/sharing.py), or None if the
