@@ -269,3 +269,30 @@ def test_a_timestamp_read_alone_is_the_one_a_whole_decoding_reads(data: bytes) -
     whole = _or_failed(lambda: MsgpackTranscoder().decode(data))
     if alone is not _FAILED and isinstance(whole, dict):
         assert alone == whole.get("timestamp") and type(alone) is type(whole.get("timestamp"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.text(max_size=40), st.text(max_size=12))
+def test_a_summary_written_by_msgspec_reads_back_as_typed_whatever_text_a_person_gave(title: str, seat: str) -> None:
+    """Fuzzed: the catalog writes each game's summaries as JSON with msgspec (Catalog.refresh); a title or a seat's
+    name of any text (quotes, backslashes, line and paragraph separators, NUL) reads back from the listing exactly
+    as the game's own metadata gives it, and as json.dumps would have written it."""
+    import json
+
+    from msgspec.json import encode
+
+    from whispers.ledger.meta import of_events
+    from whispers.projections.catalog import LISTED, Catalog, game_summary
+
+    started = rules.start("g", SOCIETIES[:2], SOCIETIES[0], load_ruleset("official"), load_board("standin"))
+    described = ev.GameDescribed({"title": title, "seats": {SOCIETIES[0]: seat}}, None)
+    with open_store("memory:") as store:
+        store.create("g", [started.to_fact(), described.to_fact()])
+        catalog = Catalog(store)
+        catalog.refresh()
+        listed = catalog.listing()["g"]
+        events = store.events("g")
+    assert listed["meta"] == of_events(events).to_json()
+    assert listed["meta"]["title"] == title and listed["meta"]["seats"] == {SOCIETIES[0]: seat}
+    summary = {key: game_summary("g", events)[key] for key in LISTED if key != "written"}
+    assert json.loads(encode(summary)) == json.loads(json.dumps(summary))
