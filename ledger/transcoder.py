@@ -2,11 +2,20 @@
 
 Facts are plain data. Richer values (every event's timezone-aware timestamp, and any UUID or Decimal) travel as
 msgpack extension types, as do ints beyond msgpack's 64 bits. Tuples come back as lists.
+
+Each state is stored compressed (`packed`): deflate with a preset dictionary of typical states
+(ledger/state-dictionary-N.zdict, written by tools/state_dictionary.py) takes a state of about 120 bytes to about
+22. A compressed state starts with 0xC1, the one byte msgpack never uses, then its dictionary's number; a state
+stored before (plain msgpack) is read as it is.
 """
 
+import hashlib
 import struct
+import zlib
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from functools import cache
+from pathlib import Path
 from typing import Any, Final, Union
 from uuid import UUID
 
@@ -22,6 +31,17 @@ EXT_DECIMAL: Final = 3
 EXT_BIGINT: Final = 4
 EXT_UTC_MICROSECONDS: Final = 5
 """Extension type codes. They are written into every stored record: never renumber them."""
+
+COMPRESSED: Final = 0xC1
+"""The first byte of a compressed state: msgpack never uses it, so no plain state starts with it."""
+DICTIONARIES: Final = {1: "39c9f5208480eae53ca17d55644a36ff2a8b067aac0daeb9a64ddf05878d66e6"}
+"""Each preset dictionary by number, with the sha256 of its bytes: rows compressed with one are read with exactly
+those bytes, so a dictionary is never changed, only another added (tools/state_dictionary.py)."""
+WRITTEN_WITH: Final = 1
+"""The dictionary new rows are compressed with."""
+MAX_STATE: Final = 64 * 1024 * 1024
+"""The most bytes a compressed state may expand to (the largest a board and ruleset need is a few hundred KB):
+damaged or hostile bytes that would expand further are refused, not expanded."""
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND: Final = timedelta(microseconds=1)
@@ -58,14 +78,71 @@ def _ext_hook(code: int, data: bytes) -> Any:
     raise ValueError(f"unknown msgpack extension type {code}")
 
 
+_LOADED: dict[int, bytes] = {}
+
+
+def _dictionary(number: int) -> bytes:
+    """Dictionary `number`'s bytes, loaded once and checked against its pinned hash."""
+    if number in _LOADED:
+        return _LOADED[number]
+    expected = DICTIONARIES.get(number)
+    if expected is None:
+        raise ValueError(f"it was compressed with dictionary {number}, which this whispers does not have (a newer "
+                         "whispers wrote it)")
+    try:
+        data = Path(__file__).with_name(f"state-dictionary-{number}.zdict").read_bytes()
+    except OSError as e:
+        raise ValueError(f"state-dictionary-{number}.zdict cannot be read ({e.strerror}): reinstall whispers") from None
+    if hashlib.sha256(data).hexdigest() != expected:
+        raise ValueError(f"state-dictionary-{number}.zdict is not the file it was: reinstall whispers")
+    _LOADED[number] = data
+    return data
+
+
+@cache
+def _compressor(number: int) -> Any:
+    """A deflate stream primed with the dictionary, copied for each state (priming costs three times a copy)."""
+    return zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, zdict=_dictionary(number))
+
+
+def packed(plain: bytes) -> bytes:
+    """A msgpack state as stored: compressed with the current dictionary, or as it is where that is no shorter."""
+    compressor = _compressor(WRITTEN_WITH).copy()
+    compressed = compressor.compress(plain) + compressor.flush()
+    return bytes((COMPRESSED, WRITTEN_WITH)) + compressed if len(compressed) + 2 < len(plain) else plain
+
+
+def unpacked(stored: bytes) -> bytes:
+    """The msgpack state of stored bytes (`packed`'s inverse); raises ValueError on bytes that do not expand whole
+    into at most MAX_STATE bytes. (Written for speed: a cold catalog expands every state of every game.)"""
+    if not stored or stored[0] != COMPRESSED:
+        return stored
+    if len(stored) < 2:
+        raise ValueError("a compressed state with no dictionary number")
+    expander = zlib.decompressobj(-15, zdict=_LOADED.get(stored[1]) or _dictionary(stored[1]))
+    try:
+        plain = expander.decompress(stored[2:], MAX_STATE)
+    except zlib.error as e:
+        raise ValueError(f"its compressed bytes are damaged ({e})") from None
+    if expander.unconsumed_tail or not expander.eof or expander.unused_data:
+        if expander.unconsumed_tail:
+            raise ValueError(f"its compressed bytes expand to more than {MAX_STATE} bytes")
+        raise ValueError("its compressed bytes are cut short or followed by others")
+    return plain
+
+
 class MsgpackTranscoder(Transcoder):
-    """Encodes stored event state as msgpack; decodes to mutable dicts and lists."""
+    """Encodes stored event state as compressed msgpack; decodes to mutable dicts and lists."""
 
     def encode(self, obj: Any) -> bytes:
+        return packed(self.encode_plain(obj))
+
+    def encode_plain(self, obj: Any) -> bytes:
+        """`encode` without the compression (what a dictionary is made of)."""
         return msgpack.packb(obj, default=_default, use_bin_type=True)
 
     def decode(self, data: bytes) -> Any:
-        return msgpack.unpackb(data, ext_hook=_ext_hook, raw=False, strict_map_key=False)
+        return msgpack.unpackb(unpacked(data), ext_hook=_ext_hook, raw=False, strict_map_key=False)
 
 
 def _fact_ext_hook(code: int, data: bytes) -> Any:
@@ -77,7 +154,8 @@ def _fact_ext_hook(code: int, data: bytes) -> Any:
 def decode_frozen(data: bytes) -> Any:
     """Decodes stored event state with its lists as tuples: immutable as they come, for events built from them.
     For a reader of the event's fact alone: its timestamp comes back None."""
-    return msgpack.unpackb(data, ext_hook=_fact_ext_hook, raw=False, strict_map_key=False, use_list=False)
+    return msgpack.unpackb(unpacked(data), ext_hook=_fact_ext_hook, raw=False, strict_map_key=False,
+                           use_list=False)
 
 
 class _Stored(msgspec.Struct, gc=False):
@@ -113,7 +191,7 @@ def decode_timestamp(state: bytes) -> Any:
     """The timestamp of a stored event's state (None if it holds none), its fact skipped undecoded: decoded whole,
     a game's last event (its final scoring) cost 160 thousand instructions for the date beside it. Raises on bytes
     that are not a stored state (whatever their damage makes the decoder raise)."""
-    return _STAMP.decode(state).timestamp
+    return _STAMP.decode(unpacked(state)).timestamp
 
 
 def decode_events(states: list[bytes]) -> list[Event] | None:
@@ -123,7 +201,11 @@ def decode_events(states: list[bytes]) -> list[Event] | None:
     is upcast, and one of the `_UNTYPED` read, as `from_frozen_fact` reads them. None when any row is not a
     current event as this whispers types it: the caller reads them the lenient way, which names the first one
     that is not an event at all."""
-    whole = b"\xdd" + len(states).to_bytes(4, "big") + b"".join(states)  # msgpack's array 32 of the rows as stored
+    try:
+        plain = [unpacked(state) for state in states]
+    except ValueError:
+        return None
+    whole = b"\xdd" + len(plain).to_bytes(4, "big") + b"".join(plain)  # msgpack's array 32 of the rows' states
     try:
         versions = _VERSIONS.decode(whole)
         events: list[Event] = [stored.fact for stored in _EVENTS.decode(whole)]
@@ -132,7 +214,7 @@ def decode_events(states: list[bytes]) -> list[Event] | None:
     for index in [index for index, (event, stored) in enumerate(zip(events, versions, strict=True))
                   if type(event) in _UNTYPED or stored.fact.class_version != event.class_version]:
         try:
-            events[index] = from_frozen_fact(decode_frozen(states[index])["fact"])
+            events[index] = from_frozen_fact(decode_frozen(plain[index])["fact"])
         except Exception:  # not an event after all: the lenient read says which and why
             return None
     return events

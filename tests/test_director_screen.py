@@ -141,14 +141,16 @@ def test_a_last_event_that_holds_no_time_is_named_as_damage_in_one_line(tmp_path
     from test_cli import invoke, refused
 
     from whispers.ledger.store import game_id
+    from whispers.ledger.transcoder import packed, unpacked
 
     url = tmp_path / "s.sqlite"
     recording.new(str(url), "g", ["raven", "spider"])
     db = sqlite3.connect(url)
     (state,) = db.execute("SELECT state FROM stored_events WHERE originator_id = ?", (game_id("g").hex,)).fetchone()
-    data = msgpack.unpackb(state, raw=False, strict_map_key=False, ext_hook=msgpack.ExtType)
+    data = msgpack.unpackb(unpacked(state), raw=False, strict_map_key=False, ext_hook=msgpack.ExtType)
     data["timestamp"] = "yesterday"
-    db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ?", (msgpack.packb(data), game_id("g").hex))
+    db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ?", (packed(msgpack.packb(data)),
+                                                                                game_id("g").hex))
     db.commit()
     db.close()
     refused(invoke(url, "games"), "game 'g': its last event holds no time it was stored")

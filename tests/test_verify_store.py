@@ -12,6 +12,7 @@ import msgpack
 from test_cli import invoke, ok, refused
 
 from whispers.ledger.store import game_id
+from whispers.ledger.transcoder import packed, unpacked
 
 GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 BUNDLED = ("official-2p", "official-4p", "revised-3p")
@@ -41,9 +42,9 @@ def rewrite(store: Path, game: str, version: int, change) -> None:
 
 def fact_changed(key: str, value: object):
     def change(state: bytes) -> bytes:
-        data = msgpack.unpackb(state, raw=False, strict_map_key=False, ext_hook=msgpack.ExtType)
+        data = msgpack.unpackb(unpacked(state), raw=False, strict_map_key=False, ext_hook=msgpack.ExtType)
         data["fact"][key] = value
-        return msgpack.packb(data, use_bin_type=True)
+        return packed(msgpack.packb(data, use_bin_type=True))
     return change
 
 
@@ -59,17 +60,18 @@ def test_every_game_is_verified_and_its_head_printed_as_verify_prints_it(tmp_pat
 
 
 def test_a_tampered_game_is_named_at_its_first_bad_event_and_the_others_still_stand(tmp_path: Path) -> None:
-    """A move rewritten in the database (no hash to fool: the store's own rows) and a row that is not msgpack: each
-    game named once, with why; the sound game's head still printed; exit status 2."""
+    """A move rewritten in the database (no hash to fool: the store's own rows) and a row whose compressed bytes are
+    damaged: each game named once, with why; the sound game's head still printed; exit status 2."""
     store = imported(tmp_path)
     sound = head_of(store, "revised-3p")
     rows = sqlite3.connect(store).execute(
         "SELECT originator_version, state FROM stored_events WHERE originator_id = ? ORDER BY originator_version",
         (game_id("official-2p").hex,)).fetchall()
-    deployed = next(v for v, s in rows if msgpack.unpackb(s, raw=False, strict_map_key=False,
+    deployed = next(v for v, s in rows if msgpack.unpackb(unpacked(s), raw=False, strict_map_key=False,
                                                           ext_hook=msgpack.ExtType)["fact"]["type"] == "AgentDeployed")
     rewrite(store, "official-2p", deployed, fact_changed("society", "serpent"))  # not a player of the game
-    rewrite(store, "official-4p", 7, lambda state: b"\xc1" + state[1:])  # 0xc1: never used by msgpack
+    # after the marker and the dictionary's number, a first deflate byte 0xff: a block of the reserved type 3
+    rewrite(store, "official-4p", 7, lambda state: state[:2] + b"\xff" + state[3:])
     result = invoke(store, "verify", "--all")
     assert result.exit_code == 2 and "Traceback" not in result.stdout + result.stderr
     assert result.stdout.splitlines() == [f"{sound}  revised-3p"]
