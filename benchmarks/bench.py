@@ -8,7 +8,8 @@ side of a ratio. The catalog's cold rebuild also prints its wall time (on stderr
 
 On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `test` database, when reachable):
 - append one move in process, beside a bare eventsourcing aggregate appending one event;
-- replay a complete 4-player game from the store, beside reading the same rows and msgpack-decoding them;
+- replay a complete 4-player game from the store, beside reading the same rows, expanding them (each is stored
+  deflated with a preset dictionary, ledger/transcoder.py) and msgpack-decoding them;
 - rebuild the catalog (every projection's summary) over N games (the median of three), and the incremental update
   after one more;
 - long input: the longest notation line allowed read beside shlex.split of it, and record files with 1,000 and
@@ -58,6 +59,7 @@ from whispers.ledger.notation import MAX_LINE, parse_line
 from whispers.ledger.recordfile import dumps
 from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.store import game_id, open_store
+from whispers.ledger.transcoder import unpacked
 from whispers.projections.catalog import PROJECTION, Catalog
 
 RULESETS = ("official", "advanced", "revised")
@@ -136,8 +138,8 @@ def append_move(url: str, runs: int) -> float:
 
 
 def replay(url: str, runs: int) -> tuple[float, float, float]:
-    """(whispers: load and fold a complete 4-player game, raw: the same rows read and msgpack-decoded, and the game
-    loaded at its head as `status`, `move` and `undo` load it: from its snapshot and the events after it)."""
+    """(whispers: load and fold a complete 4-player game, raw: the same rows read, expanded and msgpack-decoded, and
+    the game loaded at its head as `status`, `move` and `undo` load it: from its snapshot and the events after it)."""
     with open_store(url) as store:
         text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
         name = f"replay-{uuid4().hex[:8]}"
@@ -150,12 +152,12 @@ def replay(url: str, runs: int) -> tuple[float, float, float]:
         def raw() -> None:
             if path is None:
                 for stored in recorder.select_events(originator):
-                    msgpack.unpackb(stored.state, raw=False)
+                    msgpack.unpackb(unpacked(stored.state), raw=False)
                 return
-            db = sqlite3.connect(path)  # the floor the issue names: connect, select, decode
+            db = sqlite3.connect(path)  # the floor the issue names: connect, select, decode (the rows expanded first)
             for (state,) in db.execute("SELECT state FROM stored_events WHERE originator_id = ? "
                                        "ORDER BY originator_version", (originator.hex,)):
-                msgpack.unpackb(state, raw=False)
+                msgpack.unpackb(unpacked(state), raw=False)
             db.close()
 
         def ours() -> None:
