@@ -154,3 +154,14 @@ def test_a_last_event_that_holds_no_time_is_named_as_damage_in_one_line(tmp_path
     db.commit()
     db.close()
     refused(invoke(url, "games"), "game 'g': its last event holds no time it was stored")
+
+
+@pytest.mark.parametrize(("lang", "headings"), [
+    ("en", ["All games", "Games being played", "Games in setup", "Games over"]),
+    ("fr", ["Toutes les parties", "Parties en cours", "Parties en mise en place", "Parties terminées"])])
+def test_the_heading_says_which_games_a_tab_shows(lang: str, headings: list[str]) -> None:
+    """Under a state's tab the page says it shows the games of that state, not all of them, in the reader's language."""
+    client = TestClient(create_app(hall_of(1), DIRECTOR))
+    for state, heading in zip(["", "playing", "setup", "over"], headings, strict=True):
+        page = client.get(HALL, params={"state": state, "lang": lang} if state else {"lang": lang}).text
+        assert re.findall(r"<h1>(.*?)</h1>", page) == [heading], state
