@@ -45,8 +45,8 @@ def test_any_state_reads_back_as_it_was_written(data: object) -> None:
     assert plain[0] != COMPRESSED  # no msgpack state starts with the marker, so none is mistaken for compressed
     stored = t.encode({"timestamp": WHEN, "fact": data})
     assert unpacked(stored) == plain
-    assert t.decode(stored) == t.decode(plain) == {"timestamp": WHEN, "fact": t.decode(plain)["fact"]}
-    assert decode_timestamp(stored) == WHEN
+    assert t.decode(stored) == t.decode(plain)
+    assert decode_timestamp(stored) == t.decode(stored)["timestamp"] == WHEN
 
 
 def test_a_games_states_are_stored_in_a_fraction_of_their_msgpack() -> None:
@@ -55,7 +55,7 @@ def test_a_games_states_are_stored_in_a_fraction_of_their_msgpack() -> None:
     facts = small_game(3, "g")[1:]
     plain = [t.encode_plain({"timestamp": WHEN, "fact": fact}) for fact in facts]
     stored = [packed(state) for state in plain]
-    assert all(state[:2] == bytes((COMPRESSED, WRITTEN_WITH)) for state in stored if state != plain[0])
+    assert all(state[:2] == bytes((COMPRESSED, WRITTEN_WITH)) for state in stored)
     assert sum(map(len, stored)) * 3 < sum(map(len, plain))
     assert [unpacked(state) for state in stored] == plain
 

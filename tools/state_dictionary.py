@@ -2,7 +2,7 @@
 
 A stored event's msgpack state is about 120 bytes, mostly its field names and the names of empires, societies and
 regions that every game repeats; deflate alone cannot shrink so little, but deflate with a preset dictionary of
-such states (RFC 1951/1950's FDICT, zlib's `zdict`) stores it in about 15. This writes the dictionary: the
+such states (RFC 1950's FDICT, zlib's `zdict`) stores it in about 22. This writes the dictionary: the
 distinct states of random games (every shipped ruleset, two to four players, named draws and decree cards, some
 take-backs), each with one fixed timestamp. Each kind of event gives examples in proportion to its frequency to the
 power `SPREAD` (an attack, whose every state is another, still gets some), its most frequent example last, and the
