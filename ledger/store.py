@@ -12,37 +12,29 @@ import getpass
 import os
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID
 
 import msgspec
-from eventsourcing.application import Application
-from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
-from eventsourcing.persistence import (
-    InfrastructureFactory,
-    InterfaceError,
-    MapperDeserialisationError,
-    OperationalError,
-    PersistenceError,
-    RecordConflictError,
-    Transcoder,
-)
-from eventsourcing.utils import Environment, EnvType
 
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
 from whispers.ledger.events import Event, read_frozen_facts
 from whispers.ledger.streams import (
+    APPLICATION,
     CONTENT_CREATED,
     GAME_CREATED,
     GAME_RECORDED,
     NOTES_CREATED,
+    SQLITE_EVENTS,
     Fact,
     content_id,
     game_id,
@@ -50,6 +42,14 @@ from whispers.ledger.streams import (
 )
 from whispers.ledger.transcoder import MsgpackTranscoder, decode_events, decode_frozen, decode_timestamp
 from whispers.ledger.words import N_, no_such_event, say
+
+if TYPE_CHECKING:
+    from eventsourcing.domain import Aggregate
+
+    from whispers.ledger.eventstore import EventStore
+
+_STATES: Final = MsgpackTranscoder()
+"""Decodes a stored state as eventsourcing's mapper would (the same transcoder), for the store's own reads."""
 
 
 def _records() -> Any:
@@ -61,9 +61,13 @@ def _records() -> Any:
 
 
 def __getattr__(name: str) -> Any:
-    """`GameRecord` and `NotesRecord` are still found here, defined on first use."""
+    """`GameRecord`, `NotesRecord` and `EventStore` are still found here, defined on first use."""
     if name in ("GameRecord", "NotesRecord"):
         return getattr(_records(), name)
+    if name == "EventStore":
+        from whispers.ledger.eventstore import EventStore
+
+        return EventStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -101,30 +105,6 @@ class _Read(msgspec.Struct, frozen=True):
     """The facts read, or (Store.events) their events."""
     version: int
     last: bytes  # the last row's stored state, undecoded: its timestamp is when the game was last written
-
-
-class EventStore(Application[UUID]):
-    """The eventsourcing application behind a Store. Its name prefixes the PostgreSQL table names."""
-
-    name = "whispers"
-
-    def __init__(self, env: EnvType | None = None, postgres: _Postgres | None = None) -> None:
-        self._postgres = postgres
-        super().__init__(env=env)
-
-    def construct_factory(self, env: Environment) -> InfrastructureFactory:
-        factory = super().construct_factory(env)
-        if self._postgres is not None:
-            _bound_postgres(factory.datastore, self._postgres)  # type: ignore[attr-defined]
-        return factory
-
-    def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
-        # Only the settings open_store chose: a stray PERSISTENCE_MODULE, CIPHER_KEY, WHISPERS_SQLITE_DBNAME...
-        # in the user's environment must not redirect the store or change how it is encoded.
-        return Environment(name, dict(env or {}))
-
-    def construct_transcoder(self) -> Transcoder:
-        return MsgpackTranscoder()
 
 
 class _Postgres(msgspec.Struct, frozen=True):
@@ -313,7 +293,7 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
 
             digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
             conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
-            events_table = f"{pg.schema or 'public'}.{EventStore.name}_events"
+            events_table = f"{pg.schema or 'public'}.{APPLICATION}_events"
             row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [events_table]).fetchone()
             if row and row[0]:
                 env["CREATE_TABLE"] = "n"  # the tables are there: no DDL at every opening
@@ -333,6 +313,7 @@ def _bound_postgres(datastore: Any, pg: _Postgres) -> None:
     attempts get a connect timeout too, so a server that accepts and never answers cannot hold them (or the
     store's closing) indefinitely.
     """
+    from eventsourcing.persistence import OperationalError
     from psycopg_pool import PoolTimeout
 
     datastore.pool.kwargs["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT
@@ -461,18 +442,16 @@ class Store:
     def __init__(self, target: _Target) -> None:
         self.url = target.url
         self._postgres = target.postgres
-        self._driver_errors: tuple[type[BaseException], ...] = (
-            PersistenceError,
-            MapperDeserialisationError,
-            sqlite3.Error,
-            OriginatorIDError,  # a stream out of sequence, read by the library: a damaged store
-            OriginatorVersionError,
-        )
-        if target.postgres is not None:
-            import psycopg
-
-            self._driver_errors += (psycopg.Error,)
+        self._env = dict(target.env)
+        self._sqlite: str | None = (target.env["SQLITE_DBNAME"]
+                                    if target.env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite" else None)
+        """An SQLite store's file: its games are read with plain sqlite3 connections until something needs the
+        event store application (a write, the log's notifications), which is opened then (`_events`)."""
         self._app: EventStore | None = None
+        self._closed = False
+        self._opening = threading.Lock()
+        self._readers = threading.local()
+        self._reader_connections: list[sqlite3.Connection] = []
         self._index_checked = self._table_checked = False
         self._read_model_ready = False
         self._memory_db: sqlite3.Connection | None = None
@@ -483,17 +462,22 @@ class Store:
         """The content hashes this store is known to hold: a batch import does not ask again for every game."""
         with ExitStack() as opening:
             if target.postgres is not None:
-                env = dict(target.env)
-                opening.enter_context(_postgres_opening(target.postgres, target.url, env))
-            else:
-                env = target.env
+                opening.enter_context(_postgres_opening(target.postgres, target.url, self._env))
             with self._translated():
-                self._app = EventStore(env=env, postgres=target.postgres)
                 try:
+                    if self._sqlite is None or self._env["CREATE_TABLE"] != "n":
+                        self._open_event_store()  # PostgreSQL (under the opening's lock), memory, a new SQLite file
                     self._check_log()
                 except BaseException:
                     self.close()
                     raise
+
+    def _open_event_store(self) -> EventStore:
+        from whispers.ledger.eventstore import EventStore
+
+        pg = self._postgres
+        self._app = EventStore(env=self._env, bind=None if pg is None else partial(_bound_postgres, pg=pg))
+        return self._app
 
     def create(self, name: str, facts: list[Fact], notes: list[Fact] | None = None) -> int:
         """Records a new game with its first facts, and its notes if any, all in one save; returns its version."""
@@ -502,6 +486,8 @@ class Store:
             raise ValueError("a game starts with at least one fact")
         first, shared = _by_content(facts[0])
         ContentRecord = _records().ContentRecord
+        from eventsourcing.persistence import RecordConflictError
+
         with self._translated():
             for attempt in (1, 2):
                 saved = self._new_game(name, first, facts[1:], notes or [], shared)
@@ -554,7 +540,7 @@ class Store:
         return whole
 
     def _content(self, name: str, digest: str) -> Fact:
-        decode = self._events.mapper.transcoder.decode
+        decode = _STATES.decode
         state = self._contents.get(digest)
         if state is not None:
             return decode(state)["data"]
@@ -595,6 +581,8 @@ class Store:
             # above and the store's uniqueness of (game, version) are all the consistency an append needs.
             originator_id = game_id(name)
             GameRecord = _records().GameRecord
+            from eventsourcing.persistence import RecordConflictError
+
             timestamp: datetime = GameRecord.Recorded.create_timestamp()
             events = [
                 GameRecord.Recorded(
@@ -686,7 +674,7 @@ class Store:
         check_name(name)
         with self._translated():
             stored = self._events.recorder.select_events(game_id(name), gt=after, lte=upto)
-            decode = self._events.mapper.transcoder.decode
+            decode = _STATES.decode
             facts: list[Fact] = []
             for expected, item in enumerate(stored, start=after + 1):
                 if item.originator_version != expected:
@@ -716,7 +704,7 @@ class Store:
 
     def _decoded(self, name: str, states: list[bytes], events: bool, shared: dict[str, Fact] | None = None) -> _Read:
         """`_parsed` of a game's stored states, in order from its first, once its rows are found whole."""
-        plain = self._events.mapper.transcoder.decode
+        plain = _STATES.decode
         decode = decode_frozen if events else plain
         typed = decode_events(states[1:]) if events else None
         try:
@@ -727,9 +715,8 @@ class Store:
                 try:
                     (decode if expected > 1 else plain)(state)["fact"]
                 except Exception as e:
-                    raise MapperDeserialisationError(say("game {game}, event {n}: its stored bytes cannot be decoded "
-                                                         "({message})", game=repr(name), n=expected,
-                                                         message=_one_line(e))) from e
+                    raise self._unreadable(say("game {game}, event {n}: its stored bytes cannot be decoded "
+                                               "({message})", game=repr(name), n=expected, message=_one_line(e))) from e
             raise
         facts[0] = self._whole(name, facts[0], shared)
         if events:  # the first is read as from_fact reads it (its board and ruleset data as their files give them)
@@ -753,7 +740,7 @@ class Store:
                 or any(topic == GAME_CREATED for _, topic, _ in later)):
             return None
         try:
-            first = self._events.mapper.transcoder.decode(stored[0][2])["fact"]
+            first = _STATES.decode(stored[0][2])["fact"]
         except Exception:  # a damaged row: the whole read names it
             return None
         facts = decode_events([state for _, _, state in later])
@@ -782,20 +769,17 @@ class Store:
         """(version, topic, state) of a stream's events up to `version`, in order; with `since`, only the first
         event and those from `since` on. On SQLite, selected directly: eventsourcing's own select makes a UUID and
         a record object per row, which cost as much as decoding it."""
-        from eventsourcing.sqlite import SQLiteAggregateRecorder
-
-        recorder = self._events.recorder
         if self._postgres is not None:
-            return self._postgres_rows(recorder, originator, version, since)
-        if not isinstance(recorder, SQLiteAggregateRecorder):
+            return self._postgres_rows(self._events.recorder, originator, version, since)
+        if self._sqlite is None:
+            recorder = self._events.recorder
             if since is not None:
                 first = recorder.select_events(originator, lte=1)
                 later = recorder.select_events(originator, gt=max(since - 1, 1), lte=version)
                 return [(item.originator_version, item.topic, item.state) for item in [*first, *later]]
             return [(item.originator_version, item.topic, item.state)
                     for item in recorder.select_events(originator, lte=version)]
-        statement = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
-                     "WHERE originator_id = ? ")
+        statement = f"SELECT originator_version, topic, state FROM {SQLITE_EVENTS} WHERE originator_id = ? "
         params: list[Any] = [originator.hex]
         if version is not None:
             statement += "AND originator_version <= ? "
@@ -803,15 +787,14 @@ class Store:
         if since is not None:
             # the first event, then a range from `since`: two lookups of the key (with an OR, SQLite walks the
             # stream's every row, so a snapshot's tail cost as much as the whole record)
-            statement = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+            statement = (f"SELECT originator_version, topic, state FROM {SQLITE_EVENTS} "
                          f"WHERE originator_id = ? AND originator_version = 1 UNION ALL {statement}"
                          "AND originator_version >= ? AND originator_version > 1 ")
             params = [originator.hex, *params, since]
-        with recorder.datastore.transaction(commit=False) as cursor:
-            plain = cursor.sqlite_cursor
-            plain.row_factory = None  # tuples as they come: a sqlite3.Row per event, then a tuple of it, cost a third
-            plain.execute(statement + "ORDER BY originator_version", params)
-            return plain.fetchall()
+        # rows as tuples as they come: a sqlite3.Row per event, then a tuple of it, cost a third
+        with self._sqlite_reading() as cursor:
+            cursor.execute(statement + "ORDER BY originator_version", params)
+            return cursor.fetchall()
 
     @staticmethod
     def _postgres_rows(recorder: Any, originator: UUID, version: int | None, since: int | None = None
@@ -842,9 +825,8 @@ class Store:
         whole: numbered 1, 2, 3... with no gap to the last version the store says it holds, the first a game's
         start and no other. A stream that is not is left out, for the caller to read on its own (which names what
         is wrong with it)."""
-        recorder = self._events.recorder
-        if self._postgres is not None or self._sqlite_recorder() is None:
-            found = (self._postgres_many_rows(recorder, originators) if self._postgres is not None
+        if self._sqlite is None:
+            found = (self._postgres_many_rows(self._events.recorder, originators) if self._postgres is not None
                      else {key: ([number for number, _, _ in rows], [topic for _, topic, _ in rows],
                                  [state for _, _, state in rows])
                            for key in originators if (rows := self._rows(key, None))})
@@ -853,11 +835,9 @@ class Store:
         # and its versions counted apart (by the index alone, another path than the rows' own). The rows' versions
         # and topics read one by one, or every row read by one statement with its stream's id to be grouped by it
         # again, cost more than the decoding of the events.
-        table = recorder.events_table_name
+        table = SQLITE_EVENTS
         states: dict[UUID, list[bytes]] = {}
-        with recorder.datastore.transaction(commit=False) as transaction:
-            cursor = transaction.sqlite_cursor
-            cursor.row_factory = None
+        with self._sqlite_reading() as cursor:
             for key in originators:
                 cursor.execute(f"SELECT state, topic = ? FROM {table} WHERE originator_id = ? "
                                "ORDER BY originator_version", (GAME_CREATED, key.hex))
@@ -904,14 +884,10 @@ class Store:
         catch-up counted 10,000 games' index again, 28 ms, in the same command). With `whole`, once, before
         the log itself is scanned (the list of games, changes), the table is counted too: that reads every
         page, as the scan does anyway."""
-        from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-        recorder = self._events.recorder
-        if not isinstance(recorder, SQLiteApplicationRecorder) or (self._table_checked if whole
-                                                                      else self._index_checked):
+        if self._sqlite is None or (self._table_checked if whole else self._index_checked):
             return
         table = "(SELECT count(*) FROM stored_events NOT INDEXED)" if whole else "0"
-        with recorder.datastore.transaction(commit=False) as cursor:
+        with self._sqlite_reading() as cursor:
             cursor.execute(f"SELECT (SELECT count(*) FROM stored_events), (SELECT max(rowid) FROM stored_events), "
                            f"{table}")
             found, recorded, in_table = cursor.fetchone()
@@ -953,6 +929,8 @@ class Store:
         """Appends a note to the game's notes stream at its next version; returns how many notes it holds now."""
         check_name(name)
         NotesRecord = _records().NotesRecord
+        from eventsourcing.persistence import RecordConflictError
+
         with self._translated():
             self._version(name)  # the game must exist
             last = self._events.recorder.select_events(notes_id(name), desc=True, limit=1)
@@ -976,16 +954,23 @@ class Store:
         Each stored note is decoded on its own, so one that cannot be decoded (written by an older whispers)
         comes back as {"unreadable": why} in its place instead of making every note unreadable."""
         check_name(name)
-        _records()  # its stored notes are decoded as eventsourcing domain events
         with self._translated():
             self._version(name)
-            stored = self._events.recorder.select_events(notes_id(name))
+            stored = self._rows(notes_id(name), None)
+        if not stored:  # most games: read without the event store library
+            return []
+        from eventsourcing.persistence import StoredEvent
+
+        _records()  # its stored notes are decoded as eventsourcing domain events (upcast as their class says)
+        with self._translated():
+            mapper = self._events.mapper
         notes: list[Fact] = []
-        for item in stored:
-            if item.topic == NOTES_CREATED:
+        for version, topic, state in stored:
+            if topic == NOTES_CREATED:
                 continue
             try:
-                notes.append(self._events.mapper.to_domain_event(item).note)  # type: ignore[attr-defined]
+                item = StoredEvent(originator_id=notes_id(name), originator_version=version, topic=topic, state=state)
+                notes.append(mapper.to_domain_event(item).note)  # type: ignore[attr-defined]
             except Exception:  # whatever a stored byte makes the decoder raise
                 notes.append({"unreadable": "its stored bytes cannot be decoded"})
         return notes
@@ -1017,9 +1002,9 @@ class Store:
             # it are read (by rowid, and SQLite names a damaged page it meets there), and the index was counted at
             # opening: counting every page again cost a listing of 10,000 games 0.13 s for rows it does not read
             self._check_log(whole=not after)
-            recorder = self._events.recorder
-            if self._sqlite_recorder() is not None:
+            if self._sqlite is not None:
                 return self._sqlite_changed_games(after)
+            recorder = self._events.recorder
             if self._postgres is not None:
                 return self._postgres_changed_games(recorder, after)
             while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
@@ -1036,16 +1021,14 @@ class Store:
         (whose rowid says whether it was created since, and whose state holds its name). A catalog built afresh
         over 10,000 games made a notification object with a UUID for each of their two million events, then asked
         for each game's first event on its own."""
-        recorder = self._sqlite_recorder()
-        assert recorder is not None
-        table = recorder.events_table_name
-        decode = self._events.mapper.transcoder.decode
+        table = SQLITE_EVENTS
+        decode = _STATES.decode
         created_topic, recorded_topic = GAME_CREATED, GAME_RECORDED
         # after a position, the rows after it by their rowid: left to itself SQLite groups by walking the whole
         # (game, version) index, 0.23 s over 10,000 games for nothing new; from the start the index is cheaper
         source = f"{table} NOT INDEXED" if after else table
-        with recorder.datastore.transaction(commit=False) as cursor:
-            games = None if after else self._sqlite_every_game(cursor.sqlite_cursor, table)
+        with self._sqlite_reading() as cursor:
+            games = None if after else self._sqlite_every_game(cursor, table)
             if games is None:  # each game beside its first event, joined in the same statement
                 cursor.execute(
                     f"SELECT changed.originator_id, changed.last, created.rowid, created.topic, created.state FROM "
@@ -1101,7 +1084,7 @@ class Store:
         with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(statement, [after, [GAME_CREATED, GAME_RECORDED]])
             rows = cursor.fetchall()
-        decode = self._events.mapper.transcoder.decode
+        decode = _STATES.decode
         position = after
         changed: dict[str, int | None] = {}
         for row in rows:
@@ -1111,12 +1094,6 @@ class Store:
             created = row["notification_id"]
             changed[decode(bytes(row["state"]))["name"]] = created if created > after else None
         return position, changed
-
-    def _sqlite_recorder(self) -> Any:
-        from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-        recorder = self._events.recorder
-        return recorder if isinstance(recorder, SQLiteApplicationRecorder) else None
 
     def appended(self, after: int = 0, limit: int = 10_000) -> tuple[int, dict[str, tuple[int, int]]]:
         """Facts stored after position `after` of the log: (the last position read, {game: (its first and last
@@ -1227,9 +1204,23 @@ class Store:
     @contextmanager
     def _read_model(self, commit: bool) -> Iterator[tuple[Any, Any]]:
         """A cursor in a transaction on the store's database, and a function that fills in the read-model
-        tables' names and the driver's placeholder. The tables are made the first time they are missing."""
-        recorder = self._events.recorder
-        datastore = getattr(recorder, "datastore", None)
+        tables' names and the driver's placeholder. The tables are made the first time they are missing. On an
+        SQLite store, a read is a plain read transaction (`_sqlite_reading`): reading a snapshot or the catalog
+        opens no event store application, and no write transaction to look for the tables."""
+
+        def sql(statement: str) -> str:
+            return statement.format(t=f"{prefix}whispers_tracking", s=f"{prefix}whispers_summaries",
+                                    i=_LAST_MADE).replace("?", marker)
+
+        if self._sqlite is not None and not commit:
+            prefix, marker = "", "?"
+            with self._sqlite_reading() as cursor:
+                if self._read_model_ready or cursor.execute("SELECT count(*) FROM sqlite_master WHERE name = ?",
+                                                            (_LAST_MADE,)).fetchone()[0]:
+                    self._read_model_ready = True
+                    yield cursor, sql
+                    return
+        datastore = getattr(self._events.recorder, "datastore", None)
         if self._postgres is not None:
             prefix = f"{self._postgres.schema or 'public'}."
             marker = "%s"
@@ -1241,10 +1232,6 @@ class Store:
                     # in-memory store beside it is not bound to a thread either)
                     self._memory_db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
                 datastore = _PlainSQLite(self._memory_db)
-
-        def sql(statement: str) -> str:
-            return statement.format(t=f"{prefix}whispers_tracking", s=f"{prefix}whispers_summaries",
-                                    i=_LAST_MADE).replace("?", marker)
 
         if not self._read_model_ready:
             with datastore.transaction(commit=True) as cursor:
@@ -1307,6 +1294,8 @@ class Store:
     def save_side_stream(self, aggregate: Aggregate) -> None:
         """Saves the new events of an aggregate kept beside the games (GameMovedOn if another writer saved one
         at the same version first)."""
+        from eventsourcing.persistence import RecordConflictError
+
         with self._translated():
             try:
                 self._events.save(aggregate)
@@ -1326,9 +1315,14 @@ class Store:
                               game=str(game), store=self.url))
 
     def close(self) -> None:
+        self._closed = True
         if self._app is not None:
             self._app.close()
             self._app = None
+        with self._opening:
+            for db in self._reader_connections:
+                db.close()
+            self._reader_connections.clear()
         if self._memory_db is not None:
             self._memory_db.close()
             self._memory_db = None
@@ -1343,11 +1337,53 @@ class Store:
 
     @property
     def _events(self) -> EventStore:
-        if self._app is None:
+        """The event store application, opened the first time it is needed."""
+        if self._closed:
             raise StoreError(say("the store {store} is closed", store=self.url))
+        if self._app is None:
+            with self._opening, self._translated():  # two threads of a server asking at once open one
+                if self._app is None:
+                    self._open_event_store()
+        assert self._app is not None
         return self._app
 
+    @contextmanager
+    def _sqlite_reading(self) -> Iterator[sqlite3.Cursor]:
+        """A cursor (rows as tuples) in a read transaction on an SQLite store: on the event store's connections
+        once it is open, else on a plain connection of this thread's own. A command that only reads games never
+        imports eventsourcing (a sixth of `status`)."""
+        if self._closed:
+            raise StoreError(say("the store {store} is closed", store=self.url))
+        if self._app is not None:
+            with self._app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+                plain = cursor.sqlite_cursor
+                plain.row_factory = None
+                yield plain
+            return
+        assert self._sqlite is not None
+        db = getattr(self._readers, "db", None)
+        if db is None:
+            db = sqlite3.connect(self._sqlite, timeout=SQLITE_LOCK_TIMEOUT, isolation_level=None,
+                                 check_same_thread=False)
+            self._readers.db = db
+            with self._opening:
+                self._reader_connections.append(db)
+        cursor = db.cursor()
+        cursor.execute("BEGIN")
+        try:
+            yield cursor
+        finally:
+            db.execute("ROLLBACK")
+
     def _version(self, name: str) -> int:
+        if self._sqlite is not None:
+            with self._sqlite_reading() as cursor:
+                cursor.execute(f"SELECT max(originator_version) FROM {SQLITE_EVENTS} WHERE originator_id = ?",
+                               (game_id(name).hex,))
+                (version,) = cursor.fetchone()
+            if version is None:
+                raise self._unknown(name)
+            return int(version)
         last = self._events.recorder.select_events(game_id(name), desc=True, limit=1)
         if not last:
             raise self._unknown(name)
@@ -1363,10 +1399,36 @@ class Store:
             yield
         except StoreError:
             raise
-        except self._driver_errors as e:
+        except self._driver_errors() as e:
             raise self._store_error(e) from e
 
+    def _driver_errors(self) -> tuple[type[BaseException], ...]:
+        """What the database driver and the event store library raise: the library's imported only when an error
+        is on its way out (a command that only read an SQLite store never imported it)."""
+        from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+        from eventsourcing.persistence import MapperDeserialisationError, PersistenceError
+
+        errors: tuple[type[BaseException], ...] = (
+            PersistenceError,
+            MapperDeserialisationError,
+            sqlite3.Error,
+            OriginatorIDError,  # a stream out of sequence, read by the library: a damaged store
+            OriginatorVersionError,
+        )
+        if self._postgres is not None:
+            import psycopg
+
+            errors += (psycopg.Error,)
+        return errors
+
+    def _unreadable(self, message: str) -> StoreError:
+        return StoreError(say("a stored event in {store} cannot be read: {message}", store=self.url,
+                              message=_one_line(message)))
+
     def _store_error(self, error: BaseException) -> StoreError:
+        from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+        from eventsourcing.persistence import InterfaceError, MapperDeserialisationError, OperationalError
+
         message = _one_line(error)
         if "database is locked" in message or "lock timeout" in message:
             return StoreError(say("the store is locked by another process: {store}", store=self.url))
@@ -1375,8 +1437,7 @@ class Store:
         if "malformed" in message or isinstance(error, OriginatorIDError | OriginatorVersionError):
             return StoreError(say("the store {store} is damaged: {message}", store=self.url, message=message))
         if isinstance(error, MapperDeserialisationError):
-            return StoreError(say("a stored event in {store} cannot be read: {message}", store=self.url,
-                                  message=message))
+            return self._unreadable(message)
         if self._postgres is not None and isinstance(error, OperationalError | InterfaceError):
             return StoreError(say("cannot reach PostgreSQL at {where}: {message}",
                                   where=f"{self._postgres.host}:{self._postgres.port}", message=message))

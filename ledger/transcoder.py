@@ -21,7 +21,6 @@ from uuid import UUID
 
 import msgpack
 import msgspec
-from eventsourcing.persistence import Transcoder
 
 from whispers.ledger.events import EVENT_TYPES, Event, from_frozen_fact
 
@@ -131,8 +130,10 @@ def unpacked(stored: bytes) -> bytes:
     return plain
 
 
-class MsgpackTranscoder(Transcoder):
-    """Encodes stored event state as compressed msgpack; decodes to mutable dicts and lists."""
+class MsgpackTranscoder:
+    """Encodes stored event state as compressed msgpack; decodes to mutable dicts and lists. eventsourcing's Mapper
+    calls it (ledger/eventstore.py registers it as the library's Transcoder); the store's own reads call it too,
+    without importing the library."""
 
     def encode(self, obj: Any) -> bytes:
         return packed(self.encode_plain(obj))

@@ -296,3 +296,28 @@ def test_a_summary_written_by_msgspec_reads_back_as_typed_whatever_text_a_person
     assert listed["meta"]["title"] == title and listed["meta"]["seats"] == {SOCIETIES[0]: seat}
     summary = {key: game_summary("g", events)[key] for key in LISTED if key != "written"}
     assert json.loads(encode(summary)) == json.loads(json.dumps(summary))
+
+
+def test_an_sqlite_store_is_read_from_many_threads_then_written_and_read_again(tmp_path: Path) -> None:
+    """Until something needs the event store library, an SQLite store's games are read with plain sqlite3, one
+    connection per thread (a server answers from several over one open store): each thread reads what was written,
+    a write opens the library and is read at once, and a closed store refuses reads in one line."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = str(tmp_path / "store.sqlite")
+    games = {f"g{i}": small_game(i, f"g{i}") for i in range(4)}
+    with open_store(path) as store:
+        for name, facts in games.items():
+            store.create(name, facts)
+    store = open_store(path)
+    with ThreadPoolExecutor(8) as pool:
+        read = list(pool.map(lambda n: (f"g{n % 4}", store.facts(f"g{n % 4}")), range(64)))
+    assert all(facts == games[name] for name, facts in read)
+    more = {"type": "PhaseStarted", "round": 9, "phase": "deploy"}
+    store.append("g0", len(games["g0"]), [more])
+    assert store.facts("g0") == [*games["g0"], more] and store.version("g0") == len(games["g0"]) + 1
+    with ThreadPoolExecutor(4) as pool:
+        assert all(facts[-1] == more for facts in pool.map(lambda _: store.facts("g0"), range(8)))
+    store.close()
+    with pytest.raises(StoreError, match="is closed"):
+        store.facts("g1")

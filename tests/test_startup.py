@@ -87,3 +87,24 @@ def test_status_imports_no_renderer_and_no_postgres_driver(store: Path, extra: t
     renderers = {"graphviz", "psycopg", "psycopg_pool", "matplotlib", "prompt_toolkit"}
     heavy = packages(imported(store, "status", "light", *extra)) & (renderers | ({"rich"} if extra else set()))
     assert not heavy, f"whispers status imports {sorted(heavy)}"
+
+
+@pytest.mark.parametrize("command", [("status", "light"), ("status", "light", "--json"), ("log", "light")])
+def test_a_command_that_only_reads_an_sqlite_store_never_imports_eventsourcing(store: Path,
+                                                                                command: tuple[str, ...]) -> None:
+    """Issue 12: import only what a command needs. The games are read with plain sqlite3 (a sixth of status's
+    start-up was importing the event store library it did not use); a write opens the library when it needs it."""
+    imported(store, *command)  # the first status keeps the game's snapshot: that write is measured apart below
+    assert "eventsourcing" not in packages(imported(store, *command)), command
+
+
+def test_a_write_opens_the_event_store_library_when_it_needs_it(tmp_path: Path) -> None:
+    """As do the notes of a game that has some (decoded as the library's domain events, upcast as their class
+    says): a game without notes is read without it."""
+    path = tmp_path / "whispers.sqlite"
+    notation = tmp_path / "light.txt"
+    notation.write_text(GAME, encoding="utf-8")
+    assert "eventsourcing" in packages(imported(path, "import", str(notation)))
+    assert "eventsourcing" not in packages(imported(path, "notes", "light"))
+    assert "eventsourcing" in packages(imported(path, "annotate", "light", "3", "a note"))
+    assert "eventsourcing" in packages(imported(path, "notes", "light"))
