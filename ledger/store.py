@@ -376,6 +376,15 @@ def _values(row: Any) -> tuple[Any, ...]:
     return tuple(row.values()) if isinstance(row, dict) else tuple(row)
 
 
+def _fingerprint(position: int, originator: UUID, version: int, topic: str, state: bytes) -> str:
+    """`Store.fingerprint` of the event stored at `position`."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{position}:{originator}:{version}:{topic}:".encode())
+    digest.update(state)
+    return digest.hexdigest()
+
+
 def _changed(cursor: Any) -> int:
     count = getattr(cursor, "rowcount", None)
     if count is None or count < 0:
@@ -1259,16 +1268,20 @@ class Store:
         same place holds other events, with other timestamps, at the same positions."""
         if position < 1:
             return None
+        if self._sqlite is not None:  # the log's position is the row's rowid (as eventsourcing numbers it there)
+            with self._translated(), self._sqlite_reading() as cursor:
+                row = cursor.execute(f"SELECT originator_id, originator_version, topic, state FROM {SQLITE_EVENTS} "
+                                     "WHERE rowid = ?", (position,)).fetchone()
+            if row is None:
+                return None
+            originator, version, topic, state = row
+            return _fingerprint(position, UUID(originator), version, topic, state)
         with self._translated():
             found = self._events.recorder.select_notifications(position, 1, stop=position)
         if not found or found[0].id != position:
             return None
         n = found[0]
-        import hashlib
-
-        digest = hashlib.sha256(f"{position}:{n.originator_id}:{n.originator_version}:{n.topic}:".encode())
-        digest.update(n.state)
-        return digest.hexdigest()
+        return _fingerprint(position, n.originator_id, n.originator_version, n.topic, n.state)
 
     def last_written(self, name: str) -> datetime:
         """When the game's last fact was stored (UTC, by the clock of the machine that stored it): the director's

@@ -321,3 +321,19 @@ def test_an_sqlite_store_is_read_from_many_threads_then_written_and_read_again(t
     store.close()
     with pytest.raises(StoreError, match="is closed"):
         store.facts("g1")
+
+
+def test_an_sqlite_stores_fingerprint_read_directly_is_the_one_the_library_reads(tmp_path: Path) -> None:
+    """The catalog proves its store is the one it read by the fingerprint of an event at a log position: read with
+    plain sqlite3 (so that `games` imports no event store library), it is the digest of the very notification the
+    library reads at that position, and there is none past the log's end."""
+    import hashlib
+
+    with open_store(str(tmp_path / "store.sqlite")) as store:
+        store.create("g", small_game(2, "g"))
+        for position in (1, 2, store.head()):
+            n = store._events.recorder.select_notifications(position, 1, stop=position)[0]
+            digest = hashlib.sha256(f"{n.id}:{n.originator_id}:{n.originator_version}:{n.topic}:".encode())
+            digest.update(n.state)
+            assert store.fingerprint(position) == digest.hexdigest()
+        assert store.fingerprint(store.head() + 1) is None and store.fingerprint(0) is None
