@@ -1351,8 +1351,7 @@ class Store:
     @property
     def _events(self) -> EventStore:
         """The event store application, opened the first time it is needed."""
-        if self._closed:
-            raise StoreError(say("the store {store} is closed", store=self.url))
+        self._refuse_closed()
         if self._app is None:
             with self._opening, self._translated():  # two threads of a server asking at once open one
                 if self._app is None:
@@ -1360,13 +1359,16 @@ class Store:
         assert self._app is not None
         return self._app
 
+    def _refuse_closed(self) -> None:
+        if self._closed:
+            raise StoreError(say("the store {store} is closed", store=self.url))
+
     @contextmanager
     def _sqlite_reading(self) -> Iterator[sqlite3.Cursor]:
         """A cursor (rows as tuples) in a read transaction on an SQLite store: on the event store's connections
         once it is open, else on a plain connection of this thread's own. A command that only reads games never
         imports eventsourcing (a sixth of `status`)."""
-        if self._closed:
-            raise StoreError(say("the store {store} is closed", store=self.url))
+        self._refuse_closed()
         if self._app is not None:
             with self._app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
                 plain = cursor.sqlite_cursor
@@ -1381,12 +1383,8 @@ class Store:
             self._readers.db = db
             with self._opening:
                 self._reader_connections.append(db)
-        cursor = db.cursor()
-        cursor.execute("BEGIN")
-        try:
+        with _PlainSQLite(db).transaction(commit=False) as cursor:
             yield cursor
-        finally:
-            db.execute("ROLLBACK")
 
     def _version(self, name: str) -> int:
         if self._sqlite is not None:
