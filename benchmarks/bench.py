@@ -51,7 +51,7 @@ import msgpack
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
-from whispers.ledger import randomgame
+from whispers.ledger import randomgame, sqlite_layout
 from whispers.ledger.board_files import load_board
 from whispers.ledger.game import head, import_lines, import_record, load, record
 from whispers.ledger.names import SOCIETIES
@@ -155,8 +155,8 @@ def replay(url: str, runs: int) -> tuple[float, float, float]:
                     msgpack.unpackb(unpacked(stored.state), raw=False)
                 return
             db = sqlite3.connect(path)  # the floor the issue names: connect, select, decode (the rows expanded first)
-            for (state,) in db.execute("SELECT state FROM stored_events WHERE originator_id = ? "
-                                       "ORDER BY originator_version", (originator.hex,)):
+            for (state,) in db.execute("SELECT state FROM whispers_events WHERE stream = ? ORDER BY version",
+                                       (sqlite_layout.stream_of(originator),)):
                 msgpack.unpackb(unpacked(state), raw=False)
             db.close()
 

@@ -26,15 +26,16 @@ from uuid import UUID
 
 import msgspec
 
+from whispers.ledger import sqlite_layout
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
 from whispers.ledger.events import Event, read_frozen_facts
+from whispers.ledger.sqlite_layout import EVENTS, LOG, STREAMS, TOPICS, stream_of
 from whispers.ledger.streams import (
     APPLICATION,
     CONTENT_CREATED,
     GAME_CREATED,
     GAME_RECORDED,
     NOTES_CREATED,
-    SQLITE_EVENTS,
     Fact,
     content_id,
     game_id,
@@ -169,6 +170,7 @@ def _resolve(url: str | None) -> _Target:
 def _sqlite(path: Path) -> _Target:
     env = {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "APPLICATION_RECORDER_TOPIC": "whispers.ledger.sqlite_recorder:CompactSQLiteRecorder",
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": str(SQLITE_LOCK_TIMEOUT),
         # No table-creation statements (and their write transaction) at every opening: only for a new store.
@@ -179,18 +181,29 @@ def _sqlite(path: Path) -> _Target:
 
 def _sqlite_has_events(path: Path) -> bool:
     """Whether the file is an SQLite database that holds the events table already (anything else: let the
-    event store's own opening create it, or fail with its reason)."""
+    event store's own opening create it, or fail with its reason). A store in eventsourcing's own layout, written
+    by an earlier whispers, is migrated to ours first (ledger/sqlite_layout.py)."""
     try:
         if not path.is_file() or path.stat().st_size == 0:
             return False
-        db = sqlite3.connect(str(path), timeout=SQLITE_LOCK_TIMEOUT)
+        db = sqlite3.connect(str(path), timeout=SQLITE_LOCK_TIMEOUT, isolation_level=None)
         try:
-            return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stored_events'"
-                              ).fetchone() is not None
+            found = sqlite_layout.tables(db)
         finally:
             db.close()
     except (OSError, sqlite3.Error):
         return False
+    if sqlite_layout.OLD_EVENTS in found:
+        try:
+            db = sqlite3.connect(str(path), timeout=SQLITE_LOCK_TIMEOUT, isolation_level=None)
+            try:
+                sqlite_layout.migrate(db)
+            finally:
+                db.close()
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(say("cannot bring the store {store} to this version's layout: {message}",
+                                 store=str(path), message=_one_line(e))) from None
+    return bool(found)
 
 
 def _postgres(url: str) -> _Target:
@@ -788,21 +801,21 @@ class Store:
                 return [(item.originator_version, item.topic, item.state) for item in [*first, *later]]
             return [(item.originator_version, item.topic, item.state)
                     for item in recorder.select_events(originator, lte=version)]
-        statement = f"SELECT originator_version, topic, state FROM {SQLITE_EVENTS} WHERE originator_id = ? "
-        params: list[Any] = [originator.hex]
+        stream = stream_of(originator)
+        statement = f"SELECT version, topic, state FROM {LOG} WHERE stream = ? "
+        params: list[Any] = [stream]
         if version is not None:
-            statement += "AND originator_version <= ? "
+            statement += "AND version <= ? "
             params.append(version)
         if since is not None:
             # the first event, then a range from `since`: two lookups of the key (with an OR, SQLite walks the
             # stream's every row, so a snapshot's tail cost as much as the whole record)
-            statement = (f"SELECT originator_version, topic, state FROM {SQLITE_EVENTS} "
-                         f"WHERE originator_id = ? AND originator_version = 1 UNION ALL {statement}"
-                         "AND originator_version >= ? AND originator_version > 1 ")
-            params = [originator.hex, *params, since]
+            statement = (f"SELECT version, topic, state FROM {LOG} WHERE stream = ? AND version = 1 "
+                         f"UNION ALL {statement}AND version >= ? AND version > 1 ")
+            params = [stream, *params, since]
         # rows as tuples as they come: a sqlite3.Row per event, then a tuple of it, cost a third
         with self._sqlite_reading() as cursor:
-            cursor.execute(statement + "ORDER BY originator_version", params)
+            cursor.execute(statement + "ORDER BY version", params)
             return cursor.fetchall()
 
     @staticmethod
@@ -844,15 +857,15 @@ class Store:
         # and its versions counted apart (by the index alone, another path than the rows' own). The rows' versions
         # and topics read one by one, or every row read by one statement with its stream's id to be grouped by it
         # again, cost more than the decoding of the events.
-        table = SQLITE_EVENTS
         states: dict[UUID, list[bytes]] = {}
         with self._sqlite_reading() as cursor:
             for key in originators:
-                cursor.execute(f"SELECT state, topic = ? FROM {table} WHERE originator_id = ? "
-                               "ORDER BY originator_version", (GAME_CREATED, key.hex))
+                stream = stream_of(key)
+                cursor.execute(f"SELECT state, topic = ? FROM {LOG} WHERE stream = ? ORDER BY version",
+                               (GAME_CREATED, stream))
                 rows = cursor.fetchall()
-                cursor.execute(f"SELECT count(*), min(originator_version), max(originator_version) FROM {table} "
-                               "WHERE originator_id = ?", (key.hex,))
+                cursor.execute(f"SELECT count(*), min(version), max(version) FROM {EVENTS} WHERE stream = ?",
+                               (stream,))
                 count, low, high = cursor.fetchone()
                 starts = [start for _, start in rows]
                 if rows and count == high == len(rows) and low == 1 and starts[0] == 1 and 1 not in starts[1:]:
@@ -895,16 +908,30 @@ class Store:
         page, as the scan does anyway."""
         if self._sqlite is None or (self._table_checked if whole else self._index_checked):
             return
-        table = "(SELECT count(*) FROM stored_events NOT INDEXED)" if whole else "0"
         with self._sqlite_reading() as cursor:
-            cursor.execute(f"SELECT (SELECT count(*) FROM stored_events), (SELECT max(rowid) FROM stored_events), "
-                           f"{table}")
-            found, recorded, in_table = cursor.fetchone()
-        if whole and in_table != found:
-            found = in_table
-        if found != (recorded or 0):
-            raise StoreError(say("the store {store} is damaged: its log runs to event {recorded} but {found} are found",
-                                 store=self.url, recorded=recorded, found=found))
+            # the topics' table numbers its rows 1, 2, 3... too, and holds nothing but topics: a damaged page there
+            # would make events name a topic that is not found, or another (a stream's row is checked as it is read:
+            # it holds its own number, in its id's first bytes)
+            cursor.execute(f"SELECT count(*) FROM {TOPICS} NOT INDEXED WHERE typeof(topic) != 'text' "
+                           "OR topic NOT LIKE '%_:_%'")
+            if cursor.fetchone()[0]:
+                raise StoreError(say("the store {store} is damaged: its table {table} holds rows that are not "
+                                     "topics", store=self.url, table=TOPICS))
+            for table, key in ((EVENTS, "position"), (TOPICS, "id")):
+                whole_table = f"(SELECT count(*) FROM {table} NOT INDEXED)" if whole else "NULL"
+                cursor.execute(f"SELECT (SELECT count(*) FROM {table}), (SELECT max({key}) FROM {table}), "
+                               f"{whole_table}")
+                found, recorded, in_table = cursor.fetchone()
+                if whole and in_table != found:
+                    found = in_table
+                if found == (recorded or 0):
+                    continue
+                if table == EVENTS:
+                    raise StoreError(say("the store {store} is damaged: its log runs to event {recorded} but {found} "
+                                         "are found", store=self.url, recorded=recorded, found=found))
+                raise StoreError(say("the store {store} is damaged: its table {table} runs to row {recorded} but "
+                                     "{found} are found", store=self.url, table=table, recorded=recorded,
+                                     found=found))
         self._index_checked = True
         self._table_checked = self._table_checked or whole
 
@@ -1030,32 +1057,33 @@ class Store:
         (whose rowid says whether it was created since, and whose state holds its name). A catalog built afresh
         over 10,000 games made a notification object with a UUID for each of their two million events, then asked
         for each game's first event on its own."""
-        table = SQLITE_EVENTS
         decode = _STATES.decode
         created_topic, recorded_topic = GAME_CREATED, GAME_RECORDED
-        # after a position, the rows after it by their rowid: left to itself SQLite groups by walking the whole
+        # after a position, the rows after it by their position: left to itself SQLite groups by walking the whole
         # (game, version) index, 0.23 s over 10,000 games for nothing new; from the start the index is cheaper
-        source = f"{table} NOT INDEXED" if after else table
+        source = f"{EVENTS} NOT INDEXED" if after else EVENTS
         with self._sqlite_reading() as cursor:
-            games = None if after else self._sqlite_every_game(cursor, table)
+            games = None if after else self._sqlite_every_game(cursor)
             if games is None:  # each game beside its first event, joined in the same statement
                 cursor.execute(
-                    f"SELECT changed.originator_id, changed.last, created.rowid, created.topic, created.state FROM "
-                    f"(SELECT originator_id, min(rowid) AS first, max(rowid) AS last FROM {source} WHERE rowid > ? "
-                    f"AND topic IN (?, ?) GROUP BY originator_id) AS changed LEFT JOIN {table} AS created "
-                    "ON created.originator_id = changed.originator_id AND created.originator_version = 1 "
-                    "ORDER BY changed.first", (after, created_topic, recorded_topic))
+                    f"SELECT changed.stream, s.originator, changed.last, created.position, t.topic, created.state FROM "
+                    f"(SELECT stream, min(position) AS first, max(position) AS last FROM {source} "
+                    f"WHERE position > ? AND topic IN (SELECT id FROM {TOPICS} WHERE topic IN (?, ?)) "
+                    f"GROUP BY stream) AS changed LEFT JOIN {STREAMS} AS s ON s.id = changed.stream "
+                    f"LEFT JOIN {EVENTS} AS created ON created.stream = changed.stream AND created.version = 1 "
+                    f"LEFT JOIN {TOPICS} AS t ON t.id = created.topic ORDER BY changed.first",
+                    (after, created_topic, recorded_topic))
                 games = [tuple(_values(row)) for row in cursor.fetchall()]
-        position = max([after, *(last for _, last, _, _, _ in games)])
+        position = max([after, *(last for _, _, last, _, _, _ in games)])
         changed: dict[str, int | None] = {}
-        for game, _, rowid, topic, state in games:
+        for stream, game, _, created, topic, state in games:
             if topic != created_topic:  # no first event (or another stream's) under the game's id
-                raise self._no_first_event(UUID(game))
-            changed[decode(state)["name"]] = rowid if rowid > after else None
+                raise self._no_first_event(self._uuid(stream, game))
+            changed[decode(state)["name"]] = created if created > after else None
         return position, changed
 
     @staticmethod
-    def _sqlite_every_game(cursor: sqlite3.Cursor, table: str) -> list[tuple[str, int, int, str, bytes]] | None:
+    def _sqlite_every_game(cursor: sqlite3.Cursor) -> list[tuple[int, bytes, int, int, str, bytes]] | None:
         """`_sqlite_changed_games` from the start of the log: every game's first event, in the order the games were
         created, in one pass over the table; grouping every event by its game (and reading each event's topic
         through the index) cost a cold catalog a tenth of its time. Each game's `last` is given as the log's last
@@ -1063,17 +1091,18 @@ class Store:
         first event or a game's first is not a game's start: damage."""
         created_topic, recorded_topic = GAME_CREATED, GAME_RECORDED
         cursor.row_factory = None
-        cursor.execute(f"SELECT originator_id, rowid, topic, state FROM {table} WHERE originator_version = 1 "
-                       "ORDER BY rowid")
+        cursor.execute(f"SELECT stream, originator, position, topic, state FROM {LOG} WHERE version = 1 "
+                       "ORDER BY position")
         firsts = cursor.fetchall()
-        cursor.execute(f"SELECT count(DISTINCT originator_id) FROM {table}")
-        if cursor.fetchone()[0] != len(firsts) or any(topic == recorded_topic for _, _, topic, _ in firsts):
+        cursor.execute(f"SELECT count(DISTINCT stream) FROM {EVENTS}")
+        if cursor.fetchone()[0] != len(firsts) or any(topic == recorded_topic for _, _, _, topic, _ in firsts):
             return None
-        cursor.execute(f"SELECT rowid FROM {table} WHERE topic IN (?, ?) ORDER BY rowid DESC LIMIT 1",
+        cursor.execute(f"SELECT position FROM {LOG} WHERE topic IN (?, ?) ORDER BY position DESC LIMIT 1",
                        (created_topic, recorded_topic))
         row = cursor.fetchone()
         last = 0 if row is None else int(row[0])
-        return [(game, last, rowid, topic, state) for game, rowid, topic, state in firsts if topic == created_topic]
+        return [(stream, game, last, position, topic, state) for stream, game, position, topic, state in firsts
+                if topic == created_topic]
 
     def _postgres_changed_games(self, recorder: Any, after: int) -> tuple[int, dict[str, int | None]]:
         """`changed_games` on PostgreSQL in one statement: the games with facts after `after` grouped by the server,
@@ -1270,12 +1299,12 @@ class Store:
             return None
         if self._sqlite is not None:  # the log's position is the row's rowid (as eventsourcing numbers it there)
             with self._translated(), self._sqlite_reading() as cursor:
-                row = cursor.execute(f"SELECT originator_id, originator_version, topic, state FROM {SQLITE_EVENTS} "
-                                     "WHERE rowid = ?", (position,)).fetchone()
+                row = cursor.execute(f"SELECT stream, originator, version, topic, state FROM {LOG} WHERE position = ?",
+                                 (position,)).fetchone()
             if row is None:
                 return None
-            originator, version, topic, state = row
-            return _fingerprint(position, UUID(originator), version, topic, state)
+            stream, originator, version, topic, state = row
+            return _fingerprint(position, self._uuid(stream, originator), version, topic, state)
         with self._translated():
             found = self._events.recorder.select_notifications(position, 1, stop=position)
         if not found or found[0].id != position:
@@ -1389,8 +1418,7 @@ class Store:
     def _version(self, name: str) -> int:
         if self._sqlite is not None:
             with self._sqlite_reading() as cursor:
-                cursor.execute(f"SELECT max(originator_version) FROM {SQLITE_EVENTS} WHERE originator_id = ?",
-                               (game_id(name).hex,))
+                cursor.execute(f"SELECT max(version) FROM {EVENTS} WHERE stream = ?", (stream_of(game_id(name)),))
                 (version,) = cursor.fetchone()
             if version is None:
                 raise self._unknown(name)
@@ -1399,6 +1427,14 @@ class Store:
         if not last:
             raise self._unknown(name)
         return last[0].originator_version
+
+    def _uuid(self, stream: int, stored: object) -> UUID:
+        """A stream's id as an SQLite store keeps it, under its number; anything else is damage."""
+        found = sqlite_layout.originator_of(stream, stored)
+        if found is None:
+            raise StoreError(say("the store {store} is damaged: {message}", store=self.url,
+                                 message=f"the stream numbered {stream} is malformed: {stored!r}"))
+        return found
 
     def _unknown(self, name: str) -> UnknownGame:
         return UnknownGame(say("no game named {game} in {store}", game=repr(name), store=self.url))

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.store_rows import rows_of
 from whispers.application.files import export_record
 from whispers.cli.main import whispers as whispers_cli
 from whispers.ledger import events as ev
@@ -63,7 +64,7 @@ def stored_first(path: Path, name: str) -> dict[str, Any]:
     """The first fact of a game as its row holds it (not as the store reads it back)."""
     from whispers.ledger.streams import game_id
 
-    db = sqlite3.connect(path)
+    db = rows_of(path)
     try:
         (state,) = db.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 1",
                               (game_id(name).hex,)).fetchone()
@@ -73,7 +74,7 @@ def stored_first(path: Path, name: str) -> dict[str, Any]:
 
 
 def content_streams(path: Path) -> int:
-    db = sqlite3.connect(path)
+    db = rows_of(path)
     try:
         return db.execute("SELECT count(*) FROM stored_events WHERE topic = ?", (CONTENT_CREATED,)).fetchone()[0]
     finally:
@@ -144,7 +145,7 @@ def test_altered_or_missing_content_is_named_as_damage_never_read_as_another_boa
     with open_store(str(path)) as store:
         store.create("g", [started("g")])
     digest = load_board("standin").content_hash
-    db = sqlite3.connect(path)
+    db = rows_of(path)
     (state,) = db.execute("SELECT state FROM stored_events WHERE originator_id = ?", (content_id(digest).hex,)
                           ).fetchone()
     altered = packed(unpacked(state).replace(b"standin", b"standim"))
@@ -155,7 +156,7 @@ def test_altered_or_missing_content_is_named_as_damage_never_read_as_another_boa
         store.facts("g")
     result = CliRunner().invoke(whispers_cli, ["status", "g", "--store", str(path)])
     assert result.exit_code == 2 and "missing or altered" in result.output and "Traceback" not in result.output
-    db = sqlite3.connect(path)
+    db = rows_of(path)
     db.execute("DELETE FROM stored_events WHERE originator_id = ?", (content_id(digest).hex,))
     db.commit()
     db.close()
@@ -174,7 +175,7 @@ def test_a_stored_first_fact_naming_anything_else_is_named_as_damage(tmp_path: P
     first = stored_first(path, "g")
     digest = first["content"]["board"]
     first["content"] = {key: digest if value == "HASH" else value for key, value in named.items()}
-    db = sqlite3.connect(path)
+    db = rows_of(path)
     db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 1",
                (msgpack.packb({"fact": first, "name": "g"}), game_id("g").hex))
     db.commit()
@@ -251,7 +252,7 @@ def test_whatever_a_stored_first_fact_names_it_reads_as_its_content_or_as_damage
         store.create("g", [started("g")])
     first = stored_first(path, "g")
     first["content"], first["board"] = named, board
-    db = sqlite3.connect(path)
+    db = rows_of(path)
     db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 1",
                (msgpack.packb({"fact": first, "name": "g"}), game_id("g").hex))
     db.commit()

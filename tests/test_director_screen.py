@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from tests.store_rows import rows_of
 from whispers.application import director, recording, table
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.game import load
@@ -135,7 +136,6 @@ SEARCHED = hall_of(3)
 def test_a_last_event_that_holds_no_time_is_named_as_damage_in_one_line(tmp_path) -> None:
     """A row forged so that its timestamp is text: the catalog (and so `games` and the director's screen) says
     which game is damaged, in one line, exit status 2."""
-    import sqlite3
 
     import msgpack
     from test_cli import invoke, refused
@@ -145,7 +145,7 @@ def test_a_last_event_that_holds_no_time_is_named_as_damage_in_one_line(tmp_path
 
     url = tmp_path / "s.sqlite"
     recording.new(str(url), "g", ["raven", "spider"])
-    db = sqlite3.connect(url)
+    db = rows_of(url)
     (state,) = db.execute("SELECT state FROM stored_events WHERE originator_id = ?", (game_id("g").hex,)).fetchone()
     data = msgpack.unpackb(unpacked(state), raw=False, strict_map_key=False, ext_hook=msgpack.ExtType)
     data["timestamp"] = "yesterday"

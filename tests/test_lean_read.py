@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.store_rows import rows_of
 from whispers.ledger import events as ev
 from whispers.ledger import rules
 from whispers.ledger.board_files import load_board
@@ -164,7 +165,6 @@ DAMAGES = {  # what is done to one game's rows: some of its events deleted, one 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_a_damaged_game_among_games_read_together_is_named_as_it_is_read_on_its_own(
         backend: str, damage: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    import sqlite3
 
     from whispers.ledger.store import game_id
 
@@ -175,7 +175,7 @@ def test_a_damaged_game_among_games_read_together_is_named_as_it_is_read_on_its_
             store.create(name, small_game(seed, name))
         delete = DAMAGES[damage]
         if backend == "sqlite":
-            with sqlite3.connect(url) as db:
+            with rows_of(url) as db:
                 db.execute(delete.format(table="stored_events").replace("%s", "?"), [game_id("g3").hex])
         else:
             import psycopg

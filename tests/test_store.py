@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import whispers.ledger.store
+from tests.store_rows import rows_of
 from whispers.cli.main import whispers as whispers_cli
 from whispers.ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
 from whispers.ledger.game import import_lines
@@ -318,10 +319,15 @@ def test_verify_refuses_a_game_whose_index_was_replaced_by_a_valid_looking_page(
     """The (game, version) index's root replaced by one of its own leaves: SQLite finds a consistent index of
     fewer events, so the game read short and `verify` said "verified" before the store counted its log."""
     content, _ = recorded
-    _, original = pages(content)
-    (tmp_path / "probe.sqlite").write_bytes(content)
-    db = sqlite3.connect(tmp_path / "probe.sqlite")
-    root = db.execute("SELECT rootpage FROM sqlite_master WHERE type = 'index'").fetchone()[0]
+    probe = tmp_path / "probe.sqlite"
+    probe.write_bytes(content)
+    with open_store(str(probe)) as store:  # the game again under other names: an index of more than one page
+        text = resources.files("whispers.fixtures").joinpath("games", f"{BUNDLED}.txt").read_text(encoding="utf-8")
+        for copy in range(4):
+            import_lines(store, f"copy-{copy}", text.splitlines())
+    _, original = pages(probe.read_bytes())
+    db = sqlite3.connect(probe)
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'whispers_events_by_stream'").fetchone()[0]
     db.close()
     leaf = next(i for i, p in enumerate(original) if i and i != root - 1 and p[0] == 0x0A)  # an index leaf page
     path = tmp_path / "damaged.sqlite"
@@ -342,7 +348,7 @@ def test_events_missing_from_the_middle_of_a_game_are_damage(
         assert len(s.facts(name)) == 214  # the SQLite log was checked at opening: the damage comes after
         delete = "DELETE FROM {table} WHERE originator_id = %s AND originator_version BETWEEN 113 AND 150"
         if backend == "sqlite":
-            with sqlite3.connect(url) as db:
+            with rows_of(url) as db:
                 game = whispers.ledger.store.game_id(name).hex
                 db.execute(delete.format(table="stored_events").replace("%s", "?"), [game])
         else:
@@ -426,7 +432,7 @@ def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
     with open_store(url) as s:
         def grouped() -> tuple[int, dict[str, int | None]]:
             with monkeypatch.context() as patched:
-                patched.setattr(Store, "_sqlite_every_game", staticmethod(lambda cursor, table: None))
+                patched.setattr(Store, "_sqlite_every_game", staticmethod(lambda cursor: None))
                 return s.changed_games(0)
 
         names = [f"changed-{i}" for i in range(4)]
@@ -441,14 +447,14 @@ def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
         every_game = Store._sqlite_every_game
         read: list[object] = []
         monkeypatch.setattr(Store, "_sqlite_every_game", staticmethod(
-            lambda cursor, table: read.append(every_game(cursor, table)) or read[-1]))
+            lambda cursor: read.append(every_game(cursor)) or read[-1]))
         position, games = s.changed_games(0)
         assert read and read[-1] is not None  # read in one pass, not grouped
         assert list(games) == names and position < s.head()  # the notes after it are not read
         assert (position, games) == grouped()
         for damage, why in (("UPDATE stored_events SET originator_version = 0", "no first event for it"),
                             ("UPDATE stored_events SET topic = 'whispers:GameRecord.Recorded'", "no first event")):
-            with sqlite3.connect(url) as db:
+            with rows_of(url) as db:
                 db.execute(damage + " WHERE originator_id = ? AND originator_version = 1",
                            [whispers.ledger.store.game_id(names[2]).hex])
             with pytest.raises(StoreError) as fast:
@@ -456,7 +462,7 @@ def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
             with pytest.raises(StoreError) as slow:
                 grouped()
             assert one_line(fast) == one_line(slow) and why in one_line(fast) and "is damaged" in one_line(fast)
-            with sqlite3.connect(url) as db:  # put back as it was for the next damage
+            with rows_of(url) as db:  # put back as it was for the next damage
                 db.execute("UPDATE stored_events SET originator_version = 1, topic = 'whispers:GameRecord.Created' "
                            "WHERE originator_id = ? AND originator_version IN (0, 1)",
                            [whispers.ledger.store.game_id(names[2]).hex])

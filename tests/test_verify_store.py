@@ -5,12 +5,12 @@ checked (exit status 2)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import msgpack
 from test_cli import invoke, ok, refused
 
+from tests.store_rows import rows_of
 from whispers.ledger.store import game_id
 from whispers.ledger.transcoder import packed, unpacked
 
@@ -30,7 +30,7 @@ def head_of(store: Path, game: str) -> str:
 
 def rewrite(store: Path, game: str, version: int, change) -> None:
     """Changes one stored event of `game` in place, as someone with the database file could."""
-    db = sqlite3.connect(store)
+    db = rows_of(store)
     oid = game_id(game).hex
     (state,) = db.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
                           (oid, version)).fetchone()
@@ -64,7 +64,7 @@ def test_a_tampered_game_is_named_at_its_first_bad_event_and_the_others_still_st
     damaged: each game named once, with why; the sound game's head still printed; exit status 2."""
     store = imported(tmp_path)
     sound = head_of(store, "revised-3p")
-    rows = sqlite3.connect(store).execute(
+    rows = rows_of(store).execute(
         "SELECT originator_version, state FROM stored_events WHERE originator_id = ? ORDER BY originator_version",
         (game_id("official-2p").hex,)).fetchall()
     deployed = next(v for v, s in rows if msgpack.unpackb(unpacked(s), raw=False, strict_map_key=False,
