@@ -54,6 +54,22 @@ def test_a_fork_verifies() -> None:
         assert not verify(store.facts("f"), "f").state.over
 
 
+def test_a_fork_cut_inside_a_moves_consequences_verifies() -> None:
+    """A fork may be cut after any event, between a move and the events the rules made of it (`fork --at 40` of
+    official-4p ends on a move whose turn's start follows): its marker stands where the rest was, and the rules give
+    the rest again after it. verify said the record had GameForked where the rules gave EmpireTurnStarted."""
+    with open_store("memory:") as store:
+        text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+        import_lines(store, "g", text.splitlines())
+        for at in sorted({40, *range(1, len(store.facts("g")) + 1, 3)}):
+            fork(store, "g", f"f{at}", at)
+            assert verify(store.facts(f"f{at}"), f"f{at}").events == len(store.facts(f"f{at}"))
+        moved = store.facts("f40")
+        moved[40] = {**moved[40], "at": 39}  # a marker that does not stand where the cut is: not a fork's
+        with pytest.raises(VerifyError, match="event 41"):
+            verify(moved, "moved")
+
+
 @pytest.mark.parametrize(
     ("mutate", "names"),
     [
