@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.store_rows import rows_of
 from whispers.cli.main import whispers as whispers_cli
@@ -118,3 +120,32 @@ def test_the_migrated_store_takes_new_moves_after_its_old_ones(before: Path) -> 
         store.create("after", [{"n": 0}])
         assert store.head() == head + 1 and store.facts("after") == [{"n": 0}]
         assert store.fingerprint(head + 1) is not None and store.fingerprint(head + 2) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.tuples(st.one_of(st.none(), st.integers(min_value=-(2**63), max_value=2**63 - 1),
+                                         st.text(max_size=40), st.binary(max_size=20),
+                                         st.uuids().map(lambda u: u.hex)),
+                               st.integers(min_value=-3, max_value=5),
+                               st.one_of(st.none(), st.sampled_from(["whispers:GameRecord.Created", "x"]),
+                                         st.text(max_size=10)),
+                               st.binary(max_size=30)), max_size=12))
+def test_whatever_eventsourcings_table_held_is_moved_whole_or_refused(rows: list[tuple]) -> None:
+    """Fuzzed: any rows in the old table (ids of any type, versions repeated, topics missing) are moved each at its
+    own position with its state and version, or the migration is refused and the table left as it was."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.execute("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB)")
+    db.executemany("INSERT INTO stored_events VALUES (?, ?, ?, ?)", rows)
+    before = db.execute("SELECT rowid, originator_version, topic, state FROM stored_events ORDER BY rowid").fetchall()
+    try:
+        sqlite_layout.migrate(db)
+    except sqlite3.Error:
+        assert sqlite_layout.tables(db) == {sqlite_layout.OLD_EVENTS}
+        assert db.execute("SELECT rowid, originator_version, topic, state FROM stored_events ORDER BY rowid"
+                          ).fetchall() == before
+    else:
+        assert sqlite_layout.tables(db) == {sqlite_layout.EVENTS}
+        assert db.execute("SELECT position, version, topic, state FROM whispers_log ORDER BY position"
+                          ).fetchall() == before
+    finally:
+        db.close()
