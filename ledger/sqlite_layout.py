@@ -49,7 +49,7 @@ TABLES: Final = (
 def stream_of(originator: UUID) -> int:
     """A stream's number: its id's first 8 bytes, as SQLite's signed 64-bit integer. Two ids that share them (one
     chance in 2**64 a pair) are refused when the second is first written, never mixed."""
-    return int.from_bytes(originator.bytes[:8], "big", signed=True)
+    return _number(originator.bytes)
 
 
 def originator_of(stream: int, stored: object) -> UUID | None:
@@ -101,9 +101,12 @@ def migrate(db: sqlite3.Connection) -> bool:
     return True
 
 
-def _stream_of_stored(originator_id: str | bytes | None) -> int:
-    stored = _uuid_bytes(originator_id)
+def _number(stored: bytes) -> int:
     return int.from_bytes(stored[:8].ljust(8, b"\0"), "big", signed=True)
+
+
+def _stream_of_stored(originator_id: str | bytes | None) -> int:
+    return _number(_uuid_bytes(originator_id))
 
 
 def _uuid_bytes(originator_id: str | bytes | None) -> bytes:

@@ -187,22 +187,20 @@ def _sqlite_has_events(path: Path) -> bool:
         if not path.is_file() or path.stat().st_size == 0:
             return False
         db = sqlite3.connect(str(path), timeout=SQLITE_LOCK_TIMEOUT, isolation_level=None)
-        try:
-            found = sqlite_layout.tables(db)
-        finally:
-            db.close()
     except (OSError, sqlite3.Error):
         return False
-    if sqlite_layout.OLD_EVENTS in found:
-        try:
-            db = sqlite3.connect(str(path), timeout=SQLITE_LOCK_TIMEOUT, isolation_level=None)
+    try:
+        found = sqlite_layout.tables(db)
+        if sqlite_layout.OLD_EVENTS in found:
             try:
                 sqlite_layout.migrate(db)
-            finally:
-                db.close()
-        except (OSError, sqlite3.Error) as e:
-            raise StoreError(say("cannot bring the store {store} to this version's layout: {message}",
-                                 store=str(path), message=_one_line(e))) from None
+            except sqlite3.Error as e:
+                raise StoreError(say("cannot bring the store {store} to this version's layout: {message}",
+                                     store=str(path), message=_one_line(e))) from None
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
     return bool(found)
 
 
@@ -1054,7 +1052,7 @@ class Store:
 
     def _sqlite_changed_games(self, after: int) -> tuple[int, dict[str, int | None]]:
         """`changed_games` on SQLite in one statement: the games with facts after `after`, each beside its first event
-        (whose rowid says whether it was created since, and whose state holds its name). A catalog built afresh
+        (whose position says whether it was created since, and whose state holds its name). A catalog built afresh
         over 10,000 games made a notification object with a UUID for each of their two million events, then asked
         for each game's first event on its own."""
         decode = _STATES.decode
@@ -1297,7 +1295,7 @@ class Store:
         same place holds other events, with other timestamps, at the same positions."""
         if position < 1:
             return None
-        if self._sqlite is not None:  # the log's position is the row's rowid (as eventsourcing numbers it there)
+        if self._sqlite is not None:  # the log's position is the event row's (as eventsourcing's rowid numbered it)
             with self._translated(), self._sqlite_reading() as cursor:
                 row = cursor.execute(f"SELECT stream, originator, version, topic, state FROM {LOG} WHERE position = ?",
                                  (position,)).fetchone()

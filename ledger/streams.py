@@ -10,8 +10,6 @@ Fact = dict[str, Any]
 
 APPLICATION: Final = "whispers"
 """The event store's application name: on PostgreSQL its tables are whispers_events and so on."""
-SQLITE_EVENTS: Final = "stored_events"
-"""The events table of an SQLite store (eventsourcing's name for it there)."""
 
 NAMESPACE: Final = UUID("5f0b1d8e-3c4a-4e7b-9a56-2d8f3e1c7b90")
 """Game ids are uuid5(NAMESPACE, name)."""
