@@ -26,12 +26,11 @@ from uuid import UUID
 
 import msgspec
 
-from whispers.ledger import sqlite_layout
+from whispers.ledger import postgres_layout, sqlite_layout
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
 from whispers.ledger.events import Event, read_frozen_facts
 from whispers.ledger.sqlite_layout import EVENTS, LOG, STREAMS, TOPICS, stream_of
 from whispers.ledger.streams import (
-    APPLICATION,
     CONTENT_CREATED,
     GAME_CREATED,
     GAME_RECORDED,
@@ -234,6 +233,7 @@ def _postgres(url: str) -> _Target:
     )
     env = {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "APPLICATION_RECORDER_TOPIC": "whispers.ledger.postgres_recorder:CompactPostgresRecorder",
         "POSTGRES_DBNAME": pg.dbname,
         "POSTGRES_HOST": pg.host,
         "POSTGRES_PORT": str(pg.port),
@@ -304,8 +304,13 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
 
             digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
             conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
-            events_table = f"{pg.schema or 'public'}.{APPLICATION}_events"
-            row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [events_table]).fetchone()
+            schema = pg.schema or "public"
+            try:  # a store in eventsourcing's own layout, written by an earlier whispers, is migrated to ours first
+                postgres_layout.migrate(conn, schema)
+            except ValueError as e:
+                raise StoreError(say("cannot bring the store {store} to this version's layout: {message}",
+                                     store=url, message=str(e))) from None
+            row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [f"{schema}.{postgres_layout.APPENDS}"]).fetchone()
             if row and row[0]:
                 env["CREATE_TABLE"] = "n"  # the tables are there: no DDL at every opening
         except psycopg.errors.LockNotAvailable as e:
@@ -790,7 +795,7 @@ class Store:
         event and those from `since` on. On SQLite, selected directly: eventsourcing's own select makes a UUID and
         a record object per row, which cost as much as decoding it."""
         if self._postgres is not None:
-            return self._postgres_rows(self._events.recorder, originator, version, since)
+            return self._events.recorder.rows(originator, version, since)  # type: ignore[attr-defined]
         if self._sqlite is None:
             recorder = self._events.recorder
             if since is not None:
@@ -816,37 +821,13 @@ class Store:
             cursor.execute(statement + "ORDER BY version", params)
             return cursor.fetchall()
 
-    @staticmethod
-    def _postgres_rows(recorder: Any, originator: UUID, version: int | None, since: int | None = None
-                       ) -> list[tuple[int, str, bytes]]:
-        """`_rows` on PostgreSQL: the three columns read, not the stream's id made a UUID again on every row."""
-        from psycopg.sql import SQL, Identifier
-
-        select = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s"
-                     ).format(schema=Identifier(recorder.datastore.schema),
-                              table=Identifier(recorder.events_table_name))
-        statement = select
-        params: list[Any] = [originator]
-        if version is not None:
-            statement += SQL(" AND originator_version <= %s")
-            params.append(version)
-        if since is not None:  # the first event, then a range from `since`: two lookups of the key, as on SQLite
-            statement = (select + SQL(" AND originator_version = 1 UNION ALL ") + statement
-                         + SQL(" AND originator_version >= %s AND originator_version > 1"))
-            params = [originator, *params, since]
-        from psycopg.rows import tuple_row
-
-        with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
-            cursor.execute(statement + SQL(" ORDER BY originator_version"), params, prepare=True)
-            return cursor.fetchall()  # bytea comes as bytes: tuples as they come, not a dict per event
-
     def _many_states(self, originators: list[UUID]) -> dict[UUID, list[bytes]]:
         """The stored states of many games' streams at once, each in order from its first, for the streams found
         whole: numbered 1, 2, 3... with no gap to the last version the store says it holds, the first a game's
         start and no other. A stream that is not is left out, for the caller to read on its own (which names what
         is wrong with it)."""
         if self._sqlite is None:
-            found = (self._postgres_many_rows(self._events.recorder, originators) if self._postgres is not None
+            found = (self._events.recorder.many_rows(originators) if self._postgres is not None  # type: ignore[attr-defined]
                      else {key: ([number for number, _, _ in rows], [topic for _, topic, _ in rows],
                                  [state for _, _, state in rows])
                            for key in originators if (rows := self._rows(key, None))})
@@ -869,25 +850,6 @@ class Store:
                 if rows and count == high == len(rows) and low == 1 and starts[0] == 1 and 1 not in starts[1:]:
                     states[key] = [state for state, _ in rows]
         return states
-
-    @staticmethod
-    def _postgres_many_rows(recorder: Any, originators: list[UUID]
-                            ) -> dict[UUID, tuple[list[int], list[str], list[bytes]]]:
-        """The rows of many streams on PostgreSQL in one statement, each stream's versions, topics and states as
-        arrays in order, in binary: a row per event, with its stream's id (a UUID object each) to be grouped by
-        again and its state in hex, cost a cold catalog more than all the rest of its reading."""
-        from psycopg.rows import tuple_row
-        from psycopg.sql import SQL, Identifier
-
-        statement = SQL("SELECT originator_id, array_agg(originator_version ORDER BY originator_version), "
-                        "array_agg(topic ORDER BY originator_version), array_agg(state ORDER BY originator_version) "
-                        "FROM {schema}.{table} WHERE originator_id = ANY(%s) GROUP BY originator_id"
-                        ).format(schema=Identifier(recorder.datastore.schema),
-                                 table=Identifier(recorder.events_table_name))
-        with (recorder.datastore.get_connection() as conn,
-              conn.cursor(row_factory=tuple_row, binary=True) as cursor):
-            cursor.execute(statement, [originators])
-            return {key: (numbers, topics, states) for key, numbers, topics, states in cursor.fetchall()}
 
     def _damaged(self, name: str, held: int, recorded: int, found: int | None = None) -> StoreError:
         holds = (say("events 1-{n}", n=held) if held > 1 else say("event 1") if held == 1
@@ -1104,31 +1066,18 @@ class Store:
 
     def _postgres_changed_games(self, recorder: Any, after: int) -> tuple[int, dict[str, int | None]]:
         """`changed_games` on PostgreSQL in one statement: the games with facts after `after` grouped by the server,
-        each beside its first event (whose notification id says whether it was created since, and whose state holds
-        its name). The generic path made a notification object per event and asked for each game's first event on
-        its own, a round trip and a domain event per game."""
-        from psycopg.sql import SQL, Identifier
-
-        statement = SQL(
-            "SELECT changed.originator_id, changed.last, created.notification_id, created.topic, created.state "
-            "FROM (SELECT originator_id, min(notification_id) AS first, max(notification_id) AS last "
-            "FROM {schema}.{table} WHERE notification_id > %s AND topic = ANY(%s) GROUP BY originator_id) AS changed "
-            "LEFT JOIN {schema}.{table} AS created "
-            "ON created.originator_id = changed.originator_id AND created.originator_version = 1 "
-            "ORDER BY changed.first"
-        ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
-        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
-            cursor.execute(statement, [after, [GAME_CREATED, GAME_RECORDED]])
-            rows = cursor.fetchall()
+        each beside its first event (whose position says whether it was created since, and whose state holds its
+        name). The generic path made a notification object per event and asked for each game's first event on its
+        own, a round trip and a domain event per game."""
         decode = _STATES.decode
         position = after
         changed: dict[str, int | None] = {}
-        for row in rows:
-            position = max(position, row["last"])
-            if row["topic"] != GAME_CREATED:  # no first event (or another stream's) under the game's id
-                raise self._no_first_event(row["originator_id"])
-            created = row["notification_id"]
-            changed[decode(bytes(row["state"]))["name"]] = created if created > after else None
+        for stream, last, created, topic, state in recorder.changed_streams(after, [GAME_CREATED, GAME_RECORDED]):
+            position = max(position, last)
+            if topic != GAME_CREATED:  # no first event (or another stream's) under the game's id
+                raise self._no_first_event(stream)
+            assert created is not None and state is not None
+            changed[decode(state)["name"]] = created if created > after else None
         return position, changed
 
     def appended(self, after: int = 0, limit: int = 10_000) -> tuple[int, dict[str, tuple[int, int]]]:

@@ -1,4 +1,4 @@
-"""An SQLite store's rows, for a test that reads or damages them in the terms eventsourcing's table used.
+"""A store's rows, for a test that reads or damages them in the terms eventsourcing's table used.
 
 The store keeps a stream's id and an event's topic once each and names them by number (ledger/sqlite_layout.py).
 `rows_of` shows a test the events as one table again, `stored_events (originator_id, originator_version, topic,
@@ -7,7 +7,12 @@ view with its triggers, gone with the connection, nothing written into the store
 """
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from os import PathLike
+from typing import Any
+
+from whispers.ledger import postgres_layout
 
 VIEW = """
 CREATE TEMP VIEW stored_events (originator_id, originator_version, topic, state, position) AS
@@ -28,3 +33,39 @@ def rows_of(path: str | PathLike[str]) -> sqlite3.Connection:
     db = sqlite3.connect(path)
     db.executescript(VIEW)
     return db
+
+
+@contextmanager
+def pg_rows(url: str) -> Iterator[Any]:
+    """A PostgreSQL store's events as eventsourcing's table showed them, one row per event: a temporary table
+    `whispers_events (originator_id, originator_version, topic, state, notification_id)` on the connection given,
+    written back into the store's appends when the block ends (ledger/postgres_layout.py), each event at its
+    position, cut into appends where streams, positions or versions stop following on."""
+    import psycopg
+
+    schema = url.split("schema=")[1]
+    appends, topics = f"{schema}.{postgres_layout.APPENDS}", f"{schema}.{postgres_layout.TOPICS}"
+    with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
+        conn.execute("CREATE TEMP TABLE whispers_events (originator_id uuid, originator_version bigint, topic text, "
+                     "state bytea, notification_id bigint)")
+        named = dict(conn.execute(f"SELECT id, topic FROM {topics}").fetchall())
+        for position, stream, version, count, packed in conn.execute(
+                f"SELECT position, stream, version, count, events FROM {appends}").fetchall():
+            conn.cursor().executemany("INSERT INTO whispers_events VALUES (%s, %s, %s, %s, %s)",
+                                      [(stream, version + i, named[topic], state, position + i)
+                                       for i, (topic, state) in enumerate(postgres_layout.unpack(packed, count))])
+        yield conn
+        rows = conn.execute("SELECT notification_id, originator_id, originator_version, topic, state "
+                            "FROM whispers_events ORDER BY notification_id").fetchall()
+        with conn.transaction():
+            conn.execute(f"DELETE FROM {appends}")
+            numbers = {topic: number for number, topic in named.items()}
+            for topic in {row[3] for row in rows} - set(numbers):
+                numbers[topic] = max(numbers.values(), default=0) + 1
+                conn.execute(f"INSERT INTO {topics} (id, topic) VALUES (%s, %s)", [numbers[topic], topic])
+            for run in postgres_layout.runs(rows):
+                position, stream, version, topic, _ = run[0]
+                conn.execute(f"INSERT INTO {appends} (position, stream, version, count, topic, events) "
+                             "VALUES (%s, %s, %s, %s, %s, %s)",
+                             [position, stream, version, len(run), numbers[topic],
+                              postgres_layout.pack((numbers[t], bytes(s)) for _, _, _, t, s in run)])

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.store_rows import rows_of
+from tests.store_rows import pg_rows, rows_of
 from whispers.ledger import events as ev
 from whispers.ledger import rules
 from whispers.ledger.board_files import load_board
@@ -178,12 +178,8 @@ def test_a_damaged_game_among_games_read_together_is_named_as_it_is_read_on_its_
             with rows_of(url) as db:
                 db.execute(delete.format(table="stored_events").replace("%s", "?"), [game_id("g3").hex])
         else:
-            import psycopg
-            from psycopg import sql
-
-            with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
-                conn.execute(sql.SQL(delete).format(table=sql.Identifier(url.split("schema=")[1], "whispers_events")),
-                             [game_id("g3")])
+            with pg_rows(url) as conn:
+                conn.execute(delete.format(table="whispers_events"), [game_id("g3")])
         with pytest.raises(StoreError) as alone:
             store.written_events("g3")
         read: list[str] = []

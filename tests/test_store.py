@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import whispers.ledger.store
-from tests.store_rows import rows_of
+from tests.store_rows import pg_rows, rows_of
 from whispers.cli.main import whispers as whispers_cli
 from whispers.ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
 from whispers.ledger.game import import_lines
@@ -352,13 +352,8 @@ def test_events_missing_from_the_middle_of_a_game_are_damage(
                 game = whispers.ledger.store.game_id(name).hex
                 db.execute(delete.format(table="stored_events").replace("%s", "?"), [game])
         else:
-            import psycopg
-            from psycopg import sql
-
-            schema = url.split("schema=")[1]
-            with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
-                conn.execute(sql.SQL(delete).format(table=sql.Identifier(schema, "whispers_events")),
-                             [whispers.ledger.store.game_id(name)])
+            with pg_rows(url) as conn:
+                conn.execute(delete.format(table="whispers_events"), [whispers.ledger.store.game_id(name)])
         for version, then in ((None, ", then event 151 where 113 was due"), (200, ", then event 151 where 113 was due"),
                               (120, "")):
             with pytest.raises(StoreError) as e:
@@ -402,13 +397,9 @@ def test_a_postgresql_stores_changed_games_equal_the_generic_paths_from_every_po
         assert answers[head] == (head, {}) and answers[head + 1] == (head + 1, {})
         assert {after: generic(after) for after in range(head + 2)} == answers
 
-        import psycopg
-        from psycopg import sql
-
-        schema = pg_own_url.split("schema=")[1]
-        with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
-            conn.execute(sql.SQL("DELETE FROM {table} WHERE originator_id = %s AND originator_version = 1").format(
-                table=sql.Identifier(schema, "whispers_events")), [whispers.ledger.store.game_id(names[2])])
+        with pg_rows(pg_own_url) as conn:
+            conn.execute("DELETE FROM whispers_events WHERE originator_id = %s AND originator_version = 1",
+                         [whispers.ledger.store.game_id(names[2])])
         for after in (0, answers[0][1][names[2]]):
             with pytest.raises(StoreError) as fast:
                 s.changed_games(after)

@@ -1,0 +1,144 @@
+"""How a PostgreSQL store lays out its events: one row per append of one stream, its events packed in that row.
+
+eventsourcing's own table took a row per event: 43 KB a 4-player game, where issue 12 asks for at most 16. Each
+PostgreSQL row costs 28 bytes of tuple header and line pointer before its data, and each index entry as much
+again, so a row per event could not come under about 25 KB however small its columns. Here an append (a move and
+its consequences, or a whole game imported) is one row, and a topic is written once, in a table of its own:
+
+    whispers_topics  (id, topic)               an event class's topic, once
+    whispers_appends (position, stream, version, count, topic, events)
+                                               events `position` .. `position + count - 1` of the log: the
+                                               stream's versions `version` .. `version + count - 1`, packed
+                                               (msgpack: [[topic number, state], ...]); `topic` is the first
+                                               event's, which says what kind of stream it is
+
+An event's position in the log is its append's position plus its index in the append, so the log still numbers
+events one by one, as the read models track it. (stream, version) is unique: every head a writer can have read
+ends an append, so two writers appending after the same head both write an append at the next version, and the
+second is refused, as eventsourcing's optimistic concurrency expects.
+
+`ledger/postgres_recorder.py` writes and reads this layout for the eventsourcing application; the store reads it
+directly (ledger/store.py). A store in eventsourcing's layout (`whispers_events`, written by mains before this one)
+is migrated in place the first time it is opened: one transaction moves every event to its own position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, Final
+from uuid import UUID
+
+import msgpack
+
+APPENDS: Final = "whispers_appends"
+TOPICS: Final = "whispers_topics"
+OLD_EVENTS: Final = "whispers_events"
+"""eventsourcing's table, in stores written before this layout."""
+
+
+def tables(schema: str) -> list[str]:
+    """The statements that make the layout's tables in `schema` (a name checked by the store's URL parser)."""
+    return [
+        f"CREATE TABLE IF NOT EXISTS {schema}.{TOPICS} (id smallint PRIMARY KEY, topic text NOT NULL UNIQUE)",
+        f"CREATE TABLE IF NOT EXISTS {schema}.{APPENDS} (position bigint PRIMARY KEY, stream uuid NOT NULL, "
+        "version integer NOT NULL, count integer NOT NULL, topic smallint NOT NULL, events bytea NOT NULL, "
+        f"UNIQUE (stream, version))",
+    ]
+
+
+def pack(events: Iterable[tuple[int, bytes]]) -> bytes:
+    """An append's events, each (topic number, stored state)."""
+    return msgpack.packb([list(event) for event in events], use_bin_type=True)
+
+
+def unpack(packed: bytes, count: int) -> list[tuple[int, bytes]]:
+    """An append's events, or ValueError when its bytes are not `count` of them (damage)."""
+    try:
+        events = msgpack.unpackb(packed, raw=False, use_list=True)
+    except Exception as e:  # msgpack raises several kinds on malformed bytes
+        raise ValueError(f"unreadable events ({type(e).__name__})") from None
+    if (not isinstance(events, list) or len(events) != count
+            or not all(isinstance(e, list) and len(e) == 2 and type(e[0]) is int and isinstance(e[1], bytes)
+                       for e in events)):
+        raise ValueError(f"its events are not the {count} it says it holds")
+    return [(topic, state) for topic, state in events]
+
+
+def first(packed: bytes) -> tuple[int, bytes]:
+    """An append's first event, its others left unread (a game imported whole is one append), or ValueError."""
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(packed)
+    try:
+        if unpacker.read_array_header() < 1:
+            raise ValueError("it holds no event")
+        event = unpacker.unpack()
+    except ValueError:
+        raise
+    except Exception as e:  # msgpack raises several kinds on malformed bytes
+        raise ValueError(f"unreadable events ({type(e).__name__})") from None
+    if not (isinstance(event, list) and len(event) == 2 and type(event[0]) is int and isinstance(event[1], bytes)):
+        raise ValueError("its first event is not one")
+    return event[0], event[1]
+
+
+def runs(rows: Iterable[tuple[int, Any, int, str, bytes]]) -> Iterator[list[tuple[int, Any, int, str, bytes]]]:
+    """eventsourcing's rows (notification id, originator, version, topic, state), in the log's order, cut into
+    appends: runs of one stream at consecutive positions and versions."""
+    run: list[tuple[int, Any, int, str, bytes]] = []
+    for row in rows:
+        if run and not (row[1] == run[-1][1] and row[0] == run[-1][0] + 1 and row[2] == run[-1][2] + 1):
+            yield run
+            run = []
+        run.append(row)
+    if run:
+        yield run
+
+
+def migrate(conn: Any, schema: str) -> bool:
+    """Moves the events of eventsourcing's table in `schema` into this layout, in one transaction on `conn` (a
+    psycopg connection in autocommit mode, holding the store's opening lock); returns whether there was anything to
+    move. Each event keeps its position, stream, version, topic and state; the old table is dropped only once every
+    one of them is found in the new. Raises ValueError, with the table left as it was, when it cannot be moved."""
+    found = conn.execute("SELECT to_regclass(%s) IS NOT NULL, to_regclass(%s) IS NOT NULL",
+                         [f"{schema}.{OLD_EVENTS}", f"{schema}.{APPENDS}"]).fetchone()
+    if not found[0] or found[1]:
+        return False
+    with conn.transaction():
+        # no writer of an earlier version may add to it meanwhile
+        conn.execute(f"LOCK TABLE {schema}.{OLD_EVENTS} IN ACCESS EXCLUSIVE MODE")
+        total, untyped = conn.execute(f"SELECT count(*), count(*) FILTER (WHERE topic IS NULL OR state IS NULL) "
+                                      f"FROM {schema}.{OLD_EVENTS}").fetchone()
+        if untyped:
+            raise ValueError(f"{untyped} of its {total} events have no topic or state")
+        for statement in tables(schema):
+            conn.execute(statement)
+        topics: dict[str, int] = {}
+        with conn.cursor(name="whispers_migration") as cursor, conn.cursor() as writer:
+            cursor.itersize = 10_000
+            cursor.execute(f"SELECT notification_id, originator_id, originator_version, topic, state "
+                           f"FROM {schema}.{OLD_EVENTS} ORDER BY notification_id")
+            batch: list[tuple[int, UUID, int, int, int, bytes]] = []
+            for run in runs(cursor):
+                for _, _, _, topic, _ in run:
+                    if topic not in topics:
+                        topics[topic] = len(topics) + 1
+                        writer.execute(f"INSERT INTO {schema}.{TOPICS} (id, topic) VALUES (%s, %s)",
+                                       [topics[topic], topic])
+                position, stream, version, topic, _ = run[0]
+                batch.append((position, stream, version, len(run), topics[topic],
+                              pack((topics[t], bytes(state)) for _, _, _, t, state in run)))
+                if len(batch) >= 1000:
+                    _insert(writer, schema, batch)
+                    batch = []
+            _insert(writer, schema, batch)
+        moved = conn.execute(f"SELECT coalesce(sum(count), 0) FROM {schema}.{APPENDS}").fetchone()[0]
+        if moved != total:
+            raise ValueError(f"{total - moved} of its {total} events could not be moved")
+        conn.execute(f"DROP TABLE {schema}.{OLD_EVENTS}")
+    return True
+
+
+def _insert(cursor: Any, schema: str, rows: list[tuple[int, UUID, int, int, int, bytes]]) -> None:
+    if rows:
+        cursor.executemany(f"INSERT INTO {schema}.{APPENDS} (position, stream, version, count, topic, events) "
+                           "VALUES (%s, %s, %s, %s, %s, %s)", rows)

@@ -1,0 +1,234 @@
+"""The eventsourcing application recorder of a PostgreSQL store, over whispers' own layout
+(ledger/postgres_layout.py): eventsourcing's PostgreSQL recorder writing one row per append, named to the library by
+APPLICATION_RECORDER_TOPIC (ledger/store.py), so the application, its aggregates, its notification log and its
+optimistic concurrency work as they did. The store's own reads (`rows`, `many_rows`, `changed_streams`) are here
+too, beside the statements that write what they read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from itertools import groupby
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import (
+    DataError,
+    IntegrityError,
+    InterfaceError,
+    Notification,
+    OperationalError,
+    StoredEvent,
+)
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.utils import retry
+from psycopg.rows import tuple_row
+from psycopg.sql import SQL, Identifier
+
+from whispers.ledger.postgres_layout import APPENDS, TOPICS, first, pack, tables, unpack
+
+_Row = tuple[int, UUID, int, int, int, bytes]  # position, stream, version, count, topic, events
+_COLUMNS = "position, stream, version, count, topic, events"
+
+
+class CompactPostgresRecorder(PostgresApplicationRecorder):
+    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = APPENDS) -> None:
+        super().__init__(datastore, events_table_name=APPENDS)
+        self.sql_create_statements = [SQL(statement) for statement in tables(self.datastore.schema)]  # type: ignore[misc]
+
+    def _sql(self, statement: str) -> Any:
+        return SQL(statement).format(appends=Identifier(self.datastore.schema, APPENDS),
+                                     topics=Identifier(self.datastore.schema, TOPICS))
+
+    # ---------------------------------------------------------------------------------------------------- writing
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if not stored_events:
+            return []
+        with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as c:
+            # every writer in turn, so positions are committed in the order they are given (eventsourcing's lock)
+            self._lock_table(c)  # type: ignore[arg-type]
+            self._notify_channel(c)  # type: ignore[arg-type]
+            c.execute(self._sql("SELECT position + count FROM {appends} ORDER BY position DESC LIMIT 1"))
+            row = c.fetchone()
+            start = position = 1 if row is None else int(row[0])
+            # numbers looked up inside this transaction, not cached: one taken by a transaction that was then rolled
+            # back would name nothing
+            c.execute(self._sql("SELECT topic, id FROM {topics}"))
+            numbers: dict[str, int] = dict(c.fetchall())
+            rows: list[_Row] = []
+            for _, run in groupby(enumerate(stored_events), key=lambda item: (_uuid(item[1].originator_id),
+                                                                              item[1].originator_version - item[0])):
+                events = [event for _, event in run]
+                for event in events:
+                    if event.topic not in numbers:
+                        numbers[event.topic] = len(numbers) + 1
+                        c.execute(self._sql("INSERT INTO {topics} (id, topic) VALUES (%s, %s)"),
+                                  [numbers[event.topic], event.topic])
+                rows.append((position, _uuid(events[0].originator_id), events[0].originator_version, len(events),
+                             numbers[events[0].topic], pack((numbers[e.topic], e.state) for e in events)))
+                position += len(events)
+            # a version already held, in any append of the stream (the unique key sees only an append's first):
+            # one the writer has not seen, so its events are refused whole, as eventsourcing's key refused them
+            c.execute(self._sql("SELECT 1 FROM unnest(%s::uuid[], %s::integer[], %s::integer[]) "
+                                "AS r(stream, low, high) JOIN {appends} AS a ON a.stream = r.stream "
+                                "AND a.version <= r.high AND a.version + a.count > r.low LIMIT 1"),
+                      [[r[1] for r in rows], [r[2] for r in rows], [r[2] + r[3] - 1 for r in rows]])
+            if c.fetchone() is not None:
+                raise IntegrityError("an event of this version is already stored")
+            c.executemany(self._sql(f"INSERT INTO {{appends}} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)"), rows)
+        return list(range(start, position))
+
+    # ---------------------------------------------------------------------------------------------------- reading
+    @contextmanager
+    def _reading(self, binary: bool = False) -> Iterator[Any]:
+        """A cursor (rows as tuples) in a read transaction: the rows and the topics they name read together."""
+        with (self.datastore.get_connection() as conn, conn.transaction(),
+              conn.cursor(row_factory=tuple_row, binary=binary) as cursor):
+            yield cursor
+
+    def _names(self, cursor: Any) -> dict[int, str]:
+        """The topics by number, read again for every read, in its transaction (a few rows): a store replaced or
+        restored under a running server numbers its topics in its own order."""
+        cursor.execute(self._sql("SELECT id, topic FROM {topics}"), prepare=True)
+        return dict(cursor.fetchall())
+
+    def _events(self, rows: Sequence[_Row], cursor: Any, names: dict[int, str] | None = None
+                ) -> list[tuple[int, UUID, int, str, bytes]]:
+        """Each event of the rows: (position, stream, version, topic, state)."""
+        names = self._names(cursor) if names is None else names
+        found = []
+        for position, stream, version, count, _, packed in rows:
+            try:
+                events = unpack(packed, count)
+                found.extend((position + i, stream, version + i, names[topic], state)
+                             for i, (topic, state) in enumerate(events))
+            except (ValueError, KeyError) as e:
+                raise DataError(f"the append at position {position} is malformed: {e}") from None
+        return found
+
+    def rows(self, originator: UUID, version: int | None = None, since: int | None = None
+             ) -> list[tuple[int, str, bytes]]:
+        """(version, topic, state) of a stream's events up to `version`, in order; with `since`, only the first
+        event and those from `since` on (its first append, then the appends from the one holding `since`)."""
+        statement = "SELECT " + _COLUMNS + " FROM {appends} WHERE stream = %s"
+        params: list[Any] = [originator]
+        if version is not None:
+            statement += " AND version <= %s"
+            params.append(version)
+        if since is not None:
+            statement = ("SELECT " + _COLUMNS + " FROM {appends} WHERE stream = %s AND version = 1 UNION ALL "
+                         + statement + " AND version + count > %s AND version > 1")
+            params = [originator, *params, since]
+        with self._reading() as cursor:
+            cursor.execute(self._sql(statement + " ORDER BY version"), params, prepare=True)
+            events = self._events(cursor.fetchall(), cursor)
+        return [(v, topic, state) for _, _, v, topic, state in events
+                if (version is None or v <= version) and (since is None or v == 1 or v >= since)]
+
+    def many_rows(self, originators: list[UUID]) -> dict[UUID, tuple[list[int], list[str], list[bytes]]]:
+        """The events of many streams in one statement, each stream's versions, topics and states in order."""
+        with self._reading(binary=True) as cursor:
+            cursor.execute(self._sql("SELECT " + _COLUMNS + " FROM {appends} WHERE stream = ANY(%s) "
+                                     "ORDER BY stream, version"), [originators])
+            events = self._events(cursor.fetchall(), cursor)
+        found: dict[UUID, tuple[list[int], list[str], list[bytes]]] = {}
+        for _, stream, version, topic, state in events:
+            versions, topics, states = found.setdefault(stream, ([], [], []))
+            versions.append(version)
+            topics.append(topic)
+            states.append(state)
+        return found
+
+    def changed_streams(self, after: int, kinds: Sequence[str]) -> list[tuple[UUID, int, int | None, str | None,
+                                                                             bytes | None]]:
+        """The streams of the given kinds (a topic of their events) with events after position `after`, in the
+        order of their first such event: (stream, its last position, then its first event's position, topic and
+        state, or None when the store holds no first event for it)."""
+        with self._reading() as cursor:
+            cursor.execute(self._sql("SELECT id FROM {topics} WHERE topic = ANY(%s)"), [list(kinds)])
+            numbers = [number for (number,) in cursor.fetchall()]
+            cursor.execute(self._sql(
+                "SELECT changed.stream, changed.last, " + ", ".join(f"created.{c}" for c in _COLUMNS.split(", "))
+                + " FROM (SELECT stream, min(position) AS first, max(position + count - 1) AS last FROM {appends} "
+                # the appends after `after`, and the one that holds it (found by the key, not a scan)
+                "WHERE position >= coalesce((SELECT max(position) FROM {appends} WHERE position <= %s), 0) "
+                "AND position + count - 1 > %s AND topic = ANY(%s) GROUP BY stream) AS changed "
+                "LEFT JOIN {appends} AS created ON created.stream = changed.stream AND created.version = 1 "
+                "ORDER BY changed.first"), [after, after, numbers])
+            rows = cursor.fetchall()
+            names = self._names(cursor)
+            found = []
+            for stream, last, *created in rows:
+                if created[0] is None:
+                    found.append((stream, last, None, None, None))
+                    continue
+                position = created[0]
+                try:
+                    number, state = first(created[5])
+                    found.append((stream, last, position, names[number], state))
+                except (ValueError, KeyError) as e:
+                    raise DataError(f"the append at position {position} is malformed: {e}") from None
+        return found
+
+    # ------------------------------------------------------------------------------- eventsourcing's interface
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
+                      desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
+        # each row selected holds at least one event in range, so `limit` rows hold at least `limit` events
+        statement = "SELECT " + _COLUMNS + " FROM {appends} WHERE stream = %s"
+        params: list[Any] = [_uuid(originator_id)]
+        if gt is not None:
+            statement += " AND version + count - 1 > %s"
+            params.append(gt)
+        if lte is not None:
+            statement += " AND version <= %s"
+            params.append(lte)
+        statement += " ORDER BY version DESC" if desc else " ORDER BY version"
+        if limit is not None:
+            statement += " LIMIT %s"
+            params.append(limit)
+        with self._reading() as cursor:
+            cursor.execute(self._sql(statement), params, prepare=True)
+            events = self._events(cursor.fetchall(), cursor)
+        selected = [StoredEvent(originator_id=originator_id, originator_version=version, topic=topic, state=state)
+                    for _, _, version, topic, state in events
+                    if (gt is None or version > gt) and (lte is None or version <= lte)]
+        if desc:
+            selected.sort(key=lambda e: -e.originator_version)
+        return selected if limit is None else selected[:limit]
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
+                             topics: Sequence[str] = (), *, inclusive_of_start: bool = True
+                             ) -> Sequence[Notification]:
+        low = 1 if start is None else start if inclusive_of_start else start + 1
+        found: list[Notification] = []
+        with self._reading() as cursor:
+            # from the append that holds `low` on, a chunk at a time: with topics, events are filtered here
+            cursor.execute(self._sql("SELECT coalesce(max(position), 1) FROM {appends} WHERE position <= %s"),
+                           [low])
+            position = cursor.fetchone()[0]
+            while len(found) < limit and (stop is None or position <= stop):
+                cursor.execute(self._sql("SELECT " + _COLUMNS + " FROM {appends} WHERE position >= %s "
+                                         "ORDER BY position LIMIT %s"), [position, min(limit, 100)], prepare=True)
+                rows = cursor.fetchall()
+                if not rows:
+                    break
+                for at, stream, version, topic, state in self._events(rows, cursor):
+                    if at >= low and (stop is None or at <= stop) and (not topics or topic in topics):
+                        found.append(Notification(id=at, originator_id=stream, originator_version=version,
+                                                  topic=topic, state=state))
+                position = rows[-1][0] + rows[-1][3]
+        return found[:limit]
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def max_notification_id(self) -> int | None:
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
+            cursor.execute(self._sql("SELECT position + count - 1 FROM {appends} ORDER BY position DESC LIMIT 1"))
+            row = cursor.fetchone()
+        return None if row is None else int(row[0])
+
+
+def _uuid(originator_id: UUID | str) -> UUID:
+    return originator_id if isinstance(originator_id, UUID) else UUID(originator_id)

@@ -1,0 +1,185 @@
+"""A PostgreSQL store's compact layout (ledger/postgres_layout.py: a row per append), and the migration of a store
+written in eventsourcing's own layout (a row per event, `whispers_events`) by an earlier whispers (issue 12:
+"stores written by today's main still open, migrated in place or read as they are, and their games verify").
+
+The old store is made as earlier mains made it: eventsourcing's own PostgreSQL recorder creates its table, and the
+events are those an earlier main wrote (tests/data/before-compact, the same states on either kind of store), each
+at its notification id, with a gap in the ids where a transaction was rolled back."""
+
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from itertools import pairwise
+from pathlib import Path
+from uuid import UUID
+
+import psycopg
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.store_rows import pg_rows
+from whispers.cli.main import whispers as whispers_cli
+from whispers.ledger import postgres_layout
+from whispers.ledger.errors import StoreError
+from whispers.ledger.eventstore import EventStore
+from whispers.ledger.store import _fingerprint, open_store
+
+pytestmark = pytest.mark.postgres
+
+BEFORE = Path(__file__).parent / "data" / "before-compact"
+GAMES = ["official-4p", "revised-3p", "what-if"]
+GAP = 100  # the ids after this one are 3 further on, as a rolled-back transaction leaves them
+
+
+def old_rows() -> list[tuple[int, UUID, int, str, bytes]]:
+    db = sqlite3.connect(BEFORE / "store.sqlite")
+    rows = db.execute("SELECT rowid, originator_id, originator_version, topic, state FROM stored_events "
+                      "ORDER BY rowid").fetchall()
+    db.close()
+    return [(rowid + (3 if rowid > GAP else 0), UUID(hex=originator), version, topic, state)
+            for rowid, originator, version, topic, state in rows]
+
+
+@pytest.fixture
+def before(pg_own_url: str) -> Iterator[str]:
+    """A store in eventsourcing's layout, as an earlier main left it."""
+    schema = pg_own_url.split("schema=")[1]
+    app = EventStore(env={"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "test",
+                          "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "5432", "POSTGRES_USER": "postgres",
+                          "POSTGRES_PASSWORD": "", "POSTGRES_SCHEMA": schema, "CREATE_TABLE": "y"})
+    app.close()
+    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
+        conn.cursor().executemany(
+            f"INSERT INTO {schema}.whispers_events (notification_id, originator_id, originator_version, topic, state) "
+            "VALUES (%s, %s, %s, %s, %s)", old_rows())
+    yield pg_own_url
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(whispers_cli, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def tables(url: str) -> set[str]:
+    schema = url.split("schema=")[1]
+    with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
+        return {name for (name,) in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", [schema])}
+
+
+def test_a_store_in_eventsourcings_layout_is_migrated_at_its_first_opening_and_reads_as_it_did(before: str) -> None:
+    assert run("games", "--json", "--store", before) == (BEFORE / "games.json").read_text(encoding="utf-8")
+    assert postgres_layout.OLD_EVENTS not in tables(before) and postgres_layout.APPENDS in tables(before)
+    for game in GAMES:
+        assert run("log", "--store", before, game) == (BEFORE / f"{game}.log").read_text(encoding="utf-8")
+    assert run("notes", "--store", before, "revised-3p") == (BEFORE / "revised-3p.notes").read_text("utf-8")
+    for game in ("official-4p", "revised-3p", "what-if"):
+        assert "verified" in run("verify", "--store", before, game)
+    rows = old_rows()
+    with pg_rows(before) as conn:  # every event at its own position, with its stream, version, topic and bytes
+        moved = conn.execute("SELECT notification_id, originator_id, originator_version, topic, state "
+                             "FROM whispers_events ORDER BY notification_id").fetchall()
+    assert moved == rows
+    with open_store(before) as store:  # a read model's tracked position names the same event as before
+        assert store.head() == rows[-1][0]
+        assert all(store.fingerprint(row[0]) == _fingerprint(*row) for row in rows)
+        assert [store.fingerprint(position) for position in range(GAP + 1, GAP + 4)] == [None] * 3
+
+
+def test_the_migration_cuts_the_log_into_appends_of_one_stream_at_following_positions(before: str) -> None:
+    with open_store(before) as store:
+        store.names()
+    schema = before.split("schema=")[1]
+    with psycopg.connect(before.split("?")[0], autocommit=True) as conn:
+        appends = conn.execute(f"SELECT position, count FROM {schema}.whispers_appends ORDER BY position").fetchall()
+    assert len(appends) < len(old_rows()) // 2
+    assert (GAP + 4, ) in {(position,) for position, _ in appends}  # no append spans the gap
+    assert all(position + count <= after for (position, count), (after, _) in pairwise(appends))
+
+
+def test_a_store_is_migrated_once_when_three_processes_open_it_at_the_same_moment(before: str) -> None:
+    code = "import sys; from whispers.ledger.store import open_store; print(sorted(open_store(sys.argv[1]).names()))"
+    openers = [subprocess.Popen([sys.executable, "-c", code, before], stdout=subprocess.PIPE, text=True)
+               for _ in range(3)]
+    outputs = [opener.communicate(timeout=60)[0] for opener in openers]
+    assert [opener.returncode for opener in openers] == [0, 0, 0]
+    assert outputs == [f"{sorted(GAMES)}\n"] * 3
+
+
+def test_a_store_that_cannot_be_migrated_says_why_in_one_line_and_is_left_as_it_was(before: str) -> None:
+    """An event without a topic would be written as no topic's: the migration is refused, not done short."""
+    schema = before.split("schema=")[1]
+    dump = f"SELECT * FROM {schema}.whispers_events ORDER BY notification_id"
+    with psycopg.connect(before.split("?")[0], autocommit=True) as conn:
+        conn.execute(f"UPDATE {schema}.whispers_events SET topic = NULL WHERE notification_id = 7")
+        content = conn.execute(dump).fetchall()
+    with pytest.raises(StoreError) as refused:
+        open_store(before)
+    message = str(refused.value)
+    assert "\n" not in message and "1 of its 464 events have no topic or state" in message
+    assert "cannot bring the store" in message
+    assert postgres_layout.APPENDS not in tables(before)
+    with psycopg.connect(before.split("?")[0], autocommit=True) as conn:
+        assert conn.execute(dump).fetchall() == content
+
+
+def test_the_migrated_store_takes_new_moves_after_its_old_ones(before: str) -> None:
+    with open_store(before) as store:
+        head = store.head()
+        store.create("after", [{"n": 0}, {"n": 1}])
+        store.append("after", 2, [{"n": 2}])
+        assert store.head() == head + 3 and store.facts("after") == [{"n": 0}, {"n": 1}, {"n": 2}]
+        assert store.fingerprint(head + 3) is not None and store.fingerprint(head + 4) is None
+        assert "after" in store.changed_games(head)[1]
+
+
+def test_an_append_is_one_row_and_its_events_follow_on_in_the_log(pg_own_url: str) -> None:
+    """The layout's figures: a game created whole is one row; each later append one more; positions run on."""
+    with open_store(pg_own_url) as store:
+        store.create("g", [{"n": i} for i in range(50)])
+        store.append("g", 50, [{"n": 50}, {"n": 51}])
+        store.create("h", [{"n": 0}])
+        assert store.head() == 53
+    schema = pg_own_url.split("schema=")[1]
+    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
+        assert conn.execute(f"SELECT position, version, count FROM {schema}.whispers_appends ORDER BY position"
+                            ).fetchall() == [(1, 1, 50), (51, 51, 2), (53, 1, 1)]
+        assert conn.execute(f"SELECT count(*) FROM {schema}.whispers_topics").fetchone() == (2,)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(1, 30), st.sampled_from("abc"), st.integers(-2, 6), st.just("t"),
+                               st.binary(max_size=4)), max_size=20))
+def test_whatever_a_log_held_is_cut_into_runs_that_give_it_back_whole(rows: list[tuple]) -> None:
+    """Fuzzed: the runs, put together, are the rows as given; each run is one stream at following positions and
+    versions, and two runs meet only where that stops."""
+    cut = list(postgres_layout.runs(rows))
+    assert [row for run in cut for row in run] == rows
+    for run in cut:
+        assert all(b[1] == a[1] and b[0] == a[0] + 1 and b[2] == a[2] + 1 for a, b in pairwise(run))
+    for a, b in pairwise(cut):
+        assert not (b[0][1] == a[-1][1] and b[0][0] == a[-1][0] + 1 and b[0][2] == a[-1][2] + 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(packed=st.one_of(st.binary(max_size=60),
+                        st.lists(st.tuples(st.integers(0, 40), st.binary(max_size=8)), max_size=5).map(
+                            postgres_layout.pack)),
+       count=st.integers(0, 5))
+def test_an_append_read_back_is_its_events_or_refused_as_malformed(packed: bytes, count: int) -> None:
+    """Fuzzed: any bytes in an append's events column are either `count` events of (topic number, state) or a
+    ValueError (the store reports the append as damaged), never anything else; its first event, read alone, is
+    the first of them."""
+    try:
+        head = postgres_layout.first(packed)
+    except ValueError:
+        head = None
+    try:
+        events = postgres_layout.unpack(packed, count)
+    except ValueError:
+        return
+    assert len(events) == count and all(type(topic) is int and type(state) is bytes for topic, state in events)
+    assert head == (events[0] if events else None)
