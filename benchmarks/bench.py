@@ -152,7 +152,10 @@ def replay(url: str, runs: int) -> tuple[float, float, float]:
 
         def raw() -> None:
             if path is None:  # the appends' rows on the store's own pooled connection, each expanded, then decoded
-                with recorder.datastore.get_connection() as conn, conn.cursor(binary=True) as cursor:
+                from psycopg.rows import tuple_row
+
+                with (recorder.datastore.get_connection() as conn,
+                      conn.cursor(row_factory=tuple_row, binary=True) as cursor):
                     cursor.execute(f"SELECT events FROM {recorder.datastore.schema}.{postgres_layout.APPENDS} "
                                    "WHERE stream = %s ORDER BY version", [originator])
                     for (packed,) in cursor.fetchall():

@@ -9,7 +9,7 @@ its consequences, or a whole game imported) is one row, and a topic is written o
     whispers_appends (position, stream, version, count, topic, events)
                                                events `position` .. `position + count - 1` of the log: the
                                                stream's versions `version` .. `version + count - 1`, packed
-                                               (msgpack: [[topic number, state], ...]); `topic` is the first
+                                               (msgpack: [[topic numbers], [states]]); `topic` is the first
                                                event's, which says what kind of stream it is
 
 An event's position in the log is its append's position plus its index in the append, so the log still numbers
@@ -47,21 +47,24 @@ def tables(schema: str) -> list[str]:
 
 
 def pack(events: Iterable[tuple[int, bytes]]) -> bytes:
-    """An append's events, each (topic number, stored state)."""
-    return msgpack.packb([list(event) for event in events], use_bin_type=True)
+    """An append's events, each (topic number, stored state): msgpack of [[topic numbers], [states]]."""
+    pairs = list(events)
+    return msgpack.packb([[topic for topic, _ in pairs], [state for _, state in pairs]], use_bin_type=True)
 
 
-def unpack(packed: bytes, count: int) -> list[tuple[int, bytes]]:
-    """An append's events, or ValueError when its bytes are not `count` of them (damage)."""
+def unpack(packed: bytes, count: int) -> tuple[list[int], list[bytes]]:
+    """An append's topic numbers and states, or ValueError when its bytes are not `count` of them (damage)."""
     try:
         events = msgpack.unpackb(packed, raw=False, use_list=True)
     except Exception as e:  # msgpack raises several kinds on malformed bytes
         raise ValueError(f"unreadable events ({type(e).__name__})") from None
-    if (not isinstance(events, list) or len(events) != count
-            or not all(isinstance(e, list) and len(e) == 2 and type(e[0]) is int and isinstance(e[1], bytes)
-                       for e in events)):
+    if not (isinstance(events, list) and len(events) == 2 and isinstance(events[0], list)
+            and isinstance(events[1], list) and len(events[0]) == len(events[1]) == count):
         raise ValueError(f"its events are not the {count} it says it holds")
-    return [(topic, state) for topic, state in events]
+    topics, states = events
+    if count and not ({*map(type, topics)} == {int} and {*map(type, states)} == {bytes}):
+        raise ValueError("its events are not topic numbers and states")
+    return topics, states
 
 
 def first(packed: bytes) -> tuple[int, bytes]:
@@ -69,16 +72,24 @@ def first(packed: bytes) -> tuple[int, bytes]:
     unpacker = msgpack.Unpacker(raw=False)
     unpacker.feed(packed)
     try:
-        if unpacker.read_array_header() < 1:
+        if unpacker.read_array_header() != 2:
+            raise ValueError("its events are not topic numbers and states")
+        topics = unpacker.read_array_header()
+        if topics < 1:
             raise ValueError("it holds no event")
-        event = unpacker.unpack()
+        topic = unpacker.unpack()
+        for _ in range(topics - 1):
+            unpacker.skip()
+        if unpacker.read_array_header() != topics:
+            raise ValueError("its events are not topic numbers and states")
+        state = unpacker.unpack()
     except ValueError:
         raise
     except Exception as e:  # msgpack raises several kinds on malformed bytes
         raise ValueError(f"unreadable events ({type(e).__name__})") from None
-    if not (isinstance(event, list) and len(event) == 2 and type(event[0]) is int and isinstance(event[1], bytes)):
+    if type(topic) is not int or type(state) is not bytes:
         raise ValueError("its first event is not one")
-    return event[0], event[1]
+    return topic, state
 
 
 def runs(rows: Iterable[tuple[int, Any, int, str, bytes]]) -> Iterator[list[tuple[int, Any, int, str, bytes]]]:

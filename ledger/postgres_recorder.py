@@ -62,7 +62,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                 events = [event for _, event in run]
                 for event in events:
                     if event.topic not in numbers:
-                        numbers[event.topic] = len(numbers) + 1
+                        numbers[event.topic] = max(numbers.values(), default=0) + 1
                         c.execute(self._sql("INSERT INTO {topics} (id, topic) VALUES (%s, %s)"),
                                   [numbers[event.topic], event.topic])
                 rows.append((position, _uuid(events[0].originator_id), events[0].originator_version, len(events),
@@ -100,9 +100,9 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         found = []
         for position, stream, version, count, _, packed in rows:
             try:
-                events = unpack(packed, count)
+                topics, states = unpack(packed, count)
                 found.extend((position + i, stream, version + i, names[topic], state)
-                             for i, (topic, state) in enumerate(events))
+                             for i, (topic, state) in enumerate(zip(topics, states, strict=True)))
             except (ValueError, KeyError) as e:
                 raise DataError(f"the append at position {position} is malformed: {e}") from None
         return found
@@ -127,17 +127,23 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                 if (version is None or v <= version) and (since is None or v == 1 or v >= since)]
 
     def many_rows(self, originators: list[UUID]) -> dict[UUID, tuple[list[int], list[str], list[bytes]]]:
-        """The events of many streams in one statement, each stream's versions, topics and states in order."""
+        """The events of many streams in one statement, each stream's versions, topics and states in order (each
+        append's lists extended, not an object made per event: a cold catalog reads every event of the store)."""
         with self._reading(binary=True) as cursor:
             cursor.execute(self._sql("SELECT " + _COLUMNS + " FROM {appends} WHERE stream = ANY(%s) "
                                      "ORDER BY stream, version"), [originators])
-            events = self._events(cursor.fetchall(), cursor)
+            rows = cursor.fetchall()
+            names = self._names(cursor)
         found: dict[UUID, tuple[list[int], list[str], list[bytes]]] = {}
-        for _, stream, version, topic, state in events:
+        for position, stream, version, count, _, packed in rows:
             versions, topics, states = found.setdefault(stream, ([], [], []))
-            versions.append(version)
-            topics.append(topic)
-            states.append(state)
+            try:
+                numbers, stored = unpack(packed, count)
+                topics.extend([names[number] for number in numbers])
+            except (ValueError, KeyError) as e:
+                raise DataError(f"the append at position {position} is malformed: {e}") from None
+            versions.extend(range(version, version + count))
+            states.extend(stored)
         return found
 
     def changed_streams(self, after: int, kinds: Sequence[str]) -> list[tuple[UUID, int, int | None, str | None,

@@ -53,7 +53,8 @@ def pg_rows(url: str) -> Iterator[Any]:
                 f"SELECT position, stream, version, count, events FROM {appends}").fetchall():
             conn.cursor().executemany("INSERT INTO whispers_events VALUES (%s, %s, %s, %s, %s)",
                                       [(stream, version + i, named[topic], state, position + i)
-                                       for i, (topic, state) in enumerate(postgres_layout.unpack(packed, count))])
+                                       for i, (topic, state) in enumerate(zip(*postgres_layout.unpack(packed, count),
+                                                                               strict=True))])
         yield conn
         rows = conn.execute("SELECT notification_id, originator_id, originator_version, topic, state "
                             "FROM whispers_events ORDER BY notification_id").fetchall()

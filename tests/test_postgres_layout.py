@@ -14,6 +14,7 @@ from itertools import pairwise
 from pathlib import Path
 from uuid import UUID
 
+import msgpack
 import psycopg
 import pytest
 from click.testing import CliRunner
@@ -164,10 +165,14 @@ def test_whatever_a_log_held_is_cut_into_runs_that_give_it_back_whole(rows: list
         assert not (b[0][1] == a[-1][1] and b[0][0] == a[-1][0] + 1 and b[0][2] == a[-1][2] + 1)
 
 
+LISTED = st.lists(st.one_of(st.integers(-9, 99), st.binary(max_size=3), st.text(max_size=3), st.none()), max_size=4)
+
+
 @settings(max_examples=300, deadline=None)
 @given(packed=st.one_of(st.binary(max_size=60),
                         st.lists(st.tuples(st.integers(0, 40), st.binary(max_size=8)), max_size=5).map(
-                            postgres_layout.pack)),
+                            postgres_layout.pack),
+                        st.tuples(LISTED, LISTED).map(lambda pair: msgpack.packb(list(pair)))),
        count=st.integers(0, 5))
 def test_an_append_read_back_is_its_events_or_refused_as_malformed(packed: bytes, count: int) -> None:
     """Fuzzed: any bytes in an append's events column are either `count` events of (topic number, state) or a
@@ -178,8 +183,9 @@ def test_an_append_read_back_is_its_events_or_refused_as_malformed(packed: bytes
     except ValueError:
         head = None
     try:
-        events = postgres_layout.unpack(packed, count)
+        topics, states = postgres_layout.unpack(packed, count)
     except ValueError:
         return
-    assert len(events) == count and all(type(topic) is int and type(state) is bytes for topic, state in events)
-    assert head == (events[0] if events else None)
+    assert len(topics) == len(states) == count
+    assert all(type(topic) is int for topic in topics) and all(type(state) is bytes for state in states)
+    assert head == ((topics[0], states[0]) if count else None)
