@@ -159,7 +159,8 @@ def replay(url: str, runs: int) -> tuple[float, float, float]:
                     cursor.execute(f"SELECT events FROM {recorder.datastore.schema}.{postgres_layout.APPENDS} "
                                    "WHERE stream = %s ORDER BY version", [originator])
                     for (packed,) in cursor.fetchall():
-                        for _, state in msgpack.unpackb(packed):
+                        _, states = msgpack.unpackb(packed)
+                        for state in states:
                             msgpack.unpackb(unpacked(state), raw=False)
                 return
             db = sqlite3.connect(path)  # the floor the issue names: connect, select, decode (the rows expanded first)
