@@ -122,8 +122,21 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             params = [originator, *params, since]
         with self._reading() as cursor:
             cursor.execute(self._sql(statement + " ORDER BY version"), params, prepare=True)
-            events = self._events(cursor.fetchall(), cursor)
-        return [(v, topic, state) for _, _, v, topic, state in events
+            rows = cursor.fetchall()
+            names = self._names(cursor)
+        found: list[tuple[int, str, bytes]] = []
+        for row in rows:
+            position, _, first_version, count, _, packed = row
+            if since is not None and first_version == 1 and count > 1 and count < since:
+                # only the first event of a first append that ends before `since` (a game imported whole is one)
+                try:
+                    number, state = first(packed)
+                    found.append((1, names[number], state))
+                except (ValueError, KeyError) as e:
+                    raise DataError(f"the append at position {position} is malformed: {e}") from None
+                continue
+            found.extend((v, topic, state) for _, _, v, topic, state in self._events([row], cursor, names))
+        return [(v, topic, state) for v, topic, state in found
                 if (version is None or v <= version) and (since is None or v == 1 or v >= since)]
 
     def many_rows(self, originators: list[UUID]) -> dict[UUID, tuple[list[int], list[str], list[bytes]]]:

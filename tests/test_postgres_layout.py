@@ -189,3 +189,21 @@ def test_an_append_read_back_is_its_events_or_refused_as_malformed(packed: bytes
     assert len(topics) == len(states) == count
     assert all(type(topic) is int for topic in topics) and all(type(state) is bytes for state in states)
     assert head == ((topics[0], states[0]) if count else None)
+
+
+def test_a_games_first_event_and_its_tail_are_read_alike_from_any_cut_of_its_appends(pg_own_url: str) -> None:
+    """What `status` and `move` read below a snapshot (the first event, then those from `since` on) is the same
+    events as the whole record gives, wherever `since` falls: inside the first append, at an append's start, past
+    the head."""
+    from whispers.ledger.streams import game_id
+
+    with open_store(pg_own_url) as store:
+        store.create("cut", [{"n": i} for i in range(30)])
+        store.append("cut", 30, [{"n": 30}, {"n": 31}])
+        store.append("cut", 32, [{"n": 32}])
+        whole = store._rows(game_id("cut"), None)
+        assert [v for v, _, _ in whole] == list(range(1, 34))
+        for since in range(1, 36):
+            assert store._rows(game_id("cut"), None, since) == [r for r in whole if r[0] == 1 or r[0] >= since]
+            assert store._rows(game_id("cut"), 31, since) == [r for r in whole
+                                                              if (r[0] == 1 or r[0] >= since) and r[0] <= 31]
