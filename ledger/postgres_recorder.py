@@ -69,10 +69,13 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                              numbers[events[0].topic], pack((numbers[e.topic], e.state) for e in events)))
                 position += len(events)
             # a version already held, in any append of the stream (the unique key sees only an append's first):
-            # one the writer has not seen, so its events are refused whole, as eventsourcing's key refused them
+            # one the writer has not seen, so its events are refused whole, as eventsourcing's key refused them.
+            # A stream's appends never overlap, so only its last append starting at or before `high` can hold one
+            # (found by the key: checking every earlier append made a move cost as the game's history grew)
             c.execute(self._sql("SELECT 1 FROM unnest(%s::uuid[], %s::integer[], %s::integer[]) "
-                                "AS r(stream, low, high) JOIN {appends} AS a ON a.stream = r.stream "
-                                "AND a.version <= r.high AND a.version + a.count > r.low LIMIT 1"),
+                                "AS r(stream, low, high) CROSS JOIN LATERAL (SELECT version, count FROM {appends} "
+                                "WHERE stream = r.stream AND version <= r.high ORDER BY version DESC LIMIT 1) AS a "
+                                "WHERE a.version + a.count > r.low LIMIT 1"),
                       [[r[1] for r in rows], [r[2] for r in rows], [r[2] + r[3] - 1 for r in rows]])
             if c.fetchone() is not None:
                 raise IntegrityError("an event of this version is already stored")
@@ -125,19 +128,19 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             rows = cursor.fetchall()
             names = self._names(cursor)
         found: list[tuple[int, str, bytes]] = []
-        for row in rows:
-            position, _, first_version, count, _, packed = row
-            if since is not None and first_version == 1 and count > 1 and count < since:
-                # only the first event of a first append that ends before `since` (a game imported whole is one)
-                try:
-                    number, state = first(packed)
-                    found.append((1, names[number], state))
-                except (ValueError, KeyError) as e:
-                    raise DataError(f"the append at position {position} is malformed: {e}") from None
-                continue
-            found.extend((v, topic, state) for _, _, v, topic, state in self._events([row], cursor, names))
-        return [(v, topic, state) for v, topic, state in found
-                if (version is None or v <= version) and (since is None or v == 1 or v >= since)]
+        for position, _, low, count, _, packed in rows:
+            # only the events wanted made tuples: the first, and those from `since` to `version` (a snapshot's tail
+            # can lie at the end of a game imported whole, one append of thousands of events)
+            start = 0 if since is None else max(0, since - low)
+            stop = count if version is None else min(count, version - low + 1)
+            try:
+                topics, states = unpack(packed, count)
+                if low == 1 and start > 0:
+                    found.append((1, names[topics[0]], states[0]))
+                found.extend((low + i, names[topics[i]], states[i]) for i in range(start, stop))
+            except (ValueError, KeyError) as e:
+                raise DataError(f"the append at position {position} is malformed: {e}") from None
+        return found
 
     def many_rows(self, originators: list[UUID]) -> dict[UUID, tuple[list[int], list[str], list[bytes]]]:
         """The events of many streams in one statement, each stream's versions, topics and states in order (each
