@@ -32,6 +32,7 @@ import msgpack
 
 APPENDS: Final = "whispers_appends"
 TOPICS: Final = "whispers_topics"
+COLUMNS: Final = "position, stream, version, count, topic, events"
 OLD_EVENTS: Final = "whispers_events"
 """eventsourcing's table, in stores written before this layout."""
 
@@ -107,13 +108,14 @@ def runs(rows: Iterable[tuple[int, Any, int, str, bytes]]) -> Iterator[list[tupl
 
 def migrate(conn: Any, schema: str) -> bool:
     """Moves the events of eventsourcing's table in `schema` into this layout, in one transaction on `conn` (a
-    psycopg connection in autocommit mode, holding the store's opening lock); returns whether there was anything to
-    move. Each event keeps its position, stream, version, topic and state; the old table is dropped only once every
-    one of them is found in the new. Raises ValueError, with the table left as it was, when it cannot be moved."""
-    found = conn.execute("SELECT to_regclass(%s) IS NOT NULL, to_regclass(%s) IS NOT NULL",
-                         [f"{schema}.{OLD_EVENTS}", f"{schema}.{APPENDS}"]).fetchone()
-    if not found[0] or found[1]:
-        return False
+    psycopg connection in autocommit mode, holding the store's opening lock), when there is one; returns whether the
+    store now has this layout's tables (a new store has none yet). Each event keeps its position, stream, version,
+    topic and state; the old table is dropped only once every one of them is found in the new. Raises ValueError,
+    with the table left as it was, when it cannot be moved."""
+    old, new = conn.execute("SELECT to_regclass(%s) IS NOT NULL, to_regclass(%s) IS NOT NULL",
+                            [f"{schema}.{OLD_EVENTS}", f"{schema}.{APPENDS}"]).fetchone()
+    if not old or new:
+        return bool(new)
     with conn.transaction():
         # no writer of an earlier version may add to it meanwhile
         conn.execute(f"LOCK TABLE {schema}.{OLD_EVENTS} IN ACCESS EXCLUSIVE MODE")
@@ -123,25 +125,11 @@ def migrate(conn: Any, schema: str) -> bool:
             raise ValueError(f"{untyped} of its {total} events have no topic or state")
         for statement in tables(schema):
             conn.execute(statement)
-        topics: dict[str, int] = {}
-        with conn.cursor(name="whispers_migration") as cursor, conn.cursor() as writer:
+        with conn.cursor(name="whispers_migration") as cursor:
             cursor.itersize = 10_000
             cursor.execute(f"SELECT notification_id, originator_id, originator_version, topic, state "
                            f"FROM {schema}.{OLD_EVENTS} ORDER BY notification_id")
-            batch: list[tuple[int, UUID, int, int, int, bytes]] = []
-            for run in runs(cursor):
-                for _, _, _, topic, _ in run:
-                    if topic not in topics:
-                        topics[topic] = len(topics) + 1
-                        writer.execute(f"INSERT INTO {schema}.{TOPICS} (id, topic) VALUES (%s, %s)",
-                                       [topics[topic], topic])
-                position, stream, version, topic, _ = run[0]
-                batch.append((position, stream, version, len(run), topics[topic],
-                              pack((topics[t], bytes(state)) for _, _, _, t, state in run)))
-                if len(batch) >= 1000:
-                    _insert(writer, schema, batch)
-                    batch = []
-            _insert(writer, schema, batch)
+            write(conn, schema, cursor, {})
         moved = conn.execute(f"SELECT coalesce(sum(count), 0) FROM {schema}.{APPENDS}").fetchone()[0]
         if moved != total:
             raise ValueError(f"{total - moved} of its {total} events could not be moved")
@@ -149,7 +137,24 @@ def migrate(conn: Any, schema: str) -> bool:
     return True
 
 
-def _insert(cursor: Any, schema: str, rows: list[tuple[int, UUID, int, int, int, bytes]]) -> None:
-    if rows:
-        cursor.executemany(f"INSERT INTO {schema}.{APPENDS} (position, stream, version, count, topic, events) "
-                           "VALUES (%s, %s, %s, %s, %s, %s)", rows)
+def write(conn: Any, schema: str, rows: Iterable[tuple[int, Any, int, str, bytes]], numbers: dict[str, int]) -> None:
+    """Writes eventsourcing's rows (notification id, originator, version, topic, state), in the log's order, as
+    appends, each event at its own position; `numbers` are the topics' numbers the store holds, and a topic not
+    among them is numbered after them and written too."""
+    insert = f"INSERT INTO {schema}.{APPENDS} ({COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)"
+    batch: list[tuple[int, UUID, int, int, int, bytes]] = []
+    with conn.cursor() as writer:
+        for run in runs(rows):
+            for _, _, _, topic, _ in run:
+                if topic not in numbers:
+                    numbers[topic] = max(numbers.values(), default=0) + 1
+                    writer.execute(f"INSERT INTO {schema}.{TOPICS} (id, topic) VALUES (%s, %s)",
+                                   [numbers[topic], topic])
+            position, stream, version, topic, _ = run[0]
+            batch.append((position, stream, version, len(run), numbers[topic],
+                          pack((numbers[t], bytes(state)) for _, _, _, t, state in run)))
+            if len(batch) >= 1000:  # a store's whole log is not held in memory at once
+                writer.executemany(insert, batch)
+                batch = []
+        if batch:
+            writer.executemany(insert, batch)

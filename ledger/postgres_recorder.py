@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from itertools import groupby
 from typing import Any
 from uuid import UUID
 
@@ -25,10 +24,9 @@ from eventsourcing.utils import retry
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 
-from whispers.ledger.postgres_layout import APPENDS, TOPICS, first, pack, tables, unpack
+from whispers.ledger.postgres_layout import APPENDS, COLUMNS, TOPICS, first, runs, tables, unpack, write
 
 _Row = tuple[int, UUID, int, int, int, bytes]  # position, stream, version, count, topic, events
-_COLUMNS = "position, stream, version, count, topic, events"
 
 
 class CompactPostgresRecorder(PostgresApplicationRecorder):
@@ -51,23 +49,14 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             self._notify_channel(c)  # type: ignore[arg-type]
             c.execute(self._sql("SELECT position + count FROM {appends} ORDER BY position DESC LIMIT 1"))
             row = c.fetchone()
-            start = position = 1 if row is None else int(row[0])
+            start = 1 if row is None else int(row[0])
             # numbers looked up inside this transaction, not cached: one taken by a transaction that was then rolled
             # back would name nothing
             c.execute(self._sql("SELECT topic, id FROM {topics}"))
             numbers: dict[str, int] = dict(c.fetchall())
-            rows: list[_Row] = []
-            for _, run in groupby(enumerate(stored_events), key=lambda item: (_uuid(item[1].originator_id),
-                                                                              item[1].originator_version - item[0])):
-                events = [event for _, event in run]
-                for event in events:
-                    if event.topic not in numbers:
-                        numbers[event.topic] = max(numbers.values(), default=0) + 1
-                        c.execute(self._sql("INSERT INTO {topics} (id, topic) VALUES (%s, %s)"),
-                                  [numbers[event.topic], event.topic])
-                rows.append((position, _uuid(events[0].originator_id), events[0].originator_version, len(events),
-                             numbers[events[0].topic], pack((numbers[e.topic], e.state) for e in events)))
-                position += len(events)
+            rows = [(start + i, _uuid(e.originator_id), e.originator_version, e.topic, e.state)
+                    for i, e in enumerate(stored_events)]
+            appends = [(run[0][1], run[0][2], run[-1][2]) for run in runs(rows)]
             # a version already held, in any append of the stream (the unique key sees only an append's first):
             # one the writer has not seen, so its events are refused whole, as eventsourcing's key refused them.
             # A stream's appends never overlap, so only its last append starting at or before `high` can hold one
@@ -76,11 +65,11 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                                 "AS r(stream, low, high) CROSS JOIN LATERAL (SELECT version, count FROM {appends} "
                                 "WHERE stream = r.stream AND version <= r.high ORDER BY version DESC LIMIT 1) AS a "
                                 "WHERE a.version + a.count > r.low LIMIT 1"),
-                      [[r[1] for r in rows], [r[2] for r in rows], [r[2] + r[3] - 1 for r in rows]])
+                      [list(column) for column in zip(*appends, strict=True)])
             if c.fetchone() is not None:
                 raise IntegrityError("an event of this version is already stored")
-            c.executemany(self._sql(f"INSERT INTO {{appends}} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)"), rows)
-        return list(range(start, position))
+            write(conn, self.datastore.schema, rows, numbers)
+        return list(range(start, start + len(stored_events)))
 
     # ---------------------------------------------------------------------------------------------------- reading
     @contextmanager
@@ -102,25 +91,23 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         names = self._names(cursor) if names is None else names
         found = []
         for position, stream, version, count, _, packed in rows:
-            try:
+            with _malformed(position):
                 topics, states = unpack(packed, count)
                 found.extend((position + i, stream, version + i, names[topic], state)
                              for i, (topic, state) in enumerate(zip(topics, states, strict=True)))
-            except (ValueError, KeyError) as e:
-                raise DataError(f"the append at position {position} is malformed: {e}") from None
         return found
 
     def rows(self, originator: UUID, version: int | None = None, since: int | None = None
              ) -> list[tuple[int, str, bytes]]:
         """(version, topic, state) of a stream's events up to `version`, in order; with `since`, only the first
         event and those from `since` on (its first append, then the appends from the one holding `since`)."""
-        statement = "SELECT " + _COLUMNS + " FROM {appends} WHERE stream = %s"
+        statement = "SELECT " + COLUMNS + " FROM {appends} WHERE stream = %s"
         params: list[Any] = [originator]
         if version is not None:
             statement += " AND version <= %s"
             params.append(version)
         if since is not None:
-            statement = ("SELECT " + _COLUMNS + " FROM {appends} WHERE stream = %s AND version = 1 UNION ALL "
+            statement = ("SELECT " + COLUMNS + " FROM {appends} WHERE stream = %s AND version = 1 UNION ALL "
                          + statement + " AND version + count > %s AND version > 1")
             params = [originator, *params, since]
         with self._reading() as cursor:
@@ -133,31 +120,27 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             # can lie at the end of a game imported whole, one append of thousands of events)
             start = 0 if since is None else max(0, since - low)
             stop = count if version is None else min(count, version - low + 1)
-            try:
+            with _malformed(position):
                 topics, states = unpack(packed, count)
                 if low == 1 and start > 0:
                     found.append((1, names[topics[0]], states[0]))
                 found.extend((low + i, names[topics[i]], states[i]) for i in range(start, stop))
-            except (ValueError, KeyError) as e:
-                raise DataError(f"the append at position {position} is malformed: {e}") from None
         return found
 
     def many_rows(self, originators: list[UUID]) -> dict[UUID, tuple[list[int], list[str], list[bytes]]]:
         """The events of many streams in one statement, each stream's versions, topics and states in order (each
         append's lists extended, not an object made per event: a cold catalog reads every event of the store)."""
         with self._reading(binary=True) as cursor:
-            cursor.execute(self._sql("SELECT " + _COLUMNS + " FROM {appends} WHERE stream = ANY(%s) "
+            cursor.execute(self._sql("SELECT " + COLUMNS + " FROM {appends} WHERE stream = ANY(%s) "
                                      "ORDER BY stream, version"), [originators])
             rows = cursor.fetchall()
             names = self._names(cursor)
         found: dict[UUID, tuple[list[int], list[str], list[bytes]]] = {}
         for position, stream, version, count, _, packed in rows:
             versions, topics, states = found.setdefault(stream, ([], [], []))
-            try:
+            with _malformed(position):
                 numbers, stored = unpack(packed, count)
                 topics.extend([names[number] for number in numbers])
-            except (ValueError, KeyError) as e:
-                raise DataError(f"the append at position {position} is malformed: {e}") from None
             versions.extend(range(version, version + count))
             states.extend(stored)
         return found
@@ -171,7 +154,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             cursor.execute(self._sql("SELECT id FROM {topics} WHERE topic = ANY(%s)"), [list(kinds)])
             numbers = [number for (number,) in cursor.fetchall()]
             cursor.execute(self._sql(
-                "SELECT changed.stream, changed.last, " + ", ".join(f"created.{c}" for c in _COLUMNS.split(", "))
+                "SELECT changed.stream, changed.last, " + ", ".join(f"created.{c}" for c in COLUMNS.split(", "))
                 + " FROM (SELECT stream, min(position) AS first, max(position + count - 1) AS last FROM {appends} "
                 # the appends after `after`, and the one that holds it (found by the key, not a scan)
                 "WHERE position >= coalesce((SELECT max(position) FROM {appends} WHERE position <= %s), 0) "
@@ -185,12 +168,9 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                 if created[0] is None:
                     found.append((stream, last, None, None, None))
                     continue
-                position = created[0]
-                try:
+                with _malformed(created[0]):
                     number, state = first(created[5])
-                    found.append((stream, last, position, names[number], state))
-                except (ValueError, KeyError) as e:
-                    raise DataError(f"the append at position {position} is malformed: {e}") from None
+                    found.append((stream, last, created[0], names[number], state))
         return found
 
     # ------------------------------------------------------------------------------- eventsourcing's interface
@@ -198,7 +178,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
     def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
                       desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
         # each row selected holds at least one event in range, so `limit` rows hold at least `limit` events
-        statement = "SELECT " + _COLUMNS + " FROM {appends} WHERE stream = %s"
+        statement = "SELECT " + COLUMNS + " FROM {appends} WHERE stream = %s"
         params: list[Any] = [_uuid(originator_id)]
         if gt is not None:
             statement += " AND version + count - 1 > %s"
@@ -232,7 +212,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                            [low])
             position = cursor.fetchone()[0]
             while len(found) < limit and (stop is None or position <= stop):
-                cursor.execute(self._sql("SELECT " + _COLUMNS + " FROM {appends} WHERE position >= %s "
+                cursor.execute(self._sql("SELECT " + COLUMNS + " FROM {appends} WHERE position >= %s "
                                          "ORDER BY position LIMIT %s"), [position, min(limit, 100)], prepare=True)
                 rows = cursor.fetchall()
                 if not rows:
@@ -254,3 +234,12 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
 
 def _uuid(originator_id: UUID | str) -> UUID:
     return originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+
+
+@contextmanager
+def _malformed(position: int) -> Iterator[None]:
+    """An append whose events cannot be read, or that names a topic the store does not hold, is damage."""
+    try:
+        yield
+    except (ValueError, KeyError) as e:
+        raise DataError(f"the append at position {position} is malformed: {e}") from None

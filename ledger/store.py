@@ -306,13 +306,11 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
             conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
             schema = pg.schema or "public"
             try:  # a store in eventsourcing's own layout, written by an earlier whispers, is migrated to ours first
-                postgres_layout.migrate(conn, schema)
+                if postgres_layout.migrate(conn, schema):
+                    env["CREATE_TABLE"] = "n"  # the tables are there: no DDL at every opening
             except ValueError as e:
                 raise StoreError(say("cannot bring the store {store} to this version's layout: {message}",
                                      store=url, message=str(e))) from None
-            row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [f"{schema}.{postgres_layout.APPENDS}"]).fetchone()
-            if row and row[0]:
-                env["CREATE_TABLE"] = "n"  # the tables are there: no DDL at every opening
         except psycopg.errors.LockNotAvailable as e:
             raise StoreError(say("the store is locked by another process: {store}", store=url)) from e
         except psycopg.Error as e:

@@ -60,13 +60,4 @@ def pg_rows(url: str) -> Iterator[Any]:
                             "FROM whispers_events ORDER BY notification_id").fetchall()
         with conn.transaction():
             conn.execute(f"DELETE FROM {appends}")
-            numbers = {topic: number for number, topic in named.items()}
-            for topic in {row[3] for row in rows} - set(numbers):
-                numbers[topic] = max(numbers.values(), default=0) + 1
-                conn.execute(f"INSERT INTO {topics} (id, topic) VALUES (%s, %s)", [numbers[topic], topic])
-            for run in postgres_layout.runs(rows):
-                position, stream, version, topic, _ = run[0]
-                conn.execute(f"INSERT INTO {appends} (position, stream, version, count, topic, events) "
-                             "VALUES (%s, %s, %s, %s, %s, %s)",
-                             [position, stream, version, len(run), numbers[topic],
-                              postgres_layout.pack((numbers[t], bytes(s)) for _, _, _, t, s in run)])
+            postgres_layout.write(conn, schema, rows, {topic: number for number, topic in named.items()})
