@@ -33,6 +33,11 @@ import msgpack
 APPENDS: Final = "whispers_appends"
 TOPICS: Final = "whispers_topics"
 COLUMNS: Final = "position, stream, version, count, topic, events"
+ROW_EVENTS: Final = 256
+"""The most events a row holds: a longer append (a game imported whole) takes several rows, so that bringing a
+snapshot up to date, which reads the row holding the snapshot's version, reads at most this many events however
+long the game (a 5,000-event game imported as one row made each of its first moves after the import read all of
+them)."""
 OLD_EVENTS: Final = "whispers_events"
 """eventsourcing's table, in stores written before this layout."""
 
@@ -93,12 +98,14 @@ def first(packed: bytes) -> tuple[int, bytes]:
     return topic, state
 
 
-def runs(rows: Iterable[tuple[int, Any, int, str, bytes]]) -> Iterator[list[tuple[int, Any, int, str, bytes]]]:
+def runs(rows: Iterable[tuple[int, Any, int, str, bytes]], longest: int = ROW_EVENTS
+         ) -> Iterator[list[tuple[int, Any, int, str, bytes]]]:
     """eventsourcing's rows (notification id, originator, version, topic, state), in the log's order, cut into
-    appends: runs of one stream at consecutive positions and versions."""
+    appends: runs of one stream at consecutive positions and versions, of at most `longest` events."""
     run: list[tuple[int, Any, int, str, bytes]] = []
     for row in rows:
-        if run and not (row[1] == run[-1][1] and row[0] == run[-1][0] + 1 and row[2] == run[-1][2] + 1):
+        if run and not (row[1] == run[-1][1] and row[0] == run[-1][0] + 1 and row[2] == run[-1][2] + 1
+                        and len(run) < longest):
             yield run
             run = []
         run.append(row)

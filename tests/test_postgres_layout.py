@@ -138,31 +138,38 @@ def test_the_migrated_store_takes_new_moves_after_its_old_ones(before: str) -> N
 
 
 def test_an_append_is_one_row_and_its_events_follow_on_in_the_log(pg_own_url: str) -> None:
-    """The layout's figures: a game created whole is one row; each later append one more; positions run on."""
+    """The layout's figures: a game created whole is one row, or one per ROW_EVENTS events when it is longer; each
+    later append one more; positions run on."""
+    longest = postgres_layout.ROW_EVENTS
     with open_store(pg_own_url) as store:
         store.create("g", [{"n": i} for i in range(50)])
         store.append("g", 50, [{"n": 50}, {"n": 51}])
         store.create("h", [{"n": 0}])
-        assert store.head() == 53
+        store.create("long", [{"n": i} for i in range(2 * longest + 5)])
+        assert store.head() == 53 + 2 * longest + 5
+        assert store.facts("long") == [{"n": i} for i in range(2 * longest + 5)]
     schema = pg_own_url.split("schema=")[1]
     with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
         assert conn.execute(f"SELECT position, version, count FROM {schema}.whispers_appends ORDER BY position"
-                            ).fetchall() == [(1, 1, 50), (51, 51, 2), (53, 1, 1)]
+                            ).fetchall() == [(1, 1, 50), (51, 51, 2), (53, 1, 1), (54, 1, longest),
+                                             (54 + longest, 1 + longest, longest),
+                                             (54 + 2 * longest, 1 + 2 * longest, 5)]
         assert conn.execute(f"SELECT count(*) FROM {schema}.whispers_topics").fetchone() == (2,)
 
 
 @settings(max_examples=300, deadline=None)
 @given(rows=st.lists(st.tuples(st.integers(1, 30), st.sampled_from("abc"), st.integers(-2, 6), st.just("t"),
-                               st.binary(max_size=4)), max_size=20))
-def test_whatever_a_log_held_is_cut_into_runs_that_give_it_back_whole(rows: list[tuple]) -> None:
+                               st.binary(max_size=4)), max_size=20), longest=st.integers(1, 8))
+def test_whatever_a_log_held_is_cut_into_runs_that_give_it_back_whole(rows: list[tuple], longest: int) -> None:
     """Fuzzed: the runs, put together, are the rows as given; each run is one stream at following positions and
-    versions, and two runs meet only where that stops."""
-    cut = list(postgres_layout.runs(rows))
+    versions, of at most `longest` rows, and two runs meet only where that stops or the first is full."""
+    cut = list(postgres_layout.runs(rows, longest))
     assert [row for run in cut for row in run] == rows
     for run in cut:
+        assert len(run) <= longest
         assert all(b[1] == a[1] and b[0] == a[0] + 1 and b[2] == a[2] + 1 for a, b in pairwise(run))
     for a, b in pairwise(cut):
-        assert not (b[0][1] == a[-1][1] and b[0][0] == a[-1][0] + 1 and b[0][2] == a[-1][2] + 1)
+        assert len(a) == longest or not (b[0][1] == a[-1][1] and b[0][0] == a[-1][0] + 1 and b[0][2] == a[-1][2] + 1)
 
 
 LISTED = st.lists(st.one_of(st.integers(-9, 99), st.binary(max_size=3), st.text(max_size=3), st.none()), max_size=4)
