@@ -25,6 +25,7 @@ from whispers.ledger.transcoder import (
     decode_timestamp,
     packed,
     unpacked,
+    unpacked_all,
 )
 
 WHEN = datetime(2026, 11, 23, 6, 30, 1, 250_000, tzinfo=UTC)
@@ -98,6 +99,8 @@ def test_damaged_compressed_bytes_are_refused_with_why(kind: str) -> None:
         unpacked(stored)
     with pytest.raises(ValueError, match=why):
         MsgpackTranscoder().decode(stored)
+    with pytest.raises(ValueError, match=why):
+        unpacked_all([packed(STATE), stored])
     assert decode_events([stored]) is None  # the lenient read names it, as for any row that is not an event
 
 
@@ -107,17 +110,23 @@ def test_bytes_that_would_expand_without_end_are_refused_not_expanded(monkeypatc
     monkeypatch.setattr(transcoder, "MAX_STATE", 10_000)
     with pytest.raises(ValueError, match="expand to more than 10000 bytes"):
         unpacked(bomb)
+    with pytest.raises(ValueError, match="expand to more than 10000 bytes"):
+        unpacked_all([bomb])
 
 
 @settings(max_examples=300)
 @given(data=st.binary(max_size=200))
 def test_any_bytes_after_the_marker_either_expand_whole_or_are_refused(data: bytes) -> None:
-    """Fuzz of the reader: whatever follows the marker, a ValueError or the bytes deflate's stream holds."""
+    """Fuzz of the reader: whatever follows the marker, a ValueError or the bytes deflate's stream holds; read
+    among others (`unpacked_all`, the catalog's loop), the same."""
     try:
         plain = unpacked(b"\xc1\x01" + data)
     except ValueError:
+        with pytest.raises(ValueError):
+            unpacked_all([b"\xc1\x01" + data])
         return
     assert isinstance(plain, bytes) and len(plain) <= transcoder.MAX_STATE
+    assert unpacked_all([packed(STATE), b"\xc1\x01" + data, STATE]) == [STATE, plain, STATE]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
