@@ -214,3 +214,35 @@ def test_a_games_first_event_and_its_tail_are_read_alike_from_any_cut_of_its_app
             assert store._rows(game_id("cut"), None, since) == [r for r in whole if r[0] == 1 or r[0] >= since]
             assert store._rows(game_id("cut"), 31, since) == [r for r in whole
                                                               if (r[0] == 1 or r[0] >= since) and r[0] <= 31]
+
+
+def test_a_game_that_an_earlier_main_wrote_as_one_row_of_more_events_than_a_row_now_holds_reads_and_plays_on(
+        pg_own_url: str) -> None:
+    """Before ROW_EVENTS, a game imported whole was one row however long: such a row reads as it did (whole, and
+    from any cut below a snapshot), and the game takes new appends after it."""
+    from whispers.ledger.streams import game_id
+
+    longest = postgres_layout.ROW_EVENTS
+    facts = [{"n": i} for i in range(2 * longest + 40)]
+    with open_store(pg_own_url) as store:
+        store.create("long", facts)
+        rows_before = store._rows(game_id("long"), None)
+    schema = pg_own_url.split("schema=")[1]
+    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn, conn.transaction():
+        rows = conn.execute(f"SELECT position, stream, version, count, topic, events FROM {schema}.whispers_appends "
+                            "ORDER BY position").fetchall()
+        assert len(rows) == 3
+        events = [pair for *_, count, _, packed in rows
+                  for pair in zip(*postgres_layout.unpack(packed, count), strict=True)]
+        conn.execute(f"DELETE FROM {schema}.whispers_appends")
+        conn.execute(f"INSERT INTO {schema}.whispers_appends ({postgres_layout.COLUMNS}) "
+                     "VALUES (%s, %s, %s, %s, %s, %s)", [1, rows[0][1], 1, len(events), rows[0][4],
+                                                         postgres_layout.pack(events)])
+    with open_store(pg_own_url) as store:
+        assert store.facts("long") == facts
+        whole = store._rows(game_id("long"), None)
+        assert whole == rows_before
+        for since in (1, 2, longest, len(facts) - 1, len(facts), len(facts) + 1):
+            assert store._rows(game_id("long"), None, since) == [r for r in whole if r[0] == 1 or r[0] >= since]
+        store.append("long", len(facts), [{"n": "after"}])
+        assert store.facts("long") == [*facts, {"n": "after"}] and store.head() == len(facts) + 1
