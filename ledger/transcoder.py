@@ -132,8 +132,9 @@ def unpacked(stored: bytes) -> bytes:
 
 def unpacked_all(stored: list[bytes]) -> list[bytes]:
     """`unpacked` of many states, in a loop of its own: a cold catalog expands every state of every game, and a
-    call per state cost a third of the expanding. A state out of the common way (not compressed, another
-    dictionary, damaged) goes through `unpacked`, which says what is wrong with it."""
+    call per state cost it a tenth more (0.125 s against 0.115 for 350 games' 72,000 states). A state out of the
+    common way (not compressed, another dictionary, damaged) goes through `unpacked`, which says what is wrong
+    with it."""
     expand, zdict, compressed, most = zlib.decompressobj, _LOADED.get(WRITTEN_WITH), COMPRESSED, MAX_STATE
     plain: list[bytes] = []
     add = plain.append
