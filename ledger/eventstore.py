@@ -19,7 +19,7 @@ Transcoder.register(MsgpackTranscoder)
 
 
 class EventStore(Application[UUID]):
-    """The application whose aggregates are a store's streams. Its name prefixes the PostgreSQL table names."""
+    """The application whose aggregates are a store's streams. Its name is `streams.APPLICATION`."""
 
     name = APPLICATION
 

@@ -25,6 +25,7 @@ from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 
 from whispers.ledger.postgres_layout import APPENDS, COLUMNS, TOPICS, first, runs, tables, unpack, write
+from whispers.ledger.streams import as_uuid
 
 _Row = tuple[int, UUID, int, int, int, bytes]  # position, stream, version, count, topic, events
 
@@ -54,7 +55,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             # back would name nothing
             c.execute(self._sql("SELECT topic, id FROM {topics}"))
             numbers: dict[str, int] = dict(c.fetchall())
-            rows = [(start + i, _uuid(e.originator_id), e.originator_version, e.topic, e.state)
+            rows = [(start + i, as_uuid(e.originator_id), e.originator_version, e.topic, e.state)
                     for i, e in enumerate(stored_events)]
             appends = [(run[0][1], run[0][2], run[-1][2]) for run in runs(rows)]
             # a version already held, in any append of the stream (the unique key sees only an append's first):
@@ -179,7 +180,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                       desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
         # each row selected holds at least one event in range, so `limit` rows hold at least `limit` events
         statement = "SELECT " + COLUMNS + " FROM {appends} WHERE stream = %s"
-        params: list[Any] = [_uuid(originator_id)]
+        params: list[Any] = [as_uuid(originator_id)]
         if gt is not None:
             statement += " AND version + count - 1 > %s"
             params.append(gt)
@@ -230,10 +231,6 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             cursor.execute(self._sql("SELECT position + count - 1 FROM {appends} ORDER BY position DESC LIMIT 1"))
             row = cursor.fetchone()
         return None if row is None else int(row[0])
-
-
-def _uuid(originator_id: UUID | str) -> UUID:
-    return originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
 
 
 @contextmanager

@@ -12,6 +12,7 @@ from eventsourcing.persistence import DataError, Notification, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore
 
 from whispers.ledger.sqlite_layout import EVENTS, LOG, STREAMS, TABLES, TOPICS, originator_of, stream_of
+from whispers.ledger.streams import as_uuid
 
 
 class CompactSQLiteRecorder(SQLiteApplicationRecorder):
@@ -30,7 +31,7 @@ class CompactSQLiteRecorder(SQLiteApplicationRecorder):
         topics: dict[str, int] = {}
         positions = []
         for s in stored_events:
-            originator = _uuid(s.originator_id)
+            originator = as_uuid(s.originator_id)
             stream = stream_of(originator)
             if originator not in streams:
                 c.execute(f"INSERT OR IGNORE INTO {STREAMS} (id, originator) VALUES (?, ?)", (stream, originator.bytes))
@@ -52,7 +53,7 @@ class CompactSQLiteRecorder(SQLiteApplicationRecorder):
     def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
                       desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
         statement = f"SELECT version, topic, state FROM {LOG} WHERE stream = ? "
-        params: list[Any] = [stream_of(_uuid(originator_id))]
+        params: list[Any] = [stream_of(as_uuid(originator_id))]
         if gt is not None:
             statement += "AND version > ? "
             params.append(gt)
@@ -89,10 +90,6 @@ class CompactSQLiteRecorder(SQLiteApplicationRecorder):
             return [Notification(id=position, originator_id=_originator(stream, originator),
                                  originator_version=version, topic=topic, state=state)
                     for position, stream, originator, version, topic, state in c.fetchall()]
-
-
-def _uuid(originator_id: UUID | str) -> UUID:
-    return originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
 
 
 def _originator(stream: int, stored: object) -> UUID:

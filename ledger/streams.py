@@ -9,7 +9,8 @@ from uuid import UUID, uuid5
 Fact = dict[str, Any]
 
 APPLICATION: Final = "whispers"
-"""The event store's application name: on PostgreSQL its tables are whispers_events and so on."""
+"""The event store's application name. eventsourcing named its PostgreSQL table after it (`whispers_events`, in stores
+written before ledger/postgres_layout.py); the layouts' own tables are named there."""
 
 NAMESPACE: Final = UUID("5f0b1d8e-3c4a-4e7b-9a56-2d8f3e1c7b90")
 """Game ids are uuid5(NAMESPACE, name)."""
@@ -23,6 +24,11 @@ NOTES_NOTED: Final = "whispers:NotesRecord.Noted"
 CONTENT: Final = "whispers:ContentRecord"
 CONTENT_CREATED: Final = "whispers:ContentRecord.Created"
 """Explicit topics are what the stored events name, so records survive a module moving."""
+
+
+def as_uuid(originator_id: UUID | str) -> UUID:
+    """A stream's id as eventsourcing may pass it to a recorder: a UUID, or its text."""
+    return originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
 
 
 def game_id(name: str) -> UUID:
