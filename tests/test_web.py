@@ -559,3 +559,16 @@ def test_serve_refuses_a_malformed_tournament_file_in_one_line_before_it_starts(
         assert "Traceback" not in done.stderr and done.stdout == ""
     assert len(subprocess.run([EXE, "serve", "--tournament", str(bad)], env=env, capture_output=True, text=True,
                               timeout=30).stderr.strip().splitlines()) == 1
+
+
+def test_a_term_the_template_names_itself_is_in_each_readers_language_whoever_came_first(table) -> None:
+    """The phase `setup` is written as a constant in the director's and the replay's templates: Jinja had worked it
+    out once, in the first reader's language, and served "setup" to French readers after an English one."""
+    store, links, _ = table
+    pages = [f"/director/{DIRECTOR}/?lang=", path("g1", links.table) + "replay?at=1&lang="]
+    for first in ("en", "fr"):
+        client = served(store)  # a new server: its templates compiled afresh, by the first page asked for
+        for page in pages:
+            client.get(page + first)
+            assert "Mise en place" in client.get(page + "fr").text
+            assert "Mise en place" not in client.get(page + "en").text

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -108,6 +108,13 @@ def _hand_list(hand: dict[str, Any]) -> list[str]:
     return cards
 
 
+def _per_page(words: Any) -> Any:
+    """A filter that puts ids in words, called as each page renders, in its reader's language. Jinja works out a
+    filter of constants (`"setup" | term("phase")`) once, when it compiles the template, in the language of the
+    first page it served; a filter that takes the render's context is never worked out ahead."""
+    return pass_context(lambda _context, *args: words(*args))
+
+
 def create_app(store: Any, director_token: str, tournament: Path | None = None) -> Starlette:
     """The application over `store` (an open Store, shared by every request, or a URL opened once here);
     `tournament`, a tournament file whose standings the director's page shows."""
@@ -132,8 +139,8 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                             extensions=["jinja2.ext.i18n"])
     # looked up when a page renders, in the language of its request (`speaking`)
     templates.install_gettext_callables(gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
-    templates.filters["term"] = term
-    templates.filters["position"] = position
+    templates.filters["term"] = _per_page(term)
+    templates.filters["position"] = _per_page(position)
     templates.globals["word"] = _word
     templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
