@@ -24,20 +24,40 @@ from eventsourcing.utils import retry
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 
-from whispers.ledger.postgres_layout import APPENDS, COLUMNS, TOPICS, first, runs, tables, unpack, write
+from whispers.ledger.postgres_layout import (
+    COLUMNS,
+    HEAD,
+    LOG,
+    ROW_EVENTS,
+    STREAMS,
+    TOPICS,
+    first,
+    runs,
+    tables,
+    unpack,
+    write,
+)
 from whispers.ledger.streams import as_uuid
 
-_Row = tuple[int, UUID, int, int, int, bytes]  # position, stream, version, count, topic, events
+_Row = tuple[int, UUID, int, int, bytes]  # position, stream, version, count, events
+_NAMED = ("SELECT a.position, s.stream, a.version, a.count, a.events FROM {log} AS a "
+          "JOIN {streams} AS s ON s.id = a.stream")
+"""The log's rows with their streams' UUIDs."""
+_OF_STREAM = "SELECT " + COLUMNS + " FROM {log} WHERE stream = (SELECT id FROM {streams} WHERE stream = %s)"
+"""A stream's rows (its number in place of its UUID)."""
+WINDOW = 1000
+"""Positions read a statement, reading the log in order (select_notifications)."""
 
 
 class CompactPostgresRecorder(PostgresApplicationRecorder):
-    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = APPENDS) -> None:
-        super().__init__(datastore, events_table_name=APPENDS)
+    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = LOG) -> None:
+        super().__init__(datastore, events_table_name=LOG)
         self.sql_create_statements = [SQL(statement) for statement in tables(self.datastore.schema)]  # type: ignore[misc]
 
     def _sql(self, statement: str) -> Any:
-        return SQL(statement).format(appends=Identifier(self.datastore.schema, APPENDS),
-                                     topics=Identifier(self.datastore.schema, TOPICS))
+        schema = self.datastore.schema
+        return SQL(statement).format(log=Identifier(schema, LOG), streams=Identifier(schema, STREAMS),
+                                     topics=Identifier(schema, TOPICS), head=Identifier(schema, HEAD))
 
     # ---------------------------------------------------------------------------------------------------- writing
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
@@ -48,28 +68,31 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             # every writer in turn, so positions are committed in the order they are given (eventsourcing's lock)
             self._lock_table(c)  # type: ignore[arg-type]
             self._notify_channel(c)  # type: ignore[arg-type]
-            c.execute(self._sql("SELECT position + count FROM {appends} ORDER BY position DESC LIMIT 1"))
-            row = c.fetchone()
-            start = 1 if row is None else int(row[0])
+            c.execute(self._sql("SELECT position FROM {head}"))
+            start = int(c.fetchone()[0]) + 1
             # numbers looked up inside this transaction, not cached: one taken by a transaction that was then rolled
             # back would name nothing
             c.execute(self._sql("SELECT topic, id FROM {topics}"))
             numbers: dict[str, int] = dict(c.fetchall())
             rows = [(start + i, as_uuid(e.originator_id), e.originator_version, e.topic, e.state)
                     for i, e in enumerate(stored_events)]
-            appends = [(run[0][1], run[0][2], run[-1][2]) for run in runs(rows)]
+            c.execute(self._sql("SELECT stream, id FROM {streams} WHERE stream = ANY(%s)"),
+                      [list({row[1] for row in rows})])
+            streams: dict[UUID, int] = dict(c.fetchall())
+            appends = [(streams[run[0][1]], run[0][2], run[-1][2]) for run in runs(rows) if run[0][1] in streams]
             # a version already held, in any append of the stream (the unique key sees only an append's first):
             # one the writer has not seen, so its events are refused whole, as eventsourcing's key refused them.
             # A stream's appends never overlap, so only its last append starting at or before `high` can hold one
             # (found by the key: checking every earlier append made a move cost as the game's history grew)
-            c.execute(self._sql("SELECT 1 FROM unnest(%s::uuid[], %s::integer[], %s::integer[]) "
-                                "AS r(stream, low, high) CROSS JOIN LATERAL (SELECT version, count FROM {appends} "
-                                "WHERE stream = r.stream AND version <= r.high ORDER BY version DESC LIMIT 1) AS a "
-                                "WHERE a.version + a.count > r.low LIMIT 1"),
-                      [list(column) for column in zip(*appends, strict=True)])
-            if c.fetchone() is not None:
-                raise IntegrityError("an event of this version is already stored")
-            write(conn, self.datastore.schema, rows, numbers)
+            if appends:
+                c.execute(self._sql("SELECT 1 FROM unnest(%s::integer[], %s::integer[], %s::integer[]) "
+                                    "AS r(stream, low, high) CROSS JOIN LATERAL (SELECT version, count FROM {log} "
+                                    "WHERE stream = r.stream AND version <= r.high ORDER BY version DESC LIMIT 1) AS a "
+                                    "WHERE a.version + a.count > r.low LIMIT 1"),
+                          [list(column) for column in zip(*appends, strict=True)])
+                if c.fetchone() is not None:
+                    raise IntegrityError("an event of this version is already stored")
+            write(conn, self.datastore.schema, rows, numbers, streams)
         return list(range(start, start + len(stored_events)))
 
     # ---------------------------------------------------------------------------------------------------- reading
@@ -91,7 +114,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         """Each event of the rows: (position, stream, version, topic, state)."""
         names = self._names(cursor) if names is None else names
         found = []
-        for position, stream, version, count, _, packed in rows:
+        for position, stream, version, count, packed in rows:
             with _malformed(position):
                 topics, states = unpack(packed, count)
                 found.extend((position + i, stream, version + i, names[topic], state)
@@ -102,21 +125,21 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
              ) -> list[tuple[int, str, bytes]]:
         """(version, topic, state) of a stream's events up to `version`, in order; with `since`, only the first
         event and those from `since` on (its first append, then the appends from the one holding `since`)."""
-        statement = "SELECT " + COLUMNS + " FROM {appends} WHERE stream = %s"
+        statement = _OF_STREAM
         params: list[Any] = [originator]
         if version is not None:
             statement += " AND version <= %s"
             params.append(version)
         if since is not None:
-            statement = ("SELECT " + COLUMNS + " FROM {appends} WHERE stream = %s AND version = 1 UNION ALL "
-                         + statement + " AND version + count > %s AND version > 1")
+            statement = (_OF_STREAM + " AND version = 1 UNION ALL " + statement
+                         + " AND version + count > %s AND version > 1")
             params = [originator, *params, since]
         with self._reading() as cursor:
             cursor.execute(self._sql(statement + " ORDER BY version"), params, prepare=True)
             rows = cursor.fetchall()
             names = self._names(cursor)
         found: list[tuple[int, str, bytes]] = []
-        for position, _, low, count, _, packed in rows:
+        for position, _, low, count, packed in rows:
             # only the events wanted made tuples: the first, and those from `since` to `version` (a snapshot's tail
             # can lie at the end of a game imported whole, one append of thousands of events)
             start = 0 if since is None else max(0, since - low)
@@ -132,12 +155,12 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         """The events of many streams in one statement, each stream's versions, topics and states in order (each
         append's lists extended, not an object made per event: a cold catalog reads every event of the store)."""
         with self._reading(binary=True) as cursor:
-            cursor.execute(self._sql("SELECT " + COLUMNS + " FROM {appends} WHERE stream = ANY(%s) "
-                                     "ORDER BY stream, version"), [originators])
+            cursor.execute(self._sql(_NAMED + " WHERE s.stream = ANY(%s) ORDER BY a.stream, a.version"),
+                           [originators])
             rows = cursor.fetchall()
             names = self._names(cursor)
         found: dict[UUID, tuple[list[int], list[str], list[bytes]]] = {}
-        for position, stream, version, count, _, packed in rows:
+        for position, stream, version, count, packed in rows:
             versions, topics, states = found.setdefault(stream, ([], [], []))
             with _malformed(position):
                 numbers, stored = unpack(packed, count)
@@ -148,30 +171,31 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
 
     def changed_streams(self, after: int, kinds: Sequence[str]) -> list[tuple[UUID, int, int | None, str | None,
                                                                              bytes | None]]:
-        """The streams of the given kinds (a topic of their events) with events after position `after`, in the
-        order of their first such event: (stream, its last position, then its first event's position, topic and
-        state, or None when the store holds no first event for it)."""
+        """The streams of the given kinds (the topic of their first events) with events after position `after`, in
+        the order of their first such event: (stream, its last position, then its first event's position, topic
+        and state, or None when the store holds no first event for it)."""
         with self._reading() as cursor:
             cursor.execute(self._sql("SELECT id FROM {topics} WHERE topic = ANY(%s)"), [list(kinds)])
             numbers = [number for (number,) in cursor.fetchall()]
             cursor.execute(self._sql(
-                "SELECT changed.stream, changed.last, " + ", ".join(f"created.{c}" for c in COLUMNS.split(", "))
-                + " FROM (SELECT stream, min(position) AS first, max(position + count - 1) AS last FROM {appends} "
-                # the appends after `after`, and the one that holds it (found by the key, not a scan)
-                "WHERE position >= coalesce((SELECT max(position) FROM {appends} WHERE position <= %s), 0) "
-                "AND position + count - 1 > %s AND topic = ANY(%s) GROUP BY stream) AS changed "
-                "LEFT JOIN {appends} AS created ON created.stream = changed.stream AND created.version = 1 "
-                "ORDER BY changed.first"), [after, after, numbers])
+                "SELECT s.stream, changed.last, created.position, created.events FROM (SELECT stream, "
+                "min(position) AS first, max(position + count - 1) AS last FROM {log} "
+                # the appends after `after`, and the one that holds it (within ROW_EVENTS before it: the BRIN index
+                # finds them by a range)
+                "WHERE position > %s AND position + count - 1 > %s GROUP BY stream) AS changed "
+                "JOIN {streams} AS s ON s.id = changed.stream AND s.topic = ANY(%s) "
+                "LEFT JOIN {log} AS created ON created.stream = changed.stream AND created.version = 1 "
+                "ORDER BY changed.first"), [after - ROW_EVENTS, after, numbers])
             rows = cursor.fetchall()
             names = self._names(cursor)
             found = []
-            for stream, last, *created in rows:
-                if created[0] is None:
+            for stream, last, created, packed in rows:
+                if created is None:
                     found.append((stream, last, None, None, None))
                     continue
-                with _malformed(created[0]):
-                    number, state = first(created[5])
-                    found.append((stream, last, created[0], names[number], state))
+                with _malformed(created):
+                    number, state = first(packed)
+                    found.append((stream, last, created, names[number], state))
         return found
 
     # ------------------------------------------------------------------------------- eventsourcing's interface
@@ -179,7 +203,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
     def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
                       desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
         # each row selected holds at least one event in range, so `limit` rows hold at least `limit` events
-        statement = "SELECT " + COLUMNS + " FROM {appends} WHERE stream = %s"
+        statement = _OF_STREAM
         params: list[Any] = [as_uuid(originator_id)]
         if gt is not None:
             statement += " AND version + count - 1 > %s"
@@ -208,29 +232,29 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         low = 1 if start is None else start if inclusive_of_start else start + 1
         found: list[Notification] = []
         with self._reading() as cursor:
-            # from the append that holds `low` on, a chunk at a time: with topics, events are filtered here
-            cursor.execute(self._sql("SELECT coalesce(max(position), 1) FROM {appends} WHERE position <= %s"),
-                           [low])
-            position = cursor.fetchone()[0]
-            while len(found) < limit and (stop is None or position <= stop):
-                cursor.execute(self._sql("SELECT " + COLUMNS + " FROM {appends} WHERE position >= %s "
-                                         "ORDER BY position LIMIT %s"), [position, min(limit, 100)], prepare=True)
-                rows = cursor.fetchall()
-                if not rows:
-                    break
-                for at, stream, version, topic, state in self._events(rows, cursor):
-                    if at >= low and (stop is None or at <= stop) and (not topics or topic in topics):
+            cursor.execute(self._sql("SELECT position FROM {head}"))
+            end = int(cursor.fetchone()[0])
+            end = end if stop is None else min(stop, end)
+            names = self._names(cursor)
+            # WINDOW positions at a time, from the append that holds `low` on (a range the BRIN index finds);
+            # with topics, events are filtered here
+            window = low
+            while len(found) < limit and window <= end:
+                cursor.execute(self._sql(_NAMED + " WHERE a.position > %s AND a.position < %s ORDER BY a.position"),
+                               [window - ROW_EVENTS, window + WINDOW], prepare=True)
+                for at, stream, version, topic, state in self._events(cursor.fetchall(), cursor, names):
+                    if max(low, window) <= at <= end and at < window + WINDOW and (not topics or topic in topics):
                         found.append(Notification(id=at, originator_id=stream, originator_version=version,
                                                   topic=topic, state=state))
-                position = rows[-1][0] + rows[-1][3]
+                window += WINDOW
         return found[:limit]
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def max_notification_id(self) -> int | None:
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
-            cursor.execute(self._sql("SELECT position + count - 1 FROM {appends} ORDER BY position DESC LIMIT 1"))
+            cursor.execute(self._sql("SELECT position FROM {head}"))
             row = cursor.fetchone()
-        return None if row is None else int(row[0])
+        return None if row is None or not row[0] else int(row[0])
 
 
 @contextmanager

@@ -39,18 +39,20 @@ def rows_of(path: str | PathLike[str]) -> sqlite3.Connection:
 def pg_rows(url: str) -> Iterator[Any]:
     """A PostgreSQL store's events as eventsourcing's table showed them, one row per event: a temporary table
     `whispers_events (originator_id, originator_version, topic, state, notification_id)` on the connection given,
-    written back into the store's appends when the block ends (ledger/postgres_layout.py), each event at its
+    written back into the store's log when the block ends (ledger/postgres_layout.py), each event at its
     position, cut into appends where streams, positions or versions stop following on."""
     import psycopg
 
     schema = url.split("schema=")[1]
-    appends, topics = f"{schema}.{postgres_layout.APPENDS}", f"{schema}.{postgres_layout.TOPICS}"
+    log, streams, topics = (f"{schema}.{table}" for table in (postgres_layout.LOG, postgres_layout.STREAMS,
+                                                                postgres_layout.TOPICS))
     with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
         conn.execute("CREATE TEMP TABLE whispers_events (originator_id uuid, originator_version bigint, topic text, "
                      "state bytea, notification_id bigint)")
         named = dict(conn.execute(f"SELECT id, topic FROM {topics}").fetchall())
         for position, stream, version, count, packed in conn.execute(
-                f"SELECT position, stream, version, count, events FROM {appends}").fetchall():
+                f"SELECT a.position, s.stream, a.version, a.count, a.events FROM {log} AS a "
+                f"JOIN {streams} AS s ON s.id = a.stream").fetchall():
             conn.cursor().executemany("INSERT INTO whispers_events VALUES (%s, %s, %s, %s, %s)",
                                       [(stream, version + i, named[topic], state, position + i)
                                        for i, (topic, state) in enumerate(zip(*postgres_layout.unpack(packed, count),
@@ -59,5 +61,7 @@ def pg_rows(url: str) -> Iterator[Any]:
         rows = conn.execute("SELECT notification_id, originator_id, originator_version, topic, state "
                             "FROM whispers_events ORDER BY notification_id").fetchall()
         with conn.transaction():
-            conn.execute(f"DELETE FROM {appends}")
-            postgres_layout.write(conn, schema, rows, {topic: number for number, topic in named.items()})
+            conn.execute(f"DELETE FROM {log}")
+            conn.execute(f"DELETE FROM {streams}")
+            conn.execute(f"UPDATE {schema}.{postgres_layout.HEAD} SET position = 0")
+            postgres_layout.write(conn, schema, rows, {topic: number for number, topic in named.items()}, {})

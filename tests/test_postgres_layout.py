@@ -1,15 +1,16 @@
-"""A PostgreSQL store's compact layout (ledger/postgres_layout.py: a row per append), and the migration of a store
-written in eventsourcing's own layout (a row per event, `whispers_events`) by an earlier whispers (issue 12:
-"stores written by today's main still open, migrated in place or read as they are, and their games verify").
+"""A PostgreSQL store's compact layout (ledger/postgres_layout.py: a row per append, streams numbered), and the
+migration of a store written in an earlier layout by an earlier whispers (issue 12: "stores written by today's main
+still open, migrated in place or read as they are, and their games verify"): eventsourcing's own (a row per event,
+`whispers_events`), or the appends of mains up to f8f4b1b (`whispers_appends`, a stream's UUID in every row).
 
-The old store is made as earlier mains made it: eventsourcing's own PostgreSQL recorder creates its table, and the
-events are those an earlier main wrote (tests/data/before-compact, the same states on either kind of store), each
-at its notification id, with a gap in the ids where a transaction was rolled back."""
+The old stores are made as earlier mains made them: eventsourcing's own PostgreSQL recorder creates its table, or
+the appends' table as f8f4b1b created it, and the events are those an earlier main wrote (tests/data/before-compact,
+the same states on either kind of store), each at its notification id, with a gap in the ids where a transaction
+was rolled back."""
 
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from uuid import UUID
@@ -27,6 +28,7 @@ from whispers.ledger import postgres_layout
 from whispers.ledger.errors import StoreError
 from whispers.ledger.eventstore import EventStore
 from whispers.ledger.store import _fingerprint, open_store
+from whispers.ledger.streams import game_id
 
 pytestmark = pytest.mark.postgres
 
@@ -44,19 +46,51 @@ def old_rows() -> list[tuple[int, UUID, int, str, bytes]]:
             for rowid, originator, version, topic, state in rows]
 
 
-@pytest.fixture
-def before(pg_own_url: str) -> Iterator[str]:
-    """A store in eventsourcing's layout, as an earlier main left it."""
-    schema = pg_own_url.split("schema=")[1]
+def appends_layout(url: str, rows: list[tuple[int, UUID, int, str, bytes]], longest: int) -> None:
+    """The store at `url` made anew in the layout of mains up to f8f4b1b (`whispers_appends`: a row per append of at
+    most `longest` events, its stream's UUID and first topic in it), holding `rows` (eventsourcing's, in order)."""
+    schema = url.split("schema=")[1]
+    with psycopg.connect(url.split("?")[0], autocommit=True) as conn, conn.transaction():
+        for table in (postgres_layout.LOG, postgres_layout.STREAMS, postgres_layout.HEAD, postgres_layout.TOPICS):
+            conn.execute(f"DROP TABLE IF EXISTS {schema}.{table}")
+        conn.execute(f"CREATE TABLE {schema}.whispers_topics (id smallint PRIMARY KEY, topic text NOT NULL UNIQUE)")
+        conn.execute(f"CREATE TABLE {schema}.{postgres_layout.OLD_APPENDS} (position bigint PRIMARY KEY, "
+                     "stream uuid NOT NULL, version integer NOT NULL, count integer NOT NULL, topic smallint NOT NULL, "
+                     "events bytea NOT NULL, UNIQUE (stream, version))")
+        numbers: dict[str, int] = {}
+        for run in postgres_layout.runs(rows, longest):
+            for *_, topic, _ in run:
+                if topic not in numbers:
+                    numbers[topic] = len(numbers) + 1
+                    conn.execute(f"INSERT INTO {schema}.whispers_topics VALUES (%s, %s)", [numbers[topic], topic])
+            position, stream, version, topic, _ = run[0]
+            conn.execute(f"INSERT INTO {schema}.{postgres_layout.OLD_APPENDS} VALUES (%s, %s, %s, %s, %s, %s)",
+                         [position, stream, version, len(run), numbers[topic],
+                          postgres_layout.pack((numbers[t], state) for *_, t, state in run)])
+
+
+def eventsourcing_layout(url: str) -> None:
+    """The store at `url` made in eventsourcing's own layout, by its own recorder, holding the old rows."""
+    schema = url.split("schema=")[1]
     app = EventStore(env={"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "test",
                           "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "5432", "POSTGRES_USER": "postgres",
                           "POSTGRES_PASSWORD": "", "POSTGRES_SCHEMA": schema, "CREATE_TABLE": "y"})
     app.close()
-    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
+    with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
         conn.cursor().executemany(
             f"INSERT INTO {schema}.whispers_events (notification_id, originator_id, originator_version, topic, state) "
             "VALUES (%s, %s, %s, %s, %s)", old_rows())
-    yield pg_own_url
+
+
+@pytest.fixture(params=["events", "appends"])
+def before(request: pytest.FixtureRequest, pg_own_url: str) -> str:
+    """A store in eventsourcing's layout, or in the appends' layout before streams were numbered, as an earlier main
+    left it."""
+    if request.param == "appends":
+        appends_layout(pg_own_url, old_rows(), postgres_layout.ROW_EVENTS)
+    else:
+        eventsourcing_layout(pg_own_url)
+    return pg_own_url
 
 
 def run(*args: str) -> str:
@@ -71,9 +105,10 @@ def tables(url: str) -> set[str]:
         return {name for (name,) in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", [schema])}
 
 
-def test_a_store_in_eventsourcings_layout_is_migrated_at_its_first_opening_and_reads_as_it_did(before: str) -> None:
+def test_a_store_in_an_earlier_layout_is_migrated_at_its_first_opening_and_reads_as_it_did(before: str) -> None:
     assert run("games", "--json", "--store", before) == (BEFORE / "games.json").read_text(encoding="utf-8")
-    assert postgres_layout.OLD_EVENTS not in tables(before) and postgres_layout.APPENDS in tables(before)
+    assert {postgres_layout.OLD_EVENTS, postgres_layout.OLD_APPENDS} & tables(before) == set()
+    assert postgres_layout.LOG in tables(before)
     for game in GAMES:
         assert run("log", "--store", before, game) == (BEFORE / f"{game}.log").read_text(encoding="utf-8")
     assert run("notes", "--store", before, "revised-3p") == (BEFORE / "revised-3p.notes").read_text("utf-8")
@@ -95,7 +130,7 @@ def test_the_migration_cuts_the_log_into_appends_of_one_stream_at_following_posi
         store.names()
     schema = before.split("schema=")[1]
     with psycopg.connect(before.split("?")[0], autocommit=True) as conn:
-        appends = conn.execute(f"SELECT position, count FROM {schema}.whispers_appends ORDER BY position").fetchall()
+        appends = conn.execute(f"SELECT position, count FROM {schema}.whispers_log ORDER BY position").fetchall()
     assert len(appends) < len(old_rows()) // 2
     assert (GAP + 4, ) in {(position,) for position, _ in appends}  # no append spans the gap
     assert all(position + count <= after for (position, count), (after, _) in pairwise(appends))
@@ -110,8 +145,10 @@ def test_a_store_is_migrated_once_when_three_processes_open_it_at_the_same_momen
     assert outputs == [f"{sorted(GAMES)}\n"] * 3
 
 
-def test_a_store_that_cannot_be_migrated_says_why_in_one_line_and_is_left_as_it_was(before: str) -> None:
+def test_a_store_that_cannot_be_migrated_says_why_in_one_line_and_is_left_as_it_was(pg_own_url: str) -> None:
     """An event without a topic would be written as no topic's: the migration is refused, not done short."""
+    before = pg_own_url
+    eventsourcing_layout(before)
     schema = before.split("schema=")[1]
     dump = f"SELECT * FROM {schema}.whispers_events ORDER BY notification_id"
     with psycopg.connect(before.split("?")[0], autocommit=True) as conn:
@@ -122,7 +159,7 @@ def test_a_store_that_cannot_be_migrated_says_why_in_one_line_and_is_left_as_it_
     message = str(refused.value)
     assert "\n" not in message and "1 of its 464 events have no topic or state" in message
     assert "cannot bring the store" in message
-    assert postgres_layout.APPENDS not in tables(before)
+    assert postgres_layout.LOG not in tables(before)
     with psycopg.connect(before.split("?")[0], autocommit=True) as conn:
         assert conn.execute(dump).fetchall() == content
 
@@ -150,11 +187,14 @@ def test_an_append_is_one_row_and_its_events_follow_on_in_the_log(pg_own_url: st
         assert store.facts("long") == [{"n": i} for i in range(2 * longest + 5)]
     schema = pg_own_url.split("schema=")[1]
     with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
-        assert conn.execute(f"SELECT position, version, count FROM {schema}.whispers_appends ORDER BY position"
-                            ).fetchall() == [(1, 1, 50), (51, 51, 2), (53, 1, 1), (54, 1, longest),
-                                             (54 + longest, 1 + longest, longest),
-                                             (54 + 2 * longest, 1 + 2 * longest, 5)]
+        assert conn.execute(f"SELECT position, stream, version, count FROM {schema}.whispers_log ORDER BY position"
+                            ).fetchall() == [(1, 1, 1, 50), (51, 1, 51, 2), (53, 2, 1, 1), (54, 3, 1, longest),
+                                             (54 + longest, 3, 1 + longest, longest),
+                                             (54 + 2 * longest, 3, 1 + 2 * longest, 5)]
         assert conn.execute(f"SELECT count(*) FROM {schema}.whispers_topics").fetchone() == (2,)
+        assert conn.execute(f"SELECT id, stream FROM {schema}.whispers_streams ORDER BY id").fetchall() == [
+            (1, game_id("g")), (2, game_id("h")), (3, game_id("long"))]
+        assert conn.execute(f"SELECT position FROM {schema}.whispers_head").fetchall() == [(53 + 2 * longest + 5,)]
 
 
 @settings(max_examples=300, deadline=None)
@@ -202,8 +242,6 @@ def test_a_games_first_event_and_its_tail_are_read_alike_from_any_cut_of_its_app
     """What `status` and `move` read below a snapshot (the first event, then those from `since` on) is the same
     events as the whole record gives, wherever `since` falls: inside the first append, at an append's start, past
     the head."""
-    from whispers.ledger.streams import game_id
-
     with open_store(pg_own_url) as store:
         store.create("cut", [{"n": i} for i in range(30)])
         store.append("cut", 30, [{"n": 30}, {"n": 31}])
@@ -218,31 +256,47 @@ def test_a_games_first_event_and_its_tail_are_read_alike_from_any_cut_of_its_app
 
 def test_a_game_that_an_earlier_main_wrote_as_one_row_of_more_events_than_a_row_now_holds_reads_and_plays_on(
         pg_own_url: str) -> None:
-    """Before ROW_EVENTS, a game imported whole was one row however long: such a row reads as it did (whole, and
-    from any cut below a snapshot), and the game takes new appends after it."""
-    from whispers.ledger.streams import game_id
-
+    """Before ROW_EVENTS, a game imported whole was one row however long: in a store of that layout, such a row is
+    cut into rows of at most ROW_EVENTS at the migration (a position is found within ROW_EVENTS of its row), and the
+    game reads as it did, whole and from any cut below a snapshot, and takes new appends after it."""
     longest = postgres_layout.ROW_EVENTS
     facts = [{"n": i} for i in range(2 * longest + 40)]
     with open_store(pg_own_url) as store:
         store.create("long", facts)
         rows_before = store._rows(game_id("long"), None)
-    schema = pg_own_url.split("schema=")[1]
-    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn, conn.transaction():
-        rows = conn.execute(f"SELECT position, stream, version, count, topic, events FROM {schema}.whispers_appends "
-                            "ORDER BY position").fetchall()
-        assert len(rows) == 3
-        events = [pair for *_, count, _, packed in rows
-                  for pair in zip(*postgres_layout.unpack(packed, count), strict=True)]
-        conn.execute(f"DELETE FROM {schema}.whispers_appends")
-        conn.execute(f"INSERT INTO {schema}.whispers_appends ({postgres_layout.COLUMNS}) "
-                     "VALUES (%s, %s, %s, %s, %s, %s)", [1, rows[0][1], 1, len(events), rows[0][4],
-                                                         postgres_layout.pack(events)])
+    with pg_rows(pg_own_url) as conn:
+        rows = conn.execute("SELECT notification_id, originator_id, originator_version, topic, state "
+                            "FROM whispers_events ORDER BY notification_id").fetchall()
+    appends_layout(pg_own_url, rows, len(rows))
     with open_store(pg_own_url) as store:
         assert store.facts("long") == facts
         whole = store._rows(game_id("long"), None)
         assert whole == rows_before
         for since in (1, 2, longest, len(facts) - 1, len(facts), len(facts) + 1):
             assert store._rows(game_id("long"), None, since) == [r for r in whole if r[0] == 1 or r[0] >= since]
+        assert [store.fingerprint(p) is not None for p in (1, longest + 1, len(facts), len(facts) + 1)] == [
+            True, True, True, False]
         store.append("long", len(facts), [{"n": "after"}])
         assert store.facts("long") == [*facts, {"n": "after"}] and store.head() == len(facts) + 1
+    schema = pg_own_url.split("schema=")[1]
+    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
+        assert conn.execute(f"SELECT count FROM {schema}.whispers_log ORDER BY position").fetchall() == [
+            (longest,), (longest,), (40,), (1,)]
+
+
+def test_a_store_in_the_appends_layout_with_a_damaged_append_is_refused_in_one_line_and_left_as_it_was(
+        pg_own_url: str) -> None:
+    appends_layout(pg_own_url, old_rows(), postgres_layout.ROW_EVENTS)
+    schema = pg_own_url.split("schema=")[1]
+    dump = f"SELECT * FROM {schema}.{postgres_layout.OLD_APPENDS} ORDER BY position"
+    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
+        conn.execute(f"UPDATE {schema}.{postgres_layout.OLD_APPENDS} SET events = '\\x00' WHERE position = 1")
+        content = conn.execute(dump).fetchall()
+    with pytest.raises(StoreError) as refused:
+        open_store(pg_own_url)
+    message = str(refused.value)
+    assert "\n" not in message and "cannot bring the store" in message
+    assert "the append at position 1 is malformed" in message
+    assert postgres_layout.LOG not in tables(pg_own_url)
+    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
+        assert conn.execute(dump).fetchall() == content
