@@ -145,22 +145,31 @@ def test_a_store_is_migrated_once_when_three_processes_open_it_at_the_same_momen
     assert outputs == [f"{sorted(GAMES)}\n"] * 3
 
 
-def test_a_store_that_cannot_be_migrated_says_why_in_one_line_and_is_left_as_it_was(pg_own_url: str) -> None:
-    """An event without a topic would be written as no topic's: the migration is refused, not done short."""
-    before = pg_own_url
-    eventsourcing_layout(before)
-    schema = before.split("schema=")[1]
-    dump = f"SELECT * FROM {schema}.whispers_events ORDER BY notification_id"
-    with psycopg.connect(before.split("?")[0], autocommit=True) as conn:
-        conn.execute(f"UPDATE {schema}.whispers_events SET topic = NULL WHERE notification_id = 7")
+@pytest.mark.parametrize(("layout", "update", "key", "reason"), [
+    ("events", "whispers_events SET topic = NULL WHERE notification_id = 7",
+     "notification_id", "1 of its 464 events have no topic or state"),
+    ("appends", "whispers_appends SET events = '\\x00' WHERE position = 1",
+     "position", "the append at position 1 is malformed"),
+], ids=["events", "appends"])
+def test_a_store_that_cannot_be_migrated_says_why_in_one_line_and_is_left_as_it_was(
+        pg_own_url: str, layout: str, update: str, key: str, reason: str) -> None:
+    """An event without a topic would be written as no topic's, an append that cannot be read as nothing: the
+    migration is refused, not done short."""
+    if layout == "appends":
+        appends_layout(pg_own_url, old_rows(), postgres_layout.ROW_EVENTS)
+    else:
+        eventsourcing_layout(pg_own_url)
+    schema = pg_own_url.split("schema=")[1]
+    dump = f"SELECT * FROM {schema}.{update.split()[0]} ORDER BY {key}"
+    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
+        conn.execute(f"UPDATE {schema}.{update}")
         content = conn.execute(dump).fetchall()
     with pytest.raises(StoreError) as refused:
-        open_store(before)
+        open_store(pg_own_url)
     message = str(refused.value)
-    assert "\n" not in message and "1 of its 464 events have no topic or state" in message
-    assert "cannot bring the store" in message
-    assert postgres_layout.LOG not in tables(before)
-    with psycopg.connect(before.split("?")[0], autocommit=True) as conn:
+    assert "\n" not in message and reason in message and "cannot bring the store" in message
+    assert postgres_layout.LOG not in tables(pg_own_url)
+    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
         assert conn.execute(dump).fetchall() == content
 
 
@@ -282,21 +291,3 @@ def test_a_game_that_an_earlier_main_wrote_as_one_row_of_more_events_than_a_row_
     with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
         assert conn.execute(f"SELECT count FROM {schema}.whispers_log ORDER BY position").fetchall() == [
             (longest,), (longest,), (40,), (1,)]
-
-
-def test_a_store_in_the_appends_layout_with_a_damaged_append_is_refused_in_one_line_and_left_as_it_was(
-        pg_own_url: str) -> None:
-    appends_layout(pg_own_url, old_rows(), postgres_layout.ROW_EVENTS)
-    schema = pg_own_url.split("schema=")[1]
-    dump = f"SELECT * FROM {schema}.{postgres_layout.OLD_APPENDS} ORDER BY position"
-    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
-        conn.execute(f"UPDATE {schema}.{postgres_layout.OLD_APPENDS} SET events = '\\x00' WHERE position = 1")
-        content = conn.execute(dump).fetchall()
-    with pytest.raises(StoreError) as refused:
-        open_store(pg_own_url)
-    message = str(refused.value)
-    assert "\n" not in message and "cannot bring the store" in message
-    assert "the append at position 1 is malformed" in message
-    assert postgres_layout.LOG not in tables(pg_own_url)
-    with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
-        assert conn.execute(dump).fetchall() == content
