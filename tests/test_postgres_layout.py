@@ -11,6 +11,7 @@ was rolled back."""
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from uuid import UUID
@@ -19,7 +20,7 @@ import msgpack
 import psycopg
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.store_rows import pg_rows
@@ -291,3 +292,54 @@ def test_a_game_that_an_earlier_main_wrote_as_one_row_of_more_events_than_a_row_
     with psycopg.connect(pg_own_url.split("?")[0], autocommit=True) as conn:
         assert conn.execute(f"SELECT count FROM {schema}.whispers_log ORDER BY position").fetchall() == [
             (longest,), (longest,), (40,), (1,)]
+
+
+@pytest.fixture(scope="module")
+def long_log() -> Iterator[tuple[str, list[tuple]]]:
+    """A store migrated from the appends' layout (a gap in its positions), then a game of 2 * ROW_EVENTS + 40 events
+    created whole and 300 appends of one after it: (its URL, its events as eventsourcing's rows)."""
+    from tests.conftest import _pg_schema
+
+    for url in _pg_schema():
+        appends_layout(url, old_rows(), postgres_layout.ROW_EVENTS)
+        with open_store(url) as store:
+            store.create("long", [{"n": i} for i in range(2 * postgres_layout.ROW_EVENTS + 40)])
+            for version in range(2 * postgres_layout.ROW_EVENTS + 40, 2 * postgres_layout.ROW_EVENTS + 340):
+                store.append("long", version, [{"n": version}])
+        with pg_rows(url) as conn:
+            log = conn.execute("SELECT notification_id, originator_id, originator_version, topic, state "
+                               "FROM whispers_events ORDER BY notification_id").fetchall()
+        yield url, log
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(start=st.integers(-3, 1400), limit=st.integers(1, 1300), stop=st.one_of(st.none(), st.integers(0, 1400)),
+       inclusive=st.booleans(), topics=st.sampled_from([(), ("whispers:GameRecord.Recorded",)]))
+def test_the_log_read_in_order_is_every_event_from_where_it_is_asked_whatever_the_rows_and_gaps(
+        long_log: tuple[str, list[tuple]], start: int, limit: int, stop: int | None, inclusive: bool,
+        topics: tuple[str, ...]) -> None:
+    """Fuzzed: eventsourcing's notifications (read by windows of positions that the BRIN index finds, from the row
+    holding the first wanted) are exactly the events at the positions asked for, in order, across a gap an earlier
+    layout left, rows of ROW_EVENTS events and appends of one. (The store is the module's, read only.)"""
+    from whispers.ledger.postgres_recorder import WINDOW
+
+    url, log = long_log
+    assert log[-1][0] > WINDOW + postgres_layout.ROW_EVENTS
+    low = max(1, start if inclusive else start + 1)
+    expected = [row for row in log if row[0] >= low and (stop is None or row[0] <= stop)
+                and (not topics or row[3] in topics)][:limit]
+    with open_store(url) as store:
+        found = store._events.recorder.select_notifications(start, limit, stop, topics, inclusive_of_start=inclusive)
+    assert [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in found] == expected
+
+
+def test_every_position_of_the_log_is_found_alone_wherever_its_row_starts(long_log: tuple[str, list[tuple]]) -> None:
+    """Each event read alone (as a read model's fingerprint reads it), the last of a full row included: the row that
+    holds a position is looked for as far back as a row reaches, and no further is needed."""
+    url, log = long_log
+    with open_store(url) as store:
+        recorder = store._events.recorder
+        for row in log:
+            found = recorder.select_notifications(row[0], 1, stop=row[0])
+            assert [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in found] == [row]
+        assert recorder.select_notifications(log[-1][0] + 1, 5) == []
