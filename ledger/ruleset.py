@@ -18,6 +18,8 @@ TIE_BREAKS = ("fewest_swaps", "most_concealed", "most_cards")
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
+    """The knobs of one ruleset, as its file gives them (ledger.ruleset_files) and a game's first event embeds them."""
+
     id: str
     name: str
     per_round: int
