@@ -392,9 +392,9 @@ def _values(row: Any) -> tuple[Any, ...]:
 
 def _fingerprint(position: int, originator: UUID, version: int, topic: str, state: bytes) -> str:
     """`Store.fingerprint` of the event stored at `position`."""
-    import hashlib
+    from whispers.ledger.digests import sha256
 
-    digest = hashlib.sha256(f"{position}:{originator}:{version}:{topic}:".encode())
+    digest = sha256(f"{position}:{originator}:{version}:{topic}:".encode())
     digest.update(state)
     return digest.hexdigest()
 

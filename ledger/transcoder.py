@@ -9,7 +9,6 @@ Each state is stored compressed (`packed`): deflate with a preset dictionary of 
 stored before (plain msgpack) is read as it is.
 """
 
-import hashlib
 import struct
 import zlib
 from datetime import UTC, datetime, timedelta
@@ -22,6 +21,7 @@ from uuid import UUID
 import msgpack
 import msgspec
 
+from whispers.ledger.digests import sha256
 from whispers.ledger.events import EVENT_TYPES, Event, from_frozen_fact
 
 EXT_UUID: Final = 1
@@ -92,7 +92,7 @@ def _dictionary(number: int) -> bytes:
         data = Path(__file__).with_name(f"state-dictionary-{number}.zdict").read_bytes()
     except OSError as e:
         raise ValueError(f"state-dictionary-{number}.zdict cannot be read ({e.strerror}): reinstall whispers") from None
-    if hashlib.sha256(data).hexdigest() != expected:
+    if sha256(data).hexdigest() != expected:
         raise ValueError(f"state-dictionary-{number}.zdict is not the file it was: reinstall whispers")
     _LOADED[number] = data
     return data
