@@ -39,14 +39,17 @@ def status(game: str, society: str | None, as_json: bool, version: str | None, s
     click.echo("")
     from whispers.cli.tables import view_tables
 
-    console().print(view_tables(found.view, found.scores))
+    console(emoji=False).print(view_tables(found.view, found.scores))
 
 
-def console() -> Any:
-    """A rich console on stdout (as wide as the terminal, or COLUMNS), no guessing colours into numbers."""
+def console(emoji: bool = True) -> Any:
+    """A rich console on stdout (as wide as the terminal, or COLUMNS), no guessing colours into numbers.
+
+    emoji=False where every cell is a Text and the titles and headers are whispers' own words, none an emoji code
+    (view_tables): rich then never loads its 4,000 codes, 12 million instructions of `status`."""
     from rich.console import Console
 
-    return Console(highlight=False)
+    return Console(highlight=False, emoji=emoji)
 
 
 @click.command(cls=Spoken)

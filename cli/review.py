@@ -52,7 +52,7 @@ def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
         click.echo(line)
     click.echo("")
     previous = None if before is None or before == version else replayed.frame(before)
-    console().print(view_tables(frame.view, frame.scores, None if previous is None else previous.view,
+    console(emoji=False).print(view_tables(frame.view, frame.scores, None if previous is None else previous.view,
                                 None if previous is None else previous.scores))
 
 

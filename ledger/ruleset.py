@@ -2,9 +2,10 @@
 ledger.ruleset_files's."""
 
 import re
-from dataclasses import asdict, dataclass, fields
 from functools import cache
 from typing import Any, Literal
+
+import msgspec
 
 from whispers.ledger.errors import RulesetError
 from whispers.ledger.words import say
@@ -16,8 +17,9 @@ ROUND_END_STEPS = ("retrieve", "cleanup", "swap", "mark")
 TIE_BREAKS = ("fewest_swaps", "most_concealed", "most_cards")
 
 
-@dataclass(frozen=True, slots=True)
-class Ruleset:
+class Ruleset(msgspec.Struct, frozen=True):
+    """The knobs of one ruleset, as its file gives them (ledger.ruleset_files) and a game's first event embeds them."""
+
     id: str
     name: str
     per_round: int
@@ -48,7 +50,7 @@ class Ruleset:
         return _content_hash(self)
 
     def to_data(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = msgspec.structs.asdict(self)
         data["round_end"] = list(self.round_end)
         data["tie_breaks"] = list(self.tie_breaks)
         return data
@@ -56,7 +58,7 @@ class Ruleset:
     @classmethod
     def from_data(cls, data: dict[str, Any], source: str = "<data>") -> "Ruleset":
         """Build from the flat form `to_data` gives (as stored in a game's first event)."""
-        names = {f.name for f in fields(cls)}
+        names = set(cls.__struct_fields__)
         if set(data) != names:
             missing, extra = sorted(names - set(data)), sorted(set(data) - names)
             raise RulesetError(say("{file}: ruleset keys differ (missing {missing}, unknown {extra})", file=source,

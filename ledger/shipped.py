@@ -3,13 +3,13 @@ the pins of a game against it: the adapter around the pure ledger.pins that read
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from whispers.fixtures import FOLDER
+from whispers.ledger.digests import sha256
 from whispers.ledger.pins import Kind, Pin, classify, content_hash
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def _known() -> Mapping[str, list[str]]:
 
 
 def file_digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def parsed_hash(kind: Kind, ident: str) -> str:

@@ -96,6 +96,8 @@ class Pending(msgspec.Struct, frozen=True):
 
 @dataclass(frozen=True)  # no slots: the fold copies a state once per event, and a __dict__ copies in one go
 class GameState:
+    """A game as it stands after some events: built by `evolve` from the record, never changed once built."""
+
     name: str
     board: Board
     ruleset: Ruleset

@@ -8,7 +8,6 @@ Every failure a user can cause is raised as a one-line `StoreError`.
 
 from __future__ import annotations
 
-import getpass
 import os
 import re
 import sqlite3
@@ -26,7 +25,7 @@ from uuid import UUID
 
 import msgspec
 
-from whispers.ledger import postgres_layout, sqlite_layout
+from whispers.ledger import sqlite_layout
 from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
 from whispers.ledger.events import Event, read_frozen_facts
 from whispers.ledger.sqlite_layout import EVENTS, LOG, STREAMS, TOPICS, stream_of
@@ -204,6 +203,8 @@ def _sqlite_has_events(path: Path) -> bool:
 
 
 def _postgres(url: str) -> _Target:
+    import getpass
+
     usage = "postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=NAME]"
     try:
         parts = urlsplit(url)
@@ -302,6 +303,8 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
             conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{POSTGRES_LOCK_TIMEOUT}s"])
             import hashlib
 
+            from whispers.ledger import postgres_layout  # an SQLite store never needs it
+
             digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
             conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
             schema = pg.schema or "public"
@@ -392,9 +395,9 @@ def _values(row: Any) -> tuple[Any, ...]:
 
 def _fingerprint(position: int, originator: UUID, version: int, topic: str, state: bytes) -> str:
     """`Store.fingerprint` of the event stored at `position`."""
-    import hashlib
+    from whispers.ledger.digests import sha256
 
-    digest = hashlib.sha256(f"{position}:{originator}:{version}:{topic}:".encode())
+    digest = sha256(f"{position}:{originator}:{version}:{topic}:".encode())
     digest.update(state)
     return digest.hexdigest()
 

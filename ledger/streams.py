@@ -4,7 +4,9 @@ Changing any of these orphans every stored game (the topics are written into eve
 """
 
 from typing import Any, Final
-from uuid import UUID, uuid5
+from uuid import UUID
+
+from whispers.ledger.digests import sha1
 
 Fact = dict[str, Any]
 
@@ -29,6 +31,11 @@ CONTENT_CREATED: Final = "whispers:ContentRecord.Created"
 def as_uuid(originator_id: UUID | str) -> UUID:
     """A stream's id as eventsourcing may pass it to a recorder: a UUID, or its text."""
     return originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+
+
+def uuid5(namespace: UUID, name: str) -> UUID:
+    """`uuid.uuid5`, as the standard library computes it, with ledger.digests' sha1 (uuid5 imports hashlib)."""
+    return UUID(bytes=sha1(namespace.bytes + name.encode("utf-8")).digest()[:16], version=5)
 
 
 def game_id(name: str) -> UUID:

@@ -89,6 +89,14 @@ def test_status_imports_no_renderer_and_no_postgres_driver(store: Path, extra: t
     assert not heavy, f"whispers status imports {sorted(heavy)}"
 
 
+def test_status_loads_neither_openssl_nor_the_emoji_codes(store: Path) -> None:
+    """Issue 12: hashlib loads OpenSSL (ledger.digests has the two digests status computes), and rich's table of
+    emoji codes is never needed for status's tables (titles and headers of whispers' own words): 3 ms each."""
+    imported(store, "status", "light")  # the first keeps the game's snapshot
+    modules = imported(store, "status", "light")
+    assert not modules & {"hashlib", "_hashlib", "rich._emoji_codes"}, sorted(modules & {"hashlib", "_hashlib"})
+
+
 @pytest.mark.parametrize("command", [("status", "light"), ("status", "light", "--json"), ("log", "light"), ("games",),
                                      ("stats", "--all")])
 def test_a_command_that_only_reads_an_sqlite_store_never_imports_eventsourcing(store: Path,
