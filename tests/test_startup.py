@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 WHISPERS = shutil.which("whispers", path=str(Path(sys.executable).parent)) or shutil.which("whispers")
 GAME = """\
@@ -117,3 +119,19 @@ def test_a_write_opens_the_event_store_library_when_it_needs_it(tmp_path: Path) 
     assert "eventsourcing" not in packages(imported(path, "notes", "light"))
     assert "eventsourcing" in packages(imported(path, "annotate", "light", "3", "a note"))
     assert "eventsourcing" in packages(imported(path, "notes", "light"))
+
+
+@given(name=st.text(st.characters(blacklist_categories=("Cs",)), max_size=80))
+def test_a_streams_id_is_the_standard_librarys_uuid5_and_the_digests_are_hashlibs(name: str) -> None:
+    """ledger.streams computes uuid5 on ledger.digests' sha1 (not hashlib's, which loads OpenSSL): every stored game's
+    id depends on it being the standard library's uuid5 to the bit."""
+    import hashlib
+    import uuid
+
+    from whispers.ledger import digests
+    from whispers.ledger.streams import NAMESPACE, uuid5
+
+    assert uuid5(NAMESPACE, name) == uuid.uuid5(NAMESPACE, name)
+    data = name.encode("utf-8")
+    assert digests.sha1(data).hexdigest() == hashlib.sha1(data).hexdigest()
+    assert digests.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
