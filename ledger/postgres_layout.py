@@ -28,8 +28,8 @@ Where the bytes go, for a 4-player game recorded move by move (about 116 appends
 a row of about 104 bytes and its (stream, version) entry of 20; a UUID in each row and a B-tree of positions took 24
 KB a game (the layout before this one, `whispers_appends`), this one about 15.
 
-`ledger/postgres_recorder.py` writes and reads this layout for the eventsourcing application; the store reads it
-through the recorder (ledger/store.py). A store in an earlier layout (eventsourcing's `whispers_events`, or
+`ledger/postgres_recorder.py` writes this layout for the eventsourcing application; `ledger/postgres_reads.py` reads
+it, for the recorder and for the store (ledger/store.py), which reads on its opening connection until it writes. A store in an earlier layout (eventsourcing's `whispers_events`, or
 `whispers_appends` with a stream's UUID in each row) is migrated in place the first time it is opened: one
 transaction moves every event to its own position.
 """

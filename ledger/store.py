@@ -13,13 +13,13 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from datetime import datetime
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self, TypeVar
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID
 
@@ -69,6 +69,8 @@ def __getattr__(name: str) -> Any:
         return EventStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
+_T = TypeVar("_T")
 
 STORE_ENV: Final = "WHISPERS_STORE"
 SQLITE_LOCK_TIMEOUT = 5
@@ -274,18 +276,28 @@ def _by_content(fact: Fact) -> tuple[Fact, dict[str, Fact]]:
     return stored, shared
 
 
+def _driver_lost() -> tuple[type[BaseException], ...]:
+    """psycopg's errors of a connection lost or refused (a store read on its opening connection meets them first)."""
+    import psycopg
+
+    return psycopg.OperationalError, psycopg.InterfaceError
+
+
 def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
 @contextmanager
-def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[None]:
+def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[Any]:
     """Connects once, directly, around eventsourcing's own opening of the store, for two reasons.
 
     An unreachable server fails fast with the driver's reason: eventsourcing's pool retries in the background and
     reports only "couldn't get a connection after N sec", however quickly the server refused. And the connection
     holds an advisory lock while eventsourcing creates its tables, because its idempotent DDL still fails with
     "tuple concurrently updated" when two processes open the same store at once (a tournament's start).
+
+    Once the opening succeeded, the lock is released and the connection stays open for the store to read on (its
+    lock timeout the same as the pool's): a command that only reads connects once.
     """
     import psycopg
 
@@ -294,7 +306,7 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
         conn = pg.connect(autocommit=True)
     except psycopg.Error as e:
         raise StoreError(say("cannot reach PostgreSQL at {where}: {message}", where=where, message=_reason(e))) from e
-    with conn:
+    try:
         try:
             if pg.schema and not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [pg.schema]).fetchone():
                 raise StoreError(say("no schema {text} in PostgreSQL database {store} at {where}: create it with "
@@ -306,7 +318,8 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
             from whispers.ledger import postgres_layout  # an SQLite store never needs it
 
             digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
-            conn.execute("SELECT pg_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
+            key = int.from_bytes(digest, signed=True)
+            conn.execute("SELECT pg_advisory_lock(%s)", [key])
             schema = pg.schema or "public"
             try:  # a store in eventsourcing's own layout, written by an earlier whispers, is migrated to ours first
                 if postgres_layout.migrate(conn, schema):
@@ -318,7 +331,14 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
             raise StoreError(say("the store is locked by another process: {store}", store=url)) from e
         except psycopg.Error as e:
             raise StoreError(say("PostgreSQL at {where} failed: {message}", where=where, message=_one_line(e))) from e
-        yield
+        yield conn
+        try:
+            conn.execute("SELECT pg_advisory_unlock(%s)", [key])
+        except psycopg.Error as e:
+            raise StoreError(say("PostgreSQL at {where} failed: {message}", where=where, message=_one_line(e))) from e
+    except BaseException:
+        conn.close()
+        raise
 
 
 def _bound_postgres(datastore: Any, pg: _Postgres) -> None:
@@ -428,6 +448,23 @@ class _PlainSQLite:
         self.db.execute("COMMIT" if commit else "ROLLBACK")
 
 
+class _PlainPostgres:
+    """The transaction protocol of eventsourcing's datastores, over a plain psycopg connection in autocommit mode."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    @contextmanager
+    def transaction(self, commit: bool) -> Iterator[Any]:
+        from psycopg import Rollback
+        from psycopg.rows import tuple_row
+
+        with self.conn.transaction(), self.conn.cursor(row_factory=tuple_row) as cursor:
+            yield cursor
+            if not commit:
+                raise Rollback()
+
+
 class Wakeup:
     """Waits for a store's NOTIFY (PostgreSQL), or just pauses (SQLite, memory: the caller polls the log)."""
 
@@ -477,7 +514,8 @@ class Store:
         self._closed = False
         self._opening = threading.Lock()
         self._readers = threading.local()
-        self._reader_connections: list[sqlite3.Connection] = []
+        self._reader_connections: list[Any] = []
+        """Each thread's plain connection (sqlite3, or psycopg), closed with the store."""
         self._index_checked = self._table_checked = False
         self._read_model_ready = False
         self._memory_db: sqlite3.Connection | None = None
@@ -486,17 +524,22 @@ class Store:
         read decodes them again, so no caller shares another's (mutable) data."""
         self._stored_content: set[str] = set()
         """The content hashes this store is known to hold: a batch import does not ask again for every game."""
+        opened = None
         with ExitStack() as opening:
             if target.postgres is not None:
-                opening.enter_context(_postgres_opening(target.postgres, target.url, self._env))
+                opened = opening.enter_context(_postgres_opening(target.postgres, target.url, self._env))
             with self._translated():
                 try:
-                    if self._sqlite is None or self._env["CREATE_TABLE"] != "n":
-                        self._open_event_store()  # PostgreSQL (under the opening's lock), memory, a new SQLite file
+                    if (self._sqlite is None and self._postgres is None) or self._env["CREATE_TABLE"] != "n":
+                        # memory, or a new store's tables made (on PostgreSQL under the opening's lock)
+                        self._open_event_store()
                     self._check_log()
                 except BaseException:
                     self.close()
                     raise
+        if opened is not None:  # the opening's connection is this thread's to read on
+            self._readers.postgres = opened
+            self._reader_connections.append(opened)
 
     def _open_event_store(self) -> EventStore:
         from whispers.ledger.eventstore import EventStore
@@ -796,7 +839,9 @@ class Store:
         event and those from `since` on. On SQLite, selected directly: eventsourcing's own select makes a UUID and
         a record object per row, which cost as much as decoding it."""
         if self._postgres is not None:
-            return self._events.recorder.rows(originator, version, since)  # type: ignore[attr-defined]
+            from whispers.ledger import postgres_reads as reads
+
+            return self._postgres_read(reads.rows, originator, version, since)
         if self._sqlite is None:
             recorder = self._events.recorder
             if since is not None:
@@ -828,10 +873,14 @@ class Store:
         start and no other. A stream that is not is left out, for the caller to read on its own (which names what
         is wrong with it)."""
         if self._sqlite is None:
-            found = (self._events.recorder.many_rows(originators) if self._postgres is not None  # type: ignore[attr-defined]
-                     else {key: ([number for number, _, _ in rows], [topic for _, topic, _ in rows],
-                                 [state for _, _, state in rows])
-                           for key in originators if (rows := self._rows(key, None))})
+            if self._postgres is not None:
+                from whispers.ledger import postgres_reads as reads
+
+                found = self._postgres_read(reads.many_rows, originators, binary=True)
+            else:
+                found = {key: ([number for number, _, _ in rows], [topic for _, topic, _ in rows],
+                               [state for _, _, state in rows])
+                         for key in originators if (rows := self._rows(key, None))}
             return {key: states for key, (numbers, topics, states) in found.items() if _whole_stream(numbers, topics)}
         # On SQLite a statement per stream, in one transaction: each row's state and whether it is a game's start,
         # and its versions counted apart (by the index alone, another path than the rows' own). The rows' versions
@@ -905,7 +954,7 @@ class Store:
     def exists(self, name: str) -> bool:
         check_name(name)
         with self._translated():
-            return bool(self._events.recorder.select_events(game_id(name), limit=1))
+            return self._last(game_id(name)) is not None
 
     def names(self) -> list[str]:
         """Every game in the store, in the order they were created."""
@@ -1001,9 +1050,9 @@ class Store:
             self._check_log(whole=not after)
             if self._sqlite is not None:
                 return self._sqlite_changed_games(after)
-            recorder = self._events.recorder
             if self._postgres is not None:
-                return self._postgres_changed_games(recorder, after)
+                return self._postgres_changed_games(after)
+            recorder = self._events.recorder
             while batch := recorder.select_notifications(position, limit, topics=topics, inclusive_of_start=False):
                 for n in batch:
                     if n.originator_version == 1:
@@ -1065,7 +1114,7 @@ class Store:
         return [(stream, game, last, position, topic, state) for stream, game, position, topic, state in firsts
                 if topic == created_topic]
 
-    def _postgres_changed_games(self, recorder: Any, after: int) -> tuple[int, dict[str, int | None]]:
+    def _postgres_changed_games(self, after: int) -> tuple[int, dict[str, int | None]]:
         """`changed_games` on PostgreSQL in one statement: the games with facts after `after` grouped by the server,
         each beside its first event (whose position says whether it was created since, and whose state holds its
         name). The generic path made a notification object per event and asked for each game's first event on its
@@ -1073,7 +1122,10 @@ class Store:
         decode = _STATES.decode
         position = after
         changed: dict[str, int | None] = {}
-        for stream, last, created, topic, state in recorder.changed_streams(after, [GAME_CREATED, GAME_RECORDED]):
+        from whispers.ledger import postgres_reads as reads
+
+        games = self._postgres_read(reads.changed_streams, after, [GAME_CREATED, GAME_RECORDED])
+        for stream, last, created, topic, state in games:
             position = max(position, last)
             if topic != GAME_CREATED:  # no first event (or another stream's) under the game's id
                 raise self._no_first_event(stream)
@@ -1206,12 +1258,15 @@ class Store:
                     self._read_model_ready = True
                     yield cursor, sql
                     return
-        datastore = getattr(self._events.recorder, "datastore", None)
         if self._postgres is not None:
             prefix = f"{self._postgres.schema or 'public'}."
             marker = "%s"
+            opened = self._opening_connection()
+            datastore = (_PlainPostgres(opened) if opened is not None
+                         else self._events.recorder.datastore)  # type: ignore[attr-defined]
         else:
             prefix, marker = "", "?"
+            datastore = getattr(self._events.recorder, "datastore", None)
             if datastore is None:  # memory: a database of the process's own, as long as the store is open
                 if self._memory_db is None:
                     # a server answers from more than one thread over one open store (the eventsourcing
@@ -1237,6 +1292,10 @@ class Store:
     def head(self) -> int:
         """The position of the last fact or note stored (0 for an empty store)."""
         with self._translated():
+            if self._postgres is not None:
+                from whispers.ledger import postgres_reads as reads
+
+                return self._postgres_read(reads.head)
             return self._events.recorder.max_notification_id() or 0
 
     def fingerprint(self, position: int) -> str | None:
@@ -1253,11 +1312,17 @@ class Store:
                 return None
             stream, originator, version, topic, state = row
             return _fingerprint(position, self._uuid(stream, originator), version, topic, state)
+        if self._postgres is not None:
+            from whispers.ledger import postgres_reads as reads
+
+            with self._translated():
+                found = self._postgres_read(reads.in_order, position, 1, position)
+            return _fingerprint(*found[0]) if found and found[0][0] == position else None
         with self._translated():
-            found = self._events.recorder.select_notifications(position, 1, stop=position)
-        if not found or found[0].id != position:
+            notified = self._events.recorder.select_notifications(position, 1, stop=position)
+        if not notified or notified[0].id != position:
             return None
-        n = found[0]
+        n = notified[0]
         return _fingerprint(position, n.originator_id, n.originator_version, n.topic, n.state)
 
     def last_written(self, name: str) -> datetime:
@@ -1265,10 +1330,10 @@ class Store:
         "last move" column. One event read, not the game."""
         check_name(name)
         with self._translated():
-            last = self._events.recorder.select_events(game_id(name), desc=True, limit=1)
-        if not last:
+            last = self._last(game_id(name))
+        if last is None:
             raise self._unknown(name)
-        return self._written(name, last[0].state)
+        return self._written(name, last[1])
 
     def side_stream(self, originator_id: UUID) -> Any | None:
         """An aggregate kept beside the games (a game's shared links: application/sharing.py), or None if the
@@ -1363,6 +1428,27 @@ class Store:
         with _PlainSQLite(db).transaction(commit=False) as cursor:
             yield cursor
 
+    def _postgres_read(self, read: Callable[..., _T], *args: Any, binary: bool = False) -> _T:
+        """One of the layout's reads (ledger/postgres_reads.py) in a read transaction: on the connection the store was
+        opened with, in the thread that opened it, until the event store application is open; then on its pool,
+        retried as eventsourcing's own reads are. A command that only reads games never imports eventsourcing's
+        application, PostgreSQL recorder and pool, and a server's threads share the pool, not a connection each."""
+        assert self._postgres is not None
+        opened = self._opening_connection()
+        if opened is None:
+            return self._events.recorder.read(read, *args, binary=binary)  # type: ignore[attr-defined,no-any-return]
+        from psycopg.rows import tuple_row
+
+        with opened.transaction(), opened.cursor(row_factory=tuple_row, binary=binary) as cursor:
+            return read(cursor, self._postgres.schema or "public", *args)
+
+    def _opening_connection(self) -> Any | None:
+        """The connection a PostgreSQL store was opened with, while the event store application is not open and in
+        the thread that opened it (and not lost), else None."""
+        self._refuse_closed()
+        opened = getattr(self._readers, "postgres", None)
+        return opened if self._app is None and opened is not None and not opened.closed else None
+
     def _version(self, name: str) -> int:
         if self._sqlite is not None:
             with self._sqlite_reading() as cursor:
@@ -1371,10 +1457,19 @@ class Store:
             if version is None:
                 raise self._unknown(name)
             return int(version)
-        last = self._events.recorder.select_events(game_id(name), desc=True, limit=1)
-        if not last:
+        last = self._last(game_id(name))
+        if last is None:
             raise self._unknown(name)
-        return last[0].originator_version
+        return last[0]
+
+    def _last(self, originator: UUID) -> tuple[int, bytes] | None:
+        """A stream's last event (its version and stored state), or None if the store holds none of it."""
+        if self._postgres is not None:
+            from whispers.ledger import postgres_reads as reads
+
+            return self._postgres_read(reads.last, originator)
+        last = self._events.recorder.select_events(originator, desc=True, limit=1)
+        return (last[0].originator_version, last[0].state) if last else None
 
     def _uuid(self, stream: int, stored: object) -> UUID:
         """A stream's id as an SQLite store keeps it, under its number; anything else is damage."""
@@ -1413,7 +1508,9 @@ class Store:
         if self._postgres is not None:
             import psycopg
 
-            errors += (psycopg.Error,)
+            from whispers.ledger.postgres_reads import Malformed
+
+            errors += (psycopg.Error, Malformed)
         return errors
 
     def _unreadable(self, message: str) -> StoreError:
@@ -1433,7 +1530,7 @@ class Store:
             return StoreError(say("the store {store} is damaged: {message}", store=self.url, message=message))
         if isinstance(error, MapperDeserialisationError):
             return self._unreadable(message)
-        if self._postgres is not None and isinstance(error, OperationalError | InterfaceError):
+        if self._postgres is not None and isinstance(error, (OperationalError, InterfaceError, *_driver_lost())):
             return StoreError(say("cannot reach PostgreSQL at {where}: {message}",
                                   where=f"{self._postgres.host}:{self._postgres.port}", message=message))
         return StoreError(say("the store {store} failed: {message}", store=self.url, message=message))

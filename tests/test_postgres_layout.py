@@ -321,7 +321,7 @@ def test_the_log_read_in_order_is_every_event_from_where_it_is_asked_whatever_th
     """Fuzzed: eventsourcing's notifications (read by windows of positions that the BRIN index finds, from the row
     holding the first wanted) are exactly the events at the positions asked for, in order, across a gap an earlier
     layout left, rows of ROW_EVENTS events and appends of one. (The store is the module's, read only.)"""
-    from whispers.ledger.postgres_recorder import WINDOW
+    from whispers.ledger.postgres_reads import WINDOW
 
     url, log = long_log
     assert log[-1][0] > WINDOW + postgres_layout.ROW_EVENTS

@@ -109,6 +109,21 @@ def test_a_command_that_only_reads_an_sqlite_store_never_imports_eventsourcing(s
     assert "eventsourcing" not in packages(imported(store, *command)), command
 
 
+@pytest.mark.postgres
+@pytest.mark.parametrize("command", [("status", "light"), ("log", "light"), ("games",), ("stats", "--all"),
+                                     ("verify", "light")])
+def test_a_command_that_only_reads_a_postgresql_store_reads_it_on_its_opening_connection(
+        pg_own_url: str, tmp_path: Path, command: tuple[str, ...]) -> None:
+    """Issue 12: on PostgreSQL too, a command that only reads games imports neither eventsourcing's application nor
+    its PostgreSQL recorder and pool (a tenth of status there): the layout's reads (ledger/postgres_reads.py) run on
+    the connection that opened the store. A write opens them."""
+    notation = tmp_path / "light.txt"
+    notation.write_text(GAME, encoding="utf-8")
+    assert {"eventsourcing", "psycopg_pool"} <= packages(imported(pg_own_url, "import", str(notation)))
+    imported(pg_own_url, *command)  # the first keeps the game's snapshot, or the catalog
+    assert not {"eventsourcing", "psycopg_pool"} & packages(imported(pg_own_url, *command)), command
+
+
 def test_a_write_opens_the_event_store_library_when_it_needs_it(tmp_path: Path) -> None:
     """As do the notes of a game that has some (decoded as the library's domain events, upcast as their class
     says): a game without notes is read without it."""

@@ -741,6 +741,27 @@ def test_a_postgresql_server_lost_after_opening_is_reported_within_the_timeout(
 
 
 @pytest.mark.postgres
+def test_a_postgresql_server_lost_under_a_store_that_only_read_is_reported_in_one_line(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A store that has only read reads on the connection it was opened with (no pool): the server lost under it,
+    the next read says so in one line, within the timeout, and reads again once the server is back."""
+    monkeypatch.setattr(whispers.ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    with open_store(pg_url) as s:
+        s.create(name, [{"n": 1}])
+    relay = Relay()
+    url = pg_url.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}")
+    with open_store(url) as s:
+        assert s.facts(name) == [{"n": 1}] and s._app is None
+        relay.cut()
+        started = time.monotonic()
+        with pytest.raises(StoreError) as e:
+            s.facts(name)
+        assert time.monotonic() - started < 3 * TIMEOUT
+        assert one_line(e).startswith(f"cannot reach PostgreSQL at 127.0.0.1:{relay.port}: ")
+
+
+@pytest.mark.postgres
 def test_a_postgresql_schema_that_does_not_exist_is_refused_saying_how_to_create_it(pg_url: str) -> None:
     url = pg_url.split("?")[0] + "?schema=whispers_no_such_schema"
     with pytest.raises(StoreError, match="no schema 'whispers_no_such_schema'") as e:
