@@ -62,7 +62,7 @@ def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
     from whispers.ledger.meta import of_events
     from whispers.ledger.shipped import built_pins
     from whispers.projections.forks import fork_of
-    from whispers.projections.replay import final_scoring, standing
+    from whispers.projections.replay import final_scoring, standing_events
     from whispers.projections.standings import result_data, standing_result
     from whispers.projections.stats import standing_summary
 
@@ -71,7 +71,7 @@ def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
     board_built, ruleset_built = pinned(first)
     ruleset, board = built_pins(ruleset_built, board_built)
     round_, phase = progress(events)
-    kept = [e for _, e in standing(events)]
+    kept = standing_events(events)
     scored = final_scoring(kept)
     forked = fork_of(events)
     return {
