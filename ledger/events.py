@@ -592,7 +592,7 @@ def from_frozen_fact(fact: dict[str, Any]) -> Event:
 @cache
 def stand_in(cls: type[Event]) -> Event:
     """An event of type `cls` with none of its fields read (each None): what a reader that needs only the type of
-    an event is given in its place (transcoder.decode_events with `whole`). One per type, shared."""
+    an event is given in its place (transcoder.decode_events with `read_whole`). One per type, shared."""
     return cls(*[None] * len(cls.__struct_fields__))
 
 

@@ -642,12 +642,12 @@ class Store:
         record = self._checked(name, None, True)
         return record.facts, self._written(name, record.last)
 
-    def written_games(self, names: Sequence[str], chunk: int = 250, whole: frozenset[str] | None = None
+    def written_games(self, names: Sequence[str], chunk: int = 250, read_whole: frozenset[str] | None = None
                       ) -> Iterator[tuple[str, list[Event], datetime]]:
         """`written_events` of many games, in their order: read `chunk` games at a time in one transaction (on
         PostgreSQL one statement), each checked whole as `_checked` checks it. A catalog rebuilt one game at a
         time spent a third of its time opening transactions and asking each game's last version on its own. The games
-        share their boards' and rulesets' data, each read once: their reader must not change it. With `whole`, of
+        share their boards' and rulesets' data, each read once: their reader must not change it. With `read_whole`, of
         the events after each game's first only those of these types are read whole, any other as its type's
         stand-in (transcoder.decode_events)."""
         shared: dict[str, Fact] = {}
@@ -664,7 +664,7 @@ class Store:
                     # a game not found whole, or not at all, is read on its own: that read names the damage (or
                     # reads the game again if a writer appended while it was read)
                     record = (self._checked(name, None, True) if states is None
-                              else self._decoded(name, states, True, shared, whole))
+                              else self._decoded(name, states, True, shared, read_whole))
                 yield name, record.facts, self._written(name, record.last)
 
     def _written(self, name: str, state: bytes) -> datetime:
@@ -733,12 +733,12 @@ class Store:
         return self._decoded(name, [state for _, _, state in stored], events, shared)
 
     def _decoded(self, name: str, states: list[bytes], events: bool, shared: dict[str, Fact] | None = None,
-                 whole: frozenset[str] | None = None) -> _Read:
-        """`_parsed` of a game's stored states, in order from its first, once its rows are found whole (`whole`: as
+                 read_whole: frozenset[str] | None = None) -> _Read:
+        """`_parsed` of a game's stored states, in order from its first, once its rows are found whole (`read_whole`: as
         `written_games`)."""
         plain = _STATES.decode
         decode = decode_frozen if events else plain
-        typed = decode_events(states[1:], whole) if events else None
+        typed = decode_events(states[1:], read_whole) if events else None
         try:
             first = plain(states[0])["fact"]
             facts = [first, *[decode(state)["fact"] for state in states[1:]]] if typed is None else [first]

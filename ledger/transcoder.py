@@ -225,7 +225,7 @@ def decode_timestamp(state: bytes) -> Any:
     return _STAMP.decode(unpacked(state)).timestamp
 
 
-def decode_events(states: list[bytes], whole: frozenset[str] | None = None) -> list[Event] | None:
+def decode_events(states: list[bytes], read_whole: frozenset[str] | None = None) -> list[Event] | None:
     """The events of stored states, decoded straight into the event types: the rows joined into one msgpack array
     and decoded in two passes in C (each fact's version, then the events), where decoding each into dicts and
     building each event from one cost three times as long (issue 12's lean read path). A fact of an older version
@@ -233,7 +233,7 @@ def decode_events(states: list[bytes], whole: frozenset[str] | None = None) -> l
     current event as this whispers types it: the caller reads them the lenient way, which names the first one
     that is not an event at all.
 
-    With `whole` (names of event types), only the events of those types are decoded so; any other is read for its
+    With `read_whole` (names of event types), only the events of those types are decoded so; any other is read for its
     type alone and given as its type's stand-in (`events.stand_in`), its fields skipped undecoded, unchecked: for
     a reader of every game that needs the fields of a few kinds of event (the catalog). Every state is still
     expanded whole, and a row that is not msgpack, or names no event type, still gives None."""
@@ -243,7 +243,7 @@ def decode_events(states: list[bytes], whole: frozenset[str] | None = None) -> l
         plain = unpacked_all(states)
     except ValueError:
         return None
-    return _typed(plain) if whole is None else _sparse(plain, whole)
+    return _typed(plain) if read_whole is None else _sparse(plain, read_whole)
 
 
 def _array(plain: list[bytes]) -> bytes:
@@ -270,14 +270,14 @@ def _typed(plain: list[bytes]) -> list[Event] | None:
     return events
 
 
-def _sparse(plain: list[bytes], whole: frozenset[str]) -> list[Event] | None:
-    """`decode_events` of expanded states, those of the types in `whole` whole and every other as a stand-in: a
+def _sparse(plain: list[bytes], read_whole: frozenset[str]) -> list[Event] | None:
+    """`decode_events` of expanded states, those of the types in `read_whole` whole and every other as a stand-in: a
     cold catalog decoded 75,000 events whole for the 15% whose fields it reads (49 ms, against 32 ms so)."""
     try:
         kinds = _kinds().decode(_array(plain))
     except msgspec.MsgspecError:
         return None
-    stand_ins = _stand_ins(whole)
+    stand_ins = _stand_ins(read_whole)
     events: list[Event | None] = [stand_ins[type(kind.fact)] for kind in kinds]
     wanted = [index for index, event in enumerate(events) if event is None]
     read = _typed([plain[index] for index in wanted])
@@ -303,6 +303,6 @@ def _kinds() -> msgspec.msgpack.Decoder[list[Any]]:
 
 
 @cache
-def _stand_ins(whole: frozenset[str]) -> dict[type, Event | None]:
+def _stand_ins(read_whole: frozenset[str]) -> dict[type, Event | None]:
     """For each struct of `_kind_structs`, its type's stand-in, or None for a type read whole."""
-    return {kind: None if cls.__name__ in whole else stand_in(cls) for kind, cls in _kind_structs().items()}
+    return {kind: None if cls.__name__ in read_whole else stand_in(cls) for kind, cls in _kind_structs().items()}

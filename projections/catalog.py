@@ -112,7 +112,7 @@ class Catalog:
         if position == start and not fresh:
             return Refreshed(0, 0, start)
         rows, listed, figured, events = [], [], [], 0
-        games = self.store.written_games(list(changed), whole=READ_WHOLE)
+        games = self.store.written_games(list(changed), read_whole=READ_WHOLE)
         for done, (name, read, written) in enumerate(games, start=1):
             created = changed[name]
             events += len(read)
