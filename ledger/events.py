@@ -14,6 +14,7 @@ versioning are version 1). Events hold codes and parameters, never sentences: th
 """
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any, ClassVar, Final
 
 import msgspec
@@ -586,6 +587,13 @@ def from_frozen_fact(fact: dict[str, Any]) -> Event:
     if "effects" in fact:
         fact["effects"] = Effects(**fact["effects"])
     return cls(**fact)
+
+
+@cache
+def stand_in(cls: type[Event]) -> Event:
+    """An event of type `cls` with none of its fields read (each None): what a reader that needs only the type of
+    an event is given in its place (transcoder.decode_events with `read_whole`). One per type, shared."""
+    return cls(*[None] * len(cls.__struct_fields__))
 
 
 def read_frozen_facts(facts: Iterable[dict], source: str) -> list[Event]:

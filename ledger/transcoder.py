@@ -22,7 +22,7 @@ import msgpack
 import msgspec
 
 from whispers.ledger.digests import sha256
-from whispers.ledger.events import EVENT_TYPES, Event, from_frozen_fact
+from whispers.ledger.events import EVENT_TYPES, Event, from_frozen_fact, stand_in
 
 EXT_UUID: Final = 1
 EXT_DATETIME: Final = 2
@@ -42,6 +42,8 @@ MAX_STATE: Final = 64 * 1024 * 1024
 """The most bytes a compressed state may expand to (the largest a board and ruleset need is a few hundred KB):
 damaged or hostile bytes that would expand further are refused, not expanded."""
 
+_HEADER: Final = bytes((COMPRESSED, WRITTEN_WITH))
+"""How a state compressed with the current dictionary starts."""
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND: Final = timedelta(microseconds=1)
 _INT64: Final = struct.Struct(">q")
@@ -108,7 +110,7 @@ def packed(plain: bytes) -> bytes:
     """A msgpack state as stored: compressed with the current dictionary, or as it is where that is no shorter."""
     compressor = _compressor(WRITTEN_WITH).copy()
     compressed = compressor.compress(plain) + compressor.flush()
-    return bytes((COMPRESSED, WRITTEN_WITH)) + compressed if len(compressed) + 2 < len(plain) else plain
+    return _HEADER + compressed if len(compressed) + 2 < len(plain) else plain
 
 
 def unpacked(stored: bytes) -> bytes:
@@ -135,11 +137,11 @@ def unpacked_all(stored: list[bytes]) -> list[bytes]:
     call per state cost it a tenth more (0.125 s against 0.115 for 350 games' 72,000 states). A state out of the
     common way (not compressed, another dictionary, damaged) goes through `unpacked`, which says what is wrong
     with it."""
-    expand, zdict, compressed, most = zlib.decompressobj, _LOADED.get(WRITTEN_WITH), COMPRESSED, MAX_STATE
+    expand, zdict, header, most = zlib.decompressobj, _LOADED.get(WRITTEN_WITH), _HEADER, MAX_STATE
     plain: list[bytes] = []
     add = plain.append
     for state in stored:
-        if zdict is None or len(state) < 2 or state[0] != compressed or state[1] != WRITTEN_WITH:
+        if state[:2] != header or zdict is None:  # one comparison: the byte by byte checks cost a tenth more
             add(unpacked(state))
             zdict = _LOADED.get(WRITTEN_WITH)
             continue
@@ -148,7 +150,7 @@ def unpacked_all(stored: list[bytes]) -> list[bytes]:
             add(expander.decompress(state[2:], most))
         except zlib.error:
             add(unpacked(state))  # raises, naming the damage
-        if not expander.eof or expander.unused_data or expander.unconsumed_tail:
+        if not expander.eof or expander.unused_data:  # (a tail left unexpanded leaves it short of its end)
             plain[-1] = unpacked(state)
     return plain
 
@@ -223,21 +225,37 @@ def decode_timestamp(state: bytes) -> Any:
     return _STAMP.decode(unpacked(state)).timestamp
 
 
-def decode_events(states: list[bytes]) -> list[Event] | None:
+def decode_events(states: list[bytes], read_whole: frozenset[str] | None = None) -> list[Event] | None:
     """The events of stored states, decoded straight into the event types: the rows joined into one msgpack array
     and decoded in two passes in C (each fact's version, then the events), where decoding each into dicts and
     building each event from one cost three times as long (issue 12's lean read path). A fact of an older version
     is upcast, and one of the `_UNTYPED` read, as `from_frozen_fact` reads them. None when any row is not a
     current event as this whispers types it: the caller reads them the lenient way, which names the first one
-    that is not an event at all."""
+    that is not an event at all.
+
+    With `read_whole` (names of event types), only the events of those types are decoded so; any other is read for its
+    type alone and given as its type's stand-in (`events.stand_in`), its fields skipped undecoded, unchecked: for
+    a reader of every game that needs the fields of a few kinds of event (the catalog). Every state is still
+    expanded whole, and a row that is not msgpack, or names no event type, still gives None."""
     if not states:
         return []
     try:
         plain = unpacked_all(states)
     except ValueError:
         return None
+    return _typed(plain) if read_whole is None else _sparse(plain, read_whole)
+
+
+def _array(plain: list[bytes]) -> bytes:
+    return b"\xdd" + len(plain).to_bytes(4, "big") + b"".join(plain)  # msgpack's array 32 of the rows' states
+
+
+def _typed(plain: list[bytes]) -> list[Event] | None:
+    """`decode_events` of expanded states, every one of them whole."""
+    if not plain:
+        return []
     versions_decoder, events_decoder = _decoders()
-    whole = b"\xdd" + len(plain).to_bytes(4, "big") + b"".join(plain)  # msgpack's array 32 of the rows' states
+    whole = _array(plain)
     try:
         versions = versions_decoder.decode(whole)
         events: list[Event] = [stored.fact for stored in events_decoder.decode(whole)]
@@ -250,3 +268,41 @@ def decode_events(states: list[bytes]) -> list[Event] | None:
         except Exception:  # not an event after all: the lenient read says which and why
             return None
     return events
+
+
+def _sparse(plain: list[bytes], read_whole: frozenset[str]) -> list[Event] | None:
+    """`decode_events` of expanded states, those of the types in `read_whole` whole and every other as a stand-in: a
+    cold catalog decoded 75,000 events whole for the 15% whose fields it reads (49 ms, against 32 ms so)."""
+    try:
+        kinds = _kinds().decode(_array(plain))
+    except msgspec.MsgspecError:
+        return None
+    stand_ins = _stand_ins(read_whole)
+    events: list[Event | None] = [stand_ins[type(kind.fact)] for kind in kinds]
+    wanted = [index for index, event in enumerate(events) if event is None]
+    read = _typed([plain[index] for index in wanted])
+    if read is None:
+        return None
+    for index, event in zip(wanted, read, strict=True):
+        events[index] = event
+    return events  # type: ignore[return-value]  # every None was replaced
+
+
+@cache
+def _kind_structs() -> dict[type, type[Event]]:
+    """A struct of no field per event type, tagged by its name, beside the type (made when first asked: the catalog's
+    rebuild is their one reader)."""
+    return {msgspec.defstruct(name, [], tag_field="type", tag=name, gc=False): cls for name, cls in EVENT_TYPES.items()}
+
+
+@cache
+def _kinds() -> msgspec.msgpack.Decoder[list[Any]]:
+    """A decoder of stored states for their facts' types alone."""
+    stored = msgspec.defstruct("StoredKind", [("fact", Union[tuple(_kind_structs())])], gc=False)  # noqa: UP007
+    return msgspec.msgpack.Decoder(list[stored])  # type: ignore[valid-type]
+
+
+@cache
+def _stand_ins(read_whole: frozenset[str]) -> dict[type, Event | None]:
+    """For each struct of `_kind_structs`, its type's stand-in, or None for a type read whole."""
+    return {kind: None if cls.__name__ in read_whole else stand_in(cls) for kind, cls in _kind_structs().items()}

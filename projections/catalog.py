@@ -37,6 +37,13 @@ fields), kept beside the catalog like the listing: the whole summary, two thirds
 `stats --all` over 10,000 games 0.75 s of JSON."""
 FIGURED = ("ruleset", "players", "seats", "over", "contested", "winner", "tied", "scores", "slot_points", "cities")
 
+READ_WHOLE = frozenset({"GameStarted", "PhaseStarted", "Attacked", "GameScored", "MoveTakenBack", "GameForked",
+                        "GameDescribed"})
+"""The events whose fields `game_summary` reads (the round and phase, the take-backs, the figures, the fork, the
+table facts); of every other it reads the type alone, so a cold rebuild reads them as stand-ins
+(Store.written_games): a summary that reads more of an event names its type here. tests/test_catalog_summary.py
+compares the summaries so read with those of the games read whole."""
+
 LAYOUT = 8
 """What a summary holds (3: the listing's fields beside the figures' ones; 6: the listing kept apart too; 7: and the
 figures; 8: when the game was last written, which the director's page lists). Raised when game_summary changes, so
@@ -62,7 +69,7 @@ def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
     from whispers.ledger.meta import of_events
     from whispers.ledger.shipped import built_pins
     from whispers.projections.forks import fork_of
-    from whispers.projections.replay import final_scoring, standing
+    from whispers.projections.replay import final_scoring, standing_events
     from whispers.projections.standings import result_data, standing_result
     from whispers.projections.stats import standing_summary
 
@@ -71,7 +78,7 @@ def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
     board_built, ruleset_built = pinned(first)
     ruleset, board = built_pins(ruleset_built, board_built)
     round_, phase = progress(events)
-    kept = [e for _, e in standing(events)]
+    kept = standing_events(events)
     scored = final_scoring(kept)
     forked = fork_of(events)
     return {
@@ -105,7 +112,7 @@ class Catalog:
         if position == start and not fresh:
             return Refreshed(0, 0, start)
         rows, listed, figured, events = [], [], [], 0
-        games = self.store.written_games(list(changed))
+        games = self.store.written_games(list(changed), read_whole=READ_WHOLE)
         for done, (name, read, written) in enumerate(games, start=1):
             created = changed[name]
             events += len(read)

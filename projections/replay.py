@@ -84,7 +84,15 @@ def standing(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[tuple[int, e
     return kept
 
 
+def standing_events(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[ev.Event]:
+    """The events still standing (`standing`'s, without their versions): a copy of the record when it holds no
+    take-back, without a (version, event) pair per event as a cold catalog reads every game."""
+    if ev.MoveTakenBack not in map(type, events):
+        return list(events)
+    return [e for _, e in standing(events)]
+
+
 def final_scoring(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameScored | None:
     """The game's final scoring if it still stands (None for a game in progress, or reopened by a take-back).
     Every read of a result goes through here, never through the raw record."""
-    return next((e for _, e in reversed(standing(events)) if isinstance(e, ev.GameScored)), None)
+    return next((e for e in reversed(standing_events(events)) if isinstance(e, ev.GameScored)), None)

@@ -17,7 +17,7 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.shipped import started_ruleset
-from whispers.projections.replay import final_scoring, standing
+from whispers.projections.replay import final_scoring, standing_events
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class Result:
 
 def result_of(events: Iterable[ev.Event]) -> Result:
     events = list(events)
-    kept = [e for _, e in standing(events)]
+    kept = standing_events(events)
     started = kept[0]
     assert isinstance(started, ev.GameStarted)
     return standing_result(started, final_scoring(kept), events)

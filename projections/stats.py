@@ -11,7 +11,7 @@ from whispers.ledger.evolve import evolve
 from whispers.ledger.ruleset_files import shipped_rulesets
 from whispers.ledger.shipped import labels, started_ruleset
 from whispers.ledger.state import GameState
-from whispers.projections.replay import final_scoring, standing
+from whispers.projections.replay import final_scoring, standing, standing_events
 
 
 class UnknownRuleset(RulesetError):
@@ -96,7 +96,7 @@ def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
 
 def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
     """What the figures across games need of one game (kept per game by the catalog)."""
-    kept = [e for _, e in standing(events)]
+    kept = standing_events(events)
     return standing_summary(kept, final_scoring(kept))
 
 

@@ -109,3 +109,25 @@ def test_progress_is_the_round_and_phase_of_the_fold_at_every_version(seed, undo
         assert progress(events[:version]) == (state.round, state.phase), version
     board, ruleset = pinned(events[0])
     assert board is state.board and ruleset is state.ruleset
+
+
+@pytest.mark.parametrize("seeds", [range(0, 4), range(4, 8)])
+def test_the_catalog_rebuilt_from_a_store_holds_the_folded_summaries_byte_for_byte(seeds, tmp_path):
+    """A cold rebuild reads most events as stand-ins of their type (catalog.READ_WHOLE): each summary it keeps is
+    still the one folded from the game read whole."""
+    from msgspec.json import encode
+
+    from whispers.ledger.store import open_store
+    from whispers.projections.catalog import PROJECTION, Catalog
+
+    with open_store(str(tmp_path / "store.sqlite")) as store:
+        for seed in seeds:
+            for kind, events in records(seed):
+                name = f"g{seed}-{kind}"
+                store.create(name, [{**events[0].to_fact(), "name": name}, *[e.to_fact() for e in events[1:]]])
+        Catalog(store).refresh()
+        kept = dict(store.read_model(PROJECTION))
+        assert len(kept) == 5 * len(seeds)
+        for name, data in kept.items():
+            written = json.loads(data)["written"]
+            assert data == encode({**folded_summary(name, store.events(name)), "written": written}).decode(), name
