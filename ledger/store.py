@@ -13,13 +13,13 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from datetime import datetime
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Self
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID
 
@@ -69,8 +69,6 @@ def __getattr__(name: str) -> Any:
         return EventStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-_T = TypeVar("_T")
 
 STORE_ENV: Final = "WHISPERS_STORE"
 SQLITE_LOCK_TIMEOUT = 5
@@ -276,13 +274,6 @@ def _by_content(fact: Fact) -> tuple[Fact, dict[str, Fact]]:
     return stored, shared
 
 
-def _driver_lost() -> tuple[type[BaseException], ...]:
-    """psycopg's errors of a connection lost or refused (a store read on its opening connection meets them first)."""
-    import psycopg
-
-    return psycopg.OperationalError, psycopg.InterfaceError
-
-
 def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
@@ -455,11 +446,12 @@ class _PlainPostgres:
         self.conn = conn
 
     @contextmanager
-    def transaction(self, commit: bool) -> Iterator[Any]:
+    def transaction(self, commit: bool, binary: bool = False) -> Iterator[Any]:
+        """A cursor, rows as tuples (`binary`: in the binary format), in a transaction that commits if asked."""
         from psycopg import Rollback
         from psycopg.rows import tuple_row
 
-        with self.conn.transaction(), self.conn.cursor(row_factory=tuple_row) as cursor:
+        with self.conn.transaction(), self.conn.cursor(row_factory=tuple_row, binary=binary) as cursor:
             yield cursor
             if not commit:
                 raise Rollback()
@@ -845,9 +837,7 @@ class Store:
         event and those from `since` on. On SQLite, selected directly: eventsourcing's own select makes a UUID and
         a record object per row, which cost as much as decoding it."""
         if self._postgres is not None:
-            from whispers.ledger import postgres_reads as reads
-
-            return self._postgres_read(reads.rows, originator, version, since)
+            return self._postgres_read("rows", originator, version, since)
         if self._sqlite is None:
             recorder = self._events.recorder
             if since is not None:
@@ -880,9 +870,7 @@ class Store:
         is wrong with it)."""
         if self._sqlite is None:
             if self._postgres is not None:
-                from whispers.ledger import postgres_reads as reads
-
-                found = self._postgres_read(reads.many_rows, originators, binary=True)
+                found = self._postgres_read("many_rows", originators, binary=True)
             else:
                 found = {key: ([number for number, _, _ in rows], [topic for _, topic, _ in rows],
                                [state for _, _, state in rows])
@@ -1130,10 +1118,8 @@ class Store:
         decode = _STATES.decode
         position = after
         changed: dict[str, int | None] = {}
-        from whispers.ledger import postgres_reads as reads
-
-        games = self._postgres_read(reads.changed_streams, after, [GAME_CREATED, GAME_RECORDED])
-        for stream, last, created, topic, state in games:
+        for stream, last, created, topic, state in self._postgres_read("changed_streams", after,
+                                                                       [GAME_CREATED, GAME_RECORDED]):
             position = max(position, last)
             if topic != GAME_CREATED:  # no first event (or another stream's) under the game's id
                 raise self._no_first_event(stream)
@@ -1301,9 +1287,7 @@ class Store:
         """The position of the last fact or note stored (0 for an empty store)."""
         with self._translated():
             if self._postgres is not None:
-                from whispers.ledger import postgres_reads as reads
-
-                return self._postgres_read(reads.head)
+                return int(self._postgres_read("head"))
             return self._events.recorder.max_notification_id() or 0
 
     def fingerprint(self, position: int) -> str | None:
@@ -1321,10 +1305,8 @@ class Store:
             stream, originator, version, topic, state = row
             return _fingerprint(position, self._uuid(stream, originator), version, topic, state)
         if self._postgres is not None:
-            from whispers.ledger import postgres_reads as reads
-
             with self._translated():
-                found = self._postgres_read(reads.in_order, position, 1, position)
+                found = self._postgres_read("in_order", position, 1, position)
             return _fingerprint(*found[0]) if found and found[0][0] == position else None
         with self._translated():
             notified = self._events.recorder.select_notifications(position, 1, stop=position)
@@ -1436,19 +1418,21 @@ class Store:
         with _PlainSQLite(db).transaction(commit=False) as cursor:
             yield cursor
 
-    def _postgres_read(self, read: Callable[..., _T], *args: Any, binary: bool = False) -> _T:
-        """One of the layout's reads (ledger/postgres_reads.py) in a read transaction: on the connection the store was
-        opened with, in the thread that opened it, until the event store application is open; then on its pool,
-        retried as eventsourcing's own reads are. A command that only reads games never imports eventsourcing's
-        application, PostgreSQL recorder and pool, and a server's threads share the pool, not a connection each."""
+    def _postgres_read(self, read: str, *args: Any, binary: bool = False) -> Any:
+        """The layout's read named `read` (a function of ledger/postgres_reads.py, imported by the first read) in a
+        read transaction: on the connection the store was opened with, in the thread that opened it, until the event
+        store application is open; then on its pool, retried as eventsourcing's own reads are. A command that only
+        reads games never imports eventsourcing's application, PostgreSQL recorder and pool, and a server's threads
+        share the pool, not a connection each."""
+        from whispers.ledger import postgres_reads
+
         assert self._postgres is not None
+        function = getattr(postgres_reads, read)
         opened = self._opening_connection()
         if opened is None:
-            return self._events.recorder.read(read, *args, binary=binary)  # type: ignore[attr-defined,no-any-return]
-        from psycopg.rows import tuple_row
-
-        with opened.transaction(), opened.cursor(row_factory=tuple_row, binary=binary) as cursor:
-            return read(cursor, self._postgres.schema or "public", *args)
+            return self._events.recorder.read(function, *args, binary=binary)  # type: ignore[attr-defined]
+        with _PlainPostgres(opened).transaction(commit=False, binary=binary) as cursor:
+            return function(cursor, self._postgres.schema or "public", *args)
 
     def _opening_connection(self) -> Any | None:
         """The connection a PostgreSQL store was opened with, while the event store application is not open and in
@@ -1473,9 +1457,7 @@ class Store:
     def _last(self, originator: UUID) -> tuple[int, bytes] | None:
         """A stream's last event (its version and stored state), or None if the store holds none of it."""
         if self._postgres is not None:
-            from whispers.ledger import postgres_reads as reads
-
-            return self._postgres_read(reads.last, originator)
+            return self._postgres_read("last", originator)
         last = self._events.recorder.select_events(originator, desc=True, limit=1)
         return (last[0].originator_version, last[0].state) if last else None
 
@@ -1538,7 +1520,10 @@ class Store:
             return StoreError(say("the store {store} is damaged: {message}", store=self.url, message=message))
         if isinstance(error, MapperDeserialisationError):
             return self._unreadable(message)
-        if self._postgres is not None and isinstance(error, (OperationalError, InterfaceError, *_driver_lost())):
-            return StoreError(say("cannot reach PostgreSQL at {where}: {message}",
-                                  where=f"{self._postgres.host}:{self._postgres.port}", message=message))
+        if self._postgres is not None:
+            import psycopg  # a connection lost under a store read on its opening connection is the driver's error
+
+            if isinstance(error, OperationalError | InterfaceError | psycopg.OperationalError | psycopg.InterfaceError):
+                return StoreError(say("cannot reach PostgreSQL at {where}: {message}",
+                                      where=f"{self._postgres.host}:{self._postgres.port}", message=message))
         return StoreError(say("the store {store} failed: {message}", store=self.url, message=message))
