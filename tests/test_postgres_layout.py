@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import msgpack
@@ -343,3 +344,42 @@ def test_every_position_of_the_log_is_found_alone_wherever_its_row_starts(long_l
             found = recorder.select_notifications(row[0], 1, stop=row[0])
             assert [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in found] == [row]
         assert recorder.select_notifications(log[-1][0] + 1, 5) == []
+
+
+@pytest.fixture(scope="module")
+def fuzzed_url() -> Iterator[str]:
+    """A schema of the module's own, laid anew by each example."""
+    from tests.conftest import _pg_schema
+
+    yield from _pg_schema()
+
+
+TOPIC_TEXT = st.text(st.characters(blacklist_characters="\x00"), min_size=1, max_size=12)  # text in PostgreSQL: no NUL
+EVENTS_OF_A_STREAM = st.lists(st.tuples(TOPIC_TEXT, st.binary(max_size=12)), min_size=1, max_size=6)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(streams=st.lists(st.tuples(st.uuids(), EVENTS_OF_A_STREAM), min_size=1, max_size=4, unique_by=lambda s: s[0]),
+       order=st.randoms(use_true_random=False), gaps=st.lists(st.integers(0, 3), max_size=30),
+       longest=st.integers(1, 5))
+def test_whatever_the_appends_layout_held_is_moved_event_by_event_with_its_topic_and_bytes(
+        fuzzed_url: str, streams: list, order: Any, gaps: list[int], longest: int) -> None:
+    """Fuzzed: any topic text (quotes, SQL, any script) and any state bytes of a store in the appends' layout, its
+    streams interleaved and its positions with gaps, are moved whole by the migration: each event at its position,
+    with its stream, version, topic and bytes, as data (never a statement), and the head at the last position."""
+    pending = [[(stream, version, topic, state) for version, (topic, state) in enumerate(events, start=1)]
+               for stream, events in streams]
+    rows, position = [], 0
+    while pending:
+        events = order.choice(pending)
+        position += 1 + (gaps[len(rows)] if len(rows) < len(gaps) else 0)
+        rows.append((position, *events.pop(0)))
+        if not events:
+            pending.remove(events)
+    appends_layout(fuzzed_url, rows, longest)
+    with open_store(fuzzed_url) as store:
+        assert store.head() == position
+    with pg_rows(fuzzed_url) as conn:
+        moved = conn.execute("SELECT notification_id, originator_id, originator_version, topic, state "
+                             "FROM whispers_events ORDER BY notification_id").fetchall()
+    assert moved == rows
