@@ -10,7 +10,6 @@ The director's token is not stored: `serve` takes it from WHISPERS_DIRECTOR_TOKE
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate
 
 from whispers.application.stores import opened
+from whispers.ledger.digests import sha256
 from whispers.ledger.errors import UnknownGame
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def links_id(game: str) -> UUID:
 
 
 def digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

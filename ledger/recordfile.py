@@ -17,11 +17,11 @@ what the events say is refused as altered. A file written before the header carr
 as always (its events still carry the facts, if any).
 """
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from whispers.ledger.digests import sha256
 from whispers.ledger.errors import RecordFileError
 from whispers.ledger.words import say
 
@@ -34,7 +34,7 @@ GENESIS = "0" * 64
 
 
 def link(previous: str, fact: dict[str, Any]) -> str:
-    return hashlib.sha256(bytes.fromhex(previous) + msgpack.packb(fact, use_bin_type=True)).hexdigest()
+    return sha256(bytes.fromhex(previous) + msgpack.packb(fact, use_bin_type=True)).hexdigest()
 
 
 def chain(facts: list[dict[str, Any]]) -> list[str]:

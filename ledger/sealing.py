@@ -10,11 +10,11 @@ browser keeps it and shows it once to be written down) until the reveal, which r
 The hash is SHA-256 over one line of text, so the page's script computes the same (web/static/sha256.js).
 """
 
-import hashlib
 import re
 from collections.abc import Mapping
 from typing import Final
 
+from whispers.ledger.digests import sha256
 from whispers.ledger.names import SLOTS
 
 SCHEME: Final = "whispers-loyalty-1"
@@ -32,7 +32,7 @@ def committed_text(tokens: Mapping[str, str], salt: str) -> str:
 
 
 def commitment(tokens: Mapping[str, str], salt: str) -> str:
-    return PREFIX + hashlib.sha256(committed_text(tokens, salt).encode("utf-8")).hexdigest()
+    return PREFIX + sha256(committed_text(tokens, salt).encode("utf-8")).hexdigest()
 
 
 def well_formed(value: str) -> bool:

@@ -304,11 +304,10 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
                                      "CREATE SCHEMA {then};", text=repr(pg.schema), store=repr(pg.dbname),
                                      where=where, then=pg.schema))
             conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{POSTGRES_LOCK_TIMEOUT}s"])
-            import hashlib
-
             from whispers.ledger import postgres_layout  # an SQLite store never needs it
+            from whispers.ledger.digests import blake2b
 
-            digest = hashlib.blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
+            digest = blake2b(f"whispers:{pg.schema or 'public'}".encode(), digest_size=8).digest()
             key = int.from_bytes(digest, signed=True)
             conn.execute("SELECT pg_advisory_lock(%s)", [key])
             schema = pg.schema or "public"

@@ -16,7 +16,6 @@ director can re-run a round and get what was announced.
    entrant; first seat: the entrant who has played first least; both with seeded ties.
 """
 
-import hashlib
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any
 
+from whispers.ledger.digests import sha256
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.names import MAX_PLAYERS, MIN_PLAYERS, SOCIETIES
 from whispers.projections.standings import Tournament
@@ -102,7 +102,7 @@ def table_sizes(count: int) -> list[int]:
 def seed_for(*parts: Any) -> int:
     """A seed from the tournament's own words (its name, entrants and the round), stable across runs."""
     text = "\n".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    return int.from_bytes(sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
 def repeat_count(groups: Iterable[Iterable[str]], meetings: Mapping[frozenset[str], int]) -> int:

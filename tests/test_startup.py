@@ -116,12 +116,14 @@ def test_a_command_that_only_reads_a_postgresql_store_reads_it_on_its_opening_co
         pg_own_url: str, tmp_path: Path, command: tuple[str, ...]) -> None:
     """Issue 12: on PostgreSQL too, a command that only reads games imports neither eventsourcing's application nor
     its PostgreSQL recorder and pool (a tenth of status there): the layout's reads (ledger/postgres_reads.py) run on
-    the connection that opened the store. A write opens them."""
+    the connection that opened the store. A write opens them. Nor does the opening load OpenSSL for its lock's key."""
     notation = tmp_path / "light.txt"
     notation.write_text(GAME, encoding="utf-8")
     assert {"eventsourcing", "psycopg_pool"} <= packages(imported(pg_own_url, "import", str(notation)))
     imported(pg_own_url, *command)  # the first keeps the game's snapshot, or the catalog
-    assert not {"eventsourcing", "psycopg_pool"} & packages(imported(pg_own_url, *command)), command
+    modules = imported(pg_own_url, *command)
+    assert not {"eventsourcing", "psycopg_pool"} & packages(modules), command
+    assert "_hashlib" not in modules, "the opening lock's blake2b loaded OpenSSL (ledger.digests has it)"
 
 
 def test_a_write_opens_the_event_store_library_when_it_needs_it(tmp_path: Path) -> None:
@@ -150,3 +152,5 @@ def test_a_streams_id_is_the_standard_librarys_uuid5_and_the_digests_are_hashlib
     data = name.encode("utf-8")
     assert digests.sha1(data).hexdigest() == hashlib.sha1(data).hexdigest()
     assert digests.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    # the PostgreSQL store's opening lock is keyed by this digest: another would let an older whispers open beside it
+    assert digests.blake2b(data, digest_size=8).digest() == hashlib.blake2b(data, digest_size=8).digest()
