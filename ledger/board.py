@@ -6,10 +6,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NoReturn
+
+import msgspec
+from msgspec.structs import force_setattr
 
 from whispers.ledger import names
 from whispers.ledger.errors import BoardError
@@ -25,8 +27,7 @@ REQUIRED_REGION_KEYS: tuple[str, ...] = ("name", "home")
 SEA_KEYS: tuple[str, ...] = ("name", "coasts", "pos")
 REQUIRED_SEA_KEYS: tuple[str, ...] = ("name", "coasts")
 
-@dataclass(frozen=True)
-class Region:
+class Region(msgspec.Struct, frozen=True):
     """One region of the map. `home` is the empire whose colour it bears; `adjacent` lists land borders only."""
 
     id: str
@@ -42,14 +43,13 @@ class Region:
     """Where to draw the region (x east, y north); not used by the rules."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "adjacent", tuple(self.adjacent))
+        force_setattr(self, "adjacent", tuple(self.adjacent))
         if self.pos is not None:
             x, y = self.pos
-            object.__setattr__(self, "pos", (float(x), float(y)))
+            force_setattr(self, "pos", (float(x), float(y)))
 
 
-@dataclass(frozen=True)
-class Sea:
+class Sea(msgspec.Struct, frozen=True):
     """A sea or ocean of the map and the regions on its shores. Never a border: "You cannot attack across oceans
     or seas" (EN 310; FR 328, IT 286, ES 189, REV 120). The rules read no sea; a board keeps them so that a
     transcription can be compared with the printed map, and so that the map draws them."""
@@ -62,16 +62,18 @@ class Sea:
     """Where to draw its name (x east, y north); not used by the rules."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "coasts", tuple(self.coasts))
+        force_setattr(self, "coasts", tuple(self.coasts))
         if self.pos is not None:
             x, y = self.pos
-            object.__setattr__(self, "pos", (float(x), float(y)))
+            force_setattr(self, "pos", (float(x), float(y)))
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(msgspec.Struct, frozen=True, dict=True):
     """A whole board: empire turn order, councils and regions. Build one with `from_data` (or
-    ledger.board_files.load_board), which validate; the constructor only freezes what it is given."""
+    ledger.board_files.load_board), which validate; the constructor only freezes what it is given.
+
+    Board, Region and Sea are msgspec Structs (made in C: as dataclasses they compiled their methods at every
+    command's start); a __dict__ for the cached content hash."""
 
     id: str
     name: str
@@ -82,18 +84,18 @@ class Board:
     """empire -> office -> the orders that office offers, in printed order (A, B)."""
     regions: Mapping[str, Region]
     """region id -> region, in file order."""
-    seas: Mapping[str, Sea] = field(default_factory=dict)
+    seas: Mapping[str, Sea] = msgspec.field(default_factory=dict)
     """sea id -> sea, in file order (none: the board file gives no seas)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "empires", tuple(self.empires))
+        force_setattr(self, "empires", tuple(self.empires))
         frozen_council = {
             empire: MappingProxyType({office: tuple(orders) for office, orders in offices.items()})
             for empire, offices in self.council.items()
         }
-        object.__setattr__(self, "council", MappingProxyType(frozen_council))
-        object.__setattr__(self, "regions", MappingProxyType(dict(self.regions)))
-        object.__setattr__(self, "seas", MappingProxyType(dict(self.seas)))
+        force_setattr(self, "council", MappingProxyType(frozen_council))
+        force_setattr(self, "regions", MappingProxyType(dict(self.regions)))
+        force_setattr(self, "seas", MappingProxyType(dict(self.seas)))
 
     # The mappings are not hashable; equal boards always share id and empire order, so this agrees with ==.
     def __hash__(self) -> int:

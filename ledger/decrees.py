@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import msgspec
+from msgspec.structs import force_setattr
 
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import CARDS_PER_DECK
@@ -135,8 +135,7 @@ class Decree(msgspec.Struct, frozen=True):
         return data
 
 
-@dataclass(frozen=True)
-class Catalogue:
+class Catalogue(msgspec.Struct, frozen=True, dict=True):
     """Every effect the rulebooks name, by id, in file order."""
 
     id: str
@@ -145,7 +144,7 @@ class Catalogue:
     decrees: Mapping[str, Decree]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "decrees", MappingProxyType(dict(self.decrees)))
+        force_setattr(self, "decrees", MappingProxyType(dict(self.decrees)))
 
     def __hash__(self) -> int:
         return hash((self.id, tuple(self.decrees)))
@@ -270,8 +269,7 @@ class Card(msgspec.Struct, frozen=True):
         return data
 
 
-@dataclass(frozen=True)
-class CardSheet:
+class CardSheet(msgspec.Struct, frozen=True, dict=True):
     """A club's transcription of its printed cards: per deck, each card number -> its effects and their costs."""
 
     id: str
@@ -283,7 +281,7 @@ class CardSheet:
 
     def __post_init__(self) -> None:
         frozen = {deck: MappingProxyType(dict(cards)) for deck, cards in self.cards.items()}
-        object.__setattr__(self, "cards", MappingProxyType(frozen))
+        force_setattr(self, "cards", MappingProxyType(frozen))
 
     def __hash__(self) -> int:
         return hash((self.id, tuple(self.cards)))

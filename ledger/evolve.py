@@ -4,6 +4,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
+from msgspec.structs import force_setattr
 
 from whispers.ledger import events as ev
 from whispers.ledger import numbering
@@ -75,7 +76,7 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
     if isinstance(event, ev.MoveTakenBack):
         assert state.prior is not None
         taken_back = copy_state(state.prior)
-        taken_back.__dict__["version"] = version
+        force_setattr(taken_back, "version", version)
         return taken_back
     # One copy per event, changed in place by the event's function before anyone else sees it: the states
     # already folded (this one, the priors) are never changed.
@@ -88,19 +89,21 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
         _set(new, prior=state, moves=(version,), version=version, move_number=state.move_number + 1,
              move_place=where, placed=placed)
     else:
-        new.__dict__["version"] = version
+        force_setattr(new, "version", version)
     return new
 
 
 def _set(work: GameState, **changes: object) -> None:
     """Changes the fold's working copy (frozen to everyone else) in place."""
-    work.__dict__.update(changes)
+    for name, value in changes.items():
+        force_setattr(work, name, value)
 
 
 def _changed(work: GameState, **changes: object) -> GameState:
     """`work`, the fold's working copy of the state for one event, changed in place. Every function below is
     given that copy (never a state already folded), reads it as it stands and changes it in turn."""
-    work.__dict__.update(changes)
+    for name, value in changes.items():
+        force_setattr(work, name, value)
     return work
 
 
@@ -194,7 +197,8 @@ def _add_reserve(reserve: Mapping[str, int], empire: str, delta: int) -> dict[st
     return new
 
 
-_SET_UP = (GameState.round, GameState.phase)
+_DEFAULTS = {f.name: f.default for f in msgspec.structs.fields(GameState)}
+_SET_UP = (_DEFAULTS["round"], _DEFAULTS["phase"])
 """The round and phase a game begins at: the state's defaults, which `_started` leaves as they are."""
 _PHASE_OF: dict[type, str] = {ev.RoundEnded: "round_end", ev.FirstPlayerPassed: "mark", ev.GameScored: "over"}
 """The phase each of these events begins; with PhaseStarted (which says its own phase and round), the only events

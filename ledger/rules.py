@@ -80,6 +80,7 @@ from whispers.ledger.prompt import Prompt, prompt
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
 from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
+from whispers.ledger.state import replace as replace_state
 from whispers.ledger.text import has_line_break, is_utf8
 from whispers.ledger.words import N_, _, plural, say, term
 from whispers.ledger.words import position as position_words
@@ -632,7 +633,7 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
         rule,
     )
     displaced = state.council.get((empire, cmd.target))
-    after = replace(state, council=swap_agent_council(state, position, cmd.target, cmd.society, displaced))
+    after = replace_state(state, council=swap_agent_council(state, position, cmd.target, cmd.society, displaced))
     if state.ruleset.swap_agent_then == "target":
         options: tuple[str, ...] = (cmd.target,)
     else:
@@ -693,7 +694,7 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
             rule,
         )
         council = apply_agent_moves(state, effects.agent, rule)
-        after = replace(state, council=council)
+        after = replace_state(state, council=council)
         require(
             after.office_controller(position[0], OFFICES.index(position[1])) == cmd.society,
             say("{society} does not control {position}", society=cmd.society, position=position_words(cmd.act)),

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from binascii import a2b_base64, b2a_base64
 from collections.abc import Iterable
-from dataclasses import fields
 from typing import Any
 from weakref import WeakValueDictionary
 
@@ -33,7 +32,7 @@ DEPTH = 8
 EVERY = 32
 """A snapshot is written again once this many events were folded on top of the one kept."""
 
-_FIELDS = tuple(f.name for f in fields(GameState))
+_FIELDS = GameState.__struct_fields__
 _VALUES: dict[str, type[msgspec.Struct]] = {cls.__name__: cls for cls in (Loyalty, Hand, Deck, Pending)}
 _VALUE_FIELDS = {name: cls.__struct_fields__ for name, cls in _VALUES.items()}
 _CUT: WeakValueDictionary[int, GameState] = WeakValueDictionary()
@@ -109,11 +108,10 @@ def decode(chain: list[dict[str, Any]], complete: bool, started: GameState) -> G
         prior: GameState | None = None
         states = []
         for built in reversed(whole):
-            new = object.__new__(GameState)
             built["prior"] = prior
             if set(built) != set(_FIELDS):
                 return None
-            new.__dict__.update(built)
+            new = GameState(**built)
             states.append(new)
             prior = new
     except Exception:  # a malformed chain: not used

@@ -1,11 +1,10 @@
 """Small helpers for the rules tests: new games, moves by notation, and positions built directly.
 
 `decide` is pure, so a test may build any position it needs with `position` / `at_office` (plain
-`dataclasses.replace` on a `GameState`) instead of playing a long sequence of moves to reach it.
+`msgspec.structs.replace` on a `GameState`) instead of playing a long sequence of moves to reach it.
 """
 
 import copy
-import dataclasses
 from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
@@ -96,7 +95,7 @@ def setup_done(state: GameState, sealed: Iterable[str] = ()) -> GameState:
 
 
 def position(state: GameState, **changes: Any) -> GameState:
-    return dataclasses.replace(state, **changes)
+    return msgspec.structs.replace(state, **changes)
 
 
 def pos(where: str | Position) -> Position:
@@ -179,9 +178,9 @@ def final(
 def snapshot(state: GameState) -> dict[str, Any]:
     """A deep copy of everything in a state that a careless decide could mutate."""
     return {
-        f.name: copy.deepcopy(getattr(state, f.name))
-        for f in dataclasses.fields(state)
-        if f.name not in ("board", "ruleset", "prior")
+        name: copy.deepcopy(getattr(state, name))
+        for name in state.__struct_fields__
+        if name not in ("board", "ruleset", "prior")
     }
 
 

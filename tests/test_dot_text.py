@@ -1,7 +1,6 @@
 """Free text in a picture is text, never DOT: whatever a reason, a game's name or a board's names hold, the
 timeline and the map parse with Graphviz and keep the same nodes and edges."""
 
-import dataclasses
 import os
 import re
 import shutil
@@ -9,10 +8,10 @@ import subprocess
 from importlib import resources
 
 import graphviz
-import msgspec
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from whispers.ledger import events as ev
 from whispers.ledger.game import Game, replay_lines
@@ -91,7 +90,7 @@ def test_long_rulings_piled_on_one_office_still_draw(opening: Game, text: str) -
 @DOT_FUZZ
 @given(TEXT)
 def test_any_game_name_leaves_the_timeline_whole(opening: Game, name: str) -> None:
-    events = [msgspec.structs.replace(opening.events[0], name=name), *opening.events[1:]]
+    events = [replace(opening.events[0], name=name), *opening.events[1:]]
     assert _drawn(timeline(events), "dot") == _drawn(timeline(opening.events), "dot")
 
 
@@ -101,8 +100,8 @@ def test_any_game_name_leaves_the_timeline_whole(opening: Game, name: str) -> No
 def test_any_board_and_region_names_leave_the_map_whole(opening: Game, board: str, region: str, game: str) -> None:
     state = opening.state
     first, *_ = state.board.regions
-    regions = {**state.board.regions, first: dataclasses.replace(state.board.regions[first], name=region)}
-    odd = dataclasses.replace(state, name=game, board=dataclasses.replace(state.board, name=board, regions=regions))
+    regions = {**state.board.regions, first: replace(state.board.regions[first], name=region)}
+    odd = replace(state, name=game, board=replace(state.board, name=board, regions=regions))
     assert _drawn(board_map(odd), "neato") == _drawn(board_map(state), "neato")
 
 

@@ -37,8 +37,8 @@ def assert_same(cached: GameState, replayed: GameState) -> None:
     b: GameState | None = replayed
     while a is not None:
         assert b is not None
-        assert {k: v for k, v in a.__dict__.items() if k != "prior"} == \
-            {k: v for k, v in b.__dict__.items() if k != "prior"}
+        assert {k: getattr(a, k) for k in a.__struct_fields__ if k != "prior"} == \
+            {k: getattr(b, k) for k in b.__struct_fields__ if k != "prior"}
         if snapshots.is_cut(a):
             return
         a, b = a.prior, b.prior

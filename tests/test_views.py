@@ -11,7 +11,6 @@ the log and the timeline's DOT. What a viewer may not know is written here, apar
 (projections/visibility.py), and the checks are shown to catch a policy that leaks.
 """
 
-import dataclasses
 import functools
 import json
 from collections.abc import Callable
@@ -162,7 +161,7 @@ def with_secrets_changed(state: GameState, owner: str) -> GameState:
         a, b = concealed[:2]
         loyalty[owner] = Loyalty({**held.tokens, a: held.tokens[b], b: held.tokens[a]}, held.revealed, held.swaps,
                                  held.swapped)
-    return dataclasses.replace(state, hands=hands, loyalty=loyalty)
+    return msgspec.structs.replace(state, hands=hands, loyalty=loyalty)
 
 
 def compare_with_other_secrets(players: tuple[str, ...], replay: Replay) -> int:
