@@ -95,8 +95,7 @@ def evolve(state: GameState | None, event: ev.Event) -> GameState:
 
 def _set(work: GameState, **changes: object) -> None:
     """Changes the fold's working copy (frozen to everyone else) in place."""
-    for name, value in changes.items():
-        force_setattr(work, name, value)
+    _changed(work, **changes)
 
 
 def _changed(work: GameState, **changes: object) -> GameState:
