@@ -354,7 +354,8 @@ def fuzzed_url() -> Iterator[str]:
     yield from _pg_schema()
 
 
-TOPIC_TEXT = st.text(st.characters(blacklist_characters="\x00"), min_size=1, max_size=12)  # text in PostgreSQL: no NUL
+TOPIC_TEXT = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), min_size=1,
+                     max_size=12)  # text PostgreSQL holds: no NUL, and UTF-8 (no lone surrogate)
 EVENTS_OF_A_STREAM = st.lists(st.tuples(TOPIC_TEXT, st.binary(max_size=12)), min_size=1, max_size=6)
 
 
