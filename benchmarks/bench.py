@@ -87,13 +87,21 @@ def cpu_seconds() -> float:
 
 
 def median_ms(func: Callable[[], object], runs: int) -> float:
-    func()  # warm-up
-    times = []
-    for _ in range(runs):
-        start = cpu_seconds()
+    return interleaved_ms({"": func}, runs)[""]
+
+
+def interleaved_ms(funcs: dict[str, Callable[[], object]], runs: int) -> dict[str, float]:
+    """The median of each, run in turn (a, b, c, a, b, c...) after one warm-up each: a figure and its floor are
+    measured in the same stretch of the machine's time, so a slower minute cannot fall on one of them alone."""
+    for func in funcs.values():
         func()
-        times.append(cpu_seconds() - start)
-    return statistics.median(times) * 1000
+    times: dict[str, list[float]] = {name: [] for name in funcs}
+    for _ in range(runs):
+        for name, func in funcs.items():
+            start = cpu_seconds()
+            func()
+            times[name].append(cpu_seconds() - start)
+    return {name: statistics.median(found) * 1000 for name, found in times.items()}
 
 
 def game_facts(seed: int) -> list[dict]:
@@ -241,10 +249,11 @@ def long_and_short(url: str, runs: int, target: int = 5000) -> dict[str, float]:
             result[f"move {'long' if name == long else 'short'}"] = statistics.median(times) * 1000
     env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "WHISPERS_STORE": url}
     whispers = str(Path(sys.executable).with_name("whispers"))
-    for name in (short, long):
-        result[f"status {'long' if name == long else 'short'}"] = median_ms(
-            lambda name=name: subprocess.run([whispers, "status", name], env=env, capture_output=True, check=True),
-            runs)
+    statuses = interleaved_ms({f"status {'long' if name == long else 'short'}":
+                               (lambda name=name: subprocess.run([whispers, "status", name], env=env,
+                                                                 capture_output=True, check=True))
+                               for name in (short, long)}, runs)
+    result.update(statuses)
     result["events long"], result["events short"] = events[long], events[short]
     return result
 
@@ -332,11 +341,11 @@ def cli_medians(url: str, runs: int, game: str, postgres: bool) -> dict[str, flo
     def run(argv: list[str]) -> Callable[[], object]:
         return lambda: subprocess.run(argv, env=env, capture_output=True, check=True)
 
-    return {"F1": median_ms(run([python, "-c", floor]), runs),
-            # not a target: F1 with the library that draws status's tables (click's and rich's conventions are the
-            # project's), to show how much of status's ratio is rich's import alone
-            "F1 + rich": median_ms(run([python, "-c", floor + ", rich.console, rich.table"]), runs),
-            "status": median_ms(run([whispers, "status", game]), runs),
+    return {**interleaved_ms({"F1": run([python, "-c", floor]),
+                              # not a target: F1 with the library that draws status's tables (click's and rich's
+                              # conventions are the project's), to show how much of status's ratio is rich's import
+                              "F1 + rich": run([python, "-c", floor + ", rich.console, rich.table"]),
+                              "status": run([whispers, "status", game])}, runs),
             "games": median_ms(run([whispers, "games", "--json"]), max(3, runs // 3)),
             "stats --all": median_ms(run([whispers, "stats", "--all", "--json"]), max(3, runs // 3))}
 

@@ -21,9 +21,11 @@ position, so a read model's tracked position and fingerprint still name the same
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from uuid import UUID
+
+if TYPE_CHECKING:  # the driver is the store's to import: a PostgreSQL store never loads it
+    import sqlite3
 
 EVENTS: Final = "whispers_events"
 STREAMS: Final = "whispers_streams"
@@ -91,7 +93,9 @@ def migrate(db: sqlite3.Connection) -> bool:
         (moved,), (held,) = (db.execute(f"SELECT count(*) FROM {table} NOT INDEXED").fetchone()
                              for table in (EVENTS, OLD_EVENTS))
         if moved != held:  # a row without a topic joins none: never dropped unseen
-            raise sqlite3.DatabaseError(f"{held - moved} of its {held} events have no topic")
+            from sqlite3 import DatabaseError
+
+            raise DatabaseError(f"{held - moved} of its {held} events have no topic")
         db.execute(f"DROP TABLE {OLD_EVENTS}")
         db.execute("COMMIT")
     except BaseException:

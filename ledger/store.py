@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -43,6 +42,8 @@ from whispers.ledger.transcoder import MsgpackTranscoder, decode_events, decode_
 from whispers.ledger.words import N_, no_such_event, say
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from eventsourcing.domain import Aggregate
 
     from whispers.ledger.eventstore import EventStore
@@ -181,6 +182,8 @@ def _sqlite_has_events(path: Path) -> bool:
     """Whether the file is an SQLite database that holds the events table already (anything else: let the
     event store's own opening create it, or fail with its reason). A store in eventsourcing's own layout, written
     by an earlier whispers, is migrated to ours first (ledger/sqlite_layout.py)."""
+    import sqlite3  # here and below where a store is SQLite's: a PostgreSQL store never loads the driver
+
     try:
         if not path.is_file() or path.stat().st_size == 0:
             return False
@@ -1262,6 +1265,8 @@ class Store:
             datastore = getattr(self._events.recorder, "datastore", None)
             if datastore is None:  # memory: a database of the process's own, as long as the store is open
                 if self._memory_db is None:
+                    import sqlite3
+
                     # a server answers from more than one thread over one open store (the eventsourcing
                     # in-memory store beside it is not bound to a thread either)
                     self._memory_db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
@@ -1409,6 +1414,8 @@ class Store:
         assert self._sqlite is not None
         db = getattr(self._readers, "db", None)
         if db is None:
+            import sqlite3
+
             db = sqlite3.connect(self._sqlite, timeout=SQLITE_LOCK_TIMEOUT, isolation_level=None,
                                  check_same_thread=False)
             self._readers.db = db
@@ -1484,6 +1491,8 @@ class Store:
     def _driver_errors(self) -> tuple[type[BaseException], ...]:
         """What the database driver and the event store library raise: the library's imported only when an error
         is on its way out (a command that only read an SQLite store never imported it)."""
+        import sqlite3
+
         from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
         from eventsourcing.persistence import MapperDeserialisationError, PersistenceError
 

@@ -116,7 +116,8 @@ def test_a_command_that_only_reads_a_postgresql_store_reads_it_on_its_opening_co
         pg_own_url: str, tmp_path: Path, command: tuple[str, ...]) -> None:
     """Issue 12: on PostgreSQL too, a command that only reads games imports neither eventsourcing's application nor
     its PostgreSQL recorder and pool (a tenth of status there): the layout's reads (ledger/postgres_reads.py) run on
-    the connection that opened the store. A write opens them. Nor does the opening load OpenSSL for its lock's key."""
+    the connection that opened the store. A write opens them. Nor does the opening load OpenSSL for its lock's key, nor
+    the store SQLite's driver."""
     notation = tmp_path / "light.txt"
     notation.write_text(GAME, encoding="utf-8")
     assert {"eventsourcing", "psycopg_pool"} <= packages(imported(pg_own_url, "import", str(notation)))
@@ -124,6 +125,7 @@ def test_a_command_that_only_reads_a_postgresql_store_reads_it_on_its_opening_co
     modules = imported(pg_own_url, *command)
     assert not {"eventsourcing", "psycopg_pool"} & packages(modules), command
     assert "_hashlib" not in modules, "the opening lock's blake2b loaded OpenSSL (ledger.digests has it)"
+    assert "_sqlite3" not in modules, "a PostgreSQL store loaded SQLite's driver"
 
 
 def test_a_write_opens_the_event_store_library_when_it_needs_it(tmp_path: Path) -> None:
