@@ -19,7 +19,8 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
   (`games` in process), the catalog caught up;
 - `whispers status`, `games` and `stats --all` as commands, beside F1 (`python -c "import click,
   eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg on PostgreSQL), and F1 with rich's
-  console and table imported too (not a target: what status's tables cost before whispers runs a line);
+  console and table imported too (not a target: what status's tables cost before whispers runs a line); status and
+  its floors are run in turn, a run of each after a run of each, as are the two statuses of the long game below;
 - a game of about 5,000 events (a move and its take-back, again and again) beside a 214-event game standing at the
   same point of play: `whispers status` of each, and one move each loaded as `whispers move` loads it (from its
   snapshot, ledger/snapshots.py), decided and appended in process.
