@@ -10,6 +10,8 @@ from pathlib import Path
 import msgpack
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from whispers.cli.main import whispers
 from whispers.ledger import commands as c
@@ -17,7 +19,7 @@ from whispers.ledger.errors import RecordFileError, RuleError
 from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
 from whispers.ledger.recordfile import dumps, loads
 from whispers.ledger.store import EventStore, open_store
-from whispers.ledger.text import LINE_BREAKS, one_line
+from whispers.ledger.text import LINE_BREAKS, has_line_break, one_line
 from whispers.ledger.verify import VerifyError
 from whispers.projections.log import format_record
 
@@ -59,6 +61,16 @@ def test_what_str_splitlines_splits_on_is_exactly_the_line_breaks_we_escape() ->
     breaks = {chr(i) for i in range(sys.maxunicode + 1) if len(f"a{chr(i)}b".splitlines()) > 1}
     assert breaks == set(LINE_BREAKS)
     assert all(len(one_line(f"a{ch}b").splitlines()) == 1 for ch in LINE_BREAKS)
+
+
+@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from([*LINE_BREAKS, "\\", "u", "x"]))))
+def test_one_line_escapes_each_line_break_and_nothing_else(text: str) -> None:
+    """Each break becomes its escape as Python writes it (\\n, \\x85, \\u2028), the rest is left as it is: what is
+    written is one line, and has_line_break says whether anything was escaped."""
+    written = one_line(text)
+    assert len(written.splitlines()) <= 1 and not has_line_break(written)
+    assert written == "".join(ch.encode("unicode_escape").decode("ascii") if ch in LINE_BREAKS else ch for ch in text)
+    assert has_line_break(text) == (written != text)
 
 
 @pytest.mark.parametrize("brk", list(LINE_BREAKS), ids=[f"U+{ord(b):04X}" for b in LINE_BREAKS])
