@@ -446,7 +446,7 @@ def main() -> None:
     def target(what: str, value: float, limit: float, unit: str) -> str:
         met = value <= limit
         verdicts.append(f"{'met   ' if met else 'MISSED'} {what}: {value:.2f}{unit} against <= {limit:g}{unit}"
-                        + ("" if met else f" ({value / limit:.1f}x over)"))
+                        + ("" if met else f" ({(value / limit - 1) * 100:.0f}% over)"))
         return "met" if met else "MISSED"
 
     start_all = time.perf_counter()
