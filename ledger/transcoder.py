@@ -237,8 +237,6 @@ def decode_events(states: list[bytes], read_whole: frozenset[str] | None = None)
     type alone and given as its type's stand-in (`events.stand_in`), its fields skipped undecoded, unchecked: for
     a reader of every game that needs the fields of a few kinds of event (the catalog). Every state is still
     expanded whole, and a row that is not msgpack, or names no event type, still gives None."""
-    if not states:
-        return []
     try:
         plain = unpacked_all(states)
     except ValueError:
