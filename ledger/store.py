@@ -552,14 +552,20 @@ class Store:
         from eventsourcing.persistence import RecordConflictError
 
         with self._translated():
-            for attempt in (1, 2):
+            unsaved = len(shared) + 1
+            while True:
                 saved = self._new_game(name, first, facts[1:], notes or [], shared)
+                content = sum(isinstance(aggregate, ContentRecord) for aggregate in saved)
                 try:
                     self._events.save(*saved)
                     break
                 except RecordConflictError:
-                    if attempt == 1 and any(isinstance(aggregate, ContentRecord) for aggregate in saved):
-                        continue  # another writer stored the same board or ruleset at the same moment: again
+                    # Another writer may have stored some of the same boards or rulesets between our check and our
+                    # save, one round each: try again while each round leaves less content to save. A conflict with
+                    # none of it left to blame is the game's own name.
+                    if 0 < content < unsaved:
+                        unsaved = content
+                        continue
                     raise GameExists(say("a game named {game} is in {store} already", game=repr(name),
                                          store=self.url)) from None
         self._stored_content.update(shared)

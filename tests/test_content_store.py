@@ -140,6 +140,41 @@ def test_another_writer_storing_the_same_new_board_at_the_same_moment_is_no_conf
             second.create("b", [started("b")])
 
 
+def test_writers_storing_a_new_game_s_board_and_ruleset_in_two_separate_moments_are_no_conflict(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sixteen tables opening games at once: one writer stores the board just before our save, another the ruleset
+    just before our second try. Each round leaves less to save, so it is never taken for the game's own name."""
+    path = str(tmp_path / "store.sqlite")
+    board, revised = content_id(load_board("standin").content_hash), content_id(load_ruleset("revised").content_hash)
+    with open_store(path) as first, open_store(path) as second:
+        recorder = second._events.recorder
+        real, checks, landed = recorder.select_events, {board: 0, revised: 0}, []
+
+        def late(originator_id: Any, *args: Any, **kwargs: Any) -> Any:
+            if originator_id in checks:
+                checks[originator_id] += 1
+                if (originator_id, checks[originator_id]) == (board, 1):
+                    first.create("a", [started("a")])  # the board lands between the check and the first save
+                    landed.append("a")
+                    return []
+                if (originator_id, checks[originator_id]) == (revised, 2):
+                    first.create("c", [started("c", "revised")])  # the ruleset lands before the second save
+                    landed.append("c")
+                    return []
+            return real(originator_id, *args, **kwargs)
+
+        monkeypatch.setattr(recorder, "select_events", late)
+        second.create("b", [started("b", "revised")])
+        assert landed == ["a", "c"] and checks == {board: 2, revised: 3}
+        assert second.facts("b") == [started("b", "revised")] and first.facts("c") == [started("c", "revised")]
+        with pytest.raises(GameExists):
+            second.create("b", [started("b", "revised")])
+    with open_store(path) as store:
+        with pytest.raises(GameExists):  # the name taken, with a board nobody stored yet: refused, not retried on
+            store.create("b", [started("b", cards=True)])
+        assert store.facts("b") == [started("b", "revised")]
+
+
 def test_altered_or_missing_content_is_named_as_damage_never_read_as_another_board(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite"
     with open_store(str(path)) as store:
