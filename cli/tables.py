@@ -50,18 +50,24 @@ def loyalty_rows(view: Mapping[str, Any]) -> Rows:
     rows = []
     for society, loyalty in view["loyalty"].items():
         if loyalty is None:
-            rows.append([term(society), *(_("not recorded") if i == 0 else "" for i, _s in enumerate(SLOTS)), "", ""])
+            rows.append([term(society), *(_("not recorded") if i == 0 else "" for i, _s in enumerate(SLOTS))])
             continue
         known = loyalty["tokens"] or loyalty["revealed"]
         cells = [term(known[slot]) if slot in known else "?" for slot in SLOTS]
         if loyalty["sealed"] and not loyalty["revealed"]:
             cells = [_("sealed"), *([""] * (len(SLOTS) - 1))]
-        rows.append([term(society), *cells, str(loyalty["swaps"]), str(loyalty["concealed"])])
+        rows.append([term(society), *cells])
     return rows
 
 
-def score_rows(scores: Mapping[str, int | None]) -> Rows:
-    return [[term(society), "?" if total is None else str(total)] for society, total in scores.items()]
+def score_rows(view: Mapping[str, Any], scores: Mapping[str, int | None]) -> Rows:
+    """Each society's points, beside the tie-breaks the table can count: its tokens still concealed, its swaps."""
+    rows = []
+    for society, total in scores.items():
+        loyalty = view["loyalty"].get(society)
+        counts = ["", ""] if loyalty is None else [str(loyalty["concealed"]), str(loyalty["swaps"])]
+        rows.append([term(society), "?" if total is None else str(total), *counts])
+    return rows
 
 
 def field_rows(view: Mapping[str, Any]) -> Rows:
@@ -107,14 +113,16 @@ def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
     viewer = view.get("viewer")
     title = _("Loyalty") + ("" if viewer is None else " " + say("(as {society} knows it; ? = concealed)",
                                                                  society=viewer))
-    parts.append(_table(title, [_("society"), *(term(s, "slot") for s in SLOTS), _("swaps"), _("concealed")],
-                        *_pair(loyalty_rows, view, before), right=(len(SLOTS) + 1, len(SLOTS) + 2)))
+    # The tie-break counts sit with the scores, not here: five empires' names in four languages fill 80 columns.
+    parts.append(_table(title, [_("society"), *(term(s, "slot") for s in SLOTS)], *_pair(loyalty_rows, view, before)))
     unknown = sum(1 for v in scores.values() if v is None)
     note = (None if not unknown else
             say("?: {scores} not computable here (a sealed set, or tokens this viewer may not see)",
                 scores=plural(unknown, "score")))
-    parts.append(_table(_("Score if the game ended now"), [_("society"), _("points")], score_rows(scores),
-                        None if scores_before is None else score_rows(scores_before), right=(1,)))
+    parts.append(_table(_("Score if the game ended now"), [_("society"), _("points"), _("concealed"), _("swaps")],
+                        score_rows(view, scores),
+                        None if before is None or scores_before is None else score_rows(before, scores_before),
+                        right=(1, 2, 3)))
     if note:
         parts.append(Text(note, style="dim"))
     return Group(*(item for part in parts for item in (part, Text("") if isinstance(part, Table) else None)

@@ -20,7 +20,7 @@ from whispers.cli.main import whispers
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame
 from whispers.ledger.board_files import load_board
-from whispers.ledger.names import OFFICES, SLOTS
+from whispers.ledger.names import OFFICES, SLOTS, SOCIETIES
 from whispers.ledger.ruleset_files import load_ruleset
 from whispers.ledger.scoring import score
 from whispers.ledger.store import open_store
@@ -125,9 +125,11 @@ def test_a_viewer_computes_only_its_own_score_before_the_reveal(game) -> None:
                    if rep.at(v).phase == "empire" and all(rep.at(v).loyalty[p].tokens for p in PLAYERS))
     text = cli(path, "status", "g", "--at", str(version), "--as", "rat")
     scores = table(text, "Score if the game ended now")
-    assert scores["raven"] == ["?"] and scores["spider"] == ["?"] and scores["rat"][0].lstrip("-").isdigit()
+    assert scores["raven"][0] == "?" and scores["spider"][0] == "?" and scores["rat"][0].lstrip("-").isdigit()
     spectator = table(cli(path, "status", "g", "--at", str(version), "--as", "spectator"), "Score if the game")
-    assert all(row == ["?"] for row in spectator.values())
+    assert all(row[0] == "?" for row in spectator.values())
+    # how many tokens lie face down, and how many swaps were made, everyone at the table sees: the tie-breaks
+    assert all(row[1:] == scores[society][1:] and row[1:] == ["5", "0"] for society, row in spectator.items())
     loyalty = table(text, "Loyalty")
     assert all(cell == "?" for society in ("raven", "spider") for cell in loyalty[society][:5])
 
@@ -162,6 +164,24 @@ def test_no_viewer_sees_a_hidden_token_or_card_name_in_the_tables(game) -> None:
 
 @pytest.mark.skipif(shutil.which("whispers") is None and not Path(sys.executable).with_name("whispers").exists(),
                     reason="the console script is not installed")
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "es"])
+def test_status_fits_an_80_column_terminal_in_every_language_without_cutting_a_word(tmp_path: Path, lang: str
+                                                                                   ) -> None:
+    """Four societies at the end, every token face up: the widest tables status draws. rich cuts a word it cannot
+    fit with "…"; nothing may be cut at the width of a terminal as it opens."""
+    path = tmp_path / "wide.sqlite"
+    events: list[ev.Event] = []
+    for _, produced, _ in randomgame.play(SOCIETIES, load_ruleset("official"), BOARD, 7, name="w"):
+        events.extend(produced)
+    with open_store(str(path)) as store:
+        store.create("w", [e.to_fact() for e in events])
+    result = CliRunner().invoke(whispers, ["--lang", lang, "status", "w"],
+                                env={"WHISPERS_STORE": str(path), "COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+
+
 def test_the_stepper_steps_with_the_arrow_keys_and_highlights_the_change(game) -> None:
     path, events = game
     deploy = next(v for v, e in enumerate(events, start=1) if isinstance(e, ev.AgentDeployed))
