@@ -110,6 +110,10 @@ def update(code: str) -> None:
     wanted = template()
     have = read(code) if path(code).exists() else Catalog(locale=code)
     out = Catalog(locale=code, domain="whispers", project="whispers", fuzzy=False)
+    if path(code).exists():
+        # The catalogue's own headers, its Plural-Forms above all: that is the translators' rule its plurals are
+        # written in, where a newer Babel's locale data may count more forms (French 2.19: a third, for millions).
+        out.mime_headers = have.mime_headers
     for message in wanted:
         if not message.id:
             continue
