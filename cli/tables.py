@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -74,10 +75,49 @@ def field_rows(view: Mapping[str, Any]) -> Rows:
     return [[term(society), region] for society, region in view["field_agents"]]
 
 
+class _WrappingTable(Table):
+    """A table whose cells wrap between words before any word is cut, when its words fit the width at all.
+
+    rich narrows the widest columns first, then every column evenly, and cuts what no longer fits: at 80
+    columns a region's or an empire's name came out as `jade-terra…` while the society column beside it kept
+    room to spare. Here each column is capped at its longest word plus a share of the room left, shared by
+    how much its cells would grow, so rich never has to narrow them itself."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.widths: list[tuple[int, int]] = []  # per column, (longest word, longest cell), header included
+
+    def measure(self, cells: list[str]) -> None:
+        for index, cell in enumerate(cells):
+            words = max((cell_len(word) for word in cell.split()), default=0)
+            whole = max((cell_len(line) for line in cell.splitlines()), default=0)
+            if index == len(self.widths):
+                self.widths.append((words, whole))
+            else:
+                low, high = self.widths[index]
+                self.widths[index] = (max(low, words), max(high, whole))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        _top, right, _bottom, left = self.padding
+        room = options.max_width - (len(self.columns) - 1) * (1 + left + right)  # no edge, no edge padding
+        lows, highs = [low for low, _h in self.widths], [high for _l, high in self.widths]
+        if sum(lows) <= room < sum(highs):
+            spare, wants = room - sum(lows), [high - low for low, high in self.widths]
+            shares = [spare * want // sum(wants) for want in wants]
+            for index in sorted(range(len(wants)), key=lambda i: wants[i] - shares[i], reverse=True):
+                if sum(shares) == spare:
+                    break
+                shares[index] += wants[index] > shares[index]
+            for column, low, share in zip(self.columns, lows, shares, strict=True):
+                column.max_width = low + share
+        yield from super().__rich_console__(console, options)
+
+
 def _table(title: str, headers: list[str], rows: Rows, before: Rows | None,
            right: tuple[int, ...] = ()) -> Table:
-    table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False,
-                  min_width=len(title))
+    table = _WrappingTable(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False,
+                           min_width=len(title))
+    table.measure(headers)
     for index, header in enumerate(headers):
         table.add_column(header, justify="right" if index in right else "left")
     old = {row[0]: row for row in before} if before is not None else None
@@ -88,6 +128,7 @@ def _table(title: str, headers: list[str], rows: Rows, before: Rows | None,
             changed = old is not None and (previous is None or index >= len(previous) or previous[index] != cell)
             cells.append(Text(cell, style=CHANGED if changed else ""))
         table.add_row(*cells)
+        table.measure(row)
     return table
 
 
@@ -187,16 +228,21 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
                         [[term(s), *(data["cards"][s][k] for k in ("drawn", "played", "discarded", "in_hand")),
                           data["loyalty_swaps"][s]] for s in players]))
     if data["attacks"]:
-        rows = [[figure(a["round"]), term(a["society"]), term(a["empire"]), a["source"], a["target"],
-                 term(a["defender"]) if a["defender"] else "—",
+        # The two empires share a cell, as the two sides' banners do, and from and to share one that wraps at its
+        # arrow (a region taken says so there): ten columns of names were cut at 80 columns.
+        rows = [[figure(a["round"]), term(a["society"]),
+                 say("{attacking} v {defending}", attacking=term(a["empire"]),
+                     defending=term(a["defender"]) if a["defender"] else "—"),
+                 say("{source} → {target} (taken)", source=a["source"], target=a["target"]) if a["taken"] else
+                 f"{a['source']} → {a['target']}",
                  say("{attacking} v {defending}", attacking=figure(a["banners"]), defending=figure(a["defending"])),
-                 f"{figure(a['attacker_losses'])}-{figure(a['defender_losses'])}", figure(a["fort_kill"] or ""),
-                 _("taken") if a["taken"] else ""] for a in data["attacks"]]
-        parts.append(_table(_("Attacks"), [_("R"), _("society"), _("empire"), _("from"), _("to"), _("defender"),
-                                           _("banners"), _("lost"), _("fort"), _("result")],
-                            rows, None, right=(0, 6, 7, 8)))
-        parts.append(Text(_("R: round; banners: attacking v defending; lost: attacker's - defender's; fort: banners "
-                            "the fort killed"), style="dim"))
+                 f"{figure(a['attacker_losses'])}-{figure(a['defender_losses'])}", figure(a["fort_kill"] or "")]
+                for a in data["attacks"]]
+        parts.append(_table(_("Attacks"), [_("R"), _("society"), _("empires"), _("from → to"), _("banners"),
+                                           _("lost"), _("fort")],
+                            rows, None, right=(0, 4, 5, 6)))
+        parts.append(Text(_("R: round; empires and banners: attacking v defending; lost: attacker's - defender's; "
+                            "fort: banners the fort killed"), style="dim"))
     if data["fort_kills"]:
         parts.append(Text(say("Fort kills: {kills}", kills=", ".join(
             f"{r} {figure(n)}" for r, n in data["fort_kills"].items()))))

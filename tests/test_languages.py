@@ -666,8 +666,9 @@ def test_the_attacks_table_speaks_the_language(demo_store: Path) -> None:
     names them, the regions as the board has them; --json keeps its keys and ids."""
     out = ok(run(demo_store, "--lang", "fr", "stats", "demo"))
     attacks = out[out.index("Attaques"):]
-    for words in ("défenseur", "pertes", "résultat", "prise", "Corbeau Blanc", "Ours", "Éléphant", "jade-terraces",
-                  "M : manche", "Éliminations par les Tours : jade-terraces"):
+    for words in ("empires", "de → vers", "pertes", "(prise)", "Corbeau Blanc", "Ours", "Éléphant", "jade-terraces",
+                  " c. ", "M : manche ; empires et unités : attaquants c. défenseurs",
+                  "Éliminations par les Tours : jade-terraces"):
         assert words in attacks, words
     for english in ("Attacks", "defender", "taken", "Fort kills", "raven", "attacking v defending"):
         assert english not in out, english
