@@ -101,6 +101,8 @@ class _WrappingTable(Table):
         _top, right, _bottom, left = self.padding
         room = options.max_width - (len(self.columns) - 1) * (1 + left + right)  # no edge, no edge padding
         lows, highs = [low for low, _h in self.widths], [high for _l, high in self.widths]
+        for column in self.columns:
+            column.max_width = None  # as built: a table drawn again at another width is fitted to that one
         if sum(lows) <= room < sum(highs):
             spare, wants = room - sum(lows), [high - low for low, high in self.widths]
             shares = [spare * want // sum(wants) for want in wants]
