@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from whispers.application import recording, sharing
 from whispers.ledger import randomgame
@@ -94,7 +94,7 @@ def prepare(url: str, tables: int, viewers: int, base: str, run_number: int) -> 
     return made
 
 
-async def follow(client: httpx.AsyncClient, url: str, viewer: Viewer) -> None:
+async def follow(client: httpx2.AsyncClient, url: str, viewer: Viewer) -> None:
     async with client.stream("GET", url + "live") as live:
         kind = None
         async for line in live.aiter_lines():
@@ -109,7 +109,7 @@ async def follow(client: httpx.AsyncClient, url: str, viewer: Viewer) -> None:
                 viewer.last = version
 
 
-async def record(client: httpx.AsyncClient, table: Table, think: float, started: asyncio.Event) -> None:
+async def record(client: httpx2.AsyncClient, table: Table, think: float, started: asyncio.Event) -> None:
     await started.wait()
     version = 1
     auth = {"Authorization": f"Bearer {table.token}"}
@@ -128,8 +128,8 @@ async def record(client: httpx.AsyncClient, table: Table, think: float, started:
 
 
 async def run(tables: list[Table], think: float) -> tuple[float, list[list[Viewer]]]:
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    async with httpx.AsyncClient(timeout=httpx.Timeout(60, read=120), limits=limits) as client:
+    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=None)
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(60, read=120), limits=limits) as client:
         started = asyncio.Event()
         viewers = [[Viewer() for _ in t.seats] for t in tables]
         follows = [asyncio.create_task(follow(client, url, v))
@@ -159,9 +159,9 @@ def server(url: str, port: int):
     try:
         for _ in range(300):
             try:
-                httpx.get(f"http://127.0.0.1:{port}/static/app.css", timeout=1)
+                httpx2.get(f"http://127.0.0.1:{port}/static/app.css", timeout=1)
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 time.sleep(0.1)
         yield
     finally:

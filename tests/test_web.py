@@ -341,7 +341,7 @@ def serving(tmp_path, servers: int = 1, store: str | None = None, game: str = "g
             ) -> Iterator[tuple[dict[str, str], dict[str, Any], list[str]]]:
     """`whispers serve` as a user runs it (`servers` processes of `workers` each) over one store (an SQLite file
     by default) holding `game`, shared: (env, the links on the first server, each server's base URL)."""
-    import httpx
+    import httpx2
 
     assert EXE
     env = {**os.environ, "WHISPERS_STORE": store or str(tmp_path / "s.sqlite"), "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
@@ -360,9 +360,9 @@ def serving(tmp_path, servers: int = 1, store: str | None = None, game: str = "g
         for base in bases:
             for _ in range(200):
                 try:
-                    httpx.get(base + "/static/app.css", timeout=1)
+                    httpx2.get(base + "/static/app.css", timeout=1)
                     break
-                except httpx.TransportError:
+                except httpx2.TransportError:
                     time.sleep(0.1)
         yield env, json.loads(json.dumps(links).replace("http://127.0.0.1:8000", bases[0])), bases
     finally:
@@ -390,15 +390,15 @@ def heard(live: Any, until: int) -> tuple[list[int], list[dict[str, Any]]]:
 
 def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path) -> None:
     """A page, a move over HTTP, and a move recorded by the CLI (another process) arriving on the live stream."""
-    import httpx
+    import httpx2
 
     with serving(tmp_path) as (env, links, _):
         table = links["table"]
         token = table.rstrip("/").rsplit("/", 1)[1]
-        assert httpx.get(table).status_code == 200
-        moved = httpx.post(table + "moves", json={"line": LOYALTY}, headers={"Authorization": f"Bearer {token}"})
+        assert httpx2.get(table).status_code == 200
+        moved = httpx2.post(table + "moves", json={"line": LOYALTY}, headers={"Authorization": f"Bearer {token}"})
         assert moved.status_code == 201
-        with httpx.stream("GET", links["seats"]["raven"] + "live", timeout=10) as live:
+        with httpx2.stream("GET", links["seats"]["raven"] + "live", timeout=10) as live:
             assert live.headers["content-type"].startswith("text/event-stream")
             subprocess.run([EXE, "move", "g1", LOYALTY.replace("raven", "spider")], env=env, check=True,
                            capture_output=True)
@@ -410,11 +410,11 @@ def test_serve_runs_records_and_streams_a_move_made_by_another_process(tmp_path)
 def test_the_directors_live_stream_hears_a_move_in_any_game_and_needs_the_director_token(tmp_path) -> None:
     """The director's screen reloads when any game moves (`event: changed` with the game's name), whichever process
     recorded it; without the director token the stream is a 404 like every director page."""
-    import httpx
+    import httpx2
 
     with serving(tmp_path) as (env, _links, bases):
-        assert httpx.get(f"{bases[0]}/director/{'x' * 43}/live").status_code == 404
-        with httpx.stream("GET", f"{bases[0]}/director/{DIRECTOR}/live", timeout=10) as live:
+        assert httpx2.get(f"{bases[0]}/director/{'x' * 43}/live").status_code == 404
+        with httpx2.stream("GET", f"{bases[0]}/director/{DIRECTOR}/live", timeout=10) as live:
             lines = live.iter_lines()
             assert next(lines) == ": following"
             subprocess.run([EXE, "move", "g1", LOYALTY], env=env, check=True, capture_output=True)
@@ -427,33 +427,33 @@ def test_the_directors_live_stream_hears_a_move_in_any_game_and_needs_the_direct
 def test_a_stream_resumes_from_last_event_id_and_shows_each_event_as_its_seat_may_see_it(tmp_path) -> None:
     """A browser that reconnects sends Last-Event-ID: it gets what it missed, once; a seat's stream hides the
     other society's loyalty tokens (the visibility policy), the table's does not."""
-    import httpx
+    import httpx2
 
     with serving(tmp_path) as (_env, links, _):
         table = links["table"]
         token = table.rstrip("/").rsplit("/", 1)[1]
         auth = {"Authorization": f"Bearer {token}"}
         for line in [LOYALTY, LOYALTY.replace("raven", "spider")]:
-            moved = httpx.post(table + "moves", json={"line": line}, headers=auth)
+            moved = httpx2.post(table + "moves", json={"line": line}, headers=auth)
             assert moved.status_code == 201
         last = moved.json()["version"]
-        with httpx.stream("GET", links["seats"]["spider"] + "live", headers={"Last-Event-ID": "1"},
+        with httpx2.stream("GET", links["seats"]["spider"] + "live", headers={"Last-Event-ID": "1"},
                           timeout=10) as live:
             ids, events = heard(live, last)
         assert ids == list(range(2, last + 1))
         shown = json.dumps(events)
         assert "devout" not in json.dumps(events[0]) and "eagle" not in json.dumps(events[0])  # raven's secret
         assert "eagle" in json.dumps(events[1])  # spider's own
-        with httpx.stream("GET", table + "live?after=1", timeout=10) as live:
+        with httpx2.stream("GET", table + "live?after=1", timeout=10) as live:
             _, seen = heard(live, last)
         assert "eagle" in json.dumps(seen[0]) and shown != json.dumps(seen)
-        assert httpx.get(links["spectator"] + "live?after=x").status_code == 400
+        assert httpx2.get(links["spectator"] + "live?after=x").status_code == 400
 
 
 def two_servers_one_store(tmp_path, store: str | None, game: str, servers: int, workers: int) -> None:
     """The same move sent to every server at the version all showed is recorded once (one 201, the others
     409); viewers following on each server hear every event once, in order."""
-    import httpx
+    import httpx2
 
     with serving(tmp_path, servers=servers, store=store, game=game, workers=workers) as (_, links, bases):
         table = links["table"]
@@ -461,10 +461,10 @@ def two_servers_one_store(tmp_path, store: str | None, game: str, servers: int, 
         auth = {"Authorization": f"Bearer {token}"}
         seats = [links["seats"][s].replace(bases[0], base) for base in bases for s in ("raven", "spider")] * 2
         with contextlib.ExitStack() as streams:
-            lives = [streams.enter_context(httpx.stream("GET", url + "live", timeout=10)) for url in seats]
+            lives = [streams.enter_context(httpx2.stream("GET", url + "live", timeout=10)) for url in seats]
             version = 1
             for line in [LOYALTY, LOYALTY.replace("raven", "spider")]:
-                answers = [httpx.post(table.replace(bases[0], base) + "moves", json={"line": line, "version": version},
+                answers = [httpx2.post(table.replace(bases[0], base) + "moves", json={"line": line, "version": version},
                                       headers=auth) for base in bases * 2]
                 assert sorted(a.status_code for a in answers) == [201] + [409] * (len(answers) - 1)
                 version = next(a for a in answers if a.status_code == 201).json()["version"]
@@ -472,7 +472,7 @@ def two_servers_one_store(tmp_path, store: str | None, game: str, servers: int, 
                 ids, _ = heard(live, version)
                 assert ids == list(range(2, version + 1))
         for base in bases:
-            assert httpx.get(table.replace(bases[0], base) + "api/status").json()["version"] == version
+            assert httpx2.get(table.replace(bases[0], base) + "api/status").json()["version"] == version
 
 
 def test_two_server_processes_over_sqlite_one_move_lands_and_every_viewer_hears_it(tmp_path) -> None:

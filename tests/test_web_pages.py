@@ -298,19 +298,19 @@ class Browser:
         import socket
         import time
 
-        import httpx
+        import httpx2
 
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         self.driver = subprocess.Popen([str(CHROMEDRIVER), f"--port={port}"], stdout=subprocess.DEVNULL,
                                        stderr=subprocess.DEVNULL)
-        self.http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
+        self.http = httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
         for _ in range(100):
             try:
                 self.http.get("/status")
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 time.sleep(0.1)
         options = {"binary": CHROMIUM, "args": ["--headless", "--no-sandbox", "--disable-gpu", f"--window-size={size}"]}
         made = self.http.post("/session", json={"capabilities": {"alwaysMatch": {
@@ -348,7 +348,7 @@ def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(tmp_pa
     """In Chromium at phone size: raven's seat seals its set (the page hashes it; the record holds only the
     commitment of the tokens and the code the page kept), and the table records spider's loyalty by tapping its
     picker's Record button."""
-    import httpx
+    import httpx2
     from test_web import serving
 
     with serving(tmp_path) as (_, links, _bases):
@@ -363,7 +363,7 @@ def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(tmp_pa
                                     "return !c.hidden && c.textContent")
             kept = browser.run("return JSON.parse(localStorage.getItem('whispers:sealed:g1:raven'))")
             assert kept["tokens"] == PLACED and kept["salt"] in code and re.fullmatch(r"[0-9a-f]{32}", kept["salt"])
-            log = httpx.get(links["table"] + "api/log").json()["lines"]
+            log = httpx2.get(links["table"] + "api/log").json()["lines"]
             assert f"raven loyalty sealed {commitment(PLACED, kept['salt'])}" in log
             assert not any("devout=" in line for line in log)  # the tokens are nowhere in the record
 
@@ -373,7 +373,7 @@ def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(tmp_pa
             browser.run("document.querySelector('form.pick[data-verb=loyalty] button[type=submit]').click()")
             browser.wait_for("const g = document.getElementById('game'); return g && Number(g.dataset.version) > "
                              "arguments[0]", version)
-            assert httpx.get(links["table"] + "api/status").json()["phase"] == "deploy"
+            assert httpx2.get(links["table"] + "api/status").json()["phase"] == "deploy"
         finally:
             browser.close()  # the pages' live streams end before the server stops
 
