@@ -53,12 +53,14 @@ def demo(name: str | None, store_url: str | None) -> None:
     click.echo("")
     ctx.invoke(score, game=name, as_json=False, store_url=store_url)
     click.echo("\n" + _("Try next:"))
-    for command, what in (
+    tries = (
         (f"whispers log {name}", _("the game in notation, one move per line")),
         (f"whispers status {name} --at 120", _("the game as it stood after event 120")),
         (f"whispers log {name} --as raven", _("what the Pale Raven could see")),
         (f"whispers score {name} --json", _("the scores for a script")),
         (f"whispers export {name} -o {name}.whispers", _("a portable, hash-chained record file")),
-    ):
-        click.echo(f"  {command:<34} {what}")
+    )
+    width = max(len(command) for command, _what in tries)
+    for command, what in tries:
+        click.echo(f"  {command:<{width}}  {what}")
     click.echo("  whispers new my-game --players raven,rat,spider,serpent && whispers record my-game")

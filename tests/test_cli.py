@@ -9,6 +9,7 @@ stderr, no traceback anywhere, and the store exactly as it was.
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -596,6 +597,10 @@ def test_demo_end_to_end(tmp_path: Path) -> None:
     assert snapshot(store)["demo"][-1]["type"] == "GameScored"
     out = ok(run("memory:", "demo", "--store", str(store), timeout=60))
     assert "as 'demo-2'" in out or "demo-2" in out
+    # each suggestion's words start in one column, clear of the longest command (demo-2's export)
+    tries = out[out.index("Try next:"):].splitlines()[1:6]
+    starts = {re.match(r"  \S+(?: \S+)*  +", line).end() for line in tries}
+    assert len(starts) == 1 and "demo-2.whispers  a portable" in out
     assert sorted(snapshot(store)) == ["demo", "demo-2"]
 
 
