@@ -262,35 +262,3 @@ def consequences(event: ev.Event) -> str | None:
                    defending=event.defending, fort=fort, attacker_losses=event.attacker_losses,
                    defender_losses=event.defender_losses, controller=event.controller or _("no one"))
     return None
-
-
-def _plain(title: str, headers: list[str], rows: list[list[str]]) -> Any:
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-    for header in headers:
-        table.add_column(header)
-    for row in rows:
-        table.add_row(*row)
-    return table
-
-
-def board_table(view: dict[str, Any]) -> Any:
-    from whispers.cli.tables import board_rows
-
-    return _plain(_("Board"), [_("empire"), _("cities"), _("banners"), _("reserve"), _("regions held (×banners)")],
-                  board_rows(view))
-
-
-def council_table(view: dict[str, Any]) -> Any:
-    from whispers.cli.tables import council_rows
-    from whispers.ledger.names import OFFICES
-
-    return _plain(_("Council"), [_("empire"), *(term(o, "office") for o in OFFICES)], council_rows(view))
-
-
-def hand_table(view: dict[str, Any], society: str) -> Any:
-    from whispers.cli.tables import hand_rows
-
-    return _plain(say("Hand of {society}", society=society), [_("society"), _("cards"), _("by empire"), _("names")],
-                  [row for row in hand_rows(view) if row[0] == term(society)])

@@ -274,14 +274,14 @@ def _tables(state: GameState, words: list[str]) -> None:
     """The board, the council or a society's hand, as `status` shows them, without leaving the recorder."""
     from whispers.application.reading import status_of
     from whispers.cli.reading import console
-    from whispers.cli.recorder import board_table, council_table, hand_table
+    from whispers.cli.tables import board_table, council_table, hand_table
 
     view = status_of(state).view
     if words[0] == "hand":
         if len(words) != 2 or words[1] not in state.players:
             click.echo(say("hand takes one society of this game: {societies}", societies=terms(state.players)))
             return
-        console().print(hand_table(view, words[1]))
+        console().print(hand_table(view, society=words[1]))
     elif len(words) != 1:
         click.echo(say("{text} takes nothing after it", text=words[0]))
     else:

@@ -139,20 +139,35 @@ def _pair(rows_of: Callable[[Mapping[str, Any]], Rows], view: Mapping[str, Any],
     return rows_of(view), None if before is None else rows_of(before)
 
 
+def council_table(view: Mapping[str, Any], before: Mapping[str, Any] | None = None) -> Table:
+    return _table(_("Council"), [_("empire"), *(term(o, "office") for o in OFFICES)],
+                  *_pair(council_rows, view, before))
+
+
+def board_table(view: Mapping[str, Any], before: Mapping[str, Any] | None = None) -> Table:
+    return _table(_("Board"), [_("empire"), _("cities"), _("banners"), _("reserve"), _("regions held (×banners)")],
+                  *_pair(board_rows, view, before), right=(1, 2, 3))
+
+
+def hand_table(view: Mapping[str, Any], before: Mapping[str, Any] | None = None, society: str | None = None
+               ) -> Table:
+    """Every society's hand, or with `society` that one's alone (the recorder's `hand SOCIETY`)."""
+    def rows_of(of: Mapping[str, Any]) -> Rows:
+        return [row for row in hand_rows(of) if society is None or row[0] == term(society)]
+
+    title = _("Hands") if society is None else say("Hand of {society}", society=term(society))
+    return _table(title, [_("society"), _("cards"), _("by empire"), _("names")], *_pair(rows_of, view, before),
+                  right=(1,))
+
+
 def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
                 before: Mapping[str, Any] | None = None,
                 scores_before: Mapping[str, int | None] | None = None) -> RenderableType:
     """The tables of one view; with `before` (the view a step earlier), what changed is highlighted."""
-    parts: list[RenderableType] = []
-    parts.append(_table(_("Council"), [_("empire"), *(term(o, "office") for o in OFFICES)],
-                        *_pair(council_rows, view, before)))
-    parts.append(_table(_("Board"),
-                        [_("empire"), _("cities"), _("banners"), _("reserve"), _("regions held (×banners)")],
-                        *_pair(board_rows, view, before), right=(1, 2, 3)))
+    parts: list[RenderableType] = [council_table(view, before), board_table(view, before)]
     if view["field_agents"] or (before is not None and before["field_agents"]):
         parts.append(_table(_("Agents in the field"), [_("society"), _("region")], *_pair(field_rows, view, before)))
-    parts.append(_table(_("Hands"), [_("society"), _("cards"), _("by empire"), _("names")],
-                        *_pair(hand_rows, view, before), right=(1,)))
+    parts.append(hand_table(view, before))
     viewer = view.get("viewer")
     title = _("Loyalty") + ("" if viewer is None else " " + say("(as {society} knows it; ? = concealed)",
                                                                  society=viewer))
