@@ -250,8 +250,7 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
         rows = [[figure(a["round"]), term(a["society"]),
                  say("{attacking} v {defending}", attacking=term(a["empire"]),
                      defending=term(a["defender"]) if a["defender"] else "—"),
-                 say("{source} → {target} (taken)", source=a["source"], target=a["target"]) if a["taken"] else
-                 f"{a['source']} → {a['target']}",
+                 _route(a),
                  say("{attacking} v {defending}", attacking=figure(a["banners"]), defending=figure(a["defending"])),
                  f"{figure(a['attacker_losses'])}-{figure(a['defender_losses'])}", figure(a["fort_kill"] or "")]
                 for a in data["attacks"]]
@@ -268,6 +267,15 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
         parts.append(Text(say("Supply losses: {losses}", losses="; ".join(
             f"{term(e)}: " + ", ".join(f"{r} {figure(n)}" for r, n in regions.items()) for e, regions in losses))))
     return Group(*(item for part in parts for item in (part, Text(""))))
+
+
+def _route(attack: Mapping[str, Any]) -> str:
+    """`from → to`, then in brackets whether the region was taken and the cards that made or changed the combat
+    (effect ids, as the notation writes them)."""
+    said = [_("taken")] if attack["taken"] else []
+    said += [attack["by_card"]] if attack["by_card"] else attack["cards"]
+    route = f"{attack['source']} → {attack['target']}"
+    return route if not said else route + " (" + ", ".join(said) + ")"
 
 
 def across_tables(data: Mapping[str, Any]) -> RenderableType:

@@ -45,18 +45,23 @@ def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
                 cities_by_round.append({"round": round_, "cities": {e: state.cities(e) for e in state.board.empires},
                                         "on_board": {e: state.on_board(e) for e in state.board.empires},
                                         "reserve": dict(state.reserve)})
-            case ev.Attacked():
+            case ev.Attacked() | ev.CardAttacked():
+                # the army that fought (banners moved, and those the attack's cards added), as the timeline counts
+                # it; the Bear's extra attack is a combat of its own, though no order
+                card = isinstance(event, ev.CardAttacked)
                 attacks.append({
                     "round": state.round, "society": event.society, "empire": event.empire, "source": event.source,
-                    "target": event.target, "banners": event.banners, "defender": event.held_by,
-                    "defending": event.defending, "fort_kill": event.fort_kill,
+                    "target": event.target, "banners": event.banners if card else event.army,
+                    "defender": event.held_by, "defending": event.defending, "fort_kill": event.fort_kill,
                     "attacker_losses": event.attacker_losses, "defender_losses": event.defender_losses,
                     "taken": event.controller == event.empire,
+                    "by_card": event.effect if card else None, "cards": [] if card else list(event.cards),
                 })
                 if event.fort_kill:
                     fort_kills[event.target] += event.fort_kill
-                orders[event.society]["attack"] += 1
-                offices[event.society][f"{event.empire}.{event.office}"] += 1
+                if not card:
+                    orders[event.society]["attack"] += 1
+                    offices[event.society][f"{event.empire}.{event.office}"] += 1
             case ev.BannersRecruited() | ev.CardsDrawn():
                 orders[event.society][event.order] += 1
                 offices[event.society][f"{event.empire}.{event.office}"] += 1

@@ -1,5 +1,6 @@
 """Post-game review: replay, statistics, the catalog, forks, diffs and annotations."""
 
+import io
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from whispers.cli.main import whispers
 from whispers.ledger import events as ev
@@ -135,6 +137,45 @@ def test_the_stepper_in_a_real_terminal(store_file: Path) -> None:
 
 
 # --- statistics ---------------------------------------------------------------------------------------
+
+
+def test_an_attack_s_figures_are_the_army_that_fought_and_the_extra_attack_is_a_row_REV_310_REV_371_EN_432(
+) -> None:
+    """REV 371 (add banners to your attack) and EN 432 (reinforce): the banners a card adds fight, so they are the
+    attack's banners, as the timeline counts them; REV 310 (extra attack): the combat after the conquest is a row
+    of its own, its fort kills counted, though it is no order."""
+    from importlib import resources
+
+    from whispers.cli.tables import game_stats_tables
+    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.game import replay_lines
+
+    text = (resources.files("whispers.fixtures") / "games" / "revised-3p-decrees.txt").read_text(encoding="utf-8")
+    games = [replay_lines("d", text.splitlines()).events]
+    for seed in range(200):  # the random games of the property tests: a few make an extra attack
+        events = [e for _, produced, _ in randomgame.play(SOCIETIES[: 2 + seed % 3],
+                                                          load_ruleset(("official", "revised")[seed % 2]),
+                                                          load_board("standin"), seed, catalogue=shipped_catalogue())
+                  for e in produced]
+        if any(isinstance(e, ev.CardAttacked) for e in events):
+            games.append(events)
+            break
+    assert len(games) == 2, "no random game made an extra attack"
+    for events in games:
+        stats = game_stats(events)
+        combats = [e for _, e in standing(events) if isinstance(e, ev.Attacked | ev.CardAttacked)]
+        assert [(a["target"], a["banners"], a["by_card"], a["cards"]) for a in stats["attacks"]] == [
+            (e.target, e.banners, e.effect, []) if isinstance(e, ev.CardAttacked) else
+            (e.target, e.army, None, list(e.cards)) for e in combats]
+        assert sum(stats["fort_kills"].values()) == sum(e.fort_kill for e in combats)
+        orders = [e for e in combats if isinstance(e, ev.Attacked)]
+        assert sum(o.get("attack", 0) for o in stats["orders"].values()) == len(orders)
+    added = next(a for a in game_stats(games[0])["attacks"] if "add-3-to-attack" in a["cards"])
+    assert added["banners"] == 5  # the fixture's 2 moved and 3 from the reserve: "5 v 1, taken" on the timeline
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    console.print(game_stats_tables(game_stats(games[1])))
+    extra, shown = next(e for e in games[1] if isinstance(e, ev.CardAttacked)), console.file.getvalue()
+    assert f"{extra.source} → {extra.target} (" in shown and "extra-attack)" in shown
 
 
 def test_game_stats_agree_with_the_record() -> None:
