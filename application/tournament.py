@@ -104,6 +104,13 @@ def pair(store: Store | str | None, file: Path, round_no: int, force: bool = Fal
     spec = load_tournament(text, str(file))
     check_round(spec, round_no)
     earlier = games_before(spec, round_no)
+    replaced = [g for g in spec.games if spec.rounds.get(g) == round_no] if force else []
+    if replaced:
+        with opened(store) as s:
+            started = next((g for g in replaced if s.exists(g)), None)
+        if started is not None:  # its record names the seats the file gives: re-seating would mislabel its result
+            raise PairingError(say("{game} of round {round} has started in the store: --force replaces only a round "
+                                   "none of whose games started", game=started, round=round_no))
     points: dict[str, float] = {}
     if round_no > 1 and earlier:
         with opened(store) as s:

@@ -295,6 +295,7 @@ def test_pair_seats_round_2_by_points_writes_it_and_the_standings_still_read_the
 @pytest.mark.parametrize(("edit", "args", "message"), [
     (lambda t: t.replace('"Fin", "Gus", "Hal"', ''), ["--round", "2"], "5 entrants cannot be seated"),
     (lambda t: t, ["--round", "1"], "round 1 is already in the file"),
+    (lambda t: t, ["--round", "1", "--force"], "r1-t1 of round 1 has started in the store"),
     (lambda t: t.replace('name = "r1-t2"', 'name = "going"'), ["--round", "2"], "going is still in progress"),
     (lambda t: t.replace('name = "r1-t2"', 'name = "r1-t3"'), ["--round", "2"], "r1-t3 is not in the store yet"),
     (lambda t: t.replace("round = 1\nfirst", "round = 3\nfirst", 1), ["--round", "2"], "round 3 is already"),
