@@ -41,17 +41,20 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societi
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = Console()
     for ruleset, rows in data["rulesets"].items():
-        grid = Table(title=f"{title} · " + say("{ruleset} rules", ruleset=ruleset))
+        # the tournament's and the entrants' names are people's words: Text, never read as rich markup
+        grid = Table(title=Text(f"{title} · " + say("{ruleset} rules", ruleset=ruleset)))
         for column, justify in (("#", "right"), (N_("entrant"), "left"), (N_("points"), "right"),
                                 (N_("wins"), "right"), (N_("score"), "right"), (N_("places"), "left")):
             grid.add_column(_(column) if column != "#" else column, justify=justify)
         for row in rows:
             places = ", ".join(f"{g['game']}: {g['place']:g}{'' if g.get('finalised') else '*'}" for g in row["games"])
             entrant = term(row["entrant"]) if societies else row["entrant"]
-            grid.add_row(str(row["rank"]), entrant, f"{row['points']:g}", str(row["wins"]), str(row["score"]), places)
+            grid.add_row(str(row["rank"]), Text(entrant), f"{row['points']:g}", str(row["wins"]), str(row["score"]),
+                         Text(places))
         console.print(grid)
     if data.get("finalised"):
         console.print(say("Finalised by the director: {games}", games=", ".join(data["finalised"])), markup=False,

@@ -191,6 +191,7 @@ def load_tournament(text: str, source: str) -> Tournament:
     """A tournament file (docs/tournament.md); TournamentError names the first problem."""
     import tomllib
 
+    from whispers.ledger.meta import text_problem
     from whispers.ledger.names import SOCIETIES
 
     try:
@@ -201,6 +202,8 @@ def load_tournament(text: str, source: str) -> Tournament:
     if unknown:
         raise TournamentError(f"{source}: unknown key {sorted(unknown)[0]!r}")
     name = raw.get("name", source)
+    if "name" in raw and (why := text_problem(name, "name")):
+        raise TournamentError(f"{source}: {why}")
     points: dict[int, list[float]] = {}
     for size, values in (raw.get("points") or {}).items():
         if size not in {"2", "3", "4"} or not isinstance(values, list) or len(values) != int(size) or not all(
@@ -210,6 +213,9 @@ def load_tournament(text: str, source: str) -> Tournament:
     entrants = raw.get("entrants", [])
     if not isinstance(entrants, list) or not all(isinstance(e, str) and e.strip() for e in entrants):
         raise TournamentError(f"{source}: entrants must list the entrants' names")
+    for entrant in entrants:  # a person's name, shown in every face: one printable line, as a seat's name is
+        if why := text_problem(entrant, f"entrant {entrant!r}"):
+            raise TournamentError(f"{source}: {why}")
     if len(set(entrants)) != len(entrants):
         twice = next(e for e in entrants if entrants.count(e) > 1)
         raise TournamentError(f"{source}: entrant {twice!r} is listed twice")
@@ -223,6 +229,9 @@ def load_tournament(text: str, source: str) -> Tournament:
         table = entry.get("seats") or {}
         if not isinstance(table, dict) or any(s not in SOCIETIES or not isinstance(p, str) for s, p in table.items()):
             raise TournamentError(f"{source}: game {entry['name']}: seats maps societies to entrants' names")
+        for person in table.values():
+            if why := text_problem(person, f"game {entry['name']}: entrant {person!r}"):
+                raise TournamentError(f"{source}: {why}")
         if entry["name"] in seats:
             raise TournamentError(f"{source}: game {entry['name']} is listed twice")
         if "round" in entry:

@@ -107,6 +107,15 @@ def test_the_tournament_command_ranks_entrants_across_tables(cup: Path) -> None:
     assert csv_text.splitlines()[0] == "ruleset,rank,entrant,points,wins,score,games"
 
 
+def test_entrants_names_are_shown_as_typed_never_read_as_markup(cup: Path) -> None:
+    """A name is data: brackets in it are not rich's markup (which "Bo[/]" once crashed with a traceback)."""
+    marked = TOURNAMENT.replace('"Ana"', '"[red]Ana"').replace('"Bo"', '"Bo[/]"').replace("Test Cup", "[bold]Cup")
+    (cup / "marked.toml").write_text(marked, encoding="utf-8")
+    result = CliRunner().invoke(whispers, ["tournament", str(cup / "marked.toml")], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "[red]Ana" in result.output and "Bo[/]" in result.output and "[bold]Cup" in result.output
+
+
 def test_the_standings_command(cup: Path) -> None:
     result = CliRunner().invoke(whispers, ["standings", "--games", "t1,t2,t3", "--json"])
     data = json.loads(result.output)
@@ -119,6 +128,12 @@ def test_the_standings_command(cup: Path) -> None:
     ('[points]\n4 = [1, 2]\n[[game]]\nname = "t1"', "points.4 must list 4 numbers"),
     ('name = "x"', "no [[game]]"),
     ('colour = "red"\n[[game]]\nname = "t1"', "unknown key 'colour'"),
+    # people's names are one printable line, as a seat's name in a game's table facts
+    ('entrants = ["Ana\\u001b[2J", "Bo"]', "entrant 'Ana\\x1b[2J' holds a line break or a control character"),
+    ('name = "Cup\\nNight"\n[[game]]\nname = "t1"', "name holds a line break"),
+    ('[[game]]\nname = "t1"\nseats = { raven = "Ana\\u2028" }', "game t1: entrant 'Ana\\u2028' holds a line break"),
+    ('entrants = [" Ana"]', "entrant ' Ana' starts or ends with a space"),
+    ('name = 7\n[[game]]\nname = "t1"', "name is not text"),
 ])
 def test_a_bad_tournament_file_is_one_line(cup: Path, text: str, message: str) -> None:
     with pytest.raises(TournamentError) as error:
