@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
-from whispers.ledger.errors import RecordFileError, StoreError, WhispersError
+from whispers.ledger.errors import RecordFileError, StoreError, StoreUnavailable, WhispersError
 from whispers.ledger.words import _, say, term
 
 if TYPE_CHECKING:
@@ -122,6 +122,8 @@ def import_files(store: Store | str | None, paths: Sequence[Path], name: str | N
             try:
                 outcome = import_file(s, path, name, allow_modified)
                 imported.append(outcome)
+            except StoreUnavailable:
+                raise  # the store, not this file: the files after it were never tried (those before are in)
             except WhispersError as exc:
                 # messages about a record file often start with its path: the summary names the file once
                 reason = " ".join(str(exc).removeprefix(f"{path}: ").split())
@@ -272,6 +274,8 @@ def verify_store(store: Store | str | None, each: Callable[[Checked, int, int], 
                 verified = check(facts, name)
                 one = Checked(name, verified.events, verified.head, recordfile.notes_head(found), None,
                               bool(verified.unchecked))
+            except StoreUnavailable:
+                raise  # the store, lost mid-run: no verdict on this game or any after it
             except WhispersError as exc:  # this game's record: a bad event, a damaged row
                 one = Checked(name, 0, None, None, str(exc))
             checked.append(one)

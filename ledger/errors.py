@@ -30,6 +30,11 @@ class StoreError(WhispersError):
     """The event store cannot do what was asked (unreachable, locked, unknown game...)."""
 
 
+class StoreUnavailable(StoreError):
+    """The store cannot be used now: its server unreachable or lost mid-command, no connection free, or the store
+    locked by another process. It says nothing about any game in it."""
+
+
 class UnknownGame(StoreError):
     """No game of that name is in the store."""
 

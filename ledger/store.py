@@ -25,7 +25,7 @@ from uuid import UUID
 import msgspec
 
 from whispers.ledger import sqlite_layout
-from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, UnknownGame
+from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, StoreUnavailable, UnknownGame
 from whispers.ledger.events import Event, read_frozen_facts
 from whispers.ledger.sqlite_layout import EVENTS, LOG, STREAMS, TOPICS, stream_of
 from whispers.ledger.streams import (
@@ -299,7 +299,8 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
     try:
         conn = pg.connect(autocommit=True)
     except psycopg.Error as e:
-        raise StoreError(say("cannot reach PostgreSQL at {where}: {message}", where=where, message=_reason(e))) from e
+        raise StoreUnavailable(say("cannot reach PostgreSQL at {where}: {message}", where=where,
+                                   message=_reason(e))) from e
     try:
         try:
             if pg.schema and not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", [pg.schema]).fetchone():
@@ -321,7 +322,7 @@ def _postgres_opening(pg: _Postgres, url: str, env: dict[str, str]) -> Iterator[
                 raise StoreError(say("cannot bring the store {store} to this version's layout: {message}",
                                      store=url, message=str(e))) from None
         except psycopg.errors.LockNotAvailable as e:
-            raise StoreError(say("the store is locked by another process: {store}", store=url)) from e
+            raise StoreUnavailable(say("the store is locked by another process: {store}", store=url)) from e
         except psycopg.Error as e:
             raise StoreError(say("PostgreSQL at {where} failed: {message}", where=where, message=_one_line(e))) from e
         yield conn
@@ -356,23 +357,23 @@ def _bound_postgres(datastore: Any, pg: _Postgres) -> None:
                 yield conn
         except OperationalError as e:
             if isinstance(e.__cause__, PoolTimeout):
-                raise StoreError(_why_no_connection(pg)) from e
+                raise _why_no_connection(pg) from e
             raise
 
     datastore.get_connection = bounded
 
 
-def _why_no_connection(pg: _Postgres) -> str:
+def _why_no_connection(pg: _Postgres) -> StoreError:
     import psycopg
 
     where = f"{pg.host}:{pg.port}"
     try:
         pg.connect().close()
     except psycopg.Error as e:
-        return say("lost PostgreSQL at {where}: no connection for {seconds} s, and a new one failed: {message}",
-                   where=where, seconds=POSTGRES_CONNECT_TIMEOUT, message=_reason(e))
-    return say("no free connection to PostgreSQL at {where} for {seconds} s (the server answers): retry", where=where,
-               seconds=POSTGRES_CONNECT_TIMEOUT)
+        return StoreUnavailable(say("lost PostgreSQL at {where}: no connection for {seconds} s, and a new one failed: "
+                                    "{message}", where=where, seconds=POSTGRES_CONNECT_TIMEOUT, message=_reason(e)))
+    return StoreUnavailable(say("no free connection to PostgreSQL at {where} for {seconds} s (the server answers): "
+                                "retry", where=where, seconds=POSTGRES_CONNECT_TIMEOUT))
 
 
 def _reason(error: BaseException) -> str:
@@ -1527,7 +1528,7 @@ class Store:
 
         message = _one_line(error)
         if "database is locked" in message or "lock timeout" in message:
-            return StoreError(say("the store is locked by another process: {store}", store=self.url))
+            return StoreUnavailable(say("the store is locked by another process: {store}", store=self.url))
         if "file is not a database" in message:
             return StoreError(say("not a whispers store (not an SQLite database): {store}", store=self.url))
         if "malformed" in message or isinstance(error, OriginatorIDError | OriginatorVersionError):
@@ -1538,6 +1539,6 @@ class Store:
             import psycopg  # a connection lost under a store read on its opening connection is the driver's error
 
             if isinstance(error, OperationalError | InterfaceError | psycopg.OperationalError | psycopg.InterfaceError):
-                return StoreError(say("cannot reach PostgreSQL at {where}: {message}",
-                                      where=f"{self._postgres.host}:{self._postgres.port}", message=message))
+                return StoreUnavailable(say("cannot reach PostgreSQL at {where}: {message}",
+                                            where=f"{self._postgres.host}:{self._postgres.port}", message=message))
         return StoreError(say("the store {store} failed: {message}", store=self.url, message=message))

@@ -120,3 +120,33 @@ def test_a_terminal_sees_a_progress_bar_and_a_pipe_does_not(batch: Path, store: 
     # piped (CliRunner): no bar at all, only the summary
     again = invoke(store.with_name("other.sqlite"), "import", str(batch))
     assert "Importing" not in again.stdout + again.stderr
+
+
+def test_a_store_locked_by_another_process_midway_stops_the_batch_it_refuses_no_file(
+        batch: Path, store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store, not a file: once another process holds it locked, the files after are not tried (and not named
+    refused, as if they were bad); the games imported before it stay, whole."""
+    import sqlite3
+
+    import whispers.application.files as files
+    import whispers.ledger.store
+
+    monkeypatch.setattr(whispers.ledger.store, "SQLITE_LOCK_TIMEOUT", 1)
+    real, holder = files.import_file, []
+
+    def then_locked(s, path, *args):  # type: ignore[no-untyped-def]
+        if holder:
+            return real(s, path, *args)
+        imported = real(s, path, *args)
+        holder.append(sqlite3.connect(str(store), isolation_level=None))
+        holder[0].execute("BEGIN EXCLUSIVE")  # another process's write transaction, held
+        return imported
+
+    monkeypatch.setattr(files, "import_file", then_locked)
+    try:
+        with pytest.raises(files.StoreUnavailable, match="locked by another process"):
+            files.import_files(str(store), files.batch_files([batch]))
+    finally:
+        holder[0].rollback()
+        holder[0].close()
+    assert names_in(store) == {"a-first"}

@@ -880,3 +880,31 @@ def test_a_process_that_only_reads_finds_when_each_game_was_last_written(tmp_pat
                           capture_output=True, text=True)
     assert read.returncode == 0, read.stderr
     assert read.stdout.strip() == written.isoformat()
+
+
+@pytest.mark.postgres
+def test_a_postgresql_server_lost_during_verify_all_is_the_store_s_error_not_every_game_broken(
+    pg_own_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`verify --all` over a tournament's store: the server lost after the first game must not report every game
+    after it broken (a verdict on games nobody could read); the run stops with the store's one-line error."""
+    from whispers.application.files import verify_store
+    from whispers.ledger.errors import StoreUnavailable
+
+    monkeypatch.setattr(whispers.ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    text = resources.files("whispers.fixtures").joinpath("games", "official-2p.txt").read_text(encoding="utf-8")
+    with open_store(pg_own_url) as s:
+        for game in ("t1", "t2", "t3"):
+            import_lines(s, game, text.splitlines())
+    relay = Relay()
+    seen: list[str] = []
+
+    def each(checked: Any, done: int, total: int) -> None:
+        seen.append(checked.game)
+        assert checked.broken is None, checked.broken
+        relay.cut()
+
+    with pytest.raises(StoreUnavailable) as e:
+        verify_store(pg_own_url.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}"), each)
+    assert seen == ["t1"] and f"PostgreSQL at 127.0.0.1:{relay.port}: " in one_line(e)
+    assert not verify_store(pg_own_url).broken  # the server there: every game verifies
