@@ -139,9 +139,10 @@ class LazyGroup(SpokenGroup):
             return super().invoke(ctx)
         except WhispersError as exc:
             # one line, whatever text a user or a file put into the message; a rule cited in the reader's edition
+            from whispers.ledger.text import shown
             from whispers.ledger.words import refusal, say
 
-            refused = Refused(" ".join(refusal(exc).split()))
+            refused = Refused(shown(" ".join(refusal(exc).split())))  # a file's bytes quoted in it: escaped
             refused.line = say("Error: {message}", message=refused.message)
             raise refused from None
 

@@ -12,6 +12,7 @@ from typing import Any
 from whispers.fixtures import FOLDER
 from whispers.ledger.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
 from whispers.ledger.errors import DecreeError
+from whispers.ledger.text import control_in
 from whispers.ledger.words import _, say
 
 SHIPPED_PACKAGE = "whispers.fixtures"
@@ -26,10 +27,14 @@ def read_toml(raw: bytes, source: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise DecreeError(say("{file}: not UTF-8 text (byte {n})", file=source, n=exc.start)) from None
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DecreeError(say("{file}: not valid TOML: {message}",
                               file=source, message=" ".join(str(exc).split()))) from None
+    if (char := control_in(data)) is not None:
+        raise DecreeError(say("{file}: holds the control character {char}, which no text may", file=source,
+                              char=repr(char)))
+    return data
 
 
 def read_path(path: Path, source: str | None = None) -> bytes:

@@ -38,6 +38,7 @@ from whispers.ledger.streams import (
     game_id,
     notes_id,
 )
+from whispers.ledger.text import control_in
 from whispers.ledger.transcoder import MsgpackTranscoder, decode_events, decode_frozen, decode_timestamp
 from whispers.ledger.words import N_, no_such_event, say
 
@@ -491,6 +492,14 @@ def check_name(name: str) -> None:
                              "letter or digit", game=repr(name)))
 
 
+def _refuse_controls(name: str, facts: Any) -> None:
+    """Every write's check: no text of a record holds a control character a terminal acts on (ledger/text.py), so
+    no reason, name, note or board a record keeps can recolour, move or link a reader's terminal."""
+    if (char := control_in(facts)) is not None:
+        raise StoreError(say("game {game}: a text holds the control character {char}, which a record keeps in no "
+                             "text", game=repr(name), char=repr(char)))
+
+
 class Store:
     """The games in one store. Open with `open_store`; use as a context manager or call `close`."""
 
@@ -548,6 +557,7 @@ class Store:
         check_name(name)
         if not facts:
             raise ValueError("a game starts with at least one fact")
+        _refuse_controls(name, [facts, notes])
         first, shared = _by_content(facts[0])
         ContentRecord = _records().ContentRecord
         from eventsourcing.persistence import RecordConflictError
@@ -642,6 +652,7 @@ class Store:
     def append(self, name: str, expected_version: int, facts: list[Fact]) -> int:
         """Appends facts after exactly `expected_version`, all or none; returns the new version."""
         check_name(name)
+        _refuse_controls(name, facts)
         with self._translated():
             if self._version(name) != expected_version:
                 raise GameMovedOn(say(_MOVED_ON))
@@ -979,6 +990,7 @@ class Store:
     def add_note(self, name: str, note: Fact) -> int:
         """Appends a note to the game's notes stream at its next version; returns how many notes it holds now."""
         check_name(name)
+        _refuse_controls(name, note)
         NotesRecord = _records().NotesRecord
         from eventsourcing.persistence import RecordConflictError
 

@@ -5,7 +5,7 @@
 is written on a line, or refused where it becomes part of a move.
 """
 
-from typing import Final
+from typing import Any, Final
 
 LINE_BREAKS: Final = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 """Every character that `str.splitlines` ends a line at (tests/test_fuzz.py checks this against Python)."""
@@ -32,3 +32,27 @@ def is_utf8(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+CONTROLS: Final = frozenset(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))) - {"\t", "\n"}
+"""The control characters a terminal acts on (ESC opens its escape sequences, which recolour, move the cursor or
+make a hyperlink; BEL rings; CR writes over the line), tab and line feed aside. No text of a record or of a file
+whispers reads may hold one: it would reach every terminal that shows the text."""
+
+_SHOWN: Final = {ord(c): c.encode("unicode_escape").decode("ascii") for c in CONTROLS | set(LINE_BREAKS)}
+
+
+def control_in(value: Any) -> str | None:
+    """The first control character (CONTROLS) in the strings of `value`, dict keys included, however nested."""
+    if isinstance(value, str):
+        return None if value.isprintable() else next((c for c in value if c in CONTROLS), None)
+    if isinstance(value, dict):
+        return next((c for item in value.items() for part in item if (c := control_in(part)) is not None), None)
+    if isinstance(value, list | tuple):
+        return next((c for part in value if (c := control_in(part)) is not None), None)
+    return None
+
+
+def shown(text: str) -> str:
+    """`text` for a terminal: each control character and line break written as its escape (\\x1b, \\n)."""
+    return text if text.isprintable() else text.translate(_SHOWN)

@@ -6,6 +6,7 @@ import json
 import sys
 from importlib import resources
 from pathlib import Path
+from unittest import mock
 
 import msgpack
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from whispers.cli.main import whispers
 from whispers.ledger import commands as c
+from whispers.ledger import store as store_module
 from whispers.ledger.errors import RecordFileError, RuleError
 from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
 from whispers.ledger.recordfile import dumps, loads
@@ -84,7 +86,8 @@ def test_a_note_with_a_line_break_cannot_inject_a_move_through_log_and_import(
                 "time": "2026-01-01T00:00:00+00:00"}
         if where == "author":
             note = {**note, "text": "a note", "author": f"ana{brk}{INJECTED}"}
-        store.add_note("g", note)  # as an older whispers let an author with a line break in
+        with mock.patch.object(store_module, "_refuse_controls", lambda *_: None):
+            store.add_note("g", note)  # as an older whispers let an author with a line break in
     log = run("log", "g").stdout
     assert INJECTED not in log.splitlines()
     (tmp_path / "g.txt").write_text(log, encoding="utf-8")

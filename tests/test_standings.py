@@ -129,7 +129,7 @@ def test_the_standings_command(cup: Path) -> None:
     ('name = "x"', "no [[game]]"),
     ('colour = "red"\n[[game]]\nname = "t1"', "unknown key 'colour'"),
     # people's names are one printable line, as a seat's name in a game's table facts
-    ('entrants = ["Ana\\u001b[2J", "Bo"]', "entrant 'Ana\\x1b[2J' holds a line break or a control character"),
+    ('entrants = ["Ana\\u001b[2J", "Bo"]', "cup.toml: holds the control character '\\x1b'"),
     ('name = "Cup\\nNight"\n[[game]]\nname = "t1"', "name holds a line break"),
     ('[[game]]\nname = "t1"\nseats = { raven = "Ana\\u2028" }', "game t1: entrant 'Ana\\u2028' holds a line break"),
     ('entrants = [" Ana"]', "entrant ' Ana' starts or ends with a space"),

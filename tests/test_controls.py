@@ -1,0 +1,105 @@
+"""Control characters (ESC, BEL, CR, C1...) in free text: a terminal acts on them, so no record keeps one and no
+file whispers reads may carry one; an error quoting a file's bytes shows them escaped. Free text is data: it never
+recolours, moves or links the reader's terminal."""
+
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_cli import OPENING, invoke, ok, refused
+
+from whispers.ledger.store import open_store
+from whispers.ledger.text import CONTROLS, LINE_BREAKS, control_in, shown
+
+ESC = "\x1b[31mRED\x1b]8;;http://evil\x07"
+
+
+@given(st.text())
+def test_control_in_finds_exactly_the_control_characters_but_tab_and_line_feed(text: str) -> None:
+    wanted = next((c for c in text if unicodedata.category(c) == "Cc" and c not in "\t\n"), None)
+    assert control_in(text) == wanted == control_in({"k": [("x", {text: 1})]})
+
+
+@given(st.text())
+def test_shown_text_holds_no_control_character_or_line_break(text: str) -> None:
+    out = shown(text)
+    assert not any(c in CONTROLS or c in LINE_BREAKS for c in out)
+    assert (out == text) == (not any(c in CONTROLS or c in LINE_BREAKS for c in text))
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    store = tmp_path / "s.sqlite"
+    (tmp_path / "g.txt").write_text(OPENING, encoding="utf-8")
+    ok(invoke(store, "import", str(tmp_path / "g.txt")))
+    return store
+
+
+def record_of(store: Path) -> tuple[list, list]:
+    with open_store(str(store)) as s:
+        return s.facts("g"), s.notes("g")
+
+
+@pytest.mark.parametrize("args", [
+    ["annotate", "g", "3", f"look {ESC}"],
+    ["annotate", "g", "3", "fine", "--author", f"Ann{ESC}"],
+    ["move", "g", f'undo "misread {ESC}"'],
+    ["move", "g", f'ruling "the table agreed {ESC}" add=bear:frost-gate:1'],
+    ["annotate", "g", "3", "carriage\rreturn"],
+])
+def test_a_control_character_in_any_text_is_refused_in_one_line_and_the_record_untouched(
+        game: Path, args: list[str]) -> None:
+    before = record_of(game)
+    err = refused(invoke(game, *args), "control character")
+    assert "\x1b" not in err and "\x07" not in err and "\r" not in err
+    assert record_of(game) == before
+
+
+def test_tab_and_line_feed_stay_allowed_in_a_note(game: Path) -> None:
+    ok(invoke(game, "annotate", "g", "3", "first line\n\tindented second"))
+    assert record_of(game)[1][-1]["text"] == "first line\n\tindented second"
+
+
+def test_a_record_file_carrying_a_control_character_is_refused_whole(game: Path, tmp_path: Path) -> None:
+    """A record file made elsewhere, its hash chain whole, with an escape sequence in a note and in a move's
+    reason: never imported."""
+    from whispers.ledger import events as ev
+    from whispers.ledger import recordfile
+
+    facts, _notes = record_of(game)
+    ok(invoke(game, "annotate", "g", "3", "plain"))
+    note = {**record_of(game)[1][-1], "text": f"look {ESC}"}
+    last_move = max(i for i, fact in enumerate(facts, start=1) if getattr(ev.from_fact(fact), "MOVE", False))
+    undo = {"type": "MoveTakenBack", "move": last_move, "reason": f"misread {ESC}", "reopen": False}
+    for name, made in (("noted", recordfile.dumps("noted", facts, [note])),
+                       ("undone", recordfile.dumps("undone", [*facts, undo]))):
+        (tmp_path / f"{name}.whispers").write_bytes(made)
+        other = tmp_path / f"{name}.sqlite"
+        err = refused(invoke(other, "import", str(tmp_path / f"{name}.whispers")), "control character")
+        assert "\x1b" not in err
+        assert not other.exists() or name not in open_store(str(other)).names()
+
+
+@pytest.mark.parametrize("kind", ["board", "tournament", "notation"])
+def test_a_file_carrying_a_control_character_is_refused_and_the_error_shows_it_escaped(
+        game: Path, tmp_path: Path, kind: str) -> None:
+    if kind == "board":
+        from whispers.ledger.board_files import template_text
+
+        path = tmp_path / "b.toml"
+        path.write_text(template_text().replace('name = "The printed board"', 'name = "Evil \\u001b[31m"'),
+                        encoding="utf-8")
+        assert "u001b" in path.read_text(encoding="utf-8")
+        result = invoke(game, "board", "check", str(path))
+    elif kind == "tournament":
+        path = tmp_path / "t.toml"
+        path.write_text('[[game]]\nname = "x\\u001b[31mRED"\nbogus = 1\n', encoding="utf-8")
+        result = invoke(game, "tournament", str(path))
+    else:
+        path = tmp_path / "n.txt"
+        path.write_text("game ruleset=official board=st\x1b[31mandin players=raven,spider\n", encoding="utf-8")
+        result = invoke(game, "import", str(path), "--game", "n")
+    err = refused(result)
+    assert "\x1b" not in err and ("control character" in err or "\\x1b" in err)
