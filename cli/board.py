@@ -98,12 +98,13 @@ def _print_tables(loaded: Board) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console()
+    console = Console(emoji=False)  # a board file's names are shown as written, never as emoji codes
     if not console.is_terminal:
         # Piped or redirected output has no screen to fit: keep each region on one line.
         console.width = max(console.width, 140)
-    console.print(f"[bold]{escape(loaded.name)}[/bold] ({loaded.id}, {loaded.content_hash})", highlight=False)
+    console.print(Text.assemble((loaded.name, "bold"), f" ({loaded.id}, {loaded.content_hash})"), highlight=False)
     if loaded.note:
         console.print(loaded.note, markup=False, highlight=False)
 

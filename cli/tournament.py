@@ -43,7 +43,7 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societi
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    console = Console(emoji=False)
     for ruleset, rows in data["rulesets"].items():
         # the tournament's and the entrants' names are people's words: Text, never read as rich markup
         grid = Table(title=Text(f"{title} · " + say("{ruleset} rules", ruleset=ruleset)))
@@ -147,7 +147,7 @@ def _show_plan(plan, title: str, points: dict[str, float]) -> None:  # type: ign
 
     from whispers.projections.pairing import new_command
 
-    console = Console()
+    console = Console(emoji=False)  # entrants' names as typed: ":smile: Ana" stays text
     grid = Table(title=escape(f"{title} · " + say("round {text}", text=plan.round)))  # a tournament's round
     for column in (N_("table"), N_("seat"), N_("entrant"), N_("society"), N_("points")):
         grid.add_column(_(column), justify="right" if column in ("seat", "points") else "left")

@@ -103,3 +103,15 @@ def test_a_file_carrying_a_control_character_is_refused_and_the_error_shows_it_e
         result = invoke(game, "import", str(path), "--game", "n")
     err = refused(result)
     assert "\x1b" not in err and ("control character" in err or "\\x1b" in err)
+
+
+def test_a_board_s_name_is_shown_as_written_never_as_emoji_or_markup(tmp_path: Path) -> None:
+    """`board show`: a name holding an emoji code, rich markup and a trailing backslash is printed as written."""
+    shipped = (Path(__file__).resolve().parent.parent / "fixtures" / "boards" / "standin.toml").read_text("utf-8")
+    path = tmp_path / "evil.toml"
+    lines = ['id = "evil"' if line.startswith("id = ") else
+             'name = "Evil :pile_of_poo: [bold]x\\\\"' if line.startswith("name = ") else line
+             for line in shipped.splitlines()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = ok(invoke(tmp_path / "s.sqlite", "board", "show", str(path)))
+    assert out.splitlines()[0].startswith("Evil :pile_of_poo: [bold]x\\ (evil, sha256:")
