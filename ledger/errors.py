@@ -52,6 +52,10 @@ class NoSuchEvent(StoreError):
     words are chosen where it is raised, as this module imports nothing)."""
 
 
+class TextError(WhispersError):
+    """A text given to be recorded (a reason, a name, a note) that no record may keep: bad input, not the store."""
+
+
 class RecordFileError(WhispersError):
     """A record file that is malformed, truncated or tampered with."""
 

@@ -25,7 +25,15 @@ from uuid import UUID
 import msgspec
 
 from whispers.ledger import sqlite_layout
-from whispers.ledger.errors import GameExists, GameMovedOn, NoSuchEvent, StoreError, StoreUnavailable, UnknownGame
+from whispers.ledger.errors import (
+    GameExists,
+    GameMovedOn,
+    NoSuchEvent,
+    StoreError,
+    StoreUnavailable,
+    TextError,
+    UnknownGame,
+)
 from whispers.ledger.events import Event, read_frozen_facts
 from whispers.ledger.sqlite_layout import EVENTS, LOG, STREAMS, TOPICS, stream_of
 from whispers.ledger.streams import (
@@ -496,8 +504,8 @@ def _refuse_controls(name: str, facts: Any) -> None:
     """Every write's check: no text of a record holds a control character a terminal acts on (ledger/text.py), so
     no reason, name, note or board a record keeps can recolour, move or link a reader's terminal."""
     if (char := control_in(facts)) is not None:
-        raise StoreError(say("game {game}: a text holds the control character {char}, which a record keeps in no "
-                             "text", game=repr(name), char=repr(char)))
+        raise TextError(say("game {game}: a text holds the control character {char}, which a record keeps in no "
+                            "text", game=repr(name), char=repr(char)))
 
 
 class Store:

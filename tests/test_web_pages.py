@@ -200,6 +200,9 @@ def test_the_replay_groups_the_rounds_shows_notes_and_takes_notes_and_forks_from
     by_director = write(client, f"/director/{DIRECTOR}/g/g/notes", DIRECTOR, {"at": 4, "text": "ruled fine"})
     assert by_director.status_code == 201
     assert write(client, f"/director/{'x' * 32}/g/g/notes", "x" * 32, {"at": 4, "text": "no"}).status_code == 404
+    for where, token in ((path("g", links.table), links.table), (f"/director/{DIRECTOR}/g/g/", DIRECTOR)):
+        escaped = write(client, where + "notes", token, {"at": 3, "text": "look \x1b[31mred"})
+        assert escaped.status_code in (400, 422) and "control character" in escaped.text, escaped.text
     forked = write(client, path("g", links.table) + "forks", links.table, {"name": "g-what-if", "at": 20})
     assert forked.status_code == 201, forked.text
     assert client.get(forked.json()["open"]).status_code == 200  # the fork's own table link
