@@ -83,28 +83,24 @@ class _WrappingTable(Table):
     room to spare. Here each column is capped at its longest word plus a share of the room left, shared by
     how much its cells would grow, so rich never has to narrow them itself."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.widths: list[tuple[int, int]] = []  # per column, (longest word, longest cell), header included
-
-    def measure(self, cells: list[str]) -> None:
-        for index, cell in enumerate(cells):
-            words = max((cell_len(word) for word in cell.split()), default=0)
-            whole = max((cell_len(line) for line in cell.splitlines()), default=0)
-            if index == len(self.widths):
-                self.widths.append((words, whole))
-            else:
-                low, high = self.widths[index]
-                self.widths[index] = (max(low, words), max(high, whole))
+    def _widths(self) -> list[tuple[int, int]]:
+        """Per column, (its longest word, its longest line), header included: what rich measures a Text by."""
+        widths = []
+        for column in self.columns:
+            texts = [str(column.header), *(str(cell) for cell in column.cells)]
+            widths.append((max((cell_len(word) for text in texts for word in text.split()), default=0),
+                           max((cell_len(line) for text in texts for line in text.splitlines()), default=0)))
+        return widths
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         _top, right, _bottom, left = self.padding
         room = options.max_width - (len(self.columns) - 1) * (1 + left + right)  # no edge, no edge padding
-        lows, highs = [low for low, _h in self.widths], [high for _l, high in self.widths]
+        widths = self._widths()
+        lows, highs = [low for low, _h in widths], [high for _l, high in widths]
         for column in self.columns:
             column.max_width = None  # as built: a table drawn again at another width is fitted to that one
         if sum(lows) <= room < sum(highs):
-            spare, wants = room - sum(lows), [high - low for low, high in self.widths]
+            spare, wants = room - sum(lows), [high - low for low, high in widths]
             shares = [spare * want // sum(wants) for want in wants]
             for index in sorted(range(len(wants)), key=lambda i: wants[i] - shares[i], reverse=True):
                 if sum(shares) == spare:
@@ -119,7 +115,6 @@ def _table(title: str, headers: list[str], rows: Rows, before: Rows | None,
            right: tuple[int, ...] = ()) -> Table:
     table = _WrappingTable(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False,
                            min_width=len(title))
-    table.measure(headers)
     for index, header in enumerate(headers):
         table.add_column(header, justify="right" if index in right else "left")
     old = {row[0]: row for row in before} if before is not None else None
@@ -130,7 +125,6 @@ def _table(title: str, headers: list[str], rows: Rows, before: Rows | None,
             changed = old is not None and (previous is None or index >= len(previous) or previous[index] != cell)
             cells.append(Text(cell, style=CHANGED if changed else ""))
         table.add_row(*cells)
-        table.measure(row)
     return table
 
 

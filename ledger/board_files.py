@@ -10,7 +10,7 @@ from pathlib import Path
 from whispers.fixtures import FOLDER
 from whispers.ledger.board import ID_PATTERN, Board
 from whispers.ledger.errors import BoardError
-from whispers.ledger.text import control_in
+from whispers.ledger.text import file_control_problem
 from whispers.ledger.words import _, say
 
 SHIPPED_PACKAGE = "whispers.fixtures"
@@ -65,9 +65,8 @@ def parse_board(raw: bytes, source: str) -> Board:
     except tomllib.TOMLDecodeError as exc:
         message = " ".join(str(exc).split())
         raise BoardError(say("{file}: not valid TOML: {message}", file=source, message=message)) from None
-    if (char := control_in(data)) is not None:
-        raise BoardError(say("{file}: holds the control character {char}, which no text may", file=source,
-                             char=repr(char)))
+    if why := file_control_problem(data, source):
+        raise BoardError(why)
     return Board.from_data(data, source)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from whispers.fixtures import FOLDER
 from whispers.ledger.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
 from whispers.ledger.errors import DecreeError
-from whispers.ledger.text import control_in
+from whispers.ledger.text import file_control_problem
 from whispers.ledger.words import _, say
 
 SHIPPED_PACKAGE = "whispers.fixtures"
@@ -31,9 +31,8 @@ def read_toml(raw: bytes, source: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise DecreeError(say("{file}: not valid TOML: {message}",
                               file=source, message=" ".join(str(exc).split()))) from None
-    if (char := control_in(data)) is not None:
-        raise DecreeError(say("{file}: holds the control character {char}, which no text may", file=source,
-                              char=repr(char)))
+    if why := file_control_problem(data, source):
+        raise DecreeError(why)
     return data
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from whispers.fixtures import FOLDER
 from whispers.ledger.errors import RulesetError
 from whispers.ledger.ruleset import ID_PATTERN, Ruleset
-from whispers.ledger.text import control_in
+from whispers.ledger.text import file_control_problem
 from whispers.ledger.words import say
 
 # TOML section -> (key in the file, field of Ruleset)
@@ -44,9 +44,8 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(say("{file}: not valid TOML: {message}", file=source, message=str(exc))) from None
-    if (char := control_in(raw)) is not None:
-        raise RulesetError(say("{file}: holds the control character {char}, which no text may", file=source,
-                               char=repr(char)))
+    if why := file_control_problem(raw, source):
+        raise RulesetError(why)
     flat: dict[str, Any] = {"id": raw.pop("id", None), "name": raw.pop("name", None)}
     for section, keys in _LAYOUT.items():
         table = raw.pop(section, None)

@@ -372,7 +372,7 @@ def _bound_postgres(datastore: Any, pg: _Postgres) -> None:
     datastore.get_connection = bounded
 
 
-def _why_no_connection(pg: _Postgres) -> StoreError:
+def _why_no_connection(pg: _Postgres) -> StoreUnavailable:
     import psycopg
 
     where = f"{pg.host}:{pg.port}"

@@ -53,6 +53,15 @@ def control_in(value: Any) -> str | None:
     return None
 
 
+def file_control_problem(data: Any, source: str) -> str | None:
+    """Why the data read from file `source` cannot be used (None if it can): a control character in its text."""
+    from whispers.ledger.words import say
+
+    char = control_in(data)
+    return None if char is None else say("{file}: holds the control character {char}, which no text may",
+                                         file=source, char=repr(char))
+
+
 def shown(text: str) -> str:
     """`text` for a terminal: each control character and line break written as its escape (\\x1b, \\n)."""
     return text if text.isprintable() else text.translate(_SHOWN)

@@ -17,7 +17,6 @@ from typing import Any
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
 from whispers.ledger.shipped import started_ruleset
-from whispers.ledger.words import say
 from whispers.projections.replay import final_scoring, standing_events
 
 
@@ -194,15 +193,14 @@ def load_tournament(text: str, source: str) -> Tournament:
 
     from whispers.ledger.meta import text_problem
     from whispers.ledger.names import SOCIETIES
-    from whispers.ledger.text import control_in
+    from whispers.ledger.text import file_control_problem
 
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TournamentError(f"{source}: not valid TOML: {exc}") from None
-    if (char := control_in(raw)) is not None:
-        raise TournamentError(say("{file}: holds the control character {char}, which no text may", file=source,
-                                  char=repr(char)))
+    if why := file_control_problem(raw, source):
+        raise TournamentError(why)
     unknown = set(raw) - {"name", "points", "game", "entrants"}
     if unknown:
         raise TournamentError(f"{source}: unknown key {sorted(unknown)[0]!r}")
