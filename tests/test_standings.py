@@ -6,11 +6,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from whispers.cli.main import whispers
 from whispers.ledger import events as ev
 from whispers.ledger.game import import_lines, replay_lines
 from whispers.ledger.store import open_store
+from whispers.ledger.text import CONTROLS
 from whispers.projections.standings import TournamentError, load_tournament, placings, standings_data
 
 GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
@@ -147,3 +150,39 @@ def test_a_bad_tournament_file_is_one_line(cup: Path, text: str, message: str) -
 def test_an_unknown_game_in_standings_is_one_line(cup: Path) -> None:
     result = CliRunner().invoke(whispers, ["standings", "--games", "t1,nope"])
     assert result.exit_code == 2 and "no game named 'nope'" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def cup_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cup's two finished tables and one in progress, in a store the fuzzed files share."""
+    path = tmp_path_factory.mktemp("cup") / "s.sqlite"
+    text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
+    with open_store(str(path)) as store:
+        import_lines(store, "t1", text.splitlines())
+        import_lines(store, "t2", text.splitlines())
+        import_lines(store, "t3", text.splitlines()[:60])
+    return path
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(name=st.text(min_size=1, max_size=30))
+def test_an_entrant_named_anything_is_refused_in_one_line_or_shown_exactly_as_typed(cup_store: Path, name: str
+                                                                                   ) -> None:
+    """Fuzzed: whatever a director types as a name (markup, emoji codes, escapes, quotes), `whispers tournament`
+    prints it exactly as typed when it is one printable line (as a seat's name must be), and otherwise refuses
+    the file in one line holding no control character."""
+    from whispers.ledger.meta import text_problem
+
+    folder = cup_store.parent / "fuzz"
+    folder.mkdir(exist_ok=True)
+    text = TOURNAMENT.replace('"Ana"', json.dumps(name, ensure_ascii=False))  # TOML reads JSON's escapes
+    (folder / "cup.toml").write_text(text, encoding="utf-8", errors="surrogatepass")
+    result = CliRunner().invoke(whispers, ["tournament", str(folder / "cup.toml"), "--store", str(cup_store)],
+                                env={"COLUMNS": "250"})
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    if text_problem(name, "name") is None and name not in ("Bo", "Cy", "Dee"):  # not another seat's
+        assert result.exit_code == 0, result.output
+        assert name in result.output
+    else:
+        assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.output
+        assert not any(c in CONTROLS for c in result.stderr)
