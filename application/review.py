@@ -238,8 +238,10 @@ def notes(store: Store | str | None, game: str, viewer: str | None = None, histo
     with opened(store) as s:
         found, warnings = notes_of(s, game)
         record = load(s, game)
-    check_viewer(game, record.state.players, viewer)
-    shown = all_entries(found) if history else current(found)
+        check_viewer(game, record.state.players, viewer)
+        shown = all_entries(found) if history else current(found)
+        # a variation kept in the history holds its moves as the record wrote them: shown as the viewer saw them
+        shown = [_as_seen(s, game, entry, viewer) if "variation" in entry else entry for entry in shown]
     at = {number: entry["at"] for number, entry in enumerate(found, start=1) if "at" in entry}
     on = tuple(record.events[at[n["note"] if history else n["number"]] - 1] for n in shown)
     return Notes(game, tuple(shown), on, tuple(event_words(e, viewer) for e in on), viewer, history, warnings)
@@ -257,11 +259,26 @@ class Variations:
                  "time": v["time"]} for v in self.variations]
 
 
-def variations(store: Store | str | None, game: str) -> Variations:
+def variations(store: Store | str | None, game: str, viewer: str | None = None) -> Variations:
+    """The variations kept inside `game`, each with its moves as `viewer` would have seen them played (decided by
+    the rules again: a card another society drew is not named to a seat, nor any to a spectator)."""
+    from whispers.ledger.game import load
     from whispers.ledger.game import variations as kept
+    from whispers.projections.visibility import check_viewer
 
     with opened(store) as s:
-        return Variations(game, tuple(kept(s, game)))
+        check_viewer(game, load(s, game).state.players, viewer)
+        return Variations(game, tuple(_as_seen(s, game, entry, viewer) for entry in kept(s, game)))
+
+
+def _as_seen(s: Store, game: str, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A variation kept in `game` with its `lines` as the viewer saw its moves: the record keeps each line whole,
+    the names of the cards drawn included, so every face shows them through the visibility policy."""
+    from whispers.ledger.game import play_variation
+    from whispers.projections.visibility import moves_seen
+
+    line, before = play_variation(s, game, entry)
+    return {**entry, "lines": [text for _, text in moves_seen(line.events, viewer, before)]}
 
 
 def keep_variation(store: Store | str | None, game: str, forked: str, name: str | None = None,
@@ -302,7 +319,7 @@ def variation(store: Store | str | None, game: str, name: str, at: int | None = 
     from whispers.ledger.game import variations as kept
     from whispers.ledger.words import no_such_event
     from whispers.projections.replay import Replay
-    from whispers.projections.visibility import check_viewer, move_line
+    from whispers.projections.visibility import check_viewer, moves_seen
 
     with opened(store) as s:
         entry = next((v for v in kept(s, game) if v["variation"] == name), None)
@@ -315,6 +332,5 @@ def variation(store: Store | str | None, game: str, name: str, at: int | None = 
     at = len(rep) if at is None else at
     if not 1 <= at <= len(rep):
         raise NoSuchEvent(no_such_event(line.name, len(rep), at))
-    moves = tuple((n, text) for n, e in enumerate(line.events, start=1)
-                  if n > before and (text := move_line(e, viewer)) is not None)
+    moves = tuple(moves_seen(line.events, viewer, before))
     return VariationShown(game, name, before, moves, at, len(rep), status_of(rep.at(at), viewer))

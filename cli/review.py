@@ -440,7 +440,7 @@ def variation(game: str, name: str | None, forked: str | None, author: str | Non
                        at=kept["at"], text=shlex_quote(kept["variation"])))
         return
     if name is None:
-        found = review.variations(store_url, game)
+        found = review.variations(store_url, game, society)
         if as_json:
             emit_json(found.to_json())
             return

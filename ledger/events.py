@@ -457,8 +457,14 @@ class TableChecked(Event):
 
 
 class GameForked(Event):
-    """This game's record up to here is `parent`'s first `at` events ("what if"); `head` is their chain hash."""
+    """This game's record up to here is `parent`'s first `at` events ("what if"); `head` is their chain hash.
 
+    The head is a digest of every fact of those events, the hidden ones included (loyalty sets, drawn cards), and
+    those facts are few and shown otherwise: whoever sees the rest of the fork could try each loyalty set or card
+    against it. So it is private to the record (no society is its owner): every seat and the spectator see the
+    marker with `head` withheld (projections/visibility.py; DESIGN.md "A digest is a secret's shadow")."""
+
+    private = "head"
     parent: str
     at: int
     head: str

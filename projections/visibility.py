@@ -14,6 +14,11 @@ scoring turns them all face up (EN "Final Scoring"). Private: a society's record
 of the cards it drew or holds, and the moves open to it. A set sealed at its own seat (`LoyaltyCommitted`) is
 public as its commitment, a salted hash that tells nothing of the set (ledger/sealing.py): no viewer, the
 record included, holds its tokens before the reveal.
+
+A digest of data is that data's shadow: whoever sees the rest of the record can try each loyalty set or card name
+against it. A fork's marker (`GameForked`) carries the chain hash of its parent's first events, hidden facts
+included, so its `head` is private to the record: every society and the spectator see the marker without it.
+(docs/architecture.md "Digests" lists every digest a view carries, who sees it and why that is safe.)
 """
 
 from collections.abc import Sequence
@@ -120,6 +125,21 @@ def move_line(event: ev.Event, who: AnyViewer = None, borrowed: bool = False) ->
     from whispers.ledger.notation import format_event  # the notation's parser is not for `status` to load
 
     return format_event(event, borrowed=borrowed, hide_private=not can_see(who, event))
+
+
+def moves_seen(events: Sequence[ev.Event], who: AnyViewer = None, after: int = 0) -> list[tuple[int, str]]:
+    """The moves of a line of play (a game, a fork, a variation) after its first `after` events, each with its event
+    number and its notation line as the viewer saw it (an order taken out of sequence says so, as in the log)."""
+    from whispers.ledger.evolve import evolve
+
+    found: list[tuple[int, str]] = []
+    state: GameState | None = None
+    for number, event in enumerate(events, start=1):
+        borrowed = state is not None and state.pending is not None
+        if number > after and (line := move_line(event, who, borrowed)) is not None:
+            found.append((number, line))
+        state = evolve(state, event)
+    return found
 
 
 def event_words(event: ev.Event, who: AnyViewer = None) -> str:
