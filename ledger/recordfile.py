@@ -3,7 +3,8 @@
 Each event's link is sha256(previous link + the event's msgpack bytes); the header repeats the count and
 the last link, so a truncated, reordered or edited file is refused with the first bad event named. The
 chain makes tampering evident, not impossible: whoever can rewrite the file can rewrite the chain, so
-publish the head hash (`whispers verify` prints it) beside the file where that matters.
+publish the head hash (`whispers verify` prints it) beside the file where that matters. The head is a digest of
+every event, hidden facts included: it goes only where the record goes (docs/architecture.md "Digests").
 
 Notes are chained the same way, apart from the events (a note is commentary, not a move): the header's
 `notes_head` is the last link over the notes, in order, and `notes` their count. A file written before notes
