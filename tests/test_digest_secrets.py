@@ -85,12 +85,13 @@ def worlds(tmp_path: Path, secret: str) -> tuple[tuple[str, str], int, str, str]
 
 
 def cli_faces(store: str, viewer: str, parent: int) -> dict[str, str]:
-    """Every CLI output `viewer` reaches of the parent, its fork and the variation, as text and as JSON."""
+    """Every CLI output `viewer` reaches of the parent, its fork and the variation: text, JSON, pictures' DOT."""
     shown: dict[str, str] = {}
     for game, marker in (("g", parent), ("f", parent + 1)):
-        for args in (["status"], ["status", "--json"], ["log"], ["replay", "--json"],
-                     ["replay", "--json", "--at", str(marker)], ["notes", "--history"],
-                     ["notes", "--history", "--json"], ["notes", "--json"]):
+        for args in (["status"], ["status", "--json"], ["log"], ["replay"], ["replay", "--json"],
+                     ["replay", "--at", str(marker)], ["replay", "--json", "--at", str(marker)],
+                     ["notes", "--history"], ["notes", "--history", "--json"], ["notes", "--json"],
+                     ["timeline", "-o", "-"], ["map", "--at", str(marker), "-o", "-"]):
             shown[f"{game} {' '.join(args)}"] = ok(invoke(store, args[0], game, *args[1:], "--as", viewer))
     for args in ([], ["--json"], ["secretline"], ["secretline", "--json"], ["secretline", "--at", str(parent + 1)]):
         shown[f"variation {' '.join(args)}"] = ok(invoke(store, "variation", "g", *args, "--as", viewer))
