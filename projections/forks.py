@@ -6,6 +6,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.notation import format_event
 from whispers.ledger.words import describe
 from whispers.projections.replay import final_scoring
+from whispers.projections.visibility import RECORD, moves_seen
 
 
 def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:
@@ -52,11 +53,13 @@ def setup_differences(a: ev.GameStarted, b: ev.GameStarted, name_a: str, name_b:
     return found
 
 
-def _moves_after(numbered: list[tuple[int, ev.Event]], common: int) -> list[dict[str, Any]]:
-    """The moves (take-backs, rulings and the director's seal included) after the first `common` events, each with
-    its event number in its own record and its notation line; the engine's own events are left out."""
-    return [{"event": number, "move": line} for number, event in numbered[common:]
-            if (line := format_event(event)) is not None]
+def _moves_after(events: tuple[ev.Event, ...], numbered: list[tuple[int, ev.Event]], common: int
+                 ) -> list[dict[str, Any]]:
+    """The moves (take-backs, rulings and the director's seal included) after the first `common` events (a fork's
+    marker aside), each with its event number in its own record and its notation line as the record shows it
+    (through the visibility policy, as every listing of a line's moves); the engine's own events are left out."""
+    after = numbered[common][0] - 1 if common < len(numbered) else len(events)
+    return [{"event": number, "move": line} for number, line in moves_seen(events, RECORD, after)]
 
 
 def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: str) -> dict[str, Any]:
@@ -84,7 +87,7 @@ def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: 
             name_b: _event_line(right[common]) if common < len(right) else None,
         },
         "outcome": {name_a: outcome(left), name_b: outcome(right)},
-        "moves": {name_a: _moves_after(numbered_a, common), name_b: _moves_after(numbered_b, common)},
+        "moves": {name_a: _moves_after(a, numbered_a, common), name_b: _moves_after(b, numbered_b, common)},
     }
     started_a, started_b = left[0], right[0]
     assert isinstance(started_a, ev.GameStarted) and isinstance(started_b, ev.GameStarted)
