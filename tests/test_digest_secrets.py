@@ -15,6 +15,7 @@ attack itself is run last: against a seat's view it must not single out the set,
 import asyncio
 import itertools
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -296,3 +297,31 @@ def test_an_old_fork_loads_and_hides_its_head(tmp_path: Path) -> None:
     for viewer in ("raven", "spider", "rat", "serpent", SPECTATOR_NAME):
         shown = json.loads(ok(invoke(a, "replay", "f", "--json", "--at", str(parent + 1), "--as", viewer)))
         assert shown["event"]["head"] is None and shown["event"]["hidden"] == "head"
+
+
+# --- a sealed set's commitment ------------------------------------------------------------------------------
+
+
+def test_a_commitments_salt_holds_at_least_128_bits_the_other_seats_never_see() -> None:
+    """The one digest of a hidden set every viewer sees is a sealed set's commitment: safe only while its salt is
+    128 bits or more and stays at its seat. A salt of 31 hex digits (124 bits) is refused at the reveal even when
+    it matches; the seat's page draws 16 random bytes; and before the reveal no fact of the record holds a salt."""
+    from test_sealing import PLACED, play_to_the_reveal
+
+    from whispers.application import seats
+    from whispers.ledger.errors import RuleError
+    from whispers.ledger.sealing import RULE, commitment, good_salt
+
+    assert good_salt("0f" * 16) and not good_salt("0f" * 15 + "0") and not good_salt("0F" * 16)
+    short = "a" * 31
+    store = open_store("memory:")
+    recording.new(store, "g", ["raven", "spider", "rat"])
+    seats.seal(store, "g", "raven", commitment(PLACED, short))
+    play_to_the_reveal(store, 0)
+    assert all("salt" not in fact or fact["salt"] is None for fact in store.facts("g"))
+    with pytest.raises(RuleError) as refused:
+        seats.reveal(store, "g", "raven", PLACED, short)
+    assert refused.value.rule == RULE and "32 to 128" in refused.value.reason
+    script = (Path(__file__).resolve().parent.parent / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    drawn = re.findall(r"const salt = randomHex\((\d+)\)", script)
+    assert drawn and all(int(n) >= 16 for n in drawn) and "crypto.getRandomValues" in script
