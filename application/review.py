@@ -273,10 +273,13 @@ def variations(store: Store | str | None, game: str, viewer: str | None = None) 
 
 def _as_seen(s: Store, game: str, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     """A variation kept in `game` with its `lines` as the viewer saw its moves: the record keeps each line whole,
-    the names of the cards drawn included, so every face shows them through the visibility policy."""
+    the names of the cards drawn included, so another viewer is shown them decided again by the rules and through
+    the visibility policy (the record, as kept: a variation today's rules refuse is still listed for it)."""
     from whispers.ledger.game import play_variation
-    from whispers.projections.visibility import moves_seen
+    from whispers.projections.visibility import moves_seen, viewer_of
 
+    if viewer_of(viewer).sees_all:
+        return entry
     line, before = play_variation(s, game, entry)
     return {**entry, "lines": [text for _, text in moves_seen(line.events, viewer, before)]}
 

@@ -175,6 +175,20 @@ def test_no_cli_face_of_a_fork_or_variation_tells_apart_worlds_that_differ_in_a_
         assert ok(invoke(a, *marker)) != ok(invoke(b, *marker))
 
 
+def test_a_variation_names_a_drawn_card_only_to_the_record_and_to_the_society_that_drew_it(tmp_path: Path) -> None:
+    """Issue 31: `variation GAME --as SOCIETY` listed `rat draw order=draw_1 lion:6` to Raven and the spectator, in
+    text and in --json; the notes' history held the same line."""
+    (a, _), _, _, _ = worlds(tmp_path, "variation's card")
+    for viewer in ("raven", "spider", "serpent", SPECTATOR_NAME):
+        for args in (["variation", "g"], ["variation", "g", "--json"], ["variation", "g", "secretline", "--json"],
+                     ["notes", "g", "--history", "--json"]):
+            shown = ok(invoke(a, *args, "--as", viewer))
+            assert "rat draw order=" in shown and "lion:2" not in shown, (viewer, args)
+    for who in (["--as", "rat"], []):
+        assert "rat draw order=draw_per_3_farms lion:2" in ok(invoke(a, "variation", "g", *who))
+        assert "lion:2" in ok(invoke(a, "notes", "g", "--history", "--json", *who))
+
+
 @pytest.mark.parametrize("secret", list(SECRETS))
 def test_no_web_face_of_a_fork_tells_apart_worlds_that_differ_in_a_secret(tmp_path: Path, secret: str) -> None:
     """The pages, `api/status`, `api/replay`, `api/log` and the live stream of the parent and of its forks (one
