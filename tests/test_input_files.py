@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 from test_cli import invoke, ok, refused
 
+from whispers.application import files
 from whispers.fixtures import FOLDER
 from whispers.ledger import input_files
 from whispers.ledger.decree_files import load_catalogue
 from whispers.ledger.errors import DecreeError, RecordFileError
 from whispers.ledger.input_files import CONTENT_LIMIT, MAX_DEPTH, NUMBER_LIMIT, RECORD_LIMIT, read_capped
 from whispers.ledger.store import open_store
+from whispers.ledger.verify import VerifyError
 
 STANDIN = (FOLDER / "boards" / "standin.toml").read_text(encoding="utf-8")
 OFFICIAL = (FOLDER / "rulesets" / "official.toml").read_text(encoding="utf-8")
@@ -118,6 +120,9 @@ def test_a_store_holding_a_number_past_64_bits_still_answers_verify_and_export_i
         around.setattr(input_files, "shape_problem", lambda data, source: None)
         ok(invoke(store, "new", "g", "--players", "raven,rat,spider", "--board", str(tmp_path / "big.toml")))
     ok(invoke(store, "status", "g"))
-    refused(invoke(store, "verify", "g"), "past 64 bits")
+    refused(invoke(store, "verify", "g"), "g: event 1 holds a number past 64 bits")
+    with pytest.raises(VerifyError, match="past 64 bits"):  # what the director's verify page shows as a break
+        files.verify(str(store), "g")
+    assert "broken: g: event 1 holds a number past 64 bits" in invoke(store, "verify", "--all").stderr
     refused(invoke(store, "export", "g", "-o", str(tmp_path / "g.whispers")), "past 64 bits")
     assert not (tmp_path / "g.whispers").exists()
