@@ -7,13 +7,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_cli import invoke, ok, refused
 
 from whispers.application import files
 from whispers.fixtures import FOLDER
 from whispers.ledger import input_files
 from whispers.ledger.decree_files import load_catalogue
-from whispers.ledger.errors import DecreeError, RecordFileError
+from whispers.ledger.errors import DecreeError, RecordFileError, WhispersError
 from whispers.ledger.input_files import CONTENT_LIMIT, MAX_DEPTH, NUMBER_LIMIT, RECORD_LIMIT, read_capped
 from whispers.ledger.store import open_store
 from whispers.ledger.verify import VerifyError
@@ -126,3 +128,78 @@ def test_a_store_holding_a_number_past_64_bits_still_answers_verify_and_export_i
     assert "broken: g: event 1 holds a number past 64 bits" in invoke(store, "verify", "--all").stderr
     refused(invoke(store, "export", "g", "-o", str(tmp_path / "g.whispers")), "past 64 bits")
     assert not (tmp_path / "g.whispers").exists()
+
+
+# --- fuzzing every content reader -------------------------------------------------------------------------------
+
+EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES", "200"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+TOKENS = ("99999999999999999999", "-99999999999999999999", "1000001", "-1", "0", "inf", "-inf", "nan", "1e400",
+          "0x7fffffffffffffffff", "1979-05-27", "true", "[[[[[[[[[[[[[[[[[[", "]]", "{", "}", "[", "]", '"', "'''",
+          '"""', "=", ",", ".", "\n", "[x]\n", "[[game]]\n", "\u202e", "\u200b", "\x1b[31m", "\\u0000", "#", "\ufeff")
+TOURNAMENT = """name = "Winter Cup"
+entrants = ["Ana", "Ben", "Cy", "Dee"]
+[points]
+4 = [5, 3, 1, 0]
+[[game]]
+name = "t1"
+round = 1
+first = "raven"
+seats = { raven = "Ana", rat = "Ben", spider = "Cy", serpent = "Dee" }
+"""
+SHIPPED = {
+    "board": STANDIN,
+    "ruleset": OFFICIAL,
+    "sheet": (FOLDER / "cards" / "example.toml").read_text(encoding="utf-8"),
+    "catalogue": (FOLDER / "decrees.toml").read_text(encoding="utf-8"),
+    "tournament": TOURNAMENT,
+}
+
+
+def read_as(kind: str, text: str) -> object:
+    """The content file `text` read by the reader of its kind, as whispers reads a file of it."""
+    from whispers.ledger.board_files import parse_board
+    from whispers.ledger.decree_files import read_toml, shipped_catalogue
+    from whispers.ledger.decrees import CardSheet, Catalogue, sheet_problems
+    from whispers.ledger.ruleset_files import parse_ruleset
+    from whispers.projections.standings import load_tournament
+
+    raw = text.encode("utf-8", "surrogatepass")
+    if kind == "board":
+        return parse_board(raw, "f.toml")
+    if kind == "ruleset":
+        return parse_ruleset(text, "f.toml")
+    if kind == "tournament":
+        return load_tournament(text, "f.toml")
+    data = read_toml(raw, "f.toml")
+    if kind == "catalogue":
+        return Catalogue.from_data(data, "f.toml")
+    problems = sheet_problems(data, shipped_catalogue(), "f.toml")
+    return problems or CardSheet.from_data(data, shipped_catalogue(), "f.toml")
+
+
+@st.composite
+def spliced(draw: st.DrawFn, kind: str) -> str:
+    """A shipped content file with a few hostile tokens put in at random places, or a number made any integer."""
+    text = SHIPPED[kind]
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        token = draw(st.one_of(st.sampled_from(TOKENS), st.integers().map(str), st.text(max_size=6)))
+        text = text[:at] + token + text[at + draw(st.integers(0, 3)):]
+    return text
+
+
+@pytest.mark.parametrize("kind", SHIPPED)
+def test_the_shipped_content_files_read_whole(kind: str) -> None:
+    assert read_as(kind, SHIPPED[kind]) not in (None, [])
+
+
+@pytest.mark.parametrize("kind", SHIPPED)
+@FUZZ
+@given(data=st.data())
+def test_a_spliced_content_file_is_read_or_refused_in_one_line(kind: str, data: st.DataObject) -> None:
+    text = data.draw(spliced(kind))
+    try:
+        read_as(kind, text)
+    except WhispersError as refusal:
+        assert "\n" not in str(refusal) and "Traceback" not in str(refusal)
