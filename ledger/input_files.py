@@ -29,6 +29,8 @@ finished four-player game's record file takes about 60 KB."""
 MAX_DEPTH: Final = 16
 """How deep a content file's values may nest (tables and arrays): a board's region positions are 4 deep."""
 
+_BOM: Final = b"\xef\xbb\xbf"
+
 NUMBER_LIMIT: Final = 1_000_000
 """The largest magnitude of a number in a content file: no count, position or point of a board, a ruleset, a
 card sheet or a tournament comes near it, and every number within it is stored, hashed and exported as it is
@@ -61,10 +63,12 @@ def _size(handle: Any) -> int:
 
 
 def utf8_text(raw: bytes, source: str, error: type[WhispersError]) -> str:
+    """The text of a UTF-8 file; a byte order mark at its start (which Windows' Notepad writes) is no part of it."""
+    bom = len(_BOM) if raw.startswith(_BOM) else 0
     try:
-        return raw.decode("utf-8")
+        return raw[bom:].decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise error(say("{file}: not UTF-8 text (byte {n})", file=source, n=exc.start)) from None
+        raise error(say("{file}: not UTF-8 text (byte {n})", file=source, n=bom + exc.start)) from None
 
 
 def toml_file(path: Path, source: str, error: type[WhispersError]) -> dict[str, Any]:

@@ -68,6 +68,17 @@ def test_the_decree_catalogue_reader_refuses_a_hostile_file(tmp_path: Path, kind
     assert "\n" not in str(refusal.value)
 
 
+@pytest.mark.parametrize("reader", ["board check", "new --board", "tournament"])
+def test_a_content_file_starting_with_a_utf8_byte_order_mark_reads_as_without_it(tmp_path: Path, reader: str) -> None:
+    """Notepad writes one; a U+FEFF anywhere else is a format character no text may hold (ledger/text.py)."""
+    text = TOURNAMENT if reader == "tournament" else STANDIN
+    (tmp_path / "f.toml").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    ok(invoke(tmp_path / "s.sqlite", *READERS[reader](str(tmp_path / "f.toml"))))
+    (tmp_path / "g.toml").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8") + b"\xff")
+    refused(invoke(tmp_path / "s.sqlite", *READERS[reader](str(tmp_path / "g.toml"))),
+            f"not UTF-8 text (byte {3 + len(text.encode())})")
+
+
 def test_a_board_counting_a_number_past_the_bound_is_refused_and_the_bound_itself_passes(tmp_path: Path) -> None:
     """docs/boards.md: every number of a content file lies within +-NUMBER_LIMIT."""
     at_bound = STANDIN.replace("banners = 3", f"banners = {NUMBER_LIMIT}", 1)
