@@ -3,8 +3,9 @@
 A file is read whole, but never more than a cap: its size is checked before it is read, and at most cap + 1
 bytes are read (`/dev/zero`, a pipe or a file growing as it is read never fill the memory). A content file
 (a board, a ruleset, the decree catalogue, a card sheet, a tournament file) is UTF-8 TOML whose values nest at
-most MAX_DEPTH deep, whose numbers are finite and within +-NUMBER_LIMIT (docs/boards.md), and whose text holds no
-control character. Each problem is one line, raised as the error type of the kind of file being read.
+most MAX_DEPTH deep, whose numbers are finite and within +-NUMBER_LIMIT (docs/boards.md), and whose text holds
+no control or format character (ledger/text.py's CONTROLS). Each problem is one line, raised as the error type
+of the kind of file being read.
 """
 
 from __future__ import annotations
@@ -20,16 +21,14 @@ from whispers.ledger.text import file_control_problem
 from whispers.ledger.words import say
 
 CONTENT_LIMIT: Final = 1 << 20
-"""The most bytes a content file may hold (1 MiB): the shipped board is 9 KB, the decree catalogue 40 KB."""
+"""The most bytes a content file may hold (1 MiB): the shipped board is 9 KB, the decree catalogue 22 KB."""
 
 RECORD_LIMIT: Final = 64 << 20
 """The most bytes a record file or a notation file may hold (64 MiB, as much as one state may expand to): a
-finished four-player game's record file takes about 60 KB."""
+finished four-player game's record file takes about 44 KB (fixtures/games/official-4p.txt exported)."""
 
 MAX_DEPTH: Final = 16
 """How deep a content file's values may nest (tables and arrays): a board's region positions are 4 deep."""
-
-_BOM: Final = b"\xef\xbb\xbf"
 
 NUMBER_LIMIT: Final = 1_000_000
 """The largest magnitude of a number in a content file: no count, position or point of a board, a ruleset, a
@@ -60,6 +59,9 @@ def _size(handle: Any) -> int:
     """The size the file system gives a regular file (0 for a device or a pipe, which are read up to the cap)."""
     status = os.fstat(handle.fileno())
     return status.st_size if stat.S_ISREG(status.st_mode) else 0
+
+
+_BOM: Final = b"\xef\xbb\xbf"
 
 
 def utf8_text(raw: bytes, source: str, error: type[WhispersError]) -> str:
