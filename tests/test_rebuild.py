@@ -47,9 +47,10 @@ def test_rebuild_makes_a_damaged_catalog_again_from_the_events_and_touches_no_ev
     listed = ok(invoke(store, "games", "--json"))
     before = facts_of(store)
     damage(store, *DAMAGE[kind])
-    if kind == "a table altered":
-        refused(invoke(store, "status", "g"), "failed")  # what the issue saw: the store refused...
+    if kind != "listing rows garbled":
+        refused(invoke(store, "games"), "failed")  # what the issue saw: the store refused...
         ok(invoke(store, "verify", "g"))  # ...while the record stands
+        ok(invoke(store, "status", "g"))  # a game's status never needs its snapshot: the record is replayed
     out = ok(invoke(store, "rebuild"))
     assert "the catalog over 2 games" in out and "2 games' snapshots" in out
     assert ok(invoke(store, "games", "--json")) == listed  # `written` too: when each game was stored
