@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
 from whispers.ledger.errors import RecordFileError, StoreError, StoreUnavailable, WhispersError
+from whispers.ledger.input_files import RECORD_LIMIT, read_capped
 from whispers.ledger.words import _, say, term
 
 if TYPE_CHECKING:
@@ -50,10 +51,7 @@ def import_file(store: Store | str | None, file: Path, name: str | None = None,
     from whispers.ledger.pins import played_under
     from whispers.ledger.shipped import state_pins
 
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise RecordFileError(say("cannot read {file}: {message}", file=str(file), message=exc.strerror)) from None
+    data = read_capped(file, str(file), RecordFileError, RECORD_LIMIT)
     unchained = 0
     with opened(store) as s:
         if recordfile.looks_like_record(data):
@@ -211,7 +209,7 @@ def verify(store: Store | str | None, target: str) -> Verification:
     path = Path(target)
     warnings: tuple[str, ...] = ()
     if path.suffix and path.is_file():
-        header, facts, found = recordfile.loads(path.read_bytes(), target)
+        header, facts, found = recordfile.loads(read_capped(path, target, RecordFileError, RECORD_LIMIT), target)
         chained = "notes_head" in header
     else:
         with opened(store) as s:

@@ -133,10 +133,13 @@ def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
     scored = final_scoring(record.events)
     if scored is not None:
         return scored, True
-    if any(record.state.loyalty.get(p) is None or record.state.loyalty[p].tokens is None
-           for p in record.state.players):
-        raise RuleError(say("{game} is not over and a loyalty set is sealed: no provisional score", game=record.name),
-                        "EN Final Scoring")
+    loyalty = record.state.loyalty
+    if unrecorded := next((p for p in record.state.players if loyalty.get(p) is None), None):
+        raise RuleError(say("{game} is not over and {society} has recorded no loyalty set yet: no provisional score",
+                            game=record.name, society=unrecorded), "EN Final Scoring")
+    if sealed := next((p for p in record.state.players if loyalty[p].tokens is None), None):
+        raise RuleError(say("{game} is not over and {society}'s loyalty set is sealed: no provisional score",
+                            game=record.name, society=sealed), "EN Final Scoring")
     from whispers.ledger.scoring import score as final_score
 
     return final_score(record.state), False

@@ -39,11 +39,11 @@ def _events(store: Store, names: list[str]) -> dict[str, Any]:
 
 
 def read_text(file: Path) -> str:
-    try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(say("cannot read {file}: {reason}", file=str(file),
-                             reason=getattr(exc, "strerror", None) or str(exc))) from None
+    """A tournament file's text: at most a content file's size, UTF-8 (ledger/input_files.py)."""
+    from whispers.ledger.input_files import read_capped, utf8_text
+    from whispers.projections.standings import TournamentError
+
+    return utf8_text(read_capped(file, str(file), TournamentError), str(file), TournamentError)
 
 
 def standings(store: Store | str | None, names: list[str]) -> Standings:

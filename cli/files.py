@@ -177,6 +177,29 @@ def verify(target: str | None, every: bool, as_json: bool, store_url: str | None
                        "marked 'unchained'", game=target, notes=plural(verified.notes, "note")))
 
 
+@click.command(cls=Spoken)
+@click.option("--json", "as_json", is_flag=True, help="What was rebuilt, as JSON.")
+@store_option
+def rebuild(as_json: bool, store_url: str | None) -> None:
+    """Make every read model of the store again from its events: the catalog that `games`, `stats --all`, the
+    standings and the director's pages read, and each game's snapshot.
+
+    A read model is derived data: a damaged one (a table altered, rows garbled) is dropped and made again from
+    the events alone, which are not touched. Run `whispers verify --all` to check the events themselves.
+    """
+    from whispers.application import stores
+
+    labels = {"catalog": _("Rebuilding the catalog"), "snapshots": _("Keeping snapshots")}
+    with _bar(_("Rebuilding"), quiet=as_json) as advance:
+        rebuilt = stores.rebuild(store_url, lambda stage, done, total: advance(done, total, labels[stage]))
+    if as_json:
+        emit_json(rebuilt.to_json())
+        return
+    click.echo(say("Read models rebuilt from the events: the catalog over {games} ({events}), and {snapshots}.",
+                   games=plural(rebuilt.games, "game"), events=plural(rebuilt.events, "event"),
+                   snapshots=n_("{n} game's snapshot", "{n} games' snapshots", rebuilt.snapshots)))
+
+
 def _verify_store(store_url: str | None, as_json: bool) -> None:
     def shown(game: files.Checked) -> None:  # each game as it is checked: 10,000 take minutes
         if game.broken is None:

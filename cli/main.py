@@ -55,6 +55,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reopen": ("whispers.cli.recording:reopen", N_("Lift the director's seal on a finalised game, for a reason.")),
     "verify": ("whispers.cli.files:verify",
                N_("Check a game or record file: hash chain and every move re-adjudicated.")),
+    "rebuild": ("whispers.cli.files:rebuild",
+                N_("Make every read model (the catalog, snapshots) again from the events, whatever damage it held.")),
     "timeline": ("whispers.cli.pictures:timeline", N_("The council-order timeline as a Graphviz picture.")),
     "map": ("whispers.cli.pictures:board_map", N_("The board at any event as a Graphviz picture.")),
     "chart": ("whispers.cli.charts:chart", N_("A chart of a game (score, cities, banners) or win rates across games.")),

@@ -4,13 +4,12 @@ the pure model in ledger.board."""
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 
 from whispers.fixtures import FOLDER
 from whispers.ledger.board import ID_PATTERN, Board
 from whispers.ledger.errors import BoardError
-from whispers.ledger.text import file_control_problem
+from whispers.ledger.input_files import toml_bytes, toml_file
 from whispers.ledger.words import _, say
 
 SHIPPED_PACKAGE = "whispers.fixtures"
@@ -42,32 +41,12 @@ def load_board(ref: str) -> Board:
 def load_board_file(path: Path, source: str | None = None) -> Board:
     """Load and validate the board file at `path`; messages name it as `source` (default: the path)."""
     source = str(path) if source is None else source
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise BoardError(say("{file}: no such file", file=source)) from None
-    except IsADirectoryError:
-        raise BoardError(say("{file}: is a directory, not a board file", file=source)) from None
-    except OSError as exc:
-        raise BoardError(say("{file}: cannot read it ({message})",
-                             file=source, message=exc.strerror or str(exc))) from None
-    return parse_board(raw, source)
+    return Board.from_data(toml_file(path, source, BoardError), source)
 
 
 def parse_board(raw: bytes, source: str) -> Board:
-    """Parse the bytes of a board file (UTF-8 TOML) and validate them."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BoardError(say("{file}: not UTF-8 text (byte {n})", file=source, n=exc.start)) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = " ".join(str(exc).split())
-        raise BoardError(say("{file}: not valid TOML: {message}", file=source, message=message)) from None
-    if why := file_control_problem(data, source):
-        raise BoardError(why)
-    return Board.from_data(data, source)
+    """Parse the bytes of a board file (UTF-8 TOML, ledger/input_files.py) and validate them."""
+    return Board.from_data(toml_bytes(raw, source, BoardError), source)
 
 
 TEMPLATE_SOURCE = "standin"

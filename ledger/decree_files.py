@@ -4,7 +4,6 @@ and hands their data to the pure models in ledger.decrees."""
 from __future__ import annotations
 
 import os
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from whispers.fixtures import FOLDER
 from whispers.ledger.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
 from whispers.ledger.errors import DecreeError
-from whispers.ledger.text import file_control_problem
+from whispers.ledger.input_files import read_capped, toml_bytes
 from whispers.ledger.words import _, say
 
 SHIPPED_PACKAGE = "whispers.fixtures"
@@ -21,32 +20,12 @@ CARDS_FOLDER = "cards"
 
 
 def read_toml(raw: bytes, source: str) -> dict[str, Any]:
-    """The data of a UTF-8 TOML file; DecreeError on one line otherwise."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DecreeError(say("{file}: not UTF-8 text (byte {n})", file=source, n=exc.start)) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DecreeError(say("{file}: not valid TOML: {message}",
-                              file=source, message=" ".join(str(exc).split()))) from None
-    if why := file_control_problem(data, source):
-        raise DecreeError(why)
-    return data
+    """The data of a UTF-8 TOML file, checked (ledger/input_files.py); DecreeError on one line otherwise."""
+    return toml_bytes(raw, source, DecreeError)
 
 
 def read_path(path: Path, source: str | None = None) -> bytes:
-    source = str(path) if source is None else source
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise DecreeError(say("{file}: no such file", file=source)) from None
-    except IsADirectoryError:
-        raise DecreeError(say("{file}: is a directory, not a TOML file", file=source)) from None
-    except OSError as exc:
-        raise DecreeError(say("{file}: cannot read it ({message})",
-                              file=source, message=exc.strerror or str(exc))) from None
+    return read_capped(path, str(path) if source is None else source, DecreeError)
 
 
 @cache

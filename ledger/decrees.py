@@ -19,7 +19,7 @@ import msgspec
 from msgspec.structs import force_setattr
 
 from whispers.ledger.errors import DecreeError
-from whispers.ledger.names import CARDS_PER_DECK
+from whispers.ledger.names import ABILITIES_PER_CARD, CARDS_PER_DECK
 from whispers.ledger.words import _, n_, say, term, value_kind
 
 if TYPE_CHECKING:
@@ -695,7 +695,7 @@ class _SheetChecker:
             self.problem(where, say("{text} must be a string, not {kind}", text="title", kind=value_kind(title)))
             title = ""
         entries = fields.get("effects")
-        if not isinstance(entries, list) or not 1 <= len(entries) <= 2:
+        if not isinstance(entries, list) or not 1 <= len(entries) <= ABILITIES_PER_CARD:
             self.problem(where, say("effects must list the card's one or two effects: "
                                     "[{{ effect = ID, cost = {{ DECK = N, ... }} }}, ...]"))
             return None

@@ -22,6 +22,7 @@ from whispers.ledger.errors import (
     RuleError,
     RulesetError,
     StoreError,
+    StoreUnavailable,
     WhispersError,
 )
 from whispers.ledger.events import read_facts
@@ -78,7 +79,12 @@ def head(store: Store, name: str) -> Game:
     A snapshot is kept again once `snapshots.EVERY` events were folded on top of it."""
     from whispers.ledger import snapshots
 
-    kept = store.snapshot(name)
+    try:
+        kept = store.snapshot(name)
+    except StoreUnavailable:
+        raise
+    except StoreError:  # a damaged read model (`whispers rebuild` makes it again): the record is replayed
+        kept = None
     found = snapshots.version_of(kept) if kept is not None else None
     if found is not None:
         since, at, chain, complete = found

@@ -26,3 +26,6 @@ ROUNDS: Final = 4
 AGENTS_PER_SOCIETY: Final = 9
 BANNERS_PER_EMPIRE: Final = 20
 CARDS_PER_DECK: Final = 8
+ABILITIES_PER_CARD: Final = 2
+"""A card's abilities, numbered 1 and 2 in printed order: the first costs the card alone, the second more (EN 382,
+"the first ability on each card can be played without discarding additional cards"); Treasure has one."""

@@ -40,8 +40,12 @@ def link(previous: str, fact: dict[str, Any]) -> str:
 
 def chain(facts: list[dict[str, Any]]) -> list[str]:
     links, previous = [], GENESIS
-    for fact in facts:
-        previous = link(previous, fact)
+    for number, fact in enumerate(facts, start=1):
+        try:
+            previous = link(previous, fact)
+        except OverflowError:  # a store written before content files' numbers were bounded (ledger/input_files.py)
+            raise RecordFileError(say("event {number} holds a number past 64 bits, which no record file can hold",
+                                      number=number)) from None
         links.append(previous)
     return links
 

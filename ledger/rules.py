@@ -66,6 +66,7 @@ from whispers.ledger.legal import (
     window_waits,
 )
 from whispers.ledger.names import (
+    ABILITIES_PER_CARD,
     AGENTS_PER_SOCIETY,
     CARDS_PER_DECK,
     DRAW_ORDERS,
@@ -669,6 +670,10 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
             check_ability(state, cmd.card, cmd.ability, tuple(cmd.pay), catalogue)
         except DecreeError as error:
             raise RuleError(str(error), rule) from None
+    require(cmd.ability is None or 1 <= cmd.ability <= ABILITIES_PER_CARD,
+            say("a card has at most {n} abilities, numbered from 1: ability={ability} names none",
+                n=ABILITIES_PER_CARD, ability=cmd.ability),
+            "EN 382")
     outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
     if cmd.effect == "succession-crisis":
         outcome = _crisis_outcome(state)

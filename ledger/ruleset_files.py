@@ -1,14 +1,13 @@
 """The adapter that reads rulesets from TOML (shipped in fixtures/rulesets/ or given by path) and hands their data
 to the pure model in ledger.ruleset."""
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from whispers.fixtures import FOLDER
 from whispers.ledger.errors import RulesetError
+from whispers.ledger.input_files import toml_bytes, toml_file, toml_text
 from whispers.ledger.ruleset import ID_PATTERN, Ruleset
-from whispers.ledger.text import file_control_problem
 from whispers.ledger.words import say
 
 # TOML section -> (key in the file, field of Ruleset)
@@ -40,12 +39,11 @@ _LAYOUT: dict[str, dict[str, str]] = {
 
 
 def parse_ruleset(text: str, source: str) -> Ruleset:
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(say("{file}: not valid TOML: {message}", file=source, message=str(exc))) from None
-    if why := file_control_problem(raw, source):
-        raise RulesetError(why)
+    """The ruleset a file's text gives (UTF-8 TOML, checked by ledger/input_files.py)."""
+    return ruleset_of(toml_text(text, source, RulesetError), source)
+
+
+def ruleset_of(raw: dict[str, Any], source: str) -> Ruleset:
     flat: dict[str, Any] = {"id": raw.pop("id", None), "name": raw.pop("name", None)}
     for section, keys in _LAYOUT.items():
         table = raw.pop(section, None)
@@ -77,9 +75,9 @@ def load_ruleset(ref: str) -> Ruleset:
     """A shipped ruleset by id (`official`, `advanced`, `revised`) or a path to a ruleset TOML file."""
     shipped = FOLDER.joinpath("rulesets", f"{ref}.toml")
     if shipped.is_file():
-        return parse_ruleset(shipped.read_text(encoding="utf-8"), f"{ref}.toml")
+        return ruleset_of(toml_bytes(shipped.read_bytes(), f"{ref}.toml", RulesetError), f"{ref}.toml")
     path = Path(ref)
     if path.suffix == ".toml" and path.is_file():
-        return parse_ruleset(path.read_text(encoding="utf-8"), str(path))
+        return ruleset_of(toml_file(path, str(path), RulesetError), str(path))
     raise RulesetError(say("unknown ruleset {ruleset}: use one of {known} or a .toml path", ruleset=repr(ref),
                            known=", ".join(shipped_rulesets())))

@@ -405,6 +405,7 @@ _READ_MODEL_TABLES: Final = (
 )
 _LAST_MADE: Final = "whispers_summaries_created"
 """The read-model object made last (the index, added after the tables): a store that lacks it gets what it lacks."""
+_DROP_READ_MODELS: Final = ("DROP TABLE IF EXISTS {s}", "DROP TABLE IF EXISTS {t}")  # the index goes with its table
 
 
 class _Lost(Exception):
@@ -1262,10 +1263,18 @@ class Store:
                            (projection,))
             return [tuple(_values(row)) for row in cursor.fetchall()]  # type: ignore[misc]
 
+    def reset_read_models(self) -> None:
+        """Drops the read models' tables (every projection's rows and tracking records: the catalog's, the
+        snapshots') and makes them again, empty, in one transaction, whatever damage they held: what `whispers
+        rebuild` (application/stores.py) starts from. The events are not touched."""
+        with self._translated(), self._read_model(commit=True, afresh=True):
+            pass
+
     @contextmanager
-    def _read_model(self, commit: bool) -> Iterator[tuple[Any, Any]]:
+    def _read_model(self, commit: bool, afresh: bool = False) -> Iterator[tuple[Any, Any]]:
         """A cursor in a transaction on the store's database, and a function that fills in the read-model
-        tables' names and the driver's placeholder. The tables are made the first time they are missing. On an
+        tables' names and the driver's placeholder. The tables are made the first time they are missing (or, with
+        `afresh`, dropped and made again). On an
         SQLite store, a read is a plain read transaction (`_sqlite_reading`): reading a snapshot or the catalog
         opens no event store application, and no write transaction to look for the tables."""
 
@@ -1299,9 +1308,13 @@ class Store:
                     self._memory_db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
                 datastore = _PlainSQLite(self._memory_db)
 
-        if not self._read_model_ready:
+        if not self._read_model_ready or afresh:
             with datastore.transaction(commit=True) as cursor:
-                if self._postgres is not None:
+                if afresh:
+                    for statement in _DROP_READ_MODELS:
+                        cursor.execute(sql(statement))
+                    found = False
+                elif self._postgres is not None:
                     cursor.execute("SELECT to_regclass(%s) IS NOT NULL AS found", (f"{prefix}{_LAST_MADE}",))
                     found = _values(cursor.fetchone())[0]
                 else:

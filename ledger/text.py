@@ -34,10 +34,34 @@ def is_utf8(text: str) -> bool:
     return True
 
 
-CONTROLS: Final = frozenset(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))) - {"\t", "\n"}
+JOINERS: Final = frozenset("\u200c\u200d")
+"""ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER, the two format characters text keeps: they reorder nothing and
+hide no text, they only say whether two neighbouring characters join, which Persian and the Indic scripts spell
+with and every emoji ZWJ sequence (a family, a profession, a flag) is made of."""
+
+_FORMAT_RANGES: Final = (
+    (0x00AD, 0x00AD), (0x0600, 0x0605), (0x061C, 0x061C), (0x06DD, 0x06DD), (0x070F, 0x070F), (0x0890, 0x0891),
+    (0x08E2, 0x08E2), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x13438),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F))
+"""Unicode's format characters (category Cf, Unicode 14, Python 3.11's: tests/test_controls.py compares)."""
+
+FORMATS: Final = frozenset(chr(c) for low, high in _FORMAT_RANGES for c in range(low, high + 1)) - JOINERS
+"""The format characters that reorder or hide text, refused as control characters are: the bidirectional
+overrides, embeddings and isolates (U+202A-U+202E, U+2066-U+2069) and marks (U+200E, U+200F, U+061C), which show
+a text in another order than it is stored in (a note reading "fine" that is "enif" underneath, a name that puts the
+rest of a line backwards); the zero-width space, word joiner and invisible operators (U+200B, U+2060-U+2064),
+U+FEFF and the soft hyphen, which make two texts that look alike differ (a spoofed author, a name a search never
+finds); the tag characters (U+E0001, U+E0020-U+E007F), which carry a whole hidden ASCII text - at the cost of the
+three subdivision flags (England, Scotland, Wales) emoji spell with them; and the rest of the category
+(interlinear annotations, Arabic and Egyptian format marks, shorthand and musical format controls), which no
+note, name or reason needs. JOINERS stay."""
+
+CONTROLS: Final = (frozenset(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))) - {"\t", "\n"}) | FORMATS
 """The control characters a terminal acts on (ESC opens its escape sequences, which recolour, move the cursor or
-make a hyperlink; BEL rings; CR writes over the line), tab and line feed aside. No text of a record or of a file
-whispers reads may hold one: it would reach every terminal that shows the text."""
+make a hyperlink; BEL rings; CR writes over the line), tab and line feed aside, and the format characters that
+reorder or hide text (FORMATS). No text of a record or of a file whispers reads may hold one: it would reach every
+terminal and page that shows the text."""
 
 _SHOWN: Final = {ord(c): c.encode("unicode_escape").decode("ascii") for c in CONTROLS | set(LINE_BREAKS)}
 

@@ -15,7 +15,7 @@ from whispers.ledger.card_checks import check_ability, check_card, check_drawn
 from whispers.ledger.commands import of_event
 from whispers.ledger.decree_files import shipped_catalogue
 from whispers.ledger.decrees import CardSheet
-from whispers.ledger.errors import WhispersError
+from whispers.ledger.errors import RecordFileError, WhispersError
 from whispers.ledger.events import read_facts
 from whispers.ledger.notation import format_event
 from whispers.ledger.pins import Pin
@@ -108,7 +108,11 @@ def verify(facts: list[dict], source: str) -> Verified:
         for made in produced[: len(events) - index]:
             state = rules.evolve(state, made)
         index += len(produced)
-    return Verified(len(events), chain(facts)[-1], state, started_pins(first), tuple(unchecked), cards_pin(first))
+    try:
+        head = chain(facts)[-1]
+    except RecordFileError as exc:  # a number past 64 bits, stored before content files' numbers were bounded
+        raise VerifyError(f"{source}: {exc}") from None
+    return Verified(len(events), head, state, started_pins(first), tuple(unchecked), cards_pin(first))
 
 
 def _unchecked(state: GameState, event: ev.CardPlayed) -> list[str]:

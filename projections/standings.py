@@ -189,18 +189,11 @@ class Tournament:
 
 def load_tournament(text: str, source: str) -> Tournament:
     """A tournament file (docs/tournament.md); TournamentError names the first problem."""
-    import tomllib
-
+    from whispers.ledger.input_files import toml_text
     from whispers.ledger.meta import text_problem
     from whispers.ledger.names import SOCIETIES
-    from whispers.ledger.text import file_control_problem
 
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"{source}: not valid TOML: {exc}") from None
-    if why := file_control_problem(raw, source):
-        raise TournamentError(why)
+    raw = toml_text(text, source, TournamentError)
     unknown = set(raw) - {"name", "points", "game", "entrants"}
     if unknown:
         raise TournamentError(f"{source}: unknown key {sorted(unknown)[0]!r}")

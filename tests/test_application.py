@@ -73,7 +73,22 @@ def test_a_game_line_is_not_a_move() -> None:
 
 def test_no_provisional_score_while_a_loyalty_set_is_sealed(store) -> None:
     recording.record_batch(store, "g", SETUP)
-    with pytest.raises(RuleError, match="sealed: no provisional score"):
+    with pytest.raises(RuleError, match="raven's loyalty set is sealed: no provisional score"):
+        reading.score(store, "g")
+
+
+def test_a_new_game_s_score_says_no_loyalty_set_is_recorded_yet_not_that_one_is_sealed(store) -> None:
+    """Issue 31: before any loyalty is recorded, nothing is sealed; the refusal says what is true."""
+    with pytest.raises(RuleError, match="g is not over and raven has recorded no loyalty set yet") as refusal:
+        reading.score(store, "g")
+    assert "sealed" not in str(refusal.value)
+    recording.record_batch(store, "g", ["raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse "
+                                        "opposed=elephant", "rat loyalty sealed"])
+    with pytest.raises(RuleError, match="spider has recorded no loyalty set yet"):
+        reading.score(store, "g")
+    recording.record_batch(store, "g", ["spider loyalty devout=lion dutiful=horse affiliated=bear unallied=elephant "
+                                        "opposed=eagle", "serpent loyalty sealed"])
+    with pytest.raises(RuleError, match="rat's loyalty set is sealed"):
         reading.score(store, "g")
 
 

@@ -887,7 +887,7 @@ def test_importing_a_game_whose_name_is_taken(
     text = tmp_path / "done.txt"
     text.write_text(complete_game, encoding="utf-8")
     refused(invoke(finished, "import", str(text)), "a game named 'done' is in")
-    refused(invoke(finished, "import", str(tmp_path / "missing.txt")), "cannot read")
+    refused(invoke(finished, "import", str(tmp_path / "missing.txt")), "no such file")
     assert snapshot(finished) == before
 
 

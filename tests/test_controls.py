@@ -11,15 +11,34 @@ from hypothesis import strategies as st
 from test_cli import OPENING, invoke, ok, refused
 
 from whispers.ledger.store import open_store
-from whispers.ledger.text import CONTROLS, LINE_BREAKS, control_in, shown
+from whispers.ledger.text import CONTROLS, FORMATS, JOINERS, LINE_BREAKS, control_in, shown
 
 ESC = "\x1b[31mRED\x1b]8;;http://evil\x07"
 
 
+def refused_here(c: str) -> bool:
+    """What no text may hold, from Python's own Unicode data: a control character but tab and line feed, or a
+    format character (Cf) but the two joiners."""
+    return (unicodedata.category(c) == "Cc" and c not in "\t\n") or (
+        unicodedata.category(c) == "Cf" and c not in "\u200c\u200d")
+
+
 @given(st.text())
-def test_control_in_finds_exactly_the_control_characters_but_tab_and_line_feed(text: str) -> None:
-    wanted = next((c for c in text if unicodedata.category(c) == "Cc" and c not in "\t\n"), None)
+def test_control_in_finds_exactly_the_control_and_format_characters_but_tab_line_feed_and_joiners(text: str) -> None:
+    wanted = next((c for c in text if refused_here(c)), None)
     assert control_in(text) == wanted == control_in({"k": [("x", {text: 1})]})
+
+
+@given(st.text(st.characters(whitelist_categories=("Cf",))) | st.sampled_from(sorted(FORMATS | JOINERS)))
+def test_every_format_character_but_the_joiners_is_refused(text: str) -> None:
+    assert control_in(text) == next((c for c in text if c not in JOINERS), None)
+
+
+def test_the_format_characters_are_exactly_unicode_s_category_cf_but_the_joiners() -> None:
+    """A newer Python's Unicode data adding a format character names it here, to be added to ledger/text.py."""
+    cf = {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
+    assert cf - JOINERS == FORMATS and cf >= JOINERS
+    assert {"\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200b", "\u200e", "\ufeff", "\U000e0041"} <= CONTROLS
 
 
 @given(st.text())
@@ -55,6 +74,31 @@ def test_a_control_character_in_any_text_is_refused_in_one_line_and_the_record_u
     err = refused(invoke(game, *args), "control character")
     assert "\x1b" not in err and "\x07" not in err and "\r" not in err
     assert record_of(game) == before
+
+
+@pytest.mark.parametrize("args", [
+    ["annotate", "g", "3", "looks fine \u202eenif"],
+    ["annotate", "g", "3", "fine", "--author", "An\u200ba"],
+    ["annotate", "g", "3", "\ufeffbom"],
+    ["annotate", "g", "3", "a \u2066hidden\u2069 part"],
+    ["annotate", "g", "3", "tags\U000e0069\U000e0067\U000e006e"],
+    ["move", "g", 'undo "misread \u202e"'],
+    ["move", "g", 'ruling "the table \u2067agreed" add=bear:frost-gate:1'],
+])
+def test_a_bidirectional_override_or_zero_width_character_is_refused_as_a_control_character_is(
+        game: Path, args: list[str]) -> None:
+    """Issue 31: a text that shows in another order than it is stored, or hides a character, is not kept."""
+    before = record_of(game)
+    err = refused(invoke(game, *args), "control character")
+    assert not any(c in FORMATS for c in err)
+    assert record_of(game) == before
+
+
+def test_an_emoji_zwj_sequence_and_a_persian_zwnj_stay_allowed_in_a_note(game: Path) -> None:
+    text = "gg \U0001f468\u200d\U0001f469\u200d\U0001f467 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    ok(invoke(game, "annotate", "g", "3", text, "--author", "\U0001f9d1\u200d\U0001f4bb"))
+    assert (record_of(game)[1][-1]["text"], record_of(game)[1][-1]["author"]) == (
+        text, "\U0001f9d1\u200d\U0001f4bb")
 
 
 def test_tab_and_line_feed_stay_allowed_in_a_note(game: Path) -> None:
@@ -115,3 +159,10 @@ def test_a_board_s_name_is_shown_as_written_never_as_emoji_or_markup(tmp_path: P
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = ok(invoke(tmp_path / "s.sqlite", "board", "show", str(path)))
     assert out.splitlines()[0].startswith("Evil :pile_of_poo: [bold]x\\ (evil, sha256:")
+
+
+def test_a_content_file_holding_a_bidirectional_override_is_refused_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('name = "Winter Cup \u202epuc"\n', encoding="utf-8")
+    err = refused(invoke(tmp_path / "s.sqlite", "tournament", str(path)), "control character", "\\u202e")
+    assert "\u202e" not in err

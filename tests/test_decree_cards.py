@@ -347,3 +347,27 @@ def test_with_a_sheet_a_play_by_ability_number_is_checked_against_that_ability_E
     treasure = position(hands(office_state("lion", "sheriff"), raven=["lion:7"]), cards=EXAMPLE)
     assert_refused(treasure, "raven play lion:7 ability=1", "never played")
     apply(position(treasure, cards=None), "raven play lion:7 ability=1")  # without a sheet, as before
+
+
+@pytest.mark.parametrize("ability", [0, -1, -3, 3])
+def test_a_card_sheet_s_card_has_no_ability_0_nor_one_past_its_last_EN_382(ability: int) -> None:
+    """The sheet's own check, apart from the engine's general one: ability 0 is no ability (Python's [-1] would
+    play the second), paid exactly as the second costs so that only the number can refuse it."""
+    from whispers.ledger.card_checks import check_ability
+    from whispers.ledger.decree_files import shipped_catalogue
+
+    state = position(hands(office_state("lion", "sheriff"), raven=["lion:8", "elephant:1"]), cards=EXAMPLE)
+    with pytest.raises(DecreeError, match=f"lion:8 has 2 abilities, not an ability {ability} "):
+        check_ability(state, "lion:8", ability, ("elephant:1",), shipped_catalogue())
+    treasure = position(hands(office_state("lion", "sheriff"), raven=["lion:7"]), cards=EXAMPLE)
+    with pytest.raises(DecreeError, match="lion:7 has 1 ability, not an ability 2 "):
+        check_ability(treasure, "lion:7", 2, (), shipped_catalogue())
+
+
+@pytest.mark.parametrize("ability", [0, -3, 3])
+def test_without_a_card_sheet_a_play_by_ability_names_ability_1_or_2_EN_382(ability: int) -> None:
+    """Issue 31: `raven play lion:8 ability=0` and `ability=-3` were recorded without a sheet."""
+    state = position(hands(office_state("lion", "sheriff"), raven=["lion:8", "elephant:1"]), cards=None)
+    assert_refused(state, f"raven play lion:8 ability={ability}", f"ability={ability} names none")
+    for fine in (1, 2):
+        apply(state, f"raven play lion:8 ability={fine}")

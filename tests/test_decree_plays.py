@@ -233,6 +233,29 @@ def test_succession_crisis_counts_back_from_the_office_that_drew_even_past_skipp
     assert after.office_index == 0 and options(after, "recruit")[0].society == "spider"
 
 
+@pytest.mark.parametrize("office, then", [("sheriff", "supply"), ("steward", "sheriff")])
+def test_succession_crisis_drawn_through_another_empire_s_position_counts_back_from_the_active_office_REV_419(
+        office: str, then: str) -> None:
+    """REV 419 with REV 391: the active Lion office gives up its action to use raven's Horse Steward, whose draw
+    brings Succession Crisis. The drawing position is the active Lion office, not the Horse one: from the Sheriff
+    the council runs back to the supply check at once (no office comes before it, and the Chancellor never comes
+    back around), from the Steward to the Sheriff."""
+    council = {"lion.sheriff": "spider", "lion.steward": "rat", "lion.marshal": "serpent", "lion.chancellor": "spider",
+               f"lion.{office}": "raven", "horse.steward": "raven", "horse.sheriff": "spider"}
+    state = hands(office_state("lion", office, council, ruleset="revised", banners={"goldcrown": ("lion", 2)}),
+                  raven=["lion:2"])
+    used, _ = apply(state, "raven play lion:2 effect=use-position position=horse.steward")
+    drew, _ = apply(used, "raven draw horse:7 at=horse.steward")
+    assert drew.last_order is not None and drew.last_order[:2] == ("horse", "steward")
+    after, events = apply(drew, "raven play horse:7 effect=succession-crisis")
+    assert one(events, ev.CardPlayed).outcome == {"next": then}
+    if then == "supply":
+        assert one(events, ev.SupplyChecked).empire == "lion" and after.empire == "horse"
+        assert not any(isinstance(e, ev.OfficeSkipped) for e in events)
+    else:
+        assert after.empire == "lion" and after.office == "sheriff" and after.counter_clockwise
+
+
 def test_succession_crisis_is_refused_before_a_draw_and_when_the_council_already_runs_back_REV_419() -> None:
     """REV 296: an (I) decree is played as it is drawn; REV 419: it reverses the sequence - once."""
     state = hands(office_state("horse", "steward", dict(HORSE_COUNCIL), ruleset="revised"), raven=["horse:7"])
