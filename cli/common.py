@@ -120,7 +120,7 @@ def _tokens(tokens: dict[str, str]) -> str:
 
 
 def view_lines(view: dict[str, Any]) -> list[str]:
-    """A state view (projections.views.state_view) as a few lines of text."""
+    """A state view (projections.visibility.state_view) as a few lines of text."""
     said_round = say("round {round}", round=view["round"])
     first = say("first player {society}", society=view["first"])
     lines = [f"{view['game']} · {view['ruleset']} · {said_round} · "
