@@ -56,12 +56,14 @@ TEMPLATE_SOURCE = "standin"
 
 def template_text(board_id: str = "printed", name: str = "The printed board") -> str:
     """A board file to fill in (docs/boards.md): the five empires and their councils as the revised rulebook
-    gives them, and per empire a commented region to copy once per home region of the printed map."""
+    gives them, and per empire one empty region to fill in and copy once per home region of the printed map.
+    It is a valid board as written, so `board check` reads it from the first step."""
     source = load_board(TEMPLATE_SOURCE)
     lines = [
         "# A board file to fill in from the printed map: docs/boards.md walks through it.",
         "# The empires and councils below are the revised rulebook's; check them against the council boards.",
-        "# Then, per empire, copy the commented region once per home region, fill it in, and uncomment it.",
+        "# Then, per empire, fill in its first region and copy it once per further home region. The file checks",
+        "# as it is (one empty region per empire), so `board check` and `map --board` show the work at each step.",
         "# `whispers board check FILE` counts what to compare with the printed map.",
         "",
         f'id = "{board_id}"',
@@ -82,14 +84,14 @@ def template_text(board_id: str = "printed", name: str = "The printed board") ->
     for empire in source.empires:
         lines += [
             f"# --- {empire}: each home region of the {empire} (its colour on the map) ---",
-            f"# [regions.{empire}-1]",
-            f'# name = "{empire.capitalize()} 1"',
-            f'# home = "{empire}"',
-            "# cities = 0          # city icons",
-            "# farm = false",
-            "# fort = false",
-            "# banners = 0         # starting banner icons of the home empire",
-            "# adjacent = []       # land neighbours' ids",
+            f"[regions.{empire}-1]",
+            f'name = "{empire.capitalize()} 1"',
+            f'home = "{empire}"',
+            "cities = 0            # city icons",
+            "farm = false",
+            "fort = false",
+            "banners = 0           # starting banner icons of the home empire",
+            "adjacent = []         # land neighbours' ids",
             "# pos = [0.0, 0.0]    # optional: where to draw it, [x east, y north]",
             "",
         ]

@@ -48,7 +48,7 @@ def verify(facts: list[dict], source: str) -> Verified:
     events = read_facts(facts, source)
     first = events[0] if events else None
     if not isinstance(first, ev.GameStarted):
-        raise VerifyError(f"{source}: event 1 is not the start of a game")
+        raise VerifyError(say("{game}: event 1 is not the start of a game", game=source))
     try:
         board = Board.from_data(first.board, source=f"{source} event 1")
         ruleset = Ruleset.from_data(first.ruleset, source=f"{source} event 1")
@@ -56,12 +56,15 @@ def verify(facts: list[dict], source: str) -> Verified:
                                                                      f"{source} event 1 card sheet")
         again = rules.start(first.name, first.players, first.first, ruleset, board, first.card_sets, sheet)
     except WhispersError as exc:
-        raise VerifyError(f"{source}: event 1 (GameStarted) does not stand: {exc}") from None
+        raise VerifyError(say("{game}: event 1 (GameStarted) does not stand: {message}", game=source,
+                              message=str(exc))) from None
     if not isinstance(ruleset.id, str) or not ruleset.id.isprintable() or any(c.isspace() for c in ruleset.id):
         # the id is written on a log's game line: text there could start a line of its own
-        raise VerifyError(f"{source}: event 1 (GameStarted): the ruleset id {ruleset.id!r} is not one word")
+        raise VerifyError(say("{game}: event 1 (GameStarted): the ruleset id {text} is not one word", game=source,
+                              text=repr(ruleset.id)))
     if again != first:
-        raise VerifyError(f"{source}: event 1 (GameStarted) does not match its own board and ruleset (or card sheet)")
+        raise VerifyError(say("{game}: event 1 (GameStarted) does not match its own board and ruleset (or card "
+                              "sheet)", game=source))
     state = rules.evolve(None, first)
     unchecked: list[str] = []
     index = 1
@@ -70,7 +73,8 @@ def verify(facts: list[dict], source: str) -> Verified:
         number = index + 1
         if isinstance(event, ev.GameDescribed):
             if (wrong := meta.problem(event.changes, first.players)) or (wrong := meta.time_problem(event.time)):
-                raise VerifyError(f"{source}: event {number} (GameDescribed): {wrong}")
+                raise VerifyError(say("{game}: event {n} (GameDescribed): {message}", game=source, n=number,
+                                      message=wrong))
             produced = [event]
         elif isinstance(event, ev.GameForked):
             produced: list[ev.Event] = [event, *rules.advance(rules.evolve(state, event))]
@@ -78,7 +82,8 @@ def verify(facts: list[dict], source: str) -> Verified:
             borrowed = state.pending is not None
             command = of_event(event, borrowed)
             if command is None:
-                raise VerifyError(f"{source}: event {number} ({type(event).__name__}) cannot be read as a move")
+                raise VerifyError(say("{game}: event {n} ({text}) cannot be read as a move", game=source, n=number,
+                                      text=type(event).__name__))
             try:
                 produced = rules.decide(state, command, shipped_catalogue())
                 if isinstance(event, ev.CardPlayed):
@@ -86,13 +91,15 @@ def verify(facts: list[dict], source: str) -> Verified:
                                      for note in _unchecked(state, event))
             except WhispersError as exc:
                 line = format_event(event, borrowed=borrowed)
-                raise VerifyError(f"{source}: event {number} ({line}) is not legal: {exc}") from None
+                raise VerifyError(say("{game}: event {n} ({line}) is not legal: {message}", game=source, n=number,
+                                      line=line, message=str(exc))) from None
         elif rules.window_waits(state):
             # the moment after an empire's last order closed without a move of its own: the next move (a record
             # is cut between moves), or a record made before the engine waited there
             produced = rules.advance(state, close=True)
         else:
-            raise VerifyError(f"{source}: event {number} ({type(event).__name__}) was recorded where a move was due")
+            raise VerifyError(say("{game}: event {n} ({text}) was recorded where a move was due", game=source,
+                                  n=number, text=type(event).__name__))
         for offset, made in enumerate(produced):
             recorded = events[index + offset] if index + offset < len(events) else None
             if recorded is None:
@@ -103,8 +110,9 @@ def verify(facts: list[dict], source: str) -> Verified:
                 produced = produced[:offset]
                 break
             if made.to_fact() != recorded.to_fact():
-                raise VerifyError(f"{source}: event {number + offset} ({type(recorded).__name__}) disagrees with the "
-                                  f"rules: {_difference(recorded.to_fact(), made.to_fact())}")
+                raise VerifyError(say("{game}: event {n} ({text}) disagrees with the rules: {message}", game=source,
+                                      n=number + offset, text=type(recorded).__name__,
+                                      message=_difference(recorded.to_fact(), made.to_fact())))
         for made in produced[: len(events) - index]:
             state = rules.evolve(state, made)
         index += len(produced)
@@ -130,14 +138,16 @@ def _unchecked(state: GameState, event: ev.CardPlayed) -> list[str]:
 
 def _difference(recorded: dict, ruled: dict, path: str = "") -> str:
     if not path and recorded.get("type") != ruled.get("type"):
-        return f"the record has {recorded.get('type')}, the rules give {ruled.get('type')}"
+        return say("the record has {line}, the rules give {text}", line=str(recorded.get("type")),
+                   text=str(ruled.get("type")))
     for key in ruled:
         mine, theirs = recorded.get(key), ruled[key]
         if mine != theirs:
             if isinstance(mine, dict) and isinstance(theirs, dict):
                 return _difference(mine, theirs, f"{path}{key}.")
-            return f"{path}{key} is {_clip(mine)} in the record, {_clip(theirs)} by the rules"
-    return "the record has fields the rules do not give"
+            return say("{name} is {line} in the record, {text} by the rules", name=f"{path}{key}", line=_clip(mine),
+                       text=_clip(theirs))
+    return say("the record has fields the rules do not give")
 
 
 def _clip(value: object) -> str:

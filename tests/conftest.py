@@ -16,6 +16,20 @@ import pytest
 # The tests read English unless a test asks for another language (`--lang`): the machine's locale is not theirs.
 os.environ["WHISPERS_LANG"] = "en"
 
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true",
+                     help="run the random-game and property tests at their long sizes (nightly; tests/sizes.py)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # before the test modules are imported, which read their sizes (tests/sizes.py) as they load; xdist's workers
+    # are given the option and run this too
+    if config.getoption("--slow"):
+        os.environ["WHISPERS_SLOW"] = "1"
+
+
 PG_CONNECT: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "dbname": "test", "user": "postgres"}
 
 

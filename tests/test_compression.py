@@ -11,6 +11,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizes import sized
 from test_lean_read import BACKENDS, same, small_game, store_url
 
 from whispers.ledger import transcoder
@@ -37,7 +38,7 @@ plain_data = st.recursive(
     max_leaves=30)
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sized(100, 300), suppress_health_check=[HealthCheck.too_slow])
 @given(data=plain_data)
 def test_any_state_reads_back_as_it_was_written(data: object) -> None:
     """Free text, bytes, numbers and nesting of any kind: compression is below the encoding, and loses nothing."""
@@ -114,7 +115,7 @@ def test_bytes_that_would_expand_without_end_are_refused_not_expanded(monkeypatc
         unpacked_all([bomb])
 
 
-@settings(max_examples=300)
+@settings(max_examples=sized(100, 300))
 @given(data=st.binary(max_size=200))
 def test_any_bytes_after_the_marker_either_expand_whole_or_are_refused(data: bytes) -> None:
     """Fuzz of the reader: whatever follows the marker, a ValueError or the bytes deflate's stream holds; read

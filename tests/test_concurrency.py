@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sizes import sized
 
 from whispers.ledger import randomgame, rules
 from whispers.ledger.board_files import load_board
@@ -61,8 +62,9 @@ with open_store(url) as store:
 
 
 @pytest.mark.postgres
-def test_sixteen_tables_record_into_one_postgres_store_at_once(pg_url: str) -> None:
-    seeds = list(range(1000, 1016))
+def test_tables_record_into_one_postgres_store_at_once(pg_url: str) -> None:
+    """Six tables at once (sixteen with --slow), each a process recording a random game move by move."""
+    seeds = list(range(1000, 1000 + sized(6, 16)))
     processes = [subprocess.Popen([sys.executable, "-c", RECORDER, pg_url, str(seed)]) for seed in seeds]
     for process in processes:
         assert process.wait(timeout=300) == 0

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
+from sizes import sized
 
 from whispers.ledger import events as ev
 from whispers.ledger.game import Game, replay_lines
@@ -24,7 +25,7 @@ HAVE_DOT = shutil.which("dot") is not None and shutil.which("neato") is not None
 needs_graphviz = pytest.mark.skipif(
     not HAVE_DOT and os.environ.get("WHISPERS_REQUIRE_GRAPHVIZ") != "1", reason="Graphviz's programs are not installed"
 )
-EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES", "300")) // 6 or 1
+EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES") or sized(100, 300)) // 6 or 1
 DOT_FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 # what DOT, its quoted strings and its HTML-like labels give a meaning to, and then anything at all

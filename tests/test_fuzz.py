@@ -12,6 +12,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from sizes import sized
 
 from whispers.ledger import commands as c
 from whispers.ledger.errors import WhispersError
@@ -24,7 +25,7 @@ from whispers.ledger.store import open_store
 from whispers.ledger.text import LINE_BREAKS, is_utf8
 from whispers.projections.log import format_record
 
-EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES") or sized(100, 300))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()

@@ -10,6 +10,7 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizes import sized
 
 from tests.store_rows import pg_rows, rows_of
 from whispers.ledger import events as ev
@@ -106,7 +107,7 @@ _VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_s
 _TYPES = st.sampled_from([*ev.EVENT_TYPES, "Nope", ""])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(100, 300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.one_of(
     st.binary(max_size=40),  # any bytes at all
     st.builds(lambda t, fields: stored({"type": t, **fields}), _TYPES,
@@ -260,7 +261,7 @@ def _or_failed(read: Any) -> Any:
         return _FAILED
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=sized(100, 300), deadline=None)
 @given(st.one_of(st.binary(max_size=40), st.builds(
     lambda stamp, fact: MsgpackTranscoder().encode({"timestamp": stamp, "fact": fact}),
     _VALUES | st.datetimes(timezones=st.just(UTC)), _VALUES)))

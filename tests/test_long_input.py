@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizes import sized
 
 from whispers.cli.main import whispers
 from whispers.ledger import commands as c
@@ -28,7 +29,7 @@ GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").
 SHELL_TEXT = st.text(alphabet=st.sampled_from(" \t'\"\\#=a:é"), max_size=16)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=sized(300, 2000), deadline=None)
 @given(SHELL_TEXT)
 def test_words_are_read_as_shlex_read_them(line: str) -> None:
     """The one-pass reader gives the words (and refusals) shlex.split(comments=True) gave."""

@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizes import sized
 
 from tests.store_rows import pg_rows
 from whispers.cli.main import whispers as whispers_cli
@@ -208,7 +209,7 @@ def test_an_append_is_one_row_and_its_events_follow_on_in_the_log(pg_own_url: st
         assert conn.execute(f"SELECT position FROM {schema}.whispers_head").fetchall() == [(53 + 2 * longest + 5,)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=sized(100, 300), deadline=None)
 @given(rows=st.lists(st.tuples(st.integers(1, 30), st.sampled_from("abc"), st.integers(-2, 6), st.just("t"),
                                st.binary(max_size=4)), max_size=20), longest=st.integers(1, 8))
 def test_whatever_a_log_held_is_cut_into_runs_that_give_it_back_whole(rows: list[tuple], longest: int) -> None:
@@ -226,7 +227,7 @@ def test_whatever_a_log_held_is_cut_into_runs_that_give_it_back_whole(rows: list
 LISTED = st.lists(st.one_of(st.integers(-9, 99), st.binary(max_size=3), st.text(max_size=3), st.none()), max_size=4)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=sized(100, 300), deadline=None)
 @given(packed=st.one_of(st.binary(max_size=60),
                         st.lists(st.tuples(st.integers(0, 40), st.binary(max_size=8)), max_size=5).map(
                             postgres_layout.pack),
@@ -313,7 +314,7 @@ def long_log() -> Iterator[tuple[str, list[tuple]]]:
         yield url, log
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=sized(50, 150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(start=st.integers(-3, 1400), limit=st.integers(1, 1300), stop=st.one_of(st.none(), st.integers(0, 1400)),
        inclusive=st.booleans(), topics=st.sampled_from([(), ("whispers:GameRecord.Recorded",)]))
 def test_the_log_read_in_order_is_every_event_from_where_it_is_asked_whatever_the_rows_and_gaps(

@@ -5,6 +5,7 @@ after each check, agent counts, scores recomputed from the final board, and repl
 """
 
 import pytest
+from sizes import sized
 
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame, rules
@@ -20,7 +21,7 @@ from whispers.ledger.store import open_store
 BOARD = load_board("standin")
 RULESETS = {name: load_ruleset(name) for name in ("official", "advanced", "revised")}
 CATALOGUE = shipped_catalogue()
-GAMES = 1000
+GAMES = sized(300, 1000)
 CHUNK = 100
 
 
@@ -110,7 +111,7 @@ def state_events(state: GameState, store, name: str) -> list[ev.Event]:
 
 @pytest.mark.parametrize("chunk", range(GAMES // CHUNK))
 def test_random_games_keep_the_invariants(chunk: int) -> None:
-    """1,000 random legal games over all rulesets and 2, 3 and 4 players, each move checked."""
+    """300 random legal games (1,000 with --slow) over all rulesets and 2, 3 and 4 players, each move checked."""
     games = []
     for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
         state = play_and_check(seed)
@@ -120,7 +121,7 @@ def test_random_games_keep_the_invariants(chunk: int) -> None:
 
 
 def test_supply_limits_hold_after_every_check() -> None:
-    for seed in range(60):
+    for seed in range(sized(20, 60)):
         ruleset = RULESETS[("official", "advanced", "revised")[seed % 3]]
         previous = None
         for _, produced, state in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, BOARD, seed,
@@ -137,7 +138,7 @@ def test_supply_limits_hold_after_every_check() -> None:
             previous = state
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", range(sized(10, 30)))
 def test_replay_from_the_store_equals_the_live_state(seed: int) -> None:
     """Every move appended to a store as it is made; the record folded back equals the live state."""
     with open_store("memory:") as store:

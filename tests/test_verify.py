@@ -149,6 +149,11 @@ def test_verify_command_on_a_game_a_file_and_a_rechained_tamper(tmp_path: Path,
     result = runner.invoke(whispers, ["verify", str(bad)])
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
     assert f"event {_first(tampered, 'Attacked') + 1} (Attacked) disagrees with the rules" in result.stderr
+    # the refusal in the user's language, the record's own words (its field, its values) as they are
+    french = runner.invoke(whispers, ["--lang", "fr", "verify", str(bad)])
+    assert french.exit_code == 2 and len(french.stderr.strip().splitlines()) == 1
+    assert (f"l'événement {_first(tampered, 'Attacked') + 1} (Attacked) contredit les règles : attacker_losses vaut 0 "
+            "dans l'enregistrement") in french.stderr
     broken = bytearray(good.read_bytes())
     broken[len(broken) // 2] ^= 0x01
     (tmp_path / "flip.whispers").write_bytes(bytes(broken))

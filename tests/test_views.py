@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from sizes import sized
 
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame
@@ -33,7 +34,9 @@ from whispers.projections.visibility import SPECTATOR, AnyViewer
 
 BOARD = load_board("standin")
 RULESETS = [load_ruleset(r) for r in ("official", "advanced", "revised")]
-GAMES = 200
+GAMES = sized(60, 200)
+DIFFERENTIAL = sized(12, 40)  # games, in two chunks
+FACES = sized(2, 4)  # games per language
 
 
 def leaves(node: Any, path: tuple = ()) -> list[tuple[tuple, Any, Any]]:
@@ -123,7 +126,7 @@ def search_for_leaks(players: tuple[str, ...], replay: Replay) -> None:
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_no_view_leaks_a_secret(chunk: int) -> None:
-    """200 random games; for each society and each version, the view and the event shown there."""
+    """60 random games (200 with --slow); for each society and each version, the view and the event shown there."""
     per_chunk = GAMES // 4
     drawn = 0
     for seed in range(chunk * per_chunk, (chunk + 1) * per_chunk):
@@ -190,10 +193,11 @@ def compare_with_other_secrets(players: tuple[str, ...], replay: Replay) -> int:
 
 @pytest.mark.parametrize("chunk", range(2))
 def test_another_societys_secrets_never_change_what_a_viewer_sees(chunk: int) -> None:
-    """Differential: 40 random games; at every version, changing another society's drawn card names, held card
-    names or recorded loyalty leaves each viewer's view and event identical."""
+    """Differential: 12 random games (40 with --slow); at every version, changing another society's drawn card
+    names, held card names or recorded loyalty leaves each viewer's view and event identical."""
     changed = 0
-    for seed in range(chunk * 20, chunk * 20 + 20):
+    half = DIFFERENTIAL // 2
+    for seed in range(chunk * half, chunk * half + half):
         changed += compare_with_other_secrets(*random_record(seed))
     assert changed > 0
 
@@ -275,15 +279,15 @@ def test_the_record_sees_the_secrets_the_others_do_not() -> None:
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_no_face_tells_apart_records_that_differ_in_secrets_a_viewer_may_not_know(chunk: int) -> None:
-    """Differential, on the record: 16 random games, every viewer including a spectator, every version; the
-    timeline's DOT at every 20th version and the last (the next test draws it at every version); each chunk of
-    four games in one of the four languages (the log's comments and the timeline's words are translated)."""
+    """Differential, on the record: 8 random games (16 with --slow), every viewer including a spectator, every
+    version; the timeline's DOT at every 20th version and the last (the next test draws it at every version); each
+    chunk of games in one of the four languages (the log's comments and the timeline's words are translated)."""
     from whispers.projections import language
 
     token = language.speak(("en", "fr", "it", "es")[chunk])
     try:
         changed = 0
-        for seed in range(chunk * 4, chunk * 4 + 4):
+        for seed in range(chunk * FACES, chunk * FACES + FACES):
             changed += compare_records_with_other_secrets(*random_record(seed), dot_every=20)
     finally:
         language.stop(token)
