@@ -33,11 +33,11 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societi
         return
     if as_csv:
         writer = csv.writer(sys.stdout)
-        writer.writerow(["ruleset", "rank", "entrant", "points", "wins", "score", "games"])
+        writer.writerow(["ruleset", "place", "rank", "entrant", "points", "wins", "score", "games", "finalised"])
         for ruleset, rows in data["rulesets"].items():
             for row in rows:
-                writer.writerow([ruleset, row["rank"], row["entrant"], row["points"], row["wins"], row["score"],
-                                 len(row["games"])])
+                writer.writerow([ruleset, row["place"], row["rank"], row["entrant"], row["points"], row["wins"],
+                                 row["score"], len(row["games"]), row["finalised"]])
         return
     from rich.console import Console
     from rich.table import Table
@@ -48,14 +48,18 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societi
         # the tournament's and the entrants' names are people's words: Text, never read as rich markup
         grid = Table(title=Text(f"{title} · " + say("{ruleset} rules", ruleset=ruleset)))
         for column, justify in (("#", "right"), (N_("entrant"), "left"), (N_("points"), "right"),
-                                (N_("wins"), "right"), (N_("score"), "right"), (N_("places"), "left")):
+                                (N_("wins"), "right"), (N_("score"), "right"), (N_("finalised"), "right"),
+                                (N_("places"), "left")):
             grid.add_column(_(column) if column != "#" else column, justify=justify)
         for row in rows:
             places = ", ".join(f"{g['game']}: {g['place']:g}{'' if g.get('finalised') else '*'}" for g in row["games"])
             entrant = term(row["entrant"]) if societies else row["entrant"]
-            grid.add_row(str(row["rank"]), Text(entrant), f"{row['points']:g}", str(row["wins"]), str(row["score"]),
-                         Text(places))
+            grid.add_row(row["place"], Text(entrant), f"{row['points']:g}", str(row["wins"]), str(row["score"]),
+                         f"{row['finalised']}/{len(row['games'])}", Text(places))
         console.print(grid)
+        if any(row["tied"] for row in rows):
+            console.print(_("=: a place shared by entrants level on points, wins and score."), markup=False,
+                          highlight=False)
     if data.get("finalised"):
         console.print(say("Finalised by the director: {games}", games=", ".join(data["finalised"])), markup=False,
                       highlight=False)
