@@ -24,18 +24,25 @@ class Standings:
         return self.data
 
 
-def _events(store: Store, names: list[str]) -> dict[str, Any]:
+def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> dict[str, Any]:
     """What the standings need of each game, from the catalog of summaries kept in the store (no game folded
-    but those the store gained since the catalog last read it)."""
+    but those the store gained since the catalog last read it), read by name: a tournament of 100 games in a
+    store of 10,000 reads its own 100 rows. A name in `waiting` that is not in the store is left out (a paired
+    game not started yet); any other must be in the store."""
     from whispers.ledger.game import load
     from whispers.projections.catalog import Catalog
     from whispers.projections.standings import result_from_data
 
     catalog = Catalog(store)
     catalog.refresh()
-    summaries = catalog.summaries()
-    return {name: result_from_data(summaries[name]["result"]) if name in summaries else list(load(store, name).events)
-            for name in names}
+    summaries = catalog.summaries(names)  # these games' own rows, by name: never every game of the store
+    found: dict[str, Any] = {}
+    for name in names:
+        if name in summaries:
+            found[name] = result_from_data(summaries[name]["result"])
+        elif not (waiting and name in waiting and not store.exists(name)):
+            found[name] = list(load(store, name).events)  # stored since the refresh, or not a game: load says
+    return found
 
 
 def read_text(file: Path) -> str:
@@ -64,9 +71,9 @@ def tournament(store: Store | str | None, file: Path) -> Standings:
     spec = load_tournament(read_text(file), str(file))
     with opened(store) as s:
         # a paired round's games exist once their tables run `whispers new`; any other name must be there
-        waiting = [g for g in spec.games if g in spec.rounds and not s.exists(g)]
-        data = standings_data(_events(s, [g for g in spec.games if g not in waiting]), spec.seats, spec.points)
-    data["not_started"] = waiting
+        found = _events(s, spec.games, set(spec.rounds))
+        data = standings_data(found, spec.seats, spec.points)
+    data["not_started"] = [g for g in spec.games if g not in found]
     data["tournament"] = spec.name
     return Standings(spec.name, data)
 
