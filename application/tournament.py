@@ -89,12 +89,14 @@ class Paired:
     def to_json(self) -> dict[str, Any]:
         from whispers.projections.pairing import plan_data
 
-        return {"tournament": self.tournament, "file": self.file, **plan_data(self.plan)}
+        return {"tournament": self.tournament, "file": self.file, **plan_data(self.plan, self.tournament)}
 
 
-def pair(store: Store | str | None, file: Path, round_no: int, force: bool = False) -> Paired:
+def pair(store: Store | str | None, file: Path, round_no: int, force: bool = False, start: bool = False) -> Paired:
     """Seat the entrants of round `round_no` at tables of 3 and 4: round 1 at random (seeded), later rounds
-    Swiss by the points of the rounds before. Returns the file's new text; writing it is the caller's."""
+    Swiss by the points of the rounds before. Returns the file's new text; writing it is the caller's. With
+    `start`, a table's game already in the store refuses the round (PairingError naming it): `start_round` then
+    creates them all."""
     from whispers.projections.pairing import (
         PairingError,
         check_round,
@@ -132,4 +134,27 @@ def pair(store: Store | str | None, file: Path, round_no: int, force: bool = Fal
         points = points_by_entrant(data)
     plan = pair_round(round_no, spec.entrants, history_before(spec, round_no), points,
                       seed_for(spec.name, round_no, *spec.entrants))
+    if start:
+        with opened(store) as s:
+            there = next((t.game for t in plan.tables if s.exists(t.game)), None)
+        if there is not None:
+            raise PairingError(say("a game named {game} is in the store already: no game of round {round} was "
+                                   "started", game=there, round=round_no))
     return Paired(spec.name, str(file), plan, points, with_round(text, plan, force))
+
+
+def start_round(store: Store | str | None, paired: Paired, ruleset: str = "official",
+                board: str = "standin") -> list[str]:
+    """Creates each table's game of the paired round, one store write per game holding its start and its table
+    facts (seats' names, event, round, table), so a game is there whole or not at all; returns their names. A
+    game made since `pair` checked refuses (StoreError naming it) the games from it on; those before it stand."""
+    from whispers.application.recording import new
+    from whispers.projections.pairing import table_facts
+
+    made = []
+    with opened(store) as s:
+        for table in paired.plan.tables:
+            new(s, table.game, [seat.society for seat in table.seats], table.first, ruleset, board,
+                table=table_facts(table, paired.tournament, paired.plan.round))
+            made.append(table.game)
+    return made
