@@ -47,6 +47,7 @@ def share_round(store: Store | str | None, file: Path, round_no: int, base: str,
     not shared yet: both are checked for all the round's games before any link is made."""
     from whispers.application.sharing import is_shared
     from whispers.application.tournament import read_text
+    from whispers.projections.pairing import table_of
     from whispers.projections.standings import load_tournament
 
     spec = load_tournament(read_text(file), str(file))
@@ -67,14 +68,9 @@ def share_round(store: Store | str | None, file: Path, round_no: int, base: str,
     cards = []
     for links in made:
         cards += _game_cards(links, spec.seats[links.game], spec.firsts.get(links.game), spec.name, round_no,
-                             _table_number(links.game))
+                             table_of(links.game))
     return Shared(tuple(made), tuple(cards))
 
-
-def _table_number(game: str) -> int | None:
-    """The table's number in a paired game's name (`r2-t3`: 3), else None."""
-    number = game.rsplit("-t", 1)[-1] if "-t" in game else ""
-    return int(number) if number.isdecimal() and number.isascii() else None
 
 
 def game_cards(store: Store | str | None, links: Links) -> tuple[Card, ...]:

@@ -74,7 +74,8 @@ def share(game: str, base: str, revoke: bool, round_no: int | None, cards: str |
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes (uvicorn workers) sharing the port; use a PostgreSQL store for more than one.")
 @click.option("--tournament", "tournament_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              metavar="FILE", help="A tournament file (docs/tournament.md): the director's pages show its standings.")
+              metavar="FILE", help="A tournament file (docs/tournament.md): the director's pages show its standings, "
+                                   "and a public board (its link printed at start) its tables and standings.")
 @store_option
 def serve(host: str, port: int, workers: int, tournament_file: Path | None, store_url: str | None) -> None:
     """Serve the store's games to browsers: the links from `whispers share`, and the director's pages.
@@ -96,5 +97,9 @@ def serve(host: str, port: int, workers: int, tournament_file: Path | None, stor
         tournament(store_url, tournament_file)  # a malformed file is refused now, in one line, not on the page
         os.environ["WHISPERS_TOURNAMENT"] = str(tournament_file.resolve())
     click.echo(say("director: {url}", url=f"http://{host}:{port}/director/{token}/"), err=True)
+    if tournament_file is not None:  # public, read-only: for the hall's projector and phones
+        from whispers.application.board import board_token
+
+        click.echo(say("public board: {url}", url=f"http://{host}:{port}/hall/{board_token(token)}/"), err=True)
     uvicorn.run("whispers.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", timeout_graceful_shutdown=3)

@@ -275,7 +275,15 @@ def plan_data(plan: Plan, tournament: str) -> dict[str, Any]:
 
 def table_number(table: Table) -> int:
     """The table's number in its round, from its game's name (`r2-t3` is table 3)."""
-    return int(table.game.rsplit("-t", 1)[1])
+    number = table_of(table.game)
+    assert number is not None, table.game  # pair_round names every table's game so
+    return number
+
+
+def table_of(game: str) -> int | None:
+    """The table's number in a paired game's name (`r2-t3`: 3), else None."""
+    number = game.rsplit("-t", 1)[-1] if "-t" in game else ""
+    return int(number) if number.isdecimal() and number.isascii() else None
 
 
 def table_facts(table: Table, tournament: str, round_no: int) -> dict[str, Any]:
