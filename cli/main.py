@@ -59,6 +59,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "map": ("whispers.cli.pictures:board_map", N_("The board at any event as a Graphviz picture.")),
     "chart": ("whispers.cli.charts:chart", N_("A chart of a game (score, cities, banners) or win rates across games.")),
     "standings": ("whispers.cli.tournament:standings", N_("Standings over a list of games.")),
+    "publish": ("whispers.cli.publish:publish",
+                N_("Static pages of a tournament or of games, to open with no server and no internet.")),
     "ratings": ("whispers.cli.ratings:ratings",
                 N_("Each person's rating across every finished game (Plackett-Luce), and seat and society effects.")),
     "tournament": ("whispers.cli.tournament:tournament",

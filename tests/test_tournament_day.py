@@ -3,15 +3,18 @@ pages. Each round is paired and started with `tournament pair --start`, every ga
 move GAME -` (random legal games, played from the seats and first player the pairing chose), finalised by the
 director; the public board is read between moves, differentially (a world whose one game differs only in a
 hidden loyalty gives the same board until that game ends); the entrants are rated; the seat cards are written.
-Not here: `whispers publish` (the static archive), which is not built yet."""
+the tournament is published as static pages, which the browser opens from file:// and steps through."""
 
 import json
 import random
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
+from test_browser import missing, wait
+from test_hall_browser import browser  # noqa: F401  (the fixture, when Chromium is there)
 
 from whispers.application.board import board_token
 from whispers.cli.main import whispers
@@ -65,7 +68,7 @@ def board(store: Path, cup: Path) -> str:
     return answer.text
 
 
-def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
+def test_a_small_tournament_end_to_end(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     a, b = tmp_path / "a", tmp_path / "b"  # two worlds: b differs from a in one hidden loyalty set of round 1
     for world in (a, b):
         world.mkdir()
@@ -114,4 +117,18 @@ def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
     cli(store_a, "share", "--round", "3", str(cup_a), "--cards", str(a / "cards.pdf"))
     assert (a / "cards.pdf").read_bytes().startswith(b"%PDF")
     shutil.rmtree(b)
+    published = json.loads(cli(store_a, "publish", str(a / "site"), "--tournament", str(cup_a), "--json"))
+    assert len(published["games"]) == 6 and published["not_published"] == []
+    if missing:  # no browser here: the pages are checked as files
+        return
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    driver = request.getfixturevalue("browser")
+    driver.get((a / "site" / "index.html").as_uri())
+    assert "Club Cup" in driver.title
+    driver.find_element(By.CSS_SELECTOR, "a[href='games/r3-t2.html']").click()
+    wait(driver, lambda d: d.execute_script("return document.documentElement.dataset.at") == "1")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    wait(driver, lambda d: d.execute_script("return document.documentElement.dataset.at") == "3")
 
