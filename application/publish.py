@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
 from whispers.ledger.errors import StoreError, WhispersError
-from whispers.ledger.words import _, say, term
+from whispers.ledger.words import N_, _, say, term
 
 if TYPE_CHECKING:
     from whispers.ledger.store import Store
@@ -138,11 +138,12 @@ def _game_page(store: Store, game: str) -> tuple[str, dict[str, bytes]]:
                       "timeline": _("the council-order timeline of round {round}"), "event": _("event {n} of {total}"),
                       "scores": _("score if the game ended now"), "council": _("council"), "notes": _("notes")}}
     title = html.escape(game)
+    back, chart = html.escape(_("index")), html.escape(_("score if the game ended now"))
     page = f"""<!doctype html>
 <html lang="{html.escape(_tongue())}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{title} · whispers</title>
 <link rel="stylesheet" href="../archive.css"><script src="../archive.js" defer></script></head>
-<body><main id="replay"><p><a href="../index.html">← {html.escape(_("index"))}</a></p><h1>{title}</h1>
+<body><main id="replay"><p><a href="../index.html">← {back}</a></p><h1>{title}</h1>
 <p class="stepper"><button id="back" type="button">←</button> <button id="next" type="button">→</button>
 <span id="where"></span></p>
 <p id="label" class="label"></p><p id="words" class="words"></p><ul id="notes" class="notes"></ul>
@@ -150,7 +151,7 @@ def _game_page(store: Store, game: str) -> tuple[str, dict[str, bytes]]:
 <h2 id="scores-title"></h2><table id="scores"></table></section>
 <section><p id="missing" class="hint"></p><figure><img id="board" alt=""><figcaption id="board-caption"></figcaption>
 </figure><figure><img id="timeline" alt=""><figcaption id="timeline-caption"></figcaption></figure></section></div>
-<h2>{html.escape(_("score if the game ended now"))}</h2><img class="chart" src="{html.escape(game)}-score.svg" alt="">
+<h2>{chart}</h2><img class="chart" src="{html.escape(game)}-score.svg" alt="">
 </main><script type="application/json" id="data">{_script_json(data)}</script></body></html>
 """
     return page, pictures
@@ -167,11 +168,12 @@ def _index(title: str, spec: Any, standing: dict[str, Any] | None, shown: list[s
     esc = html.escape
     body = [f"<h1>{esc(title)}</h1>"]
     if standing is not None:
-        body.append(f"<h2>{esc(_('standings'))}</h2>")
+        heading = esc(_("standings"))
+        body.append(f"<h2>{heading}</h2>")
+        columns = "".join(f"<th>{esc(_(word))}</th>" for word in (N_("entrant"), N_("points"), N_("wins"),
+                                                                  N_("score"), N_("finalised")))
         for ruleset, rows in standing["rulesets"].items():
-            body.append(f"<h3>{esc(ruleset)}</h3><table><thead><tr><th>#</th><th>{esc(_('entrant'))}</th>"
-                        f"<th>{esc(_('points'))}</th><th>{esc(_('wins'))}</th><th>{esc(_('score'))}</th>"
-                        f"<th>{esc(_('finalised'))}</th></tr></thead><tbody>")
+            body.append(f"<h3>{esc(ruleset)}</h3><table><thead><tr><th>#</th>{columns}</tr></thead><tbody>")
             for row in rows:
                 body.append(f"<tr><td>{esc(row['place'])}</td><th>{esc(row['entrant'])}</th>"
                             f"<td>{row['points']:g}</td><td>{row['wins']}</td><td>{row['score']}</td>"
@@ -183,10 +185,11 @@ def _index(title: str, spec: Any, standing: dict[str, Any] | None, shown: list[s
         for round_no, games in rounds.items():
             heading = say("round {text}", text=round_no) if round_no is not None else _("games")
             body.append(f"<h2>{esc(heading)}</h2><ul class='games'>")
+            not_over = esc(_("not over: not published"))
             for game in games:
                 seats = ", ".join(f"{term(s)}: {p}" for s, p in spec.seats.get(game, {}).items())
                 link = (f"<a href='games/{esc(game)}.html'>{esc(game)}</a>" if game in shown
-                        else f"{esc(game)} ({esc(_('not over: not published'))})")
+                        else f"{esc(game)} ({not_over})")
                 body.append(f"<li>{link} <span class='seats'>{esc(seats)}</span></li>")
             body.append("</ul>")
     else:
