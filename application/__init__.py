@@ -10,7 +10,9 @@ form (what `--json` prints). Nothing here parses command lines, prints, or knows
     reading.py     status, log, score, games
     review.py      replay, stats, fork, diff, annotate, notes
     files.py       import (import_file), export (export_record, write_export), verify
-    tournament.py  standings, tournament standings, pairing a round
+    tournament.py  standings, tournament standings, pairing a round (and starting its games)
+    ratings.py     ratings across every finished game (openskill), seat and society effects, one person's history
+    board.py       the public board for the hall; cards.py seat cards to print; publish.py the static archive
     seats.py       what a player does from its own seat: seal its loyalty (a commitment only), reveal it
     director.py    the director's screen: every game with its state and last event time, tournament standings
     sharing.py     capability links (share, access), following.py: live updates and a replay's rounds

@@ -14,6 +14,7 @@ from whispers.ledger.errors import StoreError, WhispersError
 from whispers.ledger.words import _, say
 
 if TYPE_CHECKING:
+    from whispers.application.ratings import RatingHistory
     from whispers.ledger.store import Store
 
 KINDS: tuple[str, ...] = ("score", "cities", "banners")
@@ -58,7 +59,7 @@ class WinRates:
 @dataclass(frozen=True, slots=True)
 class Charted:
     output: str
-    data: Series | WinRates
+    data: Series | WinRates | RatingHistory
 
     def to_json(self) -> dict[str, Any]:
         return {"output": self.output, **self.data.to_json()}
@@ -123,16 +124,20 @@ def win_rates(store: Store | str | None) -> WinRates:
 
 
 def chart(store: Store | str | None, game: str | None, kind: str | None, output: str,
-          viewer: str | None = None) -> Charted:
-    """Draw `kind` for GAME (or the win rates across games when `game` is None) into `output` (.svg or .png),
-    written whole or not at all."""
+          viewer: str | None = None, person: str | None = None) -> Charted:
+    """Draw `kind` for GAME (or the win rates across games when `game` is None, or `person`'s rating history
+    when given) into `output` (.svg or .png), written whole or not at all."""
     from whispers.ledger.safefile import write_file
 
     suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
     if suffix not in FORMATS:
         raise ChartError(say("a chart is written as .svg or .png, not {file}", file=repr(output)))
-    data: Series | WinRates
-    if game is None:
+    data: Series | WinRates | RatingHistory
+    if person is not None:
+        from whispers.application.ratings import history
+
+        data = history(store, person)
+    elif game is None:
         data = win_rates(store)
         if not data.finished:
             raise ChartError(_("no finished game in the store: no win rates to chart"))

@@ -205,6 +205,8 @@ class Games(msgspec.Struct, frozen=True):
     listed: tuple[dict[str, Any], ...]
     """Each game's row in its JSON form (`GameRow.to_json`): a listing of 10,000 games is made, filtered and
     printed without a GameRow per game. Shared, not copied: read them, do not change them."""
+    more: bool = False
+    """Games the filter keeps were left out by the limit (older ones)."""
 
     @property
     def rows(self) -> tuple[GameRow, ...]:
@@ -291,17 +293,39 @@ def listing_row(name: str, listed: dict[str, Any], pinned: dict[tuple[str, ...],
             "date": meta["recorded"], "names": meta["seats"], "meta": meta, "written": listed["written"]}
 
 
-def games(store: Store | str | None, which: GameFilter | None = None) -> Games:
+LATEST = 50
+"""Games `games` lists unless told otherwise: the latest created (a club's store holds 10,000)."""
+
+
+def games(store: Store | str | None, which: GameFilter | None = None, limit: int | None = None) -> Games:
     """The games in the store, with ruleset, players, where each stands, who won and what it was forked from,
     and who, when and where (archived ones only when `which` says so): read from the catalog of summaries kept
-    in the store, which first reads what the store gained since."""
+    in the store, which first reads what the store gained since. With `limit`, the `limit` latest created of
+    the games `which` keeps (then in its order); with no filter but the archived one, only the latest rows are
+    read, by the catalog's index of creation."""
     from whispers.application.collector import uncollected
     from whispers.projections.catalog import Catalog
 
+    which = which or GameFilter()
+    if limit is not None and limit < 1:
+        from whispers.ledger.errors import StoreError
+
+        raise StoreError(say("--limit {text}: list at least one game", text=repr(limit)))
+    in_store_order = msgspec.structs.replace(which, sort="store")
     with opened(store) as s:
         catalog = Catalog(s)
         catalog.refresh()  # may fold every game (a catalog of another layout): the collector stays on for that
         with uncollected():
-            listed = catalog.listing()
             pinned: dict[tuple[str, ...], tuple[Any, ...]] = {}
-            return Games(select([listing_row(name, d, pinned) for name, d in listed.items()], which or GameFilter()))
+            if limit is None or in_store_order != GameFilter(archived=which.archived):
+                kept = select([listing_row(name, d, pinned) for name, d in catalog.listing().items()], in_store_order)
+            else:  # the latest rows only; more of them while archived ones leave fewer than the limit kept
+                window, size = limit + 1, catalog.size()
+                while True:
+                    read = catalog.listing(last=window)
+                    kept = select([listing_row(name, d, pinned) for name, d in read.items()], in_store_order)
+                    if len(kept) > limit or window >= size:
+                        break
+                    window *= 4
+            shown = kept if limit is None else kept[-limit:]
+            return Games(select(shown, GameFilter(sort=which.sort, archived=True)), len(shown) < len(kept))

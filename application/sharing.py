@@ -146,6 +146,12 @@ def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:80
     return Links(game, base, tokens["table"], {p: tokens[f"seat:{p}"] for p in players}, tokens["spectator"])
 
 
+def is_shared(store: Store, game: str) -> bool:
+    """Whether `game` has links now (a `share` without --revoke would be refused)."""
+    record = _stored(store, game)
+    return record is not None and bool(record.hashes)
+
+
 def access(store: Store | str | None, game: str, token: str) -> Access:
     """What `token` opens in `game`; UnknownGame for a wrong token, a revoked one, a game never shared and a
     game that does not exist alike (in the same words: a page says nothing about whether a game exists)."""

@@ -24,18 +24,25 @@ class Standings:
         return self.data
 
 
-def _events(store: Store, names: list[str]) -> dict[str, Any]:
+def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> dict[str, Any]:
     """What the standings need of each game, from the catalog of summaries kept in the store (no game folded
-    but those the store gained since the catalog last read it)."""
+    but those the store gained since the catalog last read it), read by name: a tournament of 100 games in a
+    store of 10,000 reads its own 100 rows. A name in `waiting` that is not in the store is left out (a paired
+    game not started yet); any other must be in the store."""
     from whispers.ledger.game import load
     from whispers.projections.catalog import Catalog
     from whispers.projections.standings import result_from_data
 
     catalog = Catalog(store)
     catalog.refresh()
-    summaries = catalog.summaries()
-    return {name: result_from_data(summaries[name]["result"]) if name in summaries else list(load(store, name).events)
-            for name in names}
+    summaries = catalog.summaries(names)  # these games' own rows, by name: never every game of the store
+    found: dict[str, Any] = {}
+    for name in names:
+        if name in summaries:
+            found[name] = result_from_data(summaries[name]["result"])
+        elif not (waiting and name in waiting and not store.exists(name)):
+            found[name] = list(load(store, name).events)  # stored since the refresh, or not a game: load says
+    return found
 
 
 def read_text(file: Path) -> str:
@@ -64,9 +71,9 @@ def tournament(store: Store | str | None, file: Path) -> Standings:
     spec = load_tournament(read_text(file), str(file))
     with opened(store) as s:
         # a paired round's games exist once their tables run `whispers new`; any other name must be there
-        waiting = [g for g in spec.games if g in spec.rounds and not s.exists(g)]
-        data = standings_data(_events(s, [g for g in spec.games if g not in waiting]), spec.seats, spec.points)
-    data["not_started"] = waiting
+        found = _events(s, spec.games, set(spec.rounds))
+        data = standings_data(found, spec.seats, spec.points)
+    data["not_started"] = [g for g in spec.games if g not in found]
     data["tournament"] = spec.name
     return Standings(spec.name, data)
 
@@ -82,12 +89,14 @@ class Paired:
     def to_json(self) -> dict[str, Any]:
         from whispers.projections.pairing import plan_data
 
-        return {"tournament": self.tournament, "file": self.file, **plan_data(self.plan)}
+        return {"tournament": self.tournament, "file": self.file, **plan_data(self.plan, self.tournament)}
 
 
-def pair(store: Store | str | None, file: Path, round_no: int, force: bool = False) -> Paired:
+def pair(store: Store | str | None, file: Path, round_no: int, force: bool = False, start: bool = False) -> Paired:
     """Seat the entrants of round `round_no` at tables of 3 and 4: round 1 at random (seeded), later rounds
-    Swiss by the points of the rounds before. Returns the file's new text; writing it is the caller's."""
+    Swiss by the points of the rounds before. Returns the file's new text; writing it is the caller's. With
+    `start`, a table's game already in the store refuses the round (PairingError naming it): `start_round` then
+    creates them all."""
     from whispers.projections.pairing import (
         PairingError,
         check_round,
@@ -125,4 +134,27 @@ def pair(store: Store | str | None, file: Path, round_no: int, force: bool = Fal
         points = points_by_entrant(data)
     plan = pair_round(round_no, spec.entrants, history_before(spec, round_no), points,
                       seed_for(spec.name, round_no, *spec.entrants))
+    if start:
+        with opened(store) as s:
+            there = next((t.game for t in plan.tables if s.exists(t.game)), None)
+        if there is not None:
+            raise PairingError(say("a game named {game} is in the store already: no game of round {round} was "
+                                   "started", game=there, round=round_no))
     return Paired(spec.name, str(file), plan, points, with_round(text, plan, force))
+
+
+def start_round(store: Store | str | None, paired: Paired, ruleset: str = "official",
+                board: str = "standin") -> list[str]:
+    """Creates each table's game of the paired round, one store write per game holding its start and its table
+    facts (seats' names, event, round, table), so a game is there whole or not at all; returns their names. A
+    game made since `pair` checked refuses (StoreError naming it) the games from it on; those before it stand."""
+    from whispers.application.recording import new
+    from whispers.projections.pairing import table_facts
+
+    made = []
+    with opened(store) as s:
+        for table in paired.plan.tables:
+            new(s, table.game, [seat.society for seat in table.seats], table.first, ruleset, board,
+                table=table_facts(table, paired.tournament, paired.plan.round))
+            made.append(table.game)
+    return made

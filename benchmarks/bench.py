@@ -17,10 +17,11 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
 - `whispers import FOLDER` of 1,000 record files (--import-files) in one process (issue 12: <= 60 s on SQLite);
 - the director's web page of every game (its first page, application/director.py), beside the listing it reads
   (`games` in process), the catalog caught up;
-- `whispers status`, `games` and `stats --all` as commands, beside F1 (`python -c "import click,
-  eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg on PostgreSQL), and F1 with rich's
-  console and table imported too (not a target: what status's tables cost before whispers runs a line); status and
-  its floors are run in turn, a run of each after a run of each, as are the two statuses of the long game below;
+- `whispers status`, `games --all` (every game: `games` lists the latest 50) and `stats --all` as commands,
+  beside F1 (`python -c "import click, eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg
+  on PostgreSQL), and F1 with rich's console and table imported too (not a target: what status's tables cost
+  before whispers runs a line); status and its floors are run in turn, a run of each after a run of each, as are
+  the two statuses of the long game below;
 - a game of about 5,000 events (a move and its take-back, again and again) beside a 214-event game standing at the
   same point of play: `whispers status` of each, and one move each loaded as `whispers move` loads it (from its
   snapshot, ledger/snapshots.py), decided and appended in process.
@@ -352,7 +353,7 @@ def cli_medians(url: str, runs: int, game: str, postgres: bool) -> dict[str, flo
                               # conventions are the project's), to show how much of status's ratio is rich's import
                               "F1 + rich": run([python, "-c", floor + ", rich.console, rich.table"]),
                               "status": run([whispers, "status", game])}, runs),
-            "games": median_ms(run([whispers, "games", "--json"]), max(3, runs // 3)),
+            "games": median_ms(run([whispers, "games", "--all", "--json"]), max(3, runs // 3)),
             "stats --all": median_ms(run([whispers, "stats", "--all", "--json"]), max(3, runs // 3))}
 
 

@@ -13,14 +13,23 @@ from whispers.ledger.words import _, n_, say
 @click.argument("game", required=False)
 @click.argument("kind", required=False, type=click.Choice(charts.KINDS), metavar="score|cities|banners")
 @click.option("--all", "everything", is_flag=True, help="Win rates by society and by seat across finished games.")
+@click.option("--ratings", "person", metavar="PERSON", help="PERSON's rating after each game (whispers ratings).")
 @as_option
 @click.option("-o", "--output", required=True, metavar="FILE", help="The chart file: FILE.svg or FILE.png.")
 @store_option
-def chart(game: str | None, kind: str | None, everything: bool, society: str | None, output: str,
+def chart(game: str | None, kind: str | None, everything: bool, person: str | None, society: str | None, output: str,
           store_url: str | None) -> None:
     """A chart of GAME after every move: `score` (each society's score if the game ended then, as far as the
     viewer can compute it), `cities` (per empire) or `banners` (on the board and in reserve); or with --all
-    the win rates by society and by seat across the store's finished games."""
+    the win rates by society and by seat across the store's finished games; or with --ratings PERSON that
+    person's rating after each of their games."""
+    if person is not None:
+        if game is not None or society is not None or everything:
+            raise click.UsageError(_("--ratings charts one person across the store: give no GAME, KIND, --all or "
+                                     "--as with it"))
+        charts.chart(store_url, None, None, output, person=person)
+        click.echo(say("{name}: rating history written to {file}", name=person, file=output))
+        return
     if everything:
         if game is not None or society is not None:
             raise click.UsageError(_("--all charts every game in the store: give no GAME, KIND or --as with it"))

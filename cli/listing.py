@@ -25,16 +25,23 @@ AT = N_("at {text}")
 @click.option("--state", type=click.Choice(reading.STATES), help="Only games still playing, or over.")
 @click.option("--sort", type=click.Choice(list(reading.SORTS)), default="store", show_default=True,
               help="The order of the listing.")
-@click.option("--all", "everything", is_flag=True, help="Archived games too.")
+@click.option("--limit", type=int, metavar="N", help="The N latest games the filters keep (default 50).")
+@click.option("--all", "everything", is_flag=True, help="Every game, archived ones too (no limit unless --limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @store_option
 def games(player: str | None, event: str | None, since: str | None, ruleset: str | None, state: str | None,
-          sort: str, everything: bool, as_json: bool, store_url: str | None) -> None:
-    """The games in the store: date, players (names per seat), ruleset, where each stands and who won."""
+          sort: str, limit: int | None, everything: bool, as_json: bool, store_url: str | None) -> None:
+    """The games in the store: date, players (names per seat), ruleset, where each stands and who won.
+
+    The latest 50 games the filters keep (by when they were created), in the order --sort gives; --limit N
+    lists N, --all every game.
+    """
     which = reading.GameFilter(player, event, since, ruleset, state, sort, everything)
-    rows = reading.games(store_url, which).to_json()
+    found = reading.games(store_url, which, limit if limit is not None or everything else reading.LATEST)
     with uncollected():  # 10,000 lines or JSON objects made of plain data
-        print_listing(rows, which, as_json)
+        print_listing(found.to_json(), which, as_json)
+    if found.more and not as_json:
+        click.echo(say("The latest {n} shown: --limit N for more, --all for every game.", n=len(found.listed)))
 
 
 def print_listing(rows: list[dict[str, Any]], which: reading.GameFilter, as_json: bool) -> None:

@@ -33,11 +33,11 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societi
         return
     if as_csv:
         writer = csv.writer(sys.stdout)
-        writer.writerow(["ruleset", "rank", "entrant", "points", "wins", "score", "games"])
+        writer.writerow(["ruleset", "place", "rank", "entrant", "points", "wins", "score", "games", "finalised"])
         for ruleset, rows in data["rulesets"].items():
             for row in rows:
-                writer.writerow([ruleset, row["rank"], row["entrant"], row["points"], row["wins"], row["score"],
-                                 len(row["games"])])
+                writer.writerow([ruleset, row["place"], row["rank"], row["entrant"], row["points"], row["wins"],
+                                 row["score"], len(row["games"]), row["finalised"]])
         return
     from rich.console import Console
     from rich.table import Table
@@ -48,14 +48,18 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societi
         # the tournament's and the entrants' names are people's words: Text, never read as rich markup
         grid = Table(title=Text(f"{title} · " + say("{ruleset} rules", ruleset=ruleset)))
         for column, justify in (("#", "right"), (N_("entrant"), "left"), (N_("points"), "right"),
-                                (N_("wins"), "right"), (N_("score"), "right"), (N_("places"), "left")):
+                                (N_("wins"), "right"), (N_("score"), "right"), (N_("finalised"), "right"),
+                                (N_("places"), "left")):
             grid.add_column(_(column) if column != "#" else column, justify=justify)
         for row in rows:
             places = ", ".join(f"{g['game']}: {g['place']:g}{'' if g.get('finalised') else '*'}" for g in row["games"])
             entrant = term(row["entrant"]) if societies else row["entrant"]
-            grid.add_row(str(row["rank"]), Text(entrant), f"{row['points']:g}", str(row["wins"]), str(row["score"]),
-                         Text(places))
+            grid.add_row(row["place"], Text(entrant), f"{row['points']:g}", str(row["wins"]), str(row["score"]),
+                         f"{row['finalised']}/{len(row['games'])}", Text(places))
         console.print(grid)
+        if any(row["tied"] for row in rows):
+            console.print(_("=: a place shared by entrants level on points, wins and score."), markup=False,
+                          highlight=False)
     if data.get("finalised"):
         console.print(say("Finalised by the director: {games}", games=", ".join(data["finalised"])), markup=False,
                       highlight=False)
@@ -109,7 +113,7 @@ class FileOrCommand(SpokenGroup):
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "FILE [--json|--csv] [--store URL]")
-        formatter.write_usage(ctx.command_path, "pair FILE --round N [--force] [--json] [--store URL]",
+        formatter.write_usage(ctx.command_path, "pair FILE --round N [--start] [--force] [--json] [--store URL]",
                               prefix=said("or:").rjust(len(said("Usage:"))) + " ")
 
 
@@ -123,24 +127,36 @@ def tournament() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--round", "round_no", type=int, required=True, metavar="N", help="The round to seat, from 1.")
 @click.option("--force", is_flag=True, help="Replace round N if the file has it already.")
+@click.option("--start", is_flag=True,
+              help="Create each table's game in the store, with its seats' names, event, round and table.")
+@click.option("--ruleset", default="official", show_default=True, metavar="ID|PATH",
+              help="With --start: the games' ruleset, as for whispers new.")
+@click.option("--board", default="standin", show_default=True, metavar="ID|PATH",
+              help="With --start: the games' board, as for whispers new.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @store_option
-def pair(file: Path, round_no: int, force: bool, as_json: bool, store_url: str | None) -> None:
+def pair(file: Path, round_no: int, force: bool, start: bool, ruleset: str, board: str, as_json: bool,
+         store_url: str | None) -> None:
     """Seat FILE's entrants at tables of 3 and 4 for round N and write the round into FILE.
 
     Round 1 is drawn at random (seeded by the tournament's name, entrants and the round, so a re-run gives
     the same tables); later rounds are Swiss by the points of the rounds before, with as few repeat
     meetings as any arrangement allows. Societies and the first seat rotate. docs/tournament.md.
+
+    With --start each table's game is created in the store, named, seated and labelled with the event, round
+    and table (a game of that name already there refuses the round, and nothing is written); without it the
+    lines that start them are printed.
     """
-    paired = use.pair(store_url, file, round_no, force)
+    paired = use.pair(store_url, file, round_no, force, start)
     replace_file(file, paired.text)
+    started = use.start_round(store_url, paired, ruleset, board) if start else []
     if as_json:
-        emit_json(paired.to_json())
+        emit_json({**paired.to_json(), "started": started})
         return
-    _show_plan(paired.plan, paired.tournament, paired.points)
+    _show_plan(paired.plan, paired.tournament, paired.points, bool(started))
 
 
-def _show_plan(plan, title: str, points: dict[str, float]) -> None:  # type: ignore[no-untyped-def]
+def _show_plan(plan, title: str, points: dict[str, float], started: bool) -> None:  # type: ignore[no-untyped-def]
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -164,5 +180,23 @@ def _show_plan(plan, title: str, points: dict[str, float]) -> None:  # type: ign
         console.print(escape(say("Meeting again: {text} ({reason}).", text=pairs, reason=proof)))
     else:
         console.print(_("No two entrants meet again."))
-    for table in plan.tables:
-        click.echo(new_command(table))
+    if not started:
+        for table in plan.tables:
+            click.echo(new_command(table, title, plan.round))
+        return
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from whispers.projections.pairing import table_number
+
+    for table in plan.tables:  # the table's card: what the director reads out and the table checks
+        seats = Text()
+        for seat_no, seat in enumerate(table.seats, start=1):
+            first = " " + _("(first)") if seat_no == 1 else ""
+            seats.append(f"{seat_no}. {term(seat.society)}{first}: ")
+            seats.append(seat.entrant, style="bold")
+            seats.append("\n")
+        seats.append(say("Started: whispers status {game}", game=table.game))
+        heading = " · ".join((table.game, title, say("round {text}", text=plan.round),
+                              say("table {text}", text=table_number(table))))
+        console.print(Panel(seats, title=Text(heading), title_align="left", expand=False))

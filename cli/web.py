@@ -14,31 +14,58 @@ from whispers.ledger.words import _, say
 
 
 @click.command(cls=Spoken)
-@click.argument("game")
+@click.argument("game", metavar="GAME|TOURNAMENT")
 @click.option("--base", default="http://127.0.0.1:8000", show_default=True, metavar="URL",
               help="Where `whispers serve` is reached from the players' phones.")
 @click.option("--revoke", is_flag=True, help="Replace the game's links: the old ones stop working.")
+@click.option("--round", "round_no", type=click.IntRange(min=1), metavar="R",
+              help="Share every game of round R of the tournament file TOURNAMENT (docs/tournament.md).")
+@click.option("--cards", metavar="FILE",
+              help="Write the links as cards to print, FILE.pdf or FILE.html: A4, per game its table's card, one "
+                   "per seat (with the player's name) and the spectators', each with its QR code and link.")
 @click.option("--qr", "qr_dir", metavar="DIR", help="Also write each link as an SVG QR code in DIR.")
 @click.option("--json", "as_json", is_flag=True, help="Print {\"table\": URL, \"seats\": {...}, \"spectator\": URL}.")
 @store_option
-def share(game: str, base: str, revoke: bool, qr_dir: str | None, as_json: bool, store_url: str | None) -> None:
+def share(game: str, base: str, revoke: bool, round_no: int | None, cards: str | None, qr_dir: str | None,
+          as_json: bool, store_url: str | None) -> None:
     """Links for GAME: the table (records moves), one per society (its own view), one for spectators.
 
-    Only hashes of the tokens are stored: the links are shown once. --revoke makes new ones."""
+    Only hashes of the tokens are stored: the links are shown once. --revoke makes new ones. With --round R,
+    TOURNAMENT is a tournament file and every game of its round R is shared (each must be in the store, and
+    none shared yet unless --revoke). --cards writes the links as seat cards to print and cut.
+    """
     if not base.startswith(("http://", "https://")):
         raise click.UsageError(_("--base: an http:// or https:// URL"))
-    links = sharing.share(store_url, game, base, revoke)
-    written = sharing.write_qr(links, qr_dir) if qr_dir else []
+    from whispers.application import cards as seat_cards
+
+    if cards is not None:
+        seat_cards.check_output(cards)  # before any link is made: links are shown once
+    if round_no is not None:
+        shared = seat_cards.share_round(store_url, Path(game), round_no, base, revoke)
+        made, laid_out = list(shared.links), shared.cards
+    else:
+        made = [sharing.share(store_url, game, base, revoke)]
+        laid_out = seat_cards.game_cards(store_url, made[0]) if cards is not None else ()
+    written = [path for links in made for path in (sharing.write_qr(links, qr_dir) if qr_dir else [])]
+    if cards is not None:
+        from whispers.ledger.words import tongue
+
+        seat_cards.write_cards(laid_out, cards, tongue().code)
     if as_json:
-        emit_json({k: v for k, v in links.to_json().items() if k != "game"})
+        found = [{k: v for k, v in links.to_json().items() if k != "game"} for links in made]
+        emit_json(found[0] if round_no is None else {links.game: one for links, one in zip(made, found, strict=True)})
         return
-    urls = links.to_json()
-    click.echo(say("table (records moves): {url}", url=urls["table"]))
-    for society, url in urls["seats"].items():
-        click.echo(say("{society} seat: {url}", society=society, url=url))
-    click.echo(say("spectators: {url}", url=urls["spectator"]))
+    for links in made:
+        urls = links.to_json()
+        prefix = f"{links.game}: " if round_no is not None else ""
+        click.echo(prefix + say("table (records moves): {url}", url=urls["table"]))
+        for society, url in urls["seats"].items():
+            click.echo(prefix + say("{society} seat: {url}", society=society, url=url))
+        click.echo(prefix + say("spectators: {url}", url=urls["spectator"]))
     for path in written:
         click.echo(say("QR code written: {file}", file=str(path)))
+    if cards is not None:
+        click.echo(say("seat cards written: {file}", file=cards))
 
 
 @click.command(cls=Spoken)
@@ -47,7 +74,8 @@ def share(game: str, base: str, revoke: bool, qr_dir: str | None, as_json: bool,
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes (uvicorn workers) sharing the port; use a PostgreSQL store for more than one.")
 @click.option("--tournament", "tournament_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              metavar="FILE", help="A tournament file (docs/tournament.md): the director's pages show its standings.")
+              metavar="FILE", help="A tournament file (docs/tournament.md): the director's pages show its standings, "
+                                   "and a public board (its link printed at start) its tables and standings.")
 @store_option
 def serve(host: str, port: int, workers: int, tournament_file: Path | None, store_url: str | None) -> None:
     """Serve the store's games to browsers: the links from `whispers share`, and the director's pages.
@@ -69,5 +97,9 @@ def serve(host: str, port: int, workers: int, tournament_file: Path | None, stor
         tournament(store_url, tournament_file)  # a malformed file is refused now, in one line, not on the page
         os.environ["WHISPERS_TOURNAMENT"] = str(tournament_file.resolve())
     click.echo(say("director: {url}", url=f"http://{host}:{port}/director/{token}/"), err=True)
+    if tournament_file is not None:  # public, read-only: for the hall's projector and phones
+        from whispers.application.board import board_token
+
+        click.echo(say("public board: {url}", url=f"http://{host}:{port}/hall/{board_token(token)}/"), err=True)
     uvicorn.run("whispers.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", timeout_graceful_shutdown=3)

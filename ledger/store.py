@@ -395,6 +395,8 @@ def _reason(error: BaseException) -> str:
 _SNAPSHOTS: Final = "snapshot"
 """The read model (projection) whose rows are the games' snapshots, one row per game."""
 
+_NAMED_BATCH = 500
+"""Games named in one read of a read model: far below every driver's limit of parameters in one statement."""
 _READ_MODEL_TABLES: Final = (
     "CREATE TABLE IF NOT EXISTS {t} (projection TEXT PRIMARY KEY, layout INTEGER NOT NULL, "
     "position BIGINT NOT NULL, fingerprint TEXT)",
@@ -1256,9 +1258,26 @@ class Store:
                                [(model, game, created, data) for model, written in ((projection, rows), *beside.items())
                                 for game, created, data in written])
 
-    def read_model(self, projection: str) -> list[tuple[str, str]]:
-        """The rows (game, data) of the read model `projection`, in the order the games were created."""
+    def read_model(self, projection: str, games: Sequence[str] | None = None,
+                   last: int | None = None) -> list[tuple[str, str]]:
+        """The rows (game, data) of the read model `projection`, in the order the games were created: of the
+        named `games` only (read by the table's key, never a scan), or of the `last` created only (by the index
+        on creation), or every row."""
         with self._translated(), self._read_model(commit=False) as (cursor, sql):
+            if games is not None:
+                games = list(dict.fromkeys(games))  # each row once, however often it is named
+                found: list[tuple[str, str]] = []
+                for start in range(0, len(games), _NAMED_BATCH):
+                    batch = list(games[start:start + _NAMED_BATCH])
+                    cursor.execute(sql("SELECT game, data, created FROM {s} WHERE projection = ? AND game IN ("
+                                       + ", ".join("?" * len(batch)) + ")"), (projection, *batch))
+                    found.extend(_values(row) for row in cursor.fetchall())  # type: ignore[misc]
+                found.sort(key=lambda row: (row[2] or 0, row[0]))  # type: ignore[misc]
+                return [(game, data) for game, data, _ in found]  # type: ignore[misc]
+            if last is not None:
+                cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? "
+                                   "ORDER BY created DESC, game DESC LIMIT ?"), (projection, last))
+                return [tuple(_values(row)) for row in reversed(cursor.fetchall())]  # type: ignore[misc]
             cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? ORDER BY created, game"),
                            (projection,))
             return [tuple(_values(row)) for row in cursor.fetchall()]  # type: ignore[misc]
@@ -1269,6 +1288,12 @@ class Store:
         rebuild` (application/stores.py) starts from. The events are not touched."""
         with self._translated(), self._read_model(commit=True, afresh=True):
             pass
+
+    def read_model_size(self, projection: str) -> int:
+        """How many games the read model `projection` holds a row of (counted on its index)."""
+        with self._translated(), self._read_model(commit=False) as (cursor, sql):
+            cursor.execute(sql("SELECT count(*) FROM {s} WHERE projection = ?"), (projection,))
+            return int(_values(cursor.fetchone())[0])
 
     @contextmanager
     def _read_model(self, commit: bool, afresh: bool = False) -> Iterator[tuple[Any, Any]]:

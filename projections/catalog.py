@@ -130,21 +130,28 @@ class Catalog:
                                 {LISTING: listed, FIGURES: figured})
         return Refreshed(len(changed), events, position)
 
-    def summaries(self) -> dict[str, dict[str, Any]]:
-        """Every game's summary, in the order the games were created."""
-        return {game: json.loads(data) for game, data in self.store.read_model(PROJECTION)}
+    def summaries(self, games: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+        """Every game's summary, or the named `games`' only (read by name: the standings of a tournament in a store
+        of 10,000 games read its own), in the order the games were created; a name with no summary is left out."""
+        return {game: json.loads(data) for game, data in self.store.read_model(PROJECTION, games)}
 
-    def listing(self) -> dict[str, dict[str, Any]]:
-        """Every game's listing fields (`LISTED` of its summary), in the order the games were created."""
-        return self._rows(LISTING)
+    def listing(self, last: int | None = None, games: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+        """Every game's listing fields (`LISTED` of its summary), or the `last` created games' only, or the named
+        `games`' (read by name), in the order the games were created."""
+        return self._rows(LISTING, last, games)
+
+    def size(self) -> int:
+        """How many games the catalog holds."""
+        return self.store.read_model_size(LISTING)
 
     def figures(self) -> dict[str, dict[str, Any]]:
         """Every game's fields for the figures across games (`FIGURED` of its summary), in the order the games were
         created."""
         return self._rows(FIGURES)
 
-    def _rows(self, model: str) -> dict[str, dict[str, Any]]:
-        rows = self.store.read_model(model)
+    def _rows(self, model: str, last: int | None = None,
+              games: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+        rows = self.store.read_model(model, games, last)
         # the rows read as one JSON array: 10,000 calls of json.loads cost a third more than one (and strict: a
         # row that is not one JSON value cannot shift the others onto the wrong games)
         read = json.loads("[" + ",".join([data for _, data in rows]) + "]")

@@ -16,6 +16,8 @@ Series = Any
 """application.charts.Series (the layers keep projections from importing the application's types)."""
 WinRates = Any
 """application.charts.WinRates."""
+RatingHistory = Any
+"""application.ratings.RatingHistory."""
 
 TITLES = {
     "score": N_("score if the game ended now"),
@@ -26,7 +28,7 @@ AXES = {"score": N_("points"), "cities": N_("cities"), "banners": N_("banners")}
 """The y axis's name for each kind of series."""
 
 
-def draw(data: Series | WinRates, fmt: str) -> bytes:
+def draw(data: Series | WinRates | RatingHistory, fmt: str) -> bytes:
     """The chart as SVG or PNG bytes (no date in the file: the same data gives the same picture)."""
     out = io.BytesIO()
     metadata = {"Date": None} if fmt == "svg" else {"Software": None}
@@ -34,12 +36,14 @@ def draw(data: Series | WinRates, fmt: str) -> bytes:
     return out.getvalue()
 
 
-def figure(data: Series | WinRates) -> Any:
+def figure(data: Series | WinRates | RatingHistory) -> Any:
     """The chart as a matplotlib Figure (its words in the reader's language; the file draws them as shapes)."""
     from matplotlib.figure import Figure
 
     drawn = Figure(figsize=(10, 5.5), dpi=110, layout="constrained")
-    if not hasattr(data, "lines"):
+    if hasattr(data, "points"):
+        _rating_history(drawn.add_subplot(), data)
+    elif not hasattr(data, "lines"):
         _win_rates(drawn, data)  # type: ignore[arg-type]
     elif data.kind == "banners":  # type: ignore[union-attr]
         # ten lines on one axis are a tangle: the board above, the reserves below, one colour per empire
@@ -111,6 +115,32 @@ def _win_rates(fig: Any, data: WinRates) -> None:
         ax.set_axisbelow(True)
     fig.suptitle(say("win rates over {finished} ({games} in the store; a shared win counts for none)",
                      finished=n_("{n} finished game", "{n} finished games", data.finished), games=data.games))
+
+
+def _rating_history(ax: Any, data: RatingHistory) -> None:
+    """The person's rating (mu - 3 sigma) after each rated game, with the band mu +- sigma around the estimate."""
+    from matplotlib.ticker import MaxNLocator
+
+    games = list(range(1, len(data.points) + 1))
+    mu = [p["mu"] for p in data.points]
+    sigma = [p["sigma"] for p in data.points]
+    ax.fill_between(games, [m - s for m, s in zip(mu, sigma, strict=True)],
+                    [m + s for m, s in zip(mu, sigma, strict=True)], color="#c5cae9", label=_("μ ± σ (uncertainty)"))
+    ax.plot(games, mu, color="#3949ab", linewidth=1.4, marker="o", markersize=3, label=_("μ (skill estimated)"))
+    ax.plot(games, [p["rating"] for p in data.points], color="#212121", linewidth=2, marker="o", markersize=4,
+            label=_("rating (μ - 3σ)"))
+    last = data.points[-1]
+    ax.annotate(f"{last['rating']:.1f}", (games[-1], last["rating"]), xytext=(5, 0), textcoords="offset points",
+                fontsize=9, va="center")
+    # a person's name is their words: a "$" in it is a dollar, never the start of matplotlib's mathtext
+    ax.set_title(say("{name}: rating after each game ({games})", name=data.person.replace("$", r"\$"),
+                     games=n_("{n} finished game", "{n} finished games", len(games))))
+    ax.set_xlabel(_("games played"))
+    ax.set_ylabel(_("rating"))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(0.5, len(games) + 0.5)  # whole games on the axis, one game included
+    ax.grid(axis="y", color="#eeeeee")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9, frameon=False)
 
 
 def _line_name(name: str) -> str:

@@ -265,18 +265,43 @@ def points_by_entrant(standings: Mapping[str, Any]) -> dict[str, float]:
     return totals
 
 
-def plan_data(plan: Plan) -> dict[str, Any]:
-    """The plan for --json, with each table's `whispers new` line."""
+def plan_data(plan: Plan, tournament: str) -> dict[str, Any]:
+    """The plan for --json, with each table's number and `whispers new` line."""
     return {"round": plan.round, "exact": plan.exact, "repeats": [list(p) for p in plan.repeats],
-            "tables": [{"game": t.game, "first": t.first, "seats": [{"entrant": s.entrant, "society": s.society}
-                                                                  for s in t.seats],
-                        "command": new_command(t)} for t in plan.tables]}
+            "tables": [{"game": t.game, "table": table_number(t), "first": t.first,
+                        "seats": [{"entrant": s.entrant, "society": s.society} for s in t.seats],
+                        "command": new_command(t, tournament, plan.round)} for t in plan.tables]}
 
 
-def new_command(table: Table) -> str:
-    """The `whispers new` line that starts this table's game (societies in seat order)."""
+def table_number(table: Table) -> int:
+    """The table's number in its round, from its game's name (`r2-t3` is table 3)."""
+    number = table_of(table.game)
+    assert number is not None, table.game  # pair_round names every table's game so
+    return number
+
+
+def table_of(game: str) -> int | None:
+    """The table's number in a paired game's name (`r2-t3`: 3), else None."""
+    number = game.rsplit("-t", 1)[-1] if "-t" in game else ""
+    return int(number) if number.isdecimal() and number.isascii() else None
+
+
+def table_facts(table: Table, tournament: str, round_no: int) -> dict[str, Any]:
+    """The table facts (ledger/meta.py) a paired game is started with: who sits at each society, the event (the
+    tournament's name), its round and its table."""
+    return {"seats": {seat.society: seat.entrant for seat in table.seats}, "event": tournament,
+            "round": str(round_no), "table": str(table_number(table))}
+
+
+def new_command(table: Table, tournament: str, round_no: int) -> str:
+    """The `whispers new` line that starts this table's game (societies in seat order) with its table facts,
+    each name quoted for a POSIX shell (a name is the entrant's words, never the shell's)."""
+    from shlex import quote
+
+    seats = " ".join(f"--seat {quote(f'{seat.society}={seat.entrant}')}" for seat in table.seats)
     return (f"whispers new {table.game} --players {','.join(s.society for s in table.seats)} "
-            f"--first {table.first}")
+            f"--first {table.first} {seats} --event {quote(tournament)} --round {round_no} "
+            f"--table {table_number(table)}")
 
 
 def with_round(text: str, plan: Plan, force: bool = False) -> str:

@@ -7,7 +7,9 @@ ruleset whose last word is "no winner", the players level at the top share first
 
 Tournament points (docs/tournament.md): by default `players - place` (4 players: 3, 2, 1, 0), or a table per
 number of players from the tournament file. The standings rank entrants by points, then wins (a shared first
-place counts as no win), then the sum of their game scores; entrants level on all three share a rank.
+place counts as no win), then the sum of their game scores; entrants level on all three share a place, labelled
+"=2" on each of them. Each row says how many of its games the director has finalised; a row with any game not
+finalised is provisional.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -160,13 +162,27 @@ def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[
     for ruleset, placed in sorted(by_ruleset.items()):
         rows = []
         for position, e in enumerate(table(placed), start=1):
-            level = rows and (rows[-1]["points"], rows[-1]["wins"], rows[-1]["score"]) == (e.points, e.wins, e.score)
+            level = rows and _standing(rows[-1]) == (e.points, e.wins, e.score)
+            final = sum(p.game in sealed for p in e.games)
             rows.append({"rank": rows[-1]["rank"] if level else position, "entrant": e.entrant, "points": e.points,
-                         "wins": e.wins, "score": e.score,
+                         "wins": e.wins, "score": e.score, "finalised": final, "provisional": final < len(e.games),
                          "games": [{"game": p.game, "society": p.society, "place": p.place, "points": p.points,
                                     "score": p.score, "finalised": p.game in sealed} for p in e.games]})
+        for row in rows:  # a rank two rows hold is shared: marked on each, as "=2"
+            row["tied"] = sum(other["rank"] == row["rank"] for other in rows) > 1
+            row["place"] = place_label(row["rank"], row["tied"])
         result["rulesets"][ruleset] = rows
     return result
+
+
+def _standing(row: Mapping[str, Any]) -> tuple[float, int, int]:
+    """What orders the standings and decides a shared place: points, then wins, then the sum of game scores."""
+    return row["points"], row["wins"], row["score"]
+
+
+def place_label(rank: int, tied: bool) -> str:
+    """A place as standings print it: "3", or "=3" when entrants share it (the sports tables' mark)."""
+    return f"={rank}" if tied else str(rank)
 
 
 class TournamentError(WhispersError):

@@ -276,8 +276,10 @@ def test_pair_seats_round_2_by_points_writes_it_and_the_standings_still_read_the
     assert data["exact"] and data["tables"][0]["command"].startswith("whispers new r2-t1 --players ")
     for table in data["tables"]:
         societies = [s["society"] for s in table["seats"]]
+        seats = " ".join(f"--seat {s['society']}={s['entrant']}" for s in table["seats"])
         assert table["command"] == f"whispers new {table['game']} --players {','.join(societies)} " \
-                                   f"--first {table['first']}"
+                                   f"--first {table['first']} {seats} --event 'Spring Cup' --round 2 " \
+                                   f"--table {table['table']}"
         assert table["first"] == societies[0] != "rat"  # rat was first at both tables of round 1
     text = file.read_text(encoding="utf-8")
     assert text.startswith(before)
@@ -311,3 +313,60 @@ def test_a_round_that_cannot_be_paired_is_one_line_and_the_file_untouched(cup: P
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert file.read_text(encoding="utf-8") == before
     assert [p.name for p in cup.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_the_printed_new_line_starts_the_game_with_its_seats_event_round_and_table(cup: Path) -> None:
+    """The lines `pair` prints are run as a shell would split them (a name with a quote, a semicolon and a
+    space stays one argument, never a command): the game starts with the seats' names and the table facts."""
+    import shlex
+
+    file = cup / "cup.toml"
+    file.write_text(file.read_text(encoding="utf-8").replace('"Hal"', '"O\'Hara; rm -rf ~"')
+                    .replace('spider = "Hal"', 'spider = "O\'Hara; rm -rf ~"'), encoding="utf-8")
+    data = json.loads(CliRunner().invoke(whispers, ["tournament", "pair", str(file), "--round", "2", "--json"]).output)
+    for table in data["tables"]:
+        argv = shlex.split(table["command"])
+        assert argv[:2] == ["whispers", "new"]
+        assert CliRunner().invoke(whispers, argv[1:]).exit_code == 0
+        listed = json.loads(CliRunner().invoke(whispers, ["games", "--all", "--json"]).output)
+        meta = next(row for row in listed if row["game"] == table["game"])["meta"]
+        assert meta["seats"] == {s["society"]: s["entrant"] for s in table["seats"]}
+        assert (meta["event"], meta["round"], meta["table"]) == ("Spring Cup", "2", str(table["table"]))
+    assert any("O'Hara; rm -rf ~" in [s["entrant"] for s in t["seats"]] for t in data["tables"])
+
+
+def test_pair_start_creates_each_tables_game_seated_and_labelled_and_prints_the_table_cards(cup: Path) -> None:
+    file = cup / "cup.toml"
+    result = CliRunner().invoke(whispers, ["tournament", "pair", str(file), "--round", "2", "--start"],
+                                env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.stderr
+    assert "whispers new" not in result.output  # started, not to be typed
+    for game, number in (("r2-t1", 1), ("r2-t2", 2)):
+        assert f"{game} · Spring Cup · round 2 · table {number}" in result.output
+        assert f"Started: whispers status {game}" in result.output
+    listed = {row["game"]: row for row in json.loads(CliRunner().invoke(whispers, ["games", "--json"]).output)}
+    paired = load_tournament(file.read_text(encoding="utf-8"), "cup.toml")
+    for game in ("r2-t1", "r2-t2"):
+        row = listed[game]
+        # seated as the file says: the same societies in the same seat order, the same names, its first player
+        assert row["players"] == list(paired.seats[game]) and row["meta"]["seats"] == paired.seats[game]
+        assert row["players"][0] == paired.firsts[game]
+        assert (row["meta"]["event"], row["meta"]["round"], row["meta"]["table"]) == ("Spring Cup", "2", game[-1])
+        assert row["events"] == 2  # its start and its table facts, stored in one write
+    standings = json.loads(CliRunner().invoke(whispers, ["tournament", str(file), "--json"]).output)
+    assert standings["not_started"] == [] and {"r2-t1", "r2-t2"} <= set(standings["in_progress"])
+
+
+def test_pair_start_refuses_a_round_one_of_whose_games_exists_and_makes_nothing(cup: Path) -> None:
+    file = cup / "cup.toml"
+    before = file.read_text(encoding="utf-8")
+    with open_store(str(cup / "s.sqlite")) as store:
+        text = resources.files("whispers.fixtures").joinpath("games", "official-2p.txt").read_text(encoding="utf-8")
+        import_lines(store, "r2-t2", text.splitlines())
+    result = CliRunner().invoke(whispers, ["tournament", "pair", str(file), "--round", "2", "--start", "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "a game named r2-t2 is in the store already: no game of round 2 was started" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert file.read_text(encoding="utf-8") == before
+    with open_store(str(cup / "s.sqlite")) as store:
+        assert not store.exists("r2-t1")

@@ -3,6 +3,7 @@
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -107,7 +108,7 @@ def test_the_tournament_command_ranks_entrants_across_tables(cup: Path) -> None:
     text = CliRunner().invoke(whispers, ["tournament", str(cup / "cup.toml")]).output
     assert "Test Cup" in text and "In progress, not counted: t3" in text
     csv_text = CliRunner().invoke(whispers, ["tournament", str(cup / "cup.toml"), "--csv"]).output
-    assert csv_text.splitlines()[0] == "ruleset,rank,entrant,points,wins,score,games"
+    assert csv_text.splitlines()[0] == "ruleset,place,rank,entrant,points,wins,score,games,finalised"
 
 
 def test_entrants_names_are_shown_as_typed_never_read_as_markup(cup: Path) -> None:
@@ -186,3 +187,101 @@ def test_an_entrant_named_anything_is_refused_in_one_line_or_shown_exactly_as_ty
     else:
         assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.output
         assert not any(c in CONTROLS for c in result.stderr)
+
+
+def _scored(totals: dict[str, int]) -> ev.GameScored:
+    """A final scoring with these totals (no tie-break can tell equal totals apart: same swaps, concealed, cards)."""
+    ranking = tuple(sorted(totals, key=totals.__getitem__, reverse=True))
+    scores = {s: {"total": t, "empires": {}, "concealed": 3, "concealed_points": 0, "swaps": 0, "cards": 1}
+              for s, t in totals.items()}
+    return ev.GameScored(scores, ranking, ranking[0], (), ())
+
+
+def _result(totals: dict[str, int], finalised: bool = True) -> Any:
+    from whispers.projections.standings import Result
+
+    return Result(tuple(totals), "official", ("fewest_swaps", "most_cards"), _scored(totals), finalised)
+
+
+SEATS = ("raven", "rat", "spider", "serpent")
+
+
+def _cup(*games: dict[str, tuple[str, int]]) -> dict:
+    """Standings of games given as {society: (entrant, total)}, every game finalised."""
+    results = {f"g{n}": _result({s: t for s, (_, t) in g.items()}) for n, g in enumerate(games, start=1)}
+    seats = {f"g{n}": {s: e for s, (e, _) in g.items()} for n, g in enumerate(games, start=1)}
+    return standings_data(results, seats)
+
+
+def test_level_on_points_more_wins_ranks_higher_however_the_scores_go() -> None:
+    """docs/tournament.md, "How standings are computed" 3: points, then wins, then score. X wins one table and is
+    last at the other (3 + 0 points, 1 win, scores 50 + 1); Y is third then second (1 + 2 points, no win, scores
+    30 + 55): level on points, X is above on wins although Y scored more, and they do not share a place."""
+    rows = _cup({"raven": ("X", 50), "rat": ("A", 40), "spider": ("Y", 30), "serpent": ("B", 10)},
+                {"raven": ("X", 1), "rat": ("Y", 55), "spider": ("C", 60), "serpent": ("D", 5)})["rulesets"]["official"]
+    by = {r["entrant"]: r for r in rows}
+    # the ranking above is what the table gives: X 3 points with 1 win; Y 3 points with none, more score
+    assert (by["X"]["points"], by["X"]["wins"], by["Y"]["points"], by["Y"]["wins"]) == (3, 1, 3, 0)
+    assert by["Y"]["score"] > by["X"]["score"]
+    order = [r["entrant"] for r in rows]
+    assert order.index("X") < order.index("Y")
+    assert by["X"]["rank"] != by["Y"]["rank"] and not by["X"]["tied"] and not by["Y"]["tied"]
+    assert by["X"]["place"] == str(by["X"]["rank"])
+
+
+def test_level_on_points_and_wins_the_higher_score_ranks_higher_and_places_differ() -> None:
+    """docs/tournament.md, standings 3: level on points and wins, the sum of game scores decides (not the name:
+    "Ana" sorts first, "Zed" scored more), and they do not share a place."""
+    rows = _cup({"raven": ("Ana", 30), "rat": ("Zed", 20), "spider": ("C", 10), "serpent": ("D", 5)},
+                {"raven": ("Ana", 20), "rat": ("Zed", 50), "spider": ("C", 10), "serpent": ("D", 5)})
+    rows = rows["rulesets"]["official"]
+    assert [r["entrant"] for r in rows][:2] == ["Zed", "Ana"]
+    assert [(r["points"], r["wins"]) for r in rows[:2]] == [(5, 1), (5, 1)]
+    assert [r["place"] for r in rows[:2]] == ["1", "2"] and not rows[0]["tied"]
+
+
+def test_entrants_level_on_points_wins_and_score_share_a_marked_place() -> None:
+    """Level on all three: one place, labelled "=N" on each, and the next entrant's place skips it."""
+    rows = _cup({"raven": ("Ana", 30), "rat": ("Bo", 20), "spider": ("C", 10), "serpent": ("D", 5)},
+                {"raven": ("Bo", 30), "rat": ("Ana", 20), "spider": ("C", 10), "serpent": ("D", 5)})
+    rows = rows["rulesets"]["official"]
+    assert [(r["entrant"], r["place"], r["tied"]) for r in rows] == [
+        ("Ana", "=1", True), ("Bo", "=1", True), ("C", "3", False), ("D", "4", False)]
+
+
+def test_a_game_finalised_then_reopened_is_not_finalised() -> None:
+    """whispers (docs/tournament.md, the director's seal): the seal stands only while the last of the director's
+    seal events is a GameFinalized; a reopened game counts as provisional again, and a second seal restores it."""
+    from whispers.projections.standings import finalised, result_of
+
+    events = bundled("official-4p.txt")
+    sealed = [*events, ev.GameFinalized("Dana")]
+    reopened = [*sealed, ev.GameReopened("Dana", "a misread card")]
+    resealed = [*reopened, ev.GameFinalized("Dana")]
+    assert [finalised(e) for e in (events, sealed, reopened, resealed)] == [False, True, False, True]
+    # the catalog's result (what the commands read) says the same
+    assert [result_of(e).finalised for e in (events, sealed, reopened, resealed)] == [False, True, False, True]
+    data = standings_data({"sealed": sealed, "reopened": reopened})
+    assert data["finalised"] == ["sealed"] and data["unfinalised"] == ["reopened"]
+    rows = data["rulesets"]["official"]
+    assert all(r["finalised"] == 1 and r["provisional"] for r in rows)
+    assert all({g["game"]: g["finalised"] for g in r["games"]} == {"sealed": True, "reopened": False} for r in rows)
+
+
+def test_the_finalised_column_in_csv_and_json_and_the_marked_places_in_the_table(cup: Path) -> None:
+    """t1 finalised, t2 not: every entrant played both, so each row has 1 of 2 games finalised (provisional)."""
+    with open_store(str(cup / "s.sqlite")) as store:
+        from whispers.application.recording import finalize
+
+        finalize(store, "t1", "Dana", "")
+    data = json.loads(CliRunner().invoke(whispers, ["tournament", str(cup / "cup.toml"), "--json"]).output)
+    rows = data["rulesets"]["official"]
+    assert all(r["finalised"] == 1 and r["provisional"] for r in rows)
+    # rat and raven swapped seats between t1 and t2 (as did spider and serpent): Ana and Bo share first, Cy and
+    # Dee share third
+    assert [r["place"] for r in rows] == ["=1", "=1", "=3", "=3"]
+    lines = CliRunner().invoke(whispers, ["tournament", str(cup / "cup.toml"), "--csv"]).output.splitlines()
+    assert lines[0] == "ruleset,place,rank,entrant,points,wins,score,games,finalised"
+    assert lines[1].startswith("official,=1,1,") and lines[1].endswith(",2,1")
+    text = CliRunner().invoke(whispers, ["tournament", str(cup / "cup.toml")], env={"COLUMNS": "200"}).output
+    assert "=1" in text and "1/2" in text and "a place shared" in text

@@ -33,6 +33,7 @@ from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreErr
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
 from whispers.projections.language import canonical, from_header, speak, stop
+from whispers.web.hall import hall_routes
 from whispers.web.live import Hub
 
 HERE = Path(__file__).parent
@@ -405,6 +406,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         Route("/director/{token}/g/{game}/board.svg", director_board),
         Route("/director/{token}/g/{game}/notes", director_note, methods=["POST"]),
         Route("/director/{token}/g/{game}/forks", director_fork, methods=["POST"]),
+        *hall_routes(store, hub, page, director_token, tournament, language_of),  # web/hall.py: the public board
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
 
