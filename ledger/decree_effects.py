@@ -232,6 +232,9 @@ def check_attack_card(state: GameState, society: str, effect: str, params: Mappi
     if effect == "reinforce":
         _needs(params, effect, "from", "n", rule=rule)
         source, n = params["from"], int(params["n"])
+        # REV 387, 405: "You may add 0 banners"; OFFICIAL (EN 432 "move banners") reads at least 1 (digest §8 19)
+        require(n >= 1 or family(state.ruleset) == "revised",
+                _("reinforce moves at least 1 banner under the official rules (EN 432; REV 387 allows 0)"), rule)
         require(state.controller(source) == empire and source in state.banners,
                 say("reinforce: {region} holds no {empire} banners", region=source, empire=empire), rule)
         movable = movable_banners(state, empire, source)
@@ -281,7 +284,8 @@ def card_params(state: GameState) -> dict[str, dict[str, str]]:
 
 # --- what prompt offers --------------------------------------------------------------------------------------
 
-_DOMAINS = {"count": "a whole number, 1 or more", "placements": "REGION:N, one or more, comma-separated"}
+_DOMAINS = {"count": "a whole number, 1 or more", "amount": "a whole number, 0 or more",
+            "placements": "REGION:N, one or more, comma-separated"}
 
 
 def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> dict[str, dict[str, Any]]:

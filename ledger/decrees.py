@@ -42,7 +42,7 @@ REVISED_TYPES: tuple[str, ...] = ("G", "M", "I", "never")
 FAMILIES: tuple[str, ...] = ("official", "revised")
 ON: tuple[str, ...] = ("any", "attack")
 MECHANICS: tuple[str, ...] = ("adjudicated", "recorded")
-PARAMETER_KINDS: tuple[str, ...] = ("region", "position", "empire", "count", "placements")
+PARAMETER_KINDS: tuple[str, ...] = ("region", "position", "empire", "count", "amount", "placements")
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """An effect id: kebab-case, in the user's words (`midnight-oil`)."""
@@ -57,7 +57,9 @@ REQUIRED_DECREE_KEYS: tuple[str, ...] = ("name", "decks", "card_set", "type", "o
 PARAMETER_KEYS: tuple[str, ...] = ("name", "kind", "note")
 SHEET_KEYS: tuple[str, ...] = ("id", "name", "note", "example", "decks")
 CARD_KEYS: tuple[str, ...] = ("set", "title", "effects")
-CARD_EFFECT_KEYS: tuple[str, ...] = ("effect", "cost")
+CARD_EFFECT_KEYS: tuple[str, ...] = ("effect", "cost", "sea")
+SEA_CROSSING: frozenset[str] = frozenset({"armada"})
+"""The effects a card sheet may mark `sea = true`: that card's effect crosses the sea (its text is in no rulebook)."""
 
 Family = Literal["official", "revised"]
 
@@ -231,6 +233,8 @@ class CardEffect(msgspec.Struct, frozen=True):
     effect: str
     cost: Mapping[str, int]
     """deck -> symbols of that empire to discard, the played card included (EN 382). Empty for Treasure."""
+    sea: bool = False
+    """The sheet says this card's effect crosses the sea (Armada: its printed text is in no rulebook)."""
 
     def cost_list(self) -> tuple[str, ...]:
         return tuple(deck for deck in DECKS for _ in range(self.cost.get(deck, 0)))
@@ -239,6 +243,8 @@ class CardEffect(msgspec.Struct, frozen=True):
         data: dict[str, Any] = {"effect": self.effect}
         if self.cost:
             data["cost"] = {deck: self.cost[deck] for deck in DECKS if deck in self.cost}
+        if self.sea:
+            data["sea"] = True
         return data
 
 
@@ -747,6 +753,13 @@ class _SheetChecker:
                                         effect=effect, text=symbol, value=repr(n)))
             else:
                 cost[symbol] = n
+        sea = entry.get("sea", False)
+        if not isinstance(sea, bool):
+            self.problem(where, say("{effect}: sea must be true or false, not {kind}", effect=effect,
+                                    kind=value_kind(sea)))
+        elif sea and effect not in SEA_CROSSING:
+            self.problem(where, say("{effect}: only {effects} may cross the sea (sea = true)", effect=effect,
+                                    effects=", ".join(sorted(SEA_CROSSING))))
         if not decree.playable:
             if cost_value:
                 self.problem(where, say("{effect} is never played, so it has no cost", effect=effect))
@@ -764,4 +777,4 @@ class _SheetChecker:
             self.problem(where, say("{effect}: the first effect costs the card alone ({text} = 1): \"the first "
                                     "ability on each card can be played without discarding additional cards\" (EN 382)",
                                     effect=effect, text=deck))
-        return CardEffect(effect, MappingProxyType(cost))
+        return CardEffect(effect, MappingProxyType(cost), sea is True)

@@ -842,6 +842,8 @@ def _check_param(state: GameState, effect: str, name: str, kind: str, value: str
     elif kind == "count":
         require(value.isdigit() and int(value) > 0,
                 say("{effect}: {text}= is a whole number above 0", effect=effect, text=name), rule)
+    elif kind == "amount":
+        require(value.isdigit(), say("{effect}: {text}= is a whole number, 0 or more", effect=effect, text=name), rule)
     elif kind == "placements":
         placements(value, effect, name, state, rule, zero=effect == "rearrange")
 

@@ -331,3 +331,17 @@ def test_the_timeline_shows_the_army_a_card_built_and_the_extra_attack() -> None
             assert f"extra-attack: {extra[0].source} → {extra[0].target}: {extra[0].banners} v" in dot
             return
     raise AssertionError("no random game made an extra attack")
+
+
+def test_reinforce_may_add_0_banners_under_the_revised_rules_REV_387_REV_405() -> None:
+    """REV 387, 405: "You may add 0 banners". The play is recorded and the attack carries it with nothing added;
+    the official rules ("move banners", EN 432; digest §8 item 19) still want at least 1."""
+    state = _marshal(ruleset="revised", banners={"khans-rest": ("horse", 3)})
+    after, events = _attack(state, "raven play lion:1 effect=reinforce from=khans-rest n=0",
+                            attack="raven attack amber-steppe pinewatch 2")
+    attacked = one(events, ev.Attacked)
+    assert attacked.cards == ("reinforce",) and attacked.army == 2
+    assert after.banners["khans-rest"] == ("horse", 3)
+    assert_refused(state, "raven play lion:1 effect=reinforce from=frost-gate n=0", "holds no horse banners")
+    official = _marshal(banners={"khans-rest": ("horse", 3)})
+    assert_refused(official, "raven play lion:1 effect=reinforce from=khans-rest n=0", "at least 1", "EN")
