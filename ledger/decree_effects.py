@@ -17,8 +17,10 @@ import msgspec
 from whispers.ledger import events as ev
 from whispers.ledger.decrees import ATTACK_CARDS, ENGINE_ADJUDICATED, Catalogue, family
 from whispers.ledger.effects import require
+from whispers.ledger.errors import RuleError
 from whispers.ledger.legal import (
     after_order,
+    armada_route,
     attacks,
     decree_timing_refusal,
     movable_banners,
@@ -202,7 +204,8 @@ def _nomadic_life(state: GameState, params: Mapping[str, str], rule: str) -> ev.
 # --- attack cards --------------------------------------------------------------------------------------------
 
 
-def check_attack_card(state: GameState, society: str, effect: str, params: Mapping[str, str], rule: str) -> None:
+def check_attack_card(state: GameState, society: str, effect: str, params: Mapping[str, str], rule: str,
+                      crossing: bool = False) -> None:
     """An attack card is played with the attack to come (REV: "invade/attack"; the official window's before or
     during): the society's order to come must be an attack, and each card goes with it once. Its parameters are
     checked against the board now where the attack does not decide them, and at the attack otherwise."""
@@ -240,6 +243,8 @@ def check_attack_card(state: GameState, society: str, effect: str, params: Mappi
         movable = movable_banners(state, empire, source)
         require(n <= movable, say("reinforce: at most {banners} may leave {region}",
                                     banners=plural(movable, "banner"), region=source), rule)
+    elif effect == "armada":
+        _check_armada(state, empire, params, crossing, rule)
     elif effect == "extra-attack":
         _needs(params, effect, "to", "n", rule=rule)
     elif effect == "subjugate":
@@ -247,6 +252,26 @@ def check_attack_card(state: GameState, society: str, effect: str, params: Mappi
         placements(params["to"], effect, "to", state, rule)
     if "empty-region-attack" not in dict(state.attack_cards):
         require(bool(attacks(state, empire)), say("{empire} has no attack to make", empire=empire), rule)
+
+
+def _check_armada(state: GameState, empire: str, params: Mapping[str, str], crossing: bool, rule: str) -> None:
+    """REV 361, 421: Armada "modifies [the attack's] behavior, it is not another attack. You must still chose a region
+    controlled by an enemy empire. (You may not declare the empire is attacking itself.)"; "If you do it from a
+    conquered territory, you may not lose control of it". The attack then goes from `from` to `to`: across a land
+    border, or across a sea when the card sheet says the card crosses it (`sea = true`)."""
+    _needs(params, "armada", "from", "to", rule=rule)
+    source, target = params["from"], params["to"]
+    require(state.controller(target) != empire,
+            say("armada: {region} is controlled by {empire} itself: the target is a region controlled by an enemy "
+                "empire (REV 361, 421)", region=target, empire=empire), "REV 361")
+    require(state.controller(source) == empire and movable_banners(state, empire, source) >= 1,
+            say("armada: {region} holds no {empire} banner that may leave it (a conquered region is never lost, "
+                "REV 421)", region=source, empire=empire), "REV 421")
+    if not armada_route(state, source, target, crossing):
+        require(crossing, say("armada: {source} does not border {target} by land, and the card sheet does not say "
+                              "this card's Armada crosses the sea (sea = true)", source=source, target=target), rule)
+        raise RuleError(say("armada: {source} and {target} are not on the coasts of one sea of this board",
+                            source=source, target=target), rule)
 
 
 class Combat(msgspec.Struct, frozen=True):
@@ -347,6 +372,11 @@ def _narrowed(state: GameState, society: str, effect: str, name: str) -> tuple[s
         return empty
     if (effect, name) == ("add-3-to-city", "region"):
         return tuple(r for r, region in state.board.regions.items() if region.cities > 0)
+    if effect == "armada" and order_actor(state) == society:  # REV 361: from its own region, at an enemy's
+        empire = order_positions(state)[0][0]
+        if name == "to":
+            return tuple(r for r in state.board.regions if state.controller(r) != empire)
+        return tuple(r for r in held if state.controller(r) == empire and movable_banners(state, empire, r) >= 1)
     if effect in ("empty-region-attack", "reinforce") and order_actor(state) == society:
         empire = order_positions(state)[0][0]
         if name == "to":

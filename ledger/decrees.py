@@ -189,7 +189,7 @@ class Catalogue(msgspec.Struct, frozen=True, dict=True):
 
 ATTACK_CARDS: frozenset[str] = frozenset(
     {"empty-region-attack", "reinforce", "add-1-to-attack", "add-3-to-attack", "kill-all", "subjugate",
-     "extra-attack"})
+     "extra-attack", "armada"})
 """The effects that change the attack they are played with: the next attack order carries them, resolved by the
 rules' combat (ledger.decree_effects)."""
 
@@ -200,6 +200,15 @@ ENGINE_ADJUDICATED: frozenset[str] = frozenset(
 mechanics the rulebooks give (catalogue `mechanics = "adjudicated"`). Every other effect, which the rulebooks call
 self-explanatory, is played with its board changes recorded as explicit primitive effects (add=, kill=, move=,
 agent=), and only its deck, cost, timing and parameters are checked."""
+
+
+def engine_computed(effect: str | None, outcome: Mapping[str, str] | None) -> bool:
+    """Whether the engine computed a recorded play's consequences (so its line types none): a play of an adjudicated
+    effect, except an Armada recorded before the engine adjudicated it (issue 33), whose board changes were typed;
+    the engine's Armada plays say whether the card crosses the sea (`outcome["sea"]`)."""
+    if effect == "armada":
+        return "sea" in (outcome or {})
+    return effect in ENGINE_ADJUDICATED
 
 
 def engine_mode(effect: str) -> str:

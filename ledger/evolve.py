@@ -9,7 +9,7 @@ from msgspec.structs import force_setattr
 from whispers.ledger import events as ev
 from whispers.ledger import numbering
 from whispers.ledger.board import Board
-from whispers.ledger.decrees import ATTACK_CARDS
+from whispers.ledger.decrees import ATTACK_CARDS, engine_computed
 from whispers.ledger.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
 from whispers.ledger.names import BANNERS_PER_EMPIRE, OFFICES
 from whispers.ledger.ruleset import Ruleset
@@ -400,8 +400,10 @@ def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
         state = _changed(state, oil=True)
     elif e.effect in ATTACK_CARDS and (e.outcome or {}).get("after"):
         state = _changed(state, last_attack=None)  # played after the attack it changed: once
-    elif e.effect in ATTACK_CARDS:
-        state = _changed(state, attack_cards=(*state.attack_cards, (e.effect, tuple((e.params or {}).items()))))
+    elif e.effect in ATTACK_CARDS and engine_computed(e.effect, e.outcome):
+        # the attack to come carries the card, with what the play decided (an Armada's sea crossing)
+        carried = {**(e.params or {}), **(e.outcome or {})}
+        state = _changed(state, attack_cards=(*state.attack_cards, (e.effect, tuple(carried.items()))))
     elif e.effect == "succession-crisis":
         # the sequence runs counter-clockwise from the position that drew the card: the office before it is next
         # (`outcome["next"]`, decided by the engine; a play recorded without it counts back from the active office)

@@ -257,7 +257,17 @@ def movable_banners(state: GameState, empire: str, region: str) -> int:
 def attacks(state: GameState, empire: str) -> tuple[tuple[str, str, int], ...]:
     """(source, target, most banners that may leave) for each attack open to the empire: into an adjacent region
     another empire controls, or, with Your attack may target any empty region (REV 343-347), into that region."""
-    card = dict(state.attack_cards).get("empty-region-attack")
+    cards = dict(state.attack_cards)
+    card = cards.get("empty-region-attack")
+    if "armada" in cards:
+        armada = dict(cards["armada"])
+        source, target = armada["from"], armada["to"]
+        movable = attack_sources(state, empire).get(source, 0)
+        open_route = armada_route(state, source, target, armada.get("sea") == "yes")
+        empty_ok = card is None or (dict(card)["to"] == target and target not in state.banners)
+        if movable and open_route and state.controller(target) != empire and empty_ok:
+            return ((source, target, movable),)
+        return ()
     found = []
     for source, movable in attack_sources(state, empire).items():
         if card is not None:
@@ -269,6 +279,15 @@ def attacks(state: GameState, empire: str) -> tuple[tuple[str, str, int], ...]:
             if state.controller(target) != empire:
                 found.append((source, target, movable))
     return tuple(found)
+
+
+def armada_route(state: GameState, source: str, target: str, crossing: bool) -> bool:
+    """Whether an Armada's attack may go from `source` to `target`: by a land border, or, when the card sheet says
+    the card crosses the sea, between two regions on the coasts of one of the board's seas (boards.md: seas are not
+    borders, "You cannot attack across oceans or seas" but by a card, digest §8 item 25)."""
+    if state.board.adjacent(source, target):
+        return True
+    return crossing and any(source in sea.coasts and target in sea.coasts for sea in state.board.seas.values())
 
 
 def swap_targets(state: GameState, position: Position) -> tuple[str, ...]:

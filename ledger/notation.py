@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
-from whispers.ledger.decrees import ENGINE_ADJUDICATED
+from whispers.ledger.decrees import engine_computed
 from whispers.ledger.errors import NotationError
 from whispers.ledger.meta import TagLine, is_tag_line, tag_line
 from whispers.ledger.names import SLOTS, SOCIETIES
@@ -462,7 +462,7 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
                 args.append(f"ability={event.ability}")
             if event.pay:
                 args.append("pay=" + ",".join(event.pay))
-            if event.effect not in ENGINE_ADJUDICATED:  # else the engine computes them again on replay
+            if not engine_computed(event.effect, event.outcome):  # else the engine computes them again on replay
                 args += _effect_args(event.effects)
                 if event.act:
                     args.append(f"act={event.act}")

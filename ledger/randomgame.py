@@ -205,6 +205,7 @@ def _board_params(state: GameState, effect: str, rng: random.Random) -> list[tup
     empty = [r for r in regions if r not in state.banners]
     tries: list[tuple[tuple[str, str], ...]] = []
     own = [r for r in held if state.controller(r) == state.empire]
+    open_attacks = attacks(state, state.empire)
     # the Bear's extra attack goes on from a target of a strong attack
     beyond = [b for _, t, most in attacks(state, state.empire) if most >= 3
               for b in state.board.regions[t].adjacent if state.controller(b) != state.empire]
@@ -231,6 +232,9 @@ def _board_params(state: GameState, effect: str, rng: random.Random) -> list[tup
             tries.append((("from", region), ("to", rng.choice(empty))))
         elif effect == "empty-region-attack" and empty:
             tries.append((("to", rng.choice(empty)),))
+        elif effect == "armada" and open_attacks:
+            source, target, _most = rng.choice(open_attacks)
+            tries.append((("from", source), ("to", target)))
         elif effect == "reinforce" and own:
             tries.append((("from", rng.choice(own)), ("n", "1")))
         elif effect == "subjugate" and state.last_attack is not None:

@@ -19,7 +19,7 @@ from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import sealing
 from whispers.ledger.board import Board
-from whispers.ledger.card_checks import check_ability, check_card, check_drawn, owed_instants
+from whispers.ledger.card_checks import check_ability, check_card, check_drawn, game_sheet, owed_instants
 from whispers.ledger.decree_effects import (
     BOARD_EFFECTS,
     Combat,
@@ -51,6 +51,7 @@ from whispers.ledger.flow import advance
 from whispers.ledger.legal import (
     Option,
     after_order,
+    armada_route,
     card_window,
     decree_timing_refusal,
     draw_count,
@@ -492,6 +493,12 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
         say("{source} holds no {empire} banners to attack with", source=cmd.source, empire=empire),
         rule,
     )
+    armada = cards.get("armada")
+    if armada is not None:
+        # REV 361, 421: the attack the Armada was played with, from its region at its target, by land or by sea
+        require((cmd.source, cmd.target) == (armada["from"], armada["to"]),
+                say("the armada played with this attack goes from {source} to {target}", source=armada["from"],
+                    target=armada["to"]), "REV 361")
     if "empty-region-attack" in cards:
         # REV 343-347: "your attack may target any empty region"
         to = cards["empty-region-attack"]["to"]
@@ -499,6 +506,10 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
                                     "{target}", to=to, target=cmd.target), "REV 343-347")
         require(cmd.target not in state.banners, say("{target} is not empty any more", target=cmd.target),
                 "REV 343-347")
+    elif armada is not None:
+        require(armada_route(state, cmd.source, cmd.target, armada.get("sea") == "yes"),
+                say("{source} does not border {target} by land: no attacks across seas", source=cmd.source,
+                    target=cmd.target), rule)
     else:
         require(
             state.board.adjacent(cmd.source, cmd.target),
@@ -545,8 +556,8 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     return [attacked, _extra_attack(evolve(state, attacked), cmd.society, attacked, cards["extra-attack"])]
 
 
-ATTACK_CARDS_ORDER: tuple[str, ...] = ("empty-region-attack", "reinforce", "add-1-to-attack", "add-3-to-attack",
-                                       "kill-all", "subjugate", "extra-attack")
+ATTACK_CARDS_ORDER: tuple[str, ...] = ("armada", "empty-region-attack", "reinforce", "add-1-to-attack",
+                                       "add-3-to-attack", "kill-all", "subjugate", "extra-attack")
 
 
 def _subjugated(state: GameState, empire: str, target: str, fight: Combat, params: dict[str, str] | None
@@ -680,8 +691,10 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     elif cmd.effect in ATTACK_CARDS and _after_attack(state, cmd, catalogue):
         return _card_after_attack(state, cmd, params)
     elif cmd.effect in ATTACK_CARDS:
-        check_attack_card(state, cmd.society, cmd.effect, params, rule)
-        _check_an_attack_carries(state, cmd, params, rule)
+        if cmd.effect == "armada":
+            outcome = {"sea": "yes" if _crosses_sea(state, cmd, catalogue) else "no"}
+        check_attack_card(state, cmd.society, cmd.effect, params, rule, crossing=outcome.get("sea") == "yes")
+        _check_an_attack_carries(state, cmd, params, rule, outcome)
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -706,12 +719,23 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
                           outcome)]
 
 
-def _check_an_attack_carries(state: GameState, cmd: c.PlayCard, params: dict[str, str], rule: str) -> None:
+def _crosses_sea(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None) -> bool:
+    """Whether the card played says its Armada crosses the sea (`sea = true` on the game's card sheet): the card's
+    text is in no rulebook (digest §8 item 25), so without a sheet naming the card it does not."""
+    sheet = game_sheet(state, catalogue) if catalogue is not None else None
+    if sheet is None or ":" not in cmd.card or cmd.effect is None:
+        return False
+    offered = sheet.card(cmd.card).offers(cmd.effect)
+    return offered is not None and offered.sea
+
+
+def _check_an_attack_carries(state: GameState, cmd: c.PlayCard, params: dict[str, str], rule: str,
+                             outcome: dict[str, str]) -> None:
     """An attack card binds the order to come to an attack that carries it; if no attack open now could (subjugate's
     placements that match no attack's losses, an extra attack no conquest could make), the play is refused now,
     rather than leaving the player with no legal order but a take-back."""
     played = ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(), None, cmd.effect,
-                           params, {})
+                           params, outcome)
     after = evolve(state, played)
     refusal = None
     for option in order_options(after, cmd.society):
