@@ -175,9 +175,23 @@ def after_order(state: GameState) -> str | None:
     last = state.last_actor
     if state.phase != "empire" or last is None:
         return None
-    if state.ruleset.play_after_order or (state.ruleset.instant_when_drawn and state.last_was_draw):
+    if state.ruleset.play_after_order or (state.ruleset.instant_when_drawn and state.last_was_draw
+                                          and instant_may_be_drawn(state)):
         return last
     return None
+
+
+def instant_may_be_drawn(state: GameState) -> bool:
+    """Whether the last draw may hold an instant decree, the only one played after an executed order under REV (REV
+    296, 300): the game plays the Dark alliances set (REV 290), the draw drew a card, and unless the record names
+    every card drawn and the game's card sheet shows none of them is of that set."""
+    empire, named, count = state.drawn
+    if "dark-alliances" not in state.card_sets or count == 0:
+        return False
+    if state.cards is None or len(named) < count:
+        return True
+    deck = state.cards.get("decks", {}).get(empire, {})
+    return any(deck.get(card.partition(":")[2], {}).get("set") == "dark-alliances" for card in named)
 
 
 def window_waits(state: GameState) -> str | None:

@@ -424,3 +424,25 @@ def test_move_agent_moves_the_active_agent_to_an_empty_position_and_acts_there_E
     assert {o.choices["at"] for o in options(after, "recruit")} == {"lion.sheriff"}
     after, _ = apply(after, "raven recruit goldcrown=" + str(options(after, "recruit")[0].choices["amount"]))
     assert after.office == "steward" and after.pending is None
+
+
+def test_after_a_councils_last_order_the_revised_prompt_offers_only_an_instant_just_drawn_REV_300_REV_296() -> None:
+    """REV 300: "you may not play a decree after a council order is executed"; REV 296: (I) decrees "must be played
+    immediately as the decree is drawn". After a council's last order the revised engine waits only when that order
+    drew a card that may be an instant (the game plays the Dark alliances set and the record does not show the cards
+    drawn are of another set), and its prompt says that only such a decree may be played; otherwise nothing waits."""
+    from test_rules import FULL_LION, NEXT
+
+    from whispers.ledger.decree_files import load_sheet
+
+    state = office_state("lion", "steward", {"lion.steward": "raven", **NEXT}, banners=FULL_LION, ruleset="revised")
+    waits, _ = apply(state, "raven draw")
+    assert rules.window_waits(waits) == "raven"
+    note = rules.prompt(waits).note
+    assert "instant (I) decree" in note and "REV 300" in note and "may still play a card" not in note
+    for without in (position(state, card_sets=("base",)),
+                    position(state, cards=load_sheet("example").to_data())):
+        drawn = "" if without.cards is None else " lion:1"
+        after, events = apply(without, "raven draw" + drawn)
+        assert rules.window_waits(after) is None and any(isinstance(e, ev.SupplyChecked) for e in events)
+        assert all(o.verb not in ("play", "no-card") for o in rules.prompt(after).options)
