@@ -225,7 +225,25 @@ def _a_skipped(state: GameState, e: ev.Skipped) -> GameState:
     return _changed(state, step=state.step + 1)
 
 
+def _put_away(state: GameState, until: tuple[str, ...]) -> GameState:
+    """The decrees lying beside the board until the end of `until` leave it, as spent cards do (REV 353, 355), and
+    their effects end."""
+    ending = [entry for entry in state.beside if entry[2] in until]
+    if not ending:
+        return state
+    decks = dict(state.decks)
+    for card, _effect, _until in ending:
+        deck = decks[card_empire(card)]
+        decks[card_empire(card)] = (Deck(deck.draw + 1, deck.discard) if state.ruleset.spent == "deck"
+                                    else Deck(deck.draw, deck.discard + 1))
+    ended = [effect for _card, effect, _until in ending]
+    lasting = tuple(effect for effect in state.lasting if effect not in ended)
+    return _changed(state, decks=decks, lasting=lasting,
+                    beside=tuple(entry for entry in state.beside if entry[2] not in until))
+
+
 def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
+    state = _put_away(state, ("turn",))
     return _changed(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None,
                    counter_clockwise=False, oil=False, last_order=None)
 
@@ -262,6 +280,7 @@ def _a_deferred_supply(state: GameState, e: ev.DeferredSupplyChecked) -> GameSta
 
 
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
+    state = _put_away(state, ("turn", "year"))
     return _changed(state, phase=_PHASE_OF[ev.RoundEnded], step=0, last_actor=None, last_was_draw=False, pending=None,
                    lasting=(), counter_clockwise=False)
 
@@ -388,7 +407,15 @@ def _effects(state: GameState, effects: ev.Effects) -> GameState:
 
 
 def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
-    state = _effects(_spent(state, e.society, (e.card, *e.pay)), e.effects)
+    until = (e.outcome or {}).get("until")
+    if until is not None:  # the decree lies beside the board until then (REV 353, 355); what paid for it is spent
+        state = _spent(state, e.society, tuple(e.pay))
+        hand = state.hands[e.society].without((e.card,))
+        state = _changed(state, hands={**state.hands, e.society: hand},
+                         beside=(*state.beside, (e.card, e.effect or "", until)))
+    else:
+        state = _spent(state, e.society, (e.card, *e.pay))
+    state = _effects(state, e.effects)
     if e.effect in ("hoard", "trade"):
         state = _changed(state, lasting=(*state.lasting, e.effect))
     elif e.effect == "midnight-oil" and (e.outcome or {}).get("repeat") == "after":

@@ -50,6 +50,8 @@ def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
         return None
     if state.phase == "empire":
         if state.office_index == TURN_DONE:
+            if state.supply_owed and any(entry[1:] == ("hoard", "turn") for entry in state.beside):
+                return deferred_supply_check(state)  # Hoard for the empire's turn: checked before the next one
             if state.empire_index + 1 < len(state.board.empires):
                 return ev.EmpireTurnStarted(state.board.empires[state.empire_index + 1])
             if state.supply_owed:
@@ -117,7 +119,8 @@ def end_of_game(state: GameState) -> ev.Event:
 
 
 def deferred_supply_check(state: GameState) -> ev.DeferredSupplyChecked:
-    """REV 355: the check Hoard suspended, made before the next turn (read: round) begins; for the empires whose
+    """REV 355: the check Hoard suspended, made before the next turn begins (the ruleset's `lasting`: the next year,
+    or the next empire's turn); for the empires whose
     checks were suspended, or every region when the ruleset checks the whole board."""
     owed = tuple(dict.fromkeys(state.supply_owed))
     return ev.DeferredSupplyChecked(owed, state.ruleset.supply_scope, _excess(state, owed))

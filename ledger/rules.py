@@ -683,6 +683,8 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
     outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
     if cmd.effect == "succession-crisis":
         outcome = _crisis_outcome(state)
+    if cmd.effect in LASTING:  # beside the board until the end of the turn: the year or the empire's (REV 353, 355)
+        outcome = {"until": state.ruleset.lasting}
     if cmd.effect in ("use-position", "move-agent"):
         cmd = _lent_position(state, cmd, params, rule)
     elif cmd.effect in BOARD_EFFECTS:

@@ -129,8 +129,11 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
     """The last draw: (its empire, the cards the record names, how many were drawn), for an instant decree
     "played ... as it is drawn" (REV 296): it must be one of them."""
     lasting: tuple[str, ...] = ()
-    """Decree effects lasting to the end of the turn, read as the round (`hoard`, `trade`: REV 353, 355; digest §8
-    item 37)."""
+    """Decree effects lasting to the end of the turn (`hoard`, `trade`: REV 353, 355), read as the year or as the
+    empire's turn (the ruleset's `lasting`, digest §8 item 37; a play recorded before that knob: the year)."""
+    beside: tuple[tuple[str, str, str], ...] = ()
+    """(card, effect, "year" or "turn"): a decree put "next to the board for the duration of the turn" (REV 353,
+    355: Trade, Hoard), in no hand and no deck until then, so no reshuffle draws it back."""
     oil: bool = False
     """Midnight Oil was played during the order to come: it is carried out once more (REV 401)."""
     last_order: tuple[str, str, str, bool, bool] | None = None

@@ -101,7 +101,11 @@ def test_dark_alliances_decrees_are_refused_unless_the_game_names_that_set_REV_2
     """REV 290: the (I) decrees come with the expansion's Dark alliances cards; a game without that set refuses them
     (digest §8 item 38), and still plays the base set's."""
     base = _drew(card_sets=("base",))
-    assert_refused(base, "raven play elephant:5 effect=hoard", "dark-alliances decree, and this game plays without")
+    # without the set no instant can have been drawn, so nothing may follow the executed draw (REV 300)
+    assert_refused(base, "raven play elephant:5 effect=hoard", "may not play a card now")
+    steward = position(hands(office_state("elephant", "steward", ruleset="revised"), raven=["elephant:5"]),
+                       card_sets=("base",))
+    assert_refused(steward, "raven play elephant:5 effect=hoard", "dark-alliances decree, and this game plays without")
     both = _drew(card_sets=("base", "dark-alliances"))
     after, _ = apply(both, "raven play elephant:5 effect=hoard")
     assert after.lasting == ("hoard",)
@@ -327,8 +331,8 @@ def test_the_prompt_offers_each_card_the_effects_it_may_play_now_REV_296() -> No
     drew = _drew(drawn="elephant:5", held=("elephant:6",))
     offered = cards(drew)
     assert "hoard" in offered["elephant:5"] and "hoard" not in offered["elephant:6"]
-    base = _drew(drawn="elephant:5", card_sets=("base",))
-    assert not any(e in cards(base)["elephant:5"] for e in ("hoard", "trade", "stampede"))
+    base = _drew(drawn="elephant:5", card_sets=("base",))  # no instant drawn: no play follows the draw (REV 300)
+    assert not any(o.verb == "play" for o in prompt(base, shipped_catalogue).options)
     sheet = _drew(drawn="elephant:9", held=("elephant:5",), cards=EXAMPLE)
     assert set(cards(sheet)["elephant:9"]) == {"trade", "hoard"}  # the example prints trade and hoard on it
     lion = position(hands(office_state("lion", "sheriff"), raven=["lion:5", "lion:2"]), cards=EXAMPLE)

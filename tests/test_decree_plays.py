@@ -446,3 +446,43 @@ def test_after_a_councils_last_order_the_revised_prompt_offers_only_an_instant_j
         after, events = apply(without, "raven draw" + drawn)
         assert rules.window_waits(after) is None and any(isinstance(e, ev.SupplyChecked) for e in events)
         assert all(o.verb not in ("play", "no-card") for o in rules.prompt(after).options)
+
+
+def test_bountiful_harvest_lies_beside_the_board_until_the_end_of_the_turn_not_in_the_discard_pile_REV_353() -> None:
+    """REV 353, 355: "Discard this decree only at the end of the turn; put it next to the board for the duration of
+    the turn": the card is in no hand and no pile until the year ends (the ruleset's `lasting`), so a reshuffle of
+    the discard pile cannot draw it back; what paid for it is spent at once."""
+    state = _drew()
+    before = state.decks["elephant"]
+    after, events = apply(state, "raven play elephant:5 effect=trade")
+    assert one(events, ev.CardPlayed).outcome == {"until": "year"}
+    assert after.beside == (("elephant:5", "trade", "year"),) and after.decks["elephant"] == before
+    assert "elephant:5" not in after.hands["raven"].known
+    turned = rules.evolve(after, ev.EmpireTurnStarted("lion"))
+    assert turned.beside == after.beside and turned.lasting == ("trade",)
+    ended = rules.evolve(after, ev.RoundEnded(after.round))
+    assert ended.beside == () and ended.lasting == ()
+    assert ended.decks["elephant"] == type(before)(before.draw, before.discard + 1)
+
+
+def test_the_ruleset_says_whether_bountiful_harvest_lasts_the_year_or_the_empires_turn_digest_8_37() -> None:
+    """Digest §8 item 37: "turn" in REV 353, 355 is unclear; the shipped rulesets read the year (`lasting = "year"`),
+    a club may read the empire's turn (`lasting = "turn"`): Trade and Hoard then end with the empire's turn, the
+    card goes to the discard pile, and the supply check Hoard suspended is made before the next empire's turn."""
+    import msgspec
+
+    from whispers.ledger.ruleset_files import load_ruleset
+
+    assert {load_ruleset(r).lasting for r in ("official", "advanced", "revised")} == {"year"}
+    assert "lasting" not in load_ruleset("revised").to_data()  # the default keeps rulesets' hashes as they were
+    state = _drew()
+    turn = position(state, ruleset=msgspec.structs.replace(state.ruleset, lasting="turn"))
+    turn = with_banners(turn, {"jade-terraces": ("elephant", 7)})
+    after, events = apply(turn, "raven play elephant:5 effect=hoard")
+    assert one(events, ev.CardPlayed).outcome == {"until": "turn"} and one(events, ev.SupplySuspended)
+    deferred = one(events, ev.DeferredSupplyChecked)
+    assert deferred.losses["jade-terraces"] == ("elephant", 3)
+    kinds = [type(e) for e in events]
+    assert kinds.index(ev.DeferredSupplyChecked) < kinds.index(ev.EmpireTurnStarted)
+    assert after.lasting == () and after.beside == () and after.supply_owed == ()
+    assert after.decks["elephant"].discard == state.decks["elephant"].discard + 1

@@ -38,7 +38,8 @@ def check_invariants(state: GameState) -> None:
         in_hands = sum(h.counts.get(empire, 0) for h in state.hands.values())
         deck = state.decks[empire]
         assert deck.draw >= 0 and deck.discard >= 0
-        assert deck.draw + deck.discard + in_hands == CARDS_PER_DECK, f"{empire}: cards not conserved"
+        beside = sum(1 for card, _, _ in state.beside if card.partition(":")[0] == empire)  # REV 353, 355
+        assert deck.draw + deck.discard + in_hands + beside == CARDS_PER_DECK, f"{empire}: cards not conserved"
     for region, (_, count) in state.banners.items():
         assert count > 0, f"{region} holds an empty army"
     for society in state.players:
