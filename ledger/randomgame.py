@@ -14,7 +14,7 @@ from whispers.ledger.board import Board
 from whispers.ledger.decrees import ATTACK_CARDS, ENGINE_ADJUDICATED, Catalogue
 from whispers.ledger.errors import RuleError
 from whispers.ledger.legal import attacks
-from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
+from whispers.ledger.names import OFFICES, SLOTS
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import GameState, card_empire
 
@@ -60,7 +60,8 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True, nam
             if named:
                 empire = choices["at"].split(".")[0]
                 held = {card for hand in state.hands.values() for card in hand.known}
-                free = [f"{empire}:{n}" for n in range(1, CARDS_PER_DECK + 1) if f"{empire}:{n}" not in held]
+                held |= {card for card, _effect, _until in state.beside}
+                free = [f"{empire}:{n}" for n in state.card_numbers(empire) if f"{empire}:{n}" not in held]
                 drawn = tuple(rng.sample(free, min(choices["count"], len(free))))
             return c.Draw(society, drawn, order=choices["order"], at=choices["at"])
         case "attack":

@@ -351,3 +351,28 @@ def test_with_a_sheet_a_play_by_ability_number_is_checked_against_that_ability_E
     treasure = position(hands(office_state("lion", "sheriff"), raven=["lion:7"]), cards=EXAMPLE)
     assert_refused(treasure, "raven play lion:7 ability=1", "never played")
     apply(position(treasure, cards=None), "raven play lion:7 ability=1")  # without a sheet, as before
+
+
+# --- what the faces offer (issue 33) ---------------------------------------------------------------------------
+
+
+def test_the_card_choices_come_from_the_games_decks_less_the_cards_seen_in_a_hand_EN_103() -> None:
+    """The cards a draw may name, for every face (application.reading.card_choices): the deck's cards in this game
+    (EN 103-104: 8 a deck; a card sheet adds the Dark alliances set's 9-12 when the game plays it), less those the
+    viewer sees in a hand. Read from the viewer's view: a seat's choices do not change with another seat's secret
+    cards (the record's do)."""
+    from whispers.application.reading import card_choices, status_of
+
+    state = hands(office_state("elephant", "steward", dict(STEWARD_ONLY), ruleset="revised"),
+                  raven=["elephant:3", "lion:1"])
+    record = status_of(state).view
+    assert card_choices(record, "elephant") == [f"elephant:{n}" for n in (1, 2, 4, 5, 6, 7, 8)]
+    sheet = status_of(position(state, cards=EXAMPLE)).view
+    assert card_choices(sheet, "elephant") == [f"elephant:{n}" for n in (1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
+    base = status_of(position(state, cards=EXAMPLE, card_sets=("base",))).view
+    assert card_choices(base, "elephant")[-1] == "elephant:8"
+    other = hands(state, raven=["elephant:4", "lion:1"])
+    assert card_choices(status_of(other).view, "elephant") != card_choices(record, "elephant")
+    assert card_choices(status_of(other, "serpent").view, "elephant") == card_choices(status_of(state, "serpent").view,
+                                                                                        "elephant")
+    assert card_choices(status_of(state, "raven").view, "elephant") == card_choices(record, "elephant")
