@@ -159,3 +159,26 @@ def test_random_games_play_every_effect_the_engine_adjudicates() -> None:
                    for e in produced if isinstance(e, ev.CardPlayed) and e.effect}
         seed += 1
     assert played == set(ENGINE_ADJUDICATED), f"after {seed} games: {sorted(played)}"
+
+
+VERIFIED_GAMES = 1000
+VERIFIED_CHUNK = 250
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+@pytest.mark.parametrize("chunk", range(VERIFIED_GAMES // VERIFIED_CHUNK))
+def test_random_games_with_card_plays_verify(ruleset: str, chunk: int) -> None:
+    """Issue 33: 1,000 random legal games per ruleset, card plays among their moves (every adjudicated effect the
+    rules allow, REV 288-437, EN 380-436), each record then re-adjudicated move by move by `verify`: the engine
+    accepts every play it offered, and replays its own consequences. benchmarks/random_decrees.py plays the same
+    games and prints what they played."""
+    from whispers.ledger.verify import verify
+
+    plays = 0
+    for seed in range(chunk * VERIFIED_CHUNK, (chunk + 1) * VERIFIED_CHUNK):
+        facts = [event.to_fact() for _, produced, _ in randomgame.play(
+            SOCIETIES[: 2 + seed % 3], RULESETS[ruleset], BOARD, seed, name=f"g{seed}", named=seed % 2 == 0,
+            catalogue=CATALOGUE) for event in produced]
+        assert verify(facts, f"{ruleset} game {seed}").events == len(facts)
+        plays += sum(1 for fact in facts if fact["type"] == "CardPlayed" and fact.get("effect"))
+    assert plays > VERIFIED_CHUNK  # the games did play decrees
