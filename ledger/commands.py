@@ -6,7 +6,7 @@ Every command that a society makes names it first; the engine checks that it is 
 from dataclasses import dataclass, field
 
 from whispers.ledger import events as ev
-from whispers.ledger.decrees import engine_computed
+from whispers.ledger.decree_effects import engine_computed
 from whispers.ledger.events import Effects, Event
 
 
@@ -74,7 +74,7 @@ class PlayCard(Command):
     effects: Effects = field(default_factory=Effects)
     act: str | None = None
     effect: str | None = None
-    """A catalogue effect id (`hoard`); None for a play of primitive effects only (records before issue 11)."""
+    """A catalogue effect id; None for a play of primitive effects only (records before issue 11)."""
     params: tuple[tuple[str, str], ...] = ()
     """The effect's parameters as the catalogue names them, in the order given."""
 

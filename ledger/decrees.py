@@ -45,21 +45,19 @@ MECHANICS: tuple[str, ...] = ("adjudicated", "recorded")
 PARAMETER_KINDS: tuple[str, ...] = ("region", "position", "empire", "count", "amount", "placements")
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-"""An effect id: kebab-case, in the user's words (`midnight-oil`)."""
+"""An effect id: kebab-case, in the user's words (fixtures/decrees.toml)."""
 SOURCE_PATTERN: re.Pattern[str] = re.compile(r"(EN|FR|IT|ES|REV) \d+(?:-\d+)?")
 """A rulebook line or range: `REV 310-311`, `EN 426`."""
 
 CATALOGUE_KEYS: tuple[str, ...] = ("id", "name", "note", "effects")
 DECREE_KEYS: tuple[str, ...] = ("name", "decks", "card_set", "type", "on", "mechanics", "effect", "parameters",
-                                "source", "notes", "playable")
+                                "source", "notes", "playable", "sea")
 REQUIRED_DECREE_KEYS: tuple[str, ...] = ("name", "decks", "card_set", "type", "on", "mechanics", "effect",
                                          "parameters", "source")
 PARAMETER_KEYS: tuple[str, ...] = ("name", "kind", "note")
 SHEET_KEYS: tuple[str, ...] = ("id", "name", "note", "example", "decks")
 CARD_KEYS: tuple[str, ...] = ("set", "title", "effects")
 CARD_EFFECT_KEYS: tuple[str, ...] = ("effect", "cost", "sea")
-SEA_CROSSING: frozenset[str] = frozenset({"armada"})
-"""The effects a card sheet may mark `sea = true`: that card's effect crosses the sea (its text is in no rulebook)."""
 
 Family = Literal["official", "revised"]
 
@@ -96,6 +94,9 @@ class Decree(msgspec.Struct, frozen=True):
     notes: tuple[str, ...] = ()
     playable: bool = True
     """False for Treasure: only ever discarded as payment."""
+    sea: bool = False
+    """A card sheet may say that a card's effect crosses the sea (`sea = true` on the card): its text is in no
+    rulebook (Armada, digest §8 item 25)."""
 
     @property
     def adjudicated(self) -> bool:
@@ -133,6 +134,7 @@ class Decree(msgspec.Struct, frozen=True):
             "source": list(self.source),
             "notes": list(self.notes),
             "playable": self.playable,
+            "sea": self.sea,
         }
         return data
 
@@ -185,48 +187,6 @@ class Catalogue(msgspec.Struct, frozen=True, dict=True):
         from whispers.ledger.pins import content_hash
 
         return content_hash(self.to_data())
-
-
-ATTACK_CARDS: frozenset[str] = frozenset(
-    {"empty-region-attack", "reinforce", "add-1-to-attack", "add-3-to-attack", "kill-all", "subjugate",
-     "extra-attack", "armada"})
-"""The effects that change the attack they are played with: the next attack order carries them, resolved by the
-rules' combat (ledger.decree_effects)."""
-
-ENGINE_ADJUDICATED: frozenset[str] = frozenset(
-    {"hoard", "trade", "succession-crisis", "midnight-oil", "use-position", "move-agent",
-     "disperse", "add-3-to-city", "move-army", "rearrange", "nomadic-life", *ATTACK_CARDS})
-"""The effects whose consequences the engine computes (a play of one types no board change): every effect whose
-mechanics the rulebooks give (catalogue `mechanics = "adjudicated"`). Every other effect, which the rulebooks call
-self-explanatory, is played with its board changes recorded as explicit primitive effects (add=, kill=, move=,
-agent=), and only its deck, cost, timing and parameters are checked."""
-
-
-def engine_computed(effect: str | None, outcome: Mapping[str, str] | None) -> bool:
-    """Whether the engine computed a recorded play's consequences (so its line types none): a play of an adjudicated
-    effect, except an Armada recorded before the engine adjudicated it (issue 33), whose board changes were typed;
-    the engine's Armada plays say whether the card crosses the sea (`outcome["sea"]`)."""
-    if effect == "armada":
-        return "sea" in (outcome or {})
-    return effect in ENGINE_ADJUDICATED
-
-
-def engine_mode(effect: str) -> str:
-    """`adjudicated` by the engine, or `recorded` (its board changes typed with the play)."""
-    return "adjudicated" if effect in ENGINE_ADJUDICATED else "recorded"
-
-
-def listing(catalogue: Catalogue, timing: Family | None = None) -> dict[str, Any]:
-    """The catalogue in the stable JSON shape of `whispers decrees --json`: every effect in catalogue order; with
-    `timing`, each effect also says when that ruleset family lets it be played, in words."""
-    effects = []
-    for decree in catalogue.decrees.values():
-        row: dict[str, Any] = {"id": decree.id, **decree.to_data(), "engine": engine_mode(decree.id)}
-        if timing is not None:
-            row["timing"] = {"family": timing, "type": decree.timing(timing), "words": decree.timing_words(timing)}
-        effects.append(row)
-    return {"catalogue": {"id": catalogue.id, "name": catalogue.name, "content_hash": catalogue.content_hash},
-            "effects": effects}
 
 
 def family(ruleset: Ruleset) -> Family:
@@ -539,6 +499,9 @@ class _CatalogueValidator:
         if not isinstance(playable, bool):
             self.fail(where, say("{text} must be true or false, not {kind}", text="playable",
                                  kind=value_kind(playable)))
+        sea = fields.get("sea", False)
+        if not isinstance(sea, bool):
+            self.fail(where, say("{text} must be true or false, not {kind}", text="sea", kind=value_kind(sea)))
         if (not playable) != (official == "never" or revised == "never"):
             self.fail(where, say("an effect never played (type never) is exactly one with playable = false"))
         parameters = self.parameters(where, fields["parameters"])
@@ -561,6 +524,7 @@ class _CatalogueValidator:
             source=source,
             notes=self.strings(where, "notes", fields.get("notes", [])),
             playable=playable,
+            sea=sea,
         )
 
     def timing(self, where: str, value: object) -> tuple[str, str]:
@@ -766,9 +730,9 @@ class _SheetChecker:
         if not isinstance(sea, bool):
             self.problem(where, say("{effect}: sea must be true or false, not {kind}", effect=effect,
                                     kind=value_kind(sea)))
-        elif sea and effect not in SEA_CROSSING:
+        elif sea and not decree.sea:
             self.problem(where, say("{effect}: only {effects} may cross the sea (sea = true)", effect=effect,
-                                    effects=", ".join(sorted(SEA_CROSSING))))
+                                    effects=", ".join(d.id for d in self.catalogue.decrees.values() if d.sea)))
         if not decree.playable:
             if cost_value:
                 self.problem(where, say("{effect} is never played, so it has no cost", effect=effect))
