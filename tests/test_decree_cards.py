@@ -376,3 +376,16 @@ def test_the_card_choices_come_from_the_games_decks_less_the_cards_seen_in_a_han
     assert card_choices(status_of(other, "serpent").view, "elephant") == card_choices(status_of(state, "serpent").view,
                                                                                         "elephant")
     assert card_choices(status_of(state, "raven").view, "elephant") == card_choices(record, "elephant")
+
+
+def test_the_recorder_completes_a_draw_with_the_cards_the_game_may_draw_EN_103() -> None:
+    """The guided recorder (the whole record) completes `raven draw` with the same choices: the sheet's 1-12 of the
+    Elephant deck in a game playing both sets, less the card the record knows raven holds."""
+    from types import SimpleNamespace
+
+    from whispers.application.recording import next_move
+    from whispers.cli.recorder import legal_words
+
+    state = hands(office_state("elephant", "steward", dict(STEWARD_ONLY), ruleset="revised"), raven=["elephant:3"])
+    words = legal_words(next_move(SimpleNamespace(state=position(state, cards=EXAMPLE))), ["raven", "draw"])
+    assert {w for w in words if w.startswith("elephant:")} == {f"elephant:{n}" for n in range(1, 13) if n != 3}
