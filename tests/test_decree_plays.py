@@ -486,3 +486,23 @@ def test_the_ruleset_says_whether_bountiful_harvest_lasts_the_year_or_the_empire
     assert kinds.index(ev.DeferredSupplyChecked) < kinds.index(ev.EmpireTurnStarted)
     assert after.lasting == () and after.beside == () and after.supply_owed == ()
     assert after.decks["elephant"].discard == state.decks["elephant"].discard + 1
+
+
+def test_a_bountiful_harvest_play_recorded_before_the_card_lay_beside_the_board_still_verifies_REV_355() -> None:
+    """Events are facts: a Hoard play recorded before issue 33 (no `until` in its outcome: the card went to the
+    discard pile at once) verifies and replays as it was decided; the same play today lies beside the board."""
+    from pathlib import Path
+
+    from whispers.ledger.game import replay_lines
+    from whispers.ledger.verify import verify
+
+    text = (Path(__file__).parent.parent / "fixtures" / "games" / "revised-3p-decrees.txt").read_text(encoding="utf-8")
+    facts = [e.to_fact() for e in replay_lines("g", text.splitlines()).events]
+    played = next(i for i, f in enumerate(facts) if f["type"] == "CardPlayed" and f.get("effect") == "hoard")
+    assert facts[played]["outcome"] == {"until": "year"}
+    older = [*facts[:played], {**facts[played], "outcome": {}}, *facts[played + 1:]]
+    assert verify(older, "older").events == len(facts)
+    earlier = rules.fold(ev.read_facts(older[: played + 1], "older"))
+    today = rules.fold(ev.read_facts(facts[: played + 1], "today"))
+    assert earlier.beside == () and today.beside != ()
+    assert earlier.decks["elephant"].discard == today.decks["elephant"].discard + 1

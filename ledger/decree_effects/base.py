@@ -68,6 +68,9 @@ class Effect:
     """While it lasts, the supply checks are suspended and made up later (REV 355)."""
     doubles: ClassVar[tuple[str, ...]] = ()
     """While it lasts, these icons count twice for an action (REV 353)."""
+    outcome_since: ClassVar[tuple[str, ...]] = ()
+    """`outcome` keys its plays record since a later version: a play recorded without them was decided before, and
+    `verify` lets it stand as recorded (events are facts)."""
     placements_zero: ClassVar[bool] = False
     """Its placements parameters may name 0 (the new count of a region)."""
 

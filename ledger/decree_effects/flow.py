@@ -170,6 +170,7 @@ class _BountifulHarvest(FlowEffect):
     item 37), its card beside the board meanwhile; the play records which (`outcome["until"]`)."""
 
     lasting = True
+    outcome_since = ("until",)  # issue 33: before it, the card went to the discard pile at once
 
     def check(self, state: GameState, cmd: Played, params: Mapping[str, str], rule: str) -> None:
         require(self.id not in state.lasting, say("{effect} already lasts to the end of this turn", effect=self.id),
