@@ -26,6 +26,16 @@ def option_json(option: Option) -> dict[str, Any]:
             "choices": {k: list(v) if isinstance(v, tuple) else v for k, v in option.choices.items()}}
 
 
+def card_choices(view: dict[str, Any], deck: str) -> list[str]:
+    """The cards of `deck` a move may name now (a draw naming the cards drawn), for every face: the deck's numbers
+    in this game (`GameState.card_numbers`: its card sheet's, in the card sets it plays, else 1 to 8), less the
+    cards the view shows in a hand or beside the board. Read from the viewer's own view (`status(...).view`), so
+    the choices tell a seat nothing it could not see."""
+    seen = {card for hand in view["hands"].values() for card in hand.get("known", ())}
+    seen |= {lying["card"] for lying in view.get("beside", ())}
+    return [f"{deck}:{n}" for n in view["card_numbers"].get(deck, ()) if f"{deck}:{n}" not in seen]
+
+
 def notes_of(store: Store, game: str) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     """The game's well-formed notes, and a warning for each malformed one an older whispers stored (skipped)."""
     from whispers.ledger.game import read_notes

@@ -99,11 +99,22 @@ def open_game(store: Store | str | None, game: str) -> Game:
 
 def next_move(game: Game) -> Prompt:
     """Who must act now, and the legal moves with their choices (a card play's with its cards, their effects and
-    each parameter's domain)."""
+    each parameter's domain; a draw's with the cards it may name, `reading.card_choices`, as the record knows them:
+    the recorder keeps the whole record)."""
+    import msgspec
+
+    from whispers.application.reading import card_choices
     from whispers.ledger.decree_files import shipped_catalogue
     from whispers.ledger.prompt import prompt
+    from whispers.projections.visibility import state_view
 
-    return prompt(game.state, shipped_catalogue)
+    found = prompt(game.state, shipped_catalogue)
+    if not any(o.verb == "draw" for o in found.options):
+        return found
+    view = state_view(game.state, None)
+    options = tuple(msgspec.structs.replace(o, choices={**o.choices, "cards": tuple(card_choices(
+        view, o.choices["at"].split(".")[0]))}) if o.verb == "draw" else o for o in found.options)
+    return msgspec.structs.replace(found, options=options)
 
 
 def parse_move(text: str) -> c.Command | None:

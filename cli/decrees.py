@@ -5,8 +5,9 @@ import json
 import click
 
 from whispers.cli.spoken import Spoken, SpokenGroup
+from whispers.ledger.decree_effects import listing
 from whispers.ledger.decree_files import check_sheet, shipped_catalogue
-from whispers.ledger.decrees import Family, family, listing
+from whispers.ledger.decrees import Family, family
 from whispers.ledger.shipped import pin
 from whispers.ledger.words import N_, _, plural, say, terms
 

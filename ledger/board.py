@@ -51,8 +51,9 @@ class Region(msgspec.Struct, frozen=True):
 
 class Sea(msgspec.Struct, frozen=True):
     """A sea or ocean of the map and the regions on its shores. Never a border: "You cannot attack across oceans
-    or seas" (EN 310; FR 328, IT 286, ES 189, REV 120). The rules read no sea; a board keeps them so that a
-    transcription can be compared with the printed map, and so that the map draws them."""
+    or seas" (EN 310; FR 328, IT 286, ES 189, REV 120). No order reads a sea, only a card a card sheet says crosses
+    it (ledger.legal.route_allows); a board keeps them also so that a transcription can be compared with the
+    printed map, and so that the map draws them."""
 
     id: str
     name: str

@@ -6,7 +6,7 @@ Every command that a society makes names it first; the engine checks that it is 
 from dataclasses import dataclass, field
 
 from whispers.ledger import events as ev
-from whispers.ledger.decrees import ENGINE_ADJUDICATED
+from whispers.ledger.decree_effects import engine_computed
 from whispers.ledger.events import Effects, Event
 
 
@@ -74,7 +74,7 @@ class PlayCard(Command):
     effects: Effects = field(default_factory=Effects)
     act: str | None = None
     effect: str | None = None
-    """A catalogue effect id (`hoard`); None for a play of primitive effects only (records before issue 11)."""
+    """A catalogue effect id; None for a play of primitive effects only (records before issue 11)."""
     params: tuple[tuple[str, str], ...] = ()
     """The effect's parameters as the catalogue names them, in the order given."""
 
@@ -166,7 +166,7 @@ def of_event(event: Event, borrowed: bool = False) -> Command | None:
             return SwapAgent(s, target)
         case ev.CardPlayed(society=s, card=card, ability=ability, pay=pay, effects=effects, act=act):
             params = tuple((event.params or {}).items())
-            if event.effect in ENGINE_ADJUDICATED:  # the engine computed the changes: the move did not type them
+            if engine_computed(event.effect, event.outcome):  # the engine computed the changes: the move typed none
                 effects, act = Effects(), None
             return PlayCard(s, card, ability, tuple(pay), effects, act, event.effect, params)
         case ev.CardsDiscarded(society=s, cards=cards):

@@ -42,22 +42,22 @@ REVISED_TYPES: tuple[str, ...] = ("G", "M", "I", "never")
 FAMILIES: tuple[str, ...] = ("official", "revised")
 ON: tuple[str, ...] = ("any", "attack")
 MECHANICS: tuple[str, ...] = ("adjudicated", "recorded")
-PARAMETER_KINDS: tuple[str, ...] = ("region", "position", "empire", "count", "placements")
+PARAMETER_KINDS: tuple[str, ...] = ("region", "position", "empire", "count", "amount", "placements")
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-"""An effect id: kebab-case, in the user's words (`midnight-oil`)."""
+"""An effect id: kebab-case, in the user's words (fixtures/decrees.toml)."""
 SOURCE_PATTERN: re.Pattern[str] = re.compile(r"(EN|FR|IT|ES|REV) \d+(?:-\d+)?")
 """A rulebook line or range: `REV 310-311`, `EN 426`."""
 
 CATALOGUE_KEYS: tuple[str, ...] = ("id", "name", "note", "effects")
 DECREE_KEYS: tuple[str, ...] = ("name", "decks", "card_set", "type", "on", "mechanics", "effect", "parameters",
-                                "source", "notes", "playable")
+                                "source", "notes", "playable", "sea")
 REQUIRED_DECREE_KEYS: tuple[str, ...] = ("name", "decks", "card_set", "type", "on", "mechanics", "effect",
                                          "parameters", "source")
 PARAMETER_KEYS: tuple[str, ...] = ("name", "kind", "note")
 SHEET_KEYS: tuple[str, ...] = ("id", "name", "note", "example", "decks")
 CARD_KEYS: tuple[str, ...] = ("set", "title", "effects")
-CARD_EFFECT_KEYS: tuple[str, ...] = ("effect", "cost")
+CARD_EFFECT_KEYS: tuple[str, ...] = ("effect", "cost", "sea")
 
 Family = Literal["official", "revised"]
 
@@ -94,6 +94,9 @@ class Decree(msgspec.Struct, frozen=True):
     notes: tuple[str, ...] = ()
     playable: bool = True
     """False for Treasure: only ever discarded as payment."""
+    sea: bool = False
+    """A card sheet may say that a card's effect crosses the sea (`sea = true` on the card): its text is in no
+    rulebook (Armada, digest §8 item 25)."""
 
     @property
     def adjudicated(self) -> bool:
@@ -131,6 +134,7 @@ class Decree(msgspec.Struct, frozen=True):
             "source": list(self.source),
             "notes": list(self.notes),
             "playable": self.playable,
+            "sea": self.sea,
         }
         return data
 
@@ -185,39 +189,6 @@ class Catalogue(msgspec.Struct, frozen=True, dict=True):
         return content_hash(self.to_data())
 
 
-ATTACK_CARDS: frozenset[str] = frozenset(
-    {"empty-region-attack", "reinforce", "add-1-to-attack", "add-3-to-attack", "kill-all", "subjugate",
-     "extra-attack"})
-"""The effects that change the attack they are played with: the next attack order carries them, resolved by the
-rules' combat (ledger.decree_effects)."""
-
-ENGINE_ADJUDICATED: frozenset[str] = frozenset(
-    {"hoard", "trade", "succession-crisis", "midnight-oil", "use-position", "move-agent",
-     "disperse", "add-3-to-city", "move-army", "rearrange", "nomadic-life", *ATTACK_CARDS})
-"""The effects whose consequences the engine computes (a play of one types no board change): every effect whose
-mechanics the rulebooks give (catalogue `mechanics = "adjudicated"`). Every other effect, which the rulebooks call
-self-explanatory, is played with its board changes recorded as explicit primitive effects (add=, kill=, move=,
-agent=), and only its deck, cost, timing and parameters are checked."""
-
-
-def engine_mode(effect: str) -> str:
-    """`adjudicated` by the engine, or `recorded` (its board changes typed with the play)."""
-    return "adjudicated" if effect in ENGINE_ADJUDICATED else "recorded"
-
-
-def listing(catalogue: Catalogue, timing: Family | None = None) -> dict[str, Any]:
-    """The catalogue in the stable JSON shape of `whispers decrees --json`: every effect in catalogue order; with
-    `timing`, each effect also says when that ruleset family lets it be played, in words."""
-    effects = []
-    for decree in catalogue.decrees.values():
-        row: dict[str, Any] = {"id": decree.id, **decree.to_data(), "engine": engine_mode(decree.id)}
-        if timing is not None:
-            row["timing"] = {"family": timing, "type": decree.timing(timing), "words": decree.timing_words(timing)}
-        effects.append(row)
-    return {"catalogue": {"id": catalogue.id, "name": catalogue.name, "content_hash": catalogue.content_hash},
-            "effects": effects}
-
-
 def family(ruleset: Ruleset) -> Family:
     """Which timing column a ruleset reads: REVISED's G/M/I types when decrees may not be played after an order
     (REV 300), the official window otherwise (EN 380)."""
@@ -231,6 +202,8 @@ class CardEffect(msgspec.Struct, frozen=True):
     effect: str
     cost: Mapping[str, int]
     """deck -> symbols of that empire to discard, the played card included (EN 382). Empty for Treasure."""
+    sea: bool = False
+    """The sheet says this card's effect crosses the sea (Armada: its printed text is in no rulebook)."""
 
     def cost_list(self) -> tuple[str, ...]:
         return tuple(deck for deck in DECKS for _ in range(self.cost.get(deck, 0)))
@@ -239,6 +212,8 @@ class CardEffect(msgspec.Struct, frozen=True):
         data: dict[str, Any] = {"effect": self.effect}
         if self.cost:
             data["cost"] = {deck: self.cost[deck] for deck in DECKS if deck in self.cost}
+        if self.sea:
+            data["sea"] = True
         return data
 
 
@@ -524,6 +499,9 @@ class _CatalogueValidator:
         if not isinstance(playable, bool):
             self.fail(where, say("{text} must be true or false, not {kind}", text="playable",
                                  kind=value_kind(playable)))
+        sea = fields.get("sea", False)
+        if not isinstance(sea, bool):
+            self.fail(where, say("{text} must be true or false, not {kind}", text="sea", kind=value_kind(sea)))
         if (not playable) != (official == "never" or revised == "never"):
             self.fail(where, say("an effect never played (type never) is exactly one with playable = false"))
         parameters = self.parameters(where, fields["parameters"])
@@ -546,6 +524,7 @@ class _CatalogueValidator:
             source=source,
             notes=self.strings(where, "notes", fields.get("notes", [])),
             playable=playable,
+            sea=sea,
         )
 
     def timing(self, where: str, value: object) -> tuple[str, str]:
@@ -747,6 +726,13 @@ class _SheetChecker:
                                         effect=effect, text=symbol, value=repr(n)))
             else:
                 cost[symbol] = n
+        sea = entry.get("sea", False)
+        if not isinstance(sea, bool):
+            self.problem(where, say("{effect}: sea must be true or false, not {kind}", effect=effect,
+                                    kind=value_kind(sea)))
+        elif sea and not decree.sea:
+            self.problem(where, say("{effect}: only {effects} may cross the sea (sea = true)", effect=effect,
+                                    effects=", ".join(d.id for d in self.catalogue.decrees.values() if d.sea)))
         if not decree.playable:
             if cost_value:
                 self.problem(where, say("{effect} is never played, so it has no cost", effect=effect))
@@ -764,4 +750,4 @@ class _SheetChecker:
             self.problem(where, say("{effect}: the first effect costs the card alone ({text} = 1): \"the first "
                                     "ability on each card can be played without discarding additional cards\" (EN 382)",
                                     effect=effect, text=deck))
-        return CardEffect(effect, MappingProxyType(cost))
+        return CardEffect(effect, MappingProxyType(cost), sea is True)

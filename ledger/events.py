@@ -272,13 +272,13 @@ class Attacked(Event):
     defender_losses: int
     controller: str
     cards: tuple[str, ...] = ()
-    """The decree effects played with this attack (issue 11: `add-3-to-attack`, `reinforce`, `kill-all`, ...)."""
+    """The decree effects played with this attack, in the order ledger.decree_effects registers them (issue 11)."""
     added: int = 0
     """Banners of the attacking empire that joined the attacking army from its reserve (add-N-to-attack)."""
     reinforced: tuple[tuple[str, int], ...] = ()
-    """(region, banners) that joined the attacking army from another region (reinforce)."""
+    """(region, banners) that joined the attacking army from another region (a card's reinforcement)."""
     returned: dict[str, int] | None = None
-    """region -> the attacker's killed banners that came back there from the reserve (subjugate)."""
+    """region -> the attacker's killed banners that came back there from the reserve (a card's)."""
 
     class_version = 2
 

@@ -9,9 +9,9 @@ from msgspec.structs import force_setattr
 from whispers.ledger import events as ev
 from whispers.ledger import numbering
 from whispers.ledger.board import Board
-from whispers.ledger.decrees import ATTACK_CARDS
+from whispers.ledger.decree_effects import effect
 from whispers.ledger.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
-from whispers.ledger.names import BANNERS_PER_EMPIRE, OFFICES
+from whispers.ledger.names import BANNERS_PER_EMPIRE
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import (
     SUPPLY_DUE,
@@ -160,7 +160,7 @@ def _after_order(state: GameState, actor: str, draw: bool = False, given: tuple[
     if state.oil and given is not None:
         again = Pending(actor, ((given[0], given[1]),), ends, pending.resume if pending else None, given[2])
         return _changed(state, pending=again, oil=False, last_actor=actor, last_was_draw=draw, last_order=last,
-                       attack_cards=(), last_attack=None)
+                       attack_cards=(), attack_route=None, last_attack=None)
     if ends:
         index = SUPPLY_DUE
     elif pending is not None and pending.resume is not None:
@@ -168,7 +168,7 @@ def _after_order(state: GameState, actor: str, draw: bool = False, given: tuple[
     else:
         index = _next_office(state, state.office_index)
     return _changed(state, office_index=index, pending=None, last_actor=actor, last_was_draw=draw, last_order=last,
-                   attack_cards=(), last_attack=None)
+                   attack_cards=(), attack_route=None, last_attack=None)
 
 
 def _next_office(state: GameState, index: int) -> int:
@@ -225,13 +225,36 @@ def _a_skipped(state: GameState, e: ev.Skipped) -> GameState:
     return _changed(state, step=state.step + 1)
 
 
+def _put_away(state: GameState, until: tuple[str, ...]) -> GameState:
+    """The decrees lying beside the board until the end of `until` leave it, as spent cards do (REV 353, 355), and
+    their effects end."""
+    ending = [entry for entry in state.beside if entry[2] in until]
+    if not ending:
+        return state
+    decks = dict(state.decks)
+    for card, _ended, _until in ending:
+        deck = decks[card_empire(card)]
+        decks[card_empire(card)] = (Deck(deck.draw + 1, deck.discard) if state.ruleset.spent == "deck"
+                                    else Deck(deck.draw, deck.discard + 1))
+    ended = [ended for _card, ended, _until in ending]
+    state = _lasting(state, tuple(lasting for lasting in state.lasting if lasting not in ended))
+    return _changed(state, decks=decks, beside=tuple(entry for entry in state.beside if entry[2] not in until))
+
+
+def _lasting(state: GameState, lasting: tuple[str, ...]) -> GameState:
+    """The effects lasting now, and the icons they count twice (read by ledger.legal)."""
+    doubled = tuple(dict.fromkeys(icon for lasts in lasting for icon in getattr(effect(lasts), "doubles", ())))
+    return _changed(state, lasting=lasting, doubled=doubled)
+
+
 def _a_empire_turn(state: GameState, e: ev.EmpireTurnStarted) -> GameState:
+    state = _put_away(state, ("turn",))
     return _changed(state, empire_index=state.board.empires.index(e.empire), office_index=0, pending=None,
                    counter_clockwise=False, oil=False, last_order=None)
 
 
 def _a_office_skipped(state: GameState, e: ev.OfficeSkipped) -> GameState:
-    state = _changed(state, attack_cards=())  # an attack card goes with the order skipped
+    state = _changed(state, attack_cards=(), attack_route=None)  # an attack card goes with the order skipped
     if state.pending is not None:
         actor = state.last_actor  # read before _after_order changes it
         return _changed(_after_order(state, state.pending.society), last_actor=actor)
@@ -262,8 +285,9 @@ def _a_deferred_supply(state: GameState, e: ev.DeferredSupplyChecked) -> GameSta
 
 
 def _a_round_ended(state: GameState, e: ev.RoundEnded) -> GameState:
+    state = _put_away(state, ("turn", "year"))
     return _changed(state, phase=_PHASE_OF[ev.RoundEnded], step=0, last_actor=None, last_was_draw=False, pending=None,
-                   lasting=(), counter_clockwise=False)
+                   lasting=(), doubled=(), counter_clockwise=False)
 
 
 def _a_first(state: GameState, e: ev.FirstPlayerPassed) -> GameState:
@@ -334,7 +358,7 @@ def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
     for region, n in (e.returned or {}).items():
         banners = _place(banners, region, e.empire, n)
         reserve = _add_reserve(reserve, e.empire, -n)
-    state = _changed(state, banners=banners, reserve=reserve, attack_cards=())
+    state = _changed(state, banners=banners, reserve=reserve, attack_cards=(), attack_route=None)
     return _changed(_after_order(state, e.society, given=(e.empire, e.office, e.order)), last_attack=e)
 
 
@@ -388,30 +412,20 @@ def _effects(state: GameState, effects: ev.Effects) -> GameState:
 
 
 def _a_played(state: GameState, e: ev.CardPlayed) -> GameState:
-    state = _effects(_spent(state, e.society, (e.card, *e.pay)), e.effects)
-    if e.effect in ("hoard", "trade"):
-        state = _changed(state, lasting=(*state.lasting, e.effect))
-    elif e.effect == "midnight-oil" and (e.outcome or {}).get("repeat") == "after":
-        # the order just given, once more, owed now; the sequence then resumes where it stood
-        assert state.last_order is not None
-        empire, office, order, ends, _ = state.last_order
-        state = _changed(state, pending=Pending(e.society, ((empire, office),), ends, state.office_index, order))
-    elif e.effect == "midnight-oil":
-        state = _changed(state, oil=True)
-    elif e.effect in ATTACK_CARDS and (e.outcome or {}).get("after"):
-        state = _changed(state, last_attack=None)  # played after the attack it changed: once
-    elif e.effect in ATTACK_CARDS:
-        state = _changed(state, attack_cards=(*state.attack_cards, (e.effect, tuple((e.params or {}).items()))))
-    elif e.effect == "succession-crisis":
-        # the sequence runs counter-clockwise from the position that drew the card: the office before it is next
-        # (`outcome["next"]`, decided by the engine; a play recorded without it counts back from the active office)
-        following = (e.outcome or {}).get("next")
-        if following is not None:
-            index = SUPPLY_DUE if following == "supply" else OFFICES.index(following)
-        else:
-            current = min(state.office_index, SUPPLY_DUE) - 1
-            index = current - 1 if current > 0 else SUPPLY_DUE
-        state = _changed(state, counter_clockwise=True, office_index=index)
+    until = (e.outcome or {}).get("until")
+    if until is not None:  # the decree lies beside the board until then (REV 353, 355); what paid for it is spent
+        state = _spent(state, e.society, tuple(e.pay))
+        hand = state.hands[e.society].without((e.card,))
+        state = _changed(state, hands={**state.hands, e.society: hand},
+                         beside=(*state.beside, (e.card, e.effect or "", until)))
+    else:
+        state = _spent(state, e.society, (e.card, *e.pay))
+    state = _effects(state, e.effects)
+    adjudicated = effect(e.effect)
+    if adjudicated is not None and adjudicated.computed(e.outcome):
+        state = _changed(state, **adjudicated.apply(state, e))
+        if adjudicated.lasting:
+            state = _lasting(state, (*state.lasting, adjudicated.id))
     if e.act is not None:
         empire, office = e.act.split(".", 1)
         state = _changed(state, pending=Pending(e.society, ((empire, office),), False))

@@ -2,6 +2,7 @@
 offices, supply checks, the marker passing, the end of the game), recorded as events."""
 
 from whispers.ledger import events as ev
+from whispers.ledger.decree_effects import effect
 from whispers.ledger.evolve import evolve
 from whispers.ledger.legal import (
     deploy_targets,
@@ -50,6 +51,8 @@ def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
         return None
     if state.phase == "empire":
         if state.office_index == TURN_DONE:
+            if state.supply_owed and any(until == "turn" and _suspends(lasts) for _card, lasts, until in state.beside):
+                return deferred_supply_check(state)  # suspended for the empire's turn: checked before the next one
             if state.empire_index + 1 < len(state.board.empires):
                 return ev.EmpireTurnStarted(state.board.empires[state.empire_index + 1])
             if state.supply_owed:
@@ -58,8 +61,9 @@ def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
         if state.office_index == SUPPLY_DUE:
             if window_waits(state) and not close:
                 return None
-            if "hoard" in state.lasting:
-                return ev.SupplySuspended(state.empire, "hoard")
+            suspending = next((lasts for lasts in state.lasting if _suspends(lasts)), None)
+            if suspending is not None:
+                return ev.SupplySuspended(state.empire, suspending)
             return supply_check(state)
         actor = order_actor(state)
         office = OFFICES[state.office_index]
@@ -90,6 +94,12 @@ def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
     return None
 
 
+def _suspends(lasting: str) -> bool:
+    """Whether a lasting effect suspends the supply checks (REV 355)."""
+    found = effect(lasting)
+    return found is not None and found.suspends_supply
+
+
 def after_retrieval(state: GameState) -> ev.Event:
     if state.ruleset.retrieve == "round_start":
         return ev.PhaseStarted(state.round, "deploy")
@@ -117,7 +127,8 @@ def end_of_game(state: GameState) -> ev.Event:
 
 
 def deferred_supply_check(state: GameState) -> ev.DeferredSupplyChecked:
-    """REV 355: the check Hoard suspended, made before the next turn (read: round) begins; for the empires whose
+    """REV 355: the check Hoard suspended, made before the next turn begins (the ruleset's `lasting`: the next year,
+    or the next empire's turn); for the empires whose
     checks were suspended, or every region when the ruleset checks the whole board."""
     owed = tuple(dict.fromkeys(state.supply_owed))
     return ev.DeferredSupplyChecked(owed, state.ruleset.supply_scope, _excess(state, owed))

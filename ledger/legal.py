@@ -10,7 +10,7 @@ from whispers.ledger.card_checks import check_drawn
 from whispers.ledger.decrees import Catalogue
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
-from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
+from whispers.ledger.state import SUPPLY_DUE, GameState, Position, Route, card_empire, position_name
 from whispers.ledger.words import N_, _, say
 
 # --- the moves one society may make -----------------------------------------------------------------
@@ -175,9 +175,23 @@ def after_order(state: GameState) -> str | None:
     last = state.last_actor
     if state.phase != "empire" or last is None:
         return None
-    if state.ruleset.play_after_order or (state.ruleset.instant_when_drawn and state.last_was_draw):
+    if state.ruleset.play_after_order or (state.ruleset.instant_when_drawn and state.last_was_draw
+                                          and instant_may_be_drawn(state)):
         return last
     return None
+
+
+def instant_may_be_drawn(state: GameState) -> bool:
+    """Whether the last draw may hold an instant decree, the only one played after an executed order under REV (REV
+    296, 300): the game plays the Dark alliances set (REV 290), the draw drew a card, and unless the record names
+    every card drawn and the game's card sheet shows none of them is of that set."""
+    empire, named, count = state.drawn
+    if "dark-alliances" not in state.card_sets or count == 0:
+        return False
+    if state.cards is None or len(named) < count:
+        return True
+    deck = state.cards.get("decks", {}).get(empire, {})
+    return any(deck.get(card.partition(":")[2], {}).get("set") == "dark-alliances" for card in named)
 
 
 def window_waits(state: GameState) -> str | None:
@@ -208,9 +222,9 @@ def recruit_count(state: GameState, empire: str, order: str) -> int:
 
 
 def counted_icons(state: GameState, empire: str, icon: str) -> int:
-    """The icons an action counts; while Trade lasts every farm counts twice (REV 353)."""
+    """The icons an action counts; while an effect doubling them lasts, twice each (REV 353)."""
     n = state.icons(empire, icon)
-    return 2 * n if icon == "farm" and "trade" in state.lasting else n
+    return 2 * n if icon in state.doubled else n
 
 
 def recruit_amount(state: GameState, empire: str, order: str) -> int:
@@ -256,19 +270,37 @@ def movable_banners(state: GameState, empire: str, region: str) -> int:
 
 def attacks(state: GameState, empire: str) -> tuple[tuple[str, str, int], ...]:
     """(source, target, most banners that may leave) for each attack open to the empire: into an adjacent region
-    another empire controls, or, with Your attack may target any empty region (REV 343-347), into that region."""
-    card = dict(state.attack_cards).get("empty-region-attack")
+    another empire controls, or where the cards played with the attack to come bind it (`GameState.attack_route`:
+    its source, its target, how far it reaches)."""
+    route = state.attack_route
+    if route is not None and not route.open:
+        return ()
     found = []
     for source, movable in attack_sources(state, empire).items():
-        if card is not None:
-            target = dict(card)["to"]
-            if target not in state.banners and state.controller(target) != empire:
-                found.append((source, target, movable))
+        if route is not None and route.source not in (None, source):
             continue
-        for target in state.board.regions[source].adjacent:
-            if state.controller(target) != empire:
+        targets = (route.target,) if route is not None and route.target is not None else (
+            state.board.regions[source].adjacent if route is None or route.reach == "land" else state.board.regions)
+        for target in targets:
+            if state.controller(target) != empire and route_allows(state, route, source, target):
                 found.append((source, target, movable))
     return tuple(found)
+
+
+def route_allows(state: GameState, route: Route | None, source: str, target: str) -> bool:
+    """Whether an attack may go from `source` to `target` as the cards played with it bind it: by a land border
+    (EN 310: "You cannot attack across oceans or seas"), along the coasts of one of the board's seas when a card
+    crosses the sea, or anywhere; into an empty region when a card says so."""
+    if route is None:
+        return state.board.adjacent(source, target)
+    if route.source not in (None, source) or route.target not in (None, target):
+        return False
+    if route.empty and target in state.banners:
+        return False
+    if route.reach == "any" or state.board.adjacent(source, target):
+        return True
+    return route.reach == "sea" and any(source in sea.coasts and target in sea.coasts
+                                        for sea in state.board.seas.values())
 
 
 def swap_targets(state: GameState, position: Position) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from whispers.ledger import commands as c
 from whispers.ledger import events as ev
-from whispers.ledger.decrees import ENGINE_ADJUDICATED
+from whispers.ledger.decree_effects import engine_computed
 from whispers.ledger.errors import NotationError
 from whispers.ledger.meta import TagLine, is_tag_line, tag_line
 from whispers.ledger.names import SLOTS, SOCIETIES
@@ -43,7 +43,7 @@ VERBS: dict[str, str] = {
     "attack": "raven attack frost-gate ice-hall 3   (FROM TO BANNERS) [at=bear.marshal]",
     "draw": "raven draw   |   raven draw bear:3 bear:7   (name the cards when known) [order=...] [at=...]",
     "swap-agent": "raven swap-agent marshal   (then the order taken there is the society's next move)",
-    "play": "raven play elephant:2 effect=hoard pay=elephant:3 [PARAM=VALUE ...]   |   "
+    "play": "raven play elephant:2 effect=ID pay=elephant:3 [PARAM=VALUE ...] (whispers decrees lists them)   |   "
             "raven play lion:2 ability=1 pay=bear:5 add=bear:frost-gate:3 kill=ice-hall:2 move=a:b:2 "
             "agent=bear.sheriff:lion.marshal act=lion.marshal",
     "discard": "raven discard bear:5 lion   (a card, or just its empire when the record does not know which)",
@@ -462,7 +462,7 @@ def format_event(event: ev.Event, borrowed: bool = False, hide_private: bool = F
                 args.append(f"ability={event.ability}")
             if event.pay:
                 args.append("pay=" + ",".join(event.pay))
-            if event.effect not in ENGINE_ADJUDICATED:  # else the engine computes them again on replay
+            if not engine_computed(event.effect, event.outcome):  # else the engine computes them again on replay
                 args += _effect_args(event.effects)
                 if event.act:
                     args.append(f"act={event.act}")

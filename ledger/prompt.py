@@ -136,8 +136,13 @@ def _after_last_order(state: GameState, holder: str, catalogue: Decrees | None =
     # the holder's `play` is the window's; a play of the closed position comes after its no-card
     others = [o for o in after.options if not (o.society == holder and o.verb == "play")]
     then = _("the game ends") if closed.over else after.note
-    note = say("{society} may still play a card after the {empire} council's last order, or no-card; "
-               "the supply check follows, then: {then}", society=holder, empire=state.empire, then=then)
+    if state.ruleset.play_after_order:
+        note = say("{society} may still play a card after the {empire} council's last order, or no-card; "
+                   "the supply check follows, then: {then}", society=holder, empire=state.empire, then=then)
+    else:  # REV 300: no decree follows an executed order, but an (I) decree is played as it is drawn (REV 296)
+        note = say("{society} has just drawn with the {empire} council's last order: it may play an instant (I) "
+                   "decree it drew (REV 296), no other (REV 300), or no-card; the supply check follows, then: {then}",
+                   society=holder, empire=state.empire, then=then)
     if closed.over:
         return Prompt(state.round, state.phase, state.empire, None, (holder,), tuple(mine), note)
     return Prompt(after.round, after.phase, after.empire, after.office, after.actors, (*mine, *others), note)

@@ -11,10 +11,10 @@ from whispers.ledger import commands as c
 from whispers.ledger import events as ev
 from whispers.ledger import rules
 from whispers.ledger.board import Board
-from whispers.ledger.decrees import ATTACK_CARDS, ENGINE_ADJUDICATED, Catalogue
+from whispers.ledger.decree_effects import EFFECTS, AttackCard
+from whispers.ledger.decrees import Catalogue
 from whispers.ledger.errors import RuleError
-from whispers.ledger.legal import attacks
-from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
+from whispers.ledger.names import SLOTS
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.state import GameState, card_empire
 
@@ -60,11 +60,12 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True, nam
             if named:
                 empire = choices["at"].split(".")[0]
                 held = {card for hand in state.hands.values() for card in hand.known}
-                free = [f"{empire}:{n}" for n in range(1, CARDS_PER_DECK + 1) if f"{empire}:{n}" not in held]
+                held |= {card for card, _effect, _until in state.beside}
+                free = [f"{empire}:{n}" for n in state.card_numbers(empire) if f"{empire}:{n}" not in held]
                 drawn = tuple(rng.sample(free, min(choices["count"], len(free))))
             return c.Draw(society, drawn, order=choices["order"], at=choices["at"])
         case "attack":
-            if state.attack_cards:  # the cards played with it (subjugate, extra-attack) narrow what is legal
+            if state.attack_cards:  # the cards played with it narrow what is legal
                 legal = _card_attack(state, society, choices, rng, catalogue)
                 if legal is not None:
                     return legal
@@ -139,20 +140,20 @@ def _decree_play(state: GameState, option: rules.Option, rng: random.Random,
         return None
     hand = state.hands[option.society]
     playable = []
-    for effect in sorted(ENGINE_ADJUDICATED):
+    for effect, adjudicated in sorted(EFFECTS.items()):
         for deck in catalogue[effect].decks:
             if hand.counts.get(deck, 0) == 0:
                 continue
             card = deck if hand.unknown(deck) > 0 else _name(hand.known, deck)
-            for params in _random_params(state, option.society, effect, rng):
+            for params in adjudicated.random_params(state, option.society, rng):
                 command = c.PlayCard(option.society, card, effect=effect, params=params)
                 try:
                     events = rules.decide(state, command, catalogue)
                 except RuleError:
                     continue
                 after = any(isinstance(e, ev.CardPlayed) and (e.outcome or {}).get("after") for e in events)
-                if effect in ATTACK_CARDS and not after and not _attack_follows(state, events, option.society, rng,
-                                                                                catalogue):
+                if isinstance(adjudicated, AttackCard) and not after and not _attack_follows(
+                        state, events, option.society, rng, catalogue):
                     continue
                 playable.append(command)
     if not playable:
@@ -184,71 +185,6 @@ def _card_attack(state: GameState, society: str, choices: dict, rng: random.Rand
             continue
         return command
     return None
-
-
-def _random_params(state: GameState, society: str, effect: str,
-                   rng: random.Random) -> list[tuple[tuple[str, str], ...]]:
-    """A few parameter sets to try for an effect the engine adjudicates (the rules then keep the legal ones)."""
-    seats = [f"{e}.{o}" for (e, o), s in state.council.items() if s == society]
-    empty = [f"{e}.{o}" for e in state.board.empires for o in OFFICES if (e, o) not in state.council]
-    if effect == "use-position":
-        return [(("position", p),) for p in rng.sample(seats, min(3, len(seats)))]
-    if effect == "move-agent":
-        return [(("to", p),) for p in rng.sample(empty, min(3, len(empty)))]
-    return _board_params(state, effect, rng)
-
-
-def _board_params(state: GameState, effect: str, rng: random.Random) -> list[tuple[tuple[str, str], ...]]:
-    """A few parameter sets for the effects that change the board or an attack."""
-    regions = list(state.board.regions)
-    held = [r for r in regions if r in state.banners]
-    empty = [r for r in regions if r not in state.banners]
-    tries: list[tuple[tuple[str, str], ...]] = []
-    own = [r for r in held if state.controller(r) == state.empire]
-    # the Bear's extra attack goes on from a target of a strong attack
-    beyond = [b for _, t, most in attacks(state, state.empire) if most >= 3
-              for b in state.board.regions[t].adjacent if state.controller(b) != state.empire]
-    for _ in range(3):
-        region = rng.choice(held) if held else rng.choice(regions)
-        empire = state.controller(region)
-        mine = [r for r in state.controlled(empire) if r != region]
-        if effect == "disperse":
-            friendly = [r for r in state.board.regions[region].adjacent if state.controller(r) == empire]
-            split: dict[str, int] = {}
-            for _ in range(state.banners_in(region) if friendly else 0):
-                pick = rng.choice(friendly)
-                split[pick] = split.get(pick, 0) + 1
-            tries.append((("region", region), *((("to", _placed(split)),) if split else ())))
-        elif effect == "add-3-to-city":
-            tries.append((("region", rng.choice([r for r, g in state.board.regions.items() if g.cities])),))
-        elif effect == "move-army" and mine:
-            tries.append((("from", region), ("to", rng.choice(mine)), ("n", "1")))
-        elif effect == "rearrange" and mine:
-            to = rng.choice(mine)
-            tries.append((("empire", empire), ("to", _placed({region: state.banners_in(region) - 1,
-                                                              to: state.banners_in(to) + 1}))))
-        elif effect == "nomadic-life" and empty:
-            tries.append((("from", region), ("to", rng.choice(empty))))
-        elif effect == "empty-region-attack" and empty:
-            tries.append((("to", rng.choice(empty)),))
-        elif effect == "reinforce" and own:
-            tries.append((("from", rng.choice(own)), ("n", "1")))
-        elif effect == "subjugate" and state.last_attack is not None:
-            losses = state.last_attack.attacker_losses
-            tries.append((("to", f"{rng.choice(state.controlled(state.last_attack.empire))}:{losses}"),))
-        elif effect == "subjugate" and own:
-            tries.append((("to", f"{rng.choice(own)}:{rng.randint(1, 2)}"),))
-        elif effect == "extra-attack" and state.last_attack is not None:  # just after the attack (EN 380)
-            tries.append((("to", rng.choice(state.board.regions[state.last_attack.target].adjacent)), ("n", "1")))
-        elif effect == "extra-attack" and beyond:
-            tries.append((("to", rng.choice(beyond)), ("n", "1")))
-        else:
-            return [()]
-    return tries
-
-
-def _placed(counts: dict[str, int]) -> str:
-    return ",".join(f"{r}:{n}" for r, n in counts.items())
 
 
 def play(players: tuple[str, ...], ruleset: Ruleset, board: Board, seed: int, name: str = "random",

@@ -20,19 +20,9 @@ from whispers.ledger import events as ev
 from whispers.ledger import sealing
 from whispers.ledger.board import Board
 from whispers.ledger.card_checks import check_ability, check_card, check_drawn, owed_instants
-from whispers.ledger.decree_effects import (
-    BOARD_EFFECTS,
-    Combat,
-    board_effects,
-    card_params,
-    check_attack_card,
-    combat,
-    placements,
-)
+from whispers.ledger.decree_effects import EFFECTS, AttackCard, combat, effect, placements
 from whispers.ledger.decrees import (
-    ATTACK_CARDS,
     CARD_SETS,
-    ENGINE_ADJUDICATED,
     CardSheet,
     Catalogue,
     family,
@@ -61,6 +51,7 @@ from whispers.ledger.legal import (
     order_refusal,
     recruit_amount,
     recruit_count,
+    route_allows,
     swap_targets,
     turn_society,
     window_waits,
@@ -80,7 +71,7 @@ from whispers.ledger.names import (
 from whispers.ledger.prompt import Prompt, prompt
 from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
-from whispers.ledger.state import SUPPLY_DUE, GameState, Position, card_empire, position_name
+from whispers.ledger.state import GameState, Position, card_empire, position_name
 from whispers.ledger.state import replace as replace_state
 from whispers.ledger.text import has_line_break, is_utf8
 from whispers.ledger.words import N_, _, plural, say, term
@@ -478,7 +469,7 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     rule = "EN Attack Action"
     position, order = _pick_order(state, cmd.society, "attack", ("attack",), None, cmd.at)
     empire = position[0]
-    cards = card_params(state)
+    cards = _carried(state)
     for region in (cmd.source, cmd.target):
         require(region in state.board.regions, say("unknown region {region}", region=repr(region)), "EN The Map")
     held_by = state.controller(cmd.target)
@@ -493,20 +484,14 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
         say("{source} holds no {empire} banners to attack with", source=cmd.source, empire=empire),
         rule,
     )
-    if "empty-region-attack" in cards:
-        # REV 343-347: "your attack may target any empty region"
-        to = cards["empty-region-attack"]["to"]
-        require(cmd.target == to, say("the empty-region-attack card played with this attack targets {to}, not "
-                                    "{target}", to=to, target=cmd.target), "REV 343-347")
-        require(cmd.target not in state.banners, say("{target} is not empty any more", target=cmd.target),
-                "REV 343-347")
-    else:
-        require(
-            state.board.adjacent(cmd.source, cmd.target),
-            say("{source} does not border {target} by land: no attacks across seas", source=cmd.source,
-                target=cmd.target),
-            rule,
-        )
+    for card, carried in cards:
+        card.check_attack(state, empire, cmd.source, cmd.target, carried)
+    require(
+        route_allows(state, state.attack_route, cmd.source, cmd.target),
+        say("{source} does not border {target} by land: no attacks across seas", source=cmd.source,
+            target=cmd.target),
+        rule,
+    )
     require(cmd.banners >= 1, _("an attack moves at least one banner"), rule)
     available = state.banners_in(cmd.source)
     movable = movable_banners(state, empire, cmd.source)
@@ -521,104 +506,38 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     else:
         require(cmd.banners <= available, say("{source} has only {banners}", source=cmd.source,
                                                banners=plural(available, f"{empire} banner")), rule)
-    # add-N-to-attack (REV 369, 371): from the reserve, as many as it holds (REV 437)
-    wanted = sum(int(e.split("-")[1]) for e in cards if e in ("add-1-to-attack", "add-3-to-attack"))
-    added = min(wanted, state.reserve[empire])
-    reinforced: tuple[tuple[str, int], ...] = ()
-    if "reinforce" in cards:
-        # EN 432, REV 387: banners join from any one region the attacking empire controls, before combat
-        source, n = cards["reinforce"]["from"], int(cards["reinforce"]["n"])
-        require(source not in (cmd.source, cmd.target), say("reinforce brings banners from another region than the "
-                                                          "attack's own ({source})", source=source), "EN 432")
-        require(state.controller(source) == empire and n <= movable_banners(state, empire, source),
-                say("reinforce: {source} has no {banners} that may leave it", source=source,
-                    banners=plural(n, f"{empire} banner")), "EN 432")
-        reinforced = ((source, n),)
+    # what the cards played with the attack bring to it (ledger.decree_effects.attack), before combat
+    added = min(sum(card.added(carried) for card, carried in cards), state.reserve[empire])  # REV 437
+    reinforced = tuple(r for card, carried in cards for r in card.reinforced(state, empire, cmd.source, cmd.target,
+                                                                             carried))
     army = cmd.banners + added + sum(n for _, n in reinforced)
-    fight = combat(state, empire, cmd.target, army, kill_all="kill-all" in cards)
-    returned = _subjugated(state, empire, cmd.target, fight, cards.get("subjugate"))
+    fight = combat(state, empire, cmd.target, army, kill_all=any(card.kills_all for card, _ in cards))
+    returned = next((into for card, carried in cards if (into := card.returned(
+        state, empire, cmd.target, fight.attacker_losses, fight.controller, carried)) is not None), None)
     attacked = ev.Attacked(cmd.society, empire, position[1], order, cmd.source, cmd.target, cmd.banners, held_by,
                            fight.defending, fight.fort_kill, fight.attacker_losses, fight.defender_losses,
-                           fight.controller, tuple(e for e in ATTACK_CARDS_ORDER if e in cards), added, reinforced,
-                           returned)
-    if "extra-attack" not in cards:
+                           fight.controller, tuple(card.id for card, _ in cards), added, reinforced, returned)
+    if not any(card.follows_up for card, _ in cards):
         return [attacked]
-    return [attacked, _extra_attack(evolve(state, attacked), cmd.society, attacked, cards["extra-attack"])]
+    after = evolve(state, attacked)
+    return [attacked, *(follow for card, carried in cards
+                        if (follow := card.follows(after, cmd.society, attacked, carried)) is not None)]
 
 
-ATTACK_CARDS_ORDER: tuple[str, ...] = ("empty-region-attack", "reinforce", "add-1-to-attack", "add-3-to-attack",
-                                       "kill-all", "subjugate", "extra-attack")
-
-
-def _subjugated(state: GameState, empire: str, target: str, fight: Combat, params: dict[str, str] | None
-                ) -> dict[str, int] | None:
-    """Subjugate (REV 329, 407): the attacker's killed banners come back, each into a region it controls."""
-    if params is None:
-        return None
-    rule = "REV 329"
-    into = placements(params["to"], "subjugate", "to", state, rule)
-    require(sum(into.values()) == fight.attacker_losses, say("subjugate: the attack kills {banners}, and to= "
-                                                             "returns {returned}",
-                                                       banners=plural(fight.attacker_losses, f"{empire} banner"),
-                                                       returned=sum(into.values())), rule)
-    for region in into:
-        controller = fight.controller if region == target else state.controller(region)
-        require(controller == empire, say("subjugate: {region} is not controlled by {empire} after the attack",
-                                                region=region, empire=empire), rule)
-    return into
-
-
-def _extra_attack(state: GameState, society: str, first: ev.Attacked, params: dict[str, str]) -> ev.CardAttacked:
-    """The Bear's extra attack (REV 310-311): from the region the attack just conquered, with its surviving banners,
-    at least 1 staying behind; resolved by the same combat."""
-    rule = "REV 310-311"
-    empire, source, target, n = first.empire, first.target, params["to"], int(params["n"])
-    survivors = state.banners_in(source) if state.controller(source) == empire else 0
-    require(first.controller == empire and survivors >= 2, say("extra-attack: the attack must conquer "
-            "{source} with at least 2 banners surviving, so that one stays behind (it leaves {banners})",
-            source=source, banners=plural(survivors, "banner")), rule)
-    require(state.board.adjacent(source, target), say("extra-attack: {source} does not border {target}", source=source,
-                                                                target=target), rule)
-    require(state.controller(target) != empire, say("extra-attack: {target} is controlled by {empire}", target=target,
-                                                                empire=empire), rule)
-    require(n <= survivors - 1,
-            say("extra-attack: at most {banners} may attack from {source} (at least 1 stays behind)",
-                banners=plural(survivors - 1, "banner"), source=source), rule)
-    fight = combat(state, empire, target, n)
-    return ev.CardAttacked(society, "extra-attack", empire, source, target, n, state.controller(target),
-                           fight.defending, fight.fort_kill, fight.attacker_losses, fight.defender_losses,
-                           fight.controller)
+def _carried(state: GameState) -> list[tuple[AttackCard, dict[str, str]]]:
+    """The cards the attack to come carries, with their parameters and what their plays decided, in the order an
+    attack names them (the registry's)."""
+    carried = dict(state.attack_cards)
+    return [(card, dict(carried[card.id])) for card in EFFECTS.values()
+            if isinstance(card, AttackCard) and card.id in carried]
 
 
 def _after_attack(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None) -> bool:
     """An attack card played immediately after the attack it changes (EN 380: the official window `after`), by the
-    society that gave it: `extra-attack` and `subjugate`."""
+    society that gave it."""
     assert catalogue is not None and cmd.effect is not None
     return (family(state.ruleset) == "official" and "after" in catalogue[cmd.effect].window()
             and state.last_attack is not None and after_order(state) == cmd.society)
-
-
-def _card_after_attack(state: GameState, cmd: c.PlayCard, params: dict[str, str]) -> list[ev.Event]:
-    """The attack card's consequences once the attack is resolved: the Bear's extra attack from the region it
-    conquered (a CardAttacked event), or Subjugate's return of the attacker's killed banners (the play's own
-    `add` effects). `outcome = {"after": "attack"}` says the card did not go with an attack to come."""
-    assert state.last_attack is not None and cmd.effect is not None
-    first = state.last_attack
-    rule = "EN 380"
-    if cmd.effect == "subjugate":
-        require("to" in params, _("subjugate names to="), rule)
-        into = _subjugated(state, first.empire, first.target, Combat(first.defending, first.fort_kill,
-                                                                     first.attacker_losses, first.defender_losses,
-                                                                     state.controller(first.target)), params)
-        added = tuple((first.empire, region, n) for region, n in (into or {}).items())
-        return [ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(add=added), None,
-                              cmd.effect, params, {"after": "attack"})]
-    require(cmd.effect == "extra-attack",
-            say("{effect} goes with the attack to come, not after one", effect=cmd.effect), rule)
-    require("to" in params and "n" in params, _("extra-attack names to= and n="), rule)
-    played = ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(), None, cmd.effect,
-                           params, {"after": "attack"})
-    return [played, _extra_attack(evolve(state, played), cmd.society, first, params)]
 
 
 def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
@@ -674,19 +593,25 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
             say("a card has at most {n} abilities, numbered from 1: ability={ability} names none",
                 n=ABILITIES_PER_CARD, ability=cmd.ability),
             "EN 382")
-    outcome = _oil_outcome(state, cmd.society, rule) if cmd.effect == "midnight-oil" else {}
-    if cmd.effect == "succession-crisis":
-        outcome = _crisis_outcome(state)
-    if cmd.effect in ("use-position", "move-agent"):
-        cmd = _lent_position(state, cmd, params, rule)
-    elif cmd.effect in BOARD_EFFECTS:
-        official = family(state.ruleset) == "official"
-        cmd = replace(cmd, effects=board_effects(state, cmd.society, cmd.effect, params, official, rule))
-    elif cmd.effect in ATTACK_CARDS and _after_attack(state, cmd, catalogue):
-        return _card_after_attack(state, cmd, params)
-    elif cmd.effect in ATTACK_CARDS:
-        check_attack_card(state, cmd.society, cmd.effect, params, rule)
-        _check_an_attack_carries(state, cmd, params, rule)
+    outcome: dict[str, str] = {}
+    adjudicating = effect(cmd.effect)
+    if adjudicating is not None:
+        assert catalogue is not None
+        if isinstance(adjudicating, AttackCard) and _after_attack(state, cmd, catalogue):
+            decided = adjudicating.after(state, cmd, params, "EN 380")
+            require(decided is not None, say("{effect} goes with the attack to come, not after one",
+                                             effect=cmd.effect), "EN 380")
+            assert decided is not None
+        else:
+            decided = adjudicating.play(state, cmd, params, catalogue, rule)
+        outcome = decided.outcome
+        if decided.carried:
+            _check_an_attack_carries(state, cmd, params, rule, outcome)
+        if decided.then is not None:
+            played = ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), decided.effects, None,
+                                   cmd.effect, params, outcome)
+            return [played, decided.then(evolve(state, played))]
+        cmd = replace(cmd, effects=decided.effects, act=decided.act)
     effects = resolve_effects(state, cmd.effects, rule)
     act = None
     if cmd.act is not None:
@@ -711,12 +636,13 @@ def _decide_play(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None 
                           outcome)]
 
 
-def _check_an_attack_carries(state: GameState, cmd: c.PlayCard, params: dict[str, str], rule: str) -> None:
-    """An attack card binds the order to come to an attack that carries it; if no attack open now could (subjugate's
+def _check_an_attack_carries(state: GameState, cmd: c.PlayCard, params: dict[str, str], rule: str,
+                             outcome: dict[str, str]) -> None:
+    """An attack card binds the order to come to an attack that carries it; if no attack open now could (a return's
     placements that match no attack's losses, an extra attack no conquest could make), the play is refused now,
     rather than leaving the player with no legal order but a take-back."""
     played = ev.CardPlayed(cmd.society, cmd.card, cmd.ability, tuple(cmd.pay), ev.Effects(), None, cmd.effect,
-                           params, {})
+                           params, outcome)
     after = evolve(state, played)
     refusal = None
     for option in order_options(after, cmd.society):
@@ -734,10 +660,6 @@ def _check_an_attack_carries(state: GameState, cmd: c.PlayCard, params: dict[str
                             society=cmd.society), rule)
     raise RuleError(say("{effect}: no attack open to {society} now could carry it (the last tried: {refusal})",
                         effect=cmd.effect, society=cmd.society, refusal=refusal), rule)
-
-
-LASTING: frozenset[str] = frozenset({"hoard", "trade"})
-"""Effects that last to the end of the empire's turn (REV 353, 355)."""
 
 
 def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None) -> dict[str, str]:
@@ -766,89 +688,33 @@ def _check_decree(state: GameState, cmd: c.PlayCard, catalogue: Catalogue | None
                                      takes=takes) if allowed else say("{effect} takes no {name}=", effect=cmd.effect,
                                                                       name=name), rule)
         _check_param(state, cmd.effect, name, allowed[name], value, rule)
-    if cmd.effect in ENGINE_ADJUDICATED:
+    adjudicating = effect(cmd.effect)
+    if adjudicating is not None:
         require(not cmd.effects and cmd.act is None,
                 say("{effect} is adjudicated by the engine: its consequences are not typed (no add=, kill=, move=, "
                     "agent=, act=)", effect=cmd.effect), rule)
-    if cmd.effect == "succession-crisis":
-        require(not state.counter_clockwise, _("the council already runs counter-clockwise (REV 419)"), rule)
-        require(state.pending is None,
-                _("Succession Crisis reverses the council sequence, not an order owed out of it"), rule)
-    if cmd.effect in LASTING:
-        require(cmd.effect not in state.lasting,
-                say("{effect} already lasts to the end of this turn", effect=cmd.effect), rule)
+        adjudicating.check(state, cmd, params, rule)
     return params
 
 
-def _lent_position(state: GameState, cmd: c.PlayCard, params: dict[str, str], rule: str) -> c.PlayCard:
-    """The play as the engine adjudicates it, with the agent move and the position whose order is taken (`act`).
-
-    use-position (EN 434, REV 391): the active position's action is given up for the action of another position
-    the player controls; the sequence continues after the replaced position. move-agent (EN 430, REV 335-341): the
-    active agent moves to an empty council position and its action is taken there at once; the sequence resumes one
-    step after the abandoned position; unusable when no position is empty."""
-    require(state.pending is None and order_actor(state) == cmd.society,
-            say("{effect} is played in place of the active position's order, by the society that controls it",
-                effect=cmd.effect), rule)
-    require(not state.attack_cards, say("{effect} gives the active position's order up, and an attack card was "
-                                        "played with it", effect=cmd.effect), rule)
-    current = (state.empire, OFFICES[state.office_index])
-    if cmd.effect == "use-position":
-        require("position" in params, _("use-position names the position used: position=EMPIRE.OFFICE"), rule)
-        target = params["position"]
-        require(where(state, target)[0] != current, _("use-position uses another position than the active one"), rule)
-        return replace(cmd, act=target)
-    require("to" in params, _("move-agent names the empty position the agent moves to: to=EMPIRE.OFFICE"), rule)
-    target = params["to"]
-    position = where(state, target)[0]
-    assert position is not None
-    require(position not in state.council,
-            say("{position} is not empty: the agent moves to an empty position", position=position_words(target)), rule)
-    seat = state.active_agent(state.empire, state.office_index)
-    assert seat is not None  # the society controls the active office, so an agent sits on or after it
-    return replace(cmd, effects=ev.Effects(agent=((position_name(seat), target),)), act=target)
-
-
-def _crisis_outcome(state: GameState) -> dict[str, str]:
-    """Succession Crisis (REV 419): the office before the one whose order drew the card acts next, or, past the
-    Sheriff, the supply check. The drawing office is the last order's, not the active one: offices no one controls
-    may have been skipped since the draw."""
-    last = state.last_order
-    drew = OFFICES.index(last[1]) if last is not None and last[0] == state.empire else min(state.office_index,
-                                                                                          SUPPLY_DUE) - 1
-    return {"next": OFFICES[drew - 1] if drew > 0 else "supply"}
-
-
-def _oil_outcome(state: GameState, society: str, rule: str) -> dict[str, str]:
-    """Midnight Oil (REV 401, 423): "the current order is carried out once more"; the repeat is an effect, not a
-    second order, so two cannot be chained on one order (digest §8 item 36). Played during the order to come (REV's
-    M), or under the official rules also just after the order the society gave (EN 380), which it then repeats."""
-    owed_repeat = state.pending is not None and state.pending.order is not None
-    last = state.last_order
-    if state.ruleset.play_after_order and after_order(state) == society and last is not None:
-        require(not last[4], _("Midnight Oil cannot be chained: that order was itself a Midnight Oil repeat"), rule)
-        require(state.pending is None, _("an order is owed already: Midnight Oil repeats the order just given"), rule)
-        return {"repeat": "after"}
-    require(not state.oil, _("Midnight Oil is played already for this order: two cannot be chained"), rule)
-    require(not owed_repeat, _("Midnight Oil cannot be chained: the order owed is itself a Midnight Oil repeat"), rule)
-    return {"repeat": "during"}
-
-
-def _check_param(state: GameState, effect: str, name: str, kind: str, value: str, rule: str) -> None:
+def _check_param(state: GameState, effect_id: str, name: str, kind: str, value: str, rule: str) -> None:
     if kind == "region":
         require(value in state.board.regions,
-                say("{effect}: {text} is not a region of this board", effect=effect, text=f"{name}={value}"), rule)
+                say("{effect}: {text} is not a region of this board", effect=effect_id, text=f"{name}={value}"), rule)
     elif kind == "empire":
         require(value in state.board.empires,
-                say("{effect}: {text} is not an empire", effect=effect, text=f"{name}={value}"), rule)
+                say("{effect}: {text} is not an empire", effect=effect_id, text=f"{name}={value}"), rule)
     elif kind == "position":
         require(where(state, value)[0] is not None,
-                say("{effect}: {text}= names a position EMPIRE.OFFICE", effect=effect, text=name), rule)
+                say("{effect}: {text}= names a position EMPIRE.OFFICE", effect=effect_id, text=name), rule)
     elif kind == "count":
         require(value.isdigit() and int(value) > 0,
-                say("{effect}: {text}= is a whole number above 0", effect=effect, text=name), rule)
+                say("{effect}: {text}= is a whole number above 0", effect=effect_id, text=name), rule)
+    elif kind == "amount":
+        require(value.isdigit(), say("{effect}: {text}= is a whole number, 0 or more", effect=effect_id, text=name),
+                rule)
     elif kind == "placements":
-        placements(value, effect, name, state, rule, zero=effect == "rearrange")
+        placements(value, effect_id, name, state, rule, zero=getattr(effect(effect_id), "placements_zero", False))
 
 
 def _check_spend(state: GameState, society: str, cards: Iterable[str], rule: str) -> None:

@@ -15,6 +15,9 @@ ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 ROUND_END_STEPS = ("retrieve", "cleanup", "swap", "mark")
 TIE_BREAKS = ("fewest_swaps", "most_concealed", "most_cards")
+LASTING_DEFAULT = "year"
+"""`lasting` when a ruleset does not name it. A ruleset's flat form (and so its content hash) leaves the default
+out, so rulesets and records written before the knob keep their hashes."""
 
 
 class Ruleset(msgspec.Struct, frozen=True):
@@ -43,6 +46,9 @@ class Ruleset(msgspec.Struct, frozen=True):
     concealed_bonus: int
     tie_breaks: tuple[str, ...]
     final_tie: Literal["shared", "none"]
+    lasting: Literal["year", "turn"] = LASTING_DEFAULT
+    """How long Bountiful Harvest (Trade, Hoard) lasts and lies beside the board: "until the end of the turn" (REV
+    353, 355), read as the year (round) or as the empire's turn (digest §8 item 37)."""
 
     @property
     def content_hash(self) -> str:
@@ -53,13 +59,15 @@ class Ruleset(msgspec.Struct, frozen=True):
         data = msgspec.structs.asdict(self)
         data["round_end"] = list(self.round_end)
         data["tie_breaks"] = list(self.tie_breaks)
+        if self.lasting == LASTING_DEFAULT:
+            del data["lasting"]
         return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any], source: str = "<data>") -> "Ruleset":
         """Build from the flat form `to_data` gives (as stored in a game's first event)."""
         names = set(cls.__struct_fields__)
-        if set(data) != names:
+        if set(data) | {"lasting"} != names:
             missing, extra = sorted(names - set(data)), sorted(set(data) - names)
             raise RulesetError(say("{file}: ruleset keys differ (missing {missing}, unknown {extra})", file=source,
                                     missing=str(missing), extra=str(extra)))
@@ -78,6 +86,7 @@ class Ruleset(msgspec.Struct, frozen=True):
             "supply_scope": ("active", "all"),
             "spent": ("deck", "discard_pile"),
             "final_tie": ("shared", "none"),
+            "lasting": ("year", "turn"),
         }
         for key, allowed in choices.items():
             if getattr(self, key) not in allowed:

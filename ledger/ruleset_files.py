@@ -31,11 +31,16 @@ _LAYOUT: dict[str, dict[str, str]] = {
         "reshuffle_when_empty": "reshuffle_when_empty",
         "play_after_order": "play_after_order",
         "instant_when_drawn": "instant_when_drawn",
+        "lasting": "lasting",
     },
     "round_end": {"steps": "round_end"},
     "loyalty": {"distinct_devout": "distinct_devout"},
     "scoring": {"concealed_bonus": "concealed_bonus", "tie_breaks": "tie_breaks", "final_tie": "final_tie"},
 }
+
+
+_OPTIONAL = frozenset({"lasting"})
+"""Keys a ruleset file may leave out, for their default (ledger.ruleset): files written before the knob still load."""
 
 
 def parse_ruleset(text: str, source: str) -> Ruleset:
@@ -50,6 +55,8 @@ def ruleset_of(raw: dict[str, Any], source: str) -> Ruleset:
         if not isinstance(table, dict):
             raise RulesetError(say("{file}: missing table [{text}]", file=source, text=section))
         for key, field_name in keys.items():
+            if key in _OPTIONAL and key not in table:
+                continue
             if key not in table:
                 raise RulesetError(say("{file}: [{text}] is missing {key}", file=source, text=section, key=key))
             flat[field_name] = table.pop(key)

@@ -23,7 +23,7 @@ import msgspec
 
 from whispers.ledger import events as ev
 from whispers.ledger.evolve import evolve
-from whispers.ledger.state import Deck, GameState, Hand, Loyalty, Pending
+from whispers.ledger.state import Deck, GameState, Hand, Loyalty, Pending, Route
 
 LAYOUT = 2
 """Raised when the encoding below changes; a snapshot of another layout is ignored (the game is replayed)."""
@@ -33,7 +33,7 @@ EVERY = 32
 """A snapshot is written again once this many events were folded on top of the one kept."""
 
 _FIELDS = GameState.__struct_fields__
-_VALUES: dict[str, type[msgspec.Struct]] = {cls.__name__: cls for cls in (Loyalty, Hand, Deck, Pending)}
+_VALUES: dict[str, type[msgspec.Struct]] = {cls.__name__: cls for cls in (Loyalty, Hand, Deck, Pending, Route)}
 _VALUE_FIELDS = {name: cls.__struct_fields__ for name, cls in _VALUES.items()}
 _CUT: WeakValueDictionary[int, GameState] = WeakValueDictionary()
 """The states read back whose earlier states were cut off (by id: a state is not hashable)."""

@@ -81,6 +81,22 @@ class Deck(msgspec.Struct, frozen=True):
     discard: int = 0
 
 
+REACHES: tuple[str, ...] = ("land", "sea", "any")
+"""How far an attack reaches, nearest first: a land border (EN 310), the coasts of one sea, anywhere."""
+
+
+class Route(msgspec.Struct, frozen=True):
+    """How the cards played with the attack to come bind it (ledger.decree_effects): from `source` and at `target`
+    where named, and how far it reaches: across a land border (EN 310), along the coasts of one sea, or anywhere;
+    `empty`: the target must hold no banner. `open = False` when two cards bind it to different regions."""
+
+    source: str | None = None
+    target: str | None = None
+    reach: str = "land"
+    empty: bool = False
+    open: bool = True
+
+
 class Pending(msgspec.Struct, frozen=True):
     """An order owed out of sequence: after a swap-agent order, or a card lending another position."""
 
@@ -129,18 +145,25 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
     """The last draw: (its empire, the cards the record names, how many were drawn), for an instant decree
     "played ... as it is drawn" (REV 296): it must be one of them."""
     lasting: tuple[str, ...] = ()
-    """Decree effects lasting to the end of the turn, read as the round (`hoard`, `trade`: REV 353, 355; digest §8
-    item 37)."""
+    """Decree effects lasting to the end of the turn (Bountiful Harvest: REV 353, 355), read as the year or as the
+    empire's turn (the ruleset's `lasting`, digest §8 item 37; a play recorded before that knob: the year)."""
+    beside: tuple[tuple[str, str, str], ...] = ()
+    """(card, effect, "year" or "turn"): a decree put "next to the board for the duration of the turn" (REV 353,
+    355: Trade, Hoard), in no hand and no deck until then, so no reshuffle draws it back."""
     oil: bool = False
     """Midnight Oil was played during the order to come: it is carried out once more (REV 401)."""
     last_order: tuple[str, str, str, bool, bool] | None = None
     """The last order given: (empire, office, order, it ended the council, it was a Midnight Oil repeat)."""
     attack_cards: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
-    """Decree effects played with the attack to come, with their parameters (`add-3-to-attack`, `reinforce`,
-    `kill-all`, `extra-attack`, ...): the next attack order carries them (issue 11)."""
+    """Decree effects played with the attack to come, with their parameters and what their plays decided: the next
+    attack order carries them (issue 11)."""
+    attack_route: Route | None = None
+    """How those cards bind the attack to come (its source, target and reach), read by the legal moves."""
+    doubled: tuple[str, ...] = ()
+    """The icons counted twice for an action while an effect lasts (REV 353), read by the legal moves."""
     last_attack: Attacked | None = None
-    """The attack just resolved, while the card window after it is open (an official `after` play of extra-attack
-    or subjugate changes it, EN 380); None once another order is given or a card is played after it."""
+    """The attack just resolved, while the card window after it is open (an official `after` play of an attack card
+    changes it, EN 380); None once another order is given or a card is played after it."""
     counter_clockwise: bool = False
     """Succession Crisis (REV 419): the rest of this council runs counter-clockwise."""
     supply_owed: tuple[str, ...] = ()

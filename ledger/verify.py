@@ -8,11 +8,14 @@ disagrees is named.
 
 from dataclasses import dataclass
 
+import msgspec
+
 from whispers.ledger import events as ev
 from whispers.ledger import meta, rules
 from whispers.ledger.board import Board
 from whispers.ledger.card_checks import check_ability, check_card, check_drawn
 from whispers.ledger.commands import of_event
+from whispers.ledger.decree_effects import effect
 from whispers.ledger.decree_files import shipped_catalogue
 from whispers.ledger.decrees import CardSheet
 from whispers.ledger.errors import RecordFileError, WhispersError
@@ -38,6 +41,19 @@ class Verified:
     decree's card when the record does not name the cards drawn)."""
     cards: Pin | None = None
     """The card sheet the game pinned (shipped or custom), or None."""
+
+
+def _decided_before(made: ev.Event, recorded: ev.Event) -> bool:
+    """Whether `recorded` is the same play as `made`, decided before the engine recorded an outcome it records now
+    (`Effect.outcome_since`: Bountiful Harvest's `until`, issue 33). Such a play stands as it was decided: events
+    are facts, and replaying it applies what it says (its card discarded at once, lasting the year)."""
+    if not isinstance(made, ev.CardPlayed) or not isinstance(recorded, ev.CardPlayed):
+        return False
+    found = effect(made.effect)
+    if found is None or not found.outcome_since:
+        return False
+    earlier = {k: v for k, v in (made.outcome or {}).items() if k not in found.outcome_since}
+    return msgspec.structs.replace(made, outcome=earlier).to_fact() == recorded.to_fact()
 
 
 class VerifyError(WhispersError):
@@ -109,7 +125,9 @@ def verify(facts: list[dict], source: str) -> Verified:
                 # follows, and the rules give the rest again after it
                 produced = produced[:offset]
                 break
-            if made.to_fact() != recorded.to_fact():
+            if made.to_fact() != recorded.to_fact() and _decided_before(made, recorded):
+                produced[offset] = recorded  # it stands as it was decided, and the record goes on from it
+            elif made.to_fact() != recorded.to_fact():
                 raise VerifyError(say("{game}: event {n} ({text}) disagrees with the rules: {message}", game=source,
                                       n=number + offset, text=type(recorded).__name__,
                                       message=_difference(recorded.to_fact(), made.to_fact())))

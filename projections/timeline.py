@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whispers.ledger import events as ev
+from whispers.ledger.decree_effects import effect
 from whispers.ledger.evolve import evolve
 from whispers.ledger.legal import order_actor
 from whispers.ledger.names import OFFICES, SLOTS
@@ -119,7 +120,7 @@ class _Reader:
         """Notes (cards played before an order) for the next node of the turn."""
         self.pending_leap: tuple[str, str, str | None, str] | None = None
         self.effect_leap: str | None = None
-        """The label of a card effect that sends the next order out of sequence (midnight-oil, succession-crisis)."""
+        """The label of a card effect that sends the next order out of sequence (an effect that `leaps`)."""
         """(kind, tail node id, society, label) of a leap whose order node comes next."""
         self.scores: ev.GameScored | None = None
         self.state: GameState | None = None
@@ -189,7 +190,7 @@ class _Reader:
                 lost = ", ".join(say("{region} −{n} {empire}", region=region, n=n, empire=empire)
                                  for region, (empire, n) in event.losses.items())
                 self.current_round().end.append(
-                    say("deferred supply check (hoard): {lost}", lost=lost or _("no losses")))
+                    say("deferred supply check: {lost}", lost=lost or _("no losses")))
             case ev.CardAttacked() if (last := self.last_node()) is not None:
                 # the Bear's extra attack belongs to the attack (or the card) just drawn
                 last.lines.append(say("{effect}: {source} → {target}: {banners} v {defending}, losses "
@@ -298,7 +299,7 @@ class _Reader:
         played = say("{card} ({effect})", card=e.card, effect=e.effect) if e.effect else e.card
         note = self.labelled(say("{society} plays {card}: {effects}", society=e.society, card=played, effects=effects)
                              if effects else say("{society} plays {card}", society=e.society, card=played))
-        if e.effect in ("midnight-oil", "succession-crisis"):
+        if getattr(effect(e.effect), "leaps", False):
             self.effect_leap = say("card {card}: {effect}", card=e.card, effect=e.effect)
         if e.act is not None:
             note += " · " + say("takes the {position} order", position=_spaced(e.act))
@@ -381,8 +382,9 @@ def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
                 lines.append(", ".join(e.cards))
             return lines
         case ev.Attacked() if e.defending == 0:
-            # an empty region: no combat, no defender's losses; only a fort (or kill-all) costs the attacker anything
-            lost = _("all lost to the fort") if e.fort_kill and "kill-all" not in e.cards else _("all lost")
+            # an empty region: no combat, no defender's losses; only a fort (or a card killing all) costs the attacker
+            kills_all = any(getattr(effect(card), "kills_all", False) for card in e.cards)
+            lost = _("all lost to the fort") if e.fort_kill and not kills_all else _("all lost")
             result = _("moved in") if e.army > e.attacker_losses else lost
             losses = say("the fort kills {n}", n=e.fort_kill) if e.fort_kill else _("no losses")
             return [say("{order} {source} → {target}: {army} v none, {result}", order=_order_name("attack"),
@@ -404,8 +406,8 @@ def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
                                                           **losses),
                     *_attack_cards(e)]
         case ev.AgentSwapped():
-            trade = say("trades with {society}", society=e.displaced) if e.displaced else _("to the empty seat")
-            return [say("{order} → {target}", order=_order_name("swap_agent"), target=position(e.target)), trade]
+            swapped = say("trades with {society}", society=e.displaced) if e.displaced else _("to the empty seat")
+            return [say("{order} → {target}", order=_order_name("swap_agent"), target=position(e.target)), swapped]
     return [type(e).__name__]
 
 

@@ -187,6 +187,10 @@ def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
         "reserve": dict(state.reserve),
         "cities": {e: state.cities(e) for e in state.board.empires},
         "decks": {e: {"draw": d.draw, "discard": d.discard} for e, d in state.decks.items()},
+        # each deck's card numbers in this game: its card sheet's in the sets it plays, else 1 to 8 (public)
+        "card_numbers": {e: list(state.card_numbers(e)) for e in state.board.empires},
+        # decrees played "next to the board for the duration of the turn" (REV 353, 355): public, in no deck
+        "beside": [{"card": card, "effect": effect, "until": until} for card, effect, until in state.beside],
         "council": {position_name(pos): s for pos, s in state.council.items()},
         "field_agents": sorted([s, r] for s, r in state.field_agents),
         "hands": hands,

@@ -101,7 +101,11 @@ def test_dark_alliances_decrees_are_refused_unless_the_game_names_that_set_REV_2
     """REV 290: the (I) decrees come with the expansion's Dark alliances cards; a game without that set refuses them
     (digest §8 item 38), and still plays the base set's."""
     base = _drew(card_sets=("base",))
-    assert_refused(base, "raven play elephant:5 effect=hoard", "dark-alliances decree, and this game plays without")
+    # without the set no instant can have been drawn, so nothing may follow the executed draw (REV 300)
+    assert_refused(base, "raven play elephant:5 effect=hoard", "may not play a card now")
+    steward = position(hands(office_state("elephant", "steward", ruleset="revised"), raven=["elephant:5"]),
+                       card_sets=("base",))
+    assert_refused(steward, "raven play elephant:5 effect=hoard", "dark-alliances decree, and this game plays without")
     both = _drew(card_sets=("base", "dark-alliances"))
     after, _ = apply(both, "raven play elephant:5 effect=hoard")
     assert after.lasting == ("hoard",)
@@ -327,8 +331,8 @@ def test_the_prompt_offers_each_card_the_effects_it_may_play_now_REV_296() -> No
     drew = _drew(drawn="elephant:5", held=("elephant:6",))
     offered = cards(drew)
     assert "hoard" in offered["elephant:5"] and "hoard" not in offered["elephant:6"]
-    base = _drew(drawn="elephant:5", card_sets=("base",))
-    assert not any(e in cards(base)["elephant:5"] for e in ("hoard", "trade", "stampede"))
+    base = _drew(drawn="elephant:5", card_sets=("base",))  # no instant drawn: no play follows the draw (REV 300)
+    assert not any(o.verb == "play" for o in prompt(base, shipped_catalogue).options)
     sheet = _drew(drawn="elephant:9", held=("elephant:5",), cards=EXAMPLE)
     assert set(cards(sheet)["elephant:9"]) == {"trade", "hoard"}  # the example prints trade and hoard on it
     lion = position(hands(office_state("lion", "sheriff"), raven=["lion:5", "lion:2"]), cards=EXAMPLE)
@@ -371,3 +375,41 @@ def test_without_a_card_sheet_a_play_by_ability_names_ability_1_or_2_EN_382(abil
     assert_refused(state, f"raven play lion:8 ability={ability}", f"ability={ability} names none")
     for fine in (1, 2):
         apply(state, f"raven play lion:8 ability={fine}")
+
+
+# --- what the faces offer (issue 33) ---------------------------------------------------------------------------
+
+
+def test_the_card_choices_come_from_the_games_decks_less_the_cards_seen_in_a_hand_EN_103() -> None:
+    """The cards a draw may name, for every face (application.reading.card_choices): the deck's cards in this game
+    (EN 103-104: 8 a deck; a card sheet adds the Dark alliances set's 9-12 when the game plays it), less those the
+    viewer sees in a hand. Read from the viewer's view: a seat's choices do not change with another seat's secret
+    cards (the record's do)."""
+    from whispers.application.reading import card_choices, status_of
+
+    state = hands(office_state("elephant", "steward", dict(STEWARD_ONLY), ruleset="revised"),
+                  raven=["elephant:3", "lion:1"])
+    record = status_of(state).view
+    assert card_choices(record, "elephant") == [f"elephant:{n}" for n in (1, 2, 4, 5, 6, 7, 8)]
+    sheet = status_of(position(state, cards=EXAMPLE)).view
+    assert card_choices(sheet, "elephant") == [f"elephant:{n}" for n in (1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
+    base = status_of(position(state, cards=EXAMPLE, card_sets=("base",))).view
+    assert card_choices(base, "elephant")[-1] == "elephant:8"
+    other = hands(state, raven=["elephant:4", "lion:1"])
+    assert card_choices(status_of(other).view, "elephant") != card_choices(record, "elephant")
+    assert card_choices(status_of(other, "serpent").view, "elephant") == card_choices(status_of(state, "serpent").view,
+                                                                                        "elephant")
+    assert card_choices(status_of(state, "raven").view, "elephant") == card_choices(record, "elephant")
+
+
+def test_the_recorder_completes_a_draw_with_the_cards_the_game_may_draw_EN_103() -> None:
+    """The guided recorder (the whole record) completes `raven draw` with the same choices: the sheet's 1-12 of the
+    Elephant deck in a game playing both sets, less the card the record knows raven holds."""
+    from types import SimpleNamespace
+
+    from whispers.application.recording import next_move
+    from whispers.cli.recorder import legal_words
+
+    state = hands(office_state("elephant", "steward", dict(STEWARD_ONLY), ruleset="revised"), raven=["elephant:3"])
+    words = legal_words(next_move(SimpleNamespace(state=position(state, cards=EXAMPLE))), ["raven", "draw"])
+    assert {w for w in words if w.startswith("elephant:")} == {f"elephant:{n}" for n in range(1, 13) if n != 3}

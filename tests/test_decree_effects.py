@@ -331,3 +331,107 @@ def test_the_timeline_shows_the_army_a_card_built_and_the_extra_attack() -> None
             assert f"extra-attack: {extra[0].source} → {extra[0].target}: {extra[0].banners} v" in dot
             return
     raise AssertionError("no random game made an extra attack")
+
+
+def test_reinforce_may_add_0_banners_under_the_revised_rules_REV_387_REV_405() -> None:
+    """REV 387, 405: "You may add 0 banners". The play is recorded and the attack carries it with nothing added;
+    the official rules ("move banners", EN 432; digest §8 item 19) still want at least 1."""
+    state = _marshal(ruleset="revised", banners={"khans-rest": ("horse", 3)})
+    after, events = _attack(state, "raven play lion:1 effect=reinforce from=khans-rest n=0",
+                            attack="raven attack amber-steppe pinewatch 2")
+    attacked = one(events, ev.Attacked)
+    assert attacked.cards == ("reinforce",) and attacked.army == 2
+    assert after.banners["khans-rest"] == ("horse", 3)
+    assert_refused(state, "raven play lion:1 effect=reinforce from=frost-gate n=0", "holds no horse banners")
+    official = _marshal(banners={"khans-rest": ("horse", 3)})
+    assert_refused(official, "raven play lion:1 effect=reinforce from=khans-rest n=0", "at least 1", "EN")
+
+
+# --- Armada (issue 33) ----------------------------------------------------------------------------------------
+
+
+def _armada(crossing: bool = True, banners: dict[str, tuple[str, int]] | None = None):
+    """Raven's Horse Marshal to attack, holding horse:5 (Armada, cost the card alone) and horse:8 (Armada, cost a
+    Lion too) of a card sheet that marks horse:5's Armada as crossing the sea when `crossing`; the board has one
+    sea, the Grey Sea, with Amber Steppe (Horse) and Cloudmere (Eagle) on its coasts."""
+    import msgspec
+
+    from whispers.ledger.board import Sea
+    from whispers.ledger.decree_files import load_sheet
+
+    sheet = load_sheet("example").to_data()
+    if crossing:
+        sheet["decks"]["horse"]["5"]["effects"][0]["sea"] = True
+    state = _marshal(banners=banners)
+    board = msgspec.structs.replace(state.board, seas={"grey-sea": Sea("grey-sea", "Grey Sea",
+                                                                      ("amber-steppe", "cloudmere"))})
+    return hands(position(state, board=board, cards=sheet), raven=["horse:5", "horse:8", "lion:1", "elephant:1"])
+
+
+def test_armada_targets_a_region_an_enemy_empire_controls_not_the_attackers_own_REV_361_REV_421() -> None:
+    """REV 361: "You must still chose a region controlled by an enemy empire. (You may not declare the empire is
+    attacking itself.)"; REV 421: "If you do it from a conquered territory, you may not lose control of it"."""
+    state = _armada()
+    assert_refused(state, "raven play horse:5 effect=armada from=amber-steppe to=windmoor",
+                   "windmoor is controlled by horse itself", "REV 361")
+    conquered = _armada(banners={"pinewatch": ("horse", 1)})
+    assert_refused(conquered, "raven play horse:5 effect=armada from=pinewatch to=ice-hall", "may leave it",
+                   "REV 421")
+    assert_refused(state, "raven play horse:5 effect=armada from=amber-steppe", "names to=")
+    assert_refused(state, "raven play horse:5 effect=armada from=amber-steppe to=pinewatch move=amber-steppe:"
+                   "pinewatch:1", "adjudicated by")
+
+
+def test_armada_binds_the_order_to_come_to_its_own_attack_REV_361() -> None:
+    """REV 361: "This must be played as you take an attack action ... It modifies its behavior, it is not another
+    attack": after the play the same position's order is that attack, from `from` to `to`, and nothing else."""
+    state = _armada()
+    played, events = apply(state, "raven play horse:5 effect=armada from=amber-steppe to=pinewatch")
+    assert one(events, ev.CardPlayed).outcome == {"sea": "yes"}
+    assert_refused(played, "raven recruit windmoor=2", "played with the attack to come")
+    assert_refused(played, "raven attack windmoor pinewatch 1", "goes from amber-steppe to pinewatch", "REV 361")
+    options = [o for o in rules.prompt(played).options if o.verb == "attack"]
+    assert options[0].choices["attacks"] == (("amber-steppe", "pinewatch", 3),)
+    after, events = apply(played, "raven attack amber-steppe pinewatch 2")
+    attacked = one(events, ev.Attacked)
+    assert attacked.cards == ("armada",) and attacked.controller == "horse" and after.attack_cards == ()
+    steward = hands(office_state("elephant", "steward", {"elephant.steward": "raven", "lion.sheriff": "serpent"}),
+                    raven=["horse:5"])
+    assert_refused(steward, "raven play horse:5 effect=armada from=amber-steppe to=pinewatch",
+                   "the order to come is not an attack")
+
+
+def test_armada_crosses_the_sea_when_the_card_sheet_says_so_and_the_rules_combat_follows_REV_361() -> None:
+    """The card's text is in no rulebook (digest §8 item 25: Armada is the exception to land-only attacks): a card
+    the sheet marks `sea = true` attacks between two coasts of one sea; the combat is EN "Attack Action"'s (a fort
+    kills one, losses 1:1, control after). A card the sheet does not mark, or no sheet, keeps to land borders."""
+    state = _armada(banners={"cloudmere": ("eagle", 1)})
+    after, events = _attack(state, "raven play horse:5 effect=armada from=amber-steppe to=cloudmere",
+                            attack="raven attack amber-steppe cloudmere 3")
+    attacked = one(events, ev.Attacked)
+    fort = 1 if state.board.regions["cloudmere"].fort else 0
+    assert (attacked.fort_kill, attacked.attacker_losses, attacked.defender_losses) == (fort, fort + 1, 1)
+    assert attacked.controller == "horse" and after.banners["cloudmere"] == ("horse", 2 - fort)
+    assert format_event(one(events, ev.Attacked)) == "raven attack amber-steppe cloudmere 3"
+    assert_refused(state, "raven play horse:8 effect=armada pay=lion:1 from=amber-steppe to=cloudmere",
+                   "does not say this card's Armada crosses the sea")
+    assert_refused(state, "raven play horse:5 effect=armada from=amber-steppe to=frost-gate",
+                   "not on the coasts of one sea")
+    land = _armada(crossing=False)
+    assert_refused(land, "raven play horse:5 effect=armada from=amber-steppe to=cloudmere",
+                   "does not say this card's Armada crosses the sea")
+    _played, events = apply(land, "raven play horse:5 effect=armada from=amber-steppe to=pinewatch")
+    assert one(events, ev.CardPlayed).outcome == {"sea": "no"}
+    assert format_event(one(events, ev.CardPlayed)) == ("raven play horse:5 effect=armada from=amber-steppe "
+                                                        "to=pinewatch")
+
+
+def test_an_armada_recorded_before_issue_33_replays_as_recorded() -> None:
+    """Events are facts: an Armada play recorded with typed board changes (no `sea` outcome) applies them and binds
+    no attack, as when it was recorded; its line still types them."""
+    state = _armada()
+    old = ev.CardPlayed("raven", "horse:5", None, (), ev.Effects(move=(("amber-steppe", "windmoor", "horse", 1),)),
+                        None, "armada", {"from": "amber-steppe", "to": "windmoor"}, {})
+    after = rules.evolve(state, old)
+    assert after.attack_cards == () and after.banners["windmoor"] == ("horse", 3)
+    assert "move=amber-steppe:windmoor" in format_event(old)

@@ -447,3 +447,85 @@ def test_move_agent_moves_the_active_agent_to_an_empty_position_and_acts_there_E
     assert {o.choices["at"] for o in options(after, "recruit")} == {"lion.sheriff"}
     after, _ = apply(after, "raven recruit goldcrown=" + str(options(after, "recruit")[0].choices["amount"]))
     assert after.office == "steward" and after.pending is None
+
+
+def test_after_a_councils_last_order_the_revised_prompt_offers_only_an_instant_just_drawn_REV_300_REV_296() -> None:
+    """REV 300: "you may not play a decree after a council order is executed"; REV 296: (I) decrees "must be played
+    immediately as the decree is drawn". After a council's last order the revised engine waits only when that order
+    drew a card that may be an instant (the game plays the Dark alliances set and the record does not show the cards
+    drawn are of another set), and its prompt says that only such a decree may be played; otherwise nothing waits."""
+    from test_rules import FULL_LION, NEXT
+
+    from whispers.ledger.decree_files import load_sheet
+
+    state = office_state("lion", "steward", {"lion.steward": "raven", **NEXT}, banners=FULL_LION, ruleset="revised")
+    waits, _ = apply(state, "raven draw")
+    assert rules.window_waits(waits) == "raven"
+    note = rules.prompt(waits).note
+    assert "instant (I) decree" in note and "REV 300" in note and "may still play a card" not in note
+    for without in (position(state, card_sets=("base",)),
+                    position(state, cards=load_sheet("example").to_data())):
+        drawn = "" if without.cards is None else " lion:1"
+        after, events = apply(without, "raven draw" + drawn)
+        assert rules.window_waits(after) is None and any(isinstance(e, ev.SupplyChecked) for e in events)
+        assert all(o.verb not in ("play", "no-card") for o in rules.prompt(after).options)
+
+
+def test_bountiful_harvest_lies_beside_the_board_until_the_end_of_the_turn_not_in_the_discard_pile_REV_353() -> None:
+    """REV 353, 355: "Discard this decree only at the end of the turn; put it next to the board for the duration of
+    the turn": the card is in no hand and no pile until the year ends (the ruleset's `lasting`), so a reshuffle of
+    the discard pile cannot draw it back; what paid for it is spent at once."""
+    state = _drew()
+    before = state.decks["elephant"]
+    after, events = apply(state, "raven play elephant:5 effect=trade")
+    assert one(events, ev.CardPlayed).outcome == {"until": "year"}
+    assert after.beside == (("elephant:5", "trade", "year"),) and after.decks["elephant"] == before
+    assert "elephant:5" not in after.hands["raven"].known
+    turned = rules.evolve(after, ev.EmpireTurnStarted("lion"))
+    assert turned.beside == after.beside and turned.lasting == ("trade",)
+    ended = rules.evolve(after, ev.RoundEnded(after.round))
+    assert ended.beside == () and ended.lasting == ()
+    assert ended.decks["elephant"] == type(before)(before.draw, before.discard + 1)
+
+
+def test_the_ruleset_says_whether_bountiful_harvest_lasts_the_year_or_the_empires_turn_digest_8_37() -> None:
+    """Digest §8 item 37: "turn" in REV 353, 355 is unclear; the shipped rulesets read the year (`lasting = "year"`),
+    a club may read the empire's turn (`lasting = "turn"`): Trade and Hoard then end with the empire's turn, the
+    card goes to the discard pile, and the supply check Hoard suspended is made before the next empire's turn."""
+    import msgspec
+
+    from whispers.ledger.ruleset_files import load_ruleset
+
+    assert {load_ruleset(r).lasting for r in ("official", "advanced", "revised")} == {"year"}
+    assert "lasting" not in load_ruleset("revised").to_data()  # the default keeps rulesets' hashes as they were
+    state = _drew()
+    turn = position(state, ruleset=msgspec.structs.replace(state.ruleset, lasting="turn"))
+    turn = with_banners(turn, {"jade-terraces": ("elephant", 7)})
+    after, events = apply(turn, "raven play elephant:5 effect=hoard")
+    assert one(events, ev.CardPlayed).outcome == {"until": "turn"} and one(events, ev.SupplySuspended)
+    deferred = one(events, ev.DeferredSupplyChecked)
+    assert deferred.losses["jade-terraces"] == ("elephant", 3)
+    kinds = [type(e) for e in events]
+    assert kinds.index(ev.DeferredSupplyChecked) < kinds.index(ev.EmpireTurnStarted)
+    assert after.lasting == () and after.beside == () and after.supply_owed == ()
+    assert after.decks["elephant"].discard == state.decks["elephant"].discard + 1
+
+
+def test_a_bountiful_harvest_play_recorded_before_the_card_lay_beside_the_board_still_verifies_REV_355() -> None:
+    """Events are facts: a Hoard play recorded before issue 33 (no `until` in its outcome: the card went to the
+    discard pile at once) verifies and replays as it was decided; the same play today lies beside the board."""
+    from pathlib import Path
+
+    from whispers.ledger.game import replay_lines
+    from whispers.ledger.verify import verify
+
+    text = (Path(__file__).parent.parent / "fixtures" / "games" / "revised-3p-decrees.txt").read_text(encoding="utf-8")
+    facts = [e.to_fact() for e in replay_lines("g", text.splitlines()).events]
+    played = next(i for i, f in enumerate(facts) if f["type"] == "CardPlayed" and f.get("effect") == "hoard")
+    assert facts[played]["outcome"] == {"until": "year"}
+    older = [*facts[:played], {**facts[played], "outcome": {}}, *facts[played + 1:]]
+    assert verify(older, "older").events == len(facts)
+    earlier = rules.fold(ev.read_facts(older[: played + 1], "older"))
+    today = rules.fold(ev.read_facts(facts[: played + 1], "today"))
+    assert earlier.beside == () and today.beside != ()
+    assert earlier.decks["elephant"].discard == today.decks["elephant"].discard + 1

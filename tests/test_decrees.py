@@ -19,14 +19,13 @@ from click.testing import CliRunner
 
 from whispers.cli.main import whispers
 from whispers.ledger import decrees as decrees_module
+from whispers.ledger.decree_effects import EFFECTS, listing
 from whispers.ledger.decree_files import check_sheet, load_sheet, shipped_catalogue
 from whispers.ledger.decrees import (
-    ENGINE_ADJUDICATED,
     CardSheet,
     Catalogue,
     check_play,
     family,
-    listing,
     sheet_problems,
 )
 from whispers.ledger.errors import DecreeError
@@ -382,7 +381,7 @@ def test_decrees_json_lists_every_effect_in_a_stable_shape(catalogue: Catalogue)
     assert data["catalogue"] == {"id": "rulebooks", "name": catalogue.name, "content_hash": catalogue.content_hash}
     assert [e["id"] for e in data["effects"]] == list(catalogue.decrees)
     keys = {"id", "name", "decks", "card_set", "type", "on", "mechanics", "effect", "parameters", "source", "notes",
-            "playable", "engine"}
+            "playable", "sea", "engine"}
     for effect in data["effects"]:
         assert set(effect) == keys
         # the engine adjudicates only effects whose mechanics the rulebooks give
@@ -469,6 +468,6 @@ def test_the_docs_list_every_effect_as_adjudicated_or_recorded_and_each_reading(
         here, there = (adjudicated, recorded) if decree.adjudicated else (recorded, adjudicated)
         assert row in here and row not in there, decree.id
         # the engine's own list: what it adjudicates now, and nothing else
-        assert (row in engine) == (decree.id in ENGINE_ADJUDICATED), decree.id
+        assert (row in engine) == (decree.id in EFFECTS), decree.id
     for item in range(30, 38):
         assert f"- **{item}." in docs

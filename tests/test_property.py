@@ -10,8 +10,8 @@ from sizes import sized
 from whispers.ledger import events as ev
 from whispers.ledger import randomgame, rules
 from whispers.ledger.board_files import load_board
+from whispers.ledger.decree_effects import EFFECTS
 from whispers.ledger.decree_files import shipped_catalogue
-from whispers.ledger.decrees import ENGINE_ADJUDICATED
 from whispers.ledger.game import read_facts
 from whispers.ledger.names import AGENTS_PER_SOCIETY, BANNERS_PER_EMPIRE, CARDS_PER_DECK, MULTIPLIER, SOCIETIES
 from whispers.ledger.ruleset_files import load_ruleset
@@ -39,7 +39,8 @@ def check_invariants(state: GameState) -> None:
         in_hands = sum(h.counts.get(empire, 0) for h in state.hands.values())
         deck = state.decks[empire]
         assert deck.draw >= 0 and deck.discard >= 0
-        assert deck.draw + deck.discard + in_hands == CARDS_PER_DECK, f"{empire}: cards not conserved"
+        beside = sum(1 for card, _, _ in state.beside if card.partition(":")[0] == empire)  # REV 353, 355
+        assert deck.draw + deck.discard + in_hands + beside == CARDS_PER_DECK, f"{empire}: cards not conserved"
     for region, (_, count) in state.banners.items():
         assert count > 0, f"{region} holds an empty army"
     for society in state.players:
@@ -152,10 +153,33 @@ def test_random_games_play_every_effect_the_engine_adjudicates() -> None:
     """Issue 11: the random legal games play decrees too, every adjudicated effect among them."""
     played: set[str] = set()
     seed = 0
-    while played != set(ENGINE_ADJUDICATED) and seed < 200:
+    while played != set(EFFECTS) and seed < 200:
         played |= {e.effect for _, produced, _ in randomgame.play(SOCIETIES[: 2 + seed % 3],
                                                                    RULESETS[("official", "revised")[seed % 2]],
                                                                    BOARD, seed, catalogue=CATALOGUE)
                    for e in produced if isinstance(e, ev.CardPlayed) and e.effect}
         seed += 1
-    assert played == set(ENGINE_ADJUDICATED), f"after {seed} games: {sorted(played)}"
+    assert played == set(EFFECTS), f"after {seed} games: {sorted(played)}"
+
+
+VERIFIED_GAMES = 1000
+VERIFIED_CHUNK = 250
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+@pytest.mark.parametrize("chunk", range(VERIFIED_GAMES // VERIFIED_CHUNK))
+def test_random_games_with_card_plays_verify(ruleset: str, chunk: int) -> None:
+    """Issue 33: 1,000 random legal games per ruleset, card plays among their moves (every adjudicated effect the
+    rules allow, REV 288-437, EN 380-436), each record then re-adjudicated move by move by `verify`: the engine
+    accepts every play it offered, and replays its own consequences. benchmarks/random_decrees.py plays the same
+    games and prints what they played."""
+    from whispers.ledger.verify import verify
+
+    plays = 0
+    for seed in range(chunk * VERIFIED_CHUNK, (chunk + 1) * VERIFIED_CHUNK):
+        facts = [event.to_fact() for _, produced, _ in randomgame.play(
+            SOCIETIES[: 2 + seed % 3], RULESETS[ruleset], BOARD, seed, name=f"g{seed}", named=seed % 2 == 0,
+            catalogue=CATALOGUE) for event in produced]
+        assert verify(facts, f"{ruleset} game {seed}").events == len(facts)
+        plays += sum(1 for fact in facts if fact["type"] == "CardPlayed" and fact.get("effect"))
+    assert plays > VERIFIED_CHUNK  # the games did play decrees

@@ -30,7 +30,7 @@ from whispers.application import director as hall
 from whispers.application import files, following, reading, recording, review, seats, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
-from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
+from whispers.ledger.names import OFFICES, SLOTS
 from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
 from whispers.projections.language import canonical, from_header, speak, stop
 from whispers.web.hall import hall_routes
@@ -145,7 +145,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     templates.globals["word"] = _word
     templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
-                             card_names=lambda deck: [f"{deck}:{n}" for n in range(1, CARDS_PER_DECK + 1)])
+                             card_names=reading.card_choices)
 
     def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(templates.get_template(name).render(lang=tongue().code, **context),
