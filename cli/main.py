@@ -61,6 +61,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "standings": ("whispers.cli.tournament:standings", N_("Standings over a list of games.")),
     "tournament": ("whispers.cli.tournament:tournament",
                    N_("Standings of a tournament file (entrants, games, points); `pair` seats a round.")),
+    "publish": ("whispers.cli.publish:publish",
+                N_("Write a folder of static pages: standings, rounds and replays to open from the disk.")),
     "board": ("whispers.cli.board:board", N_("Check or show a board file.")),
     "decrees": ("whispers.cli.decrees:decrees",
                 N_("Every card effect the rulebooks name: type, decks, parameters, source.")),

@@ -1,0 +1,266 @@
+"""`whispers publish`: a folder of static pages to open from the disk (application/publish.py).
+
+The pages: the index (a tournament's standings and rounds, or the games named), each game's replay with every
+step in the page. A finished game as the record shows it; a game not over as its spectators see it, tested
+differentially (a hidden loyalty changed changes no byte of the archive). Names from the record are hostile text:
+escaped, never a path. The folder: refused when not empty, replaced whole with --force only when it is an archive.
+A browser test opens index.html from file://, follows a game and steps it with the arrow keys.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_cli import invoke, ok, refused
+
+from whispers.application import review, table
+from whispers.application.publish import MANIFEST, PublishError, folder_of, publish
+from whispers.ledger.game import import_lines
+from whispers.ledger.store import open_store
+
+GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
+TWO = (GAMES / "official-2p.txt").read_text(encoding="utf-8").splitlines()
+SPIDER = "spider loyalty devout=eagle dutiful=horse affiliated=bear unallied=elephant opposed=lion"
+SPIDER_OTHER = "spider loyalty devout=horse dutiful=eagle affiliated=lion unallied=elephant opposed=bear"
+HOSTILE = "<script>alert(1)</script> ../x \"'&"
+
+
+def started(lines: list[str], moves: int = 30) -> list[str]:
+    """The game's header and loyalties and its first `moves` moves: a game not over."""
+    kept, count = [], 0
+    for line in lines:
+        if line.strip() and not line.startswith("#") and not line.startswith(("game ", "#")):
+            count += 1
+        if count > moves:
+            break
+        kept.append(line)
+    return kept
+
+
+@pytest.fixture
+def store() -> Iterator:
+    with open_store("memory:") as s:
+        import_lines(s, "over", TWO)
+        import_lines(s, "playing", started(TWO))
+        yield s
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_an_archive_holds_an_index_each_game_s_replay_its_pictures_and_the_stylesheet(store, tmp_path) -> None:
+    done = publish(store, tmp_path / "site", ["over", "playing"])
+    site = tmp_path / "site"
+    assert [g.game for g in done.games] == ["over", "playing"]
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for game in done.games:
+        assert f'href="{game.page}"' in index and (site / game.page).is_file()
+    assert {"static/app.css", "static/archive.js", "static/archive.css", MANIFEST} <= set(files_of(site))
+    over = (site / done.games[0].page).read_text(encoding="utf-8")
+    total = done.games[0].events
+    # every step in the page, the last shown; the move list links each step; nothing fetched, no inline script
+    assert over.count('<section class="step"') == total and f'id="e{total}" data-round' in over
+    assert over.count(" hidden>") >= total - 1 and 'href="#e1"' in over
+    assert "<script>" not in over.replace('<script src="../../static/archive.js" defer></script>', "")
+    assert 'href="../../static/app.css"' in over and "/static/" not in over.replace("../../static/", "")
+    # the council grid, the board as each round began, the round's timeline, the charts: files beside the page
+    pictures = [name for name in os.listdir(site / Path(done.games[0].page).parent) if name.endswith(".svg")]
+    assert "board-1.svg" in pictures and f"board-{total}.svg" in pictures and "timeline-1.svg" in pictures
+    assert {"chart-score.svg", "chart-cities.svg", "chart-banners.svg"} <= set(pictures)
+    for name in re.findall(r'src="([^"]+\.svg)"', over):
+        assert name in pictures, name
+    assert 'class="grid"' in over and "The game is over: the whole record." in over
+    manifest = json.loads((site / MANIFEST).read_text(encoding="utf-8"))
+    assert [g["viewer"] for g in manifest["games"]] == [None, "spectator"]
+
+
+def test_a_finished_game_shows_the_record_and_a_game_not_over_only_what_spectators_see(store, tmp_path) -> None:
+    done = publish(store, tmp_path / "site", ["over", "playing"])
+    playing = (tmp_path / "site" / done.games[1].page).read_text(encoding="utf-8")
+    assert "published as its spectators see it" in playing
+    # a spectator sees no loyalty recorded at setup: the record's page shows spider's tokens from event 2 on
+    assert "loyalty: hidden" in playing and '<span class="token">' not in playing
+    over = (tmp_path / "site" / done.games[0].page).read_text(encoding="utf-8")
+    step2 = over.split('id="e2"')[1].split('<section class="step"')[0]
+    assert '<span class="token">devout eagle</span>' in step2
+
+
+def test_a_hidden_loyalty_changed_in_a_game_not_over_changes_nothing_published(tmp_path) -> None:
+    """The differential: two stores whose unfinished game differs only in spider's loyalty (secret to a
+    spectator until the reveal) publish byte-identical archives."""
+    other = [SPIDER_OTHER if line == SPIDER else line for line in started(TWO)]
+    assert other != started(TWO)
+    archives = []
+    for lines, name in ((started(TWO), "a"), (other, "b")):
+        with open_store("memory:") as s:
+            import_lines(s, "playing", lines)
+            review.annotate(s, "playing", 3, "watch the eagle")
+            publish(s, tmp_path / name, ["playing"])
+        archives.append(files_of(tmp_path / name))
+    assert archives[0].keys() == archives[1].keys()
+    differing = [name for name in archives[0] if archives[0][name] != archives[1][name]]
+    assert differing == []
+    # and the same change does show in a finished game's record (the test can fail)
+    with open_store("memory:") as s:
+        import_lines(s, "over", TWO)
+        publish(s, tmp_path / "c", ["over"])
+    with open_store("memory:") as s:
+        import_lines(s, "over", [SPIDER_OTHER if line == SPIDER else line for line in TWO])
+        publish(s, tmp_path / "d", ["over"])
+    assert files_of(tmp_path / "c") != files_of(tmp_path / "d")
+
+
+def test_names_from_the_record_are_escaped_and_never_a_path(store, tmp_path) -> None:
+    table.rename(store, "over", HOSTILE)
+    table.describe(store, "over", {"seats": {"spider": HOSTILE}})
+    review.annotate(store, "over", 5, HOSTILE, author=HOSTILE)
+    done = publish(store, tmp_path / "site", ["over"])
+    site = tmp_path / "site"
+    for page in ("index.html", done.games[0].page):
+        text = (site / page).read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert not (tmp_path / "x").exists() and sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    for name in ("../x", "<script>", "CON", "a/b\\c", "..", "", "Demo", "demo"):
+        folder = folder_of(name)
+        assert re.fullmatch(r"[a-z0-9-]+-[0-9a-f]{10}", folder), folder
+    assert folder_of("Demo") != folder_of("demo")
+
+
+def test_a_folder_in_the_way_is_refused_and_force_replaces_only_an_archive(store, tmp_path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    publish(store, site, ["over"])  # an empty folder is fine
+    with pytest.raises(PublishError, match="is not empty"):
+        publish(store, site, ["playing"])
+    done = publish(store, site, ["playing"], force=True)
+    assert [g.game for g in done.games] == ["playing"] and len(list((site / "games").iterdir())) == 1
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.txt").write_text("keep me")
+    with pytest.raises(PublishError, match="holds no archive"):
+        publish(store, mine, ["over"], force=True)
+    assert [p.name for p in mine.iterdir()] == ["thesis.txt"]
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(PublishError, match="not a folder"):
+        publish(store, tmp_path / "file", ["over"])
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no half-built folder left
+
+
+def test_the_command_line(tmp_path) -> None:
+    db = tmp_path / "w.sqlite"
+    ok(invoke(db, "import", str(GAMES / "official-2p.txt"), "--game", "two"))
+    out = ok(invoke(db, "publish", str(tmp_path / "site"), "two"))
+    assert "Published 1 game into" in out and (tmp_path / "site" / "index.html").is_file()
+    data = json.loads(ok(invoke(db, "publish", str(tmp_path / "site"), "two", "--force", "--json")))
+    assert data["games"][0]["viewer"] is None and data["index"].endswith("index.html")
+    refused(invoke(db, "publish", str(tmp_path / "site"), "two"), "is not empty")
+    refused(invoke(db, "publish", str(tmp_path / "new")), "name the games to publish or give --tournament")
+    refused(invoke(db, "publish", str(tmp_path / "new"), "nope"), "nope")
+    refused(invoke(db, "publish", str(tmp_path / "new"), "../x"), "invalid game name")
+    assert not (tmp_path / "new").exists()
+    cup = tmp_path / "cup.toml"
+    cup.write_text('name = "Cup <b>"\n[[game]]\nname = "two"\nround = 1\nseats = { spider = "Ana", serpent = "Bo" }\n'
+                   '[[game]]\nname = "later"\nround = 2\nseats = { spider = "Bo", serpent = "Ana" }\n',
+                   encoding="utf-8")
+    ok(invoke(db, "publish", str(tmp_path / "cup"), "--tournament", str(cup)))
+    index = (tmp_path / "cup" / "index.html").read_text(encoding="utf-8")
+    assert "Cup &lt;b&gt;" in index and "Standings" in index and "Ana" in index and "not started: later" in index
+    fr = ok(invoke(db, "--lang", "fr", "publish", str(tmp_path / "fr"), "two"))
+    assert "Publié" in fr
+    assert 'lang="fr"' in (tmp_path / "fr" / "index.html").read_text(encoding="utf-8")
+
+
+# --- in a real browser, from the disk ---------------------------------------------------------------------------
+
+def test_the_archive_opens_from_the_disk_and_steps_with_the_arrow_keys(store, tmp_path) -> None:
+    from test_browser import DESKTOP, PHONE, WAIT, missing
+
+    if missing:
+        pytest.skip(f"no {', '.join(missing)}")
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from test_browser import wait
+
+    done = publish(store, tmp_path / "site", ["over", "playing"])
+    browser = _browser(tmp_path)
+    shots = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    try:
+        browser.set_page_load_timeout(WAIT)
+        for size in (PHONE, DESKTOP):
+            browser.set_window_size(*size)
+            browser.get((tmp_path / "site" / "index.html").as_uri())
+            assert _fits(browser)
+            browser.save_screenshot(str(shots / f"archive-index-{size[0]}x{size[1]}.png"))
+            browser.find_element(By.LINK_TEXT, "over").click()
+            wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+            total = done.games[0].events
+            assert _shown(browser) == total  # the game as it ended
+            assert _fits(browser)
+            browser.save_screenshot(str(shots / f"archive-replay-{size[0]}x{size[1]}.png"))
+            boards = set()
+            for key, at in [(Keys.ARROW_LEFT, total - 1), (Keys.ARROW_RIGHT, total)]:
+                ActionChains(browser).send_keys(key).perform()
+                wait(browser, lambda d, at=at: _shown(d) == at)
+            # the first step: the board as the game was set up; a step into round 2: the board as it began
+            browser.find_element(By.CSS_SELECTOR, "nav.moves details summary").click()
+            browser.find_element(By.CSS_SELECTOR, "#m1 a").click()
+            wait(browser, lambda d: _shown(d) == 1 and d.current_url.endswith("#e1"))
+            boards.add(_board(browser))
+            regions = _regions(browser)
+            for _step in range(60):
+                ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+            wait(browser, lambda d: _shown(d) == 61)
+            boards.add(_board(browser))
+            assert _regions(browser) != regions  # banners recruited and moved: the board changed
+            browser.save_screenshot(str(shots / f"archive-step-{size[0]}x{size[1]}.png"))
+            assert len(boards) == 2, boards
+            ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+            wait(browser, lambda d: _shown(d) == 60)
+        refused_ = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert refused_ == []
+    finally:
+        browser.quit()
+
+
+def _browser(tmp_path: Path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from test_browser import CHROMEDRIVER, CHROMIUM
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 f"--user-data-dir={tmp_path / 'profile'}", "--hide-scrollbars"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+def _shown(driver) -> int:
+    shown = driver.execute_script("return [...document.querySelectorAll('section.step')]"
+                                  ".filter(s => !s.hidden).map(s => s.id)")
+    assert len(shown) == 1, shown
+    return int(shown[0][1:])
+
+
+def _board(driver) -> str:
+    return driver.execute_script("const s = [...document.querySelectorAll('section.step')].find(s => !s.hidden);"
+                                 "const i = s.querySelector('.pictures img'); return i ? i.getAttribute('src') : ''")
+
+
+def _regions(driver) -> str:
+    return driver.execute_script("const s = [...document.querySelectorAll('section.step')].find(s => !s.hidden);"
+                                 "return [...s.querySelectorAll('table')].pop().innerText")
+
+
+def _fits(driver) -> bool:
+    width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    return width[0] <= width[1]

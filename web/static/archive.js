@@ -1,0 +1,66 @@
+// whispers: a published archive's replay (application/publish.py). Every step is in the page, one section each
+// (#e1 .. #eN); this shows one at a time: ← → step, the move list and the address (#eN) choose one. No fetch (a
+// page opened from the disk may not), no inline script, nothing sent anywhere.
+"use strict";
+
+function archiveReplay(main) {
+  const total = Number(main.dataset.total);
+  const prev = document.getElementById("prev");
+  const next = document.getElementById("next");
+  let shown = total;
+
+  function wanted() {
+    const m = /^#e([0-9]+)$/.exec(window.location.hash);
+    const n = m ? Number(m[1]) : total;
+    return n >= 1 && n <= total ? n : total;
+  }
+
+  function show(n) {
+    const from = document.getElementById("e" + shown);
+    const to = document.getElementById("e" + n);
+    if (!to) { return; }
+    if (from) { from.hidden = true; }
+    to.hidden = false;
+    const was = document.getElementById("m" + shown);
+    if (was) { was.classList.remove("here"); was.removeAttribute("aria-current"); }
+    const item = document.getElementById("m" + n);
+    if (item) {
+      item.classList.add("here");
+      item.setAttribute("aria-current", "step");
+      const round = item.closest("details");
+      if (round) { round.open = true; }
+    }
+    prev.href = "#e" + Math.max(1, n - 1);
+    next.href = "#e" + Math.min(total, n + 1);
+    prev.hidden = n <= 1;
+    next.hidden = n >= total;
+    shown = n;
+  }
+
+  function go(n) {
+    if (n < 1 || n > total || n === shown) { return; }
+    // the address follows (a step can be linked to) without a jump down the page
+    window.history.replaceState(null, "", "#e" + n);
+    show(n);
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(shown - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); go(shown + 1); }
+  });
+  main.addEventListener("click", function (e) {
+    const link = e.target.closest("a[href^='#e']");
+    if (!link) { return; }
+    e.preventDefault();
+    go(Number(link.getAttribute("href").slice(2)));
+  });
+  window.addEventListener("hashchange", function () { show(wanted()); });
+  show(wanted());
+}
+
+document.addEventListener("DOMContentLoaded", function () {
+  document.documentElement.dataset.script = "ran";  // for the browser test: the script ran from the disk
+  const main = document.getElementById("archive-replay");
+  if (main) { archiveReplay(main); }
+});
