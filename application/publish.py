@@ -109,7 +109,7 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
                 if not s.exists(name):
                     from whispers.ledger.errors import UnknownGame
 
-                    raise UnknownGame(say("no game named {game} in the store", game=repr(name)))
+                    raise UnknownGame(say("no game named {game} in {store}", game=repr(name), store=s.url))
         rows = _rows(s, names)
         env = _environment()
         building = _fresh_beside(target)

@@ -27,8 +27,14 @@ function archiveReplay(main) {
     if (item) {
       item.classList.add("here");
       item.setAttribute("aria-current", "step");
+      // the step's round open, the others closed, as the web replay shows them
       const round = item.closest("details");
-      if (round) { round.open = true; }
+      document.querySelectorAll("nav.moves details").forEach(function (d) { d.open = d === round; });
+      // where the list scrolls beside the step (a wide window), the step's line in its middle
+      const list = item.closest("nav.moves");
+      if (list && list.scrollHeight > list.clientHeight + 1) {
+        list.scrollTop = item.offsetTop - list.clientHeight / 2;
+      }
     }
     prev.href = "#e" + Math.max(1, n - 1);
     next.href = "#e" + Math.min(total, n + 1);
@@ -54,6 +60,9 @@ function archiveReplay(main) {
     if (!link) { return; }
     e.preventDefault();
     go(Number(link.getAttribute("href").slice(2)));
+    // a move tapped in the list below the step (a phone): up to the step
+    const step = document.getElementById("e" + shown);
+    if (link.closest("nav.moves") && step.getBoundingClientRect().top < 0) { step.scrollIntoView(); }
   });
   window.addEventListener("hashchange", function () { show(wanted()); });
   show(wanted());
