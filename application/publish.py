@@ -143,7 +143,12 @@ def _rows(store: Store, names: list[str]) -> dict[str, dict[str, Any]]:
     from whispers.application.reading import GameFilter, games
 
     listed = {row["game"]: row for row in games(store, GameFilter(archived=True)).to_json()}
-    return {name: listed[name] for name in names if name in listed}
+    for name in names:
+        if name not in listed:  # in the store but not in its catalog: named, never a traceback
+            from whispers.ledger.errors import UnknownGame
+
+            raise UnknownGame(say("no game named {game} in {store}", game=repr(name), store=store.url))
+    return {name: listed[name] for name in names}
 
 
 def _check_target(target: Path, force: bool) -> None:

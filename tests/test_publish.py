@@ -65,7 +65,7 @@ def test_an_archive_holds_an_index_each_game_s_replay_its_pictures_and_the_style
     over = (site / done.games[0].page).read_text(encoding="utf-8")
     total = done.games[0].events
     # every step in the page, the last shown; the move list links each step; nothing fetched, no inline script
-    assert over.count('<section class="step"') == total and f'id="e{total}" data-round' in over
+    assert over.count('<section class="step"') == total and f'id="step-{total}" data-round' in over
     assert over.count(" hidden>") >= total - 1 and 'href="#e1"' in over
     assert "<script>" not in over.replace('<script src="../../static/archive.js" defer></script>', "")
     assert 'href="../../static/app.css"' in over and "/static/" not in over.replace("../../static/", "")
@@ -87,7 +87,7 @@ def test_a_finished_game_shows_the_record_and_a_game_not_over_only_what_spectato
     # a spectator sees no loyalty recorded at setup: the record's page shows spider's tokens from event 2 on
     assert "loyalty: hidden" in playing and '<span class="token">' not in playing
     over = (tmp_path / "site" / done.games[0].page).read_text(encoding="utf-8")
-    step2 = over.split('id="e2"')[1].split('<section class="step"')[0]
+    step2 = over.split('id="step-2"')[1].split('<section class="step"')[0]
     assert '<span class="token">devout eagle</span>' in step2
 
 
@@ -248,7 +248,7 @@ def _shown(driver) -> int:
     shown = driver.execute_script("return [...document.querySelectorAll('section.step')]"
                                   ".filter(s => !s.hidden).map(s => s.id)")
     assert len(shown) == 1, shown
-    return int(shown[0][1:])
+    return int(shown[0].removeprefix("step-"))
 
 
 def _board(driver) -> str:

@@ -1,5 +1,5 @@
 // whispers: a published archive's replay (application/publish.py). Every step is in the page, one section each
-// (#e1 .. #eN); this shows one at a time: ← → step, the move list and the address (#eN) choose one. No fetch (a
+// (#step-1 .. #step-N); this shows one at a time: ← → step, the move list and the address (#eN) choose one. No fetch (a
 // page opened from the disk may not), no inline script, nothing sent anywhere.
 "use strict";
 
@@ -8,6 +8,8 @@ function archiveReplay(main) {
   const prev = document.getElementById("prev");
   const next = document.getElementById("next");
   let shown = total;
+  // the address names a step as #eN, no element's id: opening a step's link shows the page from its top, as the
+  // web replay does, not scrolled down to the step
 
   function wanted() {
     const m = /^#e([0-9]+)$/.exec(window.location.hash);
@@ -16,8 +18,8 @@ function archiveReplay(main) {
   }
 
   function show(n) {
-    const from = document.getElementById("e" + shown);
-    const to = document.getElementById("e" + n);
+    const from = document.getElementById("step-" + shown);
+    const to = document.getElementById("step-" + n);
     if (!to) { return; }
     if (from) { from.hidden = true; }
     to.hidden = false;
@@ -61,7 +63,7 @@ function archiveReplay(main) {
     e.preventDefault();
     go(Number(link.getAttribute("href").slice(2)));
     // a move tapped in the list below the step (a phone): up to the step
-    const step = document.getElementById("e" + shown);
+    const step = document.getElementById("step-" + shown);
     if (link.closest("nav.moves") && step.getBoundingClientRect().top < 0) { step.scrollIntoView(); }
   });
   window.addEventListener("hashchange", function () { show(wanted()); });
