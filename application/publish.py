@@ -89,14 +89,14 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
     target = Path(folder)
     _check_target(target, force)
     with opened(store) as s:
-        standing, rounds = None, {}
+        standing, rounds, seats = None, {}, {}
         if tournament_file is not None:
             from whispers.application.tournament import read_text, tournament
             from whispers.projections.standings import load_tournament
 
             standing = tournament(s, tournament_file).to_json()
             spec = load_tournament(read_text(tournament_file), str(tournament_file))
-            rounds = dict(spec.rounds)
+            rounds, seats = dict(spec.rounds), spec.seats
             names = [g for g in spec.games if s.exists(g)]
         else:
             names = list(dict.fromkeys(games or []))
@@ -110,7 +110,9 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
                     from whispers.ledger.errors import UnknownGame
 
                     raise UnknownGame(say("no game named {game} in {store}", game=repr(name), store=s.url))
-        rows = _rows(s, names)
+        # who sat where: as the tournament file says (its standings count them so), else the game's table facts
+        rows = {name: {**row, "names": {**row["names"], **seats.get(name, {})}}
+                for name, row in _rows(s, names).items()}
         env = _environment()
         building = _fresh_beside(target)
         try:
@@ -118,13 +120,16 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
             published = [_publish_game(s, env, building, name, rows[name], warnings) for name in names]
             _copy_static(building)
             lang = tongue().code
-            listed = [{**rows[g.game], "page": g.page, "viewer": g.viewer, "round_no": rounds.get(g.game)}
-                      for g in published]
+            listed = [{**rows[g.game], "page": g.page, "viewer": g.viewer} for g in published]
+            # a paired game not started yet is listed in its round, with its seats, and no page
+            listed += [{"game": g, "page": None, "players": list(seats.get(g, {})), "names": seats.get(g, {})}
+                       for g in (standing or {}).get("not_started", [])]
             by_round: dict[int, list[dict[str, Any]]] = {}
             for row in listed:
-                by_round.setdefault(row["round_no"] or 0, []).append(row)
+                by_round.setdefault(rounds.get(row["game"]) or 0, []).append(row)
             page = env.get_template("published-index.html").render(
-                lang=lang, static="static/", t=standing, games=listed, by_round=sorted(by_round.items()),
+                lang=lang, static="static/", t=standing, by_round=sorted(by_round.items()),
+                pages={g.game: g.page for g in published},
                 title=standing["tournament"] if standing else _("Games"))
             _write(building / "index.html", page)
             manifest = {"format": 1, "tournament": standing["tournament"] if standing else None,
@@ -294,8 +299,8 @@ def _charts(store: Store, name: str, viewer: str | None, out: Path, warnings: li
     made = []
     for kind in CHARTS:
         data = series(store, name, kind, viewer)
-        if not data.moves:
-            continue
+        if not any(value is not None for line in data.lines.values() for value in line):
+            continue  # nothing this viewer may know (the scores before the reveal, to a spectator): no empty chart
         _write(out / f"chart-{kind}.svg", draw(data, "svg"))
         made.append(kind)
     return made

@@ -171,6 +171,7 @@ def test_the_command_line(tmp_path) -> None:
     ok(invoke(db, "publish", str(tmp_path / "cup"), "--tournament", str(cup)))
     index = (tmp_path / "cup" / "index.html").read_text(encoding="utf-8")
     assert "Cup &lt;b&gt;" in index and "Standings" in index and "Ana" in index and "not started: later" in index
+    assert "<strong>later</strong>" in index and index.count('href="games/two-') == 3  # the list and both entrants
     fr = ok(invoke(db, "--lang", "fr", "publish", str(tmp_path / "fr"), "two"))
     assert "Publié" in fr
     assert 'lang="fr"' in (tmp_path / "fr" / "index.html").read_text(encoding="utf-8")
