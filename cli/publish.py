@@ -26,7 +26,7 @@ def publish(folder: Path, games: tuple[str, ...], tournament_file: Path | None, 
     """
     from whispers.application.publish import PublishError, publish
 
-    if bool(games) == (tournament_file is not None):
+    if games and tournament_file is not None:  # neither: the use case says what to give
         raise PublishError(say("name the games to publish or give --tournament FILE, not both"))
     done = publish(store_url, folder, list(games), tournament_file, force)
     if as_json:
