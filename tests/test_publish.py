@@ -91,28 +91,34 @@ def test_a_finished_game_shows_the_record_and_a_game_not_over_only_what_spectato
     assert '<span class="token">devout eagle</span>' in step2
 
 
-def test_a_hidden_loyalty_changed_in_a_game_not_over_changes_nothing_published(tmp_path) -> None:
-    """The differential: two stores whose unfinished game differs only in spider's loyalty (secret to a
-    spectator until the reveal) publish byte-identical archives."""
-    other = [SPIDER_OTHER if line == SPIDER else line for line in started(TWO)]
-    assert other != started(TWO)
-    archives = []
-    for lines, name in ((started(TWO), "a"), (other, "b")):
+@pytest.mark.parametrize(("secret", "instead", "moves"), [
+    (SPIDER, SPIDER_OTHER, 30),  # a loyalty set recorded at setup (EN "Final Scoring": secret until the reveal)
+    ("spider draw horse:3", "spider draw horse:5", 28),  # the name of a card drawn, not yet played
+], ids=["loyalty", "card-drawn"])
+def test_a_secret_changed_in_a_game_not_over_changes_nothing_published(tmp_path, secret, instead, moves) -> None:
+    """The differential: two stores whose unfinished game differs only in a secret a spectator may not know
+    publish byte-identical archives."""
+    other = [instead if line == secret else line for line in started(TWO, moves)]
+    assert other != started(TWO, moves)
+    archives, records = [], []
+    for lines, name in ((started(TWO, moves), "a"), (other, "b")):
         with open_store("memory:") as s:
             import_lines(s, "playing", lines)
             review.annotate(s, "playing", 3, "watch the eagle")
             publish(s, tmp_path / name, ["playing"])
+            records.append(review.replay(s, "playing").to_json())
         archives.append(files_of(tmp_path / name))
+    assert records[0] != records[1]  # the record holds the secret: the test can fail
     assert archives[0].keys() == archives[1].keys()
     differing = [name for name in archives[0] if archives[0][name] != archives[1][name]]
     assert differing == []
-    # and the same change does show in a finished game's record (the test can fail)
-    with open_store("memory:") as s:
-        import_lines(s, "over", TWO)
-        publish(s, tmp_path / "c", ["over"])
-    with open_store("memory:") as s:
-        import_lines(s, "over", [SPIDER_OTHER if line == SPIDER else line for line in TWO])
-        publish(s, tmp_path / "d", ["over"])
+
+
+def test_a_finished_game_is_published_as_the_record_so_its_secrets_show(tmp_path) -> None:
+    for lines, name in ((TWO, "c"), ([SPIDER_OTHER if line == SPIDER else line for line in TWO], "d")):
+        with open_store("memory:") as s:
+            import_lines(s, "over", lines)
+            publish(s, tmp_path / name, ["over"])
     assert files_of(tmp_path / "c") != files_of(tmp_path / "d")
 
 
