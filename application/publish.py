@@ -7,7 +7,8 @@ game is published as the record shows it; a game not over, only as its spectator
 policy's spectator), like its spectator link. Names from the record (games, seats, notes) are text: escaped by
 the templates, never a path (each game's folder is named by `folder_of`).
 
-The folder is built beside DIR and moved into place whole: a failure leaves DIR as it was.
+The folder is built beside DIR, then moved into place (one rename for a new DIR; for an empty DIR or an archive
+published there before, its few entries swapped): a failure while building leaves DIR as it was.
 """
 
 from __future__ import annotations
@@ -86,7 +87,11 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
     archive published before."""
     from whispers.ledger.words import tongue
 
-    target = Path(folder)
+    try:  # "." or "sub/.." by its own name, to be built beside it
+        target = Path(os.path.abspath(folder))
+    except OSError as exc:  # the working folder itself is gone
+        raise StoreError(say("cannot write {file}: {reason}", file=str(folder),
+                             reason=exc.strerror or str(exc))) from None
     _check_target(target, force)
     with opened(store) as s:
         standing, rounds, seats = None, {}, {}
@@ -139,7 +144,7 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
         except BaseException:
             shutil.rmtree(building, ignore_errors=True)  # ours alone: made fresh by _fresh_beside
             raise
-    return Published(str(target), tuple(published), standing["tournament"] if standing else None,
+    return Published(str(folder), tuple(published), standing["tournament"] if standing else None,
                      tuple(dict.fromkeys(warnings)))
 
 
@@ -185,23 +190,30 @@ def _fresh_beside(target: Path) -> Path:
 
 
 def _move_into_place(building: Path, target: Path) -> None:
-    """The built folder becomes `target` in one rename; an archive there before is moved aside first, then removed
-    (an empty folder, removed first)."""
-    old = None
-    if os.path.lexists(target):
-        if any(target.iterdir()):
-            old = target.parent / f".{target.name}.{secrets.token_hex(6)}.old"
-            target.rename(old)
-        else:
-            target.rmdir()
-    try:
+    """The built folder becomes `target`: in one rename when nothing is there; else (an empty folder, an archive
+    published before) `target` itself stays (a server or a shell may be in it) and its few entries are swapped,
+    the old ones moved aside first, then removed."""
+    if not os.path.lexists(target):
         building.rename(target)
+        return
+    old = target.parent / f".{target.name}.{secrets.token_hex(6)}.old"
+    old.mkdir()
+    moved: list[Path] = []
+    try:
+        for entry in list(target.iterdir()):
+            entry.rename(old / entry.name)
+            moved.append(entry)
+        for entry in list(building.iterdir()):
+            entry.rename(target / entry.name)
     except OSError:
-        if old is not None:
-            old.rename(target)
+        for entry in list(target.iterdir()):  # what arrived goes back to be removed; what left comes back
+            entry.rename(building / entry.name)
+        for entry in moved:
+            (old / entry.name).rename(entry)
+        old.rmdir()
         raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    building.rmdir()
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _write(path: Path, text: str | bytes) -> None:

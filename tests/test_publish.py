@@ -158,6 +158,20 @@ def test_a_folder_in_the_way_is_refused_and_force_replaces_only_an_archive(store
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no half-built folder left
 
 
+def test_publishing_into_the_working_folder_keeps_that_folder(store, tmp_path, monkeypatch) -> None:
+    """`publish . --force` where a shell or a web server sits: the folder itself stays (its entries are swapped)."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    before = os.stat(here).st_ino
+    publish(store, ".", ["over"])
+    publish(store, ".", ["playing"], force=True)
+    assert os.stat(here).st_ino == before and os.getcwd() == str(here)
+    assert sorted(p.name for p in here.iterdir()) == ["games", "index.html", "static", MANIFEST]
+    assert [p.name for p in (here / "games").iterdir()] == [folder_of("playing")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]  # nothing left beside it
+
+
 def test_the_command_line(tmp_path) -> None:
     db = tmp_path / "w.sqlite"
     ok(invoke(db, "import", str(GAMES / "official-2p.txt"), "--game", "two"))
