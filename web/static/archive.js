@@ -40,6 +40,7 @@ function archiveReplay(main) {
     }
     prev.href = "#e" + Math.max(1, n - 1);
     next.href = "#e" + Math.min(total, n + 1);
+    document.getElementById("at").textContent = n + " / " + total;
     prev.hidden = n <= 1;
     next.hidden = n >= total;
     shown = n;
