@@ -60,6 +60,7 @@ class Published:
     games: tuple[PublishedGame, ...]
     tournament: str | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    not_published: tuple[str, ...] = ()  # a tournament's games not in the store yet (not started)
 
     @property
     def index(self) -> str:
@@ -67,7 +68,8 @@ class Published:
 
     def to_json(self) -> dict[str, Any]:
         return {"folder": self.folder, "index": self.index, "tournament": self.tournament,
-                "games": [g.to_json() for g in self.games], "warnings": list(self.warnings)}
+                "games": [g.to_json() for g in self.games], "not_published": list(self.not_published),
+                "warnings": list(self.warnings)}
 
 
 def folder_of(game: str) -> str:
@@ -145,7 +147,7 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
             shutil.rmtree(building, ignore_errors=True)  # ours alone: made fresh by _fresh_beside
             raise
     return Published(str(folder), tuple(published), standing["tournament"] if standing else None,
-                     tuple(dict.fromkeys(warnings)))
+                     tuple(dict.fromkeys(warnings)), tuple((standing or {}).get("not_started", [])))
 
 
 def _rows(store: Store, names: list[str]) -> dict[str, dict[str, Any]]:

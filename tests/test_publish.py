@@ -189,7 +189,8 @@ def test_the_command_line(tmp_path) -> None:
     cup.write_text('name = "Cup <b>"\n[[game]]\nname = "two"\nround = 1\nseats = { spider = "Ana", serpent = "Bo" }\n'
                    '[[game]]\nname = "later"\nround = 2\nseats = { spider = "Bo", serpent = "Ana" }\n',
                    encoding="utf-8")
-    ok(invoke(db, "publish", str(tmp_path / "cup"), "--tournament", str(cup)))
+    published = json.loads(ok(invoke(db, "publish", str(tmp_path / "cup"), "--tournament", str(cup), "--json")))
+    assert [g["game"] for g in published["games"]] == ["two"] and published["not_published"] == ["later"]
     index = (tmp_path / "cup" / "index.html").read_text(encoding="utf-8")
     assert "Cup &lt;b&gt;" in index and "Standings" in index and "Ana" in index and "not started: later" in index
     assert "<strong>later</strong>" in index and index.count('href="games/two-') == 3  # the list and both entrants
@@ -225,6 +226,7 @@ def test_the_archive_opens_from_the_disk_and_steps_with_the_arrow_keys(store, tm
             wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
             total = done.games[0].events
             assert _shown(browser) == total  # the game as it ended
+            assert browser.execute_script("return document.documentElement.dataset.at") == str(total)
             assert _fits(browser)
             browser.save_screenshot(str(shots / f"archive-replay-{size[0]}x{size[1]}.png"))
             boards = set()

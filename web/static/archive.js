@@ -41,6 +41,7 @@ function archiveReplay(main) {
     prev.href = "#e" + Math.max(1, n - 1);
     next.href = "#e" + Math.min(total, n + 1);
     document.getElementById("at").textContent = n + " / " + total;
+    document.documentElement.dataset.at = String(n);  // the step shown, for a test or a script
     prev.hidden = n <= 1;
     next.hidden = n >= total;
     shown = n;
