@@ -30,9 +30,13 @@ AXES = {"score": N_("points"), "cities": N_("cities"), "banners": N_("banners")}
 
 def draw(data: Series | WinRates | RatingHistory, fmt: str) -> bytes:
     """The chart as SVG or PNG bytes (no date in the file: the same data gives the same picture)."""
+    from matplotlib import rc_context
+
     out = io.BytesIO()
     metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-    figure(data).savefig(out, format=fmt, metadata=metadata)
+    # the SVG's ids are hashes salted at random unless a salt is given: a fixed one, so that they are the same too
+    with rc_context({"svg.hashsalt": "whispers"}):
+        figure(data).savefig(out, format=fmt, metadata=metadata)
     return out.getvalue()
 
 

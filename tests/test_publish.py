@@ -1,105 +1,290 @@
-"""`whispers publish` (issue 35): static pages of a tournament or of games that need no server and no internet,
-opened from file:// in a headless browser and stepped through with ← →; a game not over is never published."""
+"""`whispers publish`: a folder of static pages to open from the disk (application/publish.py).
+
+The pages: the index (a tournament's standings and rounds, or the games named), each game's replay with every
+step in the page. A finished game as the record shows it; a game not over as its spectators see it, tested
+differentially (a hidden loyalty changed changes no byte of the archive). Names from the record are hostile text:
+escaped, never a path. The folder: refused when not empty, replaced whole with --force only when it is an archive.
+A browser test opens index.html from file://, follows a game and steps it with the arrow keys.
+"""
+
+from __future__ import annotations
 
 import json
+import os
 import re
-from importlib import resources
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from test_browser import missing, wait
-from test_hall_browser import browser  # noqa: F401  (the fixture)
+from test_cli import invoke, ok, refused
 
-from whispers.cli.main import whispers
+from whispers.application import review, table
+from whispers.application.publish import MANIFEST, PublishError, folder_of, publish
 from whispers.ledger.game import import_lines
 from whispers.ledger.store import open_store
 
-NOTE = "</script><script>document.title='owned'</script> <b>bold?</b>"
-CUP = """name = "Archive <Cup>"
-[[game]]
-name = "r1-t1"
-round = 1
-seats = { raven = "Ana", spider = "Bo", rat = "Cy", serpent = "Dee" }
-[[game]]
-name = "r1-t2"
-round = 1
-seats = { raven = "Eve", spider = "Fin", rat = "Gus", serpent = "Hal" }
-"""
+GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
+TWO = (GAMES / "official-2p.txt").read_text(encoding="utf-8").splitlines()
+SPIDER = "spider loyalty devout=eagle dutiful=horse affiliated=bear unallied=elephant opposed=lion"
+SPIDER_OTHER = "spider loyalty devout=horse dutiful=eagle affiliated=lion unallied=elephant opposed=bear"
+HOSTILE = "<script>alert(1)</script> ../x \"'&"
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(whispers, list(args))
-    assert "Traceback" not in result.output
-    return result.exit_code, result.stdout, result.stderr
+def started(lines: list[str], moves: int = 30) -> list[str]:
+    """The game's header and loyalties and its first `moves` moves: a game not over."""
+    kept, count = [], 0
+    for line in lines:
+        if line.strip() and not line.startswith("#") and not line.startswith(("game ", "#")):
+            count += 1
+        if count > moves:
+            break
+        kept.append(line)
+    return kept
 
 
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """r1-t1 finished (with a hostile note on its event 30), r1-t2 in progress, published from the tournament."""
-    folder = tmp_path_factory.mktemp("archive")
-    url = str(folder / "s.sqlite")
-    lines = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(
-        encoding="utf-8").splitlines()
-    with open_store(url) as store:
-        import_lines(store, "r1-t1", lines)
-        import_lines(store, "r1-t2", lines[:100])
-    (folder / "cup.toml").write_text(CUP, encoding="utf-8")
-    env = {"WHISPERS_STORE": url}
-    assert CliRunner().invoke(whispers, ["annotate", "r1-t1", "30", NOTE], env=env).exit_code == 0
-    result = CliRunner().invoke(whispers, ["publish", str(folder / "site"), "--tournament", str(folder / "cup.toml"),
-                                           "--json"], env=env)
-    assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["games"] == ["r1-t1"] and json.loads(result.stdout)["not_published"] == ["r1-t2"]
-    return folder / "site"
+@pytest.fixture
+def store() -> Iterator:
+    with open_store("memory:") as s:
+        import_lines(s, "over", TWO)
+        import_lines(s, "playing", started(TWO))
+        yield s
 
 
-def test_the_archive_holds_the_standings_rounds_and_each_finished_games_replay(archive: Path) -> None:
-    index = (archive / "index.html").read_text(encoding="utf-8")
-    assert "Archive &lt;Cup&gt;" in index and "games/r1-t1.html" in index and "games/r1-t2.html" not in index
-    assert "not over: not published" in index
-    assert re.search(r"<td>1</td><th>Cy</th>", index)  # rat (Cy) won r1-t1
-    page = (archive / "games" / "r1-t1.html").read_text(encoding="utf-8")
-    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1))
-    assert len(data["steps"]) > 200 and data["steps"][29]["notes"] == [NOTE]
-    assert "</script><script>" not in page.split('id="data">')[1].split("</script>")[0]
-    assert (archive / "games" / "r1-t1-score.svg").exists() and (archive / "archive.js").exists()
-    assert not any(name.startswith("r1-t2") for name in (p.name for p in (archive / "games").iterdir()))
-    # nothing the page needs comes from elsewhere: no URL with a scheme in any page
-    assert not re.search(r"(src|href)=[\"']?(https?:)?//", page + index)
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_a_named_game_not_over_refuses_the_publish_and_writes_nothing(tmp_path: Path, archive: Path) -> None:
-    env = {"WHISPERS_STORE": str(archive.parent / "s.sqlite")}
-    result = CliRunner().invoke(whispers, ["publish", str(tmp_path / "out"), "r1-t1", "r1-t2"], env=env)
-    assert result.exit_code == 2 and "r1-t2 is not a finished game" in result.stderr
-    assert not (tmp_path / "out").exists()
-    (tmp_path / "mine").mkdir()
-    (tmp_path / "mine" / "thesis.txt").write_text("keep me", encoding="utf-8")
-    result = CliRunner().invoke(whispers, ["publish", str(tmp_path / "mine"), "r1-t1"], env=env)
-    assert result.exit_code == 2 and "holds other files" in result.stderr
-    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["thesis.txt"]
-    assert CliRunner().invoke(whispers, ["publish", str(tmp_path / "out")], env=env).exit_code == 2
+def test_an_archive_holds_an_index_each_game_s_replay_its_pictures_and_the_stylesheet(store, tmp_path) -> None:
+    done = publish(store, tmp_path / "site", ["over", "playing"])
+    site = tmp_path / "site"
+    assert [g.game for g in done.games] == ["over", "playing"]
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for game in done.games:
+        assert f'href="{game.page}"' in index and (site / game.page).is_file()
+    assert {"static/app.css", "static/archive.js", "static/archive.css", MANIFEST} <= set(files_of(site))
+    over = (site / done.games[0].page).read_text(encoding="utf-8")
+    total = done.games[0].events
+    # every step in the page, the last shown; the move list links each step; nothing fetched, no inline script
+    assert over.count('<section class="step"') == total and f'id="step-{total}" data-round' in over
+    assert over.count(" hidden>") >= total - 1 and 'href="#e1"' in over
+    assert "<script>" not in over.replace('<script src="../../static/archive.js" defer></script>', "")
+    assert 'href="../../static/app.css"' in over and "/static/" not in over.replace("../../static/", "")
+    # the council grid, the board as each round began, the round's timeline, the charts: files beside the page
+    pictures = [name for name in os.listdir(site / Path(done.games[0].page).parent) if name.endswith(".svg")]
+    assert "board-1.svg" in pictures and f"board-{total}.svg" in pictures and "timeline-1.svg" in pictures
+    assert {"chart-score.svg", "chart-cities.svg", "chart-banners.svg"} <= set(pictures)
+    for name in re.findall(r'src="([^"]+\.svg)"', over):
+        assert name in pictures, name
+    assert 'class="grid"' in over and "The game is over: the whole record." in over
+    manifest = json.loads((site / MANIFEST).read_text(encoding="utf-8"))
+    assert [g["viewer"] for g in manifest["games"]] == [None, "spectator"]
 
 
-@pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}")
-def test_the_archive_opens_from_file_and_steps_with_the_arrow_keys(archive: Path, browser) -> None:  # noqa: F811
+def test_a_finished_game_shows_the_record_and_a_game_not_over_only_what_spectators_see(store, tmp_path) -> None:
+    done = publish(store, tmp_path / "site", ["over", "playing"])
+    playing = (tmp_path / "site" / done.games[1].page).read_text(encoding="utf-8")
+    assert "published as its spectators see it" in playing
+    # a spectator sees no loyalty recorded at setup: the record's page shows spider's tokens from event 2 on
+    assert "loyalty: hidden" in playing and '<span class="token">' not in playing
+    over = (tmp_path / "site" / done.games[0].page).read_text(encoding="utf-8")
+    step2 = over.split('id="step-2"')[1].split('<section class="step"')[0]
+    assert '<span class="token">devout eagle</span>' in step2
+
+
+@pytest.mark.parametrize(("secret", "instead", "moves"), [
+    (SPIDER, SPIDER_OTHER, 30),  # a loyalty set recorded at setup (EN "Final Scoring": secret until the reveal)
+    ("spider draw horse:3", "spider draw horse:5", 28),  # the name of a card drawn, not yet played
+], ids=["loyalty", "card-drawn"])
+def test_a_secret_changed_in_a_game_not_over_changes_nothing_published(tmp_path, secret, instead, moves) -> None:
+    """The differential: two stores whose unfinished game differs only in a secret a spectator may not know
+    publish byte-identical archives."""
+    other = [instead if line == secret else line for line in started(TWO, moves)]
+    assert other != started(TWO, moves)
+    archives, records = [], []
+    for lines, name in ((started(TWO, moves), "a"), (other, "b")):
+        with open_store("memory:") as s:
+            import_lines(s, "playing", lines)
+            review.annotate(s, "playing", 3, "watch the eagle")
+            publish(s, tmp_path / name, ["playing"])
+            records.append(review.replay(s, "playing").to_json())
+        archives.append(files_of(tmp_path / name))
+    assert records[0] != records[1]  # the record holds the secret: the test can fail
+    assert archives[0].keys() == archives[1].keys()
+    differing = [name for name in archives[0] if archives[0][name] != archives[1][name]]
+    assert differing == []
+
+
+def test_a_finished_game_is_published_as_the_record_so_its_secrets_show(tmp_path) -> None:
+    for lines, name in ((TWO, "c"), ([SPIDER_OTHER if line == SPIDER else line for line in TWO], "d")):
+        with open_store("memory:") as s:
+            import_lines(s, "over", lines)
+            publish(s, tmp_path / name, ["over"])
+    assert files_of(tmp_path / "c") != files_of(tmp_path / "d")
+
+
+def test_names_from_the_record_are_escaped_and_never_a_path(store, tmp_path) -> None:
+    table.rename(store, "over", HOSTILE)
+    table.describe(store, "over", {"seats": {"spider": HOSTILE}})
+    review.annotate(store, "over", 5, HOSTILE, author=HOSTILE)
+    done = publish(store, tmp_path / "site", ["over"])
+    site = tmp_path / "site"
+    for page in ("index.html", done.games[0].page):
+        text = (site / page).read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert not (tmp_path / "x").exists() and sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    for name in ("../x", "<script>", "CON", "a/b\\c", "..", "", "Demo", "demo"):
+        folder = folder_of(name)
+        assert re.fullmatch(r"[a-z0-9-]+-[0-9a-f]{10}", folder), folder
+    assert folder_of("Demo") != folder_of("demo")
+
+
+def test_a_folder_in_the_way_is_refused_and_force_replaces_only_an_archive(store, tmp_path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    publish(store, site, ["over"])  # an empty folder is fine
+    with pytest.raises(PublishError, match="is not empty"):
+        publish(store, site, ["playing"])
+    done = publish(store, site, ["playing"], force=True)
+    assert [g.game for g in done.games] == ["playing"] and len(list((site / "games").iterdir())) == 1
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.txt").write_text("keep me")
+    with pytest.raises(PublishError, match="holds no archive"):
+        publish(store, mine, ["over"], force=True)
+    assert [p.name for p in mine.iterdir()] == ["thesis.txt"]
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(PublishError, match="not a folder"):
+        publish(store, tmp_path / "file", ["over"])
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no half-built folder left
+
+
+def test_publishing_into_the_working_folder_keeps_that_folder(store, tmp_path, monkeypatch) -> None:
+    """`publish . --force` where a shell or a web server sits: the folder itself stays (its entries are swapped)."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    before = os.stat(here).st_ino
+    publish(store, ".", ["over"])
+    publish(store, ".", ["playing"], force=True)
+    assert os.stat(here).st_ino == before and os.getcwd() == str(here)
+    assert sorted(p.name for p in here.iterdir()) == ["games", "index.html", "static", MANIFEST]
+    assert [p.name for p in (here / "games").iterdir()] == [folder_of("playing")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]  # nothing left beside it
+
+
+def test_the_command_line(tmp_path) -> None:
+    db = tmp_path / "w.sqlite"
+    ok(invoke(db, "import", str(GAMES / "official-2p.txt"), "--game", "two"))
+    out = ok(invoke(db, "publish", str(tmp_path / "site"), "two"))
+    assert "Published 1 game into" in out and (tmp_path / "site" / "index.html").is_file()
+    data = json.loads(ok(invoke(db, "publish", str(tmp_path / "site"), "two", "--force", "--json")))
+    assert data["games"][0]["viewer"] is None and data["index"].endswith("index.html")
+    refused(invoke(db, "publish", str(tmp_path / "site"), "two"), "is not empty")
+    refused(invoke(db, "publish", str(tmp_path / "new")), "name the games to publish, or --tournament FILE")
+    refused(invoke(db, "publish", str(tmp_path / "new"), "two", "--tournament", "cup.toml"), "not both")
+    refused(invoke(db, "publish", str(tmp_path / "new"), "nope"), "nope")
+    refused(invoke(db, "publish", str(tmp_path / "new"), "../x"), "invalid game name")
+    assert not (tmp_path / "new").exists()
+    cup = tmp_path / "cup.toml"
+    cup.write_text('name = "Cup <b>"\n[[game]]\nname = "two"\nround = 1\nseats = { spider = "Ana", serpent = "Bo" }\n'
+                   '[[game]]\nname = "later"\nround = 2\nseats = { spider = "Bo", serpent = "Ana" }\n',
+                   encoding="utf-8")
+    published = json.loads(ok(invoke(db, "publish", str(tmp_path / "cup"), "--tournament", str(cup), "--json")))
+    assert [g["game"] for g in published["games"]] == ["two"] and published["not_published"] == ["later"]
+    index = (tmp_path / "cup" / "index.html").read_text(encoding="utf-8")
+    assert "Cup &lt;b&gt;" in index and "Standings" in index and "Ana" in index and "not started: later" in index
+    assert "<strong>later</strong>" in index and index.count('href="games/two-') == 3  # the list and both entrants
+    fr = ok(invoke(db, "--lang", "fr", "publish", str(tmp_path / "fr"), "two"))
+    assert "Publié" in fr
+    assert 'lang="fr"' in (tmp_path / "fr" / "index.html").read_text(encoding="utf-8")
+
+
+# --- in a real browser, from the disk ---------------------------------------------------------------------------
+
+def test_the_archive_opens_from_the_disk_and_steps_with_the_arrow_keys(store, tmp_path) -> None:
+    from test_browser import DESKTOP, PHONE, WAIT, missing
+
+    if missing:
+        pytest.skip(f"no {', '.join(missing)}")
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from test_browser import wait
 
-    browser.set_window_size(390, 844)
-    browser.get((archive / "index.html").as_uri())
-    browser.find_element(By.CSS_SELECTOR, "a[href='games/r1-t1.html']").click()
-    wait(browser, lambda d: d.execute_script("return document.documentElement.dataset.at") == "1")
-    body = browser.find_element(By.TAG_NAME, "body")
-    for _ in range(29):
-        body.send_keys(Keys.ARROW_RIGHT)
-    wait(browser, lambda d: d.execute_script("return document.documentElement.dataset.at") == "30")
-    assert browser.find_element(By.ID, "notes").text == NOTE  # the note as text, never markup
-    assert browser.title != "owned"
-    body.send_keys(Keys.ARROW_LEFT)
-    wait(browser, lambda d: d.execute_script("return document.documentElement.dataset.at") == "29")
-    assert browser.find_element(By.ID, "board").get_attribute("src").startswith("file://")
-    assert browser.execute_script("return document.getElementById('board').naturalWidth") > 0
-    width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1]
+    done = publish(store, tmp_path / "site", ["over", "playing"])
+    browser = _browser(tmp_path)
+    shots = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    try:
+        browser.set_page_load_timeout(WAIT)
+        for size in (PHONE, DESKTOP):
+            browser.set_window_size(*size)
+            browser.get((tmp_path / "site" / "index.html").as_uri())
+            assert _fits(browser)
+            browser.save_screenshot(str(shots / f"archive-index-{size[0]}x{size[1]}.png"))
+            browser.find_element(By.LINK_TEXT, "over").click()
+            wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+            total = done.games[0].events
+            assert _shown(browser) == total  # the game as it ended
+            assert browser.execute_script("return document.documentElement.dataset.at") == str(total)
+            assert _fits(browser)
+            browser.save_screenshot(str(shots / f"archive-replay-{size[0]}x{size[1]}.png"))
+            boards = set()
+            for key, at in [(Keys.ARROW_LEFT, total - 1), (Keys.ARROW_RIGHT, total)]:
+                ActionChains(browser).send_keys(key).perform()
+                wait(browser, lambda d, at=at: _shown(d) == at)
+            # the first step: the board as the game was set up; a step into round 2: the board as it began
+            browser.find_element(By.CSS_SELECTOR, "nav.moves details summary").click()
+            browser.find_element(By.CSS_SELECTOR, "#m1 a").click()
+            wait(browser, lambda d: _shown(d) == 1 and d.current_url.endswith("#e1"))
+            boards.add(_board(browser))
+            regions = _regions(browser)
+            for _step in range(60):
+                ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+            wait(browser, lambda d: _shown(d) == 61)
+            boards.add(_board(browser))
+            assert _regions(browser) != regions  # banners recruited and moved: the board changed
+            browser.save_screenshot(str(shots / f"archive-step-{size[0]}x{size[1]}.png"))
+            assert len(boards) == 2, boards
+            ActionChains(browser).send_keys(Keys.ARROW_LEFT).perform()
+            wait(browser, lambda d: _shown(d) == 60)
+        refused_ = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert refused_ == []
+    finally:
+        browser.quit()
+
+
+def _browser(tmp_path: Path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from test_browser import CHROMEDRIVER, CHROMIUM
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 f"--user-data-dir={tmp_path / 'profile'}", "--hide-scrollbars"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+def _shown(driver) -> int:
+    shown = driver.execute_script("return [...document.querySelectorAll('section.step')]"
+                                  ".filter(s => !s.hidden).map(s => s.id)")
+    assert len(shown) == 1, shown
+    return int(shown[0].removeprefix("step-"))
+
+
+def _board(driver) -> str:
+    return driver.execute_script("const s = [...document.querySelectorAll('section.step')].find(s => !s.hidden);"
+                                 "const i = s.querySelector('.pictures img'); return i ? i.getAttribute('src') : ''")
+
+
+def _regions(driver) -> str:
+    return driver.execute_script("const s = [...document.querySelectorAll('section.step')].find(s => !s.hidden);"
+                                 "return [...s.querySelectorAll('table')].pop().innerText")
+
+
+def _fits(driver) -> bool:
+    width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    return width[0] <= width[1]
