@@ -119,12 +119,9 @@ def _asker() -> Callable[[], str]:
 
 def _empire(typed: str) -> str:
     """An empire as the reader typed it (`Ours`, `ours` in French) as the notation's id (`bear`)."""
-    said = tongue().code
-    if said == "en":
-        return typed
-    from whispers.projections.language import canonical
+    from whispers.application.moves import canonical_line
 
-    return canonical(typed, said)
+    return canonical_line(typed)
 
 
 def _stepper(replayed: Replayed) -> None:

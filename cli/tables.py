@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import ENGLISH, _, n_, plural, say, term, terms, tongue
+from whispers.ledger.words import _, n_, plural, say, term, terms, tongue
 
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""
@@ -232,7 +232,7 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
     orders = sorted({o for s in players for o in data["orders"][s]})
     if orders:
         parts.append(_plain(_("Orders given"), [_("order"), *(term(s) for s in players)],
-                            [[term(o, "order") if tongue() is not ENGLISH else o,
+                            [[term(o, "order"),
                               *(data["orders"][s].get(o, 0) for s in players)] for o in orders]))
     parts.append(_plain(_("Cards and loyalty swaps"),
                         [_("society"), _("drawn"), _("played"), _("discarded"), _("in hand"), _("swaps")],

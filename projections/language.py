@@ -144,14 +144,15 @@ def _folded(text: str) -> str:
 
 @cache
 def vocabulary(code: str) -> dict[str, str]:
-    """Every word of the glossary in `code` (and its canonical id itself), folded, to its canonical id. A
+    """Every word of the glossary in `code` (and its canonical id itself), folded, to its canonical id (the verbs
+    as the rulebooks print them: `Récupérer` is retrieve). A
     society's name of several words is also known by its first word ("Corbeau" for "Corbeau Blanc") where
     that word names nothing else."""
     tongue = load(code)
     found: dict[str, str] = {}
     first: dict[str, set[str]] = {}
-    for kind, ids in TERMS.items():
-        for word in ids:
+    for kind, ids in sorted(TERMS.items(), key=lambda item: item[0] != "verb"):  # a verb before an order's name:
+        for word in ids:  # `Changer d'emplacement` is the verb swap-agent, as a line writes it
             found[_folded(word)] = word
             said = _folded(tongue.pgettext(kind, word))
             found.setdefault(said, word)

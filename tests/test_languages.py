@@ -369,15 +369,22 @@ raven deploy elephant.marshal
 rat deploy bear.steward
 """
 OPENING_FR = """\
-Corbeau loyalty Dévoué=Ours serviable=AIGLE Affilié=Lion Neutre=cheval Opposé=Éléphant
+Corbeau Loyauté Dévoué=Ours serviable=AIGLE Affilié=Lion Neutre=cheval Opposé=Éléphant
 Culte du Rat loyalty sealed
-Corbeau Blanc deploy Ours.Commissaire
+Corbeau Blanc Déployer Ours.Commissaire
 Rat deploy Aigle Commissaire
-deploy Lion Chancelier
+déployer Lion Chancelier
 deploy cheval.intendant
-deploy Éléphant Maréchal
+DÉPLOYER Éléphant Maréchal
 deploy Ours Intendant
 """
+"""The French opening as a table types it: the verbs as the French rulebook prints them (Déployer, Loyauté) or
+the notation's, societies and positions in French words, any case."""
+
+
+def entered(lines: str) -> str:
+    """Lines for the guided recorder from a pipe: each is previewed, then an empty line (Enter) records it."""
+    return "".join(f"{line}\n\n" for line in lines.splitlines())
 
 
 def test_the_user_s_words_are_read_back_to_canonical_ids() -> None:
@@ -409,8 +416,8 @@ def test_a_game_recorded_in_french_equals_the_same_game_recorded_in_english(tmp_
     store = tmp_path / "s.sqlite"
     for name in ("en-game", "fr-game"):
         ok(run(store, "new", name, "--players", "raven,rat", "--first", "raven"))
-    ok(run(store, "record", "en-game", stdin=OPENING_EN + "q\n"))
-    said = ok(run(store, "--lang", "fr", "record", "fr-game", stdin=OPENING_FR + "q\n"))
+    ok(run(store, "record", "en-game", stdin=entered(OPENING_EN) + "q\n"))
+    said = ok(run(store, "--lang", "fr", "record", "fr-game", stdin=entered(OPENING_FR) + "q\n"))
     assert "= raven deploy bear.sheriff" in said and "Refusé" not in said
     english = ok(run(store, "log", "en-game")).splitlines()[1:]
     french = ok(run(store, "log", "fr-game")).splitlines()[1:]
@@ -1263,7 +1270,9 @@ def test_the_recorder_s_hints_name_the_slots_in_the_reader_s_words(demo_store: P
     store = _copy(demo_store, tmp_path)
     ok(run(store, "fork", "demo", "swap", "--at", "50"))
     out = ok(run(store, "--lang", "es", "record", "swap", stdin="q\n"))
-    assert "swap-loyalty …  (dos de: Devoto, Cumplido, Afiliado, No aliado, Opuesto)" in out
+    # the verbs as the Spanish rulebook prints them (intercambiar, pasar), the slots too: no notation id
+    assert "Araña Suplicante Intercambiar …  (dos de: Devoto, Cumplido, Afiliado, No aliado, Opuesto)" in out
+    assert "Araña Suplicante Pasar" in out and "swap-loyalty" not in out.split("jugadas:")[1]
     assert "las últimas 5 jugadas:" in out and "two of" not in out and "the last" not in out
 
 

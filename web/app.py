@@ -27,12 +27,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from whispers.application import director as hall
-from whispers.application import files, following, reading, recording, review, seats, sharing, svg
+from whispers.application import files, following, moves, reading, recording, review, seats, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
-from whispers.projections.language import canonical, from_header, speak, stop
+from whispers.projections.language import from_header, speak, stop
 from whispers.web.live import Hub
 
 HERE = Path(__file__).parent
@@ -312,7 +312,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
             return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
         # the table may type its own words (Ours Commissaire); the notation reads canonical ids
-        line = body["line"] if tongue().code == "en" else canonical(body["line"], tongue().code)
+        line = moves.canonical_line(body["line"])
         command = recording.parse_move(line)
         if command is None:
             return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
