@@ -394,3 +394,113 @@ class HeldGames:
             self._held.move_to_end(game.name)
             while len(self._held) > self._limit:
                 self._held.popitem(last=False)
+
+
+# --- amending a past move ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Amended:
+    """An amendment (issue 32): the move at `move` corrected, and every later move decided again on the corrected
+    game, appended as one batch of new events (ledger/events.py, MoveAmended). `moves`: how many standing moves were
+    taken back and decided again, the corrected one included."""
+
+    game: str
+    move: str
+    reason: str
+    moves: int
+    after: Game
+    events: tuple[ev.Event, ...]
+    said: tuple[str, ...]
+
+    @property
+    def over(self) -> bool:
+        return self.after.state.over
+
+    @property
+    def next(self) -> str:
+        return next_move(self.after).note
+
+    def to_json(self) -> dict[str, Any]:
+        from whispers.projections.visibility import event_view
+
+        return {"game": self.game, "move": self.move, "reason": self.reason, "moves": self.moves,
+                "version": self.after.version, "events": [event_view(e, None) for e in self.events],
+                "over": self.over, "next": None if self.over else self.next}
+
+
+def amend(store: Store | str | None, game: str, at: str, text: str, reason: str, append: bool = True) -> Amended:
+    """Correct the move `at` names (`m25`, a label, an event number) with the move `text` (a line, in canonical ids
+    or the reader's words), for `reason`: the corrected move is decided at its place and every later standing move
+    (and table fact) is decided again, in order, on the corrected game. Refused, with nothing changed, when the
+    corrected move or a later one is illegal there (the later one is named). Appended all at once: the take-backs
+    of the moves from `at` on (newest first), the MoveAmended marker, the corrected move, the later moves again;
+    GameMovedOn if another recorder appended meanwhile. Without `append`, a dry run."""
+    from whispers.ledger import commands as c
+    from whispers.ledger.game import Game, head, play
+    from whispers.ledger.notation import format_event
+    from whispers.ledger.snapshots import fold_on
+    from whispers.projections.labels import labels, resolve
+    from whispers.projections.replay import standing
+
+    with opened(store) as s:
+        start = head(s, game)
+        events = start.events
+        version = resolve(game, events, at)
+        named = labels(events)
+        if version not in named:
+            raise NotationError(say("{at} is no standing move of {game}: amend names a move, e.g. m25", at=at,
+                                    game=game))
+        command = parse_move(text)
+        if command is None:
+            raise NotationError(_("an empty line: nothing to record"))
+        if isinstance(command, c.Undo | c.Finalize | c.Reopen):
+            raise NotationError(_("an amendment corrects a move with another move, not a take-back or a seal"))
+        later = [(v, e) for v, e in standing(events)
+                 if v > version and (v in named or isinstance(e, ev.GameDescribed))]
+        moves = 1 + sum(1 for v, _e in later if v in named)
+        current, produced = start, []
+        for _n in range(moves):
+            current, made = play(current, c.Undo(reason, reopen=current.state.over))
+            produced += made
+        marker = ev.MoveAmended(version, reason, moves)
+        state = fold_on(current.state, [marker])
+        assert state is not None
+        current = Game(game, (*current.events, marker), state)
+        produced.append(marker)
+        try:
+            current, made = play(current, command)
+        except WhispersError as exc:
+            raise _refused(exc, say("the corrected {move}: {reason}", move=str(named[version]),
+                                    reason=_said(exc))) from None
+        produced += made
+        for v, event in later:
+            if isinstance(event, ev.GameDescribed):  # a table fact recorded meanwhile: kept, at its place
+                state = fold_on(current.state, [event])
+                assert state is not None
+                current = Game(game, (*current.events, event), state)
+                produced.append(event)
+                continue
+            again = c.of_event(event, current.state.pending is not None)
+            assert again is not None
+            try:
+                current, made = play(current, again)
+            except WhispersError as exc:
+                raise _refused(exc, say("the amendment makes {move} illegal ({line}): {reason}", move=str(named[v]),
+                                        line=format_event(event) or "", reason=_said(exc))) from None
+            produced += made
+        if append:
+            s.append(game, start.version, [e.to_fact() for e in produced])
+        return Amended(game, str(named[version]), reason, moves, current, tuple(produced),
+                       happenings(produced[produced.index(marker):], events))
+
+
+def _said(exc: WhispersError) -> str:
+    return exc.reason if isinstance(exc, RuleError) else str(exc)
+
+
+def _refused(exc: WhispersError, said: str) -> WhispersError:
+    """`exc` said again (its rule kept), naming what the amendment was deciding."""
+    if isinstance(exc, RuleError):
+        return RuleError(said, exc.rule)
+    return type(exc)(said)

@@ -71,6 +71,8 @@ def new(game: str, players: str, first: str | None, ruleset: str, board: str, al
 
 def _move_help() -> str:
     lines = "\n".join(f"  {verb:<13} {example}" for verb, example in VERBS.items() if verb != "game")
+    lines += "\n" + f"  {'amend':<13} " + 'amend m25 "raven deploy bear.steward" "REASON"   (corrects a past move: ' \
+        "every later move is decided again)"
     return ("Record one move in GAME, written as a notation line (docs/notation.md).\n\n"
             "Use - as the line to read moves from standard input, one per line: all of them land, or none.\n\n"
             "\b\nVerbs:\n" + lines)
@@ -105,6 +107,9 @@ def move(game: str, line: tuple[str, ...], reopen: bool, preview: bool, store_ur
             raise NotationError(_("--reopen goes with one undo line; among lines read from input write undo "
                                   "reopen \"REASON\""))
         done = recording.record_batch(store_url, game, sys.stdin, append=not preview)
+    elif line[:1] == ("amend",) or line_from_args(line).split()[:1] == ["amend"]:
+        _amend(game, line, preview, store_url)
+        return
     elif preview:
         shown = recording.preview(store_url, game, line_from_args(line), reopen)
         done = recording.Recorded(shown.after, shown.events, shown.said)  # what it would be, if recorded
@@ -116,6 +121,33 @@ def move(game: str, line: tuple[str, ...], reopen: bool, preview: bool, store_ur
     for reason in done.reopened:
         click.echo(say("{game}: the finished game is reopened ({reason}); its scoring no longer stands.", game=game,
                        reason=reason))
+    if done.over:
+        click.echo(say("{game}: the game is over. See: whispers score {game}", game=game))
+    else:
+        click.echo(say("Next: {note}", note=done.next))
+
+
+AMEND = 'whispers move GAME amend m25 "LINE" "REASON"'
+
+
+def _amend(game: str, words: tuple[str, ...], preview: bool, store_url: str | None) -> None:
+    """`amend MOVE "LINE" "REASON"`: the move corrected, every later one decided again (application/recording.py)."""
+    import shlex
+
+    if len(words) == 1:  # the whole amendment given as one argument
+        try:
+            words = tuple(shlex.split(words[0]))
+        except ValueError:
+            words = ()
+    if len(words) != 4 or not words[2].strip() or not words[3].strip():
+        raise NotationError(say("amend takes a move, the corrected line and a reason, each quoted: {example}",
+                                example=AMEND))
+    done = recording.amend(store_url, game, words[1], words[2], words[3], append=not preview)
+    click.echo(say("{game}: preview, nothing recorded:", game=game) if preview else
+               n_("{game}: {move} amended ({reason}); {n} move decided again:",
+                  "{game}: {move} amended ({reason}); {n} moves decided again:", done.moves, game=game,
+                  move=done.move, reason=done.reason))
+    show_events(done.said)
     if done.over:
         click.echo(say("{game}: the game is over. See: whispers score {game}", game=game))
     else:
