@@ -284,9 +284,8 @@ def describe(event: "ev.Event") -> str:
             return say("{game} set up: {players}; first player {society}", game=name, players=terms(players),
                        society=first)
         case ev.MoveAmended(move=move, reason=reason, moves=n):
-            return n_("amended: the move of event {move} is corrected ({reason}); it is decided again",
-                      "amended: the move of event {move} is corrected ({reason}); it and the {later} after it are "
-                      "decided again", n, move=move, reason=reason, later=plural(n - 1, "move"))
+            return say("amended: the move of event {move} is corrected ({reason}); {moves} decided again", move=move,
+                       reason=reason, moves=plural(n, "move"))
         case ev.GameForked(parent=parent, at=at):
             return say("forked from {parent} at event {at}", parent=parent, at=at)
         case ev.GameScored(scores=scores, winner=w, trail=trail):

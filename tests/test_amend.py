@@ -132,7 +132,10 @@ def test_an_amended_record_verifies_and_its_record_file_carries_the_amendment(tm
         events = recording.open_game(s, "p").events
     assert [e.reason for e in events if isinstance(e, ev.MoveAmended)] == ["misheard the office"]
     # the replay marks it, and the statistics follow the amended game
-    assert "amended: the move of event 14 is corrected (misheard the office)" in ok(run(store, "log", "p"))
+    marked = "amended: the move of event 14 is corrected (misheard the office); 4 moves decided again"
+    assert marked in ok(run(store, "log", "p"))
+    at = next(i for i, e in enumerate(events, start=1) if isinstance(e, ev.MoveAmended))
+    assert marked in ok(run(store, "replay", "p", "--at", str(at)))
     assert ok(run(store, "stats", "p", "--json")) == ok(run(other, "stats", "p", "--json"))
 
 
