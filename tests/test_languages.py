@@ -608,7 +608,7 @@ def test_the_standings_speak_the_language(demo_store: Path) -> None:
     out = ok(CliRunner().invoke(whispers, ["--lang", "fr", "standings", "--games", "demo", "--store", str(demo_store)],
                                 env={"COLUMNS": "160"}))
     assert "classement · règles official" in out and "victoires" in out and "Culte du Rat" in out
-    assert "demo: 1*" in out and "Terminées, pas encore arrêtées" in out and "wins" not in out
+    assert "demo: 1*" in out and "Terminées, pas encore scellées par le directeur" in out and "wins" not in out
 
 
 def test_a_card_effect_refusal_speaks_the_language() -> None:
@@ -1289,3 +1289,16 @@ def test_a_count_takes_the_languages_own_plural_rule_even_where_its_forms_read_a
 
         reset(token)
     assert [plural(n, "note") for n in (0, 1, 2)] == ["0 notes", "1 note", "2 notes"]
+
+
+def test_french_says_a_finalised_game_is_sealed_by_the_director_not_arrested() -> None:
+    """Issue 32: FR read "arrêtées par le directeur" (stopped, arrested) for the director's seal; the French
+    catalogue says "scellée" wherever the seal is meant, as `finalize` itself does."""
+    token = language.speak("fr")
+    try:
+        from whispers.ledger.words import _
+
+        assert _("finalised by the director:") == "scellées par le directeur :"
+        assert term("finalize", "verb") == "Sceller"
+    finally:
+        language.stop(token)
