@@ -130,6 +130,9 @@ def legal_words(p: Prompt, typed: list[str]) -> list[str]:
     for o in options:
         if o.verb == rest[0] == "play":
             words.update(play_words(o.choices, rest[1:]))
+        elif o.verb == rest[0] == "recruit":  # REGION=N: Tab completes `REGION=`, the count typed after it
+            placed = {w.split("=", 1)[0] for w in rest[1:]}
+            words.update(f"{region}=" for region in o.choices["regions"] if region not in placed)
         elif o.verb == rest[0]:
             words.update(w for w in _words(list(o.choices.values())) if not w.isdigit())
     return sorted(words - set(rest))

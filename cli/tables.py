@@ -181,6 +181,25 @@ def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
                    if item is not None))
 
 
+def changed_lines(view: Mapping[str, Any], scores: Mapping[str, int | None], before: Mapping[str, Any],
+                  scores_before: Mapping[str, int | None]) -> list[str]:
+    """What changed from `before` to `view`, one line per changed row of the board, hands, field agents, loyalty
+    and score tables (`view_tables`' rows, the table's name in front): the replay stepper's compact step."""
+    found: list[str] = []
+    for title, now, then in (
+        (_("Board"), board_rows(view), board_rows(before)),
+        (_("Agents in the field"), field_rows(view), field_rows(before)),
+        (_("Hands"), hand_rows(view), hand_rows(before)),
+        (_("Loyalty"), loyalty_rows(view), loyalty_rows(before)),
+        (_("Score if the game ended now"), score_rows(view, scores), score_rows(before, scores_before)),
+    ):
+        old = {row[0]: row for row in then}
+        found += [f"{title}: " + " · ".join(row) for row in now if old.get(row[0]) != row]
+        gone = {row[0] for row in then} - {row[0] for row in now}
+        found += [f"{title}: {key} —" for key in sorted(gone)]
+    return found
+
+
 # --- statistics ---------------------------------------------------------------------------------------------
 
 

@@ -158,3 +158,13 @@ def test_templates_name_no_internal_id_for_the_reader(store: Path) -> None:
     finally:
         language.stop(token)
     assert "Araignée Ancillaire Attaquer wolfmere saltmarsh" in said
+
+
+def test_a_recruit_completes_to_region_equals(store: Path) -> None:
+    """Tab offers `REGION=` for a recruit (never `REGION ` with a space), and not a region already given."""
+    from whispers.cli.recorder import legal_words
+
+    with open_store(str(store)) as s:
+        p = recording.next_move(recording.open_game(s, "p"))
+    words = legal_words(p, ["spider", "recruit", "frost-gate=1"])
+    assert "ice-hall=" in words and "frost-gate=" not in words and "ice-hall" not in words

@@ -389,3 +389,25 @@ def test_a_template_is_filled_in_place_slot_by_slot_with_tab(tmp_path: Path) -> 
             child.close(force=True)
     assert logged_moves(store) == ["raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse "
                                    "opposed=elephant"]
+
+
+def test_tab_completes_a_recruit_region_with_its_equals_sign_and_no_space(store: Path, recorder) -> None:
+    """Issue 32: Tab on a region of a recruit gave `pinewatch ` (refused); it gives `pinewatch=`, the count next."""
+    child = recorder
+    child.expect_exact(PROMPT)
+    child.sendline("serpent deploy lion.steward")
+    confirm(child)
+    child.expect_exact("raven controls the bear sheriff")
+    child.expect_exact(PROMPT)
+    child.send("raven recruit frost-g")
+    child.send("\t")
+    child.expect_exact("ate=")
+    child.send("1 ice-h")
+    child.send("\t")
+    child.expect_exact("all=")
+    child.sendline("1")
+    confirm(child)
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert logged_moves(store)[-1] == "raven recruit order=recruit_per_farm frost-gate=1 ice-hall=1"
