@@ -130,6 +130,55 @@ def templates(options: tuple[Option, ...]) -> list[Template]:
     return found
 
 
+def summary(option: Option, limit: int = 12) -> str:
+    """A legal option in one line, as `status` lists it: the move as the notation starts it (its society and verb in
+    the reader's words), its choices in brackets."""
+    society, verb, rest = [*_summary(option, limit).split(" ", 2), "", ""][:3]
+    return f"{said_line(f'{society} {verb}')} {rest}".rstrip()
+
+
+def _summary(option: Option, limit: int) -> str:
+    ch = option.choices
+    s = option.society
+
+    def some(items: Any) -> str:
+        items = list(items)
+        more = ", … " + say("({n} in all)", n=len(items)) if len(items) > limit else ""
+        return ", ".join(str(i) for i in items[:limit]) + more
+
+    match option.verb:
+        case "loyalty":
+            return f"{s} loyalty devout=E dutiful=E affiliated=E unallied=E opposed=E   |   {s} loyalty sealed"
+        case "retrieve" | "deploy":
+            return f"{s} {option.verb} {{{some(ch['where'])}}}"
+        case "recruit":
+            into = say("{at} {order}: {banners} into {regions}", at=position(ch["at"]),
+                       order=term(ch["order"], "order"), banners=plural(ch["amount"], "banner"),
+                       regions=some(ch["regions"]))
+            return f"{s} recruit REGION=N …  ({into})"
+        case "draw":
+            return f"{s} draw  ({position(ch['at'])} {term(ch['order'], 'order')}: {plural(ch['count'], 'card')})"
+        case "attack":
+            attacks = [f"{a}→{b} (≤{n})" for a, b, n in ch["attacks"]]
+            return f"{s} attack FROM TO N  ({position(ch['at'])}: {some(attacks)})"
+        case "swap-agent":
+            return f"{s} swap-agent {{{', '.join(ch['targets'])}}}  ({position(ch['at'])})"
+        case "play":
+            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
+            return f"{s} play CARD …  ({held})"
+        case "discard":
+            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
+            return f"{s} discard {plural(ch['count'], 'card')}  ({held})"
+        case "swap-loyalty":
+            concealed = say("concealed: {slots}", slots=", ".join(term(slot, "slot") for slot in ch["slots"]))
+            return f"{s} swap-loyalty SLOT SLOT  ({concealed})"
+        case "pass":
+            return f"{s} pass"
+        case "reveal":
+            return f"{s} reveal devout=E dutiful=E affiliated=E unallied=E opposed=E"
+    return f"{s} {option.verb}"
+
+
 def verb_words() -> dict[str, str]:
     """Each notation verb in the reader's words (for `?` and --help in the faces)."""
     return {verb: term(verb, "verb") for verb in MOVE_VERBS}
