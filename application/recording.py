@@ -66,7 +66,7 @@ class Recorded:
         from whispers.projections.visibility import event_view
 
         return {"game": self.game, "version": self.after.version, "events": [event_view(e, None) for e in self.events],
-                "over": self.over, "next": None if self.over else self.next}
+                "said": list(self.said), "over": self.over, "next": None if self.over else self.next}
 
 
 def _recorded(after: Game, produced: Iterable[ev.Event]) -> Recorded:

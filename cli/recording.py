@@ -223,8 +223,10 @@ def record(game: str, store_url: str | None) -> None:
             if line in ("q", "quit", "exit"):
                 break
             if line in ("?", "help"):
+                said = moves.verb_words()  # each verb as the reader's rulebook prints it, beside the notation's
                 for verb, example in VERBS.items():
-                    click.echo(f"  {verb:<13} {example}")
+                    also = f" ({said[verb]})" if said.get(verb, verb) != verb else ""
+                    click.echo(f"  {verb:<13} {example}{also}")
                 continue
             if line.split()[:1] and line.split()[0] in recorder.TABLES:
                 _tables(current.state, line.split())

@@ -168,3 +168,11 @@ def test_a_recruit_completes_to_region_equals(store: Path) -> None:
         p = recording.next_move(recording.open_game(s, "p"))
     words = legal_words(p, ["spider", "recruit", "frost-gate=1"])
     assert "ice-hall=" in words and "frost-gate=" not in words and "ice-hall" not in words
+
+
+def test_a_recorded_moves_json_says_what_it_did_for_the_table_page(store: Path) -> None:
+    """The table page's answer to a move (docs/api.md) carries what it did, in order, as the CLI prints it."""
+    with open_store(str(store)) as s:
+        done = recording.record_line(s, "p", ATTACK)
+    said = done.to_json()["said"]
+    assert said[0] == ATTACK and "saltmarsh is now held by horse" in said[1] and "eagle's turn" in said[-1]
