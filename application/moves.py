@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from whispers.ledger.names import MOVE_VERBS
+from whispers.ledger.errors import NotationError
+from whispers.ledger.names import MOVE_VERBS, SOCIETIES
 from whispers.ledger.words import TERMS, plural, position, say, term, terms, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
+    from whispers.ledger.prompt import Prompt
 
 
 def canonical_line(text: str) -> str:
@@ -26,6 +28,9 @@ def canonical_line(text: str) -> str:
 
     return canonical(text, code)
 
+
+NO_SOCIETY = ("undo", "ruling", "finalize", "reopen", "check", "amend")
+"""Verbs written without a society in front: never given an implied one."""
 
 _KIND = {word: kind for kind in ("verb", "society", "empire", "office", "slot") for word in TERMS[kind]}
 """The ids a line holds that the reader has a word for: a verb first (swap-agent, not the order swap_agent)."""
@@ -177,6 +182,33 @@ def _summary(option: Option, limit: int) -> str:
         case "reveal":
             return f"{s} reveal devout=E dutiful=E affiliated=E unallied=E opposed=E"
     return f"{s} {option.verb}"
+
+
+def implied(p: Prompt, verb: str | None = None) -> str | None:
+    """The society a line without one is recorded for: the only one that can act now; else, for a line of `verb`,
+    the only one that can make that move (the one that owes the order, while another could play a card)."""
+    societies = {o.society for o in p.options}
+    if len(societies) == 1:
+        return societies.pop()
+    able = {o.society for o in p.options if o.verb == verb}
+    return able.pop() if len(able) == 1 else None
+
+
+def with_society(line: str, p: Prompt) -> str:
+    """`line` with the implied society put in front, when it starts with a verb; NotationError naming who can act
+    and what when that is not one society."""
+    words = line.split(maxsplit=1)
+    if not words or words[0] in SOCIETIES or words[0] in NO_SOCIETY or words[0] not in MOVE_VERBS:
+        return line
+    society = implied(p, words[0])
+    if society is None:
+        can: dict[str, list[str]] = {}
+        for o in p.options:
+            can.setdefault(o.society, []).append(term(o.verb, "verb"))
+        who = "; ".join(f"{term(s)}: {', '.join(dict.fromkeys(verbs))}" for s, verbs in can.items())
+        raise NotationError(say("{verb}: which society? Write it first. Can act now: {who}",
+                                verb=term(words[0], "verb"), who=who))
+    return f"{society} {line}"
 
 
 def verb_words() -> dict[str, str]:

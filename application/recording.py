@@ -139,6 +139,19 @@ def parse_move(text: str) -> c.Command | None:
     return parsed
 
 
+def read_move(current: Game, text: str) -> c.Command | None:
+    """A line as `parse_move` reads it, against the game it is for: a line that starts with a verb is the move of
+    the society that can make it (the only one acting, or the only one owing that order; application/moves.py)."""
+    from whispers.application.moves import NO_SOCIETY, canonical_line, with_society
+    from whispers.ledger.names import MOVE_VERBS
+
+    line = canonical_line(text)
+    first = line.split()[:1]
+    if first and first[0] in MOVE_VERBS and first[0] not in NO_SOCIETY:
+        line = with_society(line, next_move(current))
+    return parse_move(line)
+
+
 def reopening(command: c.Command | None) -> c.Command:
     """`command`, an undo, made to reopen a finished game."""
     from whispers.ledger import commands as c
@@ -165,7 +178,7 @@ def record_line(store: Store | str | None, game: str, text: str, reopen: bool = 
 
     with opened(store) as s:
         current = head(s, game)
-        command = parse_move(text)
+        command = read_move(current, text)
         if command is None:
             raise NotationError(_("an empty line: nothing to record"))
         if reopen:
@@ -185,7 +198,7 @@ def record_batch(store: Store | str | None, game: str, lines: Iterable[str], app
         produced: list[ev.Event] = []
         for number, text in enumerate(lines, start=1):
             try:
-                command = parse_move(text)
+                command = read_move(current, text)
                 if command is None:
                     continue
                 current, events = play(current, command)
@@ -236,7 +249,7 @@ def preview(store: Store | str | None, game: str | Game, text: str, reopen: bool
 
     with opened(store) as s:
         current = head(s, game) if isinstance(game, str) else game
-        command = parse_move(text)
+        command = read_move(current, text)
         if command is None:
             raise NotationError(_("an empty line: nothing to record"))
         if reopen:

@@ -18,11 +18,9 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from whispers.application.moves import canonical_line
-from whispers.ledger.errors import NotationError
+from whispers.application.moves import canonical_line, implied
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import VERBS
-from whispers.ledger.words import ENGLISH, KIND_OF, N_, _, say, term, tongue
+from whispers.ledger.words import ENGLISH, KIND_OF, N_, _, term, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.prompt import Prompt
@@ -30,8 +28,6 @@ if TYPE_CHECKING:
 PROMPT = N_("move> ")
 TABLES = ("board", "council", "hand")
 """Words typed at the prompt that show a table instead of recording a move (`hand SOCIETY`)."""
-NO_SOCIETY = ("undo", "ruling", "finalize", "reopen", "check")
-"""Verbs written without a society in front: never given an implied one."""
 
 
 class Numbers:
@@ -62,33 +58,6 @@ class Numbers:
             found[n] = choice
             self._by_choice[choice[0]] = n
         return dict(sorted(found.items()))
-
-
-def implied(p: Prompt, verb: str | None = None) -> str | None:
-    """The society a line without one is recorded for: the only one that can act now; else, for a line of `verb`,
-    the only one that can make that move (the one that owes the order, while another could play a card)."""
-    societies = {o.society for o in p.options}
-    if len(societies) == 1:
-        return societies.pop()
-    able = {o.society for o in p.options if o.verb == verb}
-    return able.pop() if len(able) == 1 else None
-
-
-def with_society(line: str, p: Prompt) -> str:
-    """`line` with the implied society put in front, when it starts with a verb; NotationError naming who can act
-    and what when that is not one society."""
-    words = line.split(maxsplit=1)
-    if not words or words[0] in SOCIETIES or words[0] in NO_SOCIETY or words[0] not in VERBS:
-        return line
-    society = implied(p, words[0])
-    if society is None:
-        can: dict[str, list[str]] = {}
-        for o in p.options:
-            can.setdefault(o.society, []).append(term(o.verb, "verb"))
-        who = "; ".join(f"{term(s)}: {', '.join(dict.fromkeys(verbs))}" for s, verbs in can.items())
-        raise NotationError(say("{verb}: which society? Write it first. Can act now: {who}",
-                                verb=term(words[0], "verb"), who=who))
-    return f"{society} {line}"
 
 
 def interactive() -> bool:

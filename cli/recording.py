@@ -243,7 +243,7 @@ def record(game: str, store_url: str | None) -> None:
             if not line:
                 continue
             try:
-                line = recorder.with_society(line, p)
+                line = moves.with_society(line, p)
                 pending = recording.preview(store, current, line)
             except GameMovedOn as exc:
                 click.echo(say("Refused: {reason}; reloading the game.", reason=refusal(exc)))

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from whispers.application import moves, recording
+from whispers.application.moves import with_society
 from whispers.cli.main import whispers
 from whispers.ledger.errors import GameMovedOn, NotationError, RuleError
 from whispers.ledger.legal import Option
@@ -119,8 +120,6 @@ def test_a_line_without_a_society_is_the_one_that_owes_the_order(store: Path) ->
     """While rat could play a card, spider owes the bear marshal's order: `attack ...` is spider's."""
     with open_store(str(store)) as s:
         p = recording.next_move(recording.open_game(s, "p"))
-    from whispers.cli.recorder import with_society
-
     assert {o.society for o in p.options} == {"spider", "rat"}
     assert with_society("attack wolfmere saltmarsh 1", p) == ATTACK
     assert with_society("play bear:1", p) == "rat play bear:1"
@@ -176,3 +175,14 @@ def test_a_recorded_moves_json_says_what_it_did_for_the_table_page(store: Path) 
         done = recording.record_line(s, "p", ATTACK)
     said = done.to_json()["said"]
     assert said[0] == ATTACK and "saltmarsh is now held by horse" in said[1] and "eagle's turn" in said[-1]
+
+
+def test_move_leaves_out_the_society_as_the_recorder_does(store: Path) -> None:
+    """One path for a move: `whispers move p attack ...` is spider's (the one owing the order) as in the recorder;
+    a line two societies could make is refused naming who can act and what, and records nothing."""
+    before = ok(run(store, "log", "p"))
+    assert ok(run(store, "move", "p", "attack", "wolfmere", "saltmarsh", "1", "--preview")).splitlines()[1] == \
+        f"  {ATTACK}"
+    refused = run(store, "move", "p", "deploy", "lion.marshal")
+    assert refused.exit_code == 2 and "which society?" in refused.stderr and "spider: recruit, attack" in refused.stderr
+    assert ok(run(store, "log", "p")) == before

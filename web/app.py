@@ -311,9 +311,9 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         seen = body.get("version")
         if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
             return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
-        # the table may type its own words (Ours Commissaire); the notation reads canonical ids
+        # the table may type its own words (Ours Commissaire), and leave out the society that alone can act
         line = moves.canonical_line(body["line"])
-        command = recording.parse_move(line)
+        command = await run_in_threadpool(lambda: recording.read_move(held.current(found.game), line))
         if command is None:
             return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
         # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
