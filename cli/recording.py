@@ -100,21 +100,26 @@ def show_events(said: Iterable[str], echo=click.echo) -> None:
               help='With undo: take back a finished game\'s last move, reopening it (= undo reopen "REASON").')
 @click.option("--preview", "--dry-run", "preview", is_flag=True,
               help="Decide the move against the game and show what it would record and do: nothing is recorded.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what was recorded (or would be) as JSON: its events, what it did in words, who acts next.")
 @store_option
-def move(game: str, line: tuple[str, ...], reopen: bool, preview: bool, store_url: str | None) -> None:
+def move(game: str, line: tuple[str, ...], reopen: bool, preview: bool, as_json: bool, store_url: str | None) -> None:
     if line == ("-",):
         if reopen:
             raise NotationError(_("--reopen goes with one undo line; among lines read from input write undo "
                                   "reopen \"REASON\""))
         done = recording.record_batch(store_url, game, sys.stdin, append=not preview)
     elif line[:1] == ("amend",) or line_from_args(line).split()[:1] == ["amend"]:
-        _amend(game, line, preview, store_url)
+        _amend(game, line, preview, as_json, store_url)
         return
     elif preview:
         shown = recording.preview(store_url, game, line_from_args(line), reopen)
         done = recording.Recorded(shown.after, shown.events, shown.said)  # what it would be, if recorded
     else:
         done = recording.record_line(store_url, game, line_from_args(line), reopen)
+    if as_json:
+        emit_json({**done.to_json(), "recorded": not preview})
+        return
     if preview:
         click.echo(say("{game}: preview, nothing recorded:", game=game))
     show_events(done.said)
@@ -130,7 +135,7 @@ def move(game: str, line: tuple[str, ...], reopen: bool, preview: bool, store_ur
 AMEND = 'whispers move GAME amend m25 "LINE" "REASON"'
 
 
-def _amend(game: str, words: tuple[str, ...], preview: bool, store_url: str | None) -> None:
+def _amend(game: str, words: tuple[str, ...], preview: bool, as_json: bool, store_url: str | None) -> None:
     """`amend MOVE "LINE" "REASON"`: the move corrected, every later one decided again (application/recording.py)."""
     import shlex
 
@@ -143,6 +148,9 @@ def _amend(game: str, words: tuple[str, ...], preview: bool, store_url: str | No
         raise NotationError(say("amend takes a move, the corrected line and a reason, each quoted: {example}",
                                 example=AMEND))
     done = recording.amend(store_url, game, words[1], words[2], words[3], append=not preview)
+    if as_json:
+        emit_json({**done.to_json(), "said": list(done.said), "recorded": not preview})
+        return
     click.echo(say("{game}: preview, nothing recorded:", game=game) if preview else
                n_("{game}: {move} amended ({reason}); {n} move decided again:",
                   "{game}: {move} amended ({reason}); {n} moves decided again:", done.moves, game=game,

@@ -186,3 +186,17 @@ def test_move_leaves_out_the_society_as_the_recorder_does(store: Path) -> None:
     refused = run(store, "move", "p", "deploy", "lion.marshal")
     assert refused.exit_code == 2 and "which society?" in refused.stderr and "spider: recruit, attack" in refused.stderr
     assert ok(run(store, "log", "p")) == before
+
+
+def test_move_json_says_whether_it_was_recorded(store: Path) -> None:
+    import json
+
+    before = ok(run(store, "log", "p"))
+    shown = json.loads(ok(run(store, "move", "p", *ATTACK.split(), "--preview", "--json")))
+    assert shown["recorded"] is False and shown["said"][0] == ATTACK and ok(run(store, "log", "p")) == before
+    done = json.loads(ok(run(store, "move", "p", *ATTACK.split(), "--json")))
+    assert done["recorded"] is True and done["events"] == shown["events"] and done["said"] == shown["said"]
+    amended = json.loads(ok(run(store, "move", "p", "amend", "m15", "spider attack red-cliffs windmoor 1", "wrong",
+                                "--json")))
+    assert amended["recorded"] is True and amended["moves"] == 1 and "spider attack red-cliffs windmoor 1" in \
+        amended["said"]
