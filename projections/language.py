@@ -164,17 +164,26 @@ def vocabulary(code: str) -> dict[str, str]:
     return found
 
 
+QUOTED = re.compile(r'"[^"]*"|(?<![^\s])\'[^\']*\'(?![^\s])')
+"""Quoted text: in double quotes, or in single quotes that open and close a word (as `log` writes a reason,
+`'misheard the office'`); an apostrophe inside a word (`Changer d'emplacement`, `L'Araignée`) quotes nothing."""
+
+
 def canonical(text: str, code: str) -> str:
-    """A line the user typed in their words, in notation's canonical ids (`_canonical`); text in double quotes
-    (a take-back's or a ruling's reason) is the user's and is left exactly as typed."""
-    if '"' not in text:
+    """A line the user typed in their words, in notation's canonical ids (`_canonical`); quoted text (a
+    take-back's or a ruling's reason, an amendment's) is the user's and is left exactly as typed."""
+    if '"' not in text and "'" not in text:
         return _canonical(text, code)
-    parts = text.split('"')
-    for i in range(0, len(parts), 2):
-        inner = parts[i]
+    out, at = [], 0
+    for found in (*QUOTED.finditer(text), None):
+        end = found.start() if found is not None else len(text)
+        inner = text[at:end]
         lead, trail = inner[:len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()):]
-        parts[i] = lead + _canonical(inner, code) + trail if inner.strip() else inner
-    return '"'.join(parts)
+        out.append(lead + _canonical(inner, code) + trail if inner.strip() else inner)
+        if found is not None:
+            out.append(found.group())
+            at = found.end()
+    return "".join(out)
 
 
 def _canonical(text: str, code: str) -> str:
