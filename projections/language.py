@@ -164,7 +164,7 @@ def vocabulary(code: str) -> dict[str, str]:
     return found
 
 
-QUOTED = re.compile(r'"[^"]*"|(?<![^\s])\'[^\']*\'(?![^\s])')
+QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![^\s])\'[^\']*\'(?![^\s])')
 """Quoted text: in double quotes, or in single quotes that open and close a word (as `log` writes a reason,
 `'misheard the office'`); an apostrophe inside a word (`Changer d'emplacement`, `L'Araignée`) quotes nothing."""
 

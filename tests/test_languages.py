@@ -399,6 +399,7 @@ def test_the_user_s_words_are_read_back_to_canonical_ids() -> None:
     assert language.canonical('ruling "Ours" Corbeau', "fr") == 'ruling "Ours" raven'
     # a reason as `log` writes it, in single quotes, is data too; an apostrophe inside a word quotes nothing
     assert language.canonical("undo 'Ours mal compté'", "fr") == "undo 'Ours mal compté'"
+    assert language.canonical('undo "il a dit \\"Ours\\"" Corbeau', "fr") == 'undo "il a dit \\"Ours\\"" raven'
     assert language.canonical("Araignée Changer d'emplacement marshal", "fr") == "spider swap-agent marshal"
     assert language.canonical("Araignée Récupérer Ours Commissaire", "fr") == "spider retrieve bear.sheriff"
 
