@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,8 @@ class Recorded:
 
     after: Game
     events: tuple[ev.Event, ...]
+    said: tuple[str, ...] = ()
+    """What the move did, in the order it happened, in the reader's words (happenings)."""
 
     @property
     def game(self) -> str:
@@ -64,7 +66,23 @@ class Recorded:
         from whispers.projections.visibility import event_view
 
         return {"game": self.game, "version": self.after.version, "events": [event_view(e, None) for e in self.events],
-                "over": self.over, "next": None if self.over else self.next}
+                "said": list(self.said), "over": self.over, "next": None if self.over else self.next}
+
+
+def _recorded(after: Game, produced: Iterable[ev.Event]) -> Recorded:
+    """What a move added, said while its record can still be read (a take-back names the move it removed)."""
+    produced = tuple(produced)
+    earlier = after.events[:len(after.events) - len(produced)] if _takes_back(produced) else ()
+    return Recorded(after, produced, happenings(produced, earlier))
+
+
+def _takes_back(produced: Iterable[ev.Event]) -> bool:
+    return any(isinstance(e, ev.MoveTakenBack) for e in produced)
+
+
+def _earlier(before: Game, produced: Iterable[ev.Event]) -> tuple[ev.Event, ...]:
+    """The record before a move, where saying it needs it (a take-back names the move it removes)."""
+    return before.events if _takes_back(produced) else ()
 
 
 def new(store: Store | str | None, game: str, players: Iterable[str], first: str | None = None,
@@ -118,16 +136,31 @@ def next_move(game: Game) -> Prompt:
 
 
 def parse_move(text: str) -> c.Command | None:
-    """One notation line as a move; None for a blank or comment line. A game line is refused: it starts a game."""
+    """One notation line as a move, written in canonical ids or in the reader's words (application/moves.py: the
+    one place a face's line is read); None for a blank or comment line. A game line is refused: it starts a game."""
+    from whispers.application.moves import canonical_line
     from whispers.ledger.meta import TagLine
     from whispers.ledger.notation import Header, parse_line
 
-    parsed = parse_line(text)
+    parsed = parse_line(canonical_line(text))
     if isinstance(parsed, Header):
         raise NotationError(_("a game line starts a game: use whispers new or whispers import"))
     if isinstance(parsed, TagLine):
         raise NotationError(_("a tag line is a table fact, not a move: use whispers meta GAME"))
     return parsed
+
+
+def read_move(current: Game, text: str) -> c.Command | None:
+    """A line as `parse_move` reads it, against the game it is for: a line that starts with a verb is the move of
+    the society that can make it (the only one acting, or the only one owing that order; application/moves.py)."""
+    from whispers.application.moves import NO_SOCIETY, canonical_line, with_society
+    from whispers.ledger.names import MOVE_VERBS
+
+    line = canonical_line(text)
+    first = line.split()[:1]
+    if first and first[0] in MOVE_VERBS and first[0] not in NO_SOCIETY:
+        line = with_society(line, next_move(current))
+    return parse_move(line)
 
 
 def reopening(command: c.Command | None) -> c.Command:
@@ -147,7 +180,7 @@ def record_move(store: Store | str | None, game: str | Game, command: c.Command)
     with opened(store) as s:
         current = head(s, game) if isinstance(game, str) else game
         after, produced = record(s, current, command)
-    return Recorded(after, tuple(produced))
+        return _recorded(after, produced)
 
 
 def record_line(store: Store | str | None, game: str, text: str, reopen: bool = False) -> Recorded:
@@ -156,18 +189,19 @@ def record_line(store: Store | str | None, game: str, text: str, reopen: bool = 
 
     with opened(store) as s:
         current = head(s, game)
-        command = parse_move(text)
+        command = read_move(current, text)
         if command is None:
             raise NotationError(_("an empty line: nothing to record"))
         if reopen:
             command = reopening(command)
         after, produced = record(s, current, command)
-    return Recorded(after, tuple(produced))
+        return _recorded(after, produced)
 
 
-def record_batch(store: Store | str | None, game: str, lines: Iterable[str]) -> Recorded:
+def record_batch(store: Store | str | None, game: str, lines: Iterable[str], append: bool = True) -> Recorded:
     """Every move in `lines` (notation, one a line; blank and comment lines skipped), all or nothing: a bad line
-    is named by its number and nothing is appended; GameMovedOn if another recorder appended meanwhile."""
+    is named by its number and nothing is appended; GameMovedOn if another recorder appended meanwhile. Without
+    `append`, a dry run: the moves are decided and nothing is recorded."""
     from whispers.ledger.game import head, play
 
     with opened(store) as s:
@@ -175,7 +209,7 @@ def record_batch(store: Store | str | None, game: str, lines: Iterable[str]) -> 
         produced: list[ev.Event] = []
         for number, text in enumerate(lines, start=1):
             try:
-                command = parse_move(text)
+                command = read_move(current, text)
                 if command is None:
                     continue
                 current, events = play(current, command)
@@ -184,9 +218,100 @@ def record_batch(store: Store | str | None, game: str, lines: Iterable[str]) -> 
             except WhispersError as exc:
                 raise type(exc)(say("line {number}: {reason}", number=number, reason=str(exc))) from None
             produced.extend(events)
-        if produced:
+        if produced and append:
             s.append(game, start.version, [e.to_fact() for e in produced])
-    return Recorded(current, tuple(produced))
+        return _recorded(current, produced)
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """A move decided against the game as the recorder saw it, nothing appended: what it would record and what it
+    would do, as the engine decides them. `record_preview` records exactly it (GameMovedOn if the game moved)."""
+
+    line: str
+    """The move as the notation writes it (canonical ids)."""
+    command: c.Command
+    before: Game
+    after: Game
+    events: tuple[ev.Event, ...]
+    said: tuple[str, ...]
+    """What the move would do, in the order it would happen, in the reader's words (happenings)."""
+
+    @property
+    def next(self) -> str | None:
+        """Who would act next, in words; None if the move ends the game."""
+        return None if self.after.state.over else next_move(self.after).note
+
+    def to_json(self) -> dict[str, Any]:
+        from whispers.projections.visibility import event_view
+
+        return {"game": self.before.name, "version": self.before.version, "line": self.line,
+                "events": [event_view(e, None) for e in self.events], "said": list(self.said),
+                "over": self.after.state.over, "next": self.next}
+
+
+def preview(store: Store | str | None, game: str | Game, text: str, reopen: bool = False) -> Preview:
+    """The dry run of one move written as a line (in canonical ids or the reader's words): decided against the game
+    (its name: as recorded now; a Game: as that recorder last saw it) without appending anything; the refusal, as
+    recording it would give, when it is illegal."""
+    from whispers.application.moves import canonical_line
+    from whispers.ledger.game import head, play
+    from whispers.ledger.notation import format_event
+
+    with opened(store) as s:
+        current = head(s, game) if isinstance(game, str) else game
+        command = read_move(current, text)
+        if command is None:
+            raise NotationError(_("an empty line: nothing to record"))
+        if reopen:
+            command = reopening(command)
+        after, produced = play(current, command)
+        written = [line for line in map(format_event, produced[:1]) if line]
+        return Preview(written[0] if written else canonical_line(text).strip(), command, current, after,
+                       tuple(produced), happenings(produced, _earlier(current, produced)))
+
+
+def record_preview(store: Store | str | None, shown: Preview) -> Recorded:
+    """Record the move previewed, at the version it was previewed against: GameMovedOn if another recorder
+    appended since (the preview may no longer be what it would do)."""
+    return record_move(store, shown.before, shown.command)
+
+
+def happenings(events: Iterable[ev.Event], earlier: Sequence[ev.Event] = ()) -> tuple[str, ...]:
+    """What a move did, event by event in the order it happened, in the reader's words: each event's notation line
+    (or its description where it has none), an attack's outcome straight after the attack, a table count's
+    mismatches after the count; a take-back, which move it removed (`earlier`: the record before these events)."""
+    from whispers.application.moves import said_line
+    from whispers.ledger.notation import format_event
+    from whispers.ledger.words import describe, plural
+    from whispers.projections.labels import labels
+
+    said: list[str] = []
+    for event in events:
+        line = format_event(event)
+        said.append(said_line(line) if line is not None else f"· {describe(event)}")
+        if isinstance(event, ev.MoveTakenBack) and 0 < event.move <= len(earlier):
+            label = labels(earlier).get(event.move)
+            removed = format_event(earlier[event.move - 1]) or describe(earlier[event.move - 1])
+            said.append("= " + say("takes back {move}: {line}", move=str(label) if label else event.move,
+                                   line=said_line(removed)))
+        if isinstance(event, ev.Attacked):
+            said.append("= " + attack_outcome(event))
+        if isinstance(event, ev.TableChecked):
+            said += ["! " + say("{region}: the table has {banners}, the record {recorded}", region=region,
+                                banners=plural(counted, "banner"), recorded=recorded)
+                     for region, (recorded, counted) in event.mismatches.items()]
+    return tuple(said)
+
+
+def attack_outcome(event: ev.Attacked) -> str:
+    """An attack's outcome in words, which its notation line does not say: the losses and who holds the target."""
+    fort = " " + say("(the fort kills {n})", n=event.fort_kill) if event.fort_kill else ""
+    return say("{empire} attacks {target} ({held_by}, {defending} defending){fort}: the attacker loses "
+               "{attacker_losses}, the defender {defender_losses}; {target} is now held by {controller}",
+               empire=event.empire, target=event.target, held_by=event.held_by or _("empty"),
+               defending=event.defending, fort=fort, attacker_losses=event.attacker_losses,
+               defender_losses=event.defender_losses, controller=event.controller or _("no one"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,3 +418,113 @@ class HeldGames:
             self._held.move_to_end(game.name)
             while len(self._held) > self._limit:
                 self._held.popitem(last=False)
+
+
+# --- amending a past move ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Amended:
+    """An amendment (issue 32): the move at `move` corrected, and every later move decided again on the corrected
+    game, appended as one batch of new events (ledger/events.py, MoveAmended). `moves`: how many standing moves were
+    taken back and decided again, the corrected one included."""
+
+    game: str
+    move: str
+    reason: str
+    moves: int
+    after: Game
+    events: tuple[ev.Event, ...]
+    said: tuple[str, ...]
+
+    @property
+    def over(self) -> bool:
+        return self.after.state.over
+
+    @property
+    def next(self) -> str:
+        return next_move(self.after).note
+
+    def to_json(self) -> dict[str, Any]:
+        from whispers.projections.visibility import event_view
+
+        return {"game": self.game, "move": self.move, "reason": self.reason, "moves": self.moves,
+                "version": self.after.version, "events": [event_view(e, None) for e in self.events],
+                "over": self.over, "next": None if self.over else self.next}
+
+
+def amend(store: Store | str | None, game: str, at: str, text: str, reason: str, append: bool = True) -> Amended:
+    """Correct the move `at` names (`m25`, a label, an event number) with the move `text` (a line, in canonical ids
+    or the reader's words), for `reason`: the corrected move is decided at its place and every later standing move
+    (and table fact) is decided again, in order, on the corrected game. Refused, with nothing changed, when the
+    corrected move or a later one is illegal there (the later one is named). Appended all at once: the take-backs
+    of the moves from `at` on (newest first), the MoveAmended marker, the corrected move, the later moves again;
+    GameMovedOn if another recorder appended meanwhile. Without `append`, a dry run."""
+    from whispers.ledger import commands as c
+    from whispers.ledger.game import Game, head, play
+    from whispers.ledger.notation import format_event
+    from whispers.ledger.snapshots import fold_on
+    from whispers.projections.labels import labels, resolve
+    from whispers.projections.replay import standing
+
+    with opened(store) as s:
+        start = head(s, game)
+        events = start.events
+        version = resolve(game, events, at)
+        named = labels(events)
+        if version not in named:
+            raise NotationError(say("{at} is no standing move of {game}: amend names a move, e.g. m25", at=at,
+                                    game=game))
+        command = parse_move(text)
+        if command is None:
+            raise NotationError(_("an empty line: nothing to record"))
+        if isinstance(command, c.Undo | c.Finalize | c.Reopen):
+            raise NotationError(_("an amendment corrects a move with another move, not a take-back or a seal"))
+        later = [(v, e) for v, e in standing(events)
+                 if v > version and (v in named or isinstance(e, ev.GameDescribed))]
+        moves = 1 + sum(1 for v, _e in later if v in named)
+        current, produced = start, []
+        for _n in range(moves):
+            current, made = play(current, c.Undo(reason, reopen=current.state.over))
+            produced += made
+        marker = ev.MoveAmended(version, reason, moves)
+        state = fold_on(current.state, [marker])
+        assert state is not None
+        current = Game(game, (*current.events, marker), state)
+        produced.append(marker)
+        try:
+            current, made = play(current, command)
+        except WhispersError as exc:
+            raise _refused(exc, say("the corrected {move}: {reason}", move=str(named[version]),
+                                    reason=_said(exc))) from None
+        produced += made
+        for v, event in later:
+            if isinstance(event, ev.GameDescribed):  # a table fact recorded meanwhile: kept, at its place
+                state = fold_on(current.state, [event])
+                assert state is not None
+                current = Game(game, (*current.events, event), state)
+                produced.append(event)
+                continue
+            again = c.of_event(event, current.state.pending is not None)
+            assert again is not None
+            try:
+                current, made = play(current, again)
+            except WhispersError as exc:
+                raise _refused(exc, say("the amendment makes {move} illegal ({line}): {reason}", move=str(named[v]),
+                                        line=format_event(event) or "", reason=_said(exc))) from None
+            produced += made
+        if append:
+            s.append(game, start.version, [e.to_fact() for e in produced])
+        return Amended(game, str(named[version]), reason, moves, current, tuple(produced),
+                       happenings(produced[produced.index(marker):], events))
+
+
+def _said(exc: WhispersError) -> str:
+    return exc.reason if isinstance(exc, RuleError) else str(exc)
+
+
+def _refused(exc: WhispersError, said: str) -> WhispersError:
+    """`exc` said again (its rule kept), naming what the amendment was deciding."""
+    if isinstance(exc, RuleError):
+        return RuleError(said, exc.rule)
+    return type(exc)(said)

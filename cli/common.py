@@ -14,7 +14,6 @@ import msgspec
 from whispers.ledger.words import ENGLISH, _, plural, position, say, term, tongue
 
 if TYPE_CHECKING:
-    from whispers.ledger.legal import Option
     from whispers.ledger.prompt import Prompt
     from whispers.ledger.state import GameState
 
@@ -57,48 +56,6 @@ def json_text(value: Any) -> str:
         return msgspec.json.format(compact, indent=2)
     except msgspec.DecodeError:
         return json.dumps(value, indent=2, default=list)
-
-
-def option_text(option: Option, limit: int = 12) -> str:
-    """A legal move in words, as the notation would start it."""
-    ch = option.choices
-    s = option.society
-
-    def some(items: Any) -> str:
-        items = list(items)
-        more = ", … " + say("({n} in all)", n=len(items)) if len(items) > limit else ""
-        return ", ".join(str(i) for i in items[:limit]) + more
-
-    match option.verb:
-        case "loyalty":
-            return f"{s} loyalty devout=E dutiful=E affiliated=E unallied=E opposed=E   |   {s} loyalty sealed"
-        case "retrieve" | "deploy":
-            return f"{s} {option.verb} {{{some(ch['where'])}}}"
-        case "recruit":
-            into = say("{at} {order}: {banners} into {regions}", at=ch["at"], order=term(ch["order"], "order"),
-                       banners=plural(ch["amount"], "banner"), regions=some(ch["regions"]))
-            return f"{s} recruit REGION=N …  ({into})"
-        case "draw":
-            return f"{s} draw  ({ch['at']} {term(ch['order'], 'order')}: {plural(ch['count'], 'card')})"
-        case "attack":
-            attacks = [f"{a}→{b} (≤{n})" for a, b, n in ch["attacks"]]
-            return f"{s} attack FROM TO N  ({ch['at']}: {some(attacks)})"
-        case "swap-agent":
-            return f"{s} swap-agent {{{', '.join(ch['targets'])}}}  ({ch['at']})"
-        case "play":
-            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
-            return f"{s} play CARD …  ({held})"
-        case "discard":
-            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
-            return f"{s} discard {plural(ch['count'], 'card')}  ({held})"
-        case "swap-loyalty":
-            concealed = say("concealed: {slots}", slots=", ".join(term(slot, "slot") for slot in ch["slots"]))
-            return f"{s} swap-loyalty SLOT SLOT  ({concealed})"
-        case "pass":
-            return f"{s} pass"
-        case "reveal":
-            return f"{s} reveal devout=E dutiful=E affiliated=E unallied=E opposed=E"
-    return f"{s} {option.verb}"
 
 
 def phase_words(phase: str, empire: str | None, office: str | None) -> str:

@@ -4,9 +4,9 @@ from typing import Any
 
 import click
 
-from whispers.application import reading
+from whispers.application import moves, reading
 from whispers.application.labels import at_event
-from whispers.cli.common import emit_json, option_text, store_option, view_lines, warn
+from whispers.cli.common import emit_json, store_option, view_lines, warn
 from whispers.cli.spoken import Spoken
 from whispers.ledger.names import SOCIETIES
 from whispers.ledger.words import _, say, term
@@ -35,7 +35,7 @@ def status(game: str, society: str | None, as_json: bool, version: str | None, s
     if found.view.get("last_move"):
         click.echo(say("Last move: {move}", move=found.view["last_move"]))
     for option in found.options:
-        click.echo(f"  {option_text(option)}")
+        click.echo(f"  {moves.summary(option)}")
     click.echo("")
     from whispers.cli.tables import view_tables
 

@@ -18,10 +18,9 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from whispers.ledger import events as ev
+from whispers.application.moves import canonical_line, implied
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import VERBS
-from whispers.ledger.words import ENGLISH, KIND_OF, N_, _, say, term, tongue
+from whispers.ledger.words import ENGLISH, KIND_OF, N_, _, term, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.prompt import Prompt
@@ -29,8 +28,6 @@ if TYPE_CHECKING:
 PROMPT = N_("move> ")
 TABLES = ("board", "council", "hand")
 """Words typed at the prompt that show a table instead of recording a move (`hand SOCIETY`)."""
-NO_SOCIETY = ("undo", "ruling", "finalize", "reopen", "check")
-"""Verbs written without a society in front: never given an implied one."""
 
 
 class Numbers:
@@ -63,19 +60,9 @@ class Numbers:
         return dict(sorted(found.items()))
 
 
-def implied(p: Prompt) -> str | None:
-    """The society a line without one is recorded for: the only one that can act now, if there is one."""
-    societies = {o.society for o in p.options}
-    return societies.pop() if len(societies) == 1 else None
-
-
-def with_society(line: str, p: Prompt) -> str:
-    """`line` with the implied society put in front, when it starts with a verb and only one society can act."""
-    words = line.split(maxsplit=1)
-    society = implied(p)
-    if not words or society is None or words[0] in SOCIETIES or words[0] in NO_SOCIETY or words[0] not in VERBS:
-        return line
-    return f"{society} {line}"
+def interactive() -> bool:
+    """Whether the recorder reads a terminal (a line is edited in place) rather than a pipe."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _words(value: Any) -> Iterator[str]:
@@ -112,6 +99,9 @@ def legal_words(p: Prompt, typed: list[str]) -> list[str]:
     for o in options:
         if o.verb == rest[0] == "play":
             words.update(play_words(o.choices, rest[1:]))
+        elif o.verb == rest[0] == "recruit":  # REGION=N: Tab completes `REGION=`, the count typed after it
+            placed = {w.split("=", 1)[0] for w in rest[1:]}
+            words.update(f"{region}=" for region in o.choices["regions"] if region not in placed)
         elif o.verb == rest[0]:
             words.update(w for w in _words(list(o.choices.values())) if not w.isdigit())
     return sorted(words - set(rest))
@@ -150,11 +140,8 @@ def completer(current: Callable[[], Prompt]) -> Any:
             stem = partial.rsplit("=", 1)[-1] if "=" in partial else partial
             # inside a template the space is there already: Tab then goes on to the next blank (asker)
             space = "" if document.text_after_cursor[:1] == " " else " "
-            code = tongue().code
-            if code != "en":  # the words typed so far may be the user's own (Corbeau, Ours.Commissaire)
-                from whispers.projections.language import canonical
-
-                words = canonical(" ".join(words), code).split()
+            # the words typed so far may be the user's own (Corbeau, Ours.Commissaire)
+            words = canonical_line(" ".join(words)).split()
             for word in legal_words(current(), words):
                 if "=" in word and "=" in partial:  # a KEY=VALUE word: the whole of it is completed
                     if word.startswith(partial) and word != partial:
@@ -250,15 +237,3 @@ def fold(text: str) -> str:
 
     plain = unicodedata.normalize("NFKD", text.casefold())
     return "".join(c for c in plain if not unicodedata.combining(c))
-
-
-def consequences(event: ev.Event) -> str | None:
-    """A move's outcome in words, where its notation line does not say it (an attack's losses and holder)."""
-    if isinstance(event, ev.Attacked):
-        fort = " " + say("(the fort kills {n})", n=event.fort_kill) if event.fort_kill else ""
-        return say("{empire} attacks {target} ({held_by}, {defending} defending){fort}: the attacker loses "
-                   "{attacker_losses}, the defender {defender_losses}; {target} is now held by {controller}",
-                   empire=event.empire, target=event.target, held_by=event.held_by or _("empty"),
-                   defending=event.defending, fort=fort, attacker_losses=event.attacker_losses,
-                   defender_losses=event.defender_losses, controller=event.controller or _("no one"))
-    return None

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from whispers.application import recording
+from whispers.application import moves, recording
 from whispers.cli.common import emit_json, store_option, where_now
 from whispers.cli.spoken import Spoken
 from whispers.cli.table import table_changes, table_options
-from whispers.ledger import events as ev
 from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
 from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import VERBS, format_event
-from whispers.ledger.words import _, describe, n_, plural, position, refusal, say, term, terms, tongue
+from whispers.ledger.notation import VERBS
+from whispers.ledger.words import _, n_, refusal, say, terms
 
 if TYPE_CHECKING:
     from whispers.ledger.legal import Option
@@ -72,26 +71,26 @@ def new(game: str, players: str, first: str | None, ruleset: str, board: str, al
 
 def _move_help() -> str:
     lines = "\n".join(f"  {verb:<13} {example}" for verb, example in VERBS.items() if verb != "game")
+    lines += "\n" + f"  {'amend':<13} " + 'amend m25 "raven deploy bear.steward" "REASON"   (corrects a past move: ' \
+        "every later move is decided again)"
     return ("Record one move in GAME, written as a notation line (docs/notation.md).\n\n"
             "Use - as the line to read moves from standard input, one per line: all of them land, or none.\n\n"
             "\b\nVerbs:\n" + lines)
 
 
 def line_from_args(words: tuple[str, ...]) -> str:
-    """The shell split the line into words; join them back, keeping quoted reasons whole."""
+    """The shell split the line into words; join them back, keeping quoted reasons whole (in double quotes: the
+    reader's words outside them are read as the notation's, `Araignée` too)."""
     if len(words) == 1:
         return words[0]
-    return shlex.join(words)
+    return " ".join(word if word and not any(c.isspace() or c in "\"'\\#" for c in word)
+                    else '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"' for word in words)
 
 
-def show_events(produced: list[ev.Event], echo=click.echo) -> None:
-    for event in produced:
-        line = format_event(event)
-        echo(f"  {line}" if line is not None else f"  · {describe(event)}")
-        if isinstance(event, ev.TableChecked):
-            for region, (recorded, counted) in event.mismatches.items():
-                echo("  ! " + say("{region}: the table has {banners}, the record {recorded}", region=region,
-                                  banners=plural(counted, "banner"), recorded=recorded))
+def show_events(said: Iterable[str], echo=click.echo) -> None:
+    """What the move did, in the order it happened (application/recording.py, happenings)."""
+    for line in said:
+        echo(f"  {line}")
 
 
 @click.command(cls=Spoken, help=_move_help(), context_settings={"ignore_unknown_options": True})
@@ -99,19 +98,64 @@ def show_events(produced: list[ev.Event], echo=click.echo) -> None:
 @click.argument("line", nargs=-1, required=True)
 @click.option("--reopen", is_flag=True,
               help='With undo: take back a finished game\'s last move, reopening it (= undo reopen "REASON").')
+@click.option("--preview", "--dry-run", "preview", is_flag=True,
+              help="Decide the move against the game and show what it would record and do: nothing is recorded.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what was recorded (or would be) as JSON: its events, what it did in words, who acts next.")
 @store_option
-def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) -> None:
+def move(game: str, line: tuple[str, ...], reopen: bool, preview: bool, as_json: bool, store_url: str | None) -> None:
     if line == ("-",):
         if reopen:
             raise NotationError(_("--reopen goes with one undo line; among lines read from input write undo "
                                   "reopen \"REASON\""))
-        done = recording.record_batch(store_url, game, sys.stdin)
+        done = recording.record_batch(store_url, game, sys.stdin, append=not preview)
+    elif line[:1] == ("amend",) or line_from_args(line).split()[:1] == ["amend"]:
+        _amend(game, line, preview, as_json, store_url)
+        return
+    elif preview:
+        shown = recording.preview(store_url, game, line_from_args(line), reopen)
+        done = recording.Recorded(shown.after, shown.events, shown.said)  # what it would be, if recorded
     else:
         done = recording.record_line(store_url, game, line_from_args(line), reopen)
-    show_events(done.events)
+    if as_json:
+        emit_json({**done.to_json(), "recorded": not preview})
+        return
+    if preview:
+        click.echo(say("{game}: preview, nothing recorded:", game=game))
+    show_events(done.said)
     for reason in done.reopened:
         click.echo(say("{game}: the finished game is reopened ({reason}); its scoring no longer stands.", game=game,
                        reason=reason))
+    if done.over:
+        click.echo(say("{game}: the game is over. See: whispers score {game}", game=game))
+    else:
+        click.echo(say("Next: {note}", note=done.next))
+
+
+AMEND = 'whispers move GAME amend m25 "LINE" "REASON"'
+
+
+def _amend(game: str, words: tuple[str, ...], preview: bool, as_json: bool, store_url: str | None) -> None:
+    """`amend MOVE "LINE" "REASON"`: the move corrected, every later one decided again (application/recording.py)."""
+    import shlex
+
+    if len(words) == 1:  # the whole amendment given as one argument
+        try:
+            words = tuple(shlex.split(words[0]))
+        except ValueError:
+            words = ()
+    if len(words) != 4 or not words[2].strip() or not words[3].strip():
+        raise NotationError(say("amend takes a move, the corrected line and a reason, each quoted: {example}",
+                                example=AMEND))
+    done = recording.amend(store_url, game, words[1], words[2], words[3], append=not preview)
+    if as_json:
+        emit_json({**done.to_json(), "said": list(done.said), "recorded": not preview})
+        return
+    click.echo(say("{game}: preview, nothing recorded:", game=game) if preview else
+               n_("{game}: {move} amended ({reason}); {n} move decided again:",
+                  "{game}: {move} amended ({reason}); {n} moves decided again:", done.moves, game=game,
+                  move=done.move, reason=done.reason))
+    show_events(done.said)
     if done.over:
         click.echo(say("{game}: the game is over. See: whispers score {game}", game=game))
     else:
@@ -122,44 +166,9 @@ def move(game: str, line: tuple[str, ...], reopen: bool, store_url: str | None) 
 
 
 def suggestions(options: tuple[Option, ...], limit: int = 40) -> list[tuple[str, bool, str]]:
-    """Numbered choices for the recorder: (line, complete, hint). An incomplete line is pre-filled for editing."""
-    found: list[tuple[str, bool, str]] = []
-    for o in options:
-        s, ch = o.society, o.choices
-        match o.verb:
-            case "loyalty":
-                found += [(f"{s} loyalty sealed", True, ""),
-                          (f"{s} loyalty devout= dutiful= affiliated= unallied= opposed=", False, "")]
-            case "retrieve" | "deploy":  # the position in the reader's words beside it, where they differ
-                found += [(f"{s} {o.verb} {w}", True, "" if position(w) == w else position(w)) for w in ch["where"]]
-            case "recruit":
-                complete = ch["amount"] == 0
-                hint = say("place {amount} in: {regions}", amount=ch["amount"], regions=", ".join(ch["regions"]))
-                found.append((f"{s} recruit order={ch['order']} at={ch['at']}" + ("" if complete else " "), complete,
-                              "" if complete else hint))
-            case "draw":
-                found.append((f"{s} draw order={ch['order']} at={ch['at']}", True, plural(ch['count'], 'card')))
-            case "attack":
-                found += [(f"{s} attack {a} {b} ", False,
-                           say("1 to {n} banners", n=n) if n > 1 else plural(1, "banner")) for a, b, n in ch["attacks"]]
-            case "swap-agent":
-                found += [(f"{s} swap-agent {t}", True, "") for t in ch["targets"]]
-            case "play":
-                effects = sorted({e for playable in ch.get("cards", {}).values() for e in playable})
-                hint = (say("CARD effect=ID [PARAM=VALUE ...] [pay=CARD,...]; Tab completes; playable now: {effects}",
-                            effects=", ".join(effects)) if effects
-                        else "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]")
-                found.append((f"{s} play ", False, hint))
-            case "discard":
-                found.append((f"{s} discard ", False, plural(ch['count'], 'card')))
-            case "swap-loyalty":
-                slots = ", ".join(term(t, "slot") for t in ch["slots"])
-                found.append((f"{s} swap-loyalty ", False, say("two of: {slots}", slots=slots)))
-            case "pass" | "no-card":
-                found.append((f"{s} {o.verb}", True, ""))
-            case "reveal":
-                found.append((f"{s} reveal devout= dutiful= affiliated= unallied= opposed=", False, ""))
-    return found[:limit]
+    """Numbered choices for the recorder: (line, complete, hint), from the application's templates. An incomplete
+    line is pre-filled for editing."""
+    return [(t.line, t.complete, t.hint) for t in moves.templates(options)][:limit]
 
 
 @click.command(cls=Spoken)
@@ -169,10 +178,11 @@ def record(game: str, store_url: str | None) -> None:
     """The guided recorder for GAME: asks for each move and offers the legal ones.
 
     Type a number to pick an offered move (an incomplete one is put on the line for you to finish in place),
-    or type a notation line; the society may be left out when only one can act. Tab completes the words that
-    can be legal there. A choice keeps its number while the phase lasts. Each move is saved the moment it is
-    accepted, so a closed terminal loses nothing confirmed. Ctrl-C clears the line; Ctrl-D or q stops.
-    board, council and hand SOCIETY show those tables; ? lists the verbs.
+    or type a notation line; the society may be left out when only one can act, or only one owes the order.
+    Tab completes the words that can be legal there. A choice keeps its number while the phase lasts. Each move
+    is shown first, with what it would do: Enter records it, and nothing is recorded before. Each move is saved
+    the moment it is recorded, so a closed terminal loses nothing confirmed. Ctrl-C clears the line; Ctrl-D or q
+    stops. board, council and hand SOCIETY show those tables; ? lists the verbs.
     """
     from whispers.application.stores import opened
     from whispers.cli import recorder
@@ -184,17 +194,18 @@ def record(game: str, store_url: str | None) -> None:
         p = recording.next_move(current)
         ask = recorder.asker(lambda: p)
         prefill = ""
+        pending: recording.Preview | None = None
         while not current.state.over:
             p = recording.next_move(current)
             numbers.renumber_at((p.round, p.phase, p.empire))
             offered = numbers.numbered(suggestions(p.options))
-            if not prefill:
+            if not prefill and pending is None:
                 click.echo("")
                 click.echo(where_now(current.state, p))
                 click.echo(f"  {p.note}")
                 for number, (text, complete, hint) in offered.items():
                     more = f"  ({hint})" if hint else ""
-                    click.echo(f"  {number:>2}. {text.strip()}{'' if complete else ' …'}{more}")
+                    click.echo(f"  {number:>2}. {moves.said_line(text.strip())}{'' if complete else ' …'}{more}")
             try:
                 line = ask(prefill).strip()
             except EOFError:
@@ -204,19 +215,26 @@ def record(game: str, store_url: str | None) -> None:
                 click.echo("\n" + _("Stopped. Every move accepted so far is saved."))
                 return
             prefill = ""
-            said = tongue().code
-            if said != "en":  # the user's words (Ours Commissaire, Corbeau) read back to the notation's ids
-                from whispers.projections.language import canonical
-
-                canonical_line = canonical(line, said)
-                if canonical_line != line:
-                    click.echo(f"  = {canonical_line}")
-                line = canonical_line
+            if pending is not None:
+                # the previewed move is recorded only by Enter on it: its line as shown (a terminal puts it back on
+                # the line), or an empty line read from a pipe
+                if line == pending.line or (not line and not recorder.interactive()):
+                    current = _record_shown(store, game, pending) or recording.open_game(store, game)
+                    pending = None
+                    continue
+                pending = None
+                click.echo("  " + _("Not recorded."))
+            canonical_line = moves.canonical_line(line)  # the user's words (Ours Commissaire) as the notation's ids
+            if canonical_line != line:
+                click.echo(f"  = {canonical_line}")
+            line = canonical_line
             if line in ("q", "quit", "exit"):
                 break
             if line in ("?", "help"):
+                said = moves.verb_words()  # each verb as the reader's rulebook prints it, beside the notation's
                 for verb, example in VERBS.items():
-                    click.echo(f"  {verb:<13} {example}")
+                    also = f" ({said[verb]})" if said.get(verb, verb) != verb else ""
+                    click.echo(f"  {verb:<13} {example}{also}")
                 continue
             if line.split()[:1] and line.split()[0] in recorder.TABLES:
                 _tables(current.state, line.split())
@@ -229,15 +247,12 @@ def record(game: str, store_url: str | None) -> None:
                 if not complete:
                     prefill = text
                     continue
-                line = text
+                line = text  # a number fills the move: it is shown, and recorded only on one more Enter
             if not line:
                 continue
-            line = recorder.with_society(line, p)
             try:
-                command = recording.parse_move(line)
-                if command is None:
-                    continue
-                done = recording.record_move(store, current, command)
+                line = moves.with_society(line, p)
+                pending = recording.preview(store, current, line)
             except GameMovedOn as exc:
                 click.echo(say("Refused: {reason}; reloading the game.", reason=refusal(exc)))
                 current = recording.open_game(store, game)
@@ -245,17 +260,30 @@ def record(game: str, store_url: str | None) -> None:
             except WhispersError as exc:
                 click.echo(say("Refused: {reason}", reason=refusal(exc)))
                 continue
-            current = done.after
-            click.echo(_("Recorded:"))
-            show_events(done.events)
-            for event in done.events:
-                said = recorder.consequences(event)
-                if said:
-                    click.echo(f"  = {said}")
-            if not current.state.over:
-                click.echo("  " + say("Next: {note}", note=recording.next_move(current).note))
+            click.echo(_("Preview (Enter records it; anything else does not):"))
+            show_events(pending.said)
+            if pending.next is not None:
+                click.echo("  " + say("Next: {note}", note=pending.next))
+            prefill = pending.line if recorder.interactive() else ""
     click.echo(say("{game}: the game is over. See: whispers score {game}", game=game) if current.state.over
                else say("{game}: stopped.", game=game))
+
+
+def _record_shown(store: Any, game: str, shown: recording.Preview) -> Any:
+    """Record the move previewed; None (the game is then read again) if another recorder appended since."""
+    try:
+        done = recording.record_preview(store, shown)
+    except GameMovedOn as exc:
+        click.echo(say("Refused: {reason}; reloading the game.", reason=refusal(exc)))
+        return None
+    except WhispersError as exc:
+        click.echo(say("Refused: {reason}", reason=refusal(exc)))
+        return None
+    click.echo(_("Recorded:"))
+    show_events(done.said)
+    if not done.over:
+        click.echo("  " + say("Next: {note}", note=done.next))
+    return done.after
 
 
 RECAP = 5

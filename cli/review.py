@@ -2,6 +2,7 @@
 
 import csv
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -56,6 +57,37 @@ def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
                                 None if previous is None else previous.scores))
 
 
+CHANGES = 12
+"""The most lines of changes a compact step shows (a step that changes more says how many more): with the header,
+the council and the prompt, a step fits a 40-row terminal."""
+
+
+def _step(replayed: Replayed, version: int, before: int | None = None) -> None:
+    """One compact step of the stepper: the move, what changed since the step shown before, and the council (the
+    full tables on `t`)."""
+    from whispers.cli.reading import console
+    from whispers.cli.tables import changed_lines, council_table
+
+    frame = replayed.frame(version)
+    click.echo(say("event {n}/{total} · {label}: {words}", n=tongue().number(version),
+                   total=tongue().number(frame.events), label=frame.label, words=event_words(frame.event,
+                                                                                               frame.viewer)))
+    for line in _note_lines(list(frame.notes), version):
+        click.echo(line)
+    for line in view_lines(frame.view)[:2]:
+        click.echo(line)
+    previous = None if before is None or before == version else replayed.frame(before)
+    if previous is not None:
+        changed = changed_lines(frame.view, frame.scores, previous.view, previous.scores)
+        width = max(40, shutil.get_terminal_size().columns - 1)  # one screen row a change, however long its row
+        for line in changed[:CHANGES]:
+            click.echo(f"  {line}" if len(line) + 2 <= width else f"  {line[:width - 3]}…")
+        if len(changed) > CHANGES:
+            click.echo("  " + say("… and {n} more: t shows every table", n=len(changed) - CHANGES))
+    click.echo("")
+    console(emoji=False).print(council_table(frame.view, None if previous is None else previous.view))
+
+
 @click.command(cls=Spoken)
 @click.argument("game")
 @click.option("--at", "version", metavar="AT", help="After event N, move mN, a label (2.bear.marshal, "
@@ -68,8 +100,9 @@ def replay(game: str, version: str | None, society: str | None, as_json: bool, s
            store_url: str | None) -> None:
     """GAME as it stood after event N, as the record has it or as one society knew it.
 
-    With --step, a terminal stepper: Enter or n (next), b (back), j N (jump to event N), r R (start of round
-    R), e EMPIRE [R] (that empire's turn), q (quit). It works on a game still in progress.
+    With --step, a terminal stepper, one compact step a screen (the move, what changed, the council): Enter or n
+    (next), b (back), j N (jump to event N), r R (start of round R), e EMPIRE [R] (that empire's turn), t (every
+    table), q (quit). It works on a game still in progress.
     """
     replayed = review.replay(store_url, game, at_event(store_url, game, version), society)
     warn(replayed.warnings)
@@ -82,7 +115,7 @@ def replay(game: str, version: str | None, society: str | None, as_json: bool, s
 
 
 _HELP = N_("→ or n next · ← or b back · j N jump to event N · r R round R · e EMPIRE [R] that empire's turn · "
-           "q quit")
+           "t every table · q quit")
 """The stepper's keys: the letters are the same in every language, what they do is said in the reader's."""
 
 
@@ -119,12 +152,9 @@ def _asker() -> Callable[[], str]:
 
 def _empire(typed: str) -> str:
     """An empire as the reader typed it (`Ours`, `ours` in French) as the notation's id (`bear`)."""
-    said = tongue().code
-    if said == "en":
-        return typed
-    from whispers.projections.language import canonical
+    from whispers.application.moves import canonical_line
 
-    return canonical(typed, said)
+    return canonical_line(typed)
 
 
 def _stepper(replayed: Replayed) -> None:
@@ -132,16 +162,20 @@ def _stepper(replayed: Replayed) -> None:
     ask = _asker()
     shown: int | None = None
     click.echo(_(_HELP))
+    tables = False
     while True:
         click.echo("")
-        _show(replayed, version, shown)
-        shown = version
+        (_show if tables else _step)(replayed, version, shown)
+        shown, tables = version, False
         try:
             answer = ask().strip().split()
         except (EOFError, KeyboardInterrupt):
             click.echo("")
             return
         target: int | None = version + 1
+        if answer[:1] == ["t"] or answer[:1] == ["tables"]:
+            tables = True  # the same step, every table; the next step's changes are still against it
+            continue
         if not answer or answer[0] in ("n", "next"):
             target = version + 1
         elif answer[0] in ("b", "back"):

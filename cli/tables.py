@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import ENGLISH, _, n_, plural, say, term, terms, tongue
+from whispers.ledger.words import _, n_, plural, say, term, terms, tongue
 
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""
@@ -181,6 +181,25 @@ def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
                    if item is not None))
 
 
+def changed_lines(view: Mapping[str, Any], scores: Mapping[str, int | None], before: Mapping[str, Any],
+                  scores_before: Mapping[str, int | None]) -> list[str]:
+    """What changed from `before` to `view`, one line per changed row of the board, hands, field agents, loyalty
+    and score tables (`view_tables`' rows, the table's name in front): the replay stepper's compact step."""
+    found: list[str] = []
+    for title, now, then in (
+        (_("Board"), board_rows(view), board_rows(before)),
+        (_("Agents in the field"), field_rows(view), field_rows(before)),
+        (_("Hands"), hand_rows(view), hand_rows(before)),
+        (_("Loyalty"), loyalty_rows(view), loyalty_rows(before)),
+        (_("Score if the game ended now"), score_rows(view, scores), score_rows(before, scores_before)),
+    ):
+        old = {row[0]: row for row in then}
+        found += [f"{title}: " + " · ".join(row) for row in now if old.get(row[0]) != row]
+        gone = {row[0] for row in then} - {row[0] for row in now}
+        found += [f"{title}: {key} —" for key in sorted(gone)]
+    return found
+
+
 # --- statistics ---------------------------------------------------------------------------------------------
 
 
@@ -232,7 +251,7 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
     orders = sorted({o for s in players for o in data["orders"][s]})
     if orders:
         parts.append(_plain(_("Orders given"), [_("order"), *(term(s) for s in players)],
-                            [[term(o, "order") if tongue() is not ENGLISH else o,
+                            [[term(o, "order"),
                               *(data["orders"][s].get(o, 0) for s in players)] for o in orders]))
     parts.append(_plain(_("Cards and loyalty swaps"),
                         [_("society"), _("drawn"), _("played"), _("discarded"), _("in hand"), _("swaps")],

@@ -442,6 +442,17 @@ class MoveTakenBack(Event):
         fact["reopen"] = None
 
 
+class MoveAmended(Event):
+    """An amendment (issue 32): the move first recorded at event `move` is corrected. It follows the take-backs of
+    that move and of every standing move after it (`moves` of them, newest first, each a MoveTakenBack with the same
+    reason), and comes before the corrected move and the later moves decided again on the corrected game: all one
+    append. The original moves stay in the record; this marker says why they no longer stand. Not a move."""
+
+    move: int
+    reason: str
+    moves: int
+
+
 class RulingApplied(Event):
     MOVE = True
     reason: str

@@ -486,6 +486,7 @@ _APPLY: dict[type, Any] = {
     ev.GameReopened: _a_reopened,
     ev.GameForked: _a_forked,
     ev.GameDescribed: lambda state, e: state,  # table facts (ledger/meta.py) are not the game's state
+    ev.MoveAmended: lambda state, e: state,  # a marker: the take-backs before it and the moves after it change it
     ev.PhaseStarted: _a_phase,
     ev.Skipped: _a_skipped,
     ev.EmpireTurnStarted: _a_empire_turn,

@@ -20,6 +20,9 @@ RECRUIT_ORDERS: Final = ("recruit_2", "recruit_per_farm", "recruit_per_fort", "r
 DRAW_ORDERS: Final = ("draw_1", "draw_per_2_farms", "draw_per_3_farms", "draw_per_2_forts", "draw_per_3_forts")
 ORDERS: Final = (*RECRUIT_ORDERS, *DRAW_ORDERS, "attack", "swap_agent")
 """The order vocabulary printed on the council icons (DESIGN.md)."""
+MOVE_VERBS: Final = ("loyalty", "retrieve", "deploy", "recruit", "draw", "attack", "swap-agent", "play", "discard",
+                     "no-card", "swap-loyalty", "pass", "reveal", "undo", "ruling", "check", "finalize", "reopen")
+"""The notation's verbs (ledger/notation.py): each has a word per language (the glossary's kind "verb")."""
 
 ROUNDS: Final = 4
 """EN "Mark the Turn": the game ends after the fourth round."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from whispers.ledger.names import OFFICES, ORDERS, SLOTS, SOCIETIES
+from whispers.ledger.names import MOVE_VERBS, OFFICES, ORDERS, SLOTS, SOCIETIES
 
 if TYPE_CHECKING:  # every command speaks, few describe events: `games` need not import them all
     from whispers.ledger import events as ev
@@ -27,6 +27,7 @@ EMPIRES = ("bear", "eagle", "elephant", "lion", "horse")
 PHASES = ("setup", "retrieve", "deploy", "empire", "cleanup", "swap", "reveal", "over")
 TERMS: dict[str, tuple[str, ...]] = {
     "society": SOCIETIES, "empire": EMPIRES, "office": OFFICES, "slot": SLOTS, "phase": PHASES, "order": ORDERS,
+    "verb": MOVE_VERBS,
 }
 """The glossary's kinds (a message context each) and their canonical ids: every one has a word per language."""
 KIND_OF = {word: kind for kind in ("society", "empire", "office", "slot") for word in TERMS[kind]}
@@ -46,8 +47,16 @@ def _english_n(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
-ENGLISH_TERMS: dict[tuple[str, str], str] = {}
-"""Where English shows a term other than its id (none: English readers read the ids)."""
+ENGLISH_TERMS: dict[tuple[str, str], str] = {
+    ("order", "recruit_2"): "Recruit 2", ("order", "recruit_per_farm"): "Recruit 1 per farm",
+    ("order", "recruit_per_fort"): "Recruit 1 per fort", ("order", "recruit_2_per_fort"): "Recruit 2 per fort",
+    ("order", "draw_1"): "Draw 1 card", ("order", "draw_per_2_farms"): "Draw 1 card per 2 farms",
+    ("order", "draw_per_3_farms"): "Draw 1 card per 3 farms", ("order", "draw_per_2_forts"): "Draw 1 card per 2 forts",
+    ("order", "draw_per_3_forts"): "Draw 1 card per 3 forts", ("order", "attack"): "Attack",
+    ("order", "swap_agent"): "Swap agent",
+}
+"""Where English shows a term other than its id: the council orders as the board's icons read (EN "Empire Turns
+Phase"), never an id like `recruit_per_fort`; the other terms are their ids, as English readers read them."""
 
 
 def _english_p(context: str, text: str) -> str:
@@ -274,6 +283,9 @@ def describe(event: "ev.Event") -> str:
         case ev.GameStarted(name=name, players=players, first=first):
             return say("{game} set up: {players}; first player {society}", game=name, players=terms(players),
                        society=first)
+        case ev.MoveAmended(move=move, reason=reason, moves=n):
+            return say("amended: the move of event {move} is corrected ({reason}); {moves} decided again", move=move,
+                       reason=reason, moves=plural(n, "move"))
         case ev.GameForked(parent=parent, at=at):
             return say("forked from {parent} at event {at}", parent=parent, at=at)
         case ev.GameScored(scores=scores, winner=w, trail=trail):

@@ -144,14 +144,15 @@ def _folded(text: str) -> str:
 
 @cache
 def vocabulary(code: str) -> dict[str, str]:
-    """Every word of the glossary in `code` (and its canonical id itself), folded, to its canonical id. A
+    """Every word of the glossary in `code` (and its canonical id itself), folded, to its canonical id (the verbs
+    as the rulebooks print them: `Récupérer` is retrieve). A
     society's name of several words is also known by its first word ("Corbeau" for "Corbeau Blanc") where
     that word names nothing else."""
     tongue = load(code)
     found: dict[str, str] = {}
     first: dict[str, set[str]] = {}
-    for kind, ids in TERMS.items():
-        for word in ids:
+    for kind, ids in sorted(TERMS.items(), key=lambda item: item[0] != "verb"):  # a verb before an order's name:
+        for word in ids:  # `Changer d'emplacement` is the verb swap-agent, as a line writes it
             found[_folded(word)] = word
             said = _folded(tongue.pgettext(kind, word))
             found.setdefault(said, word)
@@ -163,17 +164,26 @@ def vocabulary(code: str) -> dict[str, str]:
     return found
 
 
+QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![^\s])\'[^\']*\'(?![^\s])')
+"""Quoted text: in double quotes, or in single quotes that open and close a word (as `log` writes a reason,
+`'misheard the office'`); an apostrophe inside a word (`Changer d'emplacement`, `L'Araignée`) quotes nothing."""
+
+
 def canonical(text: str, code: str) -> str:
-    """A line the user typed in their words, in notation's canonical ids (`_canonical`); text in double quotes
-    (a take-back's or a ruling's reason) is the user's and is left exactly as typed."""
-    if '"' not in text:
+    """A line the user typed in their words, in notation's canonical ids (`_canonical`); quoted text (a
+    take-back's or a ruling's reason, an amendment's) is the user's and is left exactly as typed."""
+    if '"' not in text and "'" not in text:
         return _canonical(text, code)
-    parts = text.split('"')
-    for i in range(0, len(parts), 2):
-        inner = parts[i]
+    out, at = [], 0
+    for found in (*QUOTED.finditer(text), None):
+        end = found.start() if found is not None else len(text)
+        inner = text[at:end]
         lead, trail = inner[:len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()):]
-        parts[i] = lead + _canonical(inner, code) + trail if inner.strip() else inner
-    return '"'.join(parts)
+        out.append(lead + _canonical(inner, code) + trail if inner.strip() else inner)
+        if found is not None:
+            out.append(found.group())
+            at = found.end()
+    return "".join(out)
 
 
 def _canonical(text: str, code: str) -> str:

@@ -369,15 +369,22 @@ raven deploy elephant.marshal
 rat deploy bear.steward
 """
 OPENING_FR = """\
-Corbeau loyalty Dévoué=Ours serviable=AIGLE Affilié=Lion Neutre=cheval Opposé=Éléphant
+Corbeau Loyauté Dévoué=Ours serviable=AIGLE Affilié=Lion Neutre=cheval Opposé=Éléphant
 Culte du Rat loyalty sealed
-Corbeau Blanc deploy Ours.Commissaire
+Corbeau Blanc Déployer Ours.Commissaire
 Rat deploy Aigle Commissaire
-deploy Lion Chancelier
+déployer Lion Chancelier
 deploy cheval.intendant
-deploy Éléphant Maréchal
+DÉPLOYER Éléphant Maréchal
 deploy Ours Intendant
 """
+"""The French opening as a table types it: the verbs as the French rulebook prints them (Déployer, Loyauté) or
+the notation's, societies and positions in French words, any case."""
+
+
+def entered(lines: str) -> str:
+    """Lines for the guided recorder from a pipe: each is previewed, then an empty line (Enter) records it."""
+    return "".join(f"{line}\n\n" for line in lines.splitlines())
 
 
 def test_the_user_s_words_are_read_back_to_canonical_ids() -> None:
@@ -390,6 +397,11 @@ def test_the_user_s_words_are_read_back_to_canonical_ids() -> None:
     assert language.canonical('undo "le Corbeau a mal compté les Ours"', "fr") == \
         'undo "le Corbeau a mal compté les Ours"'
     assert language.canonical('ruling "Ours" Corbeau', "fr") == 'ruling "Ours" raven'
+    # a reason as `log` writes it, in single quotes, is data too; an apostrophe inside a word quotes nothing
+    assert language.canonical("undo 'Ours mal compté'", "fr") == "undo 'Ours mal compté'"
+    assert language.canonical('undo "il a dit \\"Ours\\"" Corbeau', "fr") == 'undo "il a dit \\"Ours\\"" raven'
+    assert language.canonical("Araignée Changer d'emplacement marshal", "fr") == "spider swap-agent marshal"
+    assert language.canonical("Araignée Récupérer Ours Commissaire", "fr") == "spider retrieve bear.sheriff"
 
 
 def test_tab_offers_the_readers_words() -> None:
@@ -409,8 +421,8 @@ def test_a_game_recorded_in_french_equals_the_same_game_recorded_in_english(tmp_
     store = tmp_path / "s.sqlite"
     for name in ("en-game", "fr-game"):
         ok(run(store, "new", name, "--players", "raven,rat", "--first", "raven"))
-    ok(run(store, "record", "en-game", stdin=OPENING_EN + "q\n"))
-    said = ok(run(store, "--lang", "fr", "record", "fr-game", stdin=OPENING_FR + "q\n"))
+    ok(run(store, "record", "en-game", stdin=entered(OPENING_EN) + "q\n"))
+    said = ok(run(store, "--lang", "fr", "record", "fr-game", stdin=entered(OPENING_FR) + "q\n"))
     assert "= raven deploy bear.sheriff" in said and "Refusé" not in said
     english = ok(run(store, "log", "en-game")).splitlines()[1:]
     french = ok(run(store, "log", "fr-game")).splitlines()[1:]
@@ -601,7 +613,7 @@ def test_the_standings_speak_the_language(demo_store: Path) -> None:
     out = ok(CliRunner().invoke(whispers, ["--lang", "fr", "standings", "--games", "demo", "--store", str(demo_store)],
                                 env={"COLUMNS": "160"}))
     assert "classement · règles official" in out and "victoires" in out and "Culte du Rat" in out
-    assert "demo: 1*" in out and "Terminées, pas encore arrêtées" in out and "wins" not in out
+    assert "demo: 1*" in out and "Terminées, pas encore scellées par le directeur" in out and "wins" not in out
 
 
 def test_a_card_effect_refusal_speaks_the_language() -> None:
@@ -1263,7 +1275,9 @@ def test_the_recorder_s_hints_name_the_slots_in_the_reader_s_words(demo_store: P
     store = _copy(demo_store, tmp_path)
     ok(run(store, "fork", "demo", "swap", "--at", "50"))
     out = ok(run(store, "--lang", "es", "record", "swap", stdin="q\n"))
-    assert "swap-loyalty …  (dos de: Devoto, Cumplido, Afiliado, No aliado, Opuesto)" in out
+    # the verbs as the Spanish rulebook prints them (intercambiar, pasar), the slots too: no notation id
+    assert "Araña Suplicante Intercambiar …  (dos de: Devoto, Cumplido, Afiliado, No aliado, Opuesto)" in out
+    assert "Araña Suplicante Pasar" in out and "swap-loyalty" not in out.split("jugadas:")[1]
     assert "las últimas 5 jugadas:" in out and "two of" not in out and "the last" not in out
 
 
@@ -1280,3 +1294,16 @@ def test_a_count_takes_the_languages_own_plural_rule_even_where_its_forms_read_a
 
         reset(token)
     assert [plural(n, "note") for n in (0, 1, 2)] == ["0 notes", "1 note", "2 notes"]
+
+
+def test_french_says_a_finalised_game_is_sealed_by_the_director_not_arrested() -> None:
+    """Issue 32: FR read "arrêtées par le directeur" (stopped, arrested) for the director's seal; the French
+    catalogue says "scellée" wherever the seal is meant, as `finalize` itself does."""
+    token = language.speak("fr")
+    try:
+        from whispers.ledger.words import _
+
+        assert _("finalised by the director:") == "scellées par le directeur :"
+        assert term("finalize", "verb") == "Sceller"
+    finally:
+        language.stop(token)

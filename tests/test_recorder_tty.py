@@ -75,6 +75,17 @@ def recorder(store: Path):
         child.close(force=True)
 
 
+def confirm(child, shown: bool = False, recorded: bool = True) -> None:
+    """A move is shown before it is recorded (issue 32): Enter on the line the recorder puts back records it
+    (`shown`: the preview was read already; `recorded`: and it says so)."""
+    if not shown:
+        child.expect_exact("Preview")
+    child.expect_exact(PROMPT)
+    child.sendline("")
+    if recorded:
+        child.expect_exact("Recorded:")
+
+
 def offered(child, pattern: str) -> int:
     """The number the recorder printed before its prompt for the first choice matching `pattern`."""
     child.expect_exact(PROMPT)
@@ -85,10 +96,10 @@ def offered(child, pattern: str) -> int:
 
 def test_record_moves_refusals_and_ctrl_c_clears_the_line(store: Path, recorder) -> None:
     child = recorder
-    # a numbered choice that is complete is recorded at once
+    # a numbered choice that is complete is shown first, and recorded on one more Enter
     number = offered(child, r"serpent deploy lion\.steward")
     child.sendline(str(number))
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact("serpent deploy lion.steward")
     # the empire turns begin: an illegal move is refused with its rule and the recorder asks again
     child.expect_exact("raven controls the bear sheriff")
@@ -103,13 +114,14 @@ def test_record_moves_refusals_and_ctrl_c_clears_the_line(store: Path, recorder)
     child.expect_exact(PROMPT)
     child.sendline("raven recruit frost-gate=1 ice-hall=1")
     child.expect_exact("raven recruit order=recruit_per_farm frost-gate=1 ice-hall=1")
+    confirm(child, shown=True)
     # an incomplete choice is put on the line to be finished
-    number = offered(child, r"rat recruit order=recruit_2 at=bear\.steward …")
+    number = offered(child, r"rat recruit …")
     child.sendline(str(number))
     child.expect_exact(PROMPT)
-    child.expect_exact("rat recruit order=recruit_2 at=bear.steward")
+    child.expect_exact("rat recruit")
     child.sendline("frost-gate=2")
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact("rat recruit order=recruit_2 frost-gate=2")
     # ? lists the verbs and records nothing
     child.expect_exact(PROMPT)
@@ -141,11 +153,11 @@ def test_closing_the_terminal_loses_nothing_accepted(store: Path, recorder) -> N
     child = recorder
     child.expect_exact(PROMPT)
     child.sendline("serpent deploy lion.steward")
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact("raven controls the bear sheriff")
     child.expect_exact(PROMPT)
     child.sendline("raven attack red-cliffs windmoor 1")
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact("raven attack red-cliffs windmoor 1")
     child.expect_exact(PROMPT)
     child.send("rat draw")  # typed, never entered
@@ -159,7 +171,7 @@ def test_end_of_input_and_quit_stop_cleanly(store: Path, recorder) -> None:
     child = recorder
     child.expect_exact(PROMPT)
     child.sendline("serpent deploy lion.steward")
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact(PROMPT)
     child.sendline("q")
     child.expect_exact("tty: stopped.")
@@ -196,12 +208,13 @@ def test_another_recorder_moving_first_is_reported_and_reloaded(store: Path, rec
     # someone else records serpent's deployment from another terminal
     other = whispers(store, "move", "tty", "serpent deploy lion.steward")
     assert other.returncode == 0, other.stderr
-    child.sendline("serpent deploy lion.marshal")
+    child.sendline("serpent deploy lion.marshal")  # shown against the game as this recorder saw it
+    confirm(child, recorded=False)  # and refused when recorded
     child.expect_exact("Refused: the game moved on")
     child.expect_exact("raven controls the bear sheriff")
     child.expect_exact(PROMPT)
     child.sendline("raven recruit frost-gate=2")
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact(PROMPT)
     child.sendeof()
     child.expect(pexpect.EOF)
@@ -227,7 +240,7 @@ def test_the_society_is_implied_when_only_one_can_act(store: Path, recorder) -> 
     child = recorder
     child.expect_exact(PROMPT)
     child.sendline("deploy lion.steward")  # only serpent can act: the recorder adds it and echoes the line
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact("serpent deploy lion.steward")
     # and after it, the consequences in words: whose turn it is
     child.expect_exact("Next: raven controls the bear sheriff")
@@ -235,6 +248,7 @@ def test_the_society_is_implied_when_only_one_can_act(store: Path, recorder) -> 
     child.sendline("attack red-cliffs windmoor 1")
     child.expect_exact("raven attack red-cliffs windmoor 1")
     child.expect(r"= bear attacks windmoor .*: the attacker loses \d+, the defender \d+; windmoor is now held by ")
+    confirm(child, shown=True)
     child.expect_exact(PROMPT)
     child.sendeof()
     child.expect(pexpect.EOF)
@@ -253,7 +267,7 @@ def test_tab_completes_a_legal_word_with_its_space(store: Path, recorder) -> Non
     child.send("\t")
     child.expect_exact("eward")
     child.sendline("")
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact("serpent deploy lion.steward")
     child.expect_exact(PROMPT)
     child.sendeof()
@@ -287,7 +301,7 @@ def test_board_council_and_hand_inside_the_recorder(store: Path, recorder) -> No
     child.expect_exact("Hand of rat")
     child.expect_exact(PROMPT)
     child.sendline("serpent deploy lion.steward")  # still recording, nothing recorded by the tables
-    child.expect_exact("Recorded:")
+    confirm(child)
     child.expect_exact(PROMPT)
     child.sendeof()
     child.expect(pexpect.EOF)
@@ -298,11 +312,13 @@ def test_choices_keep_their_numbers_between_moves(recorder) -> None:
     child = recorder
     number = offered(child, r"serpent deploy lion\.steward")
     child.sendline(str(number))
+    confirm(child)
     child.expect_exact("raven controls the bear sheriff")
     attack = offered(child, r"raven attack wolfmere saltmarsh …")
     child.sendline("raven recruit frost-gate=1 ice-hall=1")
+    confirm(child)
     child.expect_exact("rat controls the bear steward")
-    recruit = offered(child, r"rat recruit order=recruit_2 at=bear\.steward …")
+    recruit = offered(child, r"rat recruit …")
     assert recruit == 1  # recruit was choice 1 for raven too: numbered by kind, not by place in the list
     assert attack != recruit
     child.sendeof()
@@ -328,7 +344,7 @@ def test_a_choice_keeps_its_number_when_another_societys_choice_of_its_kind_is_r
         rat = re.search(r"^\s*(\d+)\. rat loyalty sealed\s*$", child.before, re.MULTILINE)
         assert rat and int(rat.group(1)) != raven
         child.sendline(str(raven))
-        child.expect_exact("Recorded:")
+        confirm(child)
         assert offered(child, r"rat loyalty sealed") == int(rat.group(1))
         child.sendeof()
         child.expect(pexpect.EOF)
@@ -364,7 +380,7 @@ def test_a_template_is_filled_in_place_slot_by_slot_with_tab(tmp_path: Path) -> 
             child.send("\t")  # on to the next blank: what is typed next lands there
             settle(child)
         child.send("\r")
-        child.expect_exact("Recorded:")
+        confirm(child)
         child.expect_exact(PROMPT)
         child.sendeof()
         child.expect(pexpect.EOF)
@@ -373,3 +389,25 @@ def test_a_template_is_filled_in_place_slot_by_slot_with_tab(tmp_path: Path) -> 
             child.close(force=True)
     assert logged_moves(store) == ["raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse "
                                    "opposed=elephant"]
+
+
+def test_tab_completes_a_recruit_region_with_its_equals_sign_and_no_space(store: Path, recorder) -> None:
+    """Issue 32: Tab on a region of a recruit gave `pinewatch ` (refused); it gives `pinewatch=`, the count next."""
+    child = recorder
+    child.expect_exact(PROMPT)
+    child.sendline("serpent deploy lion.steward")
+    confirm(child)
+    child.expect_exact("raven controls the bear sheriff")
+    child.expect_exact(PROMPT)
+    child.send("raven recruit frost-g")
+    child.send("\t")
+    child.expect_exact("ate=")
+    child.send("1 ice-h")
+    child.send("\t")
+    child.expect_exact("all=")
+    child.sendline("1")
+    confirm(child)
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert logged_moves(store)[-1] == "raven recruit order=recruit_per_farm frost-gate=1 ice-hall=1"

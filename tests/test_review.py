@@ -558,3 +558,23 @@ def test_standings_from_the_catalog_equal_standings_folded_from_every_game(tmp_p
     assert standings(url, names).to_json() == folded
     with open_store(url) as store:
         assert store.tracked("catalog")[0] == store.head()  # it read the catalog, caught up
+
+
+def test_a_compact_step_fits_a_40_row_terminal_and_t_shows_every_table(store_file: Path) -> None:
+    """Issue 32: `replay --step` printed ~55 lines a step, so the header and the council scrolled off a 40-row
+    terminal. Each step is now the move, what changed (at most 12 lines, one row each) and the council; `t` shows
+    every table of the same step."""
+    with open_store(str(store_file)) as store:
+        put(store, "g", random_events(5))
+    steps = "\n" * 60 + "j 3\nj 150\nt\nq\n"
+    result = CliRunner().invoke(whispers, ["replay", "g", "--step", "--at", "1"], input=steps,
+                                env={"WHISPERS_STORE": str(store_file), "COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    shown = result.output.split("step> ")[:-2]  # every step but the last one's, which `t` shows whole
+    assert len(shown) > 60
+    for step in shown:
+        rows = sum(max(1, -(-len(line) // 100)) for line in step.splitlines())  # a long line wraps onto more rows
+        assert rows <= 40 and "Council" in step and "regions held (×banners)" not in step  # no board table
+    whole = result.output.split("step> ")[-2]
+    for table in ("Council", "Board", "Hands", "Loyalty", "Score if the game ended now"):
+        assert table in whole

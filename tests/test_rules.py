@@ -448,7 +448,7 @@ def test_an_order_the_office_does_not_offer_is_refused_EN_council_positions() ->
     """EN "Council Positions": "Each council position has one or more available actions to choose from, as indicated
     on the game board." The Eagle Sheriff only adds 2 banners (digest §4.2)."""
     state = office_state("eagle", "sheriff", council={"eagle.sheriff": "raven"})
-    assert_refused(state, "raven draw", "draw is not an order offered here (eagle.sheriff: recruit_2)")
+    assert_refused(state, "raven draw", "draw is not an order offered here (eagle.sheriff: Recruit 2)")
     assert_refused(state, "raven attack stormcrag hollow-pines 1", "attack is not an order offered here")
     assert_refused(state, "raven swap-agent steward", "swap-agent is not an order offered here")
 
@@ -503,8 +503,8 @@ def test_recruit_places_only_in_controlled_regions_and_exactly_the_amount_EN_add
     state = office_state("eagle", "sheriff", banners={"sunspire-vale": ("eagle", 0), "high-eyrie": ("bear", 1)})
     assert_refused(state, "raven recruit hollow-pines=2", "hollow-pines is not controlled by eagle")
     assert_refused(state, "raven recruit high-eyrie=2", "high-eyrie is not controlled by eagle")
-    assert_refused(state, "raven recruit stormcrag=3", "recruit_2 adds 2 eagle banners, not 3")
-    assert_refused(state, "raven recruit stormcrag=1", "recruit_2 adds 2 eagle banners, not 1")
+    assert_refused(state, "raven recruit stormcrag=3", "Recruit 2 adds 2 eagle banners, not 3")
+    assert_refused(state, "raven recruit stormcrag=1", "Recruit 2 adds 2 eagle banners, not 1")
     assert_refused(state, "raven recruit stormcrag=2 cloudmere=0", "must be a whole number of at least 1")
     assert_refused(state, "raven recruit atlantis=2", "unknown region 'atlantis'")
     after, _ = apply(state, "raven recruit sunspire-vale=2")  # an empty home region is controlled

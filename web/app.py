@@ -27,12 +27,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from whispers.application import director as hall
-from whispers.application import files, following, reading, recording, review, seats, sharing, svg
+from whispers.application import files, following, moves, reading, recording, review, seats, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
 from whispers.ledger.names import OFFICES, SLOTS
 from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
-from whispers.projections.language import canonical, from_header, speak, stop
+from whispers.projections.language import from_header, speak, stop
 from whispers.web.hall import hall_routes
 from whispers.web.live import Hub
 
@@ -312,9 +312,9 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         seen = body.get("version")
         if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
             return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
-        # the table may type its own words (Ours Commissaire); the notation reads canonical ids
-        line = body["line"] if tongue().code == "en" else canonical(body["line"], tongue().code)
-        command = recording.parse_move(line)
+        # the table may type its own words (Ours Commissaire), and leave out the society that alone can act
+        line = moves.canonical_line(body["line"])
+        command = await run_in_threadpool(lambda: recording.read_move(held.current(found.game), line))
         if command is None:
             return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
         # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
