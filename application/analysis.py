@@ -272,7 +272,7 @@ def stored(store: Store | str | None, game: str, viewer: str | None = None, poli
         tallies = _stored(s, game, _key(viewer, policy, seed, len(record.events), _head(record.events)))
         if not tallies:
             return None
-        chosen = [p for p in positions(record.events, viewer) if p.version in tallies]
+        chosen = positions(record.events, viewer)
     return build(game, viewer, policy, max(t.n for t in tallies.values()), chosen, tallies)
 
 
