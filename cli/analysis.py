@@ -51,7 +51,7 @@ def analyse(game: str, rollouts: int, society: str | None, moves: str | None, jo
 
     def step(done: int, total: int) -> None:
         speed = bar.tasks[0].speed
-        bar.update(task, completed=done, total=total, rate=say("{n}/s", n=f"{speed:.0f}") if speed else "")
+        bar.update(task, completed=done, total=total, rate=say("{n}/s", n=format(speed, ".0f")) if speed else "")
 
     try:
         with bar:
@@ -86,14 +86,13 @@ def _print(found: Analysis) -> None:
             chance, se = point.chances[society]
             score, _se = point.scores[society]
             cells.append(f"{chance * 100:3.0f}±{(se or 0) * 100:<2.0f} {score:4.1f}")
-        label = point.label or f"m0 {_('as set up')}"
+        label = point.label or say("m0 {what}", what=_("as set up"))
         table.add_row(("◆ " if point.version in marked else "  ") + label, *cells)
     console.print(table)
     console.print(_("each cell: chance of winning in % ± its standard error, then the expected final score; "
                     "◆ a turning point"))
     console.print(_("turning points (the largest changes of a society's chance):"))
     for turn in found.turning:
-        console.print(f"  {turn.label or turn.move}: " + say("{society} {change}", society=term(turn.society),
-                                                              change=f"{turn.change:+.0%}"), markup=False)
+        console.print(f"  {turn.label or turn.move}: {term(turn.society)} {turn.change:+.0%}", markup=False)
     if not found.complete:
         console.print(_("not every move has all its playouts yet: run the command again to complete it"))

@@ -26,7 +26,9 @@ from whispers.ledger.randomgame import random_command
 from whispers.ledger.scoring import score
 from whispers.ledger.state import GameState
 
-Policy = Callable[[GameState, random.Random], c.Command]
+Choice = tuple[c.Command, list[ev.Event] | None]
+"""A policy's move, with its events when the policy had the engine decide it already (None: not yet)."""
+Policy = Callable[[GameState, random.Random], Choice]
 
 EXPLORE = 0.2
 """The share of a greedy society's moves that are uniformly random."""
@@ -34,15 +36,15 @@ CANDIDATES = 3
 """How many random legal moves a greedy society weighs before it moves."""
 BANNER_WEIGHT = 0.1
 """What one banner of an empire is worth to a society, per point of its token's multiplier (a city is worth 1)."""
-POLICY_VERSIONS = {"uniform": "uniform-1", "greedy": "greedy-1"}
+POLICY_VERSIONS = {"uniform": "uniform-1", "greedy": "greedy-2"}
 """Each policy's version: an analysis is stored under it, and a change to a policy's moves must change it."""
 DEFAULT_POLICY = "greedy"
 MAX_MOVES = 5000
 """A playout longer than this is a bug in a policy or the engine, not a game: it is refused."""
 
 
-def uniform(state: GameState, rng: random.Random) -> c.Command:
-    return random_command(state, rng, cards=False)
+def uniform(state: GameState, rng: random.Random) -> Choice:
+    return random_command(state, rng, cards=False), None
 
 
 def value(state: GameState, society: str) -> float:
@@ -54,10 +56,9 @@ def value(state: GameState, society: str) -> float:
     slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
     cities = dict.fromkeys(state.board.empires, 0)
     banners = dict.fromkeys(state.board.empires, 0)
-    regions = state.board.regions
     agents = set(state.field_regions(society))
     total = float(loyalty.concealed * state.ruleset.concealed_bonus)
-    for name, region in regions.items():
+    for name, region in state.board.regions.items():
         held = state.banners.get(name)
         empire = held[0] if held else region.home
         cities[empire] += region.cities + (name in agents)
@@ -68,27 +69,29 @@ def value(state: GameState, society: str) -> float:
     return total
 
 
-def greedy(state: GameState, rng: random.Random) -> c.Command:
-    first = random_command(state, rng, cards=False)
+def greedy(state: GameState, rng: random.Random) -> Choice:
+    offered = rules.prompt(state).options
+    first = random_command(state, rng, cards=False, offered=offered)
     if rng.random() < EXPLORE or isinstance(first, c.Pass | c.RecordLoyalty):
-        return first
+        return first, None
     society = first.society
-    best, best_value = first, _after(state, first, society)
+    best, best_events = first, rules.decide(state, first)
+    best_value = _after(state, best_events, society)
     for _ in range(CANDIDATES - 1):
-        command = random_command(state, rng, cards=False)
+        command = random_command(state, rng, cards=False, offered=offered)
         if command.society != society or command == best:
             continue
-        worth = _after(state, command, society)
+        try:
+            produced = rules.decide(state, command)
+        except RuleError:  # never for a command built from the prompt; a refused one is simply not chosen
+            continue
+        worth = _after(state, produced, society)
         if worth > best_value:
-            best, best_value = command, worth
-    return best
+            best, best_events, best_value = command, produced, worth
+    return best, best_events
 
 
-def _after(state: GameState, command: c.Command, society: str) -> float:
-    try:
-        produced = rules.decide(state, command)
-    except RuleError:  # never for a command built from the prompt; a refused one is simply not chosen
-        return float("-inf")
+def _after(state: GameState, produced: list[ev.Event], society: str) -> float:
     for event in produced:
         state = rules.evolve(state, event)
     return value(state, society)
@@ -141,7 +144,8 @@ def playout(state: GameState, rng: random.Random, policy: Policy = greedy) -> Ou
     while not state.over:
         if moves >= MAX_MOVES:
             raise RuntimeError(f"a playout of {state.name} ran past {MAX_MOVES} moves")
-        for event in rules.decide(state, policy(state, rng)):
+        command, produced = policy(state, rng)
+        for event in rules.decide(state, command) if produced is None else produced:
             state = rules.evolve(state, event)
             if isinstance(event, ev.GameScored):
                 scored = event
