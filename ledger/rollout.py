@@ -158,3 +158,15 @@ def playout(state: GameState, rng: random.Random, policy: Policy = greedy) -> Ou
 
 def _scored_now(state: GameState) -> GameState:
     return rules.evolve(state, score(state))
+
+
+def seated(policies: Mapping[str, Policy], otherwise: Policy = uniform) -> Policy:
+    """A policy per society (a table of different players, for the benchmarks): the one of the society the prompt
+    waits for, or `otherwise` where several may act at once (the loyalty tokens at setup)."""
+
+    def choose(state: GameState, rng: random.Random) -> Choice:
+        actors = rules.prompt(state).actors
+        policy = policies.get(actors[0], otherwise) if len(actors) == 1 else otherwise
+        return policy(state, rng)
+
+    return choose
