@@ -41,6 +41,8 @@ def figure(data: Series | WinRates) -> Any:
     drawn = Figure(figsize=(10, 5.5), dpi=110, layout="constrained")
     if not hasattr(data, "lines"):
         _win_rates(drawn, data)  # type: ignore[arg-type]
+    elif data.kind == "chances":  # type: ignore[union-attr]
+        _chances(drawn.add_subplot(), data)
     elif data.kind == "banners":  # type: ignore[union-attr]
         # ten lines on one axis are a tangle: the board above, the reserves below, one colour per empire
         drawn.set_size_inches(10, 7.5)
@@ -88,6 +90,43 @@ def _series(ax: Any, data: Series, names: list[str], title: str, legend: list[st
             note += " · " + say("not computable for this viewer: {societies}",
                                 societies=", ".join(term(name) for name in hidden))
         ax.annotate(note, (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
+
+
+def _chances(ax: Any, data: Any) -> None:
+    """A line per society with its band of one standard error each side, the turning points and notes' glyphs."""
+    from matplotlib.ticker import PercentFormatter
+
+    for society, values in data.lines.items():
+        errors = data.errors[society]
+        colour = data.colours[society]
+        ax.fill_between(data.moves, [max(0.0, v - e) for v, e in zip(values, errors, strict=True)],
+                        [min(1.0, v + e) for v, e in zip(values, errors, strict=True)], color=colour, alpha=0.15,
+                        linewidth=0)
+        ax.plot(data.moves, values, color=colour, linewidth=1.6, label=term(society))
+    where = dict(zip(data.moves, range(len(data.moves)), strict=True))
+    for move, label, society in data.turning:
+        y = data.lines[society][where[move]]
+        ax.axvline(move, color="#9e9e9e", linewidth=0.8, linestyle=":", zorder=0)
+        ax.plot([move], [y], marker="o", markersize=7, markerfacecolor="none", markeredgewidth=1.5,
+                color=data.colours[society])
+        ax.annotate(label, (move, 1), xycoords=("data", "axes fraction"), xytext=(2, -4), textcoords="offset points",
+                    rotation=90, fontsize=7, va="top", color="#424242")
+    for move, glyph in data.glyphs:
+        ax.annotate(glyph, (move, 1), xycoords=("data", "axes fraction"), xytext=(0, 2), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=10, fontweight="bold", color="#b71c1c")
+    who = _("as the record knew it") if data.viewer is None else say("as {viewer} knew it", viewer=data.viewer)
+    ax.set_title(say("{game} · chance of winning after each move ({who})", game=data.game, who=who), pad=16)
+    ax.set_xlabel(_("move"))
+    ax.set_ylabel(_("chance of winning"))
+    ax.set_ylim(-0.02, 1.02)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.grid(axis="y", color="#eeeeee")
+    ax.margins(x=0.02)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9, frameon=False)
+    ax.annotate(say("{n} playouts a move, policy {policy}; bands: one standard error; circles: turning points; "
+                    "red, above: notes' glyphs. A policy's estimate, not perfect play.", n=data.rollouts,
+                    policy=data.policy),
+                (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
 
 
 def _win_rates(fig: Any, data: WinRates) -> None:

@@ -241,3 +241,23 @@ def test_the_engines_fast_path_gives_the_events_of_its_plain_one(ruleset, monkey
     for module in (words, *(m for m in sys.modules.values() if getattr(m, "say", None) is words.say)):
         monkeypatch.setattr(module, "say", _plain_say)
     assert _events(ruleset, EQUAL_GAMES) == fast
+
+
+# --- the chances chart --------------------------------------------------------------------------------------
+
+
+def test_the_chances_chart_is_drawn_from_the_stored_analysis_with_turning_points_and_glyphs(tmp_path):
+    from whispers.application import charts
+    from whispers.application.review import annotate
+
+    store = _store(FOUR)
+    with pytest.raises(charts.ChartError, match="run whispers analyse g --as raven first"):
+        charts.chart(store, "g", "chances", str(tmp_path / "c.png"), "raven")
+    analysis.analyse(store, "g", 2, "raven", "130-")
+    annotate(store, "g", 200, "a blunder", glyph="??")
+    drawn = charts.chart(store, "g", "chances", str(tmp_path / "c.png"), "raven")
+    assert (tmp_path / "c.png").read_bytes().startswith(b"\x89PNG")
+    data = drawn.data.to_json()
+    assert data["viewer"] == "raven" and len(data["turning_points"]) == analysis.TURNING_POINTS
+    assert data["glyphs"] and data["glyphs"][0][1] == "??"
+    assert set(data["lines"]) == {"raven", "spider", "rat", "serpent"}
