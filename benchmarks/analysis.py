@@ -6,9 +6,10 @@ Rates are CPU time of this process (the machine is shared: wall time would measu
 - the engine's random games (ledger/randomgame.py, 4 players, no cards): moves a second on one core;
 - playouts (ledger/rollout.py) from the positions of a 4-player game, with each policy: playouts and moves a
   second on one core, and the playouts' moves a second over the engine's random-game moves a second (the ratio);
-- the time to analyse a 200-move 4-player game at 200 playouts a move: an analysis of the bundled official-4p game
-  at --rollouts a move on --jobs processes (wall and CPU time) scaled to 200 moves and 200 playouts, labelled as an
-  extrapolation, and the standard error of a chance at 200 playouts (the largest over the game, scaled by
+- the time to analyse a 200-move 4-player game at 200 playouts a move: the CPU time of a playout from every 5th
+  position of the bundled official-4p game, times 40,000 over --jobs cores (labelled as an extrapolation), and the
+  wall time of a whole analysis of it at --rollouts a move on --jobs processes, on the machine as loaded; the
+  standard error of a chance at 200 playouts (the largest over the game, scaled by
   sqrt(n/200) from the run, beside the bound 0.5/sqrt(200) of a chance of one half);
 - the default policy's strength: its share of the wins against three uniform players (its seat turned round the
   table), and each seat's share when all four play it (about 1 in 4 each), over as many games from the start as fit
@@ -19,7 +20,6 @@ import argparse
 import math
 import multiprocessing
 import random
-import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -35,16 +35,10 @@ from whispers.ledger.game import import_lines  # noqa: E402
 from whispers.ledger.names import SOCIETIES  # noqa: E402
 from whispers.ledger.ruleset_files import load_ruleset  # noqa: E402
 from whispers.ledger.store import open_store  # noqa: E402
-from whispers.projections.analysis import sampled  # noqa: E402
+from whispers.projections.analysis import sampled, tally  # noqa: E402
 
 PLAYERS = SOCIETIES[:4]
 GAME = REPO / "fixtures" / "games" / "official-4p.txt"
-
-
-def cpu() -> float:
-    """CPU seconds of this process and its finished children."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def engine_rate(games: int) -> tuple[float, float]:
@@ -121,15 +115,22 @@ def main() -> None:
               f"{moves:,.0f} moves/s; ratio to the engine's random-game moves/s: {moves / engine:.2f}x "
               f"(from {len(states)} positions of {GAME.stem}, 3 each)")
 
-    wall, spent = time.perf_counter(), cpu()
+    policy = rollout.DEFAULT_POLICY
+    sample = found[::5]
+    spent = time.process_time()
+    for p in sample:
+        tally(p.state, 0, p.version, 0, args.rollouts, policy)
+    per_playout = (time.process_time() - spent) / (len(sample) * args.rollouts)
+    print(f"CPU per playout over the game (every 5th of its {len(found)} positions, {args.rollouts} playouts each, "
+          f"policy {rollout.POLICY_VERSIONS[policy]}): {1000 * per_playout:.1f} ms")
+    print(f"EXTRAPOLATED: a 200-move 4-player game at 200 playouts a move = 40,000 playouts = "
+          f"{40000 * per_playout / args.jobs:.0f} s on {args.jobs} idle cores (target <= 60 s)")
+    wall = time.perf_counter()
     done = analysis.analyse(store, "g", args.rollouts, None, None, args.jobs)
-    wall, spent = time.perf_counter() - wall, cpu() - spent
-    moves = len(done.points)
-    scale = (200 / moves) * (200 / args.rollouts)
-    print(f"analysis of {GAME.stem} ({moves} positions) at {args.rollouts} playouts a move on {args.jobs} processes: "
-          f"{wall:.1f} s wall, {spent:.1f} s CPU")
-    print(f"EXTRAPOLATED (x{scale:.1f}) to a 200-move 4-player game at 200 playouts a move: {wall * scale:.0f} s wall "
-          f"as measured here, {spent * scale / args.jobs:.0f} s on {args.jobs} cores of CPU alone (target <= 60 s)")
+    wall = time.perf_counter() - wall
+    scale = (200 / len(done.points)) * (200 / args.rollouts)
+    print(f"measured: analyse {GAME.stem} ({len(done.points)} positions) at {args.rollouts} playouts a move, "
+          f"--jobs {args.jobs}: {wall:.1f} s wall on this machine as loaded now (x{scale:.1f}: {wall * scale:.0f} s)")
     worst = max(se for p in done.points for _, se in p.chances.values() if se is not None)
     at_200 = 100 * worst * math.sqrt(args.rollouts / 200)
     print(f"standard error of a chance at 200 playouts: largest over the game {at_200:.1f} points (scaled from "
