@@ -114,20 +114,20 @@ def positions(events: tuple[ev.Event, ...], viewer: str | None) -> list[Position
     from whispers.projections.labels import labels
     from whispers.projections.replay import Replay, standing
 
-    kept = [event for _, event in standing(events)]
-    rep = Replay(tuple(kept))
-    named = labels(tuple(kept))
+    pairs = standing(events)
+    rep = Replay(tuple(event for _, event in pairs))
+    named = labels(events)  # by the record's own event numbers, as replay --at and the labels count them
     found: list[Position] = []
     count, label = 0, None
-    for version in range(1, len(rep) + 1):
-        if rep.event(version).MOVE and format_event(rep.event(version)) is not None:
+    for index, (version, event) in enumerate(pairs, 1):
+        if event.MOVE and format_event(event) is not None:
             count += 1
             label = str(named[version]) if version in named else None
-        if version < len(rep) and format_event(rep.event(version + 1)) is None:
+        if index < len(pairs) and format_event(pairs[index][1]) is None:
             continue
         if found and found[-1].move == count:
             continue
-        found.append(Position(count, version, label, seen(rep.at(version), viewer)))
+        found.append(Position(count, version, label, seen(rep.at(index), viewer)))
     return found
 
 

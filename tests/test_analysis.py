@@ -27,6 +27,7 @@ from whispers.ledger.store import open_store
 from whispers.projections.analysis import Tally, sampled, seen, turning_points
 
 GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
+PLAYERS4 = SOCIETIES[:4]
 FOUR = (GAMES / "official-4p.txt").read_text(encoding="utf-8").splitlines()
 EARLY = "45-65"
 """Moves before any of the secrets changed below is made public (rat plays lion:3 near the end; the reveal)."""
@@ -261,3 +262,19 @@ def test_the_chances_chart_is_drawn_from_the_stored_analysis_with_turning_points
     assert data["viewer"] == "raven" and len(data["turning_points"]) == analysis.TURNING_POINTS
     assert data["glyphs"] and data["glyphs"][0][1] == "??"
     assert set(data["lines"]) == {"raven", "spider", "rat", "serpent"}
+
+
+def test_positions_count_events_as_the_record_does_past_take_backs():
+    """A position's event number is the record's own (as replay --at and the labels count), take-backs included."""
+    from whispers.ledger.evolve import fold
+    from whispers.projections.labels import labels
+
+    for seed in range(3):
+        events = tuple(e for _, produced, _ in randomgame.play(PLAYERS4, load_ruleset("official"),
+                                                               load_board("standin"), seed, cards=False,
+                                                               undo_rate=0.1) for e in produced)
+        named = labels(events)
+        for position in analysis.positions(events, None)[1:]:
+            state = fold(events[:position.version])
+            assert (position.state.banners, position.state.council) == (state.banners, state.council)
+            assert position.label in {str(label) for label in named.values()}
