@@ -278,3 +278,18 @@ def test_positions_count_events_as_the_record_does_past_take_backs():
             state = fold(events[:position.version])
             assert (position.state.banners, position.state.council) == (state.banners, state.council)
             assert position.label in {str(label) for label in named.values()}
+
+
+def test_replay_step_marks_the_turning_points_and_shows_the_chances(tmp_path):
+    url = str(tmp_path / "s.sqlite")
+    import_lines(open_store(url), "g", FOUR)
+    found = analysis.analyse(url, "g", 2, "raven", "140-", jobs=1)
+    turn = found.turning[0]
+    result = CliRunner().invoke(whispers, ["replay", "g", "--step", "--as", "raven", "--at", str(turn.version),
+                                           "--store", url], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert f"◆ turning point: {turn.society} {turn.change:+.0%}" in result.output
+    assert "chances: raven" in result.output
+    plain = CliRunner().invoke(whispers, ["replay", "g", "--step", "--as", "rat", "--at", str(turn.version),
+                                          "--store", url], input="q\n")
+    assert "turning point" not in plain.output  # rat's analysis is not raven's: none is stored for rat
