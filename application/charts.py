@@ -65,6 +65,7 @@ class Chances:
     policy: str
     rollouts: int
     moves: tuple[int, ...]
+    versions: tuple[int, ...]  # the event each point is after
     lines: dict[str, tuple[float, ...]]
     errors: dict[str, tuple[float, ...]]
     turning: tuple[tuple[int, str, str], ...]  # (move, its label, the society whose chance moved most)
@@ -160,10 +161,18 @@ def chances(store: Store | str | None, game: str, viewer: str | None = None) -> 
             if after is not None:
                 glyphs.append((after, str(note["glyph"])))
     return Chances(game, viewer, found.policy, found.rollouts, tuple(p.move for p in points),
+                   tuple(p.version for p in points),
                    {s: tuple(p.chances[s][0] for p in points) for s in societies},
                    {s: tuple(p.chances[s][1] or 0.0 for p in points) for s in societies},
                    tuple((t.move, t.label or f"m{t.move}", t.society) for t in found.turning), tuple(glyphs),
                    {s: society_colour(s).strong for s in societies})
+
+
+def chances_svg(store: Store | str | None, game: str, viewer: str | None = None) -> bytes:
+    """The chances chart as SVG, from what the store holds (the web's replay page): ChartError when none is."""
+    from whispers.projections.charts import draw
+
+    return draw(chances(store, game, viewer), "svg")
 
 
 def win_rates(store: Store | str | None) -> WinRates:

@@ -293,3 +293,25 @@ def test_replay_step_marks_the_turning_points_and_shows_the_chances(tmp_path):
     plain = CliRunner().invoke(whispers, ["replay", "g", "--step", "--as", "rat", "--at", str(turn.version),
                                           "--store", url], input="q\n")
     assert "turning point" not in plain.output  # rat's analysis is not raven's: none is stored for rat
+
+
+def test_the_replay_page_shows_the_stored_chances_for_the_links_viewer_only():
+    from starlette.testclient import TestClient
+
+    from whispers.application import sharing
+    from whispers.web.app import create_app
+
+    store = _store(FOUR)
+    links = sharing.share(store, "g")
+    client = TestClient(create_app(store, "director-token"))
+    raven = f"/g/g/{links.seats['raven']}/"
+    assert "chances.svg" not in client.get(raven + "replay").text  # nothing stored: nothing shown, nothing played
+    assert client.get(raven + "chances.svg").status_code == 404
+    found = analysis.analyse(store, "g", 2, "raven", "140-")
+    page = client.get(raven + "replay").text
+    assert "chances.svg" in page and f"replay?at={found.turning[0].version}" in page
+    picture = client.get(raven + "chances.svg")
+    assert picture.status_code == 200 and picture.headers["content-type"].startswith("image/svg+xml")
+    spider = f"/g/g/{links.seats['spider']}/"
+    assert "chances.svg" not in client.get(spider + "replay").text  # raven's analysis is raven's
+    assert client.get(spider + "chances.svg").status_code == 404
