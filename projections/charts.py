@@ -104,13 +104,21 @@ def _chances(ax: Any, data: Any) -> None:
                         linewidth=0)
         ax.plot(data.moves, values, color=colour, linewidth=1.6, label=term(society))
     where = dict(zip(data.moves, range(len(data.moves)), strict=True))
-    for move, label, society in data.turning:
+    # numbered at their circles and named beside the plot: turning points a few moves apart would overlap as labels
+    named = [_("turning points:")]
+    for rank, (move, label, society) in enumerate(data.turning, 1):
         y = data.lines[society][where[move]]
         ax.axvline(move, color="#9e9e9e", linewidth=0.8, linestyle=":", zorder=0)
         ax.plot([move], [y], marker="o", markersize=7, markerfacecolor="none", markeredgewidth=1.5,
                 color=data.colours[society])
-        ax.annotate(label, (move, 1), xycoords=("data", "axes fraction"), xytext=(2, -4), textcoords="offset points",
-                    rotation=90, fontsize=7, va="top", color="#424242")
+        left = rank % 2 == 1  # odd to the left, even to the right: two turning points a move apart stay apart
+        ax.annotate(str(rank), (move, y), xytext=(-5 if left else 5, 5), textcoords="offset points",
+                    ha="right" if left else "left", fontsize=8, fontweight="bold", color=data.colours[society],
+                    bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+                    zorder=5)
+        named.append(f"{rank}  {label}")
+    if data.turning:
+        ax.text(1.02, 0.6, "\n".join(named), transform=ax.transAxes, fontsize=8, va="top", color="#424242")
     for move, glyph in data.glyphs:
         ax.annotate(glyph, (move, 1), xycoords=("data", "axes fraction"), xytext=(0, 2), textcoords="offset points",
                     ha="center", va="bottom", fontsize=10, fontweight="bold", color="#b71c1c")
