@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from whispers.application.ratings import RatingHistory
     from whispers.ledger.store import Store
 
-KINDS: tuple[str, ...] = ("score", "cities", "banners")
+KINDS: tuple[str, ...] = ("score", "cities", "banners", "chances")
 FORMATS = ("svg", "png")
 
 
@@ -57,9 +57,35 @@ class WinRates:
 
 
 @dataclass(frozen=True, slots=True)
+class Chances:
+    """Each society's chance of winning after every move, as the stored analysis has it (application/analysis.py)
+    for one viewer, with each chance's standard error, the turning points and the notes' glyphs."""
+
+    game: str
+    viewer: str | None
+    policy: str
+    rollouts: int
+    moves: tuple[int, ...]
+    versions: tuple[int, ...]  # the event each point is after
+    lines: dict[str, tuple[float, ...]]
+    errors: dict[str, tuple[float, ...]]
+    turning: tuple[tuple[int, str, str], ...]  # (move, its label, the society whose chance moved most)
+    glyphs: tuple[tuple[int, str], ...]  # (move, a note's glyph: !!, ?, ...)
+    colours: dict[str, str]
+    kind: str = "chances"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "kind": self.kind, "viewer": self.viewer, "policy": self.policy,
+                "rollouts": self.rollouts, "moves": list(self.moves),
+                "lines": {s: list(v) for s, v in self.lines.items()},
+                "errors": {s: list(v) for s, v in self.errors.items()},
+                "turning_points": [list(t) for t in self.turning], "glyphs": [list(g) for g in self.glyphs]}
+
+
+@dataclass(frozen=True, slots=True)
 class Charted:
     output: str
-    data: Series | WinRates | RatingHistory
+    data: Series | WinRates | RatingHistory | Chances
 
     def to_json(self) -> dict[str, Any]:
         return {"output": self.output, **self.data.to_json()}
@@ -113,6 +139,43 @@ def series(store: Store | str | None, game: str, kind: str, viewer: str | None =
     return Series(game, kind, viewer, tuple(moves), tuple(versions), tuple(rounds), lines, colours)
 
 
+def chances(store: Store | str | None, game: str, viewer: str | None = None) -> Chances:
+    """The chances the store holds for GAME as `viewer` knew it (`whispers analyse` plays them: a chart never does)."""
+    from whispers.application.analysis import stored
+    from whispers.application.reading import notes_of
+    from whispers.ledger.notes import current
+    from whispers.projections.colours import society_colour
+
+    with opened(store) as s:
+        found = stored(s, game, viewer)
+        notes, _warnings = notes_of(s, game)
+    if found is None or not found.points:
+        as_whom = "" if viewer is None else " --as " + viewer
+        raise ChartError(say("no analysis of {game} is stored for this viewer: run whispers analyse {game}{as_whom} "
+                             "first", game=game, as_whom=as_whom))
+    points = found.points
+    societies = found.societies
+    glyphs = []
+    for note in current(notes):
+        if note.get("glyph"):
+            after = next((p.move for p in points if p.version >= note["at"]), None)
+            if after is not None:
+                glyphs.append((after, str(note["glyph"])))
+    return Chances(game, viewer, found.policy, found.rollouts, tuple(p.move for p in points),
+                   tuple(p.version for p in points),
+                   {s: tuple(p.chances[s][0] for p in points) for s in societies},
+                   {s: tuple(p.chances[s][1] or 0.0 for p in points) for s in societies},
+                   tuple((t.move, t.label or f"m{t.move}", t.society) for t in found.turning), tuple(glyphs),
+                   {s: society_colour(s).strong for s in societies})
+
+
+def chances_svg(store: Store | str | None, game: str, viewer: str | None = None) -> bytes:
+    """The chances chart as SVG, from what the store holds (the web's replay page): ChartError when none is."""
+    from whispers.projections.charts import draw
+
+    return draw(chances(store, game, viewer), "svg")
+
+
 def win_rates(store: Store | str | None) -> WinRates:
     from whispers.application.review import stats_across
     from whispers.projections.colours import society_colour
@@ -132,7 +195,7 @@ def chart(store: Store | str | None, game: str | None, kind: str | None, output:
     suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
     if suffix not in FORMATS:
         raise ChartError(say("a chart is written as .svg or .png, not {file}", file=repr(output)))
-    data: Series | WinRates | RatingHistory
+    data: Series | WinRates | RatingHistory | Chances
     if person is not None:
         from whispers.application.ratings import history
 
@@ -145,7 +208,7 @@ def chart(store: Store | str | None, game: str | None, kind: str | None, output:
         if kind not in KINDS:
             raise ChartError(say("unknown chart {text}: the charts are {kinds}", text=repr(kind),
                                  kinds=", ".join(KINDS)))
-        data = series(store, game, kind, viewer)
+        data = chances(store, game, viewer) if kind == "chances" else series(store, game, kind, viewer)
     from whispers.projections.charts import draw
 
     picture = draw(data, suffix)

@@ -11,7 +11,7 @@ from whispers.ledger.words import _, n_, say
 
 @click.command(cls=Spoken)
 @click.argument("game", required=False)
-@click.argument("kind", required=False, type=click.Choice(charts.KINDS), metavar="score|cities|banners")
+@click.argument("kind", required=False, type=click.Choice(charts.KINDS), metavar="score|cities|banners|chances")
 @click.option("--all", "everything", is_flag=True, help="Win rates by society and by seat across finished games.")
 @click.option("--ratings", "person", metavar="PERSON", help="PERSON's rating after each game (whispers ratings).")
 @as_option
@@ -20,7 +20,8 @@ from whispers.ledger.words import _, n_, say
 def chart(game: str | None, kind: str | None, everything: bool, person: str | None, society: str | None, output: str,
           store_url: str | None) -> None:
     """A chart of GAME after every move: `score` (each society's score if the game ended then, as far as the
-    viewer can compute it), `cities` (per empire) or `banners` (on the board and in reserve); or with --all
+    viewer can compute it), `cities` (per empire), `banners` (on the board and in reserve) or `chances` (each
+    society's chance of winning, as `whispers analyse` stored it for the viewer); or with --all
     the win rates by society and by seat across the store's finished games; or with --ratings PERSON that
     person's rating after each of their games."""
     if person is not None:
@@ -39,6 +40,6 @@ def chart(game: str | None, kind: str | None, everything: bool, person: str | No
                        finished=n_("{n} finished game", "{n} finished games", finished)))
         return
     if game is None or kind is None:
-        raise click.UsageError(_("give GAME and a chart (score, cities or banners), or --all"))
+        raise click.UsageError(_("give GAME and a chart (score, cities, banners or chances), or --all"))
     charts.chart(store_url, game, kind, output, society)
     click.echo(say("{game}: {chart} chart written to {file}", game=game, chart=kind, file=output))

@@ -59,6 +59,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 N_("Make every read model (the catalog, snapshots) again from the events, whatever damage it held.")),
     "timeline": ("whispers.cli.pictures:timeline", N_("The council-order timeline as a Graphviz picture.")),
     "map": ("whispers.cli.pictures:board_map", N_("The board at any event as a Graphviz picture.")),
+    "analyse": ("whispers.cli.analysis:analyse",
+                N_("Each society's chance of winning after every move, from playouts; the turning points.")),
     "chart": ("whispers.cli.charts:chart", N_("A chart of a game (score, cities, banners) or win rates across games.")),
     "standings": ("whispers.cli.tournament:standings", N_("Standings over a list of games.")),
     "ratings": ("whispers.cli.ratings:ratings",

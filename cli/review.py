@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from shlex import quote as shlex_quote
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,6 +21,9 @@ from whispers.ledger.names import ROUNDS
 from whispers.ledger.notes import shown_by
 from whispers.ledger.words import N_, _, n_, plural, say, term, tongue
 from whispers.projections.visibility import event_words
+
+if TYPE_CHECKING:
+    from whispers.application.analysis import Analysis
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
 """What `r R` and `e EMPIRE R` accept in the replay prompt."""
@@ -37,9 +40,9 @@ def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
     return lines
 
 
-def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
+def _show(replayed: Replayed, version: int, before: int | None = None, analysed: "Analysis | None" = None) -> None:
     """The game after event `version` as tables; with `before` (the step shown last), what changed since
-    is highlighted."""
+    is highlighted; with `analysed` (the stored analysis for the viewer), the chances there and a turning point."""
     from whispers.cli.reading import console
     from whispers.cli.tables import view_tables
 
@@ -48,6 +51,8 @@ def _show(replayed: Replayed, version: int, before: int | None = None) -> None:
     click.echo(say("event {n}/{total} · {label}: {words}", n=tongue().number(version),
                    total=tongue().number(frame.events), label=frame.label, words=event_words(event, society)))
     for line in _note_lines(list(frame.notes), version):
+        click.echo(line)
+    for line in _analysis_lines(analysed, version):
         click.echo(line)
     for line in view_lines(frame.view)[:2]:
         click.echo(line)
@@ -62,9 +67,9 @@ CHANGES = 12
 the council and the prompt, a step fits a 40-row terminal."""
 
 
-def _step(replayed: Replayed, version: int, before: int | None = None) -> None:
-    """One compact step of the stepper: the move, what changed since the step shown before, and the council (the
-    full tables on `t`)."""
+def _step(replayed: Replayed, version: int, before: int | None = None, analysed: "Analysis | None" = None) -> None:
+    """One compact step of the stepper: the move, what changed since the step shown before, the chances there and a
+    turning point (with `analysed`), and the council (the full tables on `t`)."""
     from whispers.cli.reading import console
     from whispers.cli.tables import changed_lines, council_table
 
@@ -73,6 +78,8 @@ def _step(replayed: Replayed, version: int, before: int | None = None) -> None:
                    total=tongue().number(frame.events), label=frame.label, words=event_words(frame.event,
                                                                                                frame.viewer)))
     for line in _note_lines(list(frame.notes), version):
+        click.echo(line)
+    for line in _analysis_lines(analysed, version):
         click.echo(line)
     for line in view_lines(frame.view)[:2]:
         click.echo(line)
@@ -107,7 +114,9 @@ def replay(game: str, version: str | None, society: str | None, as_json: bool, s
     replayed = review.replay(store_url, game, at_event(store_url, game, version), society)
     warn(replayed.warnings)
     if step:
-        _stepper(replayed)
+        from whispers.application.analysis import stored
+
+        _stepper(replayed, stored(store_url, game, society))
     elif as_json:
         emit_json(replayed.to_json())
     else:
@@ -157,7 +166,20 @@ def _empire(typed: str) -> str:
     return canonical_line(typed)
 
 
-def _stepper(replayed: Replayed) -> None:
+def _analysis_lines(analysed: "Analysis | None", version: int) -> list[str]:
+    """The chances after the move at `version` (whispers analyse), and ◆ where it is a turning point."""
+    if analysed is None:
+        return []
+    lines = ["  ◆ " + say("turning point: {society} {change}", society=t.society, change=format(t.change, "+.0%"))
+             for t in analysed.turning if t.version == version]
+    point = next((p for p in analysed.points if p.version == version), None)
+    if point is not None:
+        lines.append("  " + say("chances: {chances}", chances=", ".join(
+            f"{term(s)} {c:.0%}" for s, (c, _se) in point.chances.items())))
+    return lines
+
+
+def _stepper(replayed: Replayed, analysed: "Analysis | None" = None) -> None:
     rep, version = replayed.replay, replayed.at
     ask = _asker()
     shown: int | None = None
@@ -165,7 +187,7 @@ def _stepper(replayed: Replayed) -> None:
     tables = False
     while True:
         click.echo("")
-        (_show if tables else _step)(replayed, version, shown)
+        (_show if tables else _step)(replayed, version, shown, analysed)
         shown, tables = version, False
         try:
             answer = ask().strip().split()

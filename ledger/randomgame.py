@@ -24,10 +24,12 @@ def random_tokens(rng: random.Random, board: Board) -> dict[str, str]:
 
 
 def random_command(state: GameState, rng: random.Random, cards: bool = True, named: bool = False,
-                   catalogue: Catalogue | None = None) -> c.Command:
+                   catalogue: Catalogue | None = None, offered: tuple[rules.Option, ...] | None = None) -> c.Command:
     """A legal command for the current state, chosen at random among the prompt's options. With `named`, a draw
-    names the cards it draws (as a drawer's own record does), so that views have card names to keep secret."""
-    options = [o for o in rules.prompt(state).options if cards or o.verb != "play"]
+    names the cards it draws (as a drawer's own record does), so that views have card names to keep secret.
+    `offered`: the prompt's options for this state, when the caller has them already."""
+    offered = rules.prompt(state).options if offered is None else offered
+    options = [o for o in offered if cards or o.verb != "play"]
     plays = [o for o in options if o.verb == "play"]
     # play a card now and then, but never let card play starve the game of orders
     if plays and rng.random() < 0.1:

@@ -120,7 +120,10 @@ def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
 def say(message: str, /, **params: Any) -> str:
     """`message` in the current language, its {fields} filled in: a canonical id becomes its term (but not in
     a field that holds free text, `VERBATIM`)."""
-    return _(message).format(**_shown(params))
+    spoken = _current.get()
+    if spoken is ENGLISH and not ENGLISH_TERMS:  # English shows every id as it is: no term to look up
+        return message.format(**params)
+    return spoken.gettext(message).format(**_shown(params))
 
 
 def n_(singular: str, plural: str, n: int, /, **params: Any) -> str:

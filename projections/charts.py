@@ -49,6 +49,8 @@ def figure(data: Series | WinRates | RatingHistory) -> Any:
         _rating_history(drawn.add_subplot(), data)
     elif not hasattr(data, "lines"):
         _win_rates(drawn, data)  # type: ignore[arg-type]
+    elif data.kind == "chances":  # type: ignore[union-attr]
+        _chances(drawn.add_subplot(), data)
     elif data.kind == "banners":  # type: ignore[union-attr]
         # ten lines on one axis are a tangle: the board above, the reserves below, one colour per empire
         drawn.set_size_inches(10, 7.5)
@@ -96,6 +98,51 @@ def _series(ax: Any, data: Series, names: list[str], title: str, legend: list[st
             note += " · " + say("not computable for this viewer: {societies}",
                                 societies=", ".join(term(name) for name in hidden))
         ax.annotate(note, (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
+
+
+def _chances(ax: Any, data: Any) -> None:
+    """A line per society with its band of one standard error each side, the turning points and notes' glyphs."""
+    from matplotlib.ticker import PercentFormatter
+
+    for society, values in data.lines.items():
+        errors = data.errors[society]
+        colour = data.colours[society]
+        ax.fill_between(data.moves, [max(0.0, v - e) for v, e in zip(values, errors, strict=True)],
+                        [min(1.0, v + e) for v, e in zip(values, errors, strict=True)], color=colour, alpha=0.15,
+                        linewidth=0)
+        ax.plot(data.moves, values, color=colour, linewidth=1.6, label=term(society))
+    where = dict(zip(data.moves, range(len(data.moves)), strict=True))
+    # numbered at their circles and named beside the plot: turning points a few moves apart would overlap as labels
+    named = [_("turning points:")]
+    for rank, (move, label, society) in enumerate(data.turning, 1):
+        y = data.lines[society][where[move]]
+        ax.axvline(move, color="#9e9e9e", linewidth=0.8, linestyle=":", zorder=0)
+        ax.plot([move], [y], marker="o", markersize=7, markerfacecolor="none", markeredgewidth=1.5,
+                color=data.colours[society])
+        left = rank % 2 == 1  # odd to the left, even to the right: two turning points a move apart stay apart
+        ax.annotate(str(rank), (move, y), xytext=(-5 if left else 5, 5), textcoords="offset points",
+                    ha="right" if left else "left", fontsize=8, fontweight="bold", color=data.colours[society],
+                    bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+                    zorder=5)
+        named.append(f"{rank}  {label}")
+    if data.turning:
+        ax.text(1.02, 0.6, "\n".join(named), transform=ax.transAxes, fontsize=8, va="top", color="#424242")
+    for move, glyph in data.glyphs:
+        ax.annotate(glyph, (move, 1), xycoords=("data", "axes fraction"), xytext=(0, 2), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=10, fontweight="bold", color="#b71c1c")
+    who = _("as the record knew it") if data.viewer is None else say("as {viewer} knew it", viewer=data.viewer)
+    ax.set_title(say("{game} · chance of winning after each move ({who})", game=data.game, who=who), pad=16)
+    ax.set_xlabel(_("move"))
+    ax.set_ylabel(_("chance of winning"))
+    ax.set_ylim(-0.02, 1.02)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.grid(axis="y", color="#eeeeee")
+    ax.margins(x=0.02)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9, frameon=False)
+    ax.annotate(say("{n} playouts a move, policy {policy}; bands: one standard error; circles: turning points; "
+                    "red, above: notes' glyphs. A policy's estimate, not perfect play.", n=data.rollouts,
+                    policy=data.policy),
+                (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
 
 
 def _win_rates(fig: Any, data: WinRates) -> None:

@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from whispers.application import director as hall
 from whispers.application import files, following, moves, reading, recording, review, seats, sharing, svg
+from whispers.application.analysis import stored as stored_analysis
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
 from whispers.ledger.names import OFFICES, SLOTS
@@ -216,7 +217,16 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                     total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
                     moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
                     scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
-                    back_label=back[1])
+                    back_label=back[1], chances=stored_analysis(store, found.game, found.viewer))
+
+    async def chances_picture(request: Request, found: Access) -> Response:
+        """The chances chart `whispers analyse` stored for the link's viewer (never computed here)."""
+        from whispers.application.charts import ChartError, chances_svg
+
+        try:
+            return Response(chances_svg(store, found.game, found.viewer), media_type="image/svg+xml")
+        except ChartError:
+            return _not_found(True)
 
     async def timeline_picture(request: Request, found: Access) -> Response:
         picture = svg.timeline_svg(store, found.game, found.viewer, _at(request), _number(request, "round"))
@@ -255,6 +265,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     # each handler once, guarded two ways: under a game's link, and under the director's token
     link_replay, director_replay = guarded()(replay_page), guarded(by_director=True)(replay_page)
     link_timeline, director_timeline = guarded(api=True)(timeline_picture), guarded(True, True)(timeline_picture)
+    link_chances, director_chances = guarded(api=True)(chances_picture), guarded(True, True)(chances_picture)
     link_board, director_board = guarded(api=True)(board_picture), guarded(True, True)(board_picture)
     link_note, director_note = guarded(api=True)(add_note), guarded(True, True)(add_note)
     link_fork, director_fork = guarded(api=True)(add_fork), guarded(True, True)(add_fork)
@@ -396,6 +407,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         Route("/g/{game}/{token}/reveal", reveal, methods=["POST"]),
         Route("/g/{game}/{token}/live", live),
         Route("/g/{game}/{token}/timeline.svg", link_timeline),
+        Route("/g/{game}/{token}/chances.svg", link_chances),
         Route("/g/{game}/{token}/board.svg", link_board),
         Route("/director/{token}/", director_page),
         Route("/director/{token}/live", director_live),
@@ -403,6 +415,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         Route("/director/{token}/verify/{game}", director_verify),
         Route("/director/{token}/g/{game}/replay", director_replay),
         Route("/director/{token}/g/{game}/timeline.svg", director_timeline),
+        Route("/director/{token}/g/{game}/chances.svg", director_chances),
         Route("/director/{token}/g/{game}/board.svg", director_board),
         Route("/director/{token}/g/{game}/notes", director_note, methods=["POST"]),
         Route("/director/{token}/g/{game}/forks", director_fork, methods=["POST"]),
