@@ -172,6 +172,17 @@ def access(store: Store | str | None, game: str, token: str) -> Access:
     return Access(game, "table" if found == "table" else "spectator")
 
 
+def still_opens(store: Store | str | None, found: Access, token: str) -> bool:
+    """Whether `token` still opens what it opened (`found`): False once revoked, and when the store cannot say
+    (a stream of a link must not outlive it; a browser reconnects, and is asked again)."""
+    from whispers.ledger.errors import WhispersError
+
+    try:
+        return access(store, found.game, token) == found
+    except WhispersError:
+        return False
+
+
 def director_access(store: Store | str | None, game: str) -> Access:
     """The director's view of `game` (the record, with notes and forks): UnknownGame, in the same words as a bad
     link, for a game that does not exist."""

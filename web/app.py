@@ -326,12 +326,16 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     @guarded(api=True)
     async def live(request: Request, found: Access) -> Response:
         """Server-sent events (web/live.py): each new event as the viewer may see it, then the game's version,
-        whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given."""
+        whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given; ended once the
+        link is revoked."""
         raw = request.headers.get("last-event-id") or request.query_params.get("after")
         if raw is not None and not raw.isdigit():
             return JSONResponse({"error": "after: a number of events"}, status_code=400)
         after = int(raw) if raw is not None else None
-        return StreamingResponse(hub.stream(found.game, found.viewer, after), media_type="text/event-stream")
+        token = request.path_params["token"]
+        return StreamingResponse(hub.stream(found.game, found.viewer, after,
+                                            lambda: sharing.still_opens(store, found, token)),
+                                 media_type="text/event-stream")
 
     def director(handler):
         async def endpoint(request: Request) -> Response:

@@ -1,0 +1,115 @@
+"""The web face under attack (issue 31): each fall the adversary found, held now, and its class kept in the suite.
+
+A revoked link's open stream ends, in every server process; numbers in a query, a header or a body are ASCII
+digits within bounds; a body is bounded in size, depth and numbers; a wrong token costs what a missing game costs;
+a fork neither names the store nor squats a name; store faults answer 503 without naming the database; every
+answer, a 500 too, carries the security headers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import time
+from typing import Any
+
+import pytest
+from test_web import EXE, LOYALTY, serving
+
+from whispers.application import recording, sharing
+from whispers.ledger.store import open_store
+from whispers.web.live import Hub
+
+# --- a revoked link's open stream ends -------------------------------------------------------------------------
+
+
+def test_revoking_ends_an_open_stream_before_it_sends_another_event() -> None:
+    """The Hub asks the store again before each change it sends: after `share --revoke`, the next move of the game
+    is not sent to a stream of the old link, and the stream ends."""
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    found = sharing.access(store, "g1", links.table)
+
+    async def follow() -> list[str]:
+        hub = Hub(store)
+        stream = hub.stream("g1", None, None, lambda: sharing.still_opens(store, found, links.table))
+        heard = [await anext(stream)]
+        sharing.share(store, "g1", revoke=True)
+        recording.record_line(store, "g1", LOYALTY)
+        try:
+            async with asyncio.timeout(5):
+                heard += [text async for text in stream]
+        finally:
+            hub.stop()
+        return heard
+
+    heard = asyncio.run(follow())
+    assert heard == ["event: version\ndata: 1\n\n"]  # the stream ended, and the move never reached it
+
+
+def test_a_stream_of_a_link_still_shared_goes_on() -> None:
+    """The re-check is not a refusal of everything: the link shared now hears the next move."""
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    links = sharing.share(store, "g1")
+    found = sharing.access(store, "g1", links.spectator)
+
+    async def follow() -> str:
+        hub = Hub(store)
+        stream = hub.stream("g1", found.viewer, None, lambda: sharing.still_opens(store, found, links.spectator))
+        try:
+            await anext(stream)
+            recording.record_line(store, "g1", LOYALTY)
+            async with asyncio.timeout(5):
+                return await anext(stream)
+        finally:
+            hub.stop()
+
+    assert asyncio.run(follow()).startswith("id: 2\nevent: event\n")
+
+
+def _until_the_end(lines_of: Any, seconds: float) -> list[str]:
+    """Every line left of a stream until it ends; AssertionError if it is still open after `seconds`."""
+    lines, ends = [], time.monotonic() + seconds
+    for line in lines_of:
+        lines.append(line)
+        assert time.monotonic() < ends, "the stream is still open"
+    return lines
+
+
+def _revoking_ends_every_stream_on_every_server(tmp_path, store: str | None) -> None:
+    import httpx2
+
+    with serving(tmp_path, servers=2, store=store) as (env, links, bases):
+        urls = [links["table"], links["spectator"], *links["seats"].values()]
+        urls += [url.replace(bases[0], bases[1]) for url in urls]
+        with contextlib.ExitStack() as streams:
+            lives = [streams.enter_context(httpx2.stream("GET", url + "live", timeout=8)).iter_lines()
+                     for url in urls]
+            for live in lives:
+                assert next(live) == "event: version"
+            shared = subprocess.run([EXE, "share", "g1", "--revoke", "--json"], env=env, check=True,
+                                    capture_output=True, text=True)
+            fresh = json.loads(shared.stdout)["table"].replace("http://127.0.0.1:8000", bases[0])
+            token = fresh.rstrip("/").rsplit("/", 1)[1]
+            moved = httpx2.post(fresh + "moves", json={"line": LOYALTY, "version": 1},
+                                headers={"Authorization": f"Bearer {token}"})
+            assert moved.status_code == 201
+            for live in lives:
+                rest = _until_the_end(live, 6)
+                assert not any(line.startswith("id: ") for line in rest), rest  # the move after the revoke: never
+
+
+def test_revoking_ends_every_open_stream_of_the_old_links_on_every_sqlite_server(tmp_path) -> None:
+    """Table, seats and spectator, on two `serve` processes over one SQLite store: `share --revoke` run by the CLI
+    (a third process) ends them all, and the move recorded with the new table link reaches none of them."""
+    _revoking_ends_every_stream_on_every_server(tmp_path, None)
+
+
+@pytest.mark.postgres
+def test_revoking_ends_every_open_stream_of_the_old_links_on_every_postgresql_server(tmp_path, pg_own_url) -> None:
+    _revoking_ends_every_stream_on_every_server(tmp_path, pg_own_url)
+
+
