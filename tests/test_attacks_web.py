@@ -15,10 +15,13 @@ import time
 from typing import Any
 
 import pytest
-from test_web import EXE, LOYALTY, serving
+from starlette.testclient import TestClient
+from test_web import DIRECTOR, EXE, LOYALTY, serving
 
 from whispers.application import recording, sharing
+from whispers.application.numbers import whole
 from whispers.ledger.store import open_store
+from whispers.web.app import create_app
 from whispers.web.live import Hub
 
 # --- a revoked link's open stream ends -------------------------------------------------------------------------
@@ -113,3 +116,41 @@ def test_revoking_ends_every_open_stream_of_the_old_links_on_every_postgresql_se
     _revoking_ends_every_stream_on_every_server(tmp_path, pg_own_url)
 
 
+
+
+# --- numbers in a query or a header: ASCII digits within bounds ------------------------------------------------
+
+NOT_NUMBERS = ["²", "①", "٣", "1²", "-1", " 1", "1 ", "+1", "0x1", "1e3", "9" * 10, "9" * 5000, "", "1\n"]
+
+
+@pytest.fixture
+def table() -> tuple[Any, sharing.Links, TestClient]:
+    store = open_store("memory:")
+    recording.new(store, "g1", ["raven", "spider"])
+    recording.record_line(store, "g1", LOYALTY)
+    links = sharing.share(store, "g1")
+    return store, links, TestClient(create_app(store, DIRECTOR), raise_server_exceptions=False)
+
+
+def test_a_number_is_ascii_digits_within_bounds() -> None:
+    assert [whole(text) for text in ["0", "7", "007", "999999999"]] == [0, 7, 7, 999_999_999]
+    assert [whole(text) for text in NOT_NUMBERS] == [None] * len(NOT_NUMBERS)
+    assert whole("12", largest=11) is None and whole(None) is None
+
+
+@pytest.mark.parametrize("raw", ["²", "①", "٣", "9" * 5000, "-1"])
+def test_a_number_no_int_reads_answers_400_in_one_line_on_every_link(table, raw: str) -> None:
+    """`replay?at=²` and the like answered 500: `str.isdigit()` is true of what `int()` refuses (issue 31)."""
+    _, links, client = table
+    asked = [f"replay?at={raw}", f"api/replay?at={raw}", f"timeline.svg?round={raw}", f"timeline.svg?at={raw}",
+             f"board.svg?at={raw}", f"live?after={raw}"]
+    for token in [links.table, links.spectator, *links.seats.values()]:
+        for page in asked:
+            answer = client.get(f"/g/g1/{token}/{page}")
+            assert answer.status_code == 400, (page, answer.text)
+            assert "\n" not in answer.json()["error"]
+        for header in [raw.encode(), b"\xb2", b"1\xb9"]:  # a header is read as Latin-1: 0xB2 is '²'
+            resumed = client.get(f"/g/g1/{token}/live", headers={"Last-Event-ID": header})
+            assert resumed.status_code == 400, resumed.text
+    for page in [f"replay?at={raw}", f"timeline.svg?round={raw}", f"board.svg?at={raw}"]:
+        assert client.get(f"/director/{DIRECTOR}/g/g1/{page}").status_code == 400

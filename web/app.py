@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from whispers.application import director as hall
-from whispers.application import files, following, reading, recording, review, seats, sharing, svg
+from whispers.application import files, following, numbers, reading, recording, review, seats, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
@@ -329,9 +329,9 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given; ended once the
         link is revoked."""
         raw = request.headers.get("last-event-id") or request.query_params.get("after")
-        if raw is not None and not raw.isdigit():
-            return JSONResponse({"error": "after: a number of events"}, status_code=400)
-        after = int(raw) if raw is not None else None
+        after = None if raw is None else numbers.whole(raw)
+        if raw is not None and after is None:
+            raise BadRequest(say("{name}: a number of events", name="after"))
         token = request.path_params["token"]
         return StreamingResponse(hub.stream(found.game, found.viewer, after,
                                             lambda: sharing.still_opens(store, found, token)),
@@ -465,14 +465,16 @@ def language_of(request: Request) -> str:
 
 
 def _at(request: Request) -> int | None:
-    return _number(request, "at", "a number of events")
+    return _number(request, "at", N_("{name}: a number of events"))
 
 
-def _number(request: Request, name: str, what: str = "a number") -> int | None:
+def _number(request: Request, name: str, what: str = N_("{name}: a number")) -> int | None:
+    """The query's `name` as a whole number of ASCII digits (application.numbers), None when not given; a 400
+    with one line for anything else ('²', '①', a sign, ten digits)."""
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 9:
-        raise WhispersError(f"{name}: {what}")
-    return int(raw)
-
+    number = numbers.whole(raw)
+    if number is None:
+        raise BadRequest(say(what, name=name))
+    return number
