@@ -154,3 +154,48 @@ def test_a_number_no_int_reads_answers_400_in_one_line_on_every_link(table, raw:
             assert resumed.status_code == 400, resumed.text
     for page in [f"replay?at={raw}", f"timeline.svg?round={raw}", f"board.svg?at={raw}"]:
         assert client.get(f"/director/{DIRECTOR}/g/g1/{page}").status_code == 400
+
+
+# --- a write's body: bounded in size, depth and numbers ----------------------------------------------------------
+
+def writes(links: sharing.Links) -> list[tuple[str, str]]:
+    """Every write (path, the token its Authorization carries), as the link allowed to make it."""
+    seat = links.seats["raven"]
+    return [(f"/g/g1/{links.table}/{w}", links.table) for w in ("moves", "notes", "forks")] + [
+        (f"/g/g1/{seat}/{w}", seat) for w in ("seal", "reveal")] + [
+        (f"/director/{DIRECTOR}/g/g1/{w}", DIRECTOR) for w in ("notes", "forks")]
+
+
+HOSTILE_BODIES = {
+    "deep": b"[" * 100_000 + b"]" * 100_000,
+    "deep in an object": b'{"line": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+    "nested past the limit": json.dumps({"at": 1, "text": [[[[[["x"]]]]]]}).encode(),
+    "a number past 64 bits": b'{"name": "f1", "at": 9223372036854775808, "line": "x", "text": "x"}',
+    "a number of 5000 digits": b'{"at": ' + b"9" * 5000 + b"}",
+    "a huge negative": b'{"at": -99999999999999999999}',
+    "a float past every bound": b'{"at": 1e400}',
+    "NaN": b'{"at": NaN}',
+    "too big": json.dumps({"text": "x" * 70_000}).encode(),
+    "not UTF-8": b'{"text": "\xff"}',
+}
+
+
+@pytest.mark.parametrize("kind", HOSTILE_BODIES)
+def test_a_hostile_body_answers_400_in_one_line_on_every_write_and_changes_nothing(table, kind: str) -> None:
+    """A body nesting 100,000 arrays answered 500 (RecursionError), `{"at": 9223372036854775808}` to forks 500
+    (OverflowError): every write reads its body in one place, bounded (issue 31)."""
+    store, links, client = table
+    before = store.version("g1"), store.names()
+    for url, token in writes(links):
+        answer = client.post(url, content=HOSTILE_BODIES[kind], headers={
+            "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        assert answer.status_code == 400, (url, answer.status_code, answer.text[:200])
+        assert "\n" not in answer.json()["error"]
+    assert (store.version("g1"), store.names()) == before
+
+
+def test_a_fork_at_a_large_event_number_is_a_404_not_a_crash(table) -> None:
+    _, links, client = table
+    answer = client.post(f"/g/g1/{links.table}/forks", json={"name": "f1", "at": 999_999_999},
+                         headers={"Authorization": f"Bearer {links.table}"})
+    assert answer.status_code == 404, answer.text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import json
 import re
 import time
 from collections.abc import AsyncIterator
@@ -76,12 +77,64 @@ class BadRequest(Exception):
     """A body that is not what the route takes: 400 with one line."""
 
 
-async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
-    """The JSON object a write takes, each named field of its type (optional ones may be missing or null)."""
+BODY_LIMIT = 64 * 1024
+"""Bytes a write's body may hold: the longest is a note (4,000 characters and a 64-character author)."""
+DEPTH_LIMIT = 4
+"""How deep a body's arrays and objects may nest: a reveal's `tokens` object, the deepest a write takes, is 2."""
+
+
+async def _json(request: Request) -> Any:
+    """The JSON a write sent, read once by every write: at most BODY_LIMIT bytes (refused as they come, before
+    the rest is read), nested at most DEPTH_LIMIT deep, each number within application.numbers.LARGEST either way
+    and finite; else BadRequest, one line."""
+    sent = bytearray()
+    async for chunk in request.stream():
+        sent += chunk
+        if len(sent) > BODY_LIMIT:
+            raise BadRequest(say("the body is larger than {limit} bytes", limit=BODY_LIMIT))
     try:
-        body = await request.json()
-    except ValueError:
+        body = json.loads(bytes(sent), parse_int=_bounded, parse_float=_bounded_float, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder goes
         raise BadRequest(_("the body is not JSON")) from None
+    if _deeper_than(body, DEPTH_LIMIT):
+        raise BadRequest(say("the body nests deeper than {depth}", depth=DEPTH_LIMIT))
+    return body
+
+
+def _bounded(text: str) -> int:
+    number = numbers.whole(text.removeprefix("-"))
+    if number is None:
+        raise BadRequest(say("a number in the body is beyond {largest}", largest=numbers.LARGEST))
+    return -number if text.startswith("-") else number
+
+
+def _bounded_float(text: str) -> float:
+    number = float(text)
+    if not abs(number) <= numbers.LARGEST:  # inf and nan too
+        raise BadRequest(say("a number in the body is beyond {largest}", largest=numbers.LARGEST))
+    return number
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(text)  # NaN, Infinity: not JSON
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether `value` nests arrays or objects more than `limit` deep (walked without recursion)."""
+    waiting = [(value, 1)]
+    while waiting:
+        item, depth = waiting.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            waiting += [(inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item)]
+    return False
+
+
+async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
+    """The JSON object a write takes (read by `_json`), each named field of its type (optional ones may be missing
+    or null)."""
+    body = await _json(request)
     if not isinstance(body, dict):
         raise BadRequest("send a JSON object")
     for name, kind in fields.items():
@@ -301,10 +354,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         given = request.headers.get("authorization", "")
         if not found.may_record or given != f"Bearer {request.path_params['token']}":
             return _not_found(True)
-        try:
-            body = await request.json()
-        except ValueError:
-            return JSONResponse({"error": _("the body is not JSON")}, status_code=400)
+        body = await _json(request)
         if not isinstance(body, dict) or not isinstance(body.get("line"), str):
             return JSONResponse({"error": say("send {shape}", shape='{"line": "<one notation line>"}')},
                                 status_code=400)
