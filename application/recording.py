@@ -106,6 +106,13 @@ def next_move(game: Game) -> Prompt:
     return prompt(game.state, shipped_catalogue)
 
 
+def takes_back(command: c.Command) -> bool:
+    """Whether `command` takes a move back (a face asks the version its page showed for one: two taps, one undo)."""
+    from whispers.ledger.commands import Undo
+
+    return isinstance(command, Undo)
+
+
 def parse_move(text: str) -> c.Command | None:
     """One notation line as a move; None for a blank or comment line. A game line is refused: it starts a game."""
     from whispers.ledger.meta import TagLine

@@ -10,26 +10,36 @@ from __future__ import annotations
 import contextlib
 import html
 import json
+import logging
 import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from whispers.application import director as hall
 from whispers.application import files, following, numbers, reading, recording, review, seats, sharing, svg
 from whispers.application.sharing import Access
+from whispers.ledger import errors
 from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
@@ -43,6 +53,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 HEADERS = {"content-security-policy": CSP, "referrer-policy": "no-referrer",  # a link's token must not leak
            "x-content-type-options": "nosniff", "cache-control": "no-store"}
 NOT_FOUND = N_("Not found")
+LOG = logging.getLogger("whispers.web")
 
 
 class SecurityHeaders:
@@ -226,7 +237,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                 except UnknownGame:
                     return _not_found(api)
                 except WhispersError as exc:  # the store failed: nothing about the game
-                    return JSONResponse({"error": str(exc)}, status_code=503)
+                    return _unavailable(exc)
                 try:
                     return await handler(request, found)
                 except UnknownGame:
@@ -240,6 +251,8 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                                         status_code=422)
                 except BadRequest as exc:
                     return JSONResponse({"error": str(exc)}, status_code=400)
+                except StoreError as exc:  # the store failed (a lost server, a full disk): not the request
+                    return _unavailable(exc)
                 except WhispersError as exc:
                     return JSONResponse({"error": str(exc)}, status_code=422 if api else 400)
             return endpoint
@@ -270,12 +283,20 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                     scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
                     back_label=back[1])
 
+    pictures = Pictures(PICTURES_KEPT)
+
     async def timeline_picture(request: Request, found: Access) -> Response:
-        picture = svg.timeline_svg(store, found.game, found.viewer, _at(request), _number(request, "round"))
+        at, round_ = _at(request), _number(request, "round")
+        picture = await pictures.drawn(("timeline", found.game, following.version(store, found.game), found.viewer,
+                                        at, round_, tongue().code),
+                                       lambda: svg.timeline_svg(store, found.game, found.viewer, at, round_))
         return Response(picture, media_type="image/svg+xml")
 
     async def board_picture(request: Request, found: Access) -> Response:
-        return Response(svg.board_svg(store, found.game, _at(request)), media_type="image/svg+xml")
+        at = _at(request)
+        picture = await pictures.drawn(("board", found.game, following.version(store, found.game), at,
+                                        tongue().code), lambda: svg.board_svg(store, found.game, at))
+        return Response(picture, media_type="image/svg+xml")
 
     async def add_note(request: Request, found: Access) -> Response:
         if not found.may_annotate or not _bearer_ok(request):
@@ -289,19 +310,21 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
 
     async def add_fork(request: Request, found: Access) -> Response:
         """A "what if" from event `at`: the table gets the new game's own links (shared at once, so its table
-        can record on); the director, its replay."""
+        can record on), named GAME.NAME; the director, its replay, named as asked."""
         if not found.may_annotate or not _bearer_ok(request):
             return _not_found(True)
         body = await _body(request, {"name": str, "at": int})
         if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
             raise BadRequest(say("send {shape}", shape='{"name": "NEW-GAME", "at": EVENT}'))
-        forked = review.fork(store, found.game, body["name"], body["at"])
-        answer = forked.to_json()
         if found.role == "director":
-            answer["open"] = f"/director/{request.path_params['token']}/g/{forked.game}/replay"
-        else:
-            answer["links"] = sharing.share(store, forked.game, base="").to_json()
-            answer["open"] = answer["links"]["table"]
+            try:
+                forked = review.fork(store, found.game, body["name"], body["at"])
+            except errors.GameExists:  # its words name the store's path
+                raise BadRequest(say("a game named {game} is in the store already", game=repr(body["name"]))) from None
+            answer = {**forked.to_json(), "open": f"/director/{request.path_params['token']}/g/{forked.game}/replay"}
+        else:  # named under the game's own name, and counted (application.sharing.fork_over_link)
+            forked, links = sharing.fork_over_link(store, found, body["name"], body["at"])
+            answer = {**forked.to_json(), "links": links.to_json(), "open": links.to_json()["table"]}
         return JSONResponse(answer, status_code=201)
 
     # each handler once, guarded two ways: under a game's link, and under the director's token
@@ -366,6 +389,9 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         command = recording.parse_move(line)
         if command is None:
             return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
+        if seen is None and recording.takes_back(command):  # a double tap must not take back two moves
+            raise BadRequest(say("a take-back needs the version the page showed: send {shape}",
+                                 shape='{"line": "undo \\"...\\"", "version": N}'))
         # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
         began = time.perf_counter()
         done = await run_in_threadpool(held.record, found.game, command, seen)
@@ -463,14 +489,68 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     ]
 
     async def missing(request: Request, exc: Exception) -> Response:
+        slashed = _slashed(request, routes)
+        if slashed is not None:
+            return slashed
         token = speak(language_of(request))
         try:
             return _not_found(False)
         finally:
             stop(token)
 
-    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
-                     exception_handlers={404: missing, 405: missing})
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
+                    exception_handlers={404: missing, 405: missing, 500: _crashed})
+    app.router.redirect_slashes = False  # its redirect is absolute, to the Host header's host: `_slashed` instead
+    return app
+
+
+def _slashed(request: Request, routes: list[Any]) -> Response | None:
+    """A GET of a route's path without its trailing slash: a redirect to it, relative (the Host header a request
+    carries is never written into an answer); None when the path with a slash is no route either."""
+    path = request.url.path
+    if request.method not in ("GET", "HEAD") or path.endswith("/"):
+        return None
+    scope = {**request.scope, "path": path + "/"}
+    if not any(route.matches(scope)[0] == Match.FULL for route in routes if isinstance(route, Route)):
+        return None
+    query = request.url.query
+    return RedirectResponse(quote(path, safe="/") + "/" + (f"?{query}" if query else ""), status_code=307)
+
+
+async def _crashed(request: Request, exc: Exception) -> Response:
+    """A fault of ours: 500 with one line and the security headers (this handler runs outside SecurityHeaders,
+    which Starlette places inside its error handling); the traceback goes to the server's log."""
+    return PlainTextResponse("Internal Server Error", status_code=500, headers=HEADERS)
+
+
+def _unavailable(exc: Exception) -> Response:
+    """The store failed: 503 in words that name no host, port or path (the operator finds them in the log)."""
+    LOG.warning("the store failed: %s", exc)
+    return JSONResponse({"error": _("the store is unavailable: try again in a moment")}, status_code=503)
+
+
+PICTURES_KEPT = 256
+"""Rendered pictures each server process keeps (a few KB each): every viewer of every table at its last version."""
+
+
+class Pictures:
+    """The pictures rendered lately, by what they show (game, version, viewer, parameters, language), the least
+    recently asked dropped first: a spectator reloading a picture in a loop is answered from here, and the table's
+    moves do not queue behind its drawing. A picture is drawn in a worker thread, as a move is decided."""
+
+    def __init__(self, most: int) -> None:
+        self._most = most
+        self._kept: OrderedDict[tuple[Any, ...], bytes | str] = OrderedDict()
+
+    async def drawn(self, key: tuple[Any, ...], draw: Any) -> bytes | str:
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        picture = await run_in_threadpool(draw)
+        self._kept[key] = picture
+        while len(self._kept) > self._most:
+            self._kept.popitem(last=False)
+        return picture
 
 
 def from_environment() -> Starlette:
@@ -479,8 +559,9 @@ def from_environment() -> Starlette:
     import os
 
     token = os.environ.get("WHISPERS_DIRECTOR_TOKEN", "")
-    if len(token) < 22:  # 128 bits in url-safe base64
-        raise SystemExit("WHISPERS_DIRECTOR_TOKEN: at least 22 characters (whispers serve makes one)")
+    if len(token) < sharing.DIRECTOR_TOKEN_SHORTEST:  # serve refused it already; a server started by hand
+        raise SystemExit(f"WHISPERS_DIRECTOR_TOKEN: at least {sharing.DIRECTOR_TOKEN_SHORTEST} characters "
+                         "(whispers serve makes one)")
     tournament = os.environ.get("WHISPERS_TOURNAMENT")
     return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
 
