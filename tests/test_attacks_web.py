@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import socket
+import sqlite3
 import subprocess
 import time
 from typing import Any
@@ -283,8 +284,8 @@ def test_a_store_fault_answers_503_naming_no_host_port_or_path(table, monkeypatc
     store, links, client = table
     secret = "postgresql://127.0.0.1:5432/test at /srv/whispers/store.sqlite"
 
-    def full(*args: Any, **kwargs: Any) -> None:
-        raise StoreError(f"database or disk is full: {secret}")
+    def full(*args: Any, **kwargs: Any) -> None:  # as the store translates its driver's error
+        raise StoreError(f"the store {secret} failed: database or disk is full") from sqlite3.OperationalError("full")
 
     monkeypatch.setattr(store, "append", full)
     auth = {"Authorization": f"Bearer {links.table}"}
@@ -302,6 +303,9 @@ def test_a_store_fault_answers_503_naming_no_host_port_or_path(table, monkeypatc
     for answer in (moved, noted, opened):
         assert answer.status_code == 503, answer.text
         assert "5432" not in answer.text and "/srv" not in answer.text and "127.0.0.1" not in answer.text
+    monkeypatch.undo()
+    empty = client.post(f"/g/g1/{links.table}/notes", json={"at": 1, "text": " "}, headers=auth)
+    assert empty.status_code == 422 and "text" in empty.json()["error"]  # what was asked, not the store: no 503
 
 
 def test_a_take_back_needs_the_version_so_a_double_tap_takes_back_one_move(table) -> None:

@@ -40,7 +40,15 @@ from whispers.application import director as hall
 from whispers.application import files, following, numbers, reading, recording, review, seats, sharing, svg
 from whispers.application.sharing import Access
 from whispers.ledger import errors
-from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
+from whispers.ledger.errors import (
+    GameMovedOn,
+    NoSuchEvent,
+    RuleError,
+    StoreError,
+    StoreUnavailable,
+    UnknownGame,
+    WhispersError,
+)
 from whispers.ledger.names import CARDS_PER_DECK, OFFICES, SLOTS
 from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
 from whispers.projections.language import canonical, from_header, speak, stop
@@ -251,9 +259,9 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                                         status_code=422)
                 except BadRequest as exc:
                     return JSONResponse({"error": str(exc)}, status_code=400)
-                except StoreError as exc:  # the store failed (a lost server, a full disk): not the request
-                    return _unavailable(exc)
                 except WhispersError as exc:
+                    if _store_failed(exc):  # a lost server, a full disk: not the request
+                        return _unavailable(exc)
                     return JSONResponse({"error": str(exc)}, status_code=422 if api else 400)
             return endpoint
         return wrap
@@ -521,6 +529,14 @@ async def _crashed(request: Request, exc: Exception) -> Response:
     """A fault of ours: 500 with one line and the security headers (this handler runs outside SecurityHeaders,
     which Starlette places inside its error handling); the traceback goes to the server's log."""
     return PlainTextResponse("Internal Server Error", status_code=500, headers=HEADERS)
+
+
+def _store_failed(exc: WhispersError) -> bool:
+    """Whether `exc` is the store failing (unreachable, locked, a full disk: a driver's error the store translated),
+    not what was asked of it (an empty note, a name that is no game's), which the ledger raises as StoreError too."""
+    cause = exc.__cause__
+    return isinstance(exc, StoreUnavailable) or (isinstance(exc, StoreError) and cause is not None
+                                                 and not isinstance(cause, WhispersError))
 
 
 def _unavailable(exc: Exception) -> Response:
