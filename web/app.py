@@ -1,8 +1,11 @@
 """The web face: pages and a JSON API over the application layer, opened by capability links (docs/api.md).
 
-Every route resolves its token through application.sharing first; a bad token, a revoked one, a game never
-shared and a game that does not exist all answer the same 404. Views go through the visibility policy as the
-link's viewer (the record for the table, a society for its seat, the spectator), via the application's use cases.
+Module-level handlers over a small `Site` (the store, the held games, the hub, the templates), in one table of
+routes (`ROUTES`) each with its guard; every write passes its guard's one `may` and bearer check and reads its
+body through `_json`. Every route resolves its token through application.sharing first; a bad token, a revoked
+one, a game never shared and a game that does not exist all answer the same 404. Views go through the visibility
+policy as the link's viewer (the record for the table, a society for its seat, the spectator), via the
+application's use cases.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import logging
 import re
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -187,26 +191,34 @@ def _per_page(words: Any) -> Any:
     return pass_context(lambda _context, *args: words(*args))
 
 
-def create_app(store: Any, director_token: str, tournament: Path | None = None) -> Starlette:
-    """The application over `store` (an open Store, shared by every request, or a URL opened once here);
-    `tournament`, a tournament file whose standings the director's page shows."""
-    from whispers.application.stores import opened
+@dataclass(frozen=True, slots=True)
+class Site:
+    """What every handler works over: the store (open for the server's life), the games held folded between
+    moves, the hub of live streams, the page templates, the pictures drawn lately, the director's token and the
+    tournament file the director's pages show."""
 
-    holder = None
-    if not hasattr(store, "facts"):  # a URL: opened once, closed when the server stops
-        holder = opened(store)
-        store = holder.__enter__()
+    store: Any
+    director_token: str
+    tournament: Path | None
+    hub: Hub
+    held: recording.HeldGames
+    templates: Environment
+    pictures: Pictures
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        try:
-            yield
-        finally:
-            hub.stop()
-            if holder is not None:
-                holder.__exit__(None, None, None)
-    hub = Hub(store)
-    held = recording.HeldGames(store)
+    def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.templates.get_template(name).render(lang=tongue().code, **context),
+                            status_code=status_code)
+
+    def resolve(self, request: Request, by_director: bool) -> Access:
+        game, token = request.path_params["game"], request.path_params["token"]
+        if by_director:
+            if not sharing.director_allows(self.director_token, token):
+                raise UnknownGame("no such page")
+            return sharing.director_access(self.store, game)
+        return sharing.access(self.store, game, token)
+
+
+def _templates() -> Environment:
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                             extensions=["jinja2.ext.i18n"])
     # looked up when a page renders, in the language of its request (`speaking`)
@@ -217,284 +229,318 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
                              card_names=lambda deck: [f"{deck}:{n}" for n in range(1, CARDS_PER_DECK + 1)])
+    return templates
 
-    def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-        return HTMLResponse(templates.get_template(name).render(lang=tongue().code, **context),
-                            status_code=status_code)
 
-    def resolve(request: Request, by_director: bool) -> Access:
-        game, token = request.path_params["game"], request.path_params["token"]
-        if by_director:
-            if not sharing.director_allows(director_token, token):
-                raise UnknownGame("no such page")
-            return sharing.director_access(store, game)
-        return sharing.access(store, game, token)
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """How a route of a game is opened: by a link's token or the director's (`by_director`), answering JSON or a
+    page when refused (`api`); a write names who `may` make it, and carries its token as a bearer too."""
 
-    def guarded(api: bool = False, by_director: bool = False):
-        def wrap(handler):
-            async def endpoint(request: Request) -> Response:
-                token = speak(language_of(request))
-                try:
-                    return await _guarded(request, handler)
-                finally:
-                    stop(token)
+    api: bool = False
+    by_director: bool = False
+    may: Callable[[Access], bool] | None = None
 
-            async def _guarded(request: Request, handler) -> Response:
-                try:
-                    found = resolve(request, by_director)
-                except UnknownGame:
-                    return _not_found(api)
-                except WhispersError as exc:  # the store failed: nothing about the game
-                    return _unavailable(exc)
-                try:
-                    return await handler(request, found)
-                except UnknownGame:
-                    return _not_found(api)
-                except NoSuchEvent as exc:
-                    return JSONResponse({"error": str(exc)}, status_code=404) if api else _not_found(False)
-                except GameMovedOn as exc:
-                    return JSONResponse({"error": str(exc), "moved_on": True}, status_code=409)
-                except RuleError as exc:
-                    return JSONResponse({"error": exc.reason, "rule": exc.rule, "cited": cite(exc.rule)},
-                                        status_code=422)
-                except BadRequest as exc:
-                    return JSONResponse({"error": str(exc)}, status_code=400)
-                except WhispersError as exc:
-                    if _store_failed(exc):  # a lost server, a full disk: not the request
-                        return _unavailable(exc)
-                    return JSONResponse({"error": str(exc)}, status_code=422 if api else 400)
-            return endpoint
-        return wrap
 
-    def base(found: Access, request: Request) -> str:
-        game, token = request.path_params["game"], request.path_params["token"]
-        return f"/director/{token}/g/{game}/" if found.role == "director" else f"/g/{game}/{token}/"
+def _base(found: Access, request: Request) -> str:
+    game, token = request.path_params["game"], request.path_params["token"]
+    return f"/director/{token}/g/{game}/" if found.role == "director" else f"/g/{game}/{token}/"
 
-    @guarded()
-    async def game_page(request: Request, found: Access) -> Response:
-        state = reading.status(store, found.game, found.viewer)
-        return page("game.html", found=found, s=state.to_json(), base=base(found, request), scores=state.scores,
-                    token=request.path_params["token"],
-                    options=[reading.option_json(o) for o in state.options] if found.may_record else [])
 
-    async def replay_page(request: Request, found: Access) -> Response:
-        at = _at(request)
-        replayed = review.replay(store, found.game, at, found.viewer)
-        frame = replayed.frame(replayed.at)
-        rounds, here = following.by_round(replayed)
-        here_base = base(found, request)
-        back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
-            (here_base, _("back to the game"))
-        return page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
-                    total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
-                    moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
-                    scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
-                    back_label=back[1])
+# --- a game's pages and API, as a link (or the director) opens them -----------------------------------------------
 
-    pictures = Pictures(PICTURES_KEPT)
+async def game_page(site: Site, request: Request, found: Access) -> Response:
+    state = reading.status(site.store, found.game, found.viewer)
+    return site.page("game.html", found=found, s=state.to_json(), base=_base(found, request), scores=state.scores,
+                     token=request.path_params["token"],
+                     options=[reading.option_json(o) for o in state.options] if found.may_record else [])
 
-    async def timeline_picture(request: Request, found: Access) -> Response:
-        at, round_ = _at(request), _number(request, "round")
-        picture = await pictures.drawn(("timeline", found.game, following.version(store, found.game), found.viewer,
-                                        at, round_, tongue().code),
-                                       lambda: svg.timeline_svg(store, found.game, found.viewer, at, round_))
-        return Response(picture, media_type="image/svg+xml")
 
-    async def board_picture(request: Request, found: Access) -> Response:
-        at = _at(request)
-        picture = await pictures.drawn(("board", found.game, following.version(store, found.game), at,
-                                        tongue().code), lambda: svg.board_svg(store, found.game, at))
-        return Response(picture, media_type="image/svg+xml")
+async def replay_page(site: Site, request: Request, found: Access) -> Response:
+    at = _at(request)
+    replayed = review.replay(site.store, found.game, at, found.viewer)
+    frame = replayed.frame(replayed.at)
+    rounds, here = following.by_round(replayed)
+    here_base = _base(found, request)
+    back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
+        (here_base, _("back to the game"))
+    return site.page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
+                     total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
+                     moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
+                     scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
+                     back_label=back[1])
 
-    async def add_note(request: Request, found: Access) -> Response:
-        if not found.may_annotate or not _bearer_ok(request):
-            return _not_found(True)
-        body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
-        if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
-            raise BadRequest(say("send {shape} (author and tag optional)", shape='{"at": EVENT, "text": "..."}'))
-        done = review.annotate(store, found.game, body["at"], body["text"], body.get("author") or None,
-                               body.get("tag") or None)
-        return JSONResponse(done.to_json(), status_code=201)
 
-    async def add_fork(request: Request, found: Access) -> Response:
-        """A "what if" from event `at`: the table gets the new game's own links (shared at once, so its table
-        can record on), named GAME.NAME; the director, its replay, named as asked."""
-        if not found.may_annotate or not _bearer_ok(request):
-            return _not_found(True)
-        body = await _body(request, {"name": str, "at": int})
-        if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
-            raise BadRequest(say("send {shape}", shape='{"name": "NEW-GAME", "at": EVENT}'))
-        if found.role == "director":
-            try:
-                forked = review.fork(store, found.game, body["name"], body["at"])
-            except errors.GameExists:  # its words name the store's path
-                raise BadRequest(say("a game named {game} is in the store already", game=repr(body["name"]))) from None
-            answer = {**forked.to_json(), "open": f"/director/{request.path_params['token']}/g/{forked.game}/replay"}
-        else:  # named under the game's own name, and counted (application.sharing.fork_over_link)
-            forked, links = sharing.fork_over_link(store, found, body["name"], body["at"])
-            answer = {**forked.to_json(), "links": links.to_json(), "open": links.to_json()["table"]}
-        return JSONResponse(answer, status_code=201)
+async def timeline_picture(site: Site, request: Request, found: Access) -> Response:
+    at, round_ = _at(request), _number(request, "round")
+    picture = await site.pictures.drawn(("timeline", found.game, following.version(site.store, found.game),
+                                         found.viewer, at, round_, tongue().code),
+                                        lambda: svg.timeline_svg(site.store, found.game, found.viewer, at, round_))
+    return Response(picture, media_type="image/svg+xml")
 
-    # each handler once, guarded two ways: under a game's link, and under the director's token
-    link_replay, director_replay = guarded()(replay_page), guarded(by_director=True)(replay_page)
-    link_timeline, director_timeline = guarded(api=True)(timeline_picture), guarded(True, True)(timeline_picture)
-    link_board, director_board = guarded(api=True)(board_picture), guarded(True, True)(board_picture)
-    link_note, director_note = guarded(api=True)(add_note), guarded(True, True)(add_note)
-    link_fork, director_fork = guarded(api=True)(add_fork), guarded(True, True)(add_fork)
 
-    async def seat_write(request: Request, found: Access, write) -> Response:
-        if found.seals is None or not _bearer_ok(request):
-            return _not_found(True)
-        return JSONResponse((await write(found.seals)).to_json(), status_code=201)
+async def board_picture(site: Site, request: Request, found: Access) -> Response:
+    at = _at(request)
+    picture = await site.pictures.drawn(("board", found.game, following.version(site.store, found.game), at,
+                                         tongue().code), lambda: svg.board_svg(site.store, found.game, at))
+    return Response(picture, media_type="image/svg+xml")
 
-    @guarded(api=True)
-    async def seal(request: Request, found: Access) -> Response:
-        """A seat seals its own loyalty: the body holds only the commitment its page computed."""
-        async def write(society: str):
-            body = await _body(request, {"commitment": str, "version": int})
-            if not isinstance(body.get("commitment"), str):
-                raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
-            return seats.seal(store, found.game, society, body["commitment"], body.get("version"))
-        return await seat_write(request, found, write)
 
-    @guarded(api=True)
-    async def reveal(request: Request, found: Access) -> Response:
-        """A seat reveals the set it sealed: the tokens as placed and the salt its page kept."""
-        async def write(society: str):
-            body = await _body(request, {"tokens": dict, "salt": str, "version": int})
-            if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
-                raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
-            return seats.reveal(store, found.game, society, body["tokens"], body["salt"], body.get("version"))
-        return await seat_write(request, found, write)
+async def api_status(site: Site, request: Request, found: Access) -> Response:
+    return JSONResponse(reading.status(site.store, found.game, found.viewer).to_json())
 
-    @guarded(api=True)
-    async def api_status(request: Request, found: Access) -> Response:
-        return JSONResponse(reading.status(store, found.game, found.viewer).to_json())
 
-    @guarded(api=True)
-    async def api_replay(request: Request, found: Access) -> Response:
-        return JSONResponse(review.replay(store, found.game, _at(request), found.viewer).to_json())
+async def api_replay(site: Site, request: Request, found: Access) -> Response:
+    return JSONResponse(review.replay(site.store, found.game, _at(request), found.viewer).to_json())
 
-    @guarded(api=True)
-    async def api_log(request: Request, found: Access) -> Response:
-        return JSONResponse(reading.log(store, found.game, found.viewer).to_json())
 
-    @guarded(api=True)
-    async def api_move(request: Request, found: Access) -> Response:
-        # The token must come in the Authorization header as well: a cross-site form cannot set it.
-        given = request.headers.get("authorization", "")
-        if not found.may_record or given != f"Bearer {request.path_params['token']}":
-            return _not_found(True)
-        body = await _json(request)
-        if not isinstance(body, dict) or not isinstance(body.get("line"), str):
-            return JSONResponse({"error": say("send {shape}", shape='{"line": "<one notation line>"}')},
-                                status_code=400)
-        seen = body.get("version")
-        if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
-            return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
-        # the table may type its own words (Ours Commissaire); the notation reads canonical ids
-        line = body["line"] if tongue().code == "en" else canonical(body["line"], tongue().code)
-        command = recording.parse_move(line)
-        if command is None:
-            return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
-        if seen is None and recording.takes_back(command):  # a double tap must not take back two moves
-            raise BadRequest(say("a take-back needs the version the page showed: send {shape}",
-                                 shape='{"line": "undo \\"...\\"", "version": N}'))
-        # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
-        began = time.perf_counter()
-        done = await run_in_threadpool(held.record, found.game, command, seen)
-        took = (time.perf_counter() - began) * 1000
-        return JSONResponse({**done.to_json(), "line": line}, status_code=201,
-                            headers={"server-timing": f"move;dur={took:.1f}"})
+async def api_log(site: Site, request: Request, found: Access) -> Response:
+    return JSONResponse(reading.log(site.store, found.game, found.viewer).to_json())
 
-    @guarded(api=True)
-    async def live(request: Request, found: Access) -> Response:
-        """Server-sent events (web/live.py): each new event as the viewer may see it, then the game's version,
-        whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given; ended once the
-        link is revoked."""
-        raw = request.headers.get("last-event-id") or request.query_params.get("after")
-        after = None if raw is None else numbers.whole(raw)
-        if raw is not None and after is None:
-            raise BadRequest(say("{name}: a number of events", name="after"))
-        token = request.path_params["token"]
-        return StreamingResponse(hub.stream(found.game, found.viewer, after,
-                                            lambda: sharing.still_opens(store, found, token)),
-                                 media_type="text/event-stream")
 
-    def director(handler):
-        async def endpoint(request: Request) -> Response:
-            token = speak(language_of(request))
-            try:
-                if not sharing.director_allows(director_token, request.path_params["token"]):
-                    return _not_found(False)
-                return await handler(request)
-            except StoreError as exc:  # the store failed
-                return page("error.html", 503, message=str(exc))
-            except WhispersError as exc:  # what the link asked for is not one (a page, a state)
-                return page("error.html", 400, message=str(exc))
-            finally:
-                stop(token)
-        return endpoint
+async def live(site: Site, request: Request, found: Access) -> Response:
+    """Server-sent events (web/live.py): each new event as the viewer may see it, then the game's version,
+    whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given; ended once the
+    link is revoked."""
+    raw = request.headers.get("last-event-id") or request.query_params.get("after")
+    after = None if raw is None else numbers.whole(raw)
+    if raw is not None and after is None:
+        raise BadRequest(say("{name}: a number of events", name="after"))
+    token = request.path_params["token"]
+    return StreamingResponse(site.hub.stream(found.game, found.viewer, after,
+                                             lambda: sharing.still_opens(site.store, found, token)),
+                             media_type="text/event-stream")
 
-    @director
-    async def director_page(request: Request) -> Response:
-        asked = request.query_params
-        number = asked.get("page", "1")
-        if not re.fullmatch(r"[0-9]{1,6}", number):
-            raise WhispersError(say("no page {text}: pages count from 1", text=repr(number)))
-        # in a worker thread, as a move is: the event loop keeps streaming the tables' moves meanwhile
-        shown = await run_in_threadpool(hall.hall, store, asked.get("state") or None, asked.get("q", ""), int(number))
-        return page("director.html", shown=shown, token=request.path_params["token"],
-                    tournament=tournament is not None)
 
-    @director
-    async def director_live(request: Request) -> Response:
-        """Server-sent events for the director's screen: `event: changed` whenever any game of the store moves."""
-        return StreamingResponse(hub.every_game(), media_type="text/event-stream")
+# --- writes: each reached only past its guard's `may` and bearer check, its body read by `_body` or `_json` -------
 
-    @director
-    async def director_standings(request: Request) -> Response:
-        standing = hall.tournament_standings(store, tournament).to_json()
-        return page("standings.html", t=standing, token=request.path_params["token"])
+async def api_move(site: Site, request: Request, found: Access) -> Response:
+    body = await _json(request)
+    if not isinstance(body, dict) or not isinstance(body.get("line"), str):
+        return JSONResponse({"error": say("send {shape}", shape='{"line": "<one notation line>"}')},
+                            status_code=400)
+    seen = body.get("version")
+    if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
+        return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
+    # the table may type its own words (Ours Commissaire); the notation reads canonical ids
+    line = body["line"] if tongue().code == "en" else canonical(body["line"], tongue().code)
+    command = recording.parse_move(line)
+    if command is None:
+        return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
+    if seen is None and recording.takes_back(command):  # a double tap must not take back two moves
+        raise BadRequest(say("a take-back needs the version the page showed: send {shape}",
+                             shape='{"line": "undo \\"...\\"", "version": N}'))
+    # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
+    began = time.perf_counter()
+    done = await run_in_threadpool(site.held.record, found.game, command, seen)
+    took = (time.perf_counter() - began) * 1000
+    return JSONResponse({**done.to_json(), "line": line}, status_code=201,
+                        headers={"server-timing": f"move;dur={took:.1f}"})
 
-    @director
-    async def director_verify(request: Request) -> Response:
-        game = request.path_params["game"]
-        if not hall.exists(store, game):
-            return _not_found(False)
-        from whispers.ledger.verify import VerifyError
 
+async def add_note(site: Site, request: Request, found: Access) -> Response:
+    body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
+    if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
+        raise BadRequest(say("send {shape} (author and tag optional)", shape='{"at": EVENT, "text": "..."}'))
+    done = review.annotate(site.store, found.game, body["at"], body["text"], body.get("author") or None,
+                           body.get("tag") or None)
+    return JSONResponse(done.to_json(), status_code=201)
+
+
+async def add_fork(site: Site, request: Request, found: Access) -> Response:
+    """A "what if" from event `at`: the table gets the new game's own links (shared at once, so its table
+    can record on), named GAME.NAME; the director, its replay, named as asked."""
+    body = await _body(request, {"name": str, "at": int})
+    if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
+        raise BadRequest(say("send {shape}", shape='{"name": "NEW-GAME", "at": EVENT}'))
+    if found.role == "director":
         try:
-            checked, failed = files.verify(store, game).to_json(), None
-        except VerifyError as exc:
-            checked, failed = None, str(exc)
-        return page("verify.html", game=game, checked=checked, failed=failed, token=request.path_params["token"])
+            forked = review.fork(site.store, found.game, body["name"], body["at"])
+        except errors.GameExists:  # its words name the store's path
+            raise BadRequest(say("a game named {game} is in the store already", game=repr(body["name"]))) from None
+        answer = {**forked.to_json(), "open": f"/director/{request.path_params['token']}/g/{forked.game}/replay"}
+    else:  # named under the game's own name, and counted (application.sharing.fork_over_link)
+        forked, links = sharing.fork_over_link(site.store, found, body["name"], body["at"])
+        answer = {**forked.to_json(), "links": links.to_json(), "open": links.to_json()["table"]}
+    return JSONResponse(answer, status_code=201)
 
-    routes = [
-        Route("/g/{game}/{token}/", game_page),
-        Route("/g/{game}/{token}/replay", link_replay),
-        Route("/g/{game}/{token}/api/status", api_status),
-        Route("/g/{game}/{token}/api/replay", api_replay),
-        Route("/g/{game}/{token}/api/log", api_log),
-        Route("/g/{game}/{token}/moves", api_move, methods=["POST"]),
-        Route("/g/{game}/{token}/notes", link_note, methods=["POST"]),
-        Route("/g/{game}/{token}/forks", link_fork, methods=["POST"]),
-        Route("/g/{game}/{token}/seal", seal, methods=["POST"]),
-        Route("/g/{game}/{token}/reveal", reveal, methods=["POST"]),
-        Route("/g/{game}/{token}/live", live),
-        Route("/g/{game}/{token}/timeline.svg", link_timeline),
-        Route("/g/{game}/{token}/board.svg", link_board),
-        Route("/director/{token}/", director_page),
-        Route("/director/{token}/live", director_live),
-        Route("/director/{token}/standings", director_standings),
-        Route("/director/{token}/verify/{game}", director_verify),
-        Route("/director/{token}/g/{game}/replay", director_replay),
-        Route("/director/{token}/g/{game}/timeline.svg", director_timeline),
-        Route("/director/{token}/g/{game}/board.svg", director_board),
-        Route("/director/{token}/g/{game}/notes", director_note, methods=["POST"]),
-        Route("/director/{token}/g/{game}/forks", director_fork, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ]
+
+async def seal(site: Site, request: Request, found: Access) -> Response:
+    """A seat seals its own loyalty: the body holds only the commitment its page computed."""
+    body = await _body(request, {"commitment": str, "version": int})
+    if not isinstance(body.get("commitment"), str):
+        raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
+    sealed = seats.seal(site.store, found.game, found.seals, body["commitment"], body.get("version"))
+    return JSONResponse(sealed.to_json(), status_code=201)
+
+
+async def reveal(site: Site, request: Request, found: Access) -> Response:
+    """A seat reveals the set it sealed: the tokens as placed and the salt its page kept."""
+    body = await _body(request, {"tokens": dict, "salt": str, "version": int})
+    if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
+        raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
+    revealed = seats.reveal(site.store, found.game, found.seals, body["tokens"], body["salt"], body.get("version"))
+    return JSONResponse(revealed.to_json(), status_code=201)
+
+
+# --- the director's own pages, opened by the director's token alone -----------------------------------------------
+
+async def director_page(site: Site, request: Request) -> Response:
+    asked = request.query_params
+    number = asked.get("page", "1")
+    if not re.fullmatch(r"[0-9]{1,6}", number):
+        raise WhispersError(say("no page {text}: pages count from 1", text=repr(number)))
+    # in a worker thread, as a move is: the event loop keeps streaming the tables' moves meanwhile
+    shown = await run_in_threadpool(hall.hall, site.store, asked.get("state") or None, asked.get("q", ""),
+                                    int(number))
+    return site.page("director.html", shown=shown, token=request.path_params["token"],
+                     tournament=site.tournament is not None)
+
+
+async def director_live(site: Site, request: Request) -> Response:
+    """Server-sent events for the director's screen: `event: changed` whenever any game of the store moves."""
+    return StreamingResponse(site.hub.every_game(), media_type="text/event-stream")
+
+
+async def director_standings(site: Site, request: Request) -> Response:
+    standing = hall.tournament_standings(site.store, site.tournament).to_json()
+    return site.page("standings.html", t=standing, token=request.path_params["token"])
+
+
+async def director_verify(site: Site, request: Request) -> Response:
+    game = request.path_params["game"]
+    if not hall.exists(site.store, game):
+        return _not_found(False)
+    from whispers.ledger.verify import VerifyError
+
+    try:
+        checked, failed = files.verify(site.store, game).to_json(), None
+    except VerifyError as exc:
+        checked, failed = None, str(exc)
+    return site.page("verify.html", game=game, checked=checked, failed=failed, token=request.path_params["token"])
+
+
+# --- the table of routes, each with its guard ---------------------------------------------------------------------
+
+PAGE, API = Guard(), Guard(api=True)
+DIRECTORS_PAGE, DIRECTORS_API = Guard(by_director=True), Guard(api=True, by_director=True)
+RECORDS, SEALS = Guard(api=True, may=lambda found: found.may_record), Guard(api=True, may=lambda f: f.seals is not None)
+ANNOTATES = Guard(api=True, may=lambda found: found.may_annotate)
+DIRECTOR_ANNOTATES = Guard(api=True, by_director=True, may=lambda found: found.may_annotate)
+DIRECTORS_TOKEN = None
+"""The guard of a director's page that is no game's: the director's token, and nothing else."""
+POST = ("POST",)
+
+ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple[str, ...] | None], ...] = (
+    ("/g/{game}/{token}/", game_page, PAGE, None),
+    ("/g/{game}/{token}/replay", replay_page, PAGE, None),
+    ("/g/{game}/{token}/api/status", api_status, API, None),
+    ("/g/{game}/{token}/api/replay", api_replay, API, None),
+    ("/g/{game}/{token}/api/log", api_log, API, None),
+    ("/g/{game}/{token}/moves", api_move, RECORDS, POST),
+    ("/g/{game}/{token}/notes", add_note, ANNOTATES, POST),
+    ("/g/{game}/{token}/forks", add_fork, ANNOTATES, POST),
+    ("/g/{game}/{token}/seal", seal, SEALS, POST),
+    ("/g/{game}/{token}/reveal", reveal, SEALS, POST),
+    ("/g/{game}/{token}/live", live, API, None),
+    ("/g/{game}/{token}/timeline.svg", timeline_picture, API, None),
+    ("/g/{game}/{token}/board.svg", board_picture, API, None),
+    ("/director/{token}/", director_page, DIRECTORS_TOKEN, None),
+    ("/director/{token}/live", director_live, DIRECTORS_TOKEN, None),
+    ("/director/{token}/standings", director_standings, DIRECTORS_TOKEN, None),
+    ("/director/{token}/verify/{game}", director_verify, DIRECTORS_TOKEN, None),
+    ("/director/{token}/g/{game}/replay", replay_page, DIRECTORS_PAGE, None),
+    ("/director/{token}/g/{game}/timeline.svg", timeline_picture, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/board.svg", board_picture, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/notes", add_note, DIRECTOR_ANNOTATES, POST),
+    ("/director/{token}/g/{game}/forks", add_fork, DIRECTOR_ANNOTATES, POST),
+)
+"""Every route: its path, handler, guard (None: the director's token alone) and methods (None: GET and HEAD)."""
+
+
+def _guarded(site: Site, handler: Callable[..., Awaitable[Response]], guard: Guard):
+    """`handler` of a game behind `guard`: the link (or director) resolved first, a write's `may` and bearer
+    checked next, then each failure in its one answer."""
+    async def endpoint(request: Request) -> Response:
+        token = speak(language_of(request))
+        try:
+            return await _answer(request)
+        finally:
+            stop(token)
+
+    async def _answer(request: Request) -> Response:
+        api = guard.api
+        try:
+            found = site.resolve(request, guard.by_director)
+        except UnknownGame:
+            return _not_found(api)
+        except WhispersError as exc:  # the store failed: nothing about the game
+            return _unavailable(exc)
+        try:
+            # a write: the token must come in the Authorization header as well (a cross-site form cannot set it)
+            if guard.may is not None and not (guard.may(found) and _bearer_ok(request)):
+                return _not_found(True)
+            return await handler(site, request, found)
+        except UnknownGame:
+            return _not_found(api)
+        except NoSuchEvent as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404) if api else _not_found(False)
+        except GameMovedOn as exc:
+            return JSONResponse({"error": str(exc), "moved_on": True}, status_code=409)
+        except RuleError as exc:
+            return JSONResponse({"error": exc.reason, "rule": exc.rule, "cited": cite(exc.rule)}, status_code=422)
+        except BadRequest as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        except WhispersError as exc:
+            if _store_failed(exc):  # a lost server, a full disk: not the request
+                return _unavailable(exc)
+            return JSONResponse({"error": str(exc)}, status_code=422 if api else 400)
+    return endpoint
+
+
+def _directors(site: Site, handler: Callable[..., Awaitable[Response]]):
+    """`handler` of a director's page that is no game's: the director's token, else the page 404."""
+    async def endpoint(request: Request) -> Response:
+        token = speak(language_of(request))
+        try:
+            if not sharing.director_allows(site.director_token, request.path_params["token"]):
+                return _not_found(False)
+            return await handler(site, request)
+        except StoreError as exc:  # the store failed
+            return site.page("error.html", 503, message=str(exc))
+        except WhispersError as exc:  # what the link asked for is not one (a page, a state)
+            return site.page("error.html", 400, message=str(exc))
+        finally:
+            stop(token)
+    return endpoint
+
+
+def create_app(store: Any, director_token: str, tournament: Path | None = None) -> Starlette:
+    """The application over `store` (an open Store, shared by every request, or a URL opened once here);
+    `tournament`, a tournament file whose standings the director's page shows."""
+    from whispers.application.stores import opened
+
+    holder = None
+    if not hasattr(store, "facts"):  # a URL: opened once, closed when the server stops
+        holder = opened(store)
+        store = holder.__enter__()
+    site = Site(store, director_token, tournament, Hub(store), recording.HeldGames(store), _templates(),
+                Pictures(PICTURES_KEPT))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            site.hub.stop()
+            if holder is not None:
+                holder.__exit__(None, None, None)
+
+    routes: list[Any] = [
+        Route(path, _directors(site, handler) if guard is None else _guarded(site, handler, guard),
+              methods=list(methods) if methods else None)
+        for path, handler, guard, methods in ROUTES]
+    routes.append(Mount("/static", StaticFiles(directory=HERE / "static"), name="static"))
 
     async def missing(request: Request, exc: Exception) -> Response:
         slashed = _slashed(request, routes)
