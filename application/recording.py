@@ -135,6 +135,13 @@ def next_move(game: Game) -> Prompt:
     return msgspec.structs.replace(found, options=options)
 
 
+def takes_back(command: c.Command) -> bool:
+    """Whether `command` takes a move back (a face asks the version its page showed for one: two taps, one undo)."""
+    from whispers.ledger.commands import Undo
+
+    return isinstance(command, Undo)
+
+
 def parse_move(text: str) -> c.Command | None:
     """One notation line as a move, written in canonical ids or in the reader's words (application/moves.py: the
     one place a face's line is read); None for a blank or comment line. A game line is refused: it starts a game."""

@@ -11,6 +11,7 @@ The director's token is not stored: `serve` takes it from WHISPERS_DIRECTOR_TOKE
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -27,6 +28,13 @@ if TYPE_CHECKING:
     from whispers.ledger.store import Store
 
 TOKEN_BYTES: Final = 24  # 192 bits, above the 128 the issue asks for
+FORKS_OVER_LINKS: Final = 20
+"""Forks the links of one game may make, counting the forks made over the links of those forks: a table link
+cannot fill the store with games. The director's and the CLI's forks are not counted."""
+_FORK_LABEL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+_DECOYS: Final = tuple(sha256(bytes([n]) * 32).hexdigest() for n in range(2 + 4))
+"""What a token is compared with when the game is not shared (or does not exist): as many hashes as a game of four
+societies has links, so a wrong token costs the same work whether or not the game is a shared one."""
 LINKS_NAMESPACE: Final = UUID("0c0b4f53-6a1e-4d36-9d8e-5f0a6f1f3a27")
 """Link streams are uuid5(LINKS_NAMESPACE, game). Fixed forever: changing it orphans every game's links."""
 
@@ -49,6 +57,24 @@ class SharedLinks(Aggregate):
         def apply(self, aggregate: SharedLinks) -> None:
             aggregate.hashes = dict(self.hashes)
 
+    class ForkCounted(Aggregate.Event):
+        """A fork made over a link of this game or of a fork charged to it (FORKS_OVER_LINKS)."""
+
+        TOPIC = "whispers:SharedLinks.ForkCounted"
+        name: str
+
+        def apply(self, aggregate: SharedLinks) -> None:
+            aggregate.forks = [*getattr(aggregate, "forks", []), self.name]
+
+    class Charged(Aggregate.Event):
+        """This game is a fork made over a link: its links' forks count against `to` (the first game of them)."""
+
+        TOPIC = "whispers:SharedLinks.Charged"
+        to: str
+
+        def apply(self, aggregate: SharedLinks) -> None:
+            aggregate.charged_to = self.to
+
     @staticmethod
     def create_id(game: str) -> UUID:
         return links_id(game)
@@ -56,9 +82,17 @@ class SharedLinks(Aggregate):
     def __init__(self, game: str) -> None:
         self.game = game
         self.hashes: dict[str, str] = {}
+        self.forks: list[str] = []
+        self.charged_to: str | None = None
 
     def share(self, hashes: dict[str, str]) -> None:
         self.trigger_event(self.Shared, hashes=hashes)
+
+    def count_fork(self, name: str) -> None:
+        self.trigger_event(self.ForkCounted, name=name)
+
+    def charge(self, to: str) -> None:
+        self.trigger_event(self.Charged, to=to)
 
 
 def links_id(game: str) -> UUID:
@@ -122,9 +156,11 @@ def _stored(store: Store, game: str) -> SharedLinks | None:
     return found if isinstance(found, SharedLinks) else None
 
 
-def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:8000", revoke: bool = False) -> Links:
+def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:8000", revoke: bool = False,
+          charged_to: str | None = None) -> Links:
     """New links for `game`. A game already shared keeps its links unless `revoke`: then the new set replaces
-    them (the tokens are never stored, so the old ones cannot be shown again; revoke is how to get links)."""
+    them (the tokens are never stored, so the old ones cannot be shown again; revoke is how to get links).
+    `charged_to`: the game whose FORKS_OVER_LINKS the new links' forks count against (a fork made over a link)."""
     from whispers.ledger.errors import WhispersError
     from whispers.ledger.game import load
     from whispers.ledger.words import say
@@ -142,6 +178,8 @@ def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:80
         if record is None:
             record = SharedLinks(game=game)
         record.share({digest(t): role for role, t in tokens.items()})
+        if charged_to is not None:
+            record.charge(charged_to)
         s.save_side_stream(record)
     return Links(game, base, tokens["table"], {p: tokens[f"seat:{p}"] for p in players}, tokens["spectator"])
 
@@ -158,24 +196,64 @@ def access(store: Store | str | None, game: str, token: str) -> Access:
     from whispers.ledger.store import check_name
 
     refused = UnknownGame("no such page")
+    wanted = digest(token)  # first, whatever follows: a wrong token costs the same for any game
     try:
         check_name(game)
     except Exception:
-        raise refused from None
-    with opened(store) as s:
-        record = _stored(s, game)
-    if record is None:
-        raise refused
-    wanted = digest(token)
+        record = None
+    else:
+        with opened(store) as s:
+            record = _stored(s, game)
+    hashes = record.hashes if record is not None and record.hashes else dict.fromkeys(_DECOYS, "")
     found = None
-    for stored, role in record.hashes.items():
-        if hmac.compare_digest(stored, wanted):
+    for stored, role in hashes.items():
+        if hmac.compare_digest(stored, wanted) and role:
             found = role
     if found is None:
         raise refused
     if found.startswith("seat:"):
         return Access(game, "seat", found.removeprefix("seat:"))
     return Access(game, "table" if found == "table" else "spectator")
+
+
+def still_opens(store: Store | str | None, found: Access, token: str) -> bool:
+    """Whether `token` still opens what it opened (`found`): False once revoked, and when the store cannot say
+    (a stream of a link must not outlive it; a browser reconnects, and is asked again)."""
+    from whispers.ledger.errors import WhispersError
+
+    try:
+        return access(store, found.game, token) == found
+    except WhispersError:
+        return False
+
+
+def fork_over_link(store: Store | str | None, found: Access, label: str, at: int) -> tuple[Any, Links]:
+    """A fork of `found`'s game made over its table link, named `ROOT.LABEL` (ROOT: the game whose count it
+    spends, the linked game itself unless it is such a fork), shared at once; with its links. One neutral
+    WhispersError for a label that is not one, a name taken, or FORKS_OVER_LINKS spent: a link learns nothing of
+    the store's other games, and takes no name outside its own game's."""
+    from whispers.application.review import fork
+    from whispers.ledger.errors import GameExists, WhispersError
+    from whispers.ledger.words import say
+
+    with opened(store) as s:
+        record = _stored(s, found.game)
+        root = (record.charged_to if record is not None else None) or found.game
+        counted = _stored(s, root) if root != found.game else record
+        name = f"{root}.{label}"
+        refused = WhispersError(say("no fork named {label}: a name of 1 to 32 letters, digits, '_' or '-' that no "
+                                    "fork of {game} has yet, and at most {most} forks over links",
+                                    label=repr(label), game=root, most=FORKS_OVER_LINKS))
+        if counted is None or not _FORK_LABEL.fullmatch(label) or len(name) > 64 \
+                or len(counted.forks) >= FORKS_OVER_LINKS:
+            raise refused
+        counted.count_fork(name)  # first: of two forks at the last place, the second is refused (GameMovedOn)
+        s.save_side_stream(counted)
+        try:
+            forked = fork(s, found.game, name, at)
+        except GameExists:
+            raise refused from None
+        return forked, share(s, name, base="", charged_to=root)
 
 
 def director_access(store: Store | str | None, game: str) -> Access:
@@ -190,6 +268,10 @@ def director_access(store: Store | str | None, game: str) -> Access:
 
 def director_allows(expected: str, given: str) -> bool:
     return bool(expected) and hmac.compare_digest(digest(expected), digest(given))
+
+
+DIRECTOR_TOKEN_SHORTEST: Final = 22
+"""The shortest director's token `serve` takes from WHISPERS_DIRECTOR_TOKEN: 128 bits in url-safe base64."""
 
 
 def new_director_token() -> str:

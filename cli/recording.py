@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from whispers.application import moves, recording
+from whispers.application.numbers import whole
 from whispers.cli.common import emit_json, store_option, where_now
 from whispers.cli.spoken import Spoken
 from whispers.cli.table import table_changes, table_options
@@ -239,11 +240,12 @@ def record(game: str, store_url: str | None) -> None:
             if line.split()[:1] and line.split()[0] in recorder.TABLES:
                 _tables(current.state, line.split())
                 continue
-            if line.isdigit():
-                if int(line) not in offered:
+            if line.isdigit():  # '²' and '٣' too: whole() reads ASCII digits only, so they are no choice
+                choice = whole(line)
+                if choice not in offered:
                     click.echo(say("Refused: no choice numbered {line}", line=line))
                     continue
-                text, complete, _hint = offered[int(line)]
+                text, complete, _hint = offered[choice]
                 if not complete:
                     prefill = text
                     continue

@@ -13,6 +13,7 @@ import click
 
 from whispers.application import review
 from whispers.application.labels import at_event
+from whispers.application.numbers import whole
 from whispers.application.review import GLYPHS, TAGS, Replayed
 from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
 from whispers.cli.reading import as_option
@@ -204,8 +205,8 @@ def _stepper(replayed: Replayed, analysed: "Analysis | None" = None) -> None:
             target = version - 1
         elif answer[0] in ("q", "quit"):
             return
-        elif answer[0] in ("j", "jump") and len(answer) == 2 and answer[1].isascii() and answer[1].isdigit():
-            target = int(answer[1])
+        elif answer[0] in ("j", "jump") and len(answer) == 2 and whole(answer[1]) is not None:
+            target = whole(answer[1])
         elif answer[0] in ("r", "round") and len(answer) == 2 and answer[1] in _ROUND_NUMBERS:
             target = rep.round_start(int(answer[1]))
         elif answer[0] in ("e", "empire") and len(answer) in (2, 3):

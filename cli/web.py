@@ -10,6 +10,7 @@ import click
 from whispers.application import sharing
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.spoken import Spoken
+from whispers.ledger.errors import WhispersError
 from whispers.ledger.words import _, say
 
 
@@ -85,7 +86,11 @@ def serve(host: str, port: int, workers: int, tournament_file: Path | None, stor
     live updates follow the store itself, so each viewer hears of every move whichever process recorded it."""
     import uvicorn
 
-    token = os.environ.get("WHISPERS_DIRECTOR_TOKEN") or sharing.new_director_token()
+    given = os.environ.get("WHISPERS_DIRECTOR_TOKEN")
+    if given and len(given) < sharing.DIRECTOR_TOKEN_SHORTEST:
+        raise WhispersError(say("WHISPERS_DIRECTOR_TOKEN: at least {n} characters (unset, serve makes one)",
+                                n=sharing.DIRECTOR_TOKEN_SHORTEST))
+    token = given or sharing.new_director_token()
     # The web face sits beside this one (neither imports the other): uvicorn builds it from its factory, which
     # reads the store and the director's token from the environment, as a second worker process would.
     os.environ["WHISPERS_DIRECTOR_TOKEN"] = token
@@ -96,7 +101,10 @@ def serve(host: str, port: int, workers: int, tournament_file: Path | None, stor
 
         tournament(store_url, tournament_file)  # a malformed file is refused now, in one line, not on the page
         os.environ["WHISPERS_TOURNAMENT"] = str(tournament_file.resolve())
-    click.echo(say("director: {url}", url=f"http://{host}:{port}/director/{token}/"), err=True)
+    if given:  # a secret the operator chose is never written to a terminal or a log
+        click.echo(say("director: {url}", url=f"http://{host}:{port}/director/$WHISPERS_DIRECTOR_TOKEN/"), err=True)
+    else:
+        click.echo(say("director: {url}", url=f"http://{host}:{port}/director/{token}/"), err=True)
     if tournament_file is not None:  # public, read-only: for the hall's projector and phones
         from whispers.application.board import board_token
 

@@ -148,7 +148,7 @@ def test_a_seat_seals_its_own_loyalty_and_nobody_else_can() -> None:
     line = "raven loyalty " + " ".join(f"{k}={v}" for k, v in PLACED.items())
     over = write(client, path("g", links.table) + "moves", links.table, {"line": line})
     assert over.status_code == 422
-    back = write(client, path("g", links.table) + "moves", links.table, {"line": 'undo "oops"'})
+    back = write(client, path("g", links.table) + "moves", links.table, {"line": 'undo "oops"', "version": 2})
     assert back.status_code == 422 and back.json()["rule"] == RULE
     for token in [links.table, spider, raven]:
         view = client.get(path("g", token) + "api/status").json()
@@ -203,10 +203,10 @@ def test_the_replay_groups_the_rounds_shows_notes_and_takes_notes_and_forks_from
     for where, token in ((path("g", links.table), links.table), (f"/director/{DIRECTOR}/g/g/", DIRECTOR)):
         escaped = write(client, where + "notes", token, {"at": 3, "text": "look \x1b[31mred"})
         assert escaped.status_code in (400, 422) and "control character" in escaped.text, escaped.text
-    forked = write(client, path("g", links.table) + "forks", links.table, {"name": "g-what-if", "at": 20})
+    forked = write(client, path("g", links.table) + "forks", links.table, {"name": "what-if", "at": 20})
     assert forked.status_code == 201, forked.text
     assert client.get(forked.json()["open"]).status_code == 200  # the fork's own table link
-    assert store.version("g-what-if") == 21  # its first 20 events and the fork marker
+    assert store.version("g.what-if") == 21  # its first 20 events and the fork marker, named under the game's
     bad = write(client, path("g", links.table) + "forks", links.table, {"name": "../etc", "at": 5})
     assert bad.status_code == 422
     again = write(client, f"/director/{DIRECTOR}/g/g/forks", DIRECTOR, {"name": "g-ruling", "at": 10})

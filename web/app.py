@@ -1,36 +1,59 @@
 """The web face: pages and a JSON API over the application layer, opened by capability links (docs/api.md).
 
-Every route resolves its token through application.sharing first; a bad token, a revoked one, a game never
-shared and a game that does not exist all answer the same 404. Views go through the visibility policy as the
-link's viewer (the record for the table, a society for its seat, the spectator), via the application's use cases.
+Module-level handlers over a small `Site` (the store, the held games, the hub, the templates), in one table of
+routes (`ROUTES`) each with its guard; every write passes its guard's one `may` and bearer check and reads its
+body through `_json`. Every route resolves its token through application.sharing first; a bad token, a revoked
+one, a game never shared and a game that does not exist all answer the same 404. Views go through the visibility
+policy as the link's viewer (the record for the table, a society for its seat, the spectator), via the
+application's use cases.
 """
 
 from __future__ import annotations
 
 import contextlib
 import html
+import json
+import logging
 import re
 import time
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from whispers.application import director as hall
-from whispers.application import files, following, moves, reading, recording, review, seats, sharing, svg
+from whispers.application import files, following, moves, numbers, reading, recording, review, seats, sharing, svg
 from whispers.application.analysis import stored as stored_analysis
 from whispers.application.sharing import Access
-from whispers.ledger.errors import GameMovedOn, NoSuchEvent, RuleError, StoreError, UnknownGame, WhispersError
+from whispers.ledger import errors
+from whispers.ledger.errors import (
+    GameMovedOn,
+    NoSuchEvent,
+    RuleError,
+    StoreError,
+    StoreUnavailable,
+    UnknownGame,
+    WhispersError,
+)
 from whispers.ledger.names import OFFICES, SLOTS
 from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
 from whispers.projections.language import from_header, speak, stop
@@ -44,6 +67,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 HEADERS = {"content-security-policy": CSP, "referrer-policy": "no-referrer",  # a link's token must not leak
            "x-content-type-options": "nosniff", "cache-control": "no-store"}
 NOT_FOUND = N_("Not found")
+LOG = logging.getLogger("whispers.web")
 
 
 class SecurityHeaders:
@@ -78,12 +102,64 @@ class BadRequest(Exception):
     """A body that is not what the route takes: 400 with one line."""
 
 
-async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
-    """The JSON object a write takes, each named field of its type (optional ones may be missing or null)."""
+BODY_LIMIT = 64 * 1024
+"""Bytes a write's body may hold: the longest is a note (4,000 characters and a 64-character author)."""
+DEPTH_LIMIT = 4
+"""How deep a body's arrays and objects may nest: a reveal's `tokens` object, the deepest a write takes, is 2."""
+
+
+async def _json(request: Request) -> Any:
+    """The JSON a write sent, read once by every write: at most BODY_LIMIT bytes (refused as they come, before
+    the rest is read), nested at most DEPTH_LIMIT deep, each number within application.numbers.LARGEST either way
+    and finite; else BadRequest, one line."""
+    sent = bytearray()
+    async for chunk in request.stream():
+        sent += chunk
+        if len(sent) > BODY_LIMIT:
+            raise BadRequest(say("the body is larger than {limit} bytes", limit=BODY_LIMIT))
     try:
-        body = await request.json()
-    except ValueError:
+        body = json.loads(bytes(sent), parse_int=_bounded, parse_float=_bounded_float, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder goes
         raise BadRequest(_("the body is not JSON")) from None
+    if _deeper_than(body, DEPTH_LIMIT):
+        raise BadRequest(say("the body nests deeper than {depth}", depth=DEPTH_LIMIT))
+    return body
+
+
+def _bounded(text: str) -> int:
+    number = numbers.whole(text.removeprefix("-"))
+    if number is None:
+        raise BadRequest(say("a number in the body is beyond {largest}", largest=numbers.LARGEST))
+    return -number if text.startswith("-") else number
+
+
+def _bounded_float(text: str) -> float:
+    number = float(text)
+    if not abs(number) <= numbers.LARGEST:  # inf and nan too
+        raise BadRequest(say("a number in the body is beyond {largest}", largest=numbers.LARGEST))
+    return number
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(text)  # NaN, Infinity: not JSON
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether `value` nests arrays or objects more than `limit` deep (walked without recursion)."""
+    waiting = [(value, 1)]
+    while waiting:
+        item, depth = waiting.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            waiting += [(inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item)]
+    return False
+
+
+async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
+    """The JSON object a write takes (read by `_json`), each named field of its type (optional ones may be missing
+    or null)."""
+    body = await _json(request)
     if not isinstance(body, dict):
         raise BadRequest("send a JSON object")
     for name, kind in fields.items():
@@ -117,26 +193,34 @@ def _per_page(words: Any) -> Any:
     return pass_context(lambda _context, *args: words(*args))
 
 
-def create_app(store: Any, director_token: str, tournament: Path | None = None) -> Starlette:
-    """The application over `store` (an open Store, shared by every request, or a URL opened once here);
-    `tournament`, a tournament file whose standings the director's page shows."""
-    from whispers.application.stores import opened
+@dataclass(frozen=True, slots=True)
+class Site:
+    """What every handler works over: the store (open for the server's life), the games held folded between
+    moves, the hub of live streams, the page templates, the pictures drawn lately, the director's token and the
+    tournament file the director's pages show."""
 
-    holder = None
-    if not hasattr(store, "facts"):  # a URL: opened once, closed when the server stops
-        holder = opened(store)
-        store = holder.__enter__()
+    store: Any
+    director_token: str
+    tournament: Path | None
+    hub: Hub
+    held: recording.HeldGames
+    templates: Environment
+    pictures: Pictures
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        try:
-            yield
-        finally:
-            hub.stop()
-            if holder is not None:
-                holder.__exit__(None, None, None)
-    hub = Hub(store)
-    held = recording.HeldGames(store)
+    def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.templates.get_template(name).render(lang=tongue().code, **context),
+                            status_code=status_code)
+
+    def resolve(self, request: Request, by_director: bool) -> Access:
+        game, token = request.path_params["game"], request.path_params["token"]
+        if by_director:
+            if not sharing.director_allows(self.director_token, token):
+                raise UnknownGame("no such page")
+            return sharing.director_access(self.store, game)
+        return sharing.access(self.store, game, token)
+
+
+def _templates() -> Environment:
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                             extensions=["jinja2.ext.i18n"])
     # looked up when a page renders, in the language of its request (`speaking`)
@@ -147,291 +231,404 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
                              card_names=reading.card_choices)
+    return templates
 
-    def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-        return HTMLResponse(templates.get_template(name).render(lang=tongue().code, **context),
-                            status_code=status_code)
 
-    def resolve(request: Request, by_director: bool) -> Access:
-        game, token = request.path_params["game"], request.path_params["token"]
-        if by_director:
-            if not sharing.director_allows(director_token, token):
-                raise UnknownGame("no such page")
-            return sharing.director_access(store, game)
-        return sharing.access(store, game, token)
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """How a route of a game is opened: by a link's token or the director's (`by_director`), answering JSON or a
+    page when refused (`api`); a write names who `may` make it, and carries its token as a bearer too."""
 
-    def guarded(api: bool = False, by_director: bool = False):
-        def wrap(handler):
-            async def endpoint(request: Request) -> Response:
-                token = speak(language_of(request))
-                try:
-                    return await _guarded(request, handler)
-                finally:
-                    stop(token)
+    api: bool = False
+    by_director: bool = False
+    may: Callable[[Access], bool] | None = None
 
-            async def _guarded(request: Request, handler) -> Response:
-                try:
-                    found = resolve(request, by_director)
-                except UnknownGame:
-                    return _not_found(api)
-                except WhispersError as exc:  # the store failed: nothing about the game
-                    return JSONResponse({"error": str(exc)}, status_code=503)
-                try:
-                    return await handler(request, found)
-                except UnknownGame:
-                    return _not_found(api)
-                except NoSuchEvent as exc:
-                    return JSONResponse({"error": str(exc)}, status_code=404) if api else _not_found(False)
-                except GameMovedOn as exc:
-                    return JSONResponse({"error": str(exc), "moved_on": True}, status_code=409)
-                except RuleError as exc:
-                    return JSONResponse({"error": exc.reason, "rule": exc.rule, "cited": cite(exc.rule)},
-                                        status_code=422)
-                except BadRequest as exc:
-                    return JSONResponse({"error": str(exc)}, status_code=400)
-                except WhispersError as exc:
-                    return JSONResponse({"error": str(exc)}, status_code=422 if api else 400)
-            return endpoint
-        return wrap
 
-    def base(found: Access, request: Request) -> str:
-        game, token = request.path_params["game"], request.path_params["token"]
-        return f"/director/{token}/g/{game}/" if found.role == "director" else f"/g/{game}/{token}/"
+def _base(found: Access, request: Request) -> str:
+    game, token = request.path_params["game"], request.path_params["token"]
+    return f"/director/{token}/g/{game}/" if found.role == "director" else f"/g/{game}/{token}/"
 
-    @guarded()
-    async def game_page(request: Request, found: Access) -> Response:
-        state = reading.status(store, found.game, found.viewer)
-        return page("game.html", found=found, s=state.to_json(), base=base(found, request), scores=state.scores,
-                    token=request.path_params["token"],
-                    options=[reading.option_json(o) for o in state.options] if found.may_record else [])
 
-    async def replay_page(request: Request, found: Access) -> Response:
-        at = _at(request)
-        replayed = review.replay(store, found.game, at, found.viewer)
-        frame = replayed.frame(replayed.at)
-        rounds, here = following.by_round(replayed)
-        here_base = base(found, request)
-        back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
-            (here_base, _("back to the game"))
-        return page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
-                    total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
-                    moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
-                    scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
-                    back_label=back[1], chances=stored_analysis(store, found.game, found.viewer))
+# --- a game's pages and API, as a link (or the director) opens them -----------------------------------------------
 
-    async def chances_picture(request: Request, found: Access) -> Response:
-        """The chances chart `whispers analyse` stored for the link's viewer (never computed here)."""
-        from whispers.application.charts import ChartError, chances_svg
+async def game_page(site: Site, request: Request, found: Access) -> Response:
+    state = reading.status(site.store, found.game, found.viewer)
+    return site.page("game.html", found=found, s=state.to_json(), base=_base(found, request), scores=state.scores,
+                     token=request.path_params["token"],
+                     options=[reading.option_json(o) for o in state.options] if found.may_record else [])
 
+
+async def replay_page(site: Site, request: Request, found: Access) -> Response:
+    at = _at(request)
+    replayed = review.replay(site.store, found.game, at, found.viewer)
+    frame = replayed.frame(replayed.at)
+    rounds, here = following.by_round(replayed)
+    here_base = _base(found, request)
+    back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
+        (here_base, _("back to the game"))
+    return site.page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
+                     total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
+                     moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
+                     scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
+                     back_label=back[1], chances=stored_analysis(site.store, found.game, found.viewer))
+
+
+async def chances_picture(site: Site, request: Request, found: Access) -> Response:
+    """The chances chart `whispers analyse` stored for the link's viewer (never computed here)."""
+    from whispers.application.charts import ChartError, chances_svg
+
+    try:
+        return Response(chances_svg(site.store, found.game, found.viewer), media_type="image/svg+xml")
+    except ChartError:
+        return _not_found(True)
+
+
+async def timeline_picture(site: Site, request: Request, found: Access) -> Response:
+    at, round_ = _at(request), _number(request, "round")
+    picture = await site.pictures.drawn(("timeline", found.game, following.version(site.store, found.game),
+                                         found.viewer, at, round_, tongue().code),
+                                        lambda: svg.timeline_svg(site.store, found.game, found.viewer, at, round_))
+    return Response(picture, media_type="image/svg+xml")
+
+
+async def board_picture(site: Site, request: Request, found: Access) -> Response:
+    at = _at(request)
+    picture = await site.pictures.drawn(("board", found.game, following.version(site.store, found.game), at,
+                                         tongue().code), lambda: svg.board_svg(site.store, found.game, at))
+    return Response(picture, media_type="image/svg+xml")
+
+
+async def api_status(site: Site, request: Request, found: Access) -> Response:
+    return JSONResponse(reading.status(site.store, found.game, found.viewer).to_json())
+
+
+async def api_replay(site: Site, request: Request, found: Access) -> Response:
+    return JSONResponse(review.replay(site.store, found.game, _at(request), found.viewer).to_json())
+
+
+async def api_log(site: Site, request: Request, found: Access) -> Response:
+    return JSONResponse(reading.log(site.store, found.game, found.viewer).to_json())
+
+
+async def live(site: Site, request: Request, found: Access) -> Response:
+    """Server-sent events (web/live.py): each new event as the viewer may see it, then the game's version,
+    whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given; ended once the
+    link is revoked."""
+    raw = request.headers.get("last-event-id") or request.query_params.get("after")
+    after = None if raw is None else numbers.whole(raw)
+    if raw is not None and after is None:
+        raise BadRequest(say("{name}: a number of events", name="after"))
+    token = request.path_params["token"]
+    return StreamingResponse(site.hub.stream(found.game, found.viewer, after,
+                                             lambda: sharing.still_opens(site.store, found, token)),
+                             media_type="text/event-stream")
+
+
+# --- writes: each reached only past its guard's `may` and bearer check, its body read by `_body` or `_json` -------
+
+async def api_move(site: Site, request: Request, found: Access) -> Response:
+    body = await _json(request)
+    if not isinstance(body, dict) or not isinstance(body.get("line"), str):
+        return JSONResponse({"error": say("send {shape}", shape='{"line": "<one notation line>"}')},
+                            status_code=400)
+    seen = body.get("version")
+    if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
+        return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
+    # the table may type its own words (Ours Commissaire), and leave out the society that alone can act
+    line = moves.canonical_line(body["line"])
+    command = await run_in_threadpool(lambda: recording.read_move(site.held.current(found.game), line))
+    if command is None:
+        return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
+    if seen is None and recording.takes_back(command):  # a double tap must not take back two moves
+        raise BadRequest(say("a take-back needs the version the page showed: send {shape}",
+                             shape='{"line": "undo \\"...\\"", "version": N}'))
+    # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
+    began = time.perf_counter()
+    done = await run_in_threadpool(site.held.record, found.game, command, seen)
+    took = (time.perf_counter() - began) * 1000
+    return JSONResponse({**done.to_json(), "line": line}, status_code=201,
+                        headers={"server-timing": f"move;dur={took:.1f}"})
+
+
+async def add_note(site: Site, request: Request, found: Access) -> Response:
+    body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
+    if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
+        raise BadRequest(say("send {shape} (author and tag optional)", shape='{"at": EVENT, "text": "..."}'))
+    done = review.annotate(site.store, found.game, body["at"], body["text"], body.get("author") or None,
+                           body.get("tag") or None)
+    return JSONResponse(done.to_json(), status_code=201)
+
+
+async def add_fork(site: Site, request: Request, found: Access) -> Response:
+    """A "what if" from event `at`: the table gets the new game's own links (shared at once, so its table
+    can record on), named GAME.NAME; the director, its replay, named as asked."""
+    body = await _body(request, {"name": str, "at": int})
+    if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
+        raise BadRequest(say("send {shape}", shape='{"name": "NEW-GAME", "at": EVENT}'))
+    if found.role == "director":
         try:
-            return Response(chances_svg(store, found.game, found.viewer), media_type="image/svg+xml")
-        except ChartError:
-            return _not_found(True)
+            forked = review.fork(site.store, found.game, body["name"], body["at"])
+        except errors.GameExists:  # its words name the store's path
+            raise BadRequest(say("a game named {game} is in the store already", game=repr(body["name"]))) from None
+        answer = {**forked.to_json(), "open": f"/director/{request.path_params['token']}/g/{forked.game}/replay"}
+    else:  # named under the game's own name, and counted (application.sharing.fork_over_link)
+        forked, links = sharing.fork_over_link(site.store, found, body["name"], body["at"])
+        answer = {**forked.to_json(), "links": links.to_json(), "open": links.to_json()["table"]}
+    return JSONResponse(answer, status_code=201)
 
-    async def timeline_picture(request: Request, found: Access) -> Response:
-        picture = svg.timeline_svg(store, found.game, found.viewer, _at(request), _number(request, "round"))
-        return Response(picture, media_type="image/svg+xml")
 
-    async def board_picture(request: Request, found: Access) -> Response:
-        return Response(svg.board_svg(store, found.game, _at(request)), media_type="image/svg+xml")
+async def seal(site: Site, request: Request, found: Access) -> Response:
+    """A seat seals its own loyalty: the body holds only the commitment its page computed."""
+    body = await _body(request, {"commitment": str, "version": int})
+    if not isinstance(body.get("commitment"), str):
+        raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
+    sealed = seats.seal(site.store, found.game, found.seals, body["commitment"], body.get("version"))
+    return JSONResponse(sealed.to_json(), status_code=201)
 
-    async def add_note(request: Request, found: Access) -> Response:
-        if not found.may_annotate or not _bearer_ok(request):
-            return _not_found(True)
-        body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
-        if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
-            raise BadRequest(say("send {shape} (author and tag optional)", shape='{"at": EVENT, "text": "..."}'))
-        done = review.annotate(store, found.game, body["at"], body["text"], body.get("author") or None,
-                               body.get("tag") or None)
-        return JSONResponse(done.to_json(), status_code=201)
 
-    async def add_fork(request: Request, found: Access) -> Response:
-        """A "what if" from event `at`: the table gets the new game's own links (shared at once, so its table
-        can record on); the director, its replay."""
-        if not found.may_annotate or not _bearer_ok(request):
-            return _not_found(True)
-        body = await _body(request, {"name": str, "at": int})
-        if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
-            raise BadRequest(say("send {shape}", shape='{"name": "NEW-GAME", "at": EVENT}'))
-        forked = review.fork(store, found.game, body["name"], body["at"])
-        answer = forked.to_json()
-        if found.role == "director":
-            answer["open"] = f"/director/{request.path_params['token']}/g/{forked.game}/replay"
-        else:
-            answer["links"] = sharing.share(store, forked.game, base="").to_json()
-            answer["open"] = answer["links"]["table"]
-        return JSONResponse(answer, status_code=201)
+async def reveal(site: Site, request: Request, found: Access) -> Response:
+    """A seat reveals the set it sealed: the tokens as placed and the salt its page kept."""
+    body = await _body(request, {"tokens": dict, "salt": str, "version": int})
+    if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
+        raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
+    revealed = seats.reveal(site.store, found.game, found.seals, body["tokens"], body["salt"], body.get("version"))
+    return JSONResponse(revealed.to_json(), status_code=201)
 
-    # each handler once, guarded two ways: under a game's link, and under the director's token
-    link_replay, director_replay = guarded()(replay_page), guarded(by_director=True)(replay_page)
-    link_timeline, director_timeline = guarded(api=True)(timeline_picture), guarded(True, True)(timeline_picture)
-    link_chances, director_chances = guarded(api=True)(chances_picture), guarded(True, True)(chances_picture)
-    link_board, director_board = guarded(api=True)(board_picture), guarded(True, True)(board_picture)
-    link_note, director_note = guarded(api=True)(add_note), guarded(True, True)(add_note)
-    link_fork, director_fork = guarded(api=True)(add_fork), guarded(True, True)(add_fork)
 
-    async def seat_write(request: Request, found: Access, write) -> Response:
-        if found.seals is None or not _bearer_ok(request):
-            return _not_found(True)
-        return JSONResponse((await write(found.seals)).to_json(), status_code=201)
+# --- the director's own pages, opened by the director's token alone -----------------------------------------------
 
-    @guarded(api=True)
-    async def seal(request: Request, found: Access) -> Response:
-        """A seat seals its own loyalty: the body holds only the commitment its page computed."""
-        async def write(society: str):
-            body = await _body(request, {"commitment": str, "version": int})
-            if not isinstance(body.get("commitment"), str):
-                raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
-            return seats.seal(store, found.game, society, body["commitment"], body.get("version"))
-        return await seat_write(request, found, write)
+async def director_page(site: Site, request: Request) -> Response:
+    asked = request.query_params
+    number = asked.get("page", "1")
+    if not re.fullmatch(r"[0-9]{1,6}", number):
+        raise WhispersError(say("no page {text}: pages count from 1", text=repr(number)))
+    # in a worker thread, as a move is: the event loop keeps streaming the tables' moves meanwhile
+    shown = await run_in_threadpool(hall.hall, site.store, asked.get("state") or None, asked.get("q", ""),
+                                    int(number))
+    return site.page("director.html", shown=shown, token=request.path_params["token"],
+                     tournament=site.tournament is not None)
 
-    @guarded(api=True)
-    async def reveal(request: Request, found: Access) -> Response:
-        """A seat reveals the set it sealed: the tokens as placed and the salt its page kept."""
-        async def write(society: str):
-            body = await _body(request, {"tokens": dict, "salt": str, "version": int})
-            if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
-                raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
-            return seats.reveal(store, found.game, society, body["tokens"], body["salt"], body.get("version"))
-        return await seat_write(request, found, write)
 
-    @guarded(api=True)
-    async def api_status(request: Request, found: Access) -> Response:
-        return JSONResponse(reading.status(store, found.game, found.viewer).to_json())
+async def director_live(site: Site, request: Request) -> Response:
+    """Server-sent events for the director's screen: `event: changed` whenever any game of the store moves."""
+    return StreamingResponse(site.hub.every_game(), media_type="text/event-stream")
 
-    @guarded(api=True)
-    async def api_replay(request: Request, found: Access) -> Response:
-        return JSONResponse(review.replay(store, found.game, _at(request), found.viewer).to_json())
 
-    @guarded(api=True)
-    async def api_log(request: Request, found: Access) -> Response:
-        return JSONResponse(reading.log(store, found.game, found.viewer).to_json())
+async def director_standings(site: Site, request: Request) -> Response:
+    standing = hall.tournament_standings(site.store, site.tournament).to_json()
+    return site.page("standings.html", t=standing, token=request.path_params["token"])
 
-    @guarded(api=True)
-    async def api_move(request: Request, found: Access) -> Response:
-        # The token must come in the Authorization header as well: a cross-site form cannot set it.
-        given = request.headers.get("authorization", "")
-        if not found.may_record or given != f"Bearer {request.path_params['token']}":
-            return _not_found(True)
+
+async def director_verify(site: Site, request: Request) -> Response:
+    game = request.path_params["game"]
+    if not hall.exists(site.store, game):
+        return _not_found(False)
+    from whispers.ledger.verify import VerifyError
+
+    try:
+        checked, failed = files.verify(site.store, game).to_json(), None
+    except VerifyError as exc:
+        checked, failed = None, str(exc)
+    return site.page("verify.html", game=game, checked=checked, failed=failed, token=request.path_params["token"])
+
+
+# --- the table of routes, each with its guard ---------------------------------------------------------------------
+
+PAGE, API = Guard(), Guard(api=True)
+DIRECTORS_PAGE, DIRECTORS_API = Guard(by_director=True), Guard(api=True, by_director=True)
+RECORDS, SEALS = Guard(api=True, may=lambda found: found.may_record), Guard(api=True, may=lambda f: f.seals is not None)
+ANNOTATES = Guard(api=True, may=lambda found: found.may_annotate)
+DIRECTOR_ANNOTATES = Guard(api=True, by_director=True, may=lambda found: found.may_annotate)
+DIRECTORS_TOKEN = None
+"""The guard of a director's page that is no game's: the director's token, and nothing else."""
+POST = ("POST",)
+
+ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple[str, ...] | None], ...] = (
+    ("/g/{game}/{token}/", game_page, PAGE, None),
+    ("/g/{game}/{token}/replay", replay_page, PAGE, None),
+    ("/g/{game}/{token}/api/status", api_status, API, None),
+    ("/g/{game}/{token}/api/replay", api_replay, API, None),
+    ("/g/{game}/{token}/api/log", api_log, API, None),
+    ("/g/{game}/{token}/moves", api_move, RECORDS, POST),
+    ("/g/{game}/{token}/notes", add_note, ANNOTATES, POST),
+    ("/g/{game}/{token}/forks", add_fork, ANNOTATES, POST),
+    ("/g/{game}/{token}/seal", seal, SEALS, POST),
+    ("/g/{game}/{token}/reveal", reveal, SEALS, POST),
+    ("/g/{game}/{token}/live", live, API, None),
+    ("/g/{game}/{token}/timeline.svg", timeline_picture, API, None),
+    ("/g/{game}/{token}/chances.svg", chances_picture, API, None),
+    ("/g/{game}/{token}/board.svg", board_picture, API, None),
+    ("/director/{token}/", director_page, DIRECTORS_TOKEN, None),
+    ("/director/{token}/live", director_live, DIRECTORS_TOKEN, None),
+    ("/director/{token}/standings", director_standings, DIRECTORS_TOKEN, None),
+    ("/director/{token}/verify/{game}", director_verify, DIRECTORS_TOKEN, None),
+    ("/director/{token}/g/{game}/replay", replay_page, DIRECTORS_PAGE, None),
+    ("/director/{token}/g/{game}/timeline.svg", timeline_picture, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/chances.svg", chances_picture, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/board.svg", board_picture, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/notes", add_note, DIRECTOR_ANNOTATES, POST),
+    ("/director/{token}/g/{game}/forks", add_fork, DIRECTOR_ANNOTATES, POST),
+)
+"""Every route: its path, handler, guard (None: the director's token alone) and methods (None: GET and HEAD)."""
+
+
+def _guarded(site: Site, handler: Callable[..., Awaitable[Response]], guard: Guard):
+    """`handler` of a game behind `guard`: the link (or director) resolved first, a write's `may` and bearer
+    checked next, then each failure in its one answer."""
+    async def endpoint(request: Request) -> Response:
+        token = speak(language_of(request))
         try:
-            body = await request.json()
-        except ValueError:
-            return JSONResponse({"error": _("the body is not JSON")}, status_code=400)
-        if not isinstance(body, dict) or not isinstance(body.get("line"), str):
-            return JSONResponse({"error": say("send {shape}", shape='{"line": "<one notation line>"}')},
-                                status_code=400)
-        seen = body.get("version")
-        if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
-            return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
-        # the table may type its own words (Ours Commissaire), and leave out the society that alone can act
-        line = moves.canonical_line(body["line"])
-        command = await run_in_threadpool(lambda: recording.read_move(held.current(found.game), line))
-        if command is None:
-            return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
-        # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
-        began = time.perf_counter()
-        done = await run_in_threadpool(held.record, found.game, command, seen)
-        took = (time.perf_counter() - began) * 1000
-        return JSONResponse({**done.to_json(), "line": line}, status_code=201,
-                            headers={"server-timing": f"move;dur={took:.1f}"})
+            return await _answer(request)
+        finally:
+            stop(token)
 
-    @guarded(api=True)
-    async def live(request: Request, found: Access) -> Response:
-        """Server-sent events (web/live.py): each new event as the viewer may see it, then the game's version,
-        whichever process stored it; from Last-Event-ID (a reconnection) or ?after=N when given."""
-        raw = request.headers.get("last-event-id") or request.query_params.get("after")
-        if raw is not None and not raw.isdigit():
-            return JSONResponse({"error": "after: a number of events"}, status_code=400)
-        after = int(raw) if raw is not None else None
-        return StreamingResponse(hub.stream(found.game, found.viewer, after), media_type="text/event-stream")
-
-    def director(handler):
-        async def endpoint(request: Request) -> Response:
-            token = speak(language_of(request))
-            try:
-                if not sharing.director_allows(director_token, request.path_params["token"]):
-                    return _not_found(False)
-                return await handler(request)
-            except StoreError as exc:  # the store failed
-                return page("error.html", 503, message=str(exc))
-            except WhispersError as exc:  # what the link asked for is not one (a page, a state)
-                return page("error.html", 400, message=str(exc))
-            finally:
-                stop(token)
-        return endpoint
-
-    @director
-    async def director_page(request: Request) -> Response:
-        asked = request.query_params
-        number = asked.get("page", "1")
-        if not re.fullmatch(r"[0-9]{1,6}", number):
-            raise WhispersError(say("no page {text}: pages count from 1", text=repr(number)))
-        # in a worker thread, as a move is: the event loop keeps streaming the tables' moves meanwhile
-        shown = await run_in_threadpool(hall.hall, store, asked.get("state") or None, asked.get("q", ""), int(number))
-        return page("director.html", shown=shown, token=request.path_params["token"],
-                    tournament=tournament is not None)
-
-    @director
-    async def director_live(request: Request) -> Response:
-        """Server-sent events for the director's screen: `event: changed` whenever any game of the store moves."""
-        return StreamingResponse(hub.every_game(), media_type="text/event-stream")
-
-    @director
-    async def director_standings(request: Request) -> Response:
-        standing = hall.tournament_standings(store, tournament).to_json()
-        return page("standings.html", t=standing, token=request.path_params["token"])
-
-    @director
-    async def director_verify(request: Request) -> Response:
-        game = request.path_params["game"]
-        if not hall.exists(store, game):
-            return _not_found(False)
-        from whispers.ledger.verify import VerifyError
-
+    async def _answer(request: Request) -> Response:
+        api = guard.api
         try:
-            checked, failed = files.verify(store, game).to_json(), None
-        except VerifyError as exc:
-            checked, failed = None, str(exc)
-        return page("verify.html", game=game, checked=checked, failed=failed, token=request.path_params["token"])
+            found = site.resolve(request, guard.by_director)
+        except UnknownGame:
+            return _not_found(api)
+        except WhispersError as exc:  # the store failed: nothing about the game
+            return _unavailable(exc)
+        try:
+            # a write: the token must come in the Authorization header as well (a cross-site form cannot set it)
+            if guard.may is not None and not (guard.may(found) and _bearer_ok(request)):
+                return _not_found(True)
+            return await handler(site, request, found)
+        except UnknownGame:
+            return _not_found(api)
+        except NoSuchEvent as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404) if api else _not_found(False)
+        except GameMovedOn as exc:
+            return JSONResponse({"error": str(exc), "moved_on": True}, status_code=409)
+        except RuleError as exc:
+            return JSONResponse({"error": exc.reason, "rule": exc.rule, "cited": cite(exc.rule)}, status_code=422)
+        except BadRequest as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        except WhispersError as exc:
+            if _store_failed(exc):  # a lost server, a full disk: not the request
+                return _unavailable(exc)
+            return JSONResponse({"error": str(exc)}, status_code=422 if api else 400)
+    return endpoint
 
-    routes = [
-        Route("/g/{game}/{token}/", game_page),
-        Route("/g/{game}/{token}/replay", link_replay),
-        Route("/g/{game}/{token}/api/status", api_status),
-        Route("/g/{game}/{token}/api/replay", api_replay),
-        Route("/g/{game}/{token}/api/log", api_log),
-        Route("/g/{game}/{token}/moves", api_move, methods=["POST"]),
-        Route("/g/{game}/{token}/notes", link_note, methods=["POST"]),
-        Route("/g/{game}/{token}/forks", link_fork, methods=["POST"]),
-        Route("/g/{game}/{token}/seal", seal, methods=["POST"]),
-        Route("/g/{game}/{token}/reveal", reveal, methods=["POST"]),
-        Route("/g/{game}/{token}/live", live),
-        Route("/g/{game}/{token}/timeline.svg", link_timeline),
-        Route("/g/{game}/{token}/chances.svg", link_chances),
-        Route("/g/{game}/{token}/board.svg", link_board),
-        Route("/director/{token}/", director_page),
-        Route("/director/{token}/live", director_live),
-        Route("/director/{token}/standings", director_standings),
-        Route("/director/{token}/verify/{game}", director_verify),
-        Route("/director/{token}/g/{game}/replay", director_replay),
-        Route("/director/{token}/g/{game}/timeline.svg", director_timeline),
-        Route("/director/{token}/g/{game}/chances.svg", director_chances),
-        Route("/director/{token}/g/{game}/board.svg", director_board),
-        Route("/director/{token}/g/{game}/notes", director_note, methods=["POST"]),
-        Route("/director/{token}/g/{game}/forks", director_fork, methods=["POST"]),
-        *hall_routes(store, hub, page, director_token, tournament, language_of),  # web/hall.py: the public board
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ]
+
+def _directors(site: Site, handler: Callable[..., Awaitable[Response]]):
+    """`handler` of a director's page that is no game's: the director's token, else the page 404."""
+    async def endpoint(request: Request) -> Response:
+        token = speak(language_of(request))
+        try:
+            if not sharing.director_allows(site.director_token, request.path_params["token"]):
+                return _not_found(False)
+            return await handler(site, request)
+        except StoreError as exc:  # the store failed
+            return site.page("error.html", 503, message=str(exc))
+        except WhispersError as exc:  # what the link asked for is not one (a page, a state)
+            return site.page("error.html", 400, message=str(exc))
+        finally:
+            stop(token)
+    return endpoint
+
+
+def create_app(store: Any, director_token: str, tournament: Path | None = None) -> Starlette:
+    """The application over `store` (an open Store, shared by every request, or a URL opened once here);
+    `tournament`, a tournament file whose standings the director's page shows."""
+    from whispers.application.stores import opened
+
+    holder = None
+    if not hasattr(store, "facts"):  # a URL: opened once, closed when the server stops
+        holder = opened(store)
+        store = holder.__enter__()
+    site = Site(store, director_token, tournament, Hub(store), recording.HeldGames(store), _templates(),
+                Pictures(PICTURES_KEPT))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            site.hub.stop()
+            if holder is not None:
+                holder.__exit__(None, None, None)
+
+    routes: list[Any] = [
+        Route(path, _directors(site, handler) if guard is None else _guarded(site, handler, guard),
+              methods=list(methods) if methods else None)
+        for path, handler, guard, methods in ROUTES]
+    # web/hall.py: the public board
+    routes += hall_routes(site.store, site.hub, site.page, site.director_token, site.tournament, language_of)
+    routes.append(Mount("/static", StaticFiles(directory=HERE / "static"), name="static"))
 
     async def missing(request: Request, exc: Exception) -> Response:
+        slashed = _slashed(request, routes)
+        if slashed is not None:
+            return slashed
         token = speak(language_of(request))
         try:
             return _not_found(False)
         finally:
             stop(token)
 
-    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
-                     exception_handlers={404: missing, 405: missing})
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
+                    exception_handlers={404: missing, 405: missing, 500: _crashed})
+    app.router.redirect_slashes = False  # its redirect is absolute, to the Host header's host: `_slashed` instead
+    return app
+
+
+def _slashed(request: Request, routes: list[Any]) -> Response | None:
+    """A GET of a route's path without its trailing slash: a redirect to it, relative (the Host header a request
+    carries is never written into an answer); None when the path with a slash is no route either."""
+    path = request.url.path
+    if request.method not in ("GET", "HEAD") or path.endswith("/"):
+        return None
+    scope = {**request.scope, "path": path + "/"}
+    if not any(route.matches(scope)[0] == Match.FULL for route in routes if isinstance(route, Route)):
+        return None
+    query = request.url.query
+    return RedirectResponse(quote(path, safe="/") + "/" + (f"?{query}" if query else ""), status_code=307)
+
+
+async def _crashed(request: Request, exc: Exception) -> Response:
+    """A fault of ours: 500 with one line and the security headers (this handler runs outside SecurityHeaders,
+    which Starlette places inside its error handling); the traceback goes to the server's log."""
+    return PlainTextResponse("Internal Server Error", status_code=500, headers=HEADERS)
+
+
+def _store_failed(exc: WhispersError) -> bool:
+    """Whether `exc` is the store failing (unreachable, locked, a full disk: a driver's error the store translated),
+    not what was asked of it (an empty note, a name that is no game's), which the ledger raises as StoreError too."""
+    cause = exc.__cause__
+    return isinstance(exc, StoreUnavailable) or (isinstance(exc, StoreError) and cause is not None
+                                                 and not isinstance(cause, WhispersError))
+
+
+def _unavailable(exc: Exception) -> Response:
+    """The store failed: 503 in words that name no host, port or path (the operator finds them in the log)."""
+    LOG.warning("the store failed: %s", exc)
+    return JSONResponse({"error": _("the store is unavailable: try again in a moment")}, status_code=503)
+
+
+PICTURES_KEPT = 256
+"""Rendered pictures each server process keeps (a few KB each): every viewer of every table at its last version."""
+
+
+class Pictures:
+    """The pictures rendered lately, by what they show (game, version, viewer, parameters, language), the least
+    recently asked dropped first: a spectator reloading a picture in a loop is answered from here, and the table's
+    moves do not queue behind its drawing. A picture is drawn in a worker thread, as a move is decided."""
+
+    def __init__(self, most: int) -> None:
+        self._most = most
+        self._kept: OrderedDict[tuple[Any, ...], bytes | str] = OrderedDict()
+
+    async def drawn(self, key: tuple[Any, ...], draw: Any) -> bytes | str:
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        picture = await run_in_threadpool(draw)
+        self._kept[key] = picture
+        while len(self._kept) > self._most:
+            self._kept.popitem(last=False)
+        return picture
 
 
 def from_environment() -> Starlette:
@@ -440,8 +637,9 @@ def from_environment() -> Starlette:
     import os
 
     token = os.environ.get("WHISPERS_DIRECTOR_TOKEN", "")
-    if len(token) < 22:  # 128 bits in url-safe base64
-        raise SystemExit("WHISPERS_DIRECTOR_TOKEN: at least 22 characters (whispers serve makes one)")
+    if len(token) < sharing.DIRECTOR_TOKEN_SHORTEST:  # serve refused it already; a server started by hand
+        raise SystemExit(f"WHISPERS_DIRECTOR_TOKEN: at least {sharing.DIRECTOR_TOKEN_SHORTEST} characters "
+                         "(whispers serve makes one)")
     tournament = os.environ.get("WHISPERS_TOURNAMENT")
     return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
 
@@ -476,14 +674,16 @@ def language_of(request: Request) -> str:
 
 
 def _at(request: Request) -> int | None:
-    return _number(request, "at", "a number of events")
+    return _number(request, "at", N_("{name}: a number of events"))
 
 
-def _number(request: Request, name: str, what: str = "a number") -> int | None:
+def _number(request: Request, name: str, what: str = N_("{name}: a number")) -> int | None:
+    """The query's `name` as a whole number of ASCII digits (application.numbers), None when not given; a 400
+    with one line for anything else ('²', '①', a sign, ten digits)."""
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 9:
-        raise WhispersError(f"{name}: {what}")
-    return int(raw)
-
+    number = numbers.whole(raw)
+    if number is None:
+        raise BadRequest(say(what, name=name))
+    return number

@@ -3,7 +3,12 @@
 A thread reads the store's log (application.following.Follower: LISTEN/NOTIFY on PostgreSQL, else a short poll)
 and hands each change to the event loop, which passes it to the streams following that game. A stream sends
 each new event once, numbered (`id:` is its version, so a browser that reconnects resumes with Last-Event-ID and
-misses nothing), then the game's version; a keep-alive comment when nothing happens."""
+misses nothing), then the game's version; a keep-alive comment when nothing happens.
+
+A link's stream lasts only while its link does: before it sends a change, and at least every REVALIDATE_SECONDS
+when none comes, it asks the store again whether the link still opens the game (`still_opens`), and ends when it
+does not. So `whispers share --revoke`, run anywhere (another process, another machine), ends every open stream of
+the old links on every server: the links' hashes live in the store, not in a process."""
 
 from __future__ import annotations
 
@@ -11,7 +16,8 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from whispers.application import following
@@ -20,6 +26,7 @@ from whispers.application.following import Change
 POLL_SECONDS = 0.05  # the log's head, read once per process: a cheap query
 WAIT_SECONDS = 1.0  # on PostgreSQL a NOTIFY ends the wait at once; this bounds how stale a missed one leaves us
 KEEPALIVE_SECONDS = 15.0
+REVALIDATE_SECONDS = 1.0  # how long a revoked link's idle stream may stay open (it never receives a change)
 EVERY_GAME = ""  # the key of the streams that hear of every game's changes (the director's screen); no game has it
 
 
@@ -80,17 +87,24 @@ class Hub:
             if not self._streams[game]:
                 del self._streams[game]
 
-    async def stream(self, game: str, viewer: str | None, after: int | None) -> AsyncIterator[str]:
-        """The server-sent events for one viewer of `game`, from version `after` (None: from now)."""
+    async def stream(self, game: str, viewer: str | None, after: int | None,
+                     still_opens: Callable[[], bool] = lambda: True) -> AsyncIterator[str]:
+        """The server-sent events for one viewer of `game`, from version `after` (None: from now), for as long as
+        `still_opens()` (asked in a worker thread: it reads the store) says its link opens the game."""
         with self.subscribed(game) as queue:  # first, so nothing stored from here on is missed
             last = following.version(self._store, game)
             if after is not None and after < last:  # a reconnection: what it missed first
                 for text in _sent(following.events_between(self._store, game, after, last), viewer):
                     yield text
             yield f"event: version\ndata: {last}\n\n"
-            async for change in _waited(queue):
+            quiet_since = time.monotonic()
+            async for change in _waited(queue, REVALIDATE_SECONDS):
+                if not await asyncio.to_thread(still_opens):
+                    return  # revoked: nothing more, not even this change
                 if change is None:
-                    yield ": still here\n\n"
+                    if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
+                        quiet_since = time.monotonic()
+                        yield ": still here\n\n"
                     continue
                 if change.version <= last:
                     continue  # sent already (the catch-up read it)
@@ -100,6 +114,7 @@ class Hub:
                 for text in _sent(tuple((v, e) for v, e in events if v > last), viewer):
                     yield text
                 last = change.version
+                quiet_since = time.monotonic()
                 yield f"event: version\ndata: {last}\n\n"
 
     async def every_game(self) -> AsyncIterator[str]:
@@ -107,15 +122,15 @@ class Hub:
         of the store changes, whichever process stored it."""
         with self.subscribed(EVERY_GAME) as queue:
             yield ": following\n\n"  # subscribed: from here on no change is missed
-            async for change in _waited(queue):
+            async for change in _waited(queue, KEEPALIVE_SECONDS):
                 yield ": still here\n\n" if change is None else f"event: changed\ndata: {json.dumps(change.game)}\n\n"
 
 
-async def _waited(queue: asyncio.Queue[Change]) -> AsyncIterator[Change | None]:
-    """Each change as it comes, and None whenever none came for KEEPALIVE_SECONDS (a keep-alive is due)."""
+async def _waited(queue: asyncio.Queue[Change], seconds: float) -> AsyncIterator[Change | None]:
+    """Each change as it comes, and None whenever none came for `seconds`."""
     while True:
         try:
-            yield await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+            yield await asyncio.wait_for(queue.get(), seconds)
         except TimeoutError:
             yield None
 
