@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -113,24 +112,14 @@ def view_lines(view: dict[str, Any]) -> list[str]:
 
 
 def replace_file(path: Path, text: str) -> None:
-    """Write `text` over `path` in one step: a new file beside it (created exclusively, so never someone
-    else's), then os.replace, so a reader never sees half a file and a crash leaves the old one whole."""
+    """Write `text` over `path` in one step (ledger/safefile.py: a reader never sees half a file, a crash leaves
+    the old one whole, a link planted beside it is never followed); a failure is a StoreError in words."""
     from whispers.ledger.errors import StoreError
+    from whispers.ledger.safefile import write_file
 
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    created = False
     try:
-        with open(temporary, "x", encoding="utf-8", newline="") as out:
-            created = True
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        os.replace(temporary, path)
+        write_file(path, text.encode("utf-8"))
     except OSError as exc:
-        if created:
-            temporary.unlink(missing_ok=True)
         raise StoreError(say("cannot write {file}: {reason}", file=str(path),
                              reason=exc.strerror or str(exc))) from None
 

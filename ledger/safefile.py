@@ -2,7 +2,8 @@
 
 The bytes go to a fresh file beside the target, created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW, a random
 name: a symlink planted at `OUT.part` or anywhere else is never followed), then moved into place in one
-step. A write that fails (a full disk, an interrupt) removes its temporary file.
+step, keeping the permissions of a file it replaces. A write that fails (a full disk, an interrupt) removes its
+temporary file. It is whispers' one way to write a file (the CLI's `replace_file` says its failure in words).
 """
 
 import contextlib
@@ -28,6 +29,8 @@ def write_file(target: Path | str, data: bytes, *, overwrite: bool = True) -> No
             handle.flush()
             os.fsync(handle.fileno())
         if overwrite:
+            with contextlib.suppress(FileNotFoundError):  # a file replaced keeps its permissions
+                os.chmod(temporary, os.stat(target).st_mode & 0o7777)
             os.replace(temporary, target)
         else:
             _link_new(temporary, target)

@@ -136,3 +136,18 @@ def test_export_refuses_a_link_even_a_dangling_one_and_force_replaces_the_link_n
     assert result.exit_code == 0, result.stderr
     assert victim.read_text(encoding="utf-8") == "precious"
     assert not target.is_symlink() and recordfile.looks_like_record(target.read_bytes())
+
+
+def test_one_writer_keeps_a_replaced_files_permissions_and_says_a_failure_in_words(tmp_path: Path) -> None:
+    """The CLI's replace_file (a tournament file `pair` rewrites) is safefile's writer: the file keeps its mode."""
+    from whispers.cli.common import replace_file
+    from whispers.ledger.errors import StoreError
+
+    kept = tmp_path / "cup.toml"
+    kept.write_text("old", encoding="utf-8")
+    kept.chmod(0o640)
+    replace_file(kept, "new ✓")
+    assert kept.read_text(encoding="utf-8") == "new ✓" and kept.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["cup.toml"]
+    with pytest.raises(StoreError, match=r"cannot write .*missing"):
+        replace_file(tmp_path / "missing" / "cup.toml", "x")

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sizes import sized
 from starlette.testclient import TestClient
 from test_views import assert_no_leak, hidden_owners, random_record, record_with_secrets_changed
 
@@ -198,10 +199,11 @@ def versions(total: int, count: int) -> list[int]:
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_no_seat_answer_over_http_leaks_a_secret(chunk: int) -> None:
-    """200 random games (50 a chunk): every seat's and the spectator's API answers (the state and the event at
-    several versions) hold no other society's unrevealed token and no card another drew."""
+    """48 random games (200 with --slow), a quarter a chunk: every seat's and the spectator's API answers (the
+    state and the event at several versions) hold no other society's unrevealed token and no card another drew."""
     drawn = 0
-    for seed in range(chunk * 50, chunk * 50 + 50):
+    per_chunk = sized(48, 200) // 4
+    for seed in range(chunk * per_chunk, chunk * per_chunk + per_chunk):
         players, replay = random_record(seed)
         _, links, client = stored(replay.events)
         total = len(replay)
@@ -233,7 +235,7 @@ def pages_of(client: TestClient, token: str, total: int, lang: str = "en") -> di
     return {face: text.replace(token, "TOKEN") for face, text in shown.items()}
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(sized(4, 6)))  # one language a seed: the four at the quick size
 def test_no_seat_page_tells_apart_records_that_differ_in_secrets_it_may_not_know(seed: int) -> None:
     """Differential: the record against the same record with the names of the cards the other societies drew
     changed: every page and API answer of a seat is the same, byte for byte, in each of the four languages (one
