@@ -29,9 +29,9 @@ a row of about 104 bytes and its (stream, version) entry of 20; a UUID in each r
 KB a game (the layout before this one, `whispers_appends`), this one about 15.
 
 `ledger/postgres_recorder.py` writes this layout for the eventsourcing application; `ledger/postgres_reads.py` reads
-it, for the recorder and for the store (ledger/store.py), which reads on its opening connection until it writes. A
-store in an earlier layout (eventsourcing's `whispers_events`, or `whispers_appends` with a stream's UUID in each
-row) is migrated in place the first time it is opened: one transaction moves every event to its own position.
+it, for the recorder and for the store (ledger/store_postgres.py), which reads on its opening connection until it
+writes. A store in an earlier layout (eventsourcing's `whispers_events`, or `whispers_appends` with a stream's UUID in
+each row) is migrated in place the first time it is opened: one transaction moves every event to its own position.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 read transaction and the store's schema (a name checked by the store's URL parser).
 
 Both the eventsourcing recorder (ledger/postgres_recorder.py, on its pool's connections) and the store (ledger/
-store.py, on a connection of its own until it writes) read through these, so a command that only reads games
+store_postgres.py, on a connection of its own until it writes) read through these, so a command that only reads games
 imports neither eventsourcing's application nor its PostgreSQL recorder and pool. An append that cannot be read
 raises Malformed, which each caller turns into its own kind of damage.
 """

@@ -1,6 +1,6 @@
 """The eventsourcing application recorder of a PostgreSQL store, over whispers' own layout
 (ledger/postgres_layout.py): eventsourcing's PostgreSQL recorder writing one row per append, named to the library by
-APPLICATION_RECORDER_TOPIC (ledger/store.py), so the application, its aggregates, its notification log and its
+APPLICATION_RECORDER_TOPIC (ledger/store_postgres.py), so the application, its aggregates, its notification log and its
 optimistic concurrency work as they did. It reads through ledger/postgres_reads.py, as the store does."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The eventsourcing application recorder of an SQLite store, over whispers' own layout (ledger/sqlite_layout.py):
 eventsourcing's SQLite recorder with its statements rewritten, named to the library by APPLICATION_RECORDER_TOPIC
-(ledger/store.py), so the application, its aggregates and its notification log work as they did."""
+(ledger/store_sqlite.py), so the application, its aggregates and its notification log work as they did."""
 
 from __future__ import annotations
 

@@ -146,7 +146,8 @@ def test_a_game_stored_plain_by_an_earlier_whispers_reads_on_with_its_new_moves_
         store.append("g", half, facts[half:])
         store.create("h", game["h"])
         assert [store.facts(name)[1:] for name in game] == [facts[1:]] * 3
-        first_bytes = {name: {state[0] for _, _, state in store._rows(game_id(name), None)[1:]} for name in game}
+        rows = {name: store._backend.rows(game_id(name), None) for name in game}
+        first_bytes = {name: {state[0] for _, _, state in rows[name][1:]} for name in game}
         assert first_bytes["whole"].isdisjoint({COMPRESSED}) and first_bytes["h"] == {COMPRESSED}
         assert first_bytes["g"] == first_bytes["whole"] | {COMPRESSED}
         mixed, plain, new = store.events("g"), store.events("whole"), store.events("h")

@@ -267,7 +267,7 @@ def _or_failed(read: Any) -> Any:
     _VALUES | st.datetimes(timezones=st.just(UTC)), _VALUES)))
 def test_a_timestamp_read_alone_is_the_one_a_whole_decoding_reads(data: bytes) -> None:
     """Fuzzed, differentially: whatever the bytes, the timestamp read without the fact is the one the store's
-    decoder reads decoding the whole state, wherever both read one (where either fails, Store._written says the
+    decoder reads decoding the whole state, wherever both read one (where either fails, GameRecords._written says the
     game holds no time it was stored)."""
     from whispers.ledger.transcoder import decode_timestamp
 

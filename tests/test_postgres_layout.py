@@ -258,11 +258,11 @@ def test_a_games_first_event_and_its_tail_are_read_alike_from_any_cut_of_its_app
         store.create("cut", [{"n": i} for i in range(30)])
         store.append("cut", 30, [{"n": 30}, {"n": 31}])
         store.append("cut", 32, [{"n": 32}])
-        whole = store._rows(game_id("cut"), None)
+        whole = store._backend.rows(game_id("cut"), None)
         assert [v for v, _, _ in whole] == list(range(1, 34))
         for since in range(1, 36):
-            assert store._rows(game_id("cut"), None, since) == [r for r in whole if r[0] == 1 or r[0] >= since]
-            assert store._rows(game_id("cut"), 31, since) == [r for r in whole
+            assert store._backend.rows(game_id("cut"), None, since) == [r for r in whole if r[0] == 1 or r[0] >= since]
+            assert store._backend.rows(game_id("cut"), 31, since) == [r for r in whole
                                                               if (r[0] == 1 or r[0] >= since) and r[0] <= 31]
 
 
@@ -275,17 +275,17 @@ def test_a_game_that_an_earlier_main_wrote_as_one_row_of_more_events_than_a_row_
     facts = [{"n": i} for i in range(2 * longest + 40)]
     with open_store(pg_own_url) as store:
         store.create("long", facts)
-        rows_before = store._rows(game_id("long"), None)
+        rows_before = store._backend.rows(game_id("long"), None)
     with pg_rows(pg_own_url) as conn:
         rows = conn.execute("SELECT notification_id, originator_id, originator_version, topic, state "
                             "FROM whispers_events ORDER BY notification_id").fetchall()
     appends_layout(pg_own_url, rows, len(rows))
     with open_store(pg_own_url) as store:
         assert store.facts("long") == facts
-        whole = store._rows(game_id("long"), None)
+        whole = store._backend.rows(game_id("long"), None)
         assert whole == rows_before
         for since in (1, 2, longest, len(facts) - 1, len(facts), len(facts) + 1):
-            assert store._rows(game_id("long"), None, since) == [r for r in whole if r[0] == 1 or r[0] >= since]
+            assert store._backend.rows(game_id("long"), None, since) == [r for r in whole if r[0] == 1 or r[0] >= since]
         assert [store.fingerprint(p) is not None for p in (1, longest + 1, len(facts), len(facts) + 1)] == [
             True, True, True, False]
         store.append("long", len(facts), [{"n": "after"}])

@@ -106,7 +106,10 @@ def test_a_command_that_only_reads_an_sqlite_store_never_imports_eventsourcing(s
     """Issue 12: import only what a command needs. The games are read with plain sqlite3 (a sixth of status's
     start-up was importing the event store library it did not use); a write opens the library when it needs it."""
     imported(store, *command)  # the first keeps the game's snapshot, or the catalog: a write, measured apart below
-    assert "eventsourcing" not in packages(imported(store, *command)), command
+    modules = imported(store, *command)
+    assert "eventsourcing" not in packages(modules), command
+    assert "whispers.ledger.store_sqlite" in modules and "whispers.ledger.store_postgres" not in modules, \
+        "an SQLite store loaded the PostgreSQL backend"
 
 
 @pytest.mark.postgres
@@ -126,6 +129,8 @@ def test_a_command_that_only_reads_a_postgresql_store_reads_it_on_its_opening_co
     assert not {"eventsourcing", "psycopg_pool"} & packages(modules), command
     assert "_hashlib" not in modules, "the opening lock's blake2b loaded OpenSSL (ledger.digests has it)"
     assert "_sqlite3" not in modules, "a PostgreSQL store loaded SQLite's driver"
+    assert "whispers.ledger.store_postgres" in modules and "whispers.ledger.store_sqlite" not in modules, \
+        "a PostgreSQL store loaded the SQLite backend"
 
 
 def test_a_write_opens_the_event_store_library_when_it_needs_it(tmp_path: Path) -> None:

@@ -21,11 +21,15 @@ import pytest
 from click.testing import CliRunner
 
 import whispers.ledger.store
+import whispers.ledger.store_postgres
+import whispers.ledger.store_sqlite
 from tests.store_rows import pg_rows, rows_of
 from whispers.cli.main import whispers as whispers_cli
 from whispers.ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
 from whispers.ledger.game import import_lines
 from whispers.ledger.store import GameRecord, Store, open_store
+from whispers.ledger.store_backend import Backend
+from whispers.ledger.store_sqlite import SQLiteBackend
 from whispers.ledger.transcoder import MsgpackTranscoder
 
 NESTED: list[dict[str, Any]] = [
@@ -131,14 +135,14 @@ def test_a_writer_that_loses_the_race_is_told_and_writes_nothing(
     """The damage check compares a read with the game's last version: a writer appending in between is not damage."""
     with open_store(shared_url) as a, open_store(shared_url) as b:
         a.create(name, [{"n": 0}])
-        check_version = b._version
+        check_version = b._backend.version
 
         def other_writer_goes_first(game: str) -> int:
             version = check_version(game)  # b sees version 1 and is about to write...
             a.append(game, version, [{"by": "a"}])  # ...but a writes first
             return version
 
-        monkeypatch.setattr(b, "_version", other_writer_goes_first)
+        monkeypatch.setattr(b._backend, "version", other_writer_goes_first)
         with pytest.raises(GameMovedOn, match="the game moved on: re-run status"):
             b.append(name, 1, [{"by": "b", "i": i} for i in range(3)])
         assert b.facts(name) == [{"n": 0}, {"by": "a"}]
@@ -186,7 +190,7 @@ def test_an_append_lands_whole_or_not_at_all(store: Store, name: str, monkeypatc
         fact={"planted": True},
     )
     store._events.save(planted)
-    monkeypatch.setattr(store, "_version", lambda game: 1)
+    monkeypatch.setattr(store._backend, "version", lambda game: 1)
     with pytest.raises(GameMovedOn):
         store.append(name, 1, [{"n": 2}, {"n": 3}])
     stored = store._events.recorder.select_events(whispers.ledger.store.game_id(name))
@@ -374,9 +378,8 @@ def test_a_postgresql_stores_changed_games_equal_the_generic_paths_from_every_po
 
     with open_store(pg_own_url) as s:
         def generic(after: int) -> tuple[int, dict[str, int | None]]:
-            with monkeypatch.context() as patched:
-                patched.setattr(s, "_postgres", None)
-                return s.changed_games(after, limit=3)
+            with s._backend.translated():
+                return Backend.changed_games(s._backend, after, limit=3)
 
         names = [f"pg-changed-{i}" for i in range(4)]
         s.create(names[0], [started(names[0]), {"n": 1}])
@@ -414,7 +417,7 @@ def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """From the start of its log, `changed_games` on SQLite reads each stream's first event in one pass
-    (Store._sqlite_every_game) rather than grouping every event by its game: the same games, order, creation
+    (SQLiteBackend.every_game) rather than grouping every event by its game: the same games, order, creation
     positions and position read, among content and notes streams that are not games; and a game whose first event
     is gone or is not a game's start is named as the grouping names it, not left out."""
     from test_content_store import started
@@ -423,7 +426,7 @@ def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
     with open_store(url) as s:
         def grouped() -> tuple[int, dict[str, int | None]]:
             with monkeypatch.context() as patched:
-                patched.setattr(Store, "_sqlite_every_game", staticmethod(lambda cursor: None))
+                patched.setattr(SQLiteBackend, "every_game", staticmethod(lambda cursor: None))
                 return s.changed_games(0)
 
         names = [f"changed-{i}" for i in range(4)]
@@ -435,9 +438,9 @@ def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
         s.create(names[3], [{"n": 0}])  # a game whose first fact is not a GameStarted
         s.append(names[0], 4, [{"n": 4}])
         s.add_note(names[1], {"text": "a note, last in the log, is no change of a game"})
-        every_game = Store._sqlite_every_game
+        every_game = SQLiteBackend.every_game
         read: list[object] = []
-        monkeypatch.setattr(Store, "_sqlite_every_game", staticmethod(
+        monkeypatch.setattr(SQLiteBackend, "every_game", staticmethod(
             lambda cursor: read.append(every_game(cursor)) or read[-1]))
         position, games = s.changed_games(0)
         assert read and read[-1] is not None  # read in one pass, not grouped
@@ -465,7 +468,7 @@ def test_a_game_that_grows_while_it_is_read_is_not_called_damaged(
     """The damage check compares a read with the game's last version: a writer appending in between is not damage."""
     with open_store(shared_url) as a, open_store(shared_url) as b:
         a.create(name, [{"n": 0}])
-        check_version = b._version
+        check_version = b._backend.version
         grown: list[int] = []
 
         def other_writer_appends_between_the_read_and_the_check(game: str) -> int:
@@ -473,7 +476,7 @@ def test_a_game_that_grows_while_it_is_read_is_not_called_damaged(
                 grown.append(a.append(game, 1, [{"n": 1}]))
             return check_version(game)
 
-        monkeypatch.setattr(b, "_version", other_writer_appends_between_the_read_and_the_check)
+        monkeypatch.setattr(b._backend, "version", other_writer_appends_between_the_read_and_the_check)
         # PostgreSQL looks the last version up only when a read falls short of the version asked for
         asked = 2 if shared_url.startswith("postgresql") else None
         assert b.facts(name, asked) == [{"n": 0}, {"n": 1}] and grown
@@ -619,7 +622,7 @@ def test_a_file_that_is_not_an_sqlite_database(tmp_path: Path) -> None:
 
 
 def test_a_locked_sqlite_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(whispers.ledger.store, "SQLITE_LOCK_TIMEOUT", 1)
+    monkeypatch.setattr(whispers.ledger.store_sqlite, "SQLITE_LOCK_TIMEOUT", 1)
     path = tmp_path / "store.sqlite"
     with open_store(str(path)) as s:
         s.create("g", [{"n": 1}])
@@ -653,7 +656,7 @@ def test_unreachable_postgresql() -> None:
     started = time.monotonic()
     with pytest.raises(StoreError) as e:
         open_store("postgresql://postgres:s3cret@127.0.0.1:1/test")
-    assert time.monotonic() - started < 3 * whispers.ledger.store.POSTGRES_CONNECT_TIMEOUT
+    assert time.monotonic() - started < 3 * whispers.ledger.store_postgres.POSTGRES_CONNECT_TIMEOUT
     message = one_line(e)
     assert message.startswith("cannot reach PostgreSQL at 127.0.0.1:1: ")
     assert "Connection refused" in message
@@ -668,7 +671,7 @@ def silent_port() -> Iterator[int]:
 
 
 def test_a_postgresql_port_that_never_answers(silent_port: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(whispers.ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    monkeypatch.setattr(whispers.ledger.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
     started = time.monotonic()
     with pytest.raises(StoreError) as e:
         open_store(f"postgresql://postgres@127.0.0.1:{silent_port}/test")
@@ -720,7 +723,7 @@ def test_a_postgresql_server_lost_after_opening_is_reported_within_the_timeout(
     pg_url: str, after: str, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """The server went down under an open store: the refusal took 41.8 s while it said "after 5.00 sec"."""
-    monkeypatch.setattr(whispers.ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    monkeypatch.setattr(whispers.ledger.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
     relay = Relay()
     url = pg_url.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}")
     with open_store(url) as s:
@@ -746,13 +749,13 @@ def test_a_postgresql_server_lost_under_a_store_that_only_read_is_reported_in_on
 ) -> None:
     """A store that has only read reads on the connection it was opened with (no pool): the server lost under it,
     the next read says so in one line, within the timeout, and reads again once the server is back."""
-    monkeypatch.setattr(whispers.ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    monkeypatch.setattr(whispers.ledger.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
     with open_store(pg_url) as s:
         s.create(name, [{"n": 1}])
     relay = Relay()
     url = pg_url.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}")
     with open_store(url) as s:
-        assert s.facts(name) == [{"n": 1}] and s._app is None
+        assert s.facts(name) == [{"n": 1}] and s._backend.app is None
         relay.cut()
         started = time.monotonic()
         with pytest.raises(StoreError) as e:
@@ -891,7 +894,7 @@ def test_a_postgresql_server_lost_during_verify_all_is_the_store_s_error_not_eve
     from whispers.application.files import verify_store
     from whispers.ledger.errors import StoreUnavailable
 
-    monkeypatch.setattr(whispers.ledger.store, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    monkeypatch.setattr(whispers.ledger.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
     text = resources.files("whispers.fixtures").joinpath("games", "official-2p.txt").read_text(encoding="utf-8")
     with open_store(pg_own_url) as s:
         for game in ("t1", "t2", "t3"):
