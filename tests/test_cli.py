@@ -737,7 +737,7 @@ def test_undo_on_a_finished_game_needs_reopen_and_says_it_reopened(finished: Pat
 
 
 def test_score_refuses_a_game_with_a_sealed_loyalty(opened: Path) -> None:
-    refused(invoke(opened, "score", "t"), "a loyalty set is sealed", "(EN Final Scoring)")
+    refused(invoke(opened, "score", "t"), "loyalty set is sealed", "(EN Final Scoring)")
 
 
 def test_a_missing_store_directory(tmp_path: Path) -> None:
