@@ -20,6 +20,7 @@ from msgspec.structs import force_setattr
 
 from whispers.ledger.errors import DecreeError
 from whispers.ledger.names import ABILITIES_PER_CARD, CARDS_PER_DECK
+from whispers.ledger.text import is_whole
 from whispers.ledger.words import _, n_, say, term, value_kind
 
 if TYPE_CHECKING:
@@ -264,7 +265,7 @@ class CardSheet(msgspec.Struct, frozen=True, dict=True):
     def card(self, ref: str) -> Card:
         """The card `deck:number`; DecreeError if the sheet has no such card."""
         deck, _, number = ref.partition(":")
-        found = self.cards.get(deck, {}).get(int(number)) if number.isdigit() else None
+        found = self.cards.get(deck, {}).get(int(number)) if is_whole(number) else None
         if found is None:
             raise DecreeError(say("card {card} is not on card sheet {sheet} (a card is DECK:NUMBER, such as lion:2)",
                                   card=repr(ref), sheet=repr(self.id)))
@@ -625,7 +626,7 @@ class _SheetChecker:
             return {}
         cards: dict[int, Card] = {}
         for number, fields in table.items():
-            if not isinstance(number, str) or not number.isdigit() or number.startswith("0"):
+            if not isinstance(number, str) or not is_whole(number) or number.startswith("0"):
                 self.problem(say("deck {text}", text=deck),
                              say("card number {value} must be a whole number from 1", value=repr(number)))
                 continue
@@ -634,7 +635,7 @@ class _SheetChecker:
                 cards[int(number)] = card
         # Numbers as the file gives them, so that a card with a problem of its own is not also "missing".
         declared = {int(n): (f.get("set", "base") if isinstance(f, Mapping) else "base")
-                    for n, f in table.items() if isinstance(n, str) and n.isdigit() and not n.startswith("0")}
+                    for n, f in table.items() if isinstance(n, str) and is_whole(n) and not n.startswith("0")}
         base = sorted(n for n, card_set in declared.items() if card_set != "dark-alliances")
         expected = list(range(1, CARDS_PER_DECK + 1))
         missing = [str(n) for n in expected if n not in base]

@@ -73,7 +73,7 @@ from whispers.ledger.ruleset import Ruleset
 from whispers.ledger.scoring import score
 from whispers.ledger.state import GameState, Position, card_empire, position_name
 from whispers.ledger.state import replace as replace_state
-from whispers.ledger.text import has_line_break, is_utf8
+from whispers.ledger.text import has_line_break, is_utf8, is_whole
 from whispers.ledger.words import N_, _, plural, say, term
 from whispers.ledger.words import position as position_words
 
@@ -708,10 +708,10 @@ def _check_param(state: GameState, effect_id: str, name: str, kind: str, value: 
         require(where(state, value)[0] is not None,
                 say("{effect}: {text}= names a position EMPIRE.OFFICE", effect=effect_id, text=name), rule)
     elif kind == "count":
-        require(value.isdigit() and int(value) > 0,
+        require(is_whole(value) and int(value) > 0,
                 say("{effect}: {text}= is a whole number above 0", effect=effect_id, text=name), rule)
     elif kind == "amount":
-        require(value.isdigit(), say("{effect}: {text}= is a whole number, 0 or more", effect=effect_id, text=name),
+        require(is_whole(value), say("{effect}: {text}= is a whole number, 0 or more", effect=effect_id, text=name),
                 rule)
     elif kind == "placements":
         placements(value, effect_id, name, state, rule, zero=getattr(effect(effect_id), "placements_zero", False))

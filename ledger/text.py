@@ -24,6 +24,17 @@ def one_line(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
+WHOLE_DIGITS: Final = 9
+"""The most digits a whole number typed into a move or a card reference may have (no count in the game comes near)."""
+
+
+def is_whole(text: str) -> bool:
+    """`text` is a whole number as a move or a card sheet writes one: ASCII digits only, at most WHOLE_DIGITS of them.
+    `str.isdigit()` alone is true of '²', '①' and '٣', which `int()` refuses or reads as another digit, and `int()` of
+    thousands of digits raises: either would be a traceback, not a refusal."""
+    return 0 < len(text) <= WHOLE_DIGITS and text.isascii() and text.isdigit()
+
+
 def is_utf8(text: str) -> bool:
     """False for text holding a lone surrogate (what Python makes of an argument that is not UTF-8): it cannot
     be stored, written or hashed."""

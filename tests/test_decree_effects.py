@@ -2,6 +2,7 @@
 resolved by the rules' combat, and the board effects computed from the play's parameters. Each: a legal play and
 its result, and each way it is refused."""
 
+import pytest
 from support import apply, assert_refused, hands, one, position, with_banners
 from test_rules import office_state
 
@@ -435,3 +436,12 @@ def test_an_armada_recorded_before_issue_33_replays_as_recorded() -> None:
     after = rules.evolve(state, old)
     assert after.attack_cards == () and after.banners["windmoor"] == ("horse", 3)
     assert "move=amber-steppe:windmoor" in format_event(old)
+
+
+@pytest.mark.parametrize("number", ["²", "①", "٣"])
+def test_a_number_in_a_play_is_ascii_digits_or_a_refusal_never_a_traceback(number: str) -> None:
+    """Issue 31: `str.isdigit()` is true of '²', '①' and '٣', which `int()` refuses (a ValueError traceback) or reads
+    as another digit: each number a play's parameters hold (n=, REGION:N) is refused in one line."""
+    state = _marshal(banners={"khans-rest": ("horse", 3)})
+    assert_refused(state, f"raven play lion:1 effect=reinforce from=khans-rest n={number}", "whole number")
+    assert_refused(state, f"raven play bear:1 effect=subjugate to=khans-rest:{number}", "REGION:N")

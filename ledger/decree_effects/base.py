@@ -23,6 +23,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.effects import require
 from whispers.ledger.legal import attacks, order_actor, order_positions
 from whispers.ledger.state import REACHES, GameState, Route
+from whispers.ledger.text import is_whole
 from whispers.ledger.words import _, say
 
 if TYPE_CHECKING:
@@ -238,7 +239,7 @@ def placements(value: str, effect: str, name: str, state: GameState, rule: str, 
     found: dict[str, int] = {}
     for part in (p for p in value.split(",") if p):
         region, _colon, n = part.partition(":")
-        require(region in state.board.regions and n.isdigit() and int(n) >= (0 if zero else 1),
+        require(region in state.board.regions and is_whole(n) and int(n) >= (0 if zero else 1),
                 say("{effect}: {name}= is REGION:N, comma-separated, each N at least {least} (not {part!r})",
                     effect=effect, name=name, least=0 if zero else 1, part=part),
                 rule)
