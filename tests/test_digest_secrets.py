@@ -143,10 +143,10 @@ def web_faces(store_path: str, viewer: str, parent: int) -> dict[str, str]:
             shown.update({f"{game} {k}": v for k, v in link_pages(client, game, token, marker).items()})
         shown["f live"] = "".join(streamed(store, "f", viewer))
         table = sharing.share(store, "g", revoke=True).table
-        fork = f"h-{viewer}"
-        made = client.post(f"/g/g/{table}/forks", json={"name": fork, "at": parent},
+        made = client.post(f"/g/g/{table}/forks", json={"name": f"h-{viewer}", "at": parent},
                            headers={"Authorization": f"Bearer {table}"})
         assert made.status_code == 201, made.text
+        fork = f"g.h-{viewer}"  # a fork made through a link is named under its game (docs/api.md)
         url = made.json()["links"]["spectator" if viewer == SPECTATOR_NAME else "seats"]
         url = url if isinstance(url, str) else url[viewer]
         token = url.rstrip("/").rsplit("/", 1)[1]
@@ -275,11 +275,11 @@ def test_the_brute_force_of_a_forks_head_fails_through_a_seat_and_the_spectator(
     def token(url: str) -> str:
         return url.rstrip("/").rsplit("/", 1)[1]
 
-    _, recorded = seen_up_to_the_marker(client, "f", token(links["table"]))
+    _, recorded = seen_up_to_the_marker(client, "g.f", token(links["table"]))  # named under its game
     assert recorded["head"] is not None
     spiders = dict(pair.split("=") for pair in SPIDERS_LINE.split())
     for url, truth in ((links["seats"]["spider"], (RAVENS_SET,)), (links["spectator"], (RAVENS_SET, spiders))):
-        facts, marker = seen_up_to_the_marker(client, "f", token(url))
+        facts, marker = seen_up_to_the_marker(client, "g.f", token(url))
         assert marker["head"] is None and marker["hidden"] == "head"
         assert sets_that_give(facts, marker["head"], "g") == []
         assert sets_that_give(facts, recorded["head"], "g") == [truth]
