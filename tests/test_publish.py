@@ -122,6 +122,39 @@ def test_a_finished_game_is_published_as_the_record_so_its_secrets_show(tmp_path
     assert files_of(tmp_path / "c") != files_of(tmp_path / "d")
 
 
+def test_an_archive_shows_the_turning_points_stored_for_the_viewer_it_is_published_as_and_plays_none(
+        store, tmp_path, monkeypatch) -> None:
+    """Issue 35: each game's page shows the chances and turning points `whispers analyse` stored for the viewer the
+    game is published as (the record for a game over, a spectator for one not over), each a link to its step;
+    publishing plays no playout, and a seat's analysis of a game not over is never shown (it knows a loyalty)."""
+    from whispers.application import analysis
+
+    analysis.analyse(store, "over", 2, None, "1-8")
+    analysis.analyse(store, "playing", 2, "spider", "1-8")  # a seat's: not what a spectator may see
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an analysis was played while publishing")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(analysis, "_run", refused)
+        done = publish(store, tmp_path / "a", ["over", "playing"])
+    over, playing = ((tmp_path / "a" / g.page).read_text(encoding="utf-8") for g in done.games)
+    turning = analysis.stored(store, "over").turning
+    assert turning and "turning points:" in over
+    assert (tmp_path / "a" / done.games[0].page).with_name("chances.svg").is_file()
+    for turn in turning:
+        assert f'<a href="#e{turn.version}">{turn.label}</a>' in over and f'id="step-{turn.version}"' in over
+    assert 'src="chances.svg"' in over
+    assert "turning points:" not in playing and "chances.svg" not in playing
+    assert not (tmp_path / "a" / done.games[1].page).with_name("chances.svg").exists()
+
+    analysis.analyse(store, "playing", 2, "spectator", "1-8")
+    done = publish(store, tmp_path / "b", ["playing"])
+    playing = (tmp_path / "b" / done.games[0].page).read_text(encoding="utf-8")
+    for turn in analysis.stored(store, "playing", "spectator").turning:
+        assert f'<a href="#e{turn.version}">{turn.label}</a>' in playing
+
+
 def test_names_from_the_record_are_escaped_and_never_a_path(store, tmp_path) -> None:
     table.rename(store, "over", HOSTILE)
     table.describe(store, "over", {"seats": {"spider": HOSTILE}})
