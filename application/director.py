@@ -43,8 +43,9 @@ class Hall:
 def hall(store: Store | str | None, state: str | None = None, text: str = "", page: int = 1) -> Hall:
     """The `page`th page (from 1; past the last, the last) of the games in `state` (None: all) matching `text`,
     the latest created first, read from the catalog's listing (its last-written time included): no game is read.
-    With no tab and no search only the page's rows are read, by the catalog's index of creation. WhispersError
-    names a state or page that is not one."""
+    With no tab and no search only the page's rows are read, by the catalog's index of creation. Archived games
+    are listed too (marked on the page): the director's list is of every game, and the index knows none archived.
+    WhispersError names a state or page that is not one."""
     from whispers.application.reading import listing_row
     from whispers.ledger.errors import WhispersError
     from whispers.ledger.words import say

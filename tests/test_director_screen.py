@@ -120,6 +120,15 @@ def test_the_screen_reads_no_game(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(director.hall(store).rows) == 3
 
 
+def test_an_archived_game_is_listed_and_marked() -> None:
+    """The director's list is of every game: one archived (left out of `whispers games`) is there, marked."""
+    store = hall_of(2)
+    table.archive(store, "g0")
+    page = TestClient(create_app(store, DIRECTOR)).get(HALL).text
+    assert names(director.hall(store)) == ["g1", "g0"] and page.count("(archived)") == 1
+    assert page.index("(archived)") > page.index("/g/g0/replay")
+
+
 def test_a_state_or_page_that_is_not_one_is_refused_in_one_line() -> None:
     store = hall_of(1)
     with pytest.raises(WhispersError, match="no such state 'won': one of playing, setup, over"):
