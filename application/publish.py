@@ -29,6 +29,7 @@ from whispers.ledger.words import _, say
 if TYPE_CHECKING:
     from jinja2 import Environment
 
+    from whispers.application.analysis import Analysis
     from whispers.ledger.store import Store
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -269,6 +270,7 @@ def _publish_game(store: Store, env: Environment, building: Path, name: str, row
     round_of = {v: r for r, items in rounds for v, _words in items}
     pictures = _pictures(store, name, viewer, out, boards, sorted({r for r, _items in rounds if r}), warnings)
     charts = _charts(store, name, viewer, out, warnings)
+    chances, chances_drawn = _chances(store, name, viewer, out, warnings)
     steps = []
     for frame in frames:
         board = max((b for b in boards if b <= frame.version), default=None)
@@ -279,7 +281,8 @@ def _publish_game(store: Store, env: Environment, building: Path, name: str, row
     page = env.get_template("published-game.html").render(
         lang=tongue().code, static="../../static/", game=name, row=row, viewer=viewer, total=total, steps=steps,
         rounds=rounds, moves_by_version=dict(following.move_labels(replayed)),
-        noted=following.notes_by_event(replayed), charts=charts, final=frames[-1])
+        noted=following.notes_by_event(replayed), charts=charts, final=frames[-1], chances=chances,
+        chances_drawn=chances_drawn)
     _write(out / "index.html", page)
     return PublishedGame(name, f"games/{folder}/index.html", viewer, total)
 
@@ -319,3 +322,22 @@ def _charts(store: Store, name: str, viewer: str | None, out: Path, warnings: li
         made.append(kind)
     return made
 
+
+def _chances(store: Store, name: str, viewer: str | None, out: Path,
+             warnings: list[str]) -> tuple[Analysis | None, bool]:
+    """The analysis the store holds for the game as `viewer` (the one it is published as) knew it (None: none is),
+    and whether its chart was drawn beside the page. Read, never played: publishing runs no playout (`whispers
+    analyse` does), so a game published as its spectators see it shows a spectator's analysis or none."""
+    from whispers.application.analysis import stored
+
+    found = stored(store, name, viewer)
+    if found is None or not found.points:
+        return None, False
+    try:
+        from whispers.application.charts import chances_svg
+
+        _write(out / "chances.svg", chances_svg(store, name, viewer))
+    except ImportError:
+        warnings.append(_("published without charts: matplotlib is not installed"))
+        return found, False
+    return found, True

@@ -9,6 +9,9 @@ rebuild is `stats --all`'s figure in bench.py). Then, as commands, CPU medians o
 each run in turn with its floors:
 - `whispers tournament FILE --json` (the tournament's standings) and `whispers standings --games` of 4 games;
 - `whispers games` (the latest 50 by default) and `whispers games --all --json` (every game);
+- in process, the director's page (application/director.py): its first page and a page deep in the store (the
+  page's rows alone, by the catalog's index), a tab and a search (which read every row), beside `games`' listing
+  of the latest 50 as the application reads it;
 - F1 (`python -c "import click, eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg on
   PostgreSQL) and F1 + rich (its console and table), the floor of a command that prints a rich table.
 It ends with the issue's target, for the JSON and for the table: the tournament's standings <= 1.3x F1 + rich, on
@@ -86,6 +89,22 @@ def medians(url: str, file: Path, games: list[tuple[str, list[str]]], runs: int,
     }, runs)
 
 
+def director_pages(url: str, runs: int) -> dict[str, float]:
+    """CPU medians (ms) of the director's page of the store, in process, beside the listing it could be read as."""
+    from whispers.application.director import PAGE, hall
+    from whispers.application.reading import LATEST, games
+
+    with open_store(url) as store:
+        deep = max(1, store.read_model_size("listing") // PAGE // 2)
+        return interleaved_ms({
+            f"games, latest {LATEST} (listing)": lambda: games(store, limit=LATEST),
+            "director: page 1": lambda: hall(store),
+            f"director: page {deep}": lambda: hall(store, page=deep),
+            "director: tab 'over'": lambda: hall(store, state="over"),
+            "director: search 'r1-'": lambda: hall(store, text="r1-"),
+        }, runs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000, help="games in the store (default 10,000)")
@@ -111,6 +130,10 @@ def main() -> None:
                       f"(CPU medians of {args.runs})")
                 for label, value in times.items():
                     print(f"  {label:<26} {value:8.1f} ms  {value / floor:5.2f}x F1 + rich")
+                pages = director_pages(url, args.runs)
+                listing = next(iter(pages.values()))
+                for label, value in pages.items():
+                    print(f"  {label:<26} {value:8.1f} ms  {value / listing:5.2f}x the listing of the latest 50")
                 for form in ("tournament FILE --json", "tournament FILE (table)"):
                     ratio = times[form] / floor
                     verdicts.append(f"{'met   ' if ratio <= 1.3 else 'MISSED'} {backend}: {form} of a "

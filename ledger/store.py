@@ -270,11 +270,12 @@ class Store:
                                               rows, beside or {})
 
     def read_model(self, projection: str, games: Sequence[str] | None = None,
-                   last: int | None = None) -> list[tuple[str, str]]:
+                   last: int | None = None, skip: int = 0) -> list[tuple[str, str]]:
         """The rows (game, data) of the read model `projection`, in the order the games were created: of the
         named `games` only (read by the table's key, never a scan), or of the `last` created only (by the index
-        on creation), or every row."""
-        return self._read_models.rows(projection, games, last)
+        on creation; with `skip`, the `last` created before the `skip` latest: a page of a listing), or every
+        row."""
+        return self._read_models.rows(projection, games, last, skip)
 
     def reset_read_models(self) -> None:
         """Drops the read models' tables (every projection's rows and tracking records: the catalog's, the

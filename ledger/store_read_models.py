@@ -95,7 +95,7 @@ class ReadModels:
                                 for game, created, data in written])
 
     def rows(self, projection: str, games: Sequence[str] | None = None,
-             last: int | None = None) -> list[tuple[str, str]]:
+             last: int | None = None, skip: int = 0) -> list[tuple[str, str]]:
         with self._transaction(commit=False) as (cursor, sql):
             if games is not None:
                 games = list(dict.fromkeys(games))  # each row once, however often it is named
@@ -109,7 +109,7 @@ class ReadModels:
                 return [(game, data) for game, data, _ in found]  # type: ignore[misc]
             if last is not None:
                 cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? "
-                                   "ORDER BY created DESC, game DESC LIMIT ?"), (projection, last))
+                                   "ORDER BY created DESC, game DESC LIMIT ? OFFSET ?"), (projection, last, skip))
                 return [tuple(values(row)) for row in reversed(cursor.fetchall())]  # type: ignore[misc]
             cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? ORDER BY created, game"),
                            (projection,))

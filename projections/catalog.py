@@ -135,10 +135,11 @@ class Catalog:
         of 10,000 games read its own), in the order the games were created; a name with no summary is left out."""
         return {game: json.loads(data) for game, data in self.store.read_model(PROJECTION, games)}
 
-    def listing(self, last: int | None = None, games: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
-        """Every game's listing fields (`LISTED` of its summary), or the `last` created games' only, or the named
-        `games`' (read by name), in the order the games were created."""
-        return self._rows(LISTING, last, games)
+    def listing(self, last: int | None = None, games: Sequence[str] | None = None,
+                skip: int = 0) -> dict[str, dict[str, Any]]:
+        """Every game's listing fields (`LISTED` of its summary), or the `last` created games' only (before the
+        `skip` latest), or the named `games`' (read by name), in the order the games were created."""
+        return self._rows(LISTING, last, games, skip)
 
     def size(self) -> int:
         """How many games the catalog holds."""
@@ -149,9 +150,9 @@ class Catalog:
         created."""
         return self._rows(FIGURES)
 
-    def _rows(self, model: str, last: int | None = None,
-              games: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
-        rows = self.store.read_model(model, games, last)
+    def _rows(self, model: str, last: int | None = None, games: Sequence[str] | None = None,
+              skip: int = 0) -> dict[str, dict[str, Any]]:
+        rows = self.store.read_model(model, games, last, skip)
         # the rows read as one JSON array: 10,000 calls of json.loads cost a third more than one (and strict: a
         # row that is not one JSON value cannot shift the others onto the wrong games)
         read = json.loads("[" + ",".join([data for _, data in rows]) + "]")

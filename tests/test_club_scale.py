@@ -68,8 +68,9 @@ def test_standings_read_only_the_rows_of_the_games_they_rank(club: str, monkeypa
     asked: list[tuple[str, object, object, int]] = []
     read_model = Store.read_model
 
-    def spy(self: Store, projection: str, games: object = None, last: object = None) -> list[tuple[str, str]]:
-        rows = read_model(self, projection, games, last)
+    def spy(self: Store, projection: str, games: object = None, last: object = None,
+            skip: int = 0) -> list[tuple[str, str]]:
+        rows = read_model(self, projection, games, last, skip)
         asked.append((projection, games, last, len(rows)))
         return rows
 
@@ -92,6 +93,8 @@ def test_read_model_by_name_and_latest_agree_with_the_whole(club: str) -> None:
         whole = store.read_model("listing")
         assert store.read_model("listing", ["g40", "g2", "nope"]) == [whole[2], whole[40]]
         assert store.read_model("listing", last=3) == whole[-3:]
+        assert store.read_model("listing", last=3, skip=5) == whole[-8:-5]  # a page of the listing
+        assert store.read_model("listing", last=3, skip=59) == whole[:1]
         assert store.read_model("listing", [f"g{n}" for n in range(60)] * 10)[:3] == whole[:3]
         assert store.read_model_size("listing") == 60
 
@@ -107,3 +110,4 @@ def test_read_model_by_name_and_latest_on_postgresql(pg_own_url: str) -> None:
         assert [game for game, _ in whole] == [f"p{n}" for n in range(5)]
         assert store.read_model("listing", ["p3", "p0", "p3"]) == [whole[0], whole[3]]
         assert store.read_model("listing", last=2) == whole[-2:] and store.read_model_size("listing") == 5
+        assert store.read_model("listing", last=2, skip=2) == whole[1:3]

@@ -1,11 +1,11 @@
-"""The director's screen at a tournament's scale (issue 12): every game's line is read from the catalog's listing,
-its last-written time included, one page at a time, by state and by a search; no game is read to show it."""
+"""The director's screen at a tournament's scale (issues 12, 35): every game's line is read from the catalog's
+listing, its last-written time included, one page at a time (only that page's rows when no tab or search is asked),
+by state and by a search; no game is read to show it."""
 
 from __future__ import annotations
 
 import random
 import re
-import time
 from datetime import UTC
 from html import unescape
 from urllib.parse import parse_qs, urlsplit
@@ -40,21 +40,52 @@ def names(shown: director.Hall) -> list[str]:
     return [row["game"] for row in shown.rows]
 
 
-def test_the_pages_hold_every_game_once_the_last_written_first(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pages_hold_every_game_once_the_latest_created_first(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(director, "PAGE", 2)
     store = hall_of(5)
-    time.sleep(1.01)  # g1 written again, in a later second than any other: it comes first
-    table.describe(store, "g1", {"event": "Spring Cup"})
+    table.describe(store, "g1", {"event": "Spring Cup"})  # written again: its place is where it was created
     pages = [director.hall(store, page=n) for n in (1, 2, 3)]
-    assert [names(p) for p in pages] == [["g1", "g4"], ["g3", "g2"], ["g0"]]
-    assert all((p.pages, p.found, p.counts["all"], p.counts["setup"]) == (3, 5, 5, 5) for p in pages)
+    assert [names(p) for p in pages] == [["g4", "g3"], ["g2", "g1"], ["g0"]]
+    assert all((p.pages, p.found, p.counts) == (3, 5, {"all": 5}) for p in pages)
     assert director.hall(store, page=99).page == 3  # past the last: the last (a link from before games were added)
-    written = [row["written"] for p in pages for row in p.rows]
-    assert written == sorted(written, reverse=True)
     # the line's time is when the game's last event was stored, as the store says it
     for p in pages:
         for row in p.rows:
             assert row["last_move"] == store.last_written(row["game"]).astimezone(UTC).isoformat(timespec="seconds")
+
+
+def test_a_page_reads_only_its_own_rows_and_its_links_lead_through_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the director's page of a club's store asks the catalog for its page's rows alone (by the index of
+    creation), and its older/newer links step through every game once."""
+    store = open_store("memory:")
+    for n in range(230):
+        recording.new(store, f"g{n}", ["raven", "spider"])
+    director.hall(store)  # the catalog catches up
+    asked: list[tuple[object, object, int, int]] = []
+    read_model = Store.read_model
+
+    def spy(self: Store, projection: str, games: object = None, last: object = None,
+            skip: int = 0) -> list[tuple[str, str]]:
+        rows = read_model(self, projection, games, last, skip)
+        asked.append((games, last, skip, len(rows)))
+        return rows
+
+    monkeypatch.setattr(Store, "read_model", spy)
+    client = TestClient(create_app(store, DIRECTOR))
+    seen: list[str] = []
+    link: str | None = "?lang=en"
+    while link is not None:
+        asked.clear()
+        page = client.get(HALL + unescape(link)).text
+        shown = re.findall(r'<th scope="row"><a href="/director/d+/g/(g[0-9]+)/replay', page)
+        assert asked == [(None, director.PAGE, len(seen), len(shown))]  # this page's rows, nothing more
+        seen += shown
+        found = re.search(r'<a rel="next" href="([^"]*)"', page)
+        link = found[1] if found else None
+    assert seen == [f"g{n}" for n in reversed(range(230))] and len(asked) == 1 and asked[0][3] == 230 % director.PAGE
+    back = re.search(r'<a rel="prev" href="([^"]*)"', page)
+    assert back is not None and "page=4" in back[1] and "page 5 of 5" in page
+    assert re.findall(r'/g/(g[0-9]+)/replay', client.get(HALL + unescape(back[1])).text)[0] == "g79"
 
 
 def test_a_tab_keeps_the_games_of_one_state_and_the_search_finds_by_name_table_event_or_seat() -> None:
@@ -65,7 +96,8 @@ def test_a_tab_keeps_the_games_of_one_state_and_the_search_finds_by_name_table_e
     shown = director.hall(store, state="playing")
     assert names(shown) == ["g2"] and shown.rows[0]["state"] == "playing" and shown.found == 1
     assert names(director.hall(store, state="setup")) == ["g1", "g0"]
-    assert director.hall(store).counts == {"all": 3, "playing": 1, "setup": 2, "over": 0}
+    assert director.hall(store, state="setup").counts == {"all": 3, "playing": 1, "setup": 2, "over": 0}
+    assert director.hall(store).counts == {"all": 3}  # the whole store's count alone: no row but the page's read
     assert names(director.hall(store, text="table 1")) == ["g1"]
     assert names(director.hall(store, text="ANA2")) == ["g2"]
     assert names(director.hall(store, text="  bo ")) == ["g2", "g1", "g0"]
@@ -86,6 +118,15 @@ def test_the_screen_reads_no_game(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(Store, reader, refused)
     monkeypatch.setattr(type(store._backend), "rows", refused)
     assert len(director.hall(store).rows) == 3
+
+
+def test_an_archived_game_is_listed_and_marked() -> None:
+    """The director's list is of every game: one archived (left out of `whispers games`) is there, marked."""
+    store = hall_of(2)
+    table.archive(store, "g0")
+    page = TestClient(create_app(store, DIRECTOR)).get(HALL).text
+    assert names(director.hall(store)) == ["g1", "g0"] and page.count("(archived)") == 1
+    assert page.index("(archived)") > page.index("/g/g0/replay")
 
 
 def test_a_state_or_page_that_is_not_one_is_refused_in_one_line() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from test_cli import invoke, ok, refused
 
-from whispers.application import review, table
+from whispers.application import analysis, review, table
 from whispers.application.publish import MANIFEST, PublishError, folder_of, publish
 from whispers.ledger.game import import_lines
 from whispers.ledger.store import open_store
@@ -97,7 +97,7 @@ def test_a_finished_game_shows_the_record_and_a_game_not_over_only_what_spectato
 ], ids=["loyalty", "card-drawn"])
 def test_a_secret_changed_in_a_game_not_over_changes_nothing_published(tmp_path, secret, instead, moves) -> None:
     """The differential: two stores whose unfinished game differs only in a secret a spectator may not know
-    publish byte-identical archives."""
+    publish byte-identical archives (the spectator's stored analysis, its chart and turning points, included)."""
     other = [instead if line == secret else line for line in started(TWO, moves)]
     assert other != started(TWO, moves)
     archives, records = [], []
@@ -105,11 +105,13 @@ def test_a_secret_changed_in_a_game_not_over_changes_nothing_published(tmp_path,
         with open_store("memory:") as s:
             import_lines(s, "playing", lines)
             review.annotate(s, "playing", 3, "watch the eagle")
+            analysis.analyse(s, "playing", 2, "spectator", "1-4")  # its turning points are published too
             publish(s, tmp_path / name, ["playing"])
             records.append(review.replay(s, "playing").to_json())
         archives.append(files_of(tmp_path / name))
     assert records[0] != records[1]  # the record holds the secret: the test can fail
     assert archives[0].keys() == archives[1].keys()
+    assert any(name.endswith("/chances.svg") for name in archives[0])  # the analysis is in what is compared
     differing = [name for name in archives[0] if archives[0][name] != archives[1][name]]
     assert differing == []
 
@@ -120,6 +122,37 @@ def test_a_finished_game_is_published_as_the_record_so_its_secrets_show(tmp_path
             import_lines(s, "over", lines)
             publish(s, tmp_path / name, ["over"])
     assert files_of(tmp_path / "c") != files_of(tmp_path / "d")
+
+
+def test_an_archive_shows_the_turning_points_stored_for_the_viewer_it_is_published_as_and_plays_none(
+        store, tmp_path, monkeypatch) -> None:
+    """Issue 35: each game's page shows the chances and turning points `whispers analyse` stored for the viewer the
+    game is published as (the record for a game over, a spectator for one not over), each a link to its step;
+    publishing plays no playout, and a seat's analysis of a game not over is never shown (it knows a loyalty)."""
+    analysis.analyse(store, "over", 2, None, "1-8")
+    analysis.analyse(store, "playing", 2, "spider", "1-8")  # a seat's: not what a spectator may see
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an analysis was played while publishing")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(analysis, "_run", refused)
+        done = publish(store, tmp_path / "a", ["over", "playing"])
+    over, playing = ((tmp_path / "a" / g.page).read_text(encoding="utf-8") for g in done.games)
+    turning = analysis.stored(store, "over").turning
+    assert turning and "turning points:" in over
+    assert (tmp_path / "a" / done.games[0].page).with_name("chances.svg").is_file()
+    for turn in turning:
+        assert f'<a href="#e{turn.version}">{turn.label}</a>' in over and f'id="step-{turn.version}"' in over
+    assert 'src="chances.svg"' in over
+    assert "turning points:" not in playing and "chances.svg" not in playing
+    assert not (tmp_path / "a" / done.games[1].page).with_name("chances.svg").exists()
+
+    analysis.analyse(store, "playing", 2, "spectator", "1-8")
+    done = publish(store, tmp_path / "b", ["playing"])
+    playing = (tmp_path / "b" / done.games[0].page).read_text(encoding="utf-8")
+    for turn in analysis.stored(store, "playing", "spectator").turning:
+        assert f'<a href="#e{turn.version}">{turn.label}</a>' in playing
 
 
 def test_names_from_the_record_are_escaped_and_never_a_path(store, tmp_path) -> None:
