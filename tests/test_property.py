@@ -169,10 +169,10 @@ VERIFIED_CHUNK = sized(75, 250)
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 @pytest.mark.parametrize("chunk", range(VERIFIED_GAMES // VERIFIED_CHUNK))
 def test_random_games_with_card_plays_verify(ruleset: str, chunk: int) -> None:
-    """Issue 33: 1,000 random legal games per ruleset (150 in the quick run), card plays among their moves (every adjudicated effect the
-    rules allow, REV 288-437, EN 380-436), each record then re-adjudicated move by move by `verify`: the engine
-    accepts every play it offered, and replays its own consequences. benchmarks/random_decrees.py plays the same
-    games and prints what they played."""
+    """Issue 33: 1,000 random legal games per ruleset (150 in the quick run), card plays among their moves (every
+    adjudicated effect the rules allow, REV 288-437, EN 380-436), each record then re-adjudicated move by move by
+    `verify`: the engine accepts every play it offered, and replays its own consequences.
+    benchmarks/random_decrees.py plays the same games and prints what they played."""
     from whispers.ledger.verify import verify
 
     plays = 0
