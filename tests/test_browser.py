@@ -78,7 +78,8 @@ def wait(driver: Any, until) -> None:
 
 def tap_and_record(driver: Any, line: str) -> None:
     """Taps the move's picker (one form per legal move), chooses each value of `line` in its fields by tapping
-    (a `key=value` in the select whose notation is `key=...`, a bare word in its `{}` select), and taps Record."""
+    (a `key=value` in the select whose notation is `key=...`, a bare word in its `{}` select), waits for the
+    move's preview, and taps Record."""
     from selenium.webdriver.support.select import Select
 
     society, verb, rest = line.split(" ", 2)
@@ -89,7 +90,10 @@ def tap_and_record(driver: Any, line: str) -> None:
         fmt = f"{key}={{}}" if key else "{}"
         Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{fmt}"]')).select_by_value(value)
     before = version_of(driver)
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    record = form.find_element(By.CSS_SELECTOR, "button.record")
+    wait(driver, lambda d: record.is_enabled())  # the move is previewed first; only then may it be recorded
+    assert form.find_element(By.CSS_SELECTOR, ".preview").text.startswith(line)
+    record.click()
     wait(driver, lambda d: _version_or_none(d) not in (None, before))
 
 
@@ -201,3 +205,42 @@ def test_every_page_fits_its_window_runs_its_script_and_is_shot(site, browser, s
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 2000
     refused = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert refused == []
+
+
+def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exactly_the_move_previewed(
+        browser, tmp_path) -> None:
+    """Issue 32: one tap on Record recorded whatever the pickers held by default (`spider play elephant`). Now
+    nothing is chosen ahead, Record stays off while a choice is missing (a tap records nothing), and once every
+    choice is made the page shows the move's preview; Record then records exactly that move."""
+    import httpx2
+    from selenium.webdriver.support.select import Select
+
+    with serving(tmp_path) as (_, links, _bases):
+        browser.set_window_size(*PHONE)
+        browser.get(links["table"])
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        needed = browser.find_elements(By.CSS_SELECTOR, "form.pick select[data-need]")
+        assert needed and all(Select(s).first_selected_option.get_attribute("value") == "" for s in needed)
+        assert browser.find_elements(By.CSS_SELECTOR, "form.pick input:checked") == []
+        form = next(f for f in browser.find_elements(By.CSS_SELECTOR, "form.pick")
+                    if (f.get_attribute("data-society"), f.get_attribute("data-verb")) == ("raven", "loyalty"))
+        record, shown = form.find_element(By.CSS_SELECTOR, "button.record"), form.find_element(By.CSS_SELECTOR,
+                                                                                               ".preview")
+        words = LOYALTY.split()[2:]
+        for word in words[:-1]:  # all but the last slot
+            key, _, value = word.partition("=")
+            Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{key}={{}}"]')).select_by_value(value)
+        wait(browser, lambda d: shown.is_displayed() and "every field" in shown.text)
+        assert not record.is_enabled()
+        record.click()
+        browser.execute_script("arguments[0].requestSubmit()", form)  # Enter in a field: the same submit
+        assert httpx2.get(links["table"] + "api/status").json()["version"] == 1 == version_of(browser)
+        key, _, value = words[-1].partition("=")
+        Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{key}={{}}"]')).select_by_value(value)
+        wait(browser, lambda d: record.is_enabled())
+        preview = shown.text.splitlines()
+        assert preview[0] == LOYALTY and any(line.startswith("Then:") for line in preview)
+        assert httpx2.get(links["table"] + "api/status").json()["version"] == 1  # shown, not recorded
+        record.click()
+        wait(browser, lambda d: _version_or_none(d) == 2)
+        assert httpx2.get(links["table"] + "api/log").json()["lines"][-1] == LOYALTY

@@ -55,8 +55,8 @@ class Forms(HTMLParser):
         elif self.forms and tag == "select" and a.get("data-fmt"):
             self.select = []
             self.forms[-1]["selects"].append((a["data-fmt"], self.select))
-        elif self.forms and tag == "option" and self.select is not None:
-            self.select.append(a.get("value") or "")
+        elif self.forms and tag == "option" and self.select is not None and a.get("value"):  # not "choose…"
+            self.select.append(a["value"])
         elif self.forms and tag == "input" and a.get("data-fmt"):
             self.forms[-1]["inputs"].append((a["data-fmt"], a.get("value")))
 
@@ -373,7 +373,12 @@ def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(tmp_pa
             browser.open(links["table"])
             browser.wait_for("return document.documentElement.dataset.script === 'ran'")
             version = browser.run("return Number(document.getElementById('game').dataset.version)")
-            browser.run("document.querySelector('form.pick[data-verb=loyalty] button[type=submit]').click()")
+            browser.run("""const f = document.querySelector('form.pick[data-verb=loyalty]');
+                for (const [slot, empire] of Object.entries(arguments[0])) {
+                  f.querySelector('select[data-fmt="' + slot + '={}"]').value = empire; }
+                f.dispatchEvent(new Event('change'));""", PLACED)
+            browser.wait_for("return !document.querySelector('form.pick[data-verb=loyalty] button.record').disabled")
+            browser.run("document.querySelector('form.pick[data-verb=loyalty] button.record').click()")
             browser.wait_for("const g = document.getElementById('game'); return g && Number(g.dataset.version) > "
                              "arguments[0]", version)
             assert httpx2.get(links["table"] + "api/status").json()["phase"] == "deploy"

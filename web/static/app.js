@@ -50,11 +50,79 @@ function compose(form) {
   return parts.join(" ");
 }
 
+// Whether every choice of a picker is made: each data-need field filled in (a group: one of its boxes checked),
+// those of an effect not chosen aside. Nothing is chosen ahead, so a picker starts incomplete (issue 32).
+function complete(form) {
+  return Array.from(form.querySelectorAll("[data-need]")).every(function (el) {
+    const fieldset = el.closest("fieldset.params");
+    if (fieldset && fieldset.hidden) { return true; }
+    if (el.tagName === "DIV") { return el.querySelector("input:checked") !== null; }
+    return el.value.trim() !== "";
+  });
+}
+
+// Preview, then record: `lineOf()` is the move as its form now reads (null while a choice is missing); it is
+// previewed (decided by the server, nothing appended) and shown in `box`, and `button` records exactly the line
+// previewed, only while the form still reads it. A tap or a key never records a move nobody has seen.
+function previewer(game, form, box, button, lineOf) {
+  const words = document.getElementById("record").dataset;
+  let shown = null;  // the line whose preview the box shows, when it may be recorded
+  let asked = 0;
+  function show(lines, className) {
+    box.replaceChildren();
+    lines.forEach(function (text, i) {
+      const line = document.createElement(i === 0 && className === "ok" ? "p" : "div");
+      if (i === 0 && className === "ok") {
+        const code = document.createElement("code");
+        code.textContent = text;
+        line.appendChild(code);
+      } else { line.textContent = text; }
+      box.appendChild(line);
+    });
+    box.className = "preview " + className;
+    box.hidden = lines.length === 0;
+  }
+  function refresh() {
+    shown = null;
+    button.disabled = true;
+    const line = lineOf();
+    if (line === null) { show([words.sayIncomplete], "wait"); return; }
+    if (!line.trim()) { show([], "wait"); return; }
+    const mine = ++asked;
+    send(game.dataset.base + "preview", document.getElementById("move").dataset.token,
+         {line: line, version: Number(game.dataset.version)}).then(function (answer) {
+      if (mine !== asked || lineOf() !== line) { return; }  // the form changed meanwhile: a newer preview comes
+      if (answer.status !== 200) {
+        const rule = answer.body.cited || answer.body.rule;
+        show([rule ? answer.body.error + " (" + rule + ")" : answer.body.error], "no");
+        if (answer.status === 409) { document.getElementById("moved").hidden = false; }
+        return;
+      }
+      const said = answer.body.said.slice();
+      said.unshift(answer.body.line);
+      said.push(answer.body.over ? words.sayOver : words.sayNext + " " + answer.body.next);
+      show(said, "ok");
+      shown = answer.body.line;
+      button.disabled = false;
+    });
+  }
+  function record() {
+    if (shown === null || button.disabled) { return; }
+    button.disabled = true;
+    post(game, shown);
+  }
+  return {refresh: refresh, record: record, ready: function () { return shown !== null; }};
+}
+
 function pickers(game, line) {
   document.querySelectorAll("form.pick").forEach(function (form) {
+    const button = form.querySelector("button.record");
+    const shown = previewer(game, form, form.querySelector(".preview"), button, function () {
+      return complete(form) ? compose(form) : null;
+    });
     // a move half filled in is not thrown away by a live reload: the page says the game moved on instead
-    form.addEventListener("change", function () { holding = true; });
-    form.addEventListener("submit", function (e) { e.preventDefault(); post(game, compose(form)); });
+    form.addEventListener("change", function () { holding = true; shown.refresh(); });
+    form.addEventListener("submit", function (e) { e.preventDefault(); shown.record(); });
     form.querySelector("button.to-line").addEventListener("click", function () {
       line.value = compose(form) + " ";
       line.focus();
@@ -74,7 +142,21 @@ function table(game) {
   const form = document.getElementById("move");
   const line = document.getElementById("line");
   if (form) {
-    form.addEventListener("submit", function (e) { e.preventDefault(); post(game, line.value); });
+    const button = form.querySelector("button.record");
+    const typed = previewer(game, form, form.querySelector(".preview"), button, function () { return line.value; });
+    let due = null;
+    line.addEventListener("input", function () {
+      button.disabled = true;
+      window.clearTimeout(due);
+      due = window.setTimeout(typed.refresh, 400);
+    });
+    // Enter (or Preview) shows the move; Enter again, once it is shown, records it, as Record does
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      window.clearTimeout(due);
+      if (typed.ready() && e.submitter !== form.querySelector("button.ask")) { typed.record(); } else { typed.refresh(); }
+    });
+    button.addEventListener("click", typed.record);
     pickers(game, line);
     document.getElementById("undo").addEventListener("submit", function (e) {
       e.preventDefault();
