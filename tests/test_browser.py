@@ -211,7 +211,8 @@ def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exa
         browser, tmp_path) -> None:
     """Issue 32: one tap on Record recorded whatever the pickers held by default (`spider play elephant`). Now
     nothing is chosen ahead, Record stays off while a choice is missing (a tap records nothing), and once every
-    choice is made the page shows the move's preview; Record then records exactly that move."""
+    choice is made the page shows the move's preview; Record then records exactly that move, and the page says what
+    it did (a take-back: which move it removed)."""
     import httpx2
     from selenium.webdriver.support.select import Select
 
@@ -239,8 +240,24 @@ def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exa
         Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{key}={{}}"]')).select_by_value(value)
         wait(browser, lambda d: record.is_enabled())
         preview = shown.text.splitlines()
-        assert preview[0] == LOYALTY and any(line.startswith("Then:") for line in preview)
+        assert preview[0] == LOYALTY and len(preview) == 2 and any(line.startswith("Then:") for line in preview)
         assert httpx2.get(links["table"] + "api/status").json()["version"] == 1  # shown, not recorded
         record.click()
         wait(browser, lambda d: _version_or_none(d) == 2)
         assert httpx2.get(links["table"] + "api/log").json()["lines"][-1] == LOYALTY
+        # what it did, said on the page it came back to; then a take-back says which move it removed
+        wait(browser, lambda d: _said(d)[1:] == [LOYALTY])
+        browser.find_element(By.ID, "reason").send_keys("a slip")
+        browser.find_element(By.CSS_SELECTOR, "#undo button").click()
+        wait(browser, lambda d: _version_or_none(d) == 3)
+        wait(browser, lambda d: any(line.startswith("= takes back m1") and line.endswith(LOYALTY)
+                                    for line in _said(d)))
+
+
+def _said(driver: Any) -> list[str]:
+    """The lines of the page's "what the move did" box, empty while it is hidden (or the page is reloading)."""
+    try:
+        box = driver.find_element(By.ID, "said")
+        return box.text.splitlines() if box.is_displayed() else []
+    except Exception:  # between two pages
+        return []

@@ -399,3 +399,33 @@ def test_on_a_phone_the_council_grid_names_a_society_by_its_first_word() -> None
             '<span class="short">Corbeau</span>') in grid
     english = client.get(path("g", links.table)).text
     assert '<span class="short">raven' not in english
+
+
+def test_every_link_of_a_finished_game_shows_the_final_result_and_the_table_no_move_box() -> None:
+    """Issue 32: a finished game said only "The game is over.", and still offered the move box and take-back. Now
+    every link shows the result as `whispers score` prints it (EN Final Scoring): who wins, each society's points
+    by empire and in total, the tie-break trail; the table records nothing more from its page."""
+    from whispers.application.reading import score
+    from whispers.ledger.game import import_lines
+
+    store = open_store("memory:")
+    import_lines(store, "g", (ROOT / "fixtures" / "games" / "official-4p.txt").read_text(encoding="utf-8")
+                 .splitlines())
+    links = sharing.share(store, "g")
+    client = served(store)
+    scored = score(store, "g").scored
+    assert scored.winner == "rat"
+    for token in [links.table, links.spectator, *links.seats.values()]:
+        page = client.get(path("g", token)).text
+        result = page[page.index('<section class="result"'):page.index("</section>", page.index('class="result"'))]
+        assert '<p class="winner"><strong>rat wins</strong></p>' in result
+        totals = re.findall(r"<td><b>(-?\d+)</b></td>", result)
+        assert totals == [str(scored.scores[s]["total"]) for s in scored.ranking] == ["51", "49", "44", "39"]
+        assert "highest score 51: rat" in result
+        assert 'id="move"' not in page and 'id="undo"' not in page and "form class=\"pick\"" not in page
+    french = client.get(path("g", links.table) + "?lang=fr").text
+    assert "Résultat final" in french and "rat wins" not in french
+    going = playing(0, 5)
+    going_links = sharing.share(going, "g")
+    page = served(going).get(path("g", going_links.table)).text
+    assert 'class="result"' not in page and 'id="move"' in page and 'id="undo"' in page

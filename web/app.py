@@ -56,7 +56,7 @@ from whispers.ledger.errors import (
     WhispersError,
 )
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
+from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue, trail_step
 from whispers.projections.language import from_header, speak, stop
 from whispers.web.hall import hall_routes
 from whispers.web.live import Hub
@@ -231,7 +231,7 @@ def _templates() -> Environment:
     templates.globals["word"] = _word
     templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
-                             card_names=reading.card_choices)
+                             card_names=reading.card_choices, trail_step=trail_step)
     return templates
 
 
@@ -254,9 +254,17 @@ def _base(found: Access, request: Request) -> str:
 
 async def game_page(site: Site, request: Request, found: Access) -> Response:
     state = reading.status(site.store, found.game, found.viewer)
+    result = _final_result(site, found.game) if state.view["over"] else None
     return site.page("game.html", found=found, s=state.to_json(), base=_base(found, request), scores=state.scores,
-                     token=request.path_params["token"],
+                     token=request.path_params["token"], result=result,
                      options=[reading.option_json(o) for o in state.options] if found.may_record else [])
+
+
+def _final_result(site: Site, game: str) -> reading.Score | None:
+    """The final scores of a game that is over, for every link: its sets are all revealed and scored in the record
+    (`GameScored`), so no link learns a secret from them; None when the record holds no final scoring."""
+    found = reading.score(site.store, game)
+    return found if found.final else None
 
 
 async def replay_page(site: Site, request: Request, found: Access) -> Response:

@@ -4,8 +4,11 @@
 
 let holding = false;  // a page showing something the player must read first does not reload on a live update
 
+// in the page's language: what an answer says (a refusal, a move's `said`) is in the reader's words
+function spoken(url) { return url + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"); }
+
 function send(url, token, body) {
-  return fetch(url, {
+  return fetch(spoken(url), {
     method: "POST",
     headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
     body: JSON.stringify(body),
@@ -28,10 +31,37 @@ function post(game, line) {
   const refused = document.getElementById("refused");
   return send(game.dataset.base + "moves", form.dataset.token, {line: line, version: Number(game.dataset.version)})
     .then(function (answer) {
-      if (answer.status === 201) { window.location.reload(); return; }
+      if (answer.status === 201) {
+        // what the move did (a take-back: which move it removed), said on the page it reloads to
+        try { window.sessionStorage.setItem(saidKey(game), JSON.stringify(answer.body.said)); } catch (e) { /* none */ }
+        window.location.reload();
+        return;
+      }
       refuse(refused, answer);
       refused.scrollIntoView({block: "nearest"});
     });
+}
+
+function saidKey(game) { return "whispers:said:" + game.dataset.game; }
+
+// The `said` of the move this page just recorded (kept across its reload, once): shown at the top, in order.
+function sayRecorded(game) {
+  const box = document.getElementById("said");
+  let said = null;
+  try {
+    said = JSON.parse(window.sessionStorage.getItem(saidKey(game)) || "null");
+    window.sessionStorage.removeItem(saidKey(game));
+  } catch (e) { said = null; }
+  if (!box || !Array.isArray(said) || said.length === 0) { return; }
+  const head = document.createElement("p");
+  head.textContent = box.dataset.sayRecorded;
+  box.replaceChildren(head);
+  said.forEach(function (text) {
+    const line = document.createElement("div");
+    line.textContent = String(text);
+    box.appendChild(line);
+  });
+  box.hidden = false;
 }
 
 // One picker form -> one notation line: each field with data-fmt adds its text ("{}" is its value) in order;
@@ -72,11 +102,7 @@ function previewer(game, form, box, button, lineOf) {
     box.replaceChildren();
     lines.forEach(function (text, i) {
       const line = document.createElement(i === 0 && className === "ok" ? "p" : "div");
-      if (i === 0 && className === "ok") {
-        const code = document.createElement("code");
-        code.textContent = text;
-        line.appendChild(code);
-      } else { line.textContent = text; }
+      line.textContent = text;
       box.appendChild(line);
     });
     box.className = "preview " + className;
@@ -98,8 +124,8 @@ function previewer(game, form, box, button, lineOf) {
         if (answer.status === 409) { document.getElementById("moved").hidden = false; }
         return;
       }
-      const said = answer.body.said.slice();
-      said.unshift(answer.body.line);
+      // `said` opens with the move itself in the reader's words, then what it does, in order
+      const said = answer.body.said.length ? answer.body.said.slice() : [answer.body.line];
       said.push(answer.body.over ? words.sayOver : words.sayNext + " " + answer.body.next);
       show(said, "ok");
       shown = answer.body.line;
@@ -167,6 +193,7 @@ function table(game) {
       if (e.key === "/" && document.activeElement !== line) { e.preventDefault(); line.focus(); }
     });
   }
+  sayRecorded(game);
   const seat = document.getElementById("seat");
   if (seat) { sealing(game, seat); }
   if (window.EventSource) {
