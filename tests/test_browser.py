@@ -106,12 +106,14 @@ def _version_or_none(driver: Any) -> int | None:
 
 def test_tapping_the_table_page_records_moves_and_the_seat_page_follows_live(site, browser) -> None:
     """Two windows, as two phones at one table: the scorekeeper's table page and spider's seat page. Each move
-    tapped on the first reaches the second through its live stream, without a touch on the second."""
+    tapped on the first reaches the second through its live stream, without a touch on the second and without a
+    reload (issue 32: the page updates in place)."""
     links, _ = site
     browser.set_window_size(*PHONE)
     browser.get(links["seats"]["spider"])
     seat = browser.current_window_handle
     assert version_of(browser) == 1
+    browser.execute_script("window.stayed = true")  # gone if the page reloads
     browser.switch_to.new_window("window")
     browser.set_window_size(*PHONE)
     browser.get(links["table"])
@@ -124,6 +126,7 @@ def test_tapping_the_table_page_records_moves_and_the_seat_page_follows_live(sit
         browser.switch_to.window(seat)
         wait(browser, lambda d, recorded=recorded: _version_or_none(d) == recorded)
     assert version_of(browser) > 3  # both loyalties, and the engine's next step
+    assert browser.execute_script("return window.stayed") is True  # followed in place, never reloaded
     page = browser.find_element(By.TAG_NAME, "body").text
     assert "seat of spider" in page
     browser.switch_to.window(table)
@@ -220,6 +223,7 @@ def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exa
         browser.set_window_size(*PHONE)
         browser.get(links["table"])
         wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        browser.execute_script("window.stayed = true")  # gone if the page reloads
         needed = browser.find_elements(By.CSS_SELECTOR, "form.pick select[data-need]")
         assert needed and all(Select(s).first_selected_option.get_attribute("value") == "" for s in needed)
         assert browser.find_elements(By.CSS_SELECTOR, "form.pick input:checked") == []
@@ -252,6 +256,8 @@ def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exa
         wait(browser, lambda d: _version_or_none(d) == 3)
         wait(browser, lambda d: any(line.startswith("= takes back m1") and line.endswith(LOYALTY)
                                     for line in _said(d)))
+        assert browser.execute_script("return window.stayed") is True  # both moves shown in place, no reload
+        assert len(browser.find_elements(By.CSS_SELECTOR, "form.pick[data-verb=loyalty]")) == 2  # raven's is back
 
 
 def _said(driver: Any) -> list[str]:

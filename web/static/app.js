@@ -2,7 +2,7 @@
 // by fetch with the link's token in the Authorization header, never by a cookie.
 "use strict";
 
-let holding = false;  // a page showing something the player must read first does not reload on a live update
+let holding = false;  // a page holding a move being composed (or a code to read) is not updated under the player
 
 // in the page's language: what an answer says (a refusal, a move's `said`) is in the reader's words
 function spoken(url) { return url + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"); }
@@ -32,26 +32,17 @@ function post(game, line) {
   return send(game.dataset.base + "moves", form.dataset.token, {line: line, version: Number(game.dataset.version)})
     .then(function (answer) {
       if (answer.status === 201) {
-        // what the move did (a take-back: which move it removed), said on the page it reloads to
-        try { window.sessionStorage.setItem(saidKey(game), JSON.stringify(answer.body.said)); } catch (e) { /* none */ }
-        window.location.reload();
-        return;
+        holding = false;  // the move composed is recorded: the page may follow
+        return update(game).then(function () { sayRecorded(answer.body.said); });
       }
       refuse(refused, answer);
       refused.scrollIntoView({block: "nearest"});
     });
 }
 
-function saidKey(game) { return "whispers:said:" + game.dataset.game; }
-
-// The `said` of the move this page just recorded (kept across its reload, once): shown at the top, in order.
-function sayRecorded(game) {
+// What the move this page just recorded did (a take-back: which move it removed), shown at the top, in order.
+function sayRecorded(said) {
   const box = document.getElementById("said");
-  let said = null;
-  try {
-    said = JSON.parse(window.sessionStorage.getItem(saidKey(game)) || "null");
-    window.sessionStorage.removeItem(saidKey(game));
-  } catch (e) { said = null; }
   if (!box || !Array.isArray(said) || said.length === 0) { return; }
   const head = document.createElement("p");
   head.textContent = box.dataset.sayRecorded;
@@ -62,6 +53,28 @@ function sayRecorded(game) {
     box.appendChild(line);
   });
   box.hidden = false;
+  box.scrollIntoView({block: "nearest"});  // the recorder reads it wherever the move was composed
+}
+
+// The page brought up to date in place, without a reload (the scroll stays): its own HTML fetched again, as this
+// link sees it, and the game's parts swapped for the new ones, then wired again. Only one at a time.
+let updating = null;
+function update(game) {
+  if (updating) { return updating.then(function () { return update(game); }); }
+  updating = fetch(spoken(window.location.pathname), {headers: {"Accept": "text/html"}})
+    .then(function (answer) { return answer.ok ? answer.text() : null; })
+    .then(function (html) {
+      const fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("game");
+      if (!fresh) { window.location.reload(); return; }
+      const parts = Array.from(fresh.childNodes);  // a copy: adopting a node takes it out of the live list
+      game.replaceChildren.apply(game, parts.map(function (n) { return document.adoptNode(n); }));
+      game.dataset.version = fresh.dataset.version;
+      holding = false;
+      wire(game);
+    })
+    .catch(function () { document.getElementById("moved").hidden = false; })
+    .finally(function () { updating = null; });
+  return updating;
 }
 
 // One picker form -> one notation line: each field with data-fmt adds its text ("{}" is its value) in order;
@@ -164,7 +177,9 @@ function pickers(game, line) {
   });
 }
 
-function table(game) {
+// What hangs on the game's parts (the forms, the pickers, the seat): wired when the page opens and again each time
+// `update` replaces them.
+function wire(game) {
   const form = document.getElementById("move");
   const line = document.getElementById("line");
   if (form) {
@@ -189,19 +204,25 @@ function table(game) {
       const reason = document.getElementById("reason").value.replace(/"/g, "'");
       post(game, 'undo "' + reason + '"');
     });
-    document.addEventListener("keydown", function (e) {
-      if (e.key === "/" && document.activeElement !== line) { e.preventDefault(); line.focus(); }
-    });
   }
-  sayRecorded(game);
   const seat = document.getElementById("seat");
   if (seat) { sealing(game, seat); }
+}
+
+function table(game) {
+  wire(game);
+  document.addEventListener("keydown", function (e) {
+    const line = document.getElementById("line");
+    if (line && e.key === "/" && document.activeElement !== line) { e.preventDefault(); line.focus(); }
+  });
   if (window.EventSource) {
     const source = new EventSource(game.dataset.live);
     source.addEventListener("version", function (e) {
       if (Number(e.data) !== Number(game.dataset.version)) {
-        const typing = line && line.value;
-        if (typing || holding) { document.getElementById("moved").hidden = false; } else { window.location.reload(); }
+        // a move being composed (a picker touched, a line typed, a set just sealed) is kept: the page says the
+        // game moved on instead; else the page follows in place
+        const line = document.getElementById("line");
+        if ((line && line.value) || holding) { document.getElementById("moved").hidden = false; } else { update(game); }
       }
     });
   }
