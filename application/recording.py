@@ -387,16 +387,25 @@ class HeldGames:
     def record(self, name: str, command: c.Command, seen: int | None = None) -> Recorded:
         """record_move against the held game; with `seen` (the version the recorder was shown), GameMovedOn
         unless the game is still there. Other processes are kept out by the store (GameMovedOn too)."""
-        from whispers.ledger.errors import GameMovedOn
-
         with self._writing:
-            current = self.current(name)
-            if seen is not None and seen != current.version:
-                raise GameMovedOn(say("the game moved on: it is at event {n}, this page showed {seen}",
-                                      n=current.version, seen=seen))
+            current = self._as_seen(name, seen)
             done = record_move(self._store, current, command)
             self.keep(done.after)
         return done
+
+    def preview(self, name: str, text: str, seen: int | None = None) -> Preview:
+        """preview of `text` against the held game, nothing appended; with `seen`, GameMovedOn as `record`."""
+        return preview(self._store, self._as_seen(name, seen), text)
+
+    def _as_seen(self, name: str, seen: int | None) -> Game:
+        """The game as recorded now; GameMovedOn when `seen` (the version a recorder was shown) is not it."""
+        from whispers.ledger.errors import GameMovedOn
+
+        current = self.current(name)
+        if seen is not None and seen != current.version:
+            raise GameMovedOn(say("the game moved on: it is at event {n}, this page showed {seen}",
+                                  n=current.version, seen=seen))
+        return current
 
     def current(self, name: str) -> Game:
         """The game as recorded now (as open_game)."""

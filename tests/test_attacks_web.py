@@ -163,7 +163,7 @@ def test_a_number_no_int_reads_answers_400_in_one_line_on_every_link(table, raw:
 def writes(links: sharing.Links) -> list[tuple[str, str]]:
     """Every write (path, the token its Authorization carries), as the link allowed to make it."""
     seat = links.seats["raven"]
-    return [(f"/g/g1/{links.table}/{w}", links.table) for w in ("moves", "notes", "forks")] + [
+    return [(f"/g/g1/{links.table}/{w}", links.table) for w in ("moves", "preview", "notes", "forks")] + [
         (f"/g/g1/{seat}/{w}", seat) for w in ("seal", "reveal")] + [
         (f"/director/{DIRECTOR}/g/g1/{w}", DIRECTOR) for w in ("notes", "forks")]
 

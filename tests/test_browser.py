@@ -78,7 +78,8 @@ def wait(driver: Any, until) -> None:
 
 def tap_and_record(driver: Any, line: str) -> None:
     """Taps the move's picker (one form per legal move), chooses each value of `line` in its fields by tapping
-    (a `key=value` in the select whose notation is `key=...`, a bare word in its `{}` select), and taps Record."""
+    (a `key=value` in the select whose notation is `key=...`, a bare word in its `{}` select), waits for the
+    move's preview, and taps Record."""
     from selenium.webdriver.support.select import Select
 
     society, verb, rest = line.split(" ", 2)
@@ -89,7 +90,10 @@ def tap_and_record(driver: Any, line: str) -> None:
         fmt = f"{key}={{}}" if key else "{}"
         Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{fmt}"]')).select_by_value(value)
     before = version_of(driver)
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    record = form.find_element(By.CSS_SELECTOR, "button.record")
+    wait(driver, lambda d: record.is_enabled())  # the move is previewed first; only then may it be recorded
+    assert form.find_element(By.CSS_SELECTOR, ".preview").text.startswith(line)
+    record.click()
     wait(driver, lambda d: _version_or_none(d) not in (None, before))
 
 
@@ -102,12 +106,14 @@ def _version_or_none(driver: Any) -> int | None:
 
 def test_tapping_the_table_page_records_moves_and_the_seat_page_follows_live(site, browser) -> None:
     """Two windows, as two phones at one table: the scorekeeper's table page and spider's seat page. Each move
-    tapped on the first reaches the second through its live stream, without a touch on the second."""
+    tapped on the first reaches the second through its live stream, without a touch on the second and without a
+    reload (issue 32: the page updates in place)."""
     links, _ = site
     browser.set_window_size(*PHONE)
     browser.get(links["seats"]["spider"])
     seat = browser.current_window_handle
     assert version_of(browser) == 1
+    browser.execute_script("window.stayed = true")  # gone if the page reloads
     browser.switch_to.new_window("window")
     browser.set_window_size(*PHONE)
     browser.get(links["table"])
@@ -120,6 +126,7 @@ def test_tapping_the_table_page_records_moves_and_the_seat_page_follows_live(sit
         browser.switch_to.window(seat)
         wait(browser, lambda d, recorded=recorded: _version_or_none(d) == recorded)
     assert version_of(browser) > 3  # both loyalties, and the engine's next step
+    assert browser.execute_script("return window.stayed") is True  # followed in place, never reloaded
     page = browser.find_element(By.TAG_NAME, "body").text
     assert "seat of spider" in page
     browser.switch_to.window(table)
@@ -201,3 +208,62 @@ def test_every_page_fits_its_window_runs_its_script_and_is_shot(site, browser, s
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 2000
     refused = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert refused == []
+
+
+def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exactly_the_move_previewed(
+        browser, tmp_path) -> None:
+    """Issue 32: one tap on Record recorded whatever the pickers held by default (`spider play elephant`). Now
+    nothing is chosen ahead, Record stays off while a choice is missing (a tap records nothing), and once every
+    choice is made the page shows the move's preview; Record then records exactly that move, and the page says what
+    it did (a take-back: which move it removed)."""
+    import httpx2
+    from selenium.webdriver.support.select import Select
+
+    with serving(tmp_path) as (_, links, _bases):
+        browser.set_window_size(*PHONE)
+        browser.get(links["table"])
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        browser.execute_script("window.stayed = true")  # gone if the page reloads
+        needed = browser.find_elements(By.CSS_SELECTOR, "form.pick select[data-need]")
+        assert needed and all(Select(s).first_selected_option.get_attribute("value") == "" for s in needed)
+        assert browser.find_elements(By.CSS_SELECTOR, "form.pick input:checked") == []
+        form = next(f for f in browser.find_elements(By.CSS_SELECTOR, "form.pick")
+                    if (f.get_attribute("data-society"), f.get_attribute("data-verb")) == ("raven", "loyalty"))
+        record, shown = form.find_element(By.CSS_SELECTOR, "button.record"), form.find_element(By.CSS_SELECTOR,
+                                                                                               ".preview")
+        words = LOYALTY.split()[2:]
+        for word in words[:-1]:  # all but the last slot
+            key, _, value = word.partition("=")
+            Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{key}={{}}"]')).select_by_value(value)
+        wait(browser, lambda d: shown.is_displayed() and "every field" in shown.text)
+        assert not record.is_enabled()
+        record.click()
+        browser.execute_script("arguments[0].requestSubmit()", form)  # Enter in a field: the same submit
+        assert httpx2.get(links["table"] + "api/status").json()["version"] == 1 == version_of(browser)
+        key, _, value = words[-1].partition("=")
+        Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{key}={{}}"]')).select_by_value(value)
+        wait(browser, lambda d: record.is_enabled())
+        preview = shown.text.splitlines()
+        assert preview[0] == LOYALTY and len(preview) == 2 and any(line.startswith("Then:") for line in preview)
+        assert httpx2.get(links["table"] + "api/status").json()["version"] == 1  # shown, not recorded
+        record.click()
+        wait(browser, lambda d: _version_or_none(d) == 2)
+        assert httpx2.get(links["table"] + "api/log").json()["lines"][-1] == LOYALTY
+        # what it did, said on the page it came back to; then a take-back says which move it removed
+        wait(browser, lambda d: _said(d)[1:] == [LOYALTY])
+        browser.find_element(By.ID, "reason").send_keys("a slip")
+        browser.find_element(By.CSS_SELECTOR, "#undo button").click()
+        wait(browser, lambda d: _version_or_none(d) == 3)
+        wait(browser, lambda d: any(line.startswith("= takes back m1") and line.endswith(LOYALTY)
+                                    for line in _said(d)))
+        assert browser.execute_script("return window.stayed") is True  # both moves shown in place, no reload
+        assert len(browser.find_elements(By.CSS_SELECTOR, "form.pick[data-verb=loyalty]")) == 2  # raven's is back
+
+
+def _said(driver: Any) -> list[str]:
+    """The lines of the page's "what the move did" box, empty while it is hidden (or the page is reloading)."""
+    try:
+        box = driver.find_element(By.ID, "said")
+        return box.text.splitlines() if box.is_displayed() else []
+    except Exception:  # between two pages
+        return []

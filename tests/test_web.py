@@ -125,6 +125,37 @@ def test_recording_over_http_201_422_409(table) -> None:
     assert store.version("g1") == 2
 
 
+def test_a_preview_decides_a_move_as_recording_it_would_and_appends_nothing(table) -> None:
+    """POST preview: the move in notation and what it would do, the same refusals as a move (422 naming the rule,
+    400, 409), and the record untouched whatever is asked (issue 32: preview, then record)."""
+    store, links, client = table
+    auth = {"Authorization": f"Bearer {links.table}"}
+
+    def ask(body: Any) -> Any:
+        return client.post(path("g1", links.table) + "preview", json=body, headers=auth)
+
+    shown = ask({"line": LOYALTY, "version": 1})
+    assert shown.status_code == 200 and store.version("g1") == 1
+    assert shown.json()["line"] == LOYALTY and shown.json()["version"] == 1
+    assert shown.json()["said"] and shown.json()["events"][0]["type"] == "LoyaltyRecorded"
+    assert ask({"line": LOYALTY}).json() == shown.json()  # asked twice: the same, still nothing appended
+    refused = ask({"line": LOYALTY.replace("eagle", "bear"), "version": 1})
+    recorded_refusal = post(client, "g1", links.table, {"line": LOYALTY.replace("eagle", "bear"), "version": 1},
+                            bearer=links.table)
+    assert refused.status_code == recorded_refusal.status_code == 422
+    assert refused.json() == recorded_refusal.json()
+    assert ask({"line": LOYALTY, "version": 7}).status_code == 409
+    assert ask({"lines": 3}).status_code == 400 and ask({"line": 'undo "x"'}).status_code == 400
+    assert ask({"line": "  "}).status_code == 422
+    assert client.post(path("g1", links.table) + "preview", json={"line": LOYALTY}).status_code == 404  # no bearer
+    seat = links.seats["raven"]
+    assert client.post(path("g1", seat) + "preview", json={"line": LOYALTY},
+                       headers={"Authorization": f"Bearer {seat}"}).status_code == 404  # a seat records nothing
+    assert store.version("g1") == 1
+    moved = post(client, "g1", links.table, {"line": LOYALTY, "version": 1}, bearer=links.table)
+    assert moved.json()["said"] == shown.json()["said"] and store.version("g1") == 2
+
+
 def test_a_write_needs_the_table_token_in_the_authorization_header(table) -> None:
     store, links, client = table
     spider = LOYALTY.replace("raven", "spider")

@@ -55,8 +55,8 @@ class Forms(HTMLParser):
         elif self.forms and tag == "select" and a.get("data-fmt"):
             self.select = []
             self.forms[-1]["selects"].append((a["data-fmt"], self.select))
-        elif self.forms and tag == "option" and self.select is not None:
-            self.select.append(a.get("value") or "")
+        elif self.forms and tag == "option" and self.select is not None and a.get("value"):  # not "choose…"
+            self.select.append(a["value"])
         elif self.forms and tag == "input" and a.get("data-fmt"):
             self.forms[-1]["inputs"].append((a["data-fmt"], a.get("value")))
 
@@ -373,7 +373,12 @@ def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(tmp_pa
             browser.open(links["table"])
             browser.wait_for("return document.documentElement.dataset.script === 'ran'")
             version = browser.run("return Number(document.getElementById('game').dataset.version)")
-            browser.run("document.querySelector('form.pick[data-verb=loyalty] button[type=submit]').click()")
+            browser.run("""const f = document.querySelector('form.pick[data-verb=loyalty]');
+                for (const [slot, empire] of Object.entries(arguments[0])) {
+                  f.querySelector('select[data-fmt="' + slot + '={}"]').value = empire; }
+                f.dispatchEvent(new Event('change'));""", PLACED)
+            browser.wait_for("return !document.querySelector('form.pick[data-verb=loyalty] button.record').disabled")
+            browser.run("document.querySelector('form.pick[data-verb=loyalty] button.record').click()")
             browser.wait_for("const g = document.getElementById('game'); return g && Number(g.dataset.version) > "
                              "arguments[0]", version)
             assert httpx2.get(links["table"] + "api/status").json()["phase"] == "deploy"
@@ -394,3 +399,33 @@ def test_on_a_phone_the_council_grid_names_a_society_by_its_first_word() -> None
             '<span class="short">Corbeau</span>') in grid
     english = client.get(path("g", links.table)).text
     assert '<span class="short">raven' not in english
+
+
+def test_every_link_of_a_finished_game_shows_the_final_result_and_the_table_no_move_box() -> None:
+    """Issue 32: a finished game said only "The game is over.", and still offered the move box and take-back. Now
+    every link shows the result as `whispers score` prints it (EN Final Scoring): who wins, each society's points
+    by empire and in total, the tie-break trail; the table records nothing more from its page."""
+    from whispers.application.reading import score
+    from whispers.ledger.game import import_lines
+
+    store = open_store("memory:")
+    import_lines(store, "g", (ROOT / "fixtures" / "games" / "official-4p.txt").read_text(encoding="utf-8")
+                 .splitlines())
+    links = sharing.share(store, "g")
+    client = served(store)
+    scored = score(store, "g").scored
+    assert scored.winner == "rat"
+    for token in [links.table, links.spectator, *links.seats.values()]:
+        page = client.get(path("g", token)).text
+        result = page[page.index('<section class="result"'):page.index("</section>", page.index('class="result"'))]
+        assert '<p class="winner"><strong>rat wins</strong></p>' in result
+        totals = re.findall(r"<td><b>(-?\d+)</b></td>", result)
+        assert totals == [str(scored.scores[s]["total"]) for s in scored.ranking] == ["51", "49", "44", "39"]
+        assert "highest score 51: rat" in result
+        assert 'id="move"' not in page and 'id="undo"' not in page and "form class=\"pick\"" not in page
+    french = client.get(path("g", links.table) + "?lang=fr").text
+    assert "Résultat final" in french and "rat wins" not in french
+    going = playing(0, 5)
+    going_links = sharing.share(going, "g")
+    page = served(going).get(path("g", going_links.table)).text
+    assert 'class="result"' not in page and 'id="move"' in page and 'id="undo"' in page

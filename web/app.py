@@ -48,6 +48,7 @@ from whispers.ledger import errors
 from whispers.ledger.errors import (
     GameMovedOn,
     NoSuchEvent,
+    NotationError,
     RuleError,
     StoreError,
     StoreUnavailable,
@@ -55,7 +56,7 @@ from whispers.ledger.errors import (
     WhispersError,
 )
 from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue
+from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue, trail_step
 from whispers.projections.language import from_header, speak, stop
 from whispers.web.hall import hall_routes
 from whispers.web.live import Hub
@@ -230,7 +231,7 @@ def _templates() -> Environment:
     templates.globals["word"] = _word
     templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
-                             card_names=reading.card_choices)
+                             card_names=reading.card_choices, trail_step=trail_step)
     return templates
 
 
@@ -253,9 +254,17 @@ def _base(found: Access, request: Request) -> str:
 
 async def game_page(site: Site, request: Request, found: Access) -> Response:
     state = reading.status(site.store, found.game, found.viewer)
+    result = _final_result(site, found.game) if state.view["over"] else None
     return site.page("game.html", found=found, s=state.to_json(), base=_base(found, request), scores=state.scores,
-                     token=request.path_params["token"],
+                     token=request.path_params["token"], result=result,
                      options=[reading.option_json(o) for o in state.options] if found.may_record else [])
+
+
+def _final_result(site: Site, game: str) -> reading.Score | None:
+    """The final scores of a game that is over, for every link: its sets are all revealed and scored in the record
+    (`GameScored`), so no link learns a secret from them; None when the record holds no final scoring."""
+    found = reading.score(site.store, game)
+    return found if found.final else None
 
 
 async def replay_page(site: Site, request: Request, found: Access) -> Response:
@@ -326,28 +335,43 @@ async def live(site: Site, request: Request, found: Access) -> Response:
 
 # --- writes: each reached only past its guard's `may` and bearer check, its body read by `_body` or `_json` -------
 
-async def api_move(site: Site, request: Request, found: Access) -> Response:
+async def _asked_move(site: Site, request: Request, found: Access) -> tuple[str, Any, int | None]:
+    """The move a write to `moves` or `preview` asks for: its line (canonical ids), the command it reads as against
+    the game held now, and the version the page showed (None when not sent); BadRequest for a body of another
+    shape, a refusal (422) for an empty line."""
     body = await _json(request)
     if not isinstance(body, dict) or not isinstance(body.get("line"), str):
-        return JSONResponse({"error": say("send {shape}", shape='{"line": "<one notation line>"}')},
-                            status_code=400)
+        raise BadRequest(say("send {shape}", shape='{"line": "<one notation line>"}'))
     seen = body.get("version")
     if seen is not None and (not isinstance(seen, int) or isinstance(seen, bool)):
-        return JSONResponse({"error": "version: the number of events the page showed"}, status_code=400)
+        raise BadRequest("version: the number of events the page showed")
     # the table may type its own words (Ours Commissaire), and leave out the society that alone can act
     line = moves.canonical_line(body["line"])
     command = await run_in_threadpool(lambda: recording.read_move(site.held.current(found.game), line))
     if command is None:
-        return JSONResponse({"error": _("an empty line: nothing to record")}, status_code=422)
+        raise NotationError(_("an empty line: nothing to record"))
     if seen is None and recording.takes_back(command):  # a double tap must not take back two moves
         raise BadRequest(say("a take-back needs the version the page showed: send {shape}",
                              shape='{"line": "undo \\"...\\"", "version": N}'))
+    return line, command, seen
+
+
+async def api_move(site: Site, request: Request, found: Access) -> Response:
+    line, command, seen = await _asked_move(site, request, found)
     # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
     began = time.perf_counter()
     done = await run_in_threadpool(site.held.record, found.game, command, seen)
     took = (time.perf_counter() - began) * 1000
     return JSONResponse({**done.to_json(), "line": line}, status_code=201,
                         headers={"server-timing": f"move;dur={took:.1f}"})
+
+
+async def api_preview(site: Site, request: Request, found: Access) -> Response:
+    """The move a `moves` write would record, decided and said, nothing appended: the same body and the same
+    refusals (422 with the rule, 400, 409 when the game moved on from the version sent)."""
+    line, _command, seen = await _asked_move(site, request, found)
+    shown = await run_in_threadpool(site.held.preview, found.game, line, seen)
+    return JSONResponse(shown.to_json())
 
 
 async def add_note(site: Site, request: Request, found: Access) -> Response:
@@ -450,6 +474,7 @@ ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple
     ("/g/{game}/{token}/api/replay", api_replay, API, None),
     ("/g/{game}/{token}/api/log", api_log, API, None),
     ("/g/{game}/{token}/moves", api_move, RECORDS, POST),
+    ("/g/{game}/{token}/preview", api_preview, RECORDS, POST),
     ("/g/{game}/{token}/notes", add_note, ANNOTATES, POST),
     ("/g/{game}/{token}/forks", add_fork, ANNOTATES, POST),
     ("/g/{game}/{token}/seal", seal, SEALS, POST),

@@ -2,10 +2,13 @@
 // by fetch with the link's token in the Authorization header, never by a cookie.
 "use strict";
 
-let holding = false;  // a page showing something the player must read first does not reload on a live update
+let holding = false;  // a page holding a move being composed (or a code to read) is not updated under the player
+
+// in the page's language: what an answer says (a refusal, a move's `said`) is in the reader's words
+function spoken(url) { return url + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"); }
 
 function send(url, token, body) {
-  return fetch(url, {
+  return fetch(spoken(url), {
     method: "POST",
     headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
     body: JSON.stringify(body),
@@ -28,10 +31,50 @@ function post(game, line) {
   const refused = document.getElementById("refused");
   return send(game.dataset.base + "moves", form.dataset.token, {line: line, version: Number(game.dataset.version)})
     .then(function (answer) {
-      if (answer.status === 201) { window.location.reload(); return; }
+      if (answer.status === 201) {
+        holding = false;  // the move composed is recorded: the page may follow
+        return update(game).then(function () { sayRecorded(answer.body.said); });
+      }
       refuse(refused, answer);
       refused.scrollIntoView({block: "nearest"});
     });
+}
+
+// What the move this page just recorded did (a take-back: which move it removed), shown at the top, in order.
+function sayRecorded(said) {
+  const box = document.getElementById("said");
+  if (!box || !Array.isArray(said) || said.length === 0) { return; }
+  const head = document.createElement("p");
+  head.textContent = box.dataset.sayRecorded;
+  box.replaceChildren(head);
+  said.forEach(function (text) {
+    const line = document.createElement("div");
+    line.textContent = String(text);
+    box.appendChild(line);
+  });
+  box.hidden = false;
+  box.scrollIntoView({block: "nearest"});  // the recorder reads it wherever the move was composed
+}
+
+// The page brought up to date in place, without a reload (the scroll stays): its own HTML fetched again, as this
+// link sees it, and the game's parts swapped for the new ones, then wired again. Only one at a time.
+let updating = null;
+function update(game) {
+  if (updating) { return updating.then(function () { return update(game); }); }
+  updating = fetch(spoken(window.location.pathname), {headers: {"Accept": "text/html"}})
+    .then(function (answer) { return answer.ok ? answer.text() : null; })
+    .then(function (html) {
+      const fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("game");
+      if (!fresh) { window.location.reload(); return; }
+      const parts = Array.from(fresh.childNodes);  // a copy: adopting a node takes it out of the live list
+      game.replaceChildren.apply(game, parts.map(function (n) { return document.adoptNode(n); }));
+      game.dataset.version = fresh.dataset.version;
+      holding = false;
+      wire(game);
+    })
+    .catch(function () { document.getElementById("moved").hidden = false; })
+    .finally(function () { updating = null; });
+  return updating;
 }
 
 // One picker form -> one notation line: each field with data-fmt adds its text ("{}" is its value) in order;
@@ -50,11 +93,75 @@ function compose(form) {
   return parts.join(" ");
 }
 
+// Whether every choice of a picker is made: each data-need field filled in (a group: one of its boxes checked),
+// those of an effect not chosen aside. Nothing is chosen ahead, so a picker starts incomplete (issue 32).
+function complete(form) {
+  return Array.from(form.querySelectorAll("[data-need]")).every(function (el) {
+    const fieldset = el.closest("fieldset.params");
+    if (fieldset && fieldset.hidden) { return true; }
+    if (el.tagName === "DIV") { return el.querySelector("input:checked") !== null; }
+    return el.value.trim() !== "";
+  });
+}
+
+// Preview, then record: `lineOf()` is the move as its form now reads (null while a choice is missing); it is
+// previewed (decided by the server, nothing appended) and shown in `box`, and `button` records exactly the line
+// previewed, only while the form still reads it. A tap or a key never records a move nobody has seen.
+function previewer(game, form, box, button, lineOf) {
+  const words = document.getElementById("record").dataset;
+  let shown = null;  // the line whose preview the box shows, when it may be recorded
+  let asked = 0;
+  function show(lines, className) {
+    box.replaceChildren();
+    lines.forEach(function (text, i) {
+      const line = document.createElement(i === 0 && className === "ok" ? "p" : "div");
+      line.textContent = text;
+      box.appendChild(line);
+    });
+    box.className = "preview " + className;
+    box.hidden = lines.length === 0;
+  }
+  function refresh() {
+    shown = null;
+    button.disabled = true;
+    const line = lineOf();
+    if (line === null) { show([words.sayIncomplete], "wait"); return; }
+    if (!line.trim()) { show([], "wait"); return; }
+    const mine = ++asked;
+    send(game.dataset.base + "preview", document.getElementById("move").dataset.token,
+         {line: line, version: Number(game.dataset.version)}).then(function (answer) {
+      if (mine !== asked || lineOf() !== line) { return; }  // the form changed meanwhile: a newer preview comes
+      if (answer.status !== 200) {
+        const rule = answer.body.cited || answer.body.rule;
+        show([rule ? answer.body.error + " (" + rule + ")" : answer.body.error], "no");
+        if (answer.status === 409) { document.getElementById("moved").hidden = false; }
+        return;
+      }
+      // `said` opens with the move itself in the reader's words, then what it does, in order
+      const said = answer.body.said.length ? answer.body.said.slice() : [answer.body.line];
+      said.push(answer.body.over ? words.sayOver : words.sayNext + " " + answer.body.next);
+      show(said, "ok");
+      shown = answer.body.line;
+      button.disabled = false;
+    });
+  }
+  function record() {
+    if (shown === null || button.disabled) { return; }
+    button.disabled = true;
+    post(game, shown);
+  }
+  return {refresh: refresh, record: record, ready: function () { return shown !== null; }};
+}
+
 function pickers(game, line) {
   document.querySelectorAll("form.pick").forEach(function (form) {
+    const button = form.querySelector("button.record");
+    const shown = previewer(game, form, form.querySelector(".preview"), button, function () {
+      return complete(form) ? compose(form) : null;
+    });
     // a move half filled in is not thrown away by a live reload: the page says the game moved on instead
-    form.addEventListener("change", function () { holding = true; });
-    form.addEventListener("submit", function (e) { e.preventDefault(); post(game, compose(form)); });
+    form.addEventListener("change", function () { holding = true; shown.refresh(); });
+    form.addEventListener("submit", function (e) { e.preventDefault(); shown.record(); });
     form.querySelector("button.to-line").addEventListener("click", function () {
       line.value = compose(form) + " ";
       line.focus();
@@ -70,29 +177,52 @@ function pickers(game, line) {
   });
 }
 
-function table(game) {
+// What hangs on the game's parts (the forms, the pickers, the seat): wired when the page opens and again each time
+// `update` replaces them.
+function wire(game) {
   const form = document.getElementById("move");
   const line = document.getElementById("line");
   if (form) {
-    form.addEventListener("submit", function (e) { e.preventDefault(); post(game, line.value); });
+    const button = form.querySelector("button.record");
+    const typed = previewer(game, form, form.querySelector(".preview"), button, function () { return line.value; });
+    let due = null;
+    line.addEventListener("input", function () {
+      button.disabled = true;
+      window.clearTimeout(due);
+      due = window.setTimeout(typed.refresh, 400);
+    });
+    // Enter (or Preview) shows the move; Enter again, once it is shown, records it, as Record does
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      window.clearTimeout(due);
+      if (typed.ready() && e.submitter !== form.querySelector("button.ask")) { typed.record(); } else { typed.refresh(); }
+    });
+    button.addEventListener("click", typed.record);
     pickers(game, line);
     document.getElementById("undo").addEventListener("submit", function (e) {
       e.preventDefault();
       const reason = document.getElementById("reason").value.replace(/"/g, "'");
       post(game, 'undo "' + reason + '"');
     });
-    document.addEventListener("keydown", function (e) {
-      if (e.key === "/" && document.activeElement !== line) { e.preventDefault(); line.focus(); }
-    });
   }
   const seat = document.getElementById("seat");
   if (seat) { sealing(game, seat); }
+}
+
+function table(game) {
+  wire(game);
+  document.addEventListener("keydown", function (e) {
+    const line = document.getElementById("line");
+    if (line && e.key === "/" && document.activeElement !== line) { e.preventDefault(); line.focus(); }
+  });
   if (window.EventSource) {
     const source = new EventSource(game.dataset.live);
     source.addEventListener("version", function (e) {
       if (Number(e.data) !== Number(game.dataset.version)) {
-        const typing = line && line.value;
-        if (typing || holding) { document.getElementById("moved").hidden = false; } else { window.location.reload(); }
+        // a move being composed (a picker touched, a line typed, a set just sealed) is kept: the page says the
+        // game moved on instead; else the page follows in place
+        const line = document.getElementById("line");
+        if ((line && line.value) || holding) { document.getElementById("moved").hidden = false; } else { update(game); }
       }
     });
   }
