@@ -35,11 +35,11 @@ def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> 
 
     catalog = Catalog(store)
     catalog.refresh()
-    summaries = catalog.summaries(names)  # these games' own rows, by name: never every game of the store
+    results = catalog.results(names)  # these games' own results, by name: never every game of the store
     found: dict[str, Any] = {}
     for name in names:
-        if name in summaries:
-            found[name] = result_from_data(summaries[name]["result"])
+        if name in results:
+            found[name] = result_from_data(results[name])
         elif not (waiting and name in waiting and not store.exists(name)):
             found[name] = list(load(store, name).events)  # stored since the refresh, or not a game: load says
     return found

@@ -18,8 +18,6 @@ from typing import Any
 
 from whispers.ledger import events as ev
 from whispers.ledger.errors import WhispersError
-from whispers.ledger.shipped import started_ruleset
-from whispers.projections.replay import final_scoring, standing_events
 
 
 @dataclass(frozen=True)
@@ -69,6 +67,10 @@ class Result:
 
 
 def result_of(events: Iterable[ev.Event]) -> Result:
+    # the replay (and the rules it folds by) only for a record read whole: standings read from the catalog's
+    # results never import it (a tenth of `tournament FILE`'s own imports)
+    from whispers.projections.replay import final_scoring, standing_events
+
     events = list(events)
     kept = standing_events(events)
     started = kept[0]
@@ -80,6 +82,8 @@ def standing_result(started: ev.GameStarted, scored: ev.GameScored | None, event
                     ruleset: str | None = None) -> Result:
     """`result_of` a record, given its first event and its final scoring (`final_scoring`) already, and its
     ruleset's label if known (else hashed from the ruleset the first event embeds)."""
+    from whispers.ledger.shipped import started_ruleset
+
     label = started_ruleset(started).label if ruleset is None else ruleset
     return Result(tuple(started.players), label, tuple(started.ruleset["tie_breaks"]), scored, finalised(events))
 
