@@ -29,7 +29,6 @@ def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> 
     but those the store gained since the catalog last read it), read by name: a tournament of 100 games in a
     store of 10,000 reads its own 100 rows. A name in `waiting` that is not in the store is left out (a paired
     game not started yet); any other must be in the store."""
-    from whispers.ledger.game import load
     from whispers.projections.catalog import Catalog
     from whispers.projections.standings import result_from_data
 
@@ -41,6 +40,8 @@ def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> 
         if name in results:
             found[name] = result_from_data(results[name])
         elif not (waiting and name in waiting and not store.exists(name)):
+            from whispers.ledger.game import load  # the rules' folds only for a game the catalog has not summarised
+
             found[name] = list(load(store, name).events)  # stored since the refresh, or not a game: load says
     return found
 
