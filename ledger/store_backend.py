@@ -169,6 +169,10 @@ class Backend:
     def check_log(self, whole: bool = False) -> None:
         """Checks that the store's log is whole where its layout can tell (ledger/store_sqlite.py)."""
 
+    def holds_after(self, position: int) -> bool:
+        """Whether the log may hold anything after `position` (True where asking costs as much as reading it)."""
+        return True
+
     def rows(self, originator: UUID, version: int | None, since: int | None = None) -> Rows:
         """(version, topic, state) of a stream's events up to `version`, in order; with `since`, only the first
         event and those from `since` on."""

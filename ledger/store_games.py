@@ -413,9 +413,11 @@ class GameRecords:
         """Like `changes`, with each game's creation position in the log when it was created after `after`
         (else None): the order `names` lists games in, for a read model to keep."""
         with self._backend.translated():
+            if after and not self._backend.holds_after(after):  # nothing new: no row read, by the index or not
+                return after, {}
             # the whole table counted when the log is scanned from its start; after a position only the rows after
-            # it are read (by rowid, and SQLite names a damaged page it meets there), and the index was counted at
-            # opening: counting every page again cost a listing of 10,000 games 0.13 s for rows it does not read
+            # it are read (by rowid, and SQLite names a damaged page it meets there), and the index is counted once
+            # per opening: counting every page again cost a listing of 10,000 games 0.13 s for rows it does not read
             self._backend.check_log(whole=not after)
             return self._backend.changed_games(after, limit)
 

@@ -22,6 +22,8 @@ from whispers.ledger.words import say
 if TYPE_CHECKING:
     import sqlite3
 
+    from whispers.ledger.eventstore import EventStore
+
 SQLITE_LOCK_TIMEOUT = 5
 """Seconds to wait for another writer's lock."""
 
@@ -38,21 +40,32 @@ class SQLiteBackend(Backend):
             "CREATE_TABLE": "y" if not _has_events(path) else "n",
         })
         self._index_checked = self._table_checked = False
-        with self.translated():
-            try:
-                if self.env["CREATE_TABLE"] != "n":  # a new store's tables made
+        if self.env["CREATE_TABLE"] != "n":  # a new store's tables made
+            with self.translated():
+                try:
                     self.open_event_store()
-                self.check_log()
-            except BaseException:
-                self.close()
-                raise
+                except BaseException:
+                    self.close()
+                    raise
+
+    def open_event_store(self) -> EventStore:
+        """The event store application, its writes refused on a damaged log as every read by the index is."""
+        app = super().open_event_store()
+        self.check_log()
+        return app
 
     @contextmanager
-    def reading(self) -> Iterator[sqlite3.Cursor]:
+    def reading(self, by_index: bool = True) -> Iterator[sqlite3.Cursor]:
         """A cursor (rows as tuples) in a read transaction: on the event store's connections once it is open, else
         on a plain connection of this thread's own. A command that only reads games never imports eventsourcing
-        (a sixth of `status`)."""
+        (a sixth of `status`). Before the first read that may go by the (game, version) index (`by_index`), the
+        log is checked (`check_log`): not at opening, so a command that reads only read models and rows by their
+        position (a tournament's standings from the catalog, nothing new in the log) never counts the index, a
+        tenth of its time in a store of 10,000 games."""
         self.refuse_closed()
+        if by_index and not self._index_checked:
+            with self.translated():
+                self.check_log()
         if self.app is not None:
             with self.app.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
                 plain = cursor.sqlite_cursor
@@ -73,13 +86,14 @@ class SQLiteBackend(Backend):
 
     def check_log(self, whole: bool = False) -> None:
         """The log numbers events 1, 2, 3... and never deletes one, so each number up to the highest must be
-        found. At each opening, the count reads the (game, version) index by which games are read, so a damaged
-        index shows even when it is consistent with itself; once per opening (a catalog's catch-up counted 10,000
-        games' index again, 28 ms, in the same command). With `whole`, once, before the log itself is scanned (the
-        list of games, changes), the table is counted too: that reads every page, as the scan does anyway."""
+        found. Before the first read by the index (`reading`), the count reads the (game, version) index by which
+        games are read, so a damaged index shows even when it is consistent with itself; once per opening (a
+        catalog's catch-up counted 10,000 games' index again, 28 ms, in the same command). With `whole`, once,
+        before the log itself is scanned (the list of games, changes), the table is counted too: that reads every
+        page, as the scan does anyway."""
         if self._table_checked if whole else self._index_checked:
             return
-        with self.reading() as cursor:
+        with self.reading(by_index=False) as cursor:
             # the topics' table numbers its rows 1, 2, 3... too, and holds nothing but topics: a damaged page there
             # would make events name a topic that is not found, or another (a stream's row is checked as it is read:
             # it holds its own number, in its id's first bytes)
@@ -156,6 +170,12 @@ class SQLiteBackend(Backend):
             raise self.unknown(name)
         return int(version)
 
+    def holds_after(self, position: int) -> bool:
+        """By the log's number (the rowid): one look-up, not the (game, version) index."""
+        with self.reading(by_index=False) as cursor:
+            cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {EVENTS} WHERE position > ?)", (position,))
+            return bool(cursor.fetchone()[0])
+
     def changed_games(self, after: int, limit: int) -> tuple[int, dict[str, int | None]]:
         """In one statement: the games with facts after `after`, each beside its first event (whose position says
         whether it was created since, and whose state holds its name). A catalog built afresh over 10,000 games
@@ -210,7 +230,7 @@ class SQLiteBackend(Backend):
 
     def fingerprint(self, position: int) -> str | None:
         # the log's position is the event row's (as eventsourcing's rowid numbered it)
-        with self.translated(), self.reading() as cursor:
+        with self.translated(), self.reading(by_index=False) as cursor:  # a row by its position, not the index
             row = cursor.execute(f"SELECT stream, originator, version, topic, state FROM {LOG} WHERE position = ?",
                                  (position,)).fetchone()
         if row is None:
@@ -230,7 +250,7 @@ class SQLiteBackend(Backend):
     def read_model_reading(self) -> Iterator[Any | None]:
         """A plain read transaction: reading a snapshot or the catalog opens no event store application, and no
         write transaction to look for the tables."""
-        with self.reading() as cursor:
+        with self.reading(by_index=False) as cursor:
             yield cursor
 
 

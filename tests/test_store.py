@@ -349,7 +349,7 @@ def test_events_missing_from_the_middle_of_a_game_are_damage(
     url = str(tmp_path / "store.sqlite") if backend == "sqlite" else request.getfixturevalue("pg_url")
     with open_store(url) as s:
         s.create(name, [{"i": i} for i in range(214)])
-        assert len(s.facts(name)) == 214  # the SQLite log was checked at opening: the damage comes after
+        assert len(s.facts(name)) == 214  # the SQLite log was checked at this first read: the damage comes after
         delete = "DELETE FROM {table} WHERE originator_id = %s AND originator_version BETWEEN 113 AND 150"
         if backend == "sqlite":
             with rows_of(url) as db:
