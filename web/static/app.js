@@ -2,6 +2,7 @@
 // by fetch with the link's token in the Authorization header, never by a cookie.
 "use strict";
 
+let justSealed = null;  // the set this page has just sealed, its code shown until the page is left
 let holding = false;  // a page holding a move being composed (or a code to read) is not updated under the player
 
 // in the page's language: what an answer says (a refusal, a move's `said`) is in the reader's words
@@ -264,6 +265,48 @@ function chosen(form, slots) {
   return tokens;
 }
 
+// The slots as a one-to-one picker: choosing an empire on a slot swaps it with the slot that held it (which takes
+// this slot's former empire, or nothing), so no empire ever sits on two slots.
+function oneToOne(form, slots) {
+  slots.forEach(function (s) {
+    const select = form.elements[s];
+    select.dataset.was = select.value;
+    select.addEventListener("change", function () {
+      holding = true;  // a set being placed is not replaced under the player by a live update
+      slots.forEach(function (o) {
+        const other = form.elements[o];
+        if (o !== s && other.value === select.value) { other.value = select.dataset.was; other.dataset.was = other.value; }
+      });
+      select.dataset.was = select.value;
+      select.removeAttribute("aria-invalid");
+    });
+  });
+}
+
+// What keeps a set from being sent, naming the slot (the rules refuse it too): an empty slot, an empire twice.
+function unfit(seat, form, slots) {
+  let words = {};
+  try { words = JSON.parse(seat.dataset.terms || "{}"); } catch (e) { words = {}; }
+  const say = function (id) { return words[id] || id; };
+  const fill = function (text, parts) {
+    return text.replace(/\{(\w+)\}/g, function (m, k) { return parts[k] === undefined ? m : parts[k]; });
+  };
+  for (let i = 0; i < slots.length; i++) {
+    const select = form.elements[slots[i]];
+    if (!select.value) {
+      select.setAttribute("aria-invalid", "true");
+      select.focus();
+      return fill(seat.dataset.sayEmpty, {slot: say(slots[i])});
+    }
+    const j = slots.findIndex(function (o) { return form.elements[o].value === select.value; });
+    if (j < i) {
+      select.setAttribute("aria-invalid", "true");
+      return fill(seat.dataset.sayTwice, {empire: say(select.value), slot: say(slots[j]), other: say(slots[i])});
+    }
+  }
+  return "";
+}
+
 function sealing(game, seat) {
   const slots = seat.dataset.slots.split(" ");
   const refused = document.getElementById("seat-refused");
@@ -273,16 +316,25 @@ function sealing(game, seat) {
     shown.textContent = seat.dataset.sayKept + " " + describe(seat, slots, kept);
     shown.hidden = false;
   }
+  if (justSealed) {  // the page followed its own seal in place: the code to write down stays in view
+    const code = document.getElementById("sealed-code");
+    code.textContent = seat.dataset.saySealed + " " + describe(seat, slots, justSealed);
+    code.hidden = false;
+    if (shown) { shown.hidden = true; }
+  }
   const seal = document.getElementById("seal");
   if (seal) {
+    oneToOne(seal, slots);
     seal.addEventListener("submit", function (e) {
       e.preventDefault();
       const tokens = chosen(seal, slots);
-      if (new Set(Object.values(tokens)).size !== slots.length) {
-        refused.textContent = seat.dataset.sayOneSlot;
+      const unfitness = unfit(seat, seal, slots);
+      if (unfitness) {
+        refused.textContent = unfitness;
         refused.hidden = false;
         return;
       }
+      refused.hidden = true;
       const salt = randomHex(16);
       const sealed = commitment(slots, tokens, salt);
       const record = {tokens: tokens, salt: salt, commitment: sealed};
@@ -290,12 +342,12 @@ function sealing(game, seat) {
       holding = true;
       send(game.dataset.base + "seal", seat.dataset.token, {commitment: sealed, version: Number(game.dataset.version)})
         .then(function (answer) {
-          if (answer.status !== 201) { holding = false; refuse(refused, answer); return; }
-          seal.hidden = true;
-          const code = document.getElementById("sealed-code");
-          code.textContent = seat.dataset.saySealed + " " + describe(seat, slots, record);
-          code.hidden = false;
-          document.getElementById("moved").hidden = false;
+          holding = false;
+          if (answer.status !== 201) { refuse(refused, answer); return; }
+          // the seal is this page's own move: the page follows it in place (the stream may have said so first)
+          justSealed = record;
+          document.getElementById("moved").hidden = true;
+          update(game);
         });
     });
   }
@@ -305,8 +357,11 @@ function sealing(game, seat) {
       slots.forEach(function (s) { reveal.elements[s].value = kept.tokens[s]; });
       reveal.elements.salt.value = kept.salt;
     }
+    oneToOne(reveal, slots);
     reveal.addEventListener("submit", function (e) {
       e.preventDefault();
+      const unfitness = unfit(seat, reveal, slots);
+      if (unfitness) { refused.textContent = unfitness; refused.hidden = false; return; }
       const body = {tokens: chosen(reveal, slots), salt: reveal.elements.salt.value.trim(),
                     version: Number(game.dataset.version)};
       send(game.dataset.base + "reveal", seat.dataset.token, body).then(function (answer) {
