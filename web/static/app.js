@@ -233,11 +233,18 @@ function table(game) {
 
 const SCHEME = "whispers-loyalty-1";
 
-function randomHex(bytes) {
-  const values = new Uint8Array(bytes);
+// The salt: 26 characters of Crockford's base32 (130 random bits: each byte's low 5 bits, uniform since 256 is a
+// multiple of 32), short enough to write down and read aloud; ledger/sealing.py reads it back (CODE, read_code).
+const BASE32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+function randomCode() {
+  const values = new Uint8Array(26);
   window.crypto.getRandomValues(values);
-  return Array.from(values, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  return Array.from(values, function (b) { return BASE32[b & 31]; }).join("");
 }
+
+// a code in groups of four to read aloud (an older hexadecimal code as it is)
+function grouped(code) { return /^[0-9a-f]+$/.test(code) ? code : code.match(/.{1,4}/g).join("-"); }
 
 function commitment(slots, tokens, salt) {
   const text = SCHEME + "|" + salt + "|" + slots.map(function (s) { return s + "=" + tokens[s]; }).join(";");
@@ -256,7 +263,7 @@ function describe(seat, slots, kept) {
   try { words = JSON.parse(seat.dataset.terms || "{}"); } catch (e) { words = {}; }
   const say = function (id) { return words[id] || id; };
   return slots.map(function (s) { return say(s) + " " + say(kept.tokens[s]); }).join(" · ") +
-    " — " + (seat.dataset.sayCode || "code") + " " + kept.salt;
+    " — " + (seat.dataset.sayCode || "code") + " " + grouped(kept.salt);
 }
 
 function chosen(form, slots) {
@@ -335,7 +342,7 @@ function sealing(game, seat) {
         return;
       }
       refused.hidden = true;
-      const salt = randomHex(16);
+      const salt = randomCode();
       const sealed = commitment(slots, tokens, salt);
       const record = {tokens: tokens, salt: salt, commitment: sealed};
       try { window.localStorage.setItem(keptKey(game), JSON.stringify(record)); } catch (err) { /* shown below */ }
@@ -355,7 +362,7 @@ function sealing(game, seat) {
   if (reveal) {
     if (kept) {
       slots.forEach(function (s) { reveal.elements[s].value = kept.tokens[s]; });
-      reveal.elements.salt.value = kept.salt;
+      reveal.elements.salt.value = grouped(kept.salt);
     }
     oneToOne(reveal, slots);
     reveal.addEventListener("submit", function (e) {
