@@ -258,12 +258,16 @@ function readKept(game) {
 }
 
 // the tokens in the reader's words (the page's data-terms: slot and empire ids to the glossary's), then the code
-function describe(seat, slots, kept) {
+// on a line of its own, large and in fixed width, to copy down and read aloud group by group
+function describe(box, lead, seat, slots, kept) {
   let words = {};
   try { words = JSON.parse(seat.dataset.terms || "{}"); } catch (e) { words = {}; }
   const say = function (id) { return words[id] || id; };
-  return slots.map(function (s) { return say(s) + " " + say(kept.tokens[s]); }).join(" · ") +
-    " — " + (seat.dataset.sayCode || "code") + " " + grouped(kept.salt);
+  const code = document.createElement("code");
+  code.className = "salt";
+  code.textContent = grouped(kept.salt);
+  box.replaceChildren(lead + " " + slots.map(function (s) { return say(s) + " " + say(kept.tokens[s]); }).join(" · "),
+                      document.createElement("br"), (seat.dataset.sayCode || "code") + " ", code);
 }
 
 function chosen(form, slots) {
@@ -320,12 +324,12 @@ function sealing(game, seat) {
   const kept = readKept(game);
   const shown = document.getElementById("kept");
   if (shown && kept) {
-    shown.textContent = seat.dataset.sayKept + " " + describe(seat, slots, kept);
+    describe(shown, seat.dataset.sayKept, seat, slots, kept);
     shown.hidden = false;
   }
   if (justSealed) {  // the page followed its own seal in place: the code to write down stays in view
     const code = document.getElementById("sealed-code");
-    code.textContent = seat.dataset.saySealed + " " + describe(seat, slots, justSealed);
+    describe(code, seat.dataset.saySealed, seat, slots, justSealed);
     code.hidden = false;
     if (shown) { shown.hidden = true; }
   }
