@@ -270,6 +270,26 @@ function describe(box, lead, seat, slots, kept) {
                       document.createElement("br"), (seat.dataset.sayCode || "code") + " ", code);
 }
 
+// A swap the table recorded for this seat checked against the set this device keeps: the kept set, with every
+// recorded swap applied, must hold each empire the swaps turned face up where they show it. Only this seat's page
+// knows its set, so only it can tell; what it shows is its own set, to itself.
+function contradiction(box, seat, slots, kept) {
+  let swapped = [], revealed = {}, words = {};
+  try {
+    swapped = JSON.parse(box.dataset.swapped || "[]");
+    revealed = JSON.parse(box.dataset.revealed || "{}");
+    words = JSON.parse(seat.dataset.terms || "{}");
+  } catch (e) { return; }
+  const say = function (id) { return words[id] || id; };
+  const now = Object.assign({}, kept.tokens);
+  swapped.forEach(function (pair) { const t = now[pair[0]]; now[pair[0]] = now[pair[1]]; now[pair[1]] = t; });
+  const wrong = slots.find(function (s) { return revealed[s] !== undefined && revealed[s] !== now[s]; });
+  if (wrong === undefined) { return; }
+  const parts = {slot: say(wrong), empire: say(revealed[wrong]), mine: say(now[wrong])};
+  box.textContent = box.dataset.say.replace(/\{(\w+)\}/g, function (m, k) { return parts[k] || m; });
+  box.hidden = false;
+}
+
 function chosen(form, slots) {
   const tokens = {};
   slots.forEach(function (s) { tokens[s] = form.elements[s].value; });
@@ -327,6 +347,8 @@ function sealing(game, seat) {
     describe(shown, seat.dataset.sayKept, seat, slots, kept);
     shown.hidden = false;
   }
+  const disputed = document.getElementById("disputed");
+  if (disputed && kept) { contradiction(disputed, seat, slots, kept); }
   if (justSealed) {  // the page followed its own seal in place: the code to write down stays in view
     const code = document.getElementById("sealed-code");
     describe(code, seat.dataset.saySealed, seat, slots, justSealed);
