@@ -257,12 +257,17 @@ function readKept(game) {
   try { return JSON.parse(window.localStorage.getItem(keptKey(game)) || "null"); } catch (e) { return null; }
 }
 
+// slot and empire ids in the reader's words (the seat's data-terms, the glossary's)
+function sayer(seat) {
+  let words = {};
+  try { words = JSON.parse(seat.dataset.terms || "{}"); } catch (e) { words = {}; }
+  return function (id) { return words[id] || id; };
+}
+
 // the tokens in the reader's words (the page's data-terms: slot and empire ids to the glossary's), then the code
 // on a line of its own, large and in fixed width, to copy down and read aloud group by group
 function describe(box, lead, seat, slots, kept) {
-  let words = {};
-  try { words = JSON.parse(seat.dataset.terms || "{}"); } catch (e) { words = {}; }
-  const say = function (id) { return words[id] || id; };
+  const say = sayer(seat);
   const code = document.createElement("code");
   code.className = "salt";
   code.textContent = grouped(kept.salt);
@@ -274,13 +279,12 @@ function describe(box, lead, seat, slots, kept) {
 // recorded swap applied, must hold each empire the swaps turned face up where they show it. Only this seat's page
 // knows its set, so only it can tell; what it shows is its own set, to itself.
 function contradiction(box, seat, slots, kept) {
-  let swapped = [], revealed = {}, words = {};
+  let swapped = [], revealed = {};
   try {
     swapped = JSON.parse(box.dataset.swapped || "[]");
     revealed = JSON.parse(box.dataset.revealed || "{}");
-    words = JSON.parse(seat.dataset.terms || "{}");
   } catch (e) { return; }
-  const say = function (id) { return words[id] || id; };
+  const say = sayer(seat);
   const now = Object.assign({}, kept.tokens);
   swapped.forEach(function (pair) { const t = now[pair[0]]; now[pair[0]] = now[pair[1]]; now[pair[1]] = t; });
   const wrong = slots.find(function (s) { return revealed[s] !== undefined && revealed[s] !== now[s]; });
@@ -316,9 +320,7 @@ function oneToOne(form, slots) {
 
 // What keeps a set from being sent, naming the slot (the rules refuse it too): an empty slot, an empire twice.
 function unfit(seat, form, slots) {
-  let words = {};
-  try { words = JSON.parse(seat.dataset.terms || "{}"); } catch (e) { words = {}; }
-  const say = function (id) { return words[id] || id; };
+  const say = sayer(seat);
   const fill = function (text, parts) {
     return text.replace(/\{(\w+)\}/g, function (m, k) { return parts[k] === undefined ? m : parts[k]; });
   };
