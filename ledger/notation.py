@@ -50,7 +50,7 @@ VERBS: dict[str, str] = {
     "swap-loyalty": "raven swap-loyalty devout opposed   |   rat swap-loyalty devout=lion opposed=bear (sealed set)",
     "pass": "raven pass   (declines the swap phase)",
     "no-card": "raven no-card   (plays no more card after an empire's last order: its supply check follows)",
-    "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant [salt=HEX]",
+    "reveal": "rat reveal devout=lion dutiful=bear affiliated=eagle unallied=horse opposed=elephant [salt=CODE]",
     "undo": 'undo "entered the wrong region"   |   undo reopen "TD: a misread final reveal"   (a finished game)',
     "ruling": 'ruling "TD: the attack stands though the fort was missed" kill=ice-hall:1',
     "finalize": 'finalize "Dana (TD)" ["results checked"]   (the director\'s seal on a finished game)',

@@ -835,10 +835,11 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
             "whispers: a reveal must agree with what was revealed",
         )
     if loyalty.commitment is not None:
-        salt = cmd.salt or ""
+        salt = sealing.read_code(cmd.salt or "")
         require(bool(salt), say("{society} sealed its set with a commitment: the reveal gives its salt too "
-                                "(salt=HEX, kept at the seat that sealed it)", society=cmd.society), sealing.RULE)
-        require(sealing.good_salt(salt), _("a salt is 32 to 128 lower-case hexadecimal digits"), sealing.RULE)
+                                "(salt=CODE, kept at the seat that sealed it)", society=cmd.society), sealing.RULE)
+        require(sealing.good_salt(salt), _("a code is 26 characters of 0-9 and A-Z (no I, L, O, U), in groups or "
+                                           "not; or, sealed before, 32 to 128 hexadecimal digits"), sealing.RULE)
         require(sealing.commitment(loyalty.at_setup(cmd.tokens), salt) == loyalty.commitment,
                 say("{society}'s reveal does not match the set it sealed (tokens or salt differ)", society=cmd.society),
                 sealing.RULE)
@@ -846,7 +847,9 @@ def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
         require(cmd.salt is None, say("{society} sealed no commitment: a reveal without salt=", society=cmd.society),
                 rule)
     _check_distinct_devout(state, cmd.society, cmd.tokens)
-    return [ev.LoyaltyRevealed(cmd.society, dict(cmd.tokens), cmd.salt)]
+    # the salt as it was hashed (a code typed in lower case or in groups is recorded in its one spelling)
+    return [ev.LoyaltyRevealed(cmd.society, dict(cmd.tokens),
+                               sealing.read_code(cmd.salt) if cmd.salt is not None else None)]
 
 
 def _decide_ruling(state: GameState, cmd: c.Ruling) -> list[ev.Event]:

@@ -167,6 +167,7 @@ def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
             "sealed": held.tokens is None,
             "committed": held.commitment is not None,  # sealed at its own seat: only a hash is recorded
             "swaps": held.swaps,
+            "swapped": [list(pair) for pair in held.swapped],  # the slots of each swap, public as its line is
             "concealed": held.concealed,
         }
     hands: dict[str, Any] = {}

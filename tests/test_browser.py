@@ -267,3 +267,129 @@ def _said(driver: Any) -> list[str]:
         return box.text.splitlines() if box.is_displayed() else []
     except Exception:  # between two pages
         return []
+
+
+def test_the_seal_form_is_a_one_to_one_picker_and_the_seat_follows_its_own_seal_in_place(browser, tmp_path) -> None:
+    """Issue 32 (seat page): an empire could be chosen on two slots, the refusal named no slot, and after sealing
+    the seat's own page said "The game moved on. Refresh". Now no slot starts chosen; choosing an empire on a slot
+    swaps it with the slot that held it; sending an incomplete set is refused naming the slot; and the seal is
+    followed in place, its code still shown, also when the table records the next move."""
+    import subprocess
+
+    import httpx2
+    from selenium.webdriver.support.select import Select
+
+    from whispers.ledger.sealing import group
+
+    with serving(tmp_path) as (env, links, _bases):
+        folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
+        browser.set_window_size(*PHONE)
+        browser.get(links["seats"]["raven"])
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        browser.execute_script("window.stayed = true")  # gone if the page reloads
+        form = browser.find_element(By.ID, "seal")
+        slots = ["devout", "dutiful", "affiliated", "unallied", "opposed"]
+        pick = {s: Select(form.find_element(By.NAME, s)) for s in slots}
+
+        def held() -> dict[str, str]:
+            return {s: pick[s].first_selected_option.get_attribute("value") for s in slots}
+
+        assert set(held().values()) == {""}  # nothing chosen ahead
+        for slot, empire in zip(slots, ["bear", "eagle", "lion", "horse"], strict=False):
+            pick[slot].select_by_value(empire)
+        pick["opposed"].select_by_value("eagle")  # eagle was on dutiful: the two slots swap
+        assert held() == {"devout": "bear", "dutiful": "", "affiliated": "lion", "unallied": "horse",
+                          "opposed": "eagle"}
+        pick["devout"].select_by_value("lion")  # lion was on affiliated, which takes devout's bear
+        assert held() == {"devout": "lion", "dutiful": "", "affiliated": "bear", "unallied": "horse",
+                          "opposed": "eagle"}
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        refused = browser.find_element(By.ID, "seat-refused")
+        wait(browser, lambda d: refused.is_displayed())
+        label = form.find_element(By.XPATH, ".//select[@name='dutiful']/preceding-sibling::span").text
+        assert refused.text == f"choose an empire for the slot {label}"  # the slot as its label names it
+        assert form.find_element(By.NAME, "dutiful").get_attribute("aria-invalid") == "true"
+        assert httpx2.get(links["table"] + "api/status").json()["version"] == 1  # nothing sent
+        browser.save_screenshot(str(folder / "seal-refused-390x844.png"))
+        pick["dutiful"].select_by_value("elephant")
+        placed = held()
+        assert sorted(placed.values()) == ["bear", "eagle", "elephant", "horse", "lion"]
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        code = browser.find_element(By.ID, "sealed-code")
+        wait(browser, lambda d: _version_or_none(d) == 2 and _shown(d, "sealed-code"))
+        assert not browser.find_element(By.ID, "moved").is_displayed()  # its own seal: no "The game moved on"
+        assert browser.find_elements(By.ID, "seal") == []
+        code = browser.find_element(By.ID, "sealed-code").text
+        kept = browser.execute_script("return JSON.parse(localStorage.getItem('whispers:sealed:g1:raven'))")
+        assert kept["tokens"] == placed and group(kept["salt"]) in code
+        browser.save_screenshot(str(folder / "seal-sealed-390x844.png"))
+        subprocess.run([EXE, "move", "g1", SPIDER], env=env, check=True,
+                       capture_output=True)
+        wait(browser, lambda d: (_version_or_none(d) or 0) > 2)
+        assert group(kept["salt"]) in browser.find_element(By.ID, "sealed-code").text  # still there to write down
+        assert not browser.find_element(By.ID, "moved").is_displayed()
+        assert browser.execute_script("return window.stayed") is True
+
+
+def test_a_seat_sees_at_once_a_swap_the_table_recorded_against_its_sealed_set(browser, tmp_path) -> None:
+    """Issue 32, item 5 (EN "Swapping Loyalty": the swapped tokens are turned face up): a wrong swap of a sealed set
+    recorded at the table was found only at the final reveal. The seat's page checks each recorded swap against
+    the set its device keeps and says so at once, naming the slot; the other pages carry nothing of the set."""
+    import random
+
+    from test_sealing import PLACED, SALT
+
+    from whispers.application import recording, seats
+    from whispers.ledger import commands as c
+    from whispers.ledger.errors import RuleError
+    from whispers.ledger.game import load
+    from whispers.ledger.randomgame import random_command
+    from whispers.ledger.sealing import commitment
+    from whispers.ledger.store import open_store
+
+    with serving(tmp_path) as (env, links, _bases):
+        store = open_store(env["WHISPERS_STORE"])
+        sealed = commitment(PLACED, SALT)
+        seats.seal(store, "g1", "raven", sealed)
+        browser.set_window_size(*PHONE)
+        browser.get(links["seats"]["raven"])
+        browser.execute_script("localStorage.setItem('whispers:sealed:g1:raven', JSON.stringify(arguments[0]))",
+                               {"tokens": PLACED, "salt": SALT, "commitment": sealed})
+        browser.get(links["seats"]["raven"])
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        disputed = browser.find_element(By.ID, "disputed")
+        assert not disputed.is_displayed()
+        rng, now, wrong = random.Random(1), dict(PLACED), None  # seed 1: raven's swap comes up at move 18
+        while wrong is None:
+            state = load(store, "g1").state
+            assert not state.over and state.phase != "reveal", "no swap of raven's came up"
+            command = random_command(state, rng, cards=False)
+            if isinstance(command, c.SwapLoyalty) and command.society == "raven":
+                a, b = command.slots
+                try:  # the table names the empires as if the tokens had not moved: a wrong swap
+                    recording.record_move(store, "g1", c.SwapLoyalty("raven", (a, b), {a: now[a], b: now[b]}))
+                    wrong = (a, b)
+                    continue
+                except RuleError:  # such a swap is refused outright here: record the right one, try the next
+                    command = c.SwapLoyalty("raven", (a, b), {a: now[b], b: now[a]})
+                now[a], now[b] = now[b], now[a]
+            recording.record_move(store, "g1", command)
+        wait(browser, lambda d: _shown(d, "disputed"))  # live, no touch on the page
+        label = browser.find_element(By.ID, "disputed").text
+        assert label.startswith("The table recorded a swap your sealed set contradicts")
+        assert any(f" {slot} " in label for slot in wrong)
+        folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
+        browser.save_screenshot(str(folder / "seat-disputes-390x844.png"))
+        import httpx2
+
+        for other in (links["seats"]["spider"], links["table"], links["spectator"]):
+            page = httpx2.get(other).text
+            assert SALT not in page and "contradicts" not in page.split("data-say=")[0]
+
+
+def _shown(driver: Any, element: str) -> bool:
+    """Whether the element is displayed; False while the page swaps its parts in place (a stale element)."""
+    try:
+        return driver.find_element(By.ID, element).is_displayed()
+    except Exception:  # replaced between the find and the look
+        return False

@@ -319,7 +319,8 @@ def test_an_old_fork_loads_and_hides_its_head(tmp_path: Path) -> None:
 def test_a_commitments_salt_holds_at_least_128_bits_the_other_seats_never_see() -> None:
     """The one digest of a hidden set every viewer sees is a sealed set's commitment: safe only while its salt is
     128 bits or more and stays at its seat. A salt of 31 hex digits (124 bits) is refused at the reveal even when
-    it matches; the seat's page draws 16 random bytes; and before the reveal no fact of the record holds a salt."""
+    it matches; the seat's page draws 26 base32 characters (130 bits); and before the reveal no fact of the record
+    holds a salt."""
     from test_sealing import PLACED, play_to_the_reveal
 
     from whispers.application import seats
@@ -337,5 +338,7 @@ def test_a_commitments_salt_holds_at_least_128_bits_the_other_seats_never_see() 
         seats.reveal(store, "g", "raven", PLACED, short)
     assert refused.value.rule == RULE and "32 to 128" in refused.value.reason
     script = (Path(__file__).resolve().parent.parent / "web" / "static" / "app.js").read_text(encoding="utf-8")
-    drawn = re.findall(r"const salt = randomHex\((\d+)\)", script)
-    assert drawn and all(int(n) >= 16 for n in drawn) and "crypto.getRandomValues" in script
+    # the page's code: one base32 character (5 bits: a random byte's low 5) per random byte drawn
+    drawn = re.findall(r"function randomCode\(\) \{\s+const values = new Uint8Array\((\d+)\)", script)
+    assert "const salt = randomCode();" in script and "BASE32[b & 31]" in script
+    assert drawn and all(int(n) * 5 >= 128 for n in drawn) and "crypto.getRandomValues" in script

@@ -11,7 +11,7 @@ from whispers.ledger import events as ev
 from whispers.ledger.errors import RuleError
 from whispers.ledger.notation import format_event, parse_line
 from whispers.ledger.randomgame import random_command
-from whispers.ledger.sealing import RULE, commitment
+from whispers.ledger.sealing import RULE, commitment, good_salt, group, read_code
 from whispers.ledger.store import open_store
 from whispers.ledger.verify import VerifyError
 from whispers.projections.visibility import SPECTATOR_NAME, state_view
@@ -133,3 +133,39 @@ def test_verify_refuses_a_reveal_forged_into_the_store() -> None:
     with pytest.raises(VerifyError):
         files.verify(bad, "g")
 
+
+
+CODE = "7KQ2M9XD0AB1CEFGHJ4N5P6RST"  # 26 characters of Crockford's base32, as the seat's page makes them
+
+
+def test_the_code_to_write_down_is_26_base32_characters_read_back_in_any_case_and_with_confusables() -> None:
+    """whispers (issue 32): the code is short and easy to read aloud at no less strength (130 bits, >= 128): 26
+    base32 characters in groups of four; the reveal reads it in lower case, in groups, with O for 0 and I or L
+    for 1, and records it in the one spelling that was hashed."""
+    assert good_salt(CODE) and group(CODE) == "7KQ2-M9XD-0AB1-CEFG-HJ4N-5P6R-ST"
+    for weak in (CODE[:25], SALT[:31], CODE + "Z", CODE.lower(), "U" + CODE[1:]):  # short, long, unread, no U
+        assert not good_salt(weak)
+    typed = group(CODE).lower().replace("0", "o").replace("1", "l").replace("-", " ", 2)
+    assert typed != CODE and read_code(typed) == CODE
+    assert read_code(SALT.upper()) == SALT and read_code("7KQ2-M9XD") == "7KQ2-M9XD"  # too short: refused as typed
+    store = open_store("memory:")
+    recording.new(store, "g", ["raven", "spider", "rat"])
+    seats.seal(store, "g", "raven", commitment(PLACED, CODE))
+    play_to_the_reveal(store, 1)
+    from whispers.ledger.game import load
+
+    with pytest.raises(RuleError) as short:
+        seats.reveal(store, "g", "raven", PLACED, CODE[:-1])
+    assert "26 characters" in short.value.reason
+    done = seats.reveal(store, "g", "raven", PLACED, typed)
+    assert f"salt={CODE}" in done.move and load(store, "g").state.loyalty["raven"].tokens is not None
+    assert files.verify(store, "g").events == load(store, "g").state.version
+
+
+def test_an_older_hexadecimal_code_is_still_read_at_the_reveal() -> None:
+    """Records sealed before the base32 code hold a hexadecimal salt: it is still accepted, in either case."""
+    store = sealed_game()  # sealed with SALT, 32 hexadecimal digits
+    play_to_the_reveal(store, 2)
+    done = seats.reveal(store, "g", "raven", PLACED, SALT.upper())
+    assert f"salt={SALT}" in done.move
+    assert files.verify(store, "g").events > 0

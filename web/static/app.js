@@ -2,6 +2,7 @@
 // by fetch with the link's token in the Authorization header, never by a cookie.
 "use strict";
 
+let justSealed = null;  // the set this page has just sealed, its code shown until the page is left
 let holding = false;  // a page holding a move being composed (or a code to read) is not updated under the player
 
 // in the page's language: what an answer says (a refusal, a move's `said`) is in the reader's words
@@ -232,11 +233,18 @@ function table(game) {
 
 const SCHEME = "whispers-loyalty-1";
 
-function randomHex(bytes) {
-  const values = new Uint8Array(bytes);
+// The salt: 26 characters of Crockford's base32 (130 random bits: each byte's low 5 bits, uniform since 256 is a
+// multiple of 32), short enough to write down and read aloud; ledger/sealing.py reads it back (CODE, read_code).
+const BASE32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+function randomCode() {
+  const values = new Uint8Array(26);
   window.crypto.getRandomValues(values);
-  return Array.from(values, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  return Array.from(values, function (b) { return BASE32[b & 31]; }).join("");
 }
+
+// a code in groups of four to read aloud (an older hexadecimal code as it is)
+function grouped(code) { return /^[0-9a-f]+$/.test(code) ? code : code.match(/.{1,4}/g).join("-"); }
 
 function commitment(slots, tokens, salt) {
   const text = SCHEME + "|" + salt + "|" + slots.map(function (s) { return s + "=" + tokens[s]; }).join(";");
@@ -249,13 +257,41 @@ function readKept(game) {
   try { return JSON.parse(window.localStorage.getItem(keptKey(game)) || "null"); } catch (e) { return null; }
 }
 
-// the tokens in the reader's words (the page's data-terms: slot and empire ids to the glossary's), then the code
-function describe(seat, slots, kept) {
+// slot and empire ids in the reader's words (the seat's data-terms, the glossary's)
+function sayer(seat) {
   let words = {};
   try { words = JSON.parse(seat.dataset.terms || "{}"); } catch (e) { words = {}; }
-  const say = function (id) { return words[id] || id; };
-  return slots.map(function (s) { return say(s) + " " + say(kept.tokens[s]); }).join(" · ") +
-    " — " + (seat.dataset.sayCode || "code") + " " + kept.salt;
+  return function (id) { return words[id] || id; };
+}
+
+// the tokens in the reader's words (the page's data-terms: slot and empire ids to the glossary's), then the code
+// on a line of its own, large and in fixed width, to copy down and read aloud group by group
+function describe(box, lead, seat, slots, kept) {
+  const say = sayer(seat);
+  const code = document.createElement("code");
+  code.className = "salt";
+  code.textContent = grouped(kept.salt);
+  box.replaceChildren(lead + " " + slots.map(function (s) { return say(s) + " " + say(kept.tokens[s]); }).join(" · "),
+                      document.createElement("br"), (seat.dataset.sayCode || "code") + " ", code);
+}
+
+// A swap the table recorded for this seat checked against the set this device keeps: the kept set, with every
+// recorded swap applied, must hold each empire the swaps turned face up where they show it. Only this seat's page
+// knows its set, so only it can tell; what it shows is its own set, to itself.
+function contradiction(box, seat, slots, kept) {
+  let swapped = [], revealed = {};
+  try {
+    swapped = JSON.parse(box.dataset.swapped || "[]");
+    revealed = JSON.parse(box.dataset.revealed || "{}");
+  } catch (e) { return; }
+  const say = sayer(seat);
+  const now = Object.assign({}, kept.tokens);
+  swapped.forEach(function (pair) { const t = now[pair[0]]; now[pair[0]] = now[pair[1]]; now[pair[1]] = t; });
+  const wrong = slots.find(function (s) { return revealed[s] !== undefined && revealed[s] !== now[s]; });
+  if (wrong === undefined) { return; }
+  const parts = {slot: say(wrong), empire: say(revealed[wrong]), mine: say(now[wrong])};
+  box.textContent = box.dataset.say.replace(/\{(\w+)\}/g, function (m, k) { return parts[k] || m; });
+  box.hidden = false;
 }
 
 function chosen(form, slots) {
@@ -264,38 +300,89 @@ function chosen(form, slots) {
   return tokens;
 }
 
+// The slots as a one-to-one picker: choosing an empire on a slot swaps it with the slot that held it (which takes
+// this slot's former empire, or nothing), so no empire ever sits on two slots.
+function oneToOne(form, slots) {
+  slots.forEach(function (s) {
+    const select = form.elements[s];
+    select.dataset.was = select.value;
+    select.addEventListener("change", function () {
+      holding = true;  // a set being placed is not replaced under the player by a live update
+      slots.forEach(function (o) {
+        const other = form.elements[o];
+        if (o !== s && other.value === select.value) { other.value = select.dataset.was; other.dataset.was = other.value; }
+      });
+      select.dataset.was = select.value;
+      select.removeAttribute("aria-invalid");
+    });
+  });
+}
+
+// What keeps a set from being sent, naming the slot (the rules refuse it too): an empty slot, an empire twice.
+function unfit(seat, form, slots) {
+  const say = sayer(seat);
+  const fill = function (text, parts) {
+    return text.replace(/\{(\w+)\}/g, function (m, k) { return parts[k] === undefined ? m : parts[k]; });
+  };
+  for (let i = 0; i < slots.length; i++) {
+    const select = form.elements[slots[i]];
+    if (!select.value) {
+      select.setAttribute("aria-invalid", "true");
+      select.focus();
+      return fill(seat.dataset.sayEmpty, {slot: say(slots[i])});
+    }
+    const j = slots.findIndex(function (o) { return form.elements[o].value === select.value; });
+    if (j < i) {
+      select.setAttribute("aria-invalid", "true");
+      return fill(seat.dataset.sayTwice, {empire: say(select.value), slot: say(slots[j]), other: say(slots[i])});
+    }
+  }
+  return "";
+}
+
 function sealing(game, seat) {
   const slots = seat.dataset.slots.split(" ");
   const refused = document.getElementById("seat-refused");
   const kept = readKept(game);
   const shown = document.getElementById("kept");
   if (shown && kept) {
-    shown.textContent = seat.dataset.sayKept + " " + describe(seat, slots, kept);
+    describe(shown, seat.dataset.sayKept, seat, slots, kept);
     shown.hidden = false;
+  }
+  const disputed = document.getElementById("disputed");
+  if (disputed && kept) { contradiction(disputed, seat, slots, kept); }
+  if (justSealed) {  // the page followed its own seal in place: the code to write down stays in view
+    const code = document.getElementById("sealed-code");
+    describe(code, seat.dataset.saySealed, seat, slots, justSealed);
+    code.hidden = false;
+    if (shown) { shown.hidden = true; }
   }
   const seal = document.getElementById("seal");
   if (seal) {
+    oneToOne(seal, slots);
     seal.addEventListener("submit", function (e) {
       e.preventDefault();
       const tokens = chosen(seal, slots);
-      if (new Set(Object.values(tokens)).size !== slots.length) {
-        refused.textContent = seat.dataset.sayOneSlot;
+      const unfitness = unfit(seat, seal, slots);
+      if (unfitness) {
+        refused.textContent = unfitness;
         refused.hidden = false;
         return;
       }
-      const salt = randomHex(16);
+      refused.hidden = true;
+      const salt = randomCode();
       const sealed = commitment(slots, tokens, salt);
       const record = {tokens: tokens, salt: salt, commitment: sealed};
       try { window.localStorage.setItem(keptKey(game), JSON.stringify(record)); } catch (err) { /* shown below */ }
       holding = true;
       send(game.dataset.base + "seal", seat.dataset.token, {commitment: sealed, version: Number(game.dataset.version)})
         .then(function (answer) {
-          if (answer.status !== 201) { holding = false; refuse(refused, answer); return; }
-          seal.hidden = true;
-          const code = document.getElementById("sealed-code");
-          code.textContent = seat.dataset.saySealed + " " + describe(seat, slots, record);
-          code.hidden = false;
-          document.getElementById("moved").hidden = false;
+          holding = false;
+          if (answer.status !== 201) { refuse(refused, answer); return; }
+          // the seal is this page's own move: the page follows it in place (the stream may have said so first)
+          justSealed = record;
+          document.getElementById("moved").hidden = true;
+          update(game);
         });
     });
   }
@@ -303,10 +390,13 @@ function sealing(game, seat) {
   if (reveal) {
     if (kept) {
       slots.forEach(function (s) { reveal.elements[s].value = kept.tokens[s]; });
-      reveal.elements.salt.value = kept.salt;
+      reveal.elements.salt.value = grouped(kept.salt);
     }
+    oneToOne(reveal, slots);
     reveal.addEventListener("submit", function (e) {
       e.preventDefault();
+      const unfitness = unfit(seat, reveal, slots);
+      if (unfitness) { refused.textContent = unfitness; refused.hidden = false; return; }
       const body = {tokens: chosen(reveal, slots), salt: reveal.elements.salt.value.trim(),
                     version: Number(game.dataset.version)};
       send(game.dataset.base + "reveal", seat.dataset.token, body).then(function (answer) {
