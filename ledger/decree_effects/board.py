@@ -5,6 +5,7 @@ names only the effect and its parameters, and replaying it computes them again."
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -40,17 +41,17 @@ def _armies(state: GameState, rng: random.Random) -> list[str]:
     return [rng.choice(held) for _ in range(3)]
 
 
-class BoardEffect(Effect):
+class BoardEffect(Effect, ABC):
     family = "board"
 
     def play(self, state: GameState, cmd: Played, params: Mapping[str, str], catalogue: Catalogue,
              rule: str) -> Play:
         return Play(self.changes(state, cmd.society, params, family(state.ruleset) == "official", rule))
 
+    @abstractmethod
     def changes(self, state: GameState, society: str, params: Mapping[str, str], official: bool,
                 rule: str) -> ev.Effects:
         """The board changes, computed from the parameters; RuleError when the rules forbid them."""
-        raise NotImplementedError
 
 
 @registered

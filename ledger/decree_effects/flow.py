@@ -5,6 +5,7 @@ order, and Bountiful Harvest (Trade, Hoard) lasts to the end of the turn."""
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -92,7 +93,7 @@ class SuccessionCrisis(FlowEffect):
         return {"counter_clockwise": True, "office_index": index}
 
 
-class _LentPosition(FlowEffect):
+class _LentPosition(FlowEffect, ABC):
     """Played in place of the active position's order, by the society that controls it: the order is taken at
     another position (`act`), owed at once."""
 
@@ -105,8 +106,9 @@ class _LentPosition(FlowEffect):
                                             "played with it", effect=self.id), rule)
         return self.lend(state, params, rule)
 
+    @abstractmethod
     def lend(self, state: GameState, params: Mapping[str, str], rule: str) -> Play:
-        raise NotImplementedError
+        """The play: the position this effect lends, checked against the rules (RuleError when they forbid it)."""
 
 
 @registered
