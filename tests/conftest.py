@@ -66,3 +66,25 @@ def pg_url() -> Iterator[str]:
 def pg_own_url() -> Iterator[str]:
     """A PostgreSQL store URL on a schema of this test's own: for a test that reads every game in its store."""
     yield from _pg_schema()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Debian's headless Chromium through its chromedriver (Selenium), one per test module; the test files that
+    use it skip when either is missing (tests/test_browser.py's `missing`)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from test_browser import CHROMEDRIVER, CHROMIUM, WAIT
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 f"--user-data-dir={tmp_path_factory.mktemp('profile')}", "--hide-scrollbars"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(WAIT)
+    try:
+        yield driver
+    finally:
+        driver.quit()

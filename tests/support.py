@@ -227,3 +227,22 @@ def unmatched_instant_decree_facts() -> list[dict[str, Any]]:
     lines[cut] = "raven draw"
     game = replay_lines("sc", [*lines[: cut + 1], "raven play horse effect=succession-crisis"])
     return [e.to_fact() for e in game.events]
+
+
+DEPLOYED = """\
+game ruleset=official board=standin players=raven,rat,spider,serpent first=raven
+raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant
+rat loyalty devout=lion dutiful=horse affiliated=bear unallied=elephant opposed=eagle
+spider loyalty sealed
+serpent loyalty devout=eagle dutiful=bear affiliated=horse unallied=lion opposed=elephant
+raven deploy bear.sheriff
+rat deploy bear.steward
+spider deploy lion.sheriff
+serpent deploy eagle.sheriff
+raven deploy horse.sheriff
+rat deploy elephant.sheriff
+spider deploy bear.marshal
+serpent deploy lion.steward
+"""
+"""A 4-player official game on the stand-in board, round 1 set up and every agent deployed: the empire turns
+phase waits on raven at the bear sheriff (the opening the CLI, recorder, preview and amendment tests build on)."""

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from support import DEPLOYED
 
 from whispers.application import recording
 from whispers.ledger import events as ev
@@ -14,24 +15,9 @@ from whispers.ledger.store import open_store
 
 # m1-m4 the loyalties (raven's and serpent's recorded face down: only their society may see them), m5-m12 the
 # deployments, m13-m15 bear's sheriff, steward and marshal.
-OPENING = """\
-game ruleset=official board=standin players=raven,rat,spider,serpent first=raven
-raven loyalty {raven}
-rat loyalty devout=lion dutiful=horse affiliated=bear unallied=elephant opposed=eagle
-spider loyalty sealed
-serpent loyalty devout=eagle dutiful=bear affiliated=horse unallied=lion opposed=elephant
-raven deploy bear.sheriff
-rat deploy bear.steward
-spider deploy lion.sheriff
-serpent deploy eagle.sheriff
-raven deploy horse.sheriff
-rat deploy elephant.sheriff
-spider deploy bear.marshal
-serpent deploy lion.steward
-raven recruit frost-gate=1 ice-hall=1
-rat draw
-spider attack wolfmere saltmarsh 1
-"""
+OPENING = (DEPLOYED.replace("raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant",
+                            "raven loyalty {raven}")
+           + "raven recruit frost-gate=1 ice-hall=1\nrat draw\nspider attack wolfmere saltmarsh 1\n")
 RAVEN = "devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant"
 OTHER_RAVEN = "devout=horse dutiful=lion affiliated=eagle unallied=bear opposed=elephant"
 

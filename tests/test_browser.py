@@ -28,7 +28,6 @@ WAIT = 20  # seconds a page may take to answer on a loaded machine (a bound, not
 
 try:
     from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -50,22 +49,6 @@ def site(tmp_path_factory) -> Iterator[tuple[dict[str, Any], str]]:
     """`whispers serve` over a store holding g1, shared: (the links, the server's base URL)."""
     with serving(tmp_path_factory.mktemp("site")) as (_, links, bases):
         yield links, bases[0]
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory) -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 f"--user-data-dir={tmp_path_factory.mktemp('profile')}", "--hide-scrollbars"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def version_of(driver: Any) -> int:

@@ -22,6 +22,7 @@ from typing import Any
 import msgpack
 import pytest
 from click.testing import CliRunner, Result
+from support import DEPLOYED
 
 from whispers.cli import demo as demo_module
 from whispers.cli.main import whispers
@@ -39,21 +40,7 @@ DEMO_FILE = GAMES_DIR / demo_module.DEMO_GAME
 PLAYERS = ("raven", "rat", "spider", "serpent")
 
 # Round 1 set up and deployed; the empire turns phase waits on raven at the bear sheriff.
-OPENING = """\
-game ruleset=official board=standin players=raven,rat,spider,serpent first=raven
-raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant
-rat loyalty devout=lion dutiful=horse affiliated=bear unallied=elephant opposed=eagle
-spider loyalty sealed
-serpent loyalty devout=eagle dutiful=bear affiliated=horse unallied=lion opposed=elephant
-raven deploy bear.sheriff
-rat deploy bear.steward
-spider deploy lion.sheriff
-serpent deploy eagle.sheriff
-raven deploy horse.sheriff
-rat deploy elephant.sheriff
-spider deploy bear.marshal
-serpent deploy lion.steward
-"""
+OPENING = DEPLOYED
 OPENING_MOVES = [line for line in OPENING.splitlines()[1:]]
 RAVEN_TOKENS = "devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant"
 RAT_TOKENS = "devout=lion dutiful=horse affiliated=bear unallied=elephant opposed=eagle"

@@ -11,10 +11,9 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_browser import CHROMEDRIVER, CHROMIUM, WAIT, missing, wait
+from test_browser import missing, wait
 from test_hall_board import CUP, bundled
 from test_web import DIRECTOR, EXE
 
@@ -54,25 +53,6 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     finally:
         server.terminate()
         server.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 f"--user-data-dir={tmp_path_factory.mktemp('profile')}", "--hide-scrollbars"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.mark.parametrize("size", [PHONE, PROJECTOR], ids=["phone", "projector"])

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from support import DEPLOYED
 
 from whispers.application import moves, recording
 from whispers.application.moves import with_society
@@ -17,23 +18,7 @@ from whispers.ledger.store import open_store
 
 # Round 1 set up, every agent deployed; raven's bear sheriff and rat's bear steward have given their orders:
 # spider's bear marshal is next, and rat (holding a bear card) could play it.
-OPENING = """\
-game ruleset=official board=standin players=raven,rat,spider,serpent first=raven
-raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant
-rat loyalty devout=lion dutiful=horse affiliated=bear unallied=elephant opposed=eagle
-spider loyalty sealed
-serpent loyalty devout=eagle dutiful=bear affiliated=horse unallied=lion opposed=elephant
-raven deploy bear.sheriff
-rat deploy bear.steward
-spider deploy lion.sheriff
-serpent deploy eagle.sheriff
-raven deploy horse.sheriff
-rat deploy elephant.sheriff
-spider deploy bear.marshal
-serpent deploy lion.steward
-raven recruit frost-gate=1 ice-hall=1
-rat draw
-"""
+OPENING = DEPLOYED + "raven recruit frost-gate=1 ice-hall=1\nrat draw\n"
 ATTACK = "spider attack wolfmere saltmarsh 1"
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import DEPLOYED
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -20,20 +21,7 @@ TIMEOUT = 15
 PROMPT = "move>"  # prompt_toolkit draws the space after it as a cursor move
 
 # Round 1 set up and seven agents deployed: serpent's second agent is the next move.
-OPENING = """\
-game ruleset=official board=standin players=raven,rat,spider,serpent first=raven
-raven loyalty devout=bear dutiful=eagle affiliated=lion unallied=horse opposed=elephant
-rat loyalty devout=lion dutiful=horse affiliated=bear unallied=elephant opposed=eagle
-spider loyalty sealed
-serpent loyalty devout=eagle dutiful=bear affiliated=horse unallied=lion opposed=elephant
-raven deploy bear.sheriff
-rat deploy bear.steward
-spider deploy lion.sheriff
-serpent deploy eagle.sheriff
-raven deploy horse.sheriff
-rat deploy elephant.sheriff
-spider deploy bear.marshal
-"""
+OPENING = DEPLOYED.removesuffix("serpent deploy lion.steward\n")
 OPENING_MOVES = OPENING.splitlines()[1:]
 
 

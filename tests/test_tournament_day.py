@@ -14,7 +14,6 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 from test_browser import missing, wait
-from test_hall_browser import browser  # noqa: F401  (the fixture, when Chromium is there)
 
 from whispers.application.board import board_token
 from whispers.cli.main import whispers
