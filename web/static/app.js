@@ -34,15 +34,20 @@ function post(game, line) {
     .then(function (answer) {
       if (answer.status === 201) {
         holding = false;  // the move composed is recorded: the page may follow
-        return update(game).then(function () { sayRecorded(answer.body.said); });
+        return update(game).then(function () {
+          recorded = {version: game.dataset.version, said: answer.body.said};
+          sayRecorded(answer.body.said, true);
+        });
       }
       refuse(refused, answer);
       refused.scrollIntoView({block: "nearest"});
     });
 }
 
-// What the move this page just recorded did (a take-back: which move it removed), shown at the top, in order.
-function sayRecorded(said) {
+// What the move this page just recorded did (a take-back: which move it removed), shown at the top, in order; kept
+// with the version it made, so that an update the live stream brings for that same version shows it again.
+let recorded = null;
+function sayRecorded(said, scroll) {
   const box = document.getElementById("said");
   if (!box || !Array.isArray(said) || said.length === 0) { return; }
   const head = document.createElement("p");
@@ -54,7 +59,7 @@ function sayRecorded(said) {
     box.appendChild(line);
   });
   box.hidden = false;
-  box.scrollIntoView({block: "nearest"});  // the recorder reads it wherever the move was composed
+  if (scroll) { box.scrollIntoView({block: "nearest"}); }  // the recorder reads it wherever the move was composed
 }
 
 // The page brought up to date in place, without a reload (the scroll stays): its own HTML fetched again, as this
@@ -72,6 +77,7 @@ function update(game) {
       game.dataset.version = fresh.dataset.version;
       holding = false;
       wire(game);
+      if (recorded && recorded.version === game.dataset.version) { sayRecorded(recorded.said, false); }
     })
     .catch(function () { document.getElementById("moved").hidden = false; })
     .finally(function () { updating = null; });
