@@ -1,6 +1,6 @@
 """`analyse`: each society's chance of winning and expected final score after every move, from playouts (issue 34).
 
-The playouts are the engine's (ledger/rollout.py), from positions sampled as the viewer knew them
+The playouts are the engine's (ledger/core/rollout.py), from positions sampled as the viewer knew them
 (projections/analysis.py). Their tallies are a read model in the store (`Store.save_tracked`, one projection per
 game), keyed by the game's head, the viewer, the policy's version and the seed: a second run reads them at once, a
 run asking for more playouts adds to those stored (the playouts are numbered, and a position's next ones carry on
@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.rollout import DEFAULT_POLICY, POLICY_VERSIONS
-from whispers.ledger.words import say
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.rollout import DEFAULT_POLICY, POLICY_VERSIONS
+from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
-    from whispers.ledger import events as ev
-    from whispers.ledger.state import GameState
-    from whispers.ledger.store import Store
+    from whispers.ledger.core import events as ev
+    from whispers.ledger.core.state import GameState
+    from whispers.ledger.io.store import Store
     from whispers.projections.analysis import Tally
 
 LAYOUT = 1
@@ -109,7 +109,7 @@ Progress = Callable[[int, int], None]
 
 def positions(events: tuple[ev.Event, ...], viewer: str | None) -> list[Position]:
     """The positions after every standing move (the engine's own events after it folded in), as `viewer` knew them."""
-    from whispers.ledger.notation import format_event
+    from whispers.ledger.core.notation import format_event
     from whispers.projections.analysis import seen
     from whispers.projections.labels import labels
     from whispers.projections.replay import Replay, standing
@@ -157,7 +157,7 @@ def _projection(game: str) -> str:
 
 def _head(events: tuple[ev.Event, ...]) -> str:
     """The last link of the record's hash chain: another record at the same version is another game."""
-    from whispers.ledger.recordfile import chain
+    from whispers.ledger.io.recordfile import chain
 
     return chain([e.to_fact() for e in events])[-1] if events else ""
 
@@ -204,7 +204,7 @@ def analyse(store: Store | str | None, game: str, rollouts: int = DEFAULT_ROLLOU
     """Each society's chances after every move of GAME (those in `moves`), from `rollouts` playouts a move, as
     `viewer` knew the game; what the store holds already is read, and only the missing playouts are played.
     KeyboardInterrupt is raised once what was finished is stored."""
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
     from whispers.projections.analysis import Tally
     from whispers.projections.visibility import check_viewer
 
@@ -263,7 +263,7 @@ def _run(tasks: list[tuple[Position, int, int]], seed: int, policy: str,
 def stored(store: Store | str | None, game: str, viewer: str | None = None, policy: str = DEFAULT_POLICY,
            seed: int = 0) -> Analysis | None:
     """The analysis the store holds for GAME at its head as `viewer` knew it (None: none yet); nothing is played."""
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
     from whispers.projections.visibility import check_viewer
 
     with opened(store) as s:

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
-from whispers.ledger.digests import sha256
+from whispers.ledger.core.digests import sha256
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 
 def board_token(director_token: str) -> str:

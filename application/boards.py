@@ -18,13 +18,13 @@ class NewBoard:
 
 def new_board(path: str, force: bool = False) -> NewBoard:
     """Write a board template at `path`; an existing file is kept unless `force` (BoardError says so)."""
-    from whispers.ledger.board_files import template_text
-    from whispers.ledger.errors import BoardError
-    from whispers.ledger.safefile import write_file
+    from whispers.ledger.core.errors import BoardError
+    from whispers.ledger.io.board_files import template_text
+    from whispers.ledger.io.safefile import write_file
 
     target = Path(path)
     if target.exists() and not force:
-        from whispers.ledger.words import say
+        from whispers.ledger.core.words import say
 
         raise BoardError(say("{file}: already exists; --force replaces it", file=str(path)))
     write_file(target, template_text().encode("utf-8"), overwrite=force)
@@ -43,8 +43,8 @@ class BoardCensus:
 
 
 def board_census(ref: str) -> BoardCensus:
-    from whispers.ledger.board import census
-    from whispers.ledger.board_files import load_board
+    from whispers.ledger.core.board import census
+    from whispers.ledger.io.board_files import load_board
 
     loaded = load_board(ref)
     return BoardCensus(ref, loaded.id, loaded.content_hash, census(loaded))
@@ -53,12 +53,12 @@ def board_census(ref: str) -> BoardCensus:
 def draw_board(ref: str, output: str) -> str:
     """The board as it is set up (its starting banners, no agent) drawn to `output`, to lay beside the printed
     one. Drawn through a game started on it in memory, so it is the very picture `whispers map` makes."""
-    from whispers.ledger import rules
-    from whispers.ledger.board_files import load_board
-    from whispers.ledger.evolve import evolve
-    from whispers.ledger.names import SOCIETIES
-    from whispers.ledger.ruleset_files import load_ruleset
-    from whispers.ledger.words import say
+    from whispers.ledger.core import rules
+    from whispers.ledger.core.evolve import evolve
+    from whispers.ledger.core.names import SOCIETIES
+    from whispers.ledger.core.words import say
+    from whispers.ledger.io.board_files import load_board
+    from whispers.ledger.io.ruleset_files import load_ruleset
     from whispers.projections.boardmap import board_map as draw
     from whispers.projections.render import check, write
 

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.sharing import Links, share
 from whispers.application.stores import opened
-from whispers.ledger.errors import StoreError, WhispersError
-from whispers.ledger.words import say
+from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
     from whispers.projections.cards import Card
 
 
@@ -76,7 +76,7 @@ def share_round(store: Store | str | None, file: Path, round_no: int, base: str,
 def game_cards(store: Store | str | None, links: Links) -> tuple[Card, ...]:
     """The cards of one game just shared, labelled with its table facts (seats' names, event, round, table)."""
     from whispers.application.recording import open_game
-    from whispers.ledger.meta import of_events
+    from whispers.ledger.core.meta import of_events
 
     game = open_game(store, links.game)
     meta = of_events(game.events)
@@ -101,7 +101,7 @@ def check_output(output: str) -> str:
 
 def write_cards(cards: tuple[Card, ...], output: str, language: str) -> str:
     """The cards written to `output` (.pdf or .html), whole or not at all; StoreError if it cannot be written."""
-    from whispers.ledger.safefile import write_file
+    from whispers.ledger.io.safefile import write_file
     from whispers.projections.cards import draw_html, draw_pdf
 
     data = draw_pdf(cards) if check_output(output) == "pdf" else draw_html(cards, language)

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
-from whispers.ledger.errors import StoreError, WhispersError
-from whispers.ledger.words import _, say
+from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
     from whispers.application.ratings import RatingHistory
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 KINDS: tuple[str, ...] = ("score", "cities", "banners", "chances")
 FORMATS = ("svg", "png")
@@ -94,8 +94,8 @@ class Charted:
 def series(store: Store | str | None, game: str, kind: str, viewer: str | None = None) -> Series:
     """The series of `kind` over GAME's moves, as `viewer` could know them (the scores: only those it could
     compute, see projections.visibility.known_scores)."""
-    from whispers.ledger.game import load
-    from whispers.ledger.notation import format_event
+    from whispers.ledger.core.notation import format_event
+    from whispers.ledger.io.game import load
     from whispers.projections.colours import empire_colour, society_colour
     from whispers.projections.replay import Replay, standing
     from whispers.projections.visibility import check_viewer, known_scores
@@ -143,7 +143,7 @@ def chances(store: Store | str | None, game: str, viewer: str | None = None) -> 
     """The chances the store holds for GAME as `viewer` knew it (`whispers analyse` plays them: a chart never does)."""
     from whispers.application.analysis import stored
     from whispers.application.reading import notes_of
-    from whispers.ledger.notes import current
+    from whispers.ledger.core.notes import current
     from whispers.projections.colours import society_colour
 
     with opened(store) as s:
@@ -190,7 +190,7 @@ def chart(store: Store | str | None, game: str | None, kind: str | None, output:
           viewer: str | None = None, person: str | None = None) -> Charted:
     """Draw `kind` for GAME (or the win rates across games when `game` is None, or `person`'s rating history
     when given) into `output` (.svg or .png), written whole or not at all."""
-    from whispers.ledger.safefile import write_file
+    from whispers.ledger.io.safefile import write_file
 
     suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
     if suffix not in FORMATS:

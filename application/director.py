@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.stores import opened
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 
 PAGE = 50
@@ -47,8 +47,8 @@ def hall(store: Store | str | None, state: str | None = None, text: str = "", pa
     are listed too (marked on the page): the director's list is of every game, and the index knows none archived.
     WhispersError names a state or page that is not one."""
     from whispers.application.reading import listing_row
-    from whispers.ledger.errors import WhispersError
-    from whispers.ledger.words import say
+    from whispers.ledger.core.errors import WhispersError
+    from whispers.ledger.core.words import say
     from whispers.projections.catalog import Catalog
 
     if state is not None and state not in STATES:
@@ -96,8 +96,8 @@ def tournament_standings(store: Store | str | None, file: Path | None) -> Any:
     """The standings of the tournament file the server was started with, recomputed from the catalog at each
     call (so as games finish); StoreError if none was given."""
     from whispers.application.tournament import tournament
-    from whispers.ledger.errors import StoreError
-    from whispers.ledger.words import _
+    from whispers.ledger.core.errors import StoreError
+    from whispers.ledger.core.words import _
 
     if file is None:
         raise StoreError(_("no tournament file: start the server with `whispers serve --tournament FILE` to show "
@@ -106,7 +106,7 @@ def tournament_standings(store: Store | str | None, file: Path | None) -> Any:
 
 
 def exists(store: Store | str | None, game: str) -> bool:
-    from whispers.ledger.store import check_name
+    from whispers.ledger.io.store import check_name
 
     try:
         check_name(game)

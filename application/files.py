@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
-from whispers.ledger.errors import RecordFileError, StoreError, StoreUnavailable, WhispersError
-from whispers.ledger.input_files import RECORD_LIMIT, read_capped
-from whispers.ledger.words import _, say, term
+from whispers.ledger.core.errors import RecordFileError, StoreError, StoreUnavailable, WhispersError
+from whispers.ledger.core.words import _, say, term
+from whispers.ledger.io.input_files import RECORD_LIMIT, read_capped
 
 if TYPE_CHECKING:
-    from whispers.ledger.meta import Meta
-    from whispers.ledger.pins import Pin
-    from whispers.ledger.store import Store
+    from whispers.ledger.core.meta import Meta
+    from whispers.ledger.core.pins import Pin
+    from whispers.ledger.io.store import Store
 
 
 def _where(state: Any) -> str:
@@ -45,11 +45,11 @@ class Imported:
 def import_file(store: Store | str | None, file: Path, name: str | None = None,
                 allow_modified: bool = False) -> Imported:
     """A game in notation or a whispers record file into the store: all of it, or nothing."""
-    from whispers.ledger import recordfile
-    from whispers.ledger.game import import_lines, import_record
-    from whispers.ledger.meta import of_events
-    from whispers.ledger.pins import played_under
-    from whispers.ledger.shipped import state_pins
+    from whispers.ledger.core.meta import of_events
+    from whispers.ledger.core.pins import played_under
+    from whispers.ledger.io import recordfile
+    from whispers.ledger.io.game import import_lines, import_record
+    from whispers.ledger.io.shipped import state_pins
 
     data = read_capped(file, str(file), RecordFileError, RECORD_LIMIT)
     unchained = 0
@@ -150,7 +150,7 @@ class Exported:
 
 def export_record(store: Store | str | None, game: str) -> Exported:
     """The game as a portable record file: msgpack, a header and a hash chain over the events and the notes."""
-    from whispers.ledger import recordfile
+    from whispers.ledger.io import recordfile
 
     with opened(store) as s:
         facts = s.facts(game)
@@ -161,7 +161,7 @@ def export_record(store: Store | str | None, game: str) -> Exported:
 
 def write_export(exported: Exported, output: Path, force: bool = False) -> None:
     """Write the record file to `output` in one step; an existing file is left alone unless `force`."""
-    from whispers.ledger.safefile import write_file
+    from whispers.ledger.io.safefile import write_file
 
     try:
         write_file(output, exported.data, overwrite=force)
@@ -188,7 +188,7 @@ class Verification:
 
     @property
     def played_under(self) -> str:
-        from whispers.ledger.pins import played_under
+        from whispers.ledger.core.pins import played_under
 
         return played_under(*self.pins)
 
@@ -203,8 +203,8 @@ class Verification:
 def verify(store: Store | str | None, target: str) -> Verification:
     """A game in the store, or a record file (`target` names an existing file with a suffix): its hash chain,
     and every move re-adjudicated by the rules. VerifyError names the first bad event."""
-    from whispers.ledger import recordfile
-    from whispers.ledger.verify import verify as check
+    from whispers.ledger.io import recordfile
+    from whispers.ledger.io.verify import verify as check
 
     path = Path(target)
     warnings: tuple[str, ...] = ()
@@ -259,8 +259,8 @@ def verify_store(store: Store | str | None, each: Callable[[Checked, int, int], 
     The games are named from the log itself, not the catalog (which a damaged game would stop), and a broken
     game is named with its first bad event while the others are still checked. `each(checked, done, total)` as
     each game is (10,000 take minutes). StoreError only when the store itself cannot be read."""
-    from whispers.ledger import recordfile
-    from whispers.ledger.verify import verify as check
+    from whispers.ledger.io import recordfile
+    from whispers.ledger.io.verify import verify as check
 
     checked: list[Checked] = []
     with opened(store) as s:

@@ -14,8 +14,8 @@ from whispers.application.stores import opened
 
 if TYPE_CHECKING:
     from whispers.application.review import Replayed
-    from whispers.ledger.events import Event
-    from whispers.ledger.store import Store
+    from whispers.ledger.core.events import Event
+    from whispers.ledger.io.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,7 @@ class Follower:
 def events_between(store: Store | str | None, game: str, after: int, upto: int | None = None
                    ) -> tuple[tuple[int, Event], ...]:
     """The game's events after version `after` up to `upto` (or the last), numbered."""
-    from whispers.ledger.events import read_facts
+    from whispers.ledger.core.events import read_facts
 
     with opened(store) as s:
         facts = s.facts_after(game, after, upto)
@@ -106,7 +106,7 @@ def move_labels(replayed: Replayed) -> list[tuple[int, str]]:
 def by_round(replayed: Replayed) -> tuple[list[tuple[int, list[tuple[int, str]]]], int]:
     """The replay's events in words grouped by round (0: the setup, before round 1 begins), and the round of the
     event the replay stands at: the timeline of each round, for the replay page."""
-    from whispers.ledger import events as ev
+    from whispers.ledger.core import events as ev
 
     groups: dict[int, list[tuple[int, str]]] = {}
     round_ = here = 0

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from whispers.application.stores import opened
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
     from whispers.projections.labels import Label
 
 
@@ -17,7 +17,7 @@ def at_event(store: Store | str | None, game: str, text: str | int | None) -> in
     None. An event number is passed on as it is (its range checked where it is read); UnknownLabel otherwise."""
     if text is None or isinstance(text, int) or re.fullmatch(r"\s*-?\d+\s*", text):
         return None if text is None else int(text)  # out of range: NoSuchEvent, as for any event number
-    from whispers.ledger.events import read_facts
+    from whispers.ledger.core.events import read_facts
     from whispers.projections.labels import resolve
 
     with opened(store) as s:
@@ -26,7 +26,7 @@ def at_event(store: Store | str | None, game: str, text: str | int | None) -> in
 
 
 def move_labels(store: Store | str | None, game: str) -> dict[int, Label]:
-    from whispers.ledger.events import read_facts
+    from whispers.ledger.core.events import read_facts
     from whispers.projections.labels import labels
 
     with opened(store) as s:

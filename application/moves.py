@@ -2,20 +2,20 @@
 ids, and every legal option turned into the lines that can record it (a template to fill in, or a whole move),
 with the choices of each field and a hint in the reader's words.
 
-The notation (ledger/notation.py) reads canonical ids only; what a person typed or tapped comes through here."""
+The notation (ledger/core/notation.py) reads canonical ids only; what a person typed or tapped comes through here."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from whispers.ledger.errors import NotationError
-from whispers.ledger.names import MOVE_VERBS, SOCIETIES
-from whispers.ledger.words import TERMS, plural, position, say, term, terms, tongue
+from whispers.ledger.core.errors import NotationError
+from whispers.ledger.core.names import MOVE_VERBS, SOCIETIES
+from whispers.ledger.core.words import TERMS, plural, position, say, term, terms, tongue
 
 if TYPE_CHECKING:
-    from whispers.ledger.legal import Option
-    from whispers.ledger.prompt import Prompt
+    from whispers.ledger.core.legal import Option
+    from whispers.ledger.core.prompt import Prompt
 
 
 def canonical_line(text: str) -> str:
@@ -80,7 +80,7 @@ def _order_words(choices: dict[str, Any], order: str = "attack") -> str:
 
 
 def templates(options: tuple[Option, ...]) -> list[Template]:
-    """Every legal option (ledger/legal.py) as the lines that record it. An order's `order=` and `at=` are written
+    """Every legal option (ledger/core/legal.py) as the lines that record it. An order's `order=` and `at=` are written
     only where the same society has two options of that verb (the hint names the order in words)."""
     found: list[Template] = []
     seen: dict[tuple[str, str], int] = {}

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.stores import opened
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class Drawn:
 def timeline(store: Store | str | None, game: str, output: str, round_: int | None = None,
              viewer: str | None = None) -> Drawn:
     """The council orders as executed, round by round (only round `round_`), as `viewer` could see them."""
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
     from whispers.projections.render import check, write
     from whispers.projections.timeline import timeline as draw
 
@@ -40,9 +40,9 @@ def board_map(store: Store | str | None, game: str, output: str, at: int | None 
     """The board after event `at` (default: the end) as a graph laid out from the board file's positions, with
     the council beside it, the last move (an arrow for an attack), where the game stands and the scores if it
     ended then, as far as `viewer` can compute them; the title names the move."""
-    from whispers.ledger.game import load
-    from whispers.ledger.prompt import prompt
-    from whispers.ledger.words import _, say, term
+    from whispers.ledger.core.prompt import prompt
+    from whispers.ledger.core.words import _, say, term
+    from whispers.ledger.io.game import load
     from whispers.projections.boardmap import board_map as draw
     from whispers.projections.labels import label_at
     from whispers.projections.render import check, write

@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
-from whispers.ledger.errors import StoreError, WhispersError
-from whispers.ledger.words import _, say
+from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
     from whispers.application.analysis import Analysis
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The web face's templates and static files, read as files (the application layer imports no face)."""
@@ -77,7 +77,7 @@ def folder_of(game: str) -> str:
     """A game's folder in the archive, from its name but never the name itself: lower-case letters, digits and
     '-' only (no dot, no separator, no name a system reserves), and a digest of the name after it, so that
     names differing in case or punctuation never share a folder."""
-    from whispers.ledger.digests import sha256
+    from whispers.ledger.core.digests import sha256
 
     safe = re.sub(r"[^a-z0-9]+", "-", game.lower()).strip("-")[:40] or "game"
     return f"{safe}-{sha256(game.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
@@ -88,7 +88,7 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
     """Write the archive of `games` (or of the tournament in `tournament_file`: its standings, its rounds and
     each of its games in the store) into `folder`, which must not exist, be empty, or (with `force`) be an
     archive published before."""
-    from whispers.ledger.words import tongue
+    from whispers.ledger.core.words import tongue
 
     try:  # "." or "sub/.." by its own name, to be built beside it
         target = Path(os.path.abspath(folder))
@@ -110,12 +110,12 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
             names = list(dict.fromkeys(games or []))
             if not names:
                 raise PublishError(_("name the games to publish, or --tournament FILE"))
-            from whispers.ledger.store import check_name
+            from whispers.ledger.io.store import check_name
 
             for name in names:
                 check_name(name)
                 if not s.exists(name):
-                    from whispers.ledger.errors import UnknownGame
+                    from whispers.ledger.core.errors import UnknownGame
 
                     raise UnknownGame(say("no game named {game} in {store}", game=repr(name), store=s.url))
         # who sat where: as the tournament file says (its standings count them so), else the game's table facts
@@ -158,7 +158,7 @@ def _rows(store: Store, names: list[str]) -> dict[str, dict[str, Any]]:
     listed = {row["game"]: row for row in games(store, GameFilter(archived=True)).to_json()}
     for name in names:
         if name not in listed:  # in the store but not in its catalog: named, never a traceback
-            from whispers.ledger.errors import UnknownGame
+            from whispers.ledger.core.errors import UnknownGame
 
             raise UnknownGame(say("no game named {game} in {store}", game=repr(name), store=store.url))
     return {name: listed[name] for name in names}
@@ -233,8 +233,8 @@ def _environment() -> Environment:
     """The web face's templates, with the filters and globals the shared ones use (web/app.py sets the same)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-    from whispers.ledger.names import OFFICES, SLOTS
-    from whispers.ledger.words import n_, position, term
+    from whispers.ledger.core.names import OFFICES, SLOTS
+    from whispers.ledger.core.words import n_, position, term
 
     env = Environment(loader=FileSystemLoader(WEB / "templates"), autoescape=select_autoescape(["html"]),
                       extensions=["jinja2.ext.i18n"])
@@ -250,8 +250,8 @@ def _publish_game(store: Store, env: Environment, building: Path, name: str, row
     """One game's folder: its replay page, the board as each round began and at the end, each round's timeline,
     and its charts, all as `viewer` may see them."""
     from whispers.application import following, review
-    from whispers.ledger import events as ev
-    from whispers.ledger.words import tongue
+    from whispers.ledger.core import events as ev
+    from whispers.ledger.core.words import tongue
     from whispers.projections.visibility import SPECTATOR_NAME
 
     viewer = None if row["over"] else SPECTATOR_NAME

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.words import say
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 
 class RatingsError(WhispersError):

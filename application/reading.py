@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from whispers.application.stores import opened
-from whispers.ledger.meta import Meta
-from whispers.ledger.words import say
+from whispers.ledger.core.meta import Meta
+from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
-    from whispers.ledger import events as ev
-    from whispers.ledger.decrees import Catalogue
-    from whispers.ledger.game import Game
-    from whispers.ledger.legal import Option
-    from whispers.ledger.pins import Pin
-    from whispers.ledger.store import Store
+    from whispers.ledger.core import events as ev
+    from whispers.ledger.core.decrees import Catalogue
+    from whispers.ledger.core.legal import Option
+    from whispers.ledger.core.pins import Pin
+    from whispers.ledger.io.game import Game
+    from whispers.ledger.io.store import Store
 
 
 def option_json(option: Option) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def card_choices(view: dict[str, Any], deck: str) -> list[str]:
 
 def notes_of(store: Store, game: str) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     """The game's well-formed notes, and a warning for each malformed one an older whispers stored (skipped)."""
-    from whispers.ledger.game import read_notes
+    from whispers.ledger.io.game import read_notes
 
     found, skipped = read_notes(store, game)
     return found, tuple(skipped)
@@ -59,13 +59,13 @@ class Status(msgspec.Struct, frozen=True):
 
 def _shipped_decrees() -> Catalogue:
     """The decree catalogue, read when a status lists a card play (ledger.prompt.Decrees)."""
-    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     return shipped_catalogue()
 
 
 def status_of(state: Any, viewer: str | None = None) -> Status:
-    from whispers.ledger.prompt import prompt
+    from whispers.ledger.core.prompt import prompt
     from whispers.projections.visibility import known_scores, knows, state_view
 
     data = state_view(state, viewer)
@@ -76,11 +76,11 @@ def status_of(state: Any, viewer: str | None = None) -> Status:
 
 
 def status(store: Store | str | None, game: str, viewer: str | None = None, at: int | None = None) -> Status:
-    from whispers.ledger.game import head, load
+    from whispers.ledger.io.game import head, load
 
     with opened(store) as s:
-        # at its head, from its snapshot (ledger/snapshots.py): the state counts the moves as they stand, so the
-        # last one's label needs no history read (ledger/numbering.py)
+        # at its head, from its snapshot (ledger/io/snapshots.py): the state counts the moves as they stand, so the
+        # last one's label needs no history read (ledger/core/numbering.py)
         state = head(s, game).state if at is None else load(s, game, at).state
     found = status_of(state, viewer)
     found.view["last_move"] = f"m{state.move_number} {state.move_place}" if state.move_number else None
@@ -98,8 +98,8 @@ class Log(msgspec.Struct, frozen=True):
 
 def log(store: Store | str | None, game: str, viewer: str | None = None, comments: bool = True) -> Log:
     """The game in notation, as `viewer` could see it (`whispers import` reads the record's own back)."""
-    from whispers.ledger.game import load
-    from whispers.ledger.notes import current
+    from whispers.ledger.core.notes import current
+    from whispers.ledger.io.game import load
     from whispers.projections.log import format_record
     from whispers.projections.visibility import check_viewer
 
@@ -121,7 +121,7 @@ class Score(msgspec.Struct, frozen=True):
 
     @property
     def played_under(self) -> str:
-        from whispers.ledger.pins import played_under
+        from whispers.ledger.core.pins import played_under
 
         return played_under(*self.pins)
 
@@ -137,7 +137,7 @@ class Score(msgspec.Struct, frozen=True):
 
 def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
     """The final scoring event, or a provisional one for a game still going (when every token is known)."""
-    from whispers.ledger.errors import RuleError
+    from whispers.ledger.core.errors import RuleError
     from whispers.projections.replay import final_scoring
 
     scored = final_scoring(record.events)
@@ -150,15 +150,15 @@ def scores_of(record: Game) -> tuple[ev.GameScored, bool]:
     if sealed := next((p for p in record.state.players if loyalty[p].tokens is None), None):
         raise RuleError(say("{game} is not over and {society}'s loyalty set is sealed: no provisional score",
                             game=record.name, society=sealed), "EN Final Scoring")
-    from whispers.ledger.scoring import score as final_score
+    from whispers.ledger.core.scoring import score as final_score
 
     return final_score(record.state), False
 
 
 def score(store: Store | str | None, game: str) -> Score:
     """Scores with the full breakdown and the tie-break trail; provisional while the game goes on."""
-    from whispers.ledger.game import load
-    from whispers.ledger.shipped import state_pins
+    from whispers.ledger.io.game import load
+    from whispers.ledger.io.shipped import state_pins
 
     with opened(store) as s:
         record = load(s, game)
@@ -179,12 +179,12 @@ class GameRow(msgspec.Struct, frozen=True):
     winner: str | None
     events: int
     fork_of: tuple[str, int] | None  # (parent game, event it was forked at)
-    meta: Meta = msgspec.field(default_factory=Meta)  # who, when, where (ledger/meta.py)
+    meta: Meta = msgspec.field(default_factory=Meta)  # who, when, where (ledger/core/meta.py)
     written: str | None = None  # when its last event was stored (UTC, ISO 8601 to the microsecond)
 
     @property
     def played_under(self) -> str:
-        from whispers.ledger.pins import played_under
+        from whispers.ledger.core.pins import played_under
 
         return played_under(self.ruleset, self.board)
 
@@ -201,7 +201,7 @@ class GameRow(msgspec.Struct, frozen=True):
     @classmethod
     def of_json(cls, data: dict[str, Any]) -> GameRow:
         """The row whose JSON form is `data` (`to_json` of it gives `data` again)."""
-        from whispers.ledger.shipped import pin
+        from whispers.ledger.io.shipped import pin
 
         pins, fork, meta = data["pins"], data["fork_of"], data["meta"]
         return cls(data["game"], pin("ruleset", pins["ruleset"]["id"], pins["ruleset"]["hash"]),
@@ -262,8 +262,8 @@ STATES = ("playing", "over")
 
 def select(rows: Iterable[dict[str, Any]], which: GameFilter) -> tuple[dict[str, Any], ...]:
     """The rows (JSON forms of GameRow) `which` keeps, in its order."""
-    from whispers.ledger.errors import StoreError
-    from whispers.ledger.words import say
+    from whispers.ledger.core.errors import StoreError
+    from whispers.ledger.core.words import say
 
     if which.sort not in SORTS:
         raise StoreError(say("unknown sort {text}: sort by {sorts}", text=repr(which.sort), sorts=", ".join(SORTS)))
@@ -289,8 +289,8 @@ def listing_row(name: str, listed: dict[str, Any], pinned: dict[tuple[str, ...],
     key = (*pins["ruleset"], *pins["board"])
     made = pinned.get(key)
     if made is None:
-        from whispers.ledger.pins import played_under
-        from whispers.ledger.shipped import pin
+        from whispers.ledger.core.pins import played_under
+        from whispers.ledger.io.shipped import pin
 
         ruleset, board = pin("ruleset", *pins["ruleset"]), pin("board", *pins["board"])
         made = pinned[key] = (ruleset.label, board.label, played_under(ruleset, board),
@@ -318,7 +318,7 @@ def games(store: Store | str | None, which: GameFilter | None = None, limit: int
 
     which = which or GameFilter()
     if limit is not None and limit < 1:
-        from whispers.ledger.errors import StoreError
+        from whispers.ledger.core.errors import StoreError
 
         raise StoreError(say("--limit {text}: list at least one game", text=repr(limit)))
     in_store_order = msgspec.structs.replace(which, sort="store")

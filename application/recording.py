@@ -7,15 +7,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
-from whispers.ledger import events as ev
-from whispers.ledger.errors import NotationError, RuleError, WhispersError
-from whispers.ledger.words import _, say
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import NotationError, RuleError, WhispersError
+from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
-    from whispers.ledger import commands as c
-    from whispers.ledger.game import Game
-    from whispers.ledger.prompt import Prompt
-    from whispers.ledger.store import Store
+    from whispers.ledger.core import commands as c
+    from whispers.ledger.core.prompt import Prompt
+    from whispers.ledger.io.game import Game
+    from whispers.ledger.io.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +88,11 @@ def _earlier(before: Game, produced: Iterable[ev.Event]) -> tuple[ev.Event, ...]
 def new(store: Store | str | None, game: str, players: Iterable[str], first: str | None = None,
         ruleset: str = "official", board: str = "standin", allow_modified: bool = False,
         table: dict[str, Any] | None = None, cards: str | None = None, card_sets: Iterable[str] = ()) -> Created:
-    """A new game; `table`, its table facts (who, where: ledger/meta.py), recorded with the time it is made;
+    """A new game; `table`, its table facts (who, where: ledger/core/meta.py), recorded with the time it is made;
     `cards`, the card sheet it pins (a shipped id or a file); `card_sets`, the sets it names beside the base set."""
-    from whispers.ledger.game import new_game
-    from whispers.ledger.notation import Header
-    from whispers.ledger.shipped import cards_pin, labels
+    from whispers.ledger.core.notation import Header
+    from whispers.ledger.io.game import new_game
+    from whispers.ledger.io.shipped import cards_pin, labels
 
     header = Header(ruleset, board, tuple(players), first, cards, tuple(card_sets))
     with opened(store) as s:
@@ -109,7 +109,7 @@ def new(store: Store | str | None, game: str, players: Iterable[str], first: str
 
 def open_game(store: Store | str | None, game: str) -> Game:
     """The game as recorded now: what the next move is decided against."""
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
 
     with opened(store) as s:
         return load(s, game)
@@ -122,8 +122,8 @@ def next_move(game: Game) -> Prompt:
     import msgspec
 
     from whispers.application.reading import card_choices
-    from whispers.ledger.decree_files import shipped_catalogue
-    from whispers.ledger.prompt import prompt
+    from whispers.ledger.core.prompt import prompt
+    from whispers.ledger.io.decree_files import shipped_catalogue
     from whispers.projections.visibility import state_view
 
     found = prompt(game.state, shipped_catalogue)
@@ -137,7 +137,7 @@ def next_move(game: Game) -> Prompt:
 
 def takes_back(command: c.Command) -> bool:
     """Whether `command` takes a move back (a face asks the version its page showed for one: two taps, one undo)."""
-    from whispers.ledger.commands import Undo
+    from whispers.ledger.core.commands import Undo
 
     return isinstance(command, Undo)
 
@@ -146,8 +146,8 @@ def parse_move(text: str) -> c.Command | None:
     """One notation line as a move, written in canonical ids or in the reader's words (application/moves.py: the
     one place a face's line is read); None for a blank or comment line. A game line is refused: it starts a game."""
     from whispers.application.moves import canonical_line
-    from whispers.ledger.meta import TagLine
-    from whispers.ledger.notation import Header, parse_line
+    from whispers.ledger.core.meta import TagLine
+    from whispers.ledger.core.notation import Header, parse_line
 
     parsed = parse_line(canonical_line(text))
     if isinstance(parsed, Header):
@@ -161,7 +161,7 @@ def read_move(current: Game, text: str) -> c.Command | None:
     """A line as `parse_move` reads it, against the game it is for: a line that starts with a verb is the move of
     the society that can make it (the only one acting, or the only one owing that order; application/moves.py)."""
     from whispers.application.moves import NO_SOCIETY, canonical_line, with_society
-    from whispers.ledger.names import MOVE_VERBS
+    from whispers.ledger.core.names import MOVE_VERBS
 
     line = canonical_line(text)
     first = line.split()[:1]
@@ -172,7 +172,7 @@ def read_move(current: Game, text: str) -> c.Command | None:
 
 def reopening(command: c.Command | None) -> c.Command:
     """`command`, an undo, made to reopen a finished game."""
-    from whispers.ledger import commands as c
+    from whispers.ledger.core import commands as c
 
     if not isinstance(command, c.Undo):
         raise NotationError(_("--reopen goes with undo only: whispers move GAME undo --reopen \"REASON\""))
@@ -182,7 +182,7 @@ def reopening(command: c.Command | None) -> c.Command:
 def record_move(store: Store | str | None, game: str | Game, command: c.Command) -> Recorded:
     """Decide `command` against the game (its name: as recorded now; a Game: as that recorder last saw it) and
     append its events at exactly that version: GameMovedOn if another recorder appended since."""
-    from whispers.ledger.game import head, record
+    from whispers.ledger.io.game import head, record
 
     with opened(store) as s:
         current = head(s, game) if isinstance(game, str) else game
@@ -192,7 +192,7 @@ def record_move(store: Store | str | None, game: str | Game, command: c.Command)
 
 def record_line(store: Store | str | None, game: str, text: str, reopen: bool = False) -> Recorded:
     """One move written as a notation line (`reopen`: an undo that reopens a finished game), as record_move."""
-    from whispers.ledger.game import head, record
+    from whispers.ledger.io.game import head, record
 
     with opened(store) as s:
         current = head(s, game)
@@ -209,7 +209,7 @@ def record_batch(store: Store | str | None, game: str, lines: Iterable[str], app
     """Every move in `lines` (notation, one a line; blank and comment lines skipped), all or nothing: a bad line
     is named by its number and nothing is appended; GameMovedOn if another recorder appended meanwhile. Without
     `append`, a dry run: the moves are decided and nothing is recorded."""
-    from whispers.ledger.game import head, play
+    from whispers.ledger.io.game import head, play
 
     with opened(store) as s:
         start = current = head(s, game)
@@ -262,8 +262,8 @@ def preview(store: Store | str | None, game: str | Game, text: str, reopen: bool
     (its name: as recorded now; a Game: as that recorder last saw it) without appending anything; the refusal, as
     recording it would give, when it is illegal."""
     from whispers.application.moves import canonical_line
-    from whispers.ledger.game import head, play
-    from whispers.ledger.notation import format_event
+    from whispers.ledger.core.notation import format_event
+    from whispers.ledger.io.game import head, play
 
     with opened(store) as s:
         current = head(s, game) if isinstance(game, str) else game
@@ -289,8 +289,8 @@ def happenings(events: Iterable[ev.Event], earlier: Sequence[ev.Event] = ()) -> 
     (or its description where it has none), an attack's outcome straight after the attack, a table count's
     mismatches after the count; a take-back, which move it removed (`earlier`: the record before these events)."""
     from whispers.application.moves import said_line
-    from whispers.ledger.notation import format_event
-    from whispers.ledger.words import describe, plural
+    from whispers.ledger.core.notation import format_event
+    from whispers.ledger.core.words import describe, plural
     from whispers.projections.labels import labels
 
     said: list[str] = []
@@ -339,7 +339,7 @@ class Sealed:
 def finalize(store: Store | str | None, game: str, by: str, reason: str = "") -> Sealed:
     """The director's seal on a finished game, an event in its record: after it, moves, take-backs and rulings
     are refused (RuleError) until the game is reopened."""
-    from whispers.ledger import commands as c
+    from whispers.ledger.core import commands as c
 
     done = record_move(store, game, c.Finalize(by, reason))
     sealed = done.events[0]
@@ -349,7 +349,7 @@ def finalize(store: Store | str | None, game: str, by: str, reason: str = "") ->
 
 def reopen(store: Store | str | None, game: str, by: str, reason: str) -> Sealed:
     """The director lifts a finalised game's seal, for a reason kept in its record."""
-    from whispers.ledger import commands as c
+    from whispers.ledger.core import commands as c
 
     done = record_move(store, game, c.Reopen(by, reason))
     lifted = done.events[0]
@@ -359,7 +359,7 @@ def reopen(store: Store | str | None, game: str, by: str, reason: str) -> Sealed
 
 def recap(game: Game, count: int = 5) -> tuple[tuple[str, str], ...]:
     """The last `count` standing moves of `game`: each move's label (projections/labels.py) and notation line."""
-    from whispers.ledger.notation import format_event
+    from whispers.ledger.core.notation import format_event
     from whispers.projections.labels import labels
 
     named = labels(game.events)
@@ -399,7 +399,7 @@ class HeldGames:
 
     def _as_seen(self, name: str, seen: int | None) -> Game:
         """The game as recorded now; GameMovedOn when `seen` (the version a recorder was shown) is not it."""
-        from whispers.ledger.errors import GameMovedOn
+        from whispers.ledger.core.errors import GameMovedOn
 
         current = self.current(name)
         if seen is not None and seen != current.version:
@@ -409,8 +409,8 @@ class HeldGames:
 
     def current(self, name: str) -> Game:
         """The game as recorded now (as open_game)."""
-        from whispers.ledger.evolve import evolve
-        from whispers.ledger.game import Game, load
+        from whispers.ledger.core.evolve import evolve
+        from whispers.ledger.io.game import Game, load
 
         with self._lock:
             held = self._held.get(name)
@@ -442,8 +442,8 @@ class HeldGames:
 @dataclass(frozen=True, slots=True)
 class Amended:
     """An amendment (issue 32): the move at `move` corrected, and every later move decided again on the corrected
-    game, appended as one batch of new events (ledger/events.py, MoveAmended). `moves`: how many standing moves were
-    taken back and decided again, the corrected one included."""
+    game, appended as one batch of new events (ledger/core/events.py, MoveAmended). `moves`: how many standing moves
+    were taken back and decided again, the corrected one included."""
 
     game: str
     move: str
@@ -476,10 +476,10 @@ def amend(store: Store | str | None, game: str, at: str, text: str, reason: str,
     corrected move or a later one is illegal there (the later one is named). Appended all at once: the take-backs
     of the moves from `at` on (newest first), the MoveAmended marker, the corrected move, the later moves again;
     GameMovedOn if another recorder appended meanwhile. Without `append`, a dry run."""
-    from whispers.ledger import commands as c
-    from whispers.ledger.game import Game, head, play
-    from whispers.ledger.notation import format_event
-    from whispers.ledger.snapshots import fold_on
+    from whispers.ledger.core import commands as c
+    from whispers.ledger.core.notation import format_event
+    from whispers.ledger.io.game import Game, head, play
+    from whispers.ledger.io.snapshots import fold_on
     from whispers.projections.labels import labels, resolve
     from whispers.projections.replay import standing
 

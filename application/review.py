@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
-from whispers.ledger.notes import GLYPHS, TAGS
-from whispers.ledger.words import say
+from whispers.ledger.core.notes import GLYPHS, TAGS
+from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
-    from whispers.ledger import events as ev
-    from whispers.ledger.store import Store
+    from whispers.ledger.core import events as ev
+    from whispers.ledger.io.store import Store
     from whispers.projections.replay import Replay
 
 __all__ = ["GLYPHS", "TAGS", "annotate", "diff", "edit_note", "fork", "notes", "replay", "stats", "withdraw_note"]
@@ -67,10 +67,10 @@ class Replayed:
 
 
 def replay(store: Store | str | None, game: str, at: int | None = None, viewer: str | None = None) -> Replayed:
-    from whispers.ledger.errors import NoSuchEvent
-    from whispers.ledger.game import load
-    from whispers.ledger.notes import current
-    from whispers.ledger.words import no_such_event
+    from whispers.ledger.core.errors import NoSuchEvent
+    from whispers.ledger.core.notes import current
+    from whispers.ledger.core.words import no_such_event
+    from whispers.ledger.io.game import load
     from whispers.projections.replay import Replay
     from whispers.projections.visibility import check_viewer
 
@@ -98,7 +98,7 @@ class Stats:
 
 
 def stats(store: Store | str | None, game: str) -> Stats:
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
     from whispers.projections.stats import game_stats
 
     with opened(store) as s:
@@ -136,8 +136,8 @@ class Forked:
 
 def fork(store: Store | str | None, game: str, new: str, at: int) -> Forked:
     """A "what if": `new` starts as `game`'s first `at` events, marked as a fork of it."""
-    from whispers.ledger.game import fork as fork_game
-    from whispers.ledger.prompt import prompt
+    from whispers.ledger.core.prompt import prompt
+    from whispers.ledger.io.game import fork as fork_game
 
     with opened(store) as s:
         forked = fork_game(s, game, new, at)
@@ -154,7 +154,7 @@ class Diff:
 
 def diff(store: Store | str | None, game: str, other: str) -> Diff:
     """Where two games part, and how their final scores differ."""
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
     from whispers.projections.forks import diff as diff_records
 
     with opened(store) as s:
@@ -175,7 +175,7 @@ class Annotated:
 def annotate(store: Store | str | None, game: str, at: int, text: str, author: str | None = None,
              tag: str | None = None, glyph: str | None = None) -> Annotated:
     """A note on event `at`, kept in the game's own notes stream (the record is never reopened)."""
-    from whispers.ledger.game import annotate as add_note
+    from whispers.ledger.io.game import annotate as add_note
 
     with opened(store) as s:
         note = add_note(s, game, at, text, author, tag, glyph)
@@ -197,7 +197,7 @@ class NoteChanged:
 def edit_note(store: Store | str | None, game: str, number: int, text: str | None, author: str | None = None,
               tag: str | None = None, glyph: str | None = None) -> NoteChanged:
     """Note `number` says `text` (and carries `tag`, `glyph`) from now on; what is not given stays."""
-    from whispers.ledger.game import edit_note as edit
+    from whispers.ledger.io.game import edit_note as edit
 
     with opened(store) as s:
         return NoteChanged(game, edit(s, game, number, text, author, tag, glyph))
@@ -205,7 +205,7 @@ def edit_note(store: Store | str | None, game: str, number: int, text: str | Non
 
 def withdraw_note(store: Store | str | None, game: str, number: int, author: str | None = None) -> NoteChanged:
     """Note `number` is withdrawn: no longer shown, kept in the history."""
-    from whispers.ledger.game import withdraw_note as withdraw
+    from whispers.ledger.io.game import withdraw_note as withdraw
 
     with opened(store) as s:
         return NoteChanged(game, withdraw(s, game, number, author))
@@ -230,9 +230,9 @@ class Notes:
 
 def notes(store: Store | str | None, game: str, viewer: str | None = None, history: bool = False) -> Notes:
     """The well-formed notes on a game, each with the event it is on (a malformed old one is a warning)."""
-    from whispers.ledger.game import load
-    from whispers.ledger.notes import current
-    from whispers.ledger.notes import history as all_entries
+    from whispers.ledger.core.notes import current
+    from whispers.ledger.core.notes import history as all_entries
+    from whispers.ledger.io.game import load
     from whispers.projections.visibility import check_viewer, event_words
 
     with opened(store) as s:
@@ -262,8 +262,8 @@ class Variations:
 def variations(store: Store | str | None, game: str, viewer: str | None = None) -> Variations:
     """The variations kept inside `game`, each with its moves as `viewer` would have seen them played (decided by
     the rules again: a card another society drew is not named to a seat, nor any to a spectator)."""
-    from whispers.ledger.game import load
-    from whispers.ledger.game import variations as kept
+    from whispers.ledger.io.game import load
+    from whispers.ledger.io.game import variations as kept
     from whispers.projections.visibility import check_viewer
 
     with opened(store) as s:
@@ -275,7 +275,7 @@ def _as_seen(s: Store, game: str, entry: dict[str, Any], viewer: str | None) -> 
     """A variation kept in `game` with its `lines` as the viewer saw its moves: the record keeps each line whole,
     the names of the cards drawn included, so another viewer is shown them decided again by the rules and through
     the visibility policy (the record, as kept: a variation today's rules refuse is still listed for it)."""
-    from whispers.ledger.game import play_variation
+    from whispers.ledger.io.game import play_variation
     from whispers.projections.visibility import moves_seen, viewer_of
 
     if viewer_of(viewer).sees_all:
@@ -287,7 +287,7 @@ def _as_seen(s: Store, game: str, entry: dict[str, Any], viewer: str | None) -> 
 def keep_variation(store: Store | str | None, game: str, forked: str, name: str | None = None,
                    author: str | None = None) -> Variations:
     """The fork `forked` of `game` kept inside `game` as a variation (named after the fork unless `name`)."""
-    from whispers.ledger.game import keep_variation as keep
+    from whispers.ledger.io.game import keep_variation as keep
 
     with opened(store) as s:
         return Variations(game, (keep(s, game, forked, name or forked, author),))
@@ -317,10 +317,10 @@ def variation(store: Store | str | None, game: str, name: str, at: int | None = 
     """Variation `name` of `game` replayed by the rules, and the game as it stands at event `at` of that line
     (its end by default)."""
     from whispers.application.reading import status_of
-    from whispers.ledger.errors import NoSuchEvent, StoreError
-    from whispers.ledger.game import play_variation
-    from whispers.ledger.game import variations as kept
-    from whispers.ledger.words import no_such_event
+    from whispers.ledger.core.errors import NoSuchEvent, StoreError
+    from whispers.ledger.core.words import no_such_event
+    from whispers.ledger.io.game import play_variation
+    from whispers.ledger.io.game import variations as kept
     from whispers.projections.replay import Replay
     from whispers.projections.visibility import check_viewer, moves_seen
 

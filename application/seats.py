@@ -1,6 +1,6 @@
 """What a player does from its own seat: seal its loyalty set (only a salted hash is recorded) and reveal it.
 
-The seat's device computes the commitment (ledger/sealing.py, web/static/sha256.js) and keeps the salt; the
+The seat's device computes the commitment (ledger/core/sealing.py, web/static/sha256.js) and keeps the salt; the
 record never holds the tokens before the reveal, so neither the scorekeeper nor the director can read them,
 and the reveal is refused unless it matches (rules.py), as `verify` checks again for every record.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.stores import opened
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +30,9 @@ class SeatMove:
 
 
 def _record(store: Store, game: str, society: str, command: Any, seen: int | None) -> SeatMove:
-    from whispers.ledger.errors import GameMovedOn
-    from whispers.ledger.game import load, record
-    from whispers.ledger.words import say
+    from whispers.ledger.core.errors import GameMovedOn
+    from whispers.ledger.core.words import say
+    from whispers.ledger.io.game import load, record
     from whispers.projections.visibility import check_viewer, move_line
 
     current = load(store, game)
@@ -49,7 +49,7 @@ def _record(store: Store, game: str, society: str, command: Any, seen: int | Non
 def seal(store: Store | str | None, game: str, society: str, commitment: str, seen: int | None = None) -> SeatMove:
     """Record `society`'s loyalty as a commitment only (the rules refuse a malformed one, a second set, and
     any phase but setup)."""
-    from whispers.ledger import commands as c
+    from whispers.ledger.core import commands as c
 
     with opened(store) as s:
         return _record(s, game, society, c.RecordLoyalty(society, None, commitment), seen)
@@ -60,11 +60,11 @@ def reveal(store: Store | str | None, game: str, society: str, placed: dict[str,
     """The final reveal of a sealed set from the seat that sealed it: `placed` is the set as it was sealed (what
     the seat's device kept); the swaps recorded since are applied to it here, so the reveal names the tokens as
     they lie now, as a reveal at the table does. The rules check it against the commitment."""
-    from whispers.ledger import commands as c
-    from whispers.ledger.errors import NotationError
-    from whispers.ledger.game import load
-    from whispers.ledger.names import SLOTS
-    from whispers.ledger.words import say, terms
+    from whispers.ledger.core import commands as c
+    from whispers.ledger.core.errors import NotationError
+    from whispers.ledger.core.names import SLOTS
+    from whispers.ledger.core.words import say, terms
+    from whispers.ledger.io.game import load
 
     if set(placed) != set(SLOTS) or not all(isinstance(v, str) for v in placed.values()):
         raise NotationError(say("name an empire for each slot: {slots}", slots=terms(SLOTS)))

@@ -21,11 +21,11 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate
 
 from whispers.application.stores import opened
-from whispers.ledger.digests import sha256
-from whispers.ledger.errors import UnknownGame
+from whispers.ledger.core.digests import sha256
+from whispers.ledger.core.errors import UnknownGame
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 TOKEN_BYTES: Final = 24  # 192 bits, above the 128 the issue asks for
 FORKS_OVER_LINKS: Final = 20
@@ -129,7 +129,7 @@ class Access:
 
     @property
     def seals(self) -> str | None:
-        """The society whose loyalty this link may seal and reveal: a seat's own (ledger/sealing.py)."""
+        """The society whose loyalty this link may seal and reveal: a seat's own (ledger/core/sealing.py)."""
         return self.society if self.role == "seat" else None
 
 
@@ -161,9 +161,9 @@ def share(store: Store | str | None, game: str, base: str = "http://127.0.0.1:80
     """New links for `game`. A game already shared keeps its links unless `revoke`: then the new set replaces
     them (the tokens are never stored, so the old ones cannot be shown again; revoke is how to get links).
     `charged_to`: the game whose FORKS_OVER_LINKS the new links' forks count against (a fork made over a link)."""
-    from whispers.ledger.errors import WhispersError
-    from whispers.ledger.game import load
-    from whispers.ledger.words import say
+    from whispers.ledger.core.errors import WhispersError
+    from whispers.ledger.core.words import say
+    from whispers.ledger.io.game import load
 
     with opened(store) as s:
         players = load(s, game).state.players
@@ -193,7 +193,7 @@ def is_shared(store: Store, game: str) -> bool:
 def access(store: Store | str | None, game: str, token: str) -> Access:
     """What `token` opens in `game`; UnknownGame for a wrong token, a revoked one, a game never shared and a
     game that does not exist alike (in the same words: a page says nothing about whether a game exists)."""
-    from whispers.ledger.store import check_name
+    from whispers.ledger.io.store import check_name
 
     refused = UnknownGame("no such page")
     wanted = digest(token)  # first, whatever follows: a wrong token costs the same for any game
@@ -219,7 +219,7 @@ def access(store: Store | str | None, game: str, token: str) -> Access:
 def still_opens(store: Store | str | None, found: Access, token: str) -> bool:
     """Whether `token` still opens what it opened (`found`): False once revoked, and when the store cannot say
     (a stream of a link must not outlive it; a browser reconnects, and is asked again)."""
-    from whispers.ledger.errors import WhispersError
+    from whispers.ledger.core.errors import WhispersError
 
     try:
         return access(store, found.game, token) == found
@@ -233,8 +233,8 @@ def fork_over_link(store: Store | str | None, found: Access, label: str, at: int
     WhispersError for a label that is not one, a name taken, or FORKS_OVER_LINKS spent: a link learns nothing of
     the store's other games, and takes no name outside its own game's."""
     from whispers.application.review import fork
-    from whispers.ledger.errors import GameExists, WhispersError
-    from whispers.ledger.words import say
+    from whispers.ledger.core.errors import GameExists, WhispersError
+    from whispers.ledger.core.words import say
 
     with opened(store) as s:
         record = _stored(s, found.game)

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 
 @contextmanager
 def opened(store: Store | str | None) -> Iterator[Store]:
     """The store to work on: `store` itself if it is open (left open), else the one at that URL (closed after)."""
-    from whispers.ledger.store import Store, open_store
+    from whispers.ledger.io.store import Store, open_store
 
     if isinstance(store, Store):
         yield store
@@ -45,7 +45,7 @@ def rebuild(store: Store | str | None, progress: Callable[[str, int, int], None]
     """Every read model of the store made again from its events alone, whatever damage it held: the read models'
     tables are dropped and made anew, the catalog folds every game, and each game's snapshot is kept again.
     The events are not touched. `progress(stage, done, total)` as games are read ("catalog", then "snapshots")."""
-    from whispers.ledger.game import head
+    from whispers.ledger.io.game import head
     from whispers.projections.catalog import Catalog
 
     with opened(store) as s:

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 from whispers.application.stores import opened
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
 
 
 def timeline_svg(store: Store | str | None, game: str, viewer: str | None, at: int | None = None,
                  round_: int | None = None) -> bytes:
     """The timeline (`whispers timeline`) up to event `at`, drawn by Graphviz's dot (GraphvizMissing if absent)."""
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
     from whispers.projections.render import render
     from whispers.projections.timeline import timeline
     from whispers.projections.visibility import check_viewer
@@ -26,7 +26,7 @@ def timeline_svg(store: Store | str | None, game: str, viewer: str | None, at: i
 
 def board_svg(store: Store | str | None, game: str, at: int | None = None) -> bytes:
     """The board after event `at` (`whispers map`): public facts only, so every viewer gets the same picture."""
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
     from whispers.projections.boardmap import board_map
     from whispers.projections.render import render
 

@@ -1,4 +1,4 @@
-"""The table facts of a game (who played, when, where: ledger/meta.py), changed as events of their own; archiving
+"""The table facts of a game (who played, when, where: ledger/core/meta.py), changed as events of their own; archiving
 and renaming; each person's record across games.
 
 Renaming: a game is stored under uuid5(its name), and its name is written in its first event and in every
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.stores import opened
 
 if TYPE_CHECKING:
-    from whispers.ledger.meta import Meta
-    from whispers.ledger.store import Store
+    from whispers.ledger.core.meta import Meta
+    from whispers.ledger.io.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +31,8 @@ class Described:
 
 def describe(store: Store | str | None, game: str, changes: dict[str, Any]) -> Described:
     """Record a change of the game's table facts now (StoreError if it is not well formed: nothing recorded)."""
-    from whispers.ledger.game import describe as append_description
-    from whispers.ledger.meta import of_events
+    from whispers.ledger.core.meta import of_events
+    from whispers.ledger.io.game import describe as append_description
 
     with opened(store) as s:
         after = append_description(s, game, changes)

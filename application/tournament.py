@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
-from whispers.ledger.errors import StoreError
-from whispers.ledger.words import _, say
+from whispers.ledger.core.errors import StoreError
+from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
-    from whispers.ledger.store import Store
+    from whispers.ledger.io.store import Store
     from whispers.projections.pairing import Plan
 
 
@@ -40,15 +40,15 @@ def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> 
         if name in results:
             found[name] = result_from_data(results[name])
         elif not (waiting and name in waiting and not store.exists(name)):
-            from whispers.ledger.game import load  # the rules' folds only for a game the catalog has not summarised
+            from whispers.ledger.io.game import load  # the rules' folds only for a game the catalog has not summarised
 
             found[name] = list(load(store, name).events)  # stored since the refresh, or not a game: load says
     return found
 
 
 def read_text(file: Path) -> str:
-    """A tournament file's text: at most a content file's size, UTF-8 (ledger/input_files.py)."""
-    from whispers.ledger.input_files import read_capped, utf8_text
+    """A tournament file's text: at most a content file's size, UTF-8 (ledger/io/input_files.py)."""
+    from whispers.ledger.io.input_files import read_capped, utf8_text
     from whispers.projections.standings import TournamentError
 
     return utf8_text(read_capped(file, str(file), TournamentError), str(file), TournamentError)

@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/analysis.py [--games 30] [--rollouts 10] [--seconds 120] [--jobs 2]
 
 Rates are CPU time of this process (the machine is shared: wall time would measure the other work too):
-- the engine's random games (ledger/randomgame.py, 4 players, no cards): moves a second on one core;
-- playouts (ledger/rollout.py) from the positions of a 4-player game, with each policy: playouts and moves a
+- the engine's random games (ledger/core/randomgame.py, 4 players, no cards): moves a second on one core;
+- playouts (ledger/core/rollout.py) from the positions of a 4-player game, with each policy: playouts and moves a
   second on one core, and the playouts' moves a second over the engine's random-game moves a second (the ratio);
 - the time to analyse a 200-move 4-player game at 200 playouts a move: the CPU time of a playout from every 5th
   position of the bundled official-4p game, times 40,000 over --jobs cores (labelled as an extrapolation), and the
@@ -29,12 +29,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from whispers.application import analysis  # noqa: E402
-from whispers.ledger import randomgame, rollout  # noqa: E402
-from whispers.ledger.board_files import load_board  # noqa: E402
-from whispers.ledger.game import import_lines  # noqa: E402
-from whispers.ledger.names import SOCIETIES  # noqa: E402
-from whispers.ledger.ruleset_files import load_ruleset  # noqa: E402
-from whispers.ledger.store import open_store  # noqa: E402
+from whispers.ledger.core import randomgame, rollout  # noqa: E402
+from whispers.ledger.core.names import SOCIETIES  # noqa: E402
+from whispers.ledger.io.board_files import load_board  # noqa: E402
+from whispers.ledger.io.game import import_lines  # noqa: E402
+from whispers.ledger.io.ruleset_files import load_ruleset  # noqa: E402
+from whispers.ledger.io.store import open_store  # noqa: E402
 from whispers.projections.analysis import sampled, tally  # noqa: E402
 
 PLAYERS = SOCIETIES[:4]
@@ -66,7 +66,7 @@ def playout_rate(states: list, policy: str, per_state: int) -> tuple[float, floa
 def _table(seed: int, greedy_seat: int | None) -> dict[str, float]:
     """One game from the start: the default policy at `greedy_seat` (None: at every seat), uniform elsewhere."""
     ruleset, board = load_ruleset("official"), load_board("standin")
-    from whispers.ledger import rules
+    from whispers.ledger.core import rules
 
     state = rules.evolve(None, rules.start(f"t{seed}", PLAYERS, PLAYERS[seed % 4], ruleset, board))
     default = rollout.POLICIES[rollout.DEFAULT_POLICY]

@@ -9,7 +9,7 @@ side of a ratio. The catalog's cold rebuild also prints its wall time (on stderr
 On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `test` database, when reachable):
 - append one move in process, beside a bare eventsourcing aggregate appending one event;
 - replay a complete 4-player game from the store, beside reading the same rows, expanding them (each is stored
-  deflated with a preset dictionary, ledger/transcoder.py) and msgpack-decoding them;
+  deflated with a preset dictionary, ledger/io/transcoder.py) and msgpack-decoding them;
 - rebuild the catalog (every projection's summary) over N games (the median of three), and the incremental update
   after one more;
 - long input: the longest notation line allowed read beside shlex.split of it, and record files with 1,000 and
@@ -24,7 +24,7 @@ On SQLite (a temporary file) and on PostgreSQL (a fresh schema in the local `tes
   the two statuses of the long game below;
 - a game of about 5,000 events (a move and its take-back, again and again) beside a 214-event game standing at the
   same point of play: `whispers status` of each, and one move each loaded as `whispers move` loads it (from its
-  snapshot, ledger/snapshots.py), decided and appended in process.
+  snapshot, ledger/io/snapshots.py), decided and appended in process.
 It ends with issue 12's targets, each met or MISSED by how much: `games` <= 0.5 s and <= 3x `status`; `stats --all`
 cold over 10,000 games <= 10 s (judged only when the store holds 10,000: --games 10000; never scaled from fewer),
 incremental <= 0.3 s; `status` <= 1.3x F1; a
@@ -54,15 +54,16 @@ import msgpack
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
-from whispers.ledger import postgres_layout, randomgame, sqlite_layout
-from whispers.ledger.board_files import load_board
-from whispers.ledger.game import head, import_lines, import_record, load, record
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import MAX_LINE, parse_line
-from whispers.ledger.recordfile import dumps
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import game_id, open_store
-from whispers.ledger.transcoder import unpacked
+from whispers.ledger.core import randomgame
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.notation import MAX_LINE, parse_line
+from whispers.ledger.io import postgres_layout, sqlite_layout
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import head, import_lines, import_record, load, record
+from whispers.ledger.io.recordfile import dumps
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import game_id, open_store
+from whispers.ledger.io.transcoder import unpacked
 from whispers.projections.catalog import PROJECTION, Catalog
 
 RULESETS = ("official", "advanced", "revised")
@@ -198,8 +199,8 @@ def long_and_short(url: str, runs: int, target: int = 5000) -> dict[str, float]:
     """A game of about `target` events beside one of 214 standing at the same point of play: the long one reaches
     it, then grows by a move and its take-back, again and again. Their `whispers status` (as commands) and one move
     each (loaded, decided and appended in process, then taken back unmeasured), in ms of CPU."""
-    from whispers.ledger import commands as c
-    from whispers.ledger import rules
+    from whispers.ledger.core import commands as c
+    from whispers.ledger.core import rules
 
     players = SOCIETIES[:4]
     prefix: list = []

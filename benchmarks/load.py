@@ -4,7 +4,7 @@
 
 For each store (a temporary SQLite file; PostgreSQL in a fresh schema of the local `test` database when
 reachable): `whispers serve` runs as a user runs it (one process), TABLES games are made and shared, and
-- each table records a complete random game (ledger/randomgame.py, 4 societies) move by move over HTTP
+- each table records a complete random game (ledger/core/randomgame.py, 4 societies) move by move over HTTP
   (`POST <table link>/moves` with the version it saw), waiting THINK ms between moves: one run paced (500 ms:
   16 tables then record 32 moves a second, far more than a tournament hall does) and one flat out (0: each table
   sends its next move as soon as the last is answered, so the server is saturated and a move waits for the
@@ -39,11 +39,11 @@ from pathlib import Path
 import httpx2
 
 from whispers.application import recording, sharing
-from whispers.ledger import randomgame
-from whispers.ledger.board_files import load_board
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import format_event
-from whispers.ledger.ruleset_files import load_ruleset
+from whispers.ledger.core import randomgame
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.notation import format_event
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.ruleset_files import load_ruleset
 
 PLAYERS = SOCIETIES[:4]
 EXE = shutil.which("whispers", path=os.path.dirname(sys.executable)) or "whispers"

@@ -17,13 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from whispers.ledger import events as ev
-from whispers.ledger import randomgame
-from whispers.ledger.board_files import load_board
-from whispers.ledger.decree_files import shipped_catalogue
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.verify import verify
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import randomgame
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.decree_files import shipped_catalogue
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.verify import verify
 
 
 def verified_game(ruleset_id: str, seed: int) -> Counter[str]:

@@ -37,9 +37,9 @@ def game_text() -> tuple[str, str]:
     bundled = sorted((REPO / "fixtures" / "games").glob("*.txt"))
     if bundled:
         return bundled[0].name, bundled[0].read_text(encoding="utf-8")
-    from whispers.ledger import randomgame
-    from whispers.ledger.board_files import load_board
-    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.ledger.core import randomgame
+    from whispers.ledger.io.board_files import load_board
+    from whispers.ledger.io.ruleset_files import load_ruleset
     from whispers.projections.log import format_record
 
     events = []

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench import game_facts, interleaved_ms, postgres_url
 
-from whispers.ledger.store import open_store
+from whispers.ledger.io.store import open_store
 from whispers.projections.catalog import Catalog
 
 DISTINCT = 40

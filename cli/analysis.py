@@ -9,8 +9,8 @@ from whispers.application.analysis import Analysis
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.reading import as_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.rollout import DEFAULT_POLICY, POLICY_VERSIONS
-from whispers.ledger.words import _, say, term
+from whispers.ledger.core.rollout import DEFAULT_POLICY, POLICY_VERSIONS
+from whispers.ledger.core.words import _, say, term
 
 
 @click.command(cls=Spoken)

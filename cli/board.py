@@ -5,11 +5,11 @@ import json
 import click
 
 from whispers.cli.spoken import SpokenGroup
-from whispers.ledger import names
-from whispers.ledger.board import Board
-from whispers.ledger.board_files import load_board
-from whispers.ledger.shipped import pin
-from whispers.ledger.words import ENGLISH, _, plural, say, term, tongue
+from whispers.ledger.core import names
+from whispers.ledger.core.board import Board
+from whispers.ledger.core.words import ENGLISH, _, plural, say, term, tongue
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.shipped import pin
 
 
 @click.group(cls=SpokenGroup)

@@ -6,7 +6,7 @@ from whispers.application import charts
 from whispers.cli.common import store_option
 from whispers.cli.reading import as_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.words import _, n_, say
+from whispers.ledger.core.words import _, n_, say
 
 
 @click.command(cls=Spoken)

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 import click
 import msgspec
 
-from whispers.ledger.words import ENGLISH, _, plural, position, say, term, tongue
+from whispers.ledger.core.words import ENGLISH, _, plural, position, say, term, tongue
 
 if TYPE_CHECKING:
-    from whispers.ledger.prompt import Prompt
-    from whispers.ledger.state import GameState
+    from whispers.ledger.core.prompt import Prompt
+    from whispers.ledger.core.state import GameState
 
 
 def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -65,7 +65,7 @@ def phase_words(phase: str, empire: str | None, office: str | None) -> str:
 
 
 def where_now(state: GameState, p: Prompt) -> str:
-    from whispers.ledger.shipped import labels
+    from whispers.ledger.io.shipped import labels
 
     said_round = say("round {round}", round=p.round)
     return f"{state.name} · {labels(state)[0]} · {said_round} · " + phase_words(p.phase, p.empire, p.office)
@@ -112,10 +112,10 @@ def view_lines(view: dict[str, Any]) -> list[str]:
 
 
 def replace_file(path: Path, text: str) -> None:
-    """Write `text` over `path` in one step (ledger/safefile.py: a reader never sees half a file, a crash leaves
+    """Write `text` over `path` in one step (ledger/io/safefile.py: a reader never sees half a file, a crash leaves
     the old one whole, a link planted beside it is never followed); a failure is a StoreError in words."""
-    from whispers.ledger.errors import StoreError
-    from whispers.ledger.safefile import write_file
+    from whispers.ledger.core.errors import StoreError
+    from whispers.ledger.io.safefile import write_file
 
     try:
         write_file(path, text.encode("utf-8"))

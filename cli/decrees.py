@@ -5,11 +5,11 @@ import json
 import click
 
 from whispers.cli.spoken import Spoken, SpokenGroup
-from whispers.ledger.decree_effects import listing
-from whispers.ledger.decree_files import check_sheet, shipped_catalogue
-from whispers.ledger.decrees import Family, family
-from whispers.ledger.shipped import pin
-from whispers.ledger.words import N_, _, plural, say, terms
+from whispers.ledger.core.decree_effects import listing
+from whispers.ledger.core.decrees import Family, family
+from whispers.ledger.core.words import N_, _, plural, say, terms
+from whispers.ledger.io.decree_files import check_sheet, shipped_catalogue
+from whispers.ledger.io.shipped import pin
 
 
 @click.command(cls=Spoken)
@@ -26,7 +26,7 @@ def decrees(ruleset_ref: str | None, as_json: bool) -> None:
     catalogue = shipped_catalogue()
     timing: Family | None = None
     if ruleset_ref is not None:
-        from whispers.ledger.ruleset_files import load_ruleset
+        from whispers.ledger.io.ruleset_files import load_ruleset
 
         timing = family(load_ruleset(ruleset_ref))
     data = listing(catalogue, timing)

@@ -8,8 +8,8 @@ from whispers.application import recording
 from whispers.application.stores import opened
 from whispers.cli.common import store_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.notation import Header, parse_lines
-from whispers.ledger.words import _, say
+from whispers.ledger.core.notation import Header, parse_lines
+from whispers.ledger.core.words import _, say
 
 DEMO_GAME = "official-4p.txt"
 

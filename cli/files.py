@@ -11,8 +11,8 @@ from whispers.application import files
 from whispers.cli.common import emit_json, store_option, warn
 from whispers.cli.spoken import Spoken
 from whispers.cli.table import facts_words
-from whispers.ledger.meta import Meta
-from whispers.ledger.words import _, n_, plural, say, terms
+from whispers.ledger.core.meta import Meta
+from whispers.ledger.core.words import _, n_, plural, say, terms
 
 
 @click.command("import", cls=Spoken)

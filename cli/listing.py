@@ -11,7 +11,7 @@ from whispers.application.collector import uncollected
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.spoken import Spoken
 from whispers.cli.table import FACTS
-from whispers.ledger.words import N_, _, say, term, tongue
+from whispers.ledger.core.words import N_, _, say, term, tongue
 
 AT = N_("at {text}")
 """Where a game was played, in the listing."""

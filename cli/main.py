@@ -6,7 +6,7 @@ import sys
 import click
 
 from whispers.cli.spoken import LANGUAGES, SpokenGroup, english, said, speak_for, usage_error
-from whispers.ledger.errors import WhispersError
+from whispers.ledger.core.errors import WhispersError
 
 
 def N_(text: str) -> str:
@@ -130,7 +130,7 @@ class LazyGroup(SpokenGroup):
             if english():
                 click.echo(f"Error: {message}", err=True)
             else:
-                from whispers.ledger.words import say
+                from whispers.ledger.core.words import say
 
                 click.echo(say("Error: {message}", message=message), err=True)
             sys.exit(exc.exit_code)
@@ -147,8 +147,8 @@ class LazyGroup(SpokenGroup):
             return super().invoke(ctx)
         except WhispersError as exc:
             # one line, whatever text a user or a file put into the message; a rule cited in the reader's edition
-            from whispers.ledger.text import shown
-            from whispers.ledger.words import refusal, say
+            from whispers.ledger.core.text import shown
+            from whispers.ledger.core.words import refusal, say
 
             refused = Refused(shown(" ".join(refusal(exc).split())))  # a file's bytes quoted in it: escaped
             refused.line = say("Error: {message}", message=refused.message)

@@ -8,8 +8,8 @@ from whispers.application.labels import at_event
 from whispers.cli.common import store_option
 from whispers.cli.reading import as_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.names import ROUNDS
-from whispers.ledger.words import _, say
+from whispers.ledger.core.names import ROUNDS
+from whispers.ledger.core.words import _, say
 
 output_option = click.option(
     "-o", "--output", required=True, metavar="FILE",

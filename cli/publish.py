@@ -6,7 +6,7 @@ import click
 
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.words import n_, say
+from whispers.ledger.core.words import n_, say
 
 
 @click.command(cls=Spoken)

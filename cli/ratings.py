@@ -9,7 +9,7 @@ import click
 from whispers.application import ratings as use
 from whispers.cli.common import emit_json, one_format, store_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.words import N_, _, n_, say, term
+from whispers.ledger.core.words import N_, _, n_, say, term
 
 
 @click.command(cls=Spoken)

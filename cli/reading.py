@@ -8,8 +8,8 @@ from whispers.application import moves, reading
 from whispers.application.labels import at_event
 from whispers.cli.common import emit_json, store_option, view_lines, warn
 from whispers.cli.spoken import Spoken
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.words import _, say, term
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.words import _, say, term
 from whispers.projections.visibility import SPECTATOR_NAME
 
 as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
@@ -82,7 +82,7 @@ def score(game: str, as_json: bool, store_url: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from whispers.ledger.words import trail_step
+    from whispers.ledger.core.words import trail_step
 
     scored = found.scored
     kind = _("final") if found.final else _("provisional")

@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.moves import canonical_line, implied
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.words import ENGLISH, KIND_OF, N_, _, term, tongue
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.words import ENGLISH, KIND_OF, N_, _, term, tongue
 
 if TYPE_CHECKING:
-    from whispers.ledger.prompt import Prompt
+    from whispers.ledger.core.prompt import Prompt
 
 PROMPT = N_("move> ")
 TABLES = ("board", "council", "hand")

@@ -13,14 +13,14 @@ from whispers.application.numbers import whole
 from whispers.cli.common import emit_json, store_option, where_now
 from whispers.cli.spoken import Spoken
 from whispers.cli.table import table_changes, table_options
-from whispers.ledger.errors import GameMovedOn, NotationError, WhispersError
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.notation import VERBS
-from whispers.ledger.words import _, n_, refusal, say, terms
+from whispers.ledger.core.errors import GameMovedOn, NotationError, WhispersError
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.notation import VERBS
+from whispers.ledger.core.words import _, n_, refusal, say, terms
 
 if TYPE_CHECKING:
-    from whispers.ledger.legal import Option
-    from whispers.ledger.state import GameState
+    from whispers.ledger.core.legal import Option
+    from whispers.ledger.core.state import GameState
 
 
 @click.command(cls=Spoken)

@@ -18,9 +18,9 @@ from whispers.application.review import GLYPHS, TAGS, Replayed
 from whispers.cli.common import emit_json, one_format, store_option, view_lines, warn
 from whispers.cli.reading import as_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.names import ROUNDS
-from whispers.ledger.notes import shown_by
-from whispers.ledger.words import N_, _, n_, plural, say, term, tongue
+from whispers.ledger.core.names import ROUNDS
+from whispers.ledger.core.notes import shown_by
+from whispers.ledger.core.words import N_, _, n_, plural, say, term, tongue
 from whispers.projections.visibility import event_words
 
 if TYPE_CHECKING:

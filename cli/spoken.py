@@ -11,13 +11,13 @@ import sys
 
 import click
 
-from whispers.ledger.errors import WhispersError
+from whispers.ledger.core.errors import WhispersError
 
 LANGUAGES = ("en", "fr", "it", "es")
 """ledger.words.LANGUAGES, written out so that `whispers --help` imports no more of whispers (tests check both)."""
 
-def _words():  # -> the module whispers.ledger.words, or None while nothing asked for another language
-    return sys.modules.get("whispers.ledger.words")
+def _words():  # -> the module whispers.ledger.core.words, or None while nothing asked for another language
+    return sys.modules.get("whispers.ledger.core.words")
 
 
 def english() -> bool:
@@ -204,7 +204,7 @@ def usage_error(exc: click.UsageError) -> str:
     what the exception holds (the option, the parameter, the value's message)."""
     if english():
         return exc.format_message()
-    from whispers.ledger.words import n_, say
+    from whispers.ledger.core.words import n_, say
 
     def suggestion(possibilities: list[str] | None) -> str:
         if not possibilities:
@@ -242,7 +242,7 @@ def usage_error(exc: click.UsageError) -> str:
 def _said_click(message: str) -> str:
     """One of click's messages read back against its English and said in the reader's language (the messages of
     a bad value and of the parser; another stays as click wrote it)."""
-    from whispers.ledger.words import say
+    from whispers.ledger.core.words import say
 
     found = re.fullmatch(r"(?P<value>.+) is not one of (?P<choices>.+)\.", message, re.S) or \
         re.fullmatch(r"(?P<value>.+) is not (?P<choices>'[^']*')\.", message, re.S)

@@ -10,10 +10,10 @@ import click
 from whispers.application import table as use
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.words import N_, _, say, term
+from whispers.ledger.core.words import N_, _, say, term
 
 if TYPE_CHECKING:
-    from whispers.ledger.meta import Meta
+    from whispers.ledger.core.meta import Meta
 
 
 def table_options(command: Callable[..., Any]) -> Callable[..., Any]:

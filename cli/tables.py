@@ -15,8 +15,8 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import _, n_, plural, say, term, terms, tongue
+from whispers.ledger.core.names import OFFICES, SLOTS
+from whispers.ledger.core.words import _, n_, plural, say, term, terms, tongue
 
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""

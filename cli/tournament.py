@@ -11,7 +11,7 @@ import click
 from whispers.application import tournament as use
 from whispers.cli.common import emit_json, one_format, replace_file, store_option
 from whispers.cli.spoken import Spoken, SpokenGroup, said
-from whispers.ledger.words import N_, _, say, term
+from whispers.ledger.core.words import N_, _, say, term
 
 format_options = [
     click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts."),

@@ -10,8 +10,8 @@ import click
 from whispers.application import sharing
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.spoken import Spoken
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.words import _, say
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.words import _, say
 
 
 @click.command(cls=Spoken)
@@ -49,7 +49,7 @@ def share(game: str, base: str, revoke: bool, round_no: int | None, cards: str |
         laid_out = seat_cards.game_cards(store_url, made[0]) if cards is not None else ()
     written = [path for links in made for path in (sharing.write_qr(links, qr_dir) if qr_dir else [])]
     if cards is not None:
-        from whispers.ledger.words import tongue
+        from whispers.ledger.core.words import tongue
 
         seat_cards.write_cards(laid_out, cards, tongue().code)
     if as_json:

@@ -1,6 +1,6 @@
 """The analysis's read side (issue 34): a position as a viewer knew it, sampled whole, and the tallies of playouts.
 
-A playout (ledger/rollout.py) needs a whole game: every society's loyalty tokens. A viewer knows only some of
+A playout (ledger/core/rollout.py) needs a whole game: every society's loyalty tokens. A viewer knows only some of
 them, so each playout starts from a state *sampled* from what the viewer knew at that move, and never from what
 it did not:
 
@@ -24,9 +24,9 @@ from typing import Any
 
 import msgspec
 
-from whispers.ledger.names import SLOTS
-from whispers.ledger.rollout import POLICIES, playout
-from whispers.ledger.state import GameState, Hand, Loyalty
+from whispers.ledger.core.names import SLOTS
+from whispers.ledger.core.rollout import POLICIES, playout
+from whispers.ledger.core.state import GameState, Hand, Loyalty
 from whispers.projections.visibility import AnyViewer, knows, tokens_shown, viewer_of
 
 SAMPLE_TRIES = 200

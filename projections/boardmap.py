@@ -10,10 +10,10 @@ otherwise neato lays the regions out itself.
 from collections.abc import Mapping
 from typing import Any
 
-from whispers.ledger import events as ev
-from whispers.ledger.names import OFFICES
-from whispers.ledger.state import GameState, position_name
-from whispers.ledger.words import ENGLISH, _, plural, say, term, tongue
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.names import OFFICES
+from whispers.ledger.core.state import GameState, position_name
+from whispers.ledger.core.words import ENGLISH, _, plural, say, term, tongue
 from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.render import escape as _esc
 from whispers.projections.render import plain

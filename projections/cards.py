@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from whispers.ledger.words import _, say, term
+from whispers.ledger.core.words import _, say, term
 
 FORMATS = ("pdf", "html")
 A4 = (8.27, 11.69)  # inches, portrait

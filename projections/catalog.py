@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 if TYPE_CHECKING:  # the folds a summary needs are imported when a game is summarised: a listing with nothing new
-    from whispers.ledger import events as ev  # to read needs none of them
-    from whispers.ledger.store import Store
+    from whispers.ledger.core import events as ev  # to read needs none of them
+    from whispers.ledger.io.store import Store
 
 PROJECTION = "catalog"
 """The read model's name in the store's tracking table."""
@@ -72,10 +72,10 @@ def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
     Read in as few passes as it can, as a cold rebuild reads every game of a store: the round and phase are read
     from the events that change them (evolve.progress) rather than by folding every state, and the events still
     standing and the final scoring are found once for the figures and the result."""
-    from whispers.ledger import events as ev
-    from whispers.ledger.evolve import pinned, progress
-    from whispers.ledger.meta import of_events
-    from whispers.ledger.shipped import built_pins
+    from whispers.ledger.core import events as ev
+    from whispers.ledger.core.evolve import pinned, progress
+    from whispers.ledger.core.meta import of_events
+    from whispers.ledger.io.shipped import built_pins
     from whispers.projections.forks import fork_of
     from whispers.projections.replay import final_scoring, standing_events
     from whispers.projections.standings import result_data, standing_result

@@ -10,7 +10,7 @@ import io
 import textwrap
 from typing import Any
 
-from whispers.ledger.words import N_, _, n_, say, term
+from whispers.ledger.core.words import N_, _, n_, say, term
 
 Series = Any
 """application.charts.Series (the layers keep projections from importing the application's types)."""

@@ -2,9 +2,9 @@
 
 from typing import Any
 
-from whispers.ledger import events as ev
-from whispers.ledger.notation import format_event
-from whispers.ledger.words import describe
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.notation import format_event
+from whispers.ledger.core.words import describe
 from whispers.projections.replay import final_scoring
 from whispers.projections.visibility import RECORD, moves_seen
 

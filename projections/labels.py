@@ -14,10 +14,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from whispers.ledger import events as ev
-from whispers.ledger.errors import StoreError
-from whispers.ledger.numbering import place
-from whispers.ledger.words import say
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import StoreError
+from whispers.ledger.core.numbering import place
+from whispers.ledger.core.words import say
 from whispers.projections.replay import standing
 
 

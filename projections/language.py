@@ -4,7 +4,7 @@ message catalogue (gettext, through Babel), and the user's own words read back t
 The catalogues are `locales/<lang>/LC_MESSAGES/whispers.po` beside this module. The build compiles each to
 its `.mo` (setup.py); where a `.mo` is missing or older than its `.po` (a fresh clone, an edited catalogue), the
 `.po` is compiled in memory instead, so the words are never stale and never missing. The sentences themselves
-live in ledger/words.py (and the faces), as English message ids.
+live in ledger/core/words.py (and the faces), as English message ids.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from functools import cache
 from io import BytesIO
 from pathlib import Path
 
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.words import ENGLISH, KIND_OF, LANGUAGES, TERMS, Tongue, reset, use
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.words import ENGLISH, KIND_OF, LANGUAGES, TERMS, Tongue, reset, use
 
 LOCALES = Path(__file__).with_name("locales")
 DOMAIN = "whispers"

@@ -1,6 +1,6 @@
 """The `log`: a record as notation lines, as the record has it or as one viewer saw it.
 
-Each line is one the notation reads back to the same move (ledger/notation.py writes single events); what
+Each line is one the notation reads back to the same move (ledger/core/notation.py writes single events); what
 the viewer may not see is left out by the visibility policy (loyalty tokens, names of cards drawn).
 """
 
@@ -8,13 +8,13 @@ from collections.abc import Iterable, Iterator
 
 from msgspec.structs import replace
 
-from whispers.ledger import events as ev
-from whispers.ledger.meta import tag_lines
-from whispers.ledger.names import SLOTS
-from whispers.ledger.notation import format_header
-from whispers.ledger.notes import shown_by
-from whispers.ledger.text import one_line
-from whispers.ledger.words import _, say
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.meta import tag_lines
+from whispers.ledger.core.names import SLOTS
+from whispers.ledger.core.notation import format_header
+from whispers.ledger.core.notes import shown_by
+from whispers.ledger.core.text import one_line
+from whispers.ledger.core.words import _, say
 from whispers.projections.labels import labels as move_labels
 from whispers.projections.visibility import AnyViewer, final_reveal, move_line
 
@@ -36,11 +36,11 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
 
     The record is folded as it is written, so an order owed out of sequence (after a swap-agent order
     or a card lending a position) is written with its `at=` and reads back to the same move."""
-    from whispers.ledger.evolve import evolve
-    from whispers.ledger.legal import window_waits
-    from whispers.ledger.pins import KIND_WORDS, short
-    from whispers.ledger.shipped import cards_pin, started_pins
-    from whispers.ledger.words import describe
+    from whispers.ledger.core.evolve import evolve
+    from whispers.ledger.core.legal import window_waits
+    from whispers.ledger.core.pins import KIND_WORDS, short
+    from whispers.ledger.core.words import describe
+    from whispers.ledger.io.shipped import cards_pin, started_pins
 
     events = list(events)
     labels = move_labels(events) if comments else {}

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any
 
-from whispers.ledger.digests import sha256
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.names import MAX_PLAYERS, MIN_PLAYERS, SOCIETIES
+from whispers.ledger.core.digests import sha256
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.names import MAX_PLAYERS, MIN_PLAYERS, SOCIETIES
 from whispers.projections.standings import Tournament
 
 NODE_BUDGET = 200_000
@@ -287,7 +287,7 @@ def table_of(game: str) -> int | None:
 
 
 def table_facts(table: Table, tournament: str, round_no: int) -> dict[str, Any]:
-    """The table facts (ledger/meta.py) a paired game is started with: who sits at each society, the event (the
+    """The table facts (ledger/core/meta.py) a paired game is started with: who sits at each society, the event (the
     tournament's name), its round and its table."""
     return {"seats": {seat.society: seat.entrant for seat in table.seats}, "event": tournament,
             "round": str(round_no), "table": str(table_number(table))}

@@ -1,5 +1,5 @@
 """Each person's record across games, the way BG Stats users read it: games, wins, mean score, by society and
-by seat (1 = the first player). People are the names recorded per seat (ledger/meta.py); a seat with no name
+by seat (1 = the first player). People are the names recorded per seat (ledger/core/meta.py); a seat with no name
 recorded counts for no one. A shared win (or none) is a win for no one, as in `stats --all`."""
 
 from collections.abc import Iterable

@@ -10,9 +10,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.safefile import write_file
-from whispers.ledger.words import N_, _, say
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.words import N_, _, say
+from whispers.ledger.io.safefile import write_file
 
 FORMATS: dict[str, str | None] = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """Output suffix -> Graphviz output format (None: the DOT source itself)."""

@@ -6,9 +6,9 @@ game costs one fold in all.
 
 from dataclasses import dataclass, field
 
-from whispers.ledger import events as ev
-from whispers.ledger.evolve import evolve
-from whispers.ledger.state import GameState
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.evolve import evolve
+from whispers.ledger.core.state import GameState
 
 
 @dataclass
@@ -58,7 +58,7 @@ def move_label(events: tuple[ev.Event, ...] | list[ev.Event], version: int, stat
     """Where event `version` stands, for people: `#12 R2 bear.marshal` (the moves played up to it, counted from
     1, the round, and the office it was played at in an empire turn, else the phase: `#3 R1 deploy`). `state`
     is the game after the event. Events before the first move have no number (`R1 setup`)."""
-    from whispers.ledger.notation import format_event
+    from whispers.ledger.core.notation import format_event
 
     moves = sum(1 for event in events[:version] if format_event(event) is not None)
     event = events[version - 1]

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from whispers.ledger import events as ev
-from whispers.ledger.errors import WhispersError
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import WhispersError
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def standing_result(started: ev.GameStarted, scored: ev.GameScored | None, event
                     ruleset: str | None = None) -> Result:
     """`result_of` a record, given its first event and its final scoring (`final_scoring`) already, and its
     ruleset's label if known (else hashed from the ruleset the first event embeds)."""
-    from whispers.ledger.shipped import started_ruleset
+    from whispers.ledger.io.shipped import started_ruleset
 
     label = started_ruleset(started).label if ruleset is None else ruleset
     return Result(tuple(started.players), label, tuple(started.ruleset["tie_breaks"]), scored, finalised(events))
@@ -209,9 +209,9 @@ class Tournament:
 
 def load_tournament(text: str, source: str) -> Tournament:
     """A tournament file (docs/tournament.md); TournamentError names the first problem."""
-    from whispers.ledger.input_files import toml_text
-    from whispers.ledger.meta import text_problem
-    from whispers.ledger.names import SOCIETIES
+    from whispers.ledger.core.meta import text_problem
+    from whispers.ledger.core.names import SOCIETIES
+    from whispers.ledger.io.input_files import toml_text
 
     raw = toml_text(text, source, TournamentError)
     unknown = set(raw) - {"name", "points", "game", "entrants"}

@@ -5,12 +5,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from whispers.ledger import events as ev
-from whispers.ledger.errors import RulesetError
-from whispers.ledger.evolve import evolve
-from whispers.ledger.ruleset_files import shipped_rulesets
-from whispers.ledger.shipped import labels, started_ruleset
-from whispers.ledger.state import GameState
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import RulesetError
+from whispers.ledger.core.evolve import evolve
+from whispers.ledger.core.state import GameState
+from whispers.ledger.io.ruleset_files import shipped_rulesets
+from whispers.ledger.io.shipped import labels, started_ruleset
 from whispers.projections.replay import final_scoring, standing, standing_events
 
 

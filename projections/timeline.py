@@ -18,14 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from whispers.ledger import events as ev
-from whispers.ledger.decree_effects import effect
-from whispers.ledger.evolve import evolve
-from whispers.ledger.legal import order_actor
-from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.shipped import labels as pin_labels
-from whispers.ledger.state import GameState
-from whispers.ledger.words import (
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.decree_effects import effect
+from whispers.ledger.core.evolve import evolve
+from whispers.ledger.core.legal import order_actor
+from whispers.ledger.core.names import OFFICES, SLOTS
+from whispers.ledger.core.state import GameState
+from whispers.ledger.core.words import (
     ENGLISH,
     _,
     office_skip_reason,
@@ -37,6 +36,7 @@ from whispers.ledger.words import (
     terms,
     tongue,
 )
+from whispers.ledger.io.shipped import labels as pin_labels
 from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.labels import Label, labels
 from whispers.projections.render import PictureError, plain

@@ -12,7 +12,7 @@ Public facts: the board, reserves, the council, hand sizes and the decks cards w
 and discarded, tokens revealed by a swap, and at the end (the reveal and after) every token, since the final
 scoring turns them all face up (EN "Final Scoring"). Private: a society's recorded loyalty tokens, the names
 of the cards it drew or holds, and the moves open to it. A set sealed at its own seat (`LoyaltyCommitted`) is
-public as its commitment, a salted hash that tells nothing of the set (ledger/sealing.py): no viewer, the
+public as its commitment, a salted hash that tells nothing of the set (ledger/core/sealing.py): no viewer, the
 record included, holds its tokens before the reveal.
 
 A digest of data is that data's shadow: whoever sees the rest of the record can try each loyalty set or card name
@@ -26,11 +26,11 @@ from typing import Any, Literal
 
 import msgspec
 
-from whispers.ledger import events as ev
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.shipped import labels
-from whispers.ledger.state import GameState, position_name
-from whispers.ledger.words import describe
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.state import GameState, position_name
+from whispers.ledger.core.words import describe
+from whispers.ledger.io.shipped import labels
 
 SPECTATOR_NAME = "spectator"
 """How a spectator is named where a society's name may stand (`--as spectator`, the JSON's "viewer")."""
@@ -122,7 +122,7 @@ def event_view(event: ev.Event, who: AnyViewer = None) -> dict[str, Any]:
 
 def move_line(event: ev.Event, who: AnyViewer = None, borrowed: bool = False) -> str | None:
     """The notation line of a move as the viewer saw it (None for the engine's own events)."""
-    from whispers.ledger.notation import format_event  # the notation's parser is not for `status` to load
+    from whispers.ledger.core.notation import format_event  # the notation's parser is not for `status` to load
 
     return format_event(event, borrowed=borrowed, hide_private=not can_see(who, event))
 
@@ -130,7 +130,7 @@ def move_line(event: ev.Event, who: AnyViewer = None, borrowed: bool = False) ->
 def moves_seen(events: Sequence[ev.Event], who: AnyViewer = None, after: int = 0) -> list[tuple[int, str]]:
     """The moves of a line of play (a game, a fork, a variation) after its first `after` events, each with its event
     number and its notation line as the viewer saw it (an order taken out of sequence says so, as in the log)."""
-    from whispers.ledger.evolve import evolve
+    from whispers.ledger.core.evolve import evolve
 
     found: list[tuple[int, str]] = []
     state: GameState | None = None
@@ -149,7 +149,7 @@ def event_words(event: ev.Event, who: AnyViewer = None) -> str:
 
 def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
     """The state as the viewer knew it (everything the record holds for the record)."""
-    from whispers.ledger.prompt import prompt
+    from whispers.ledger.core.prompt import prompt
 
     viewer = viewer_of(who)
     check_viewer(state.name, state.players, viewer)
@@ -205,7 +205,7 @@ def known_scores(state: GameState, who: AnyViewer = None) -> dict[str, int | Non
     needs its loyalty tokens, so the viewer gets its own, and the others' only where their tokens are shown
     to it (the record: every recorded set; everyone: all of them from the reveal on). None: not computable
     (a sealed set, tokens not yet recorded, or tokens the viewer may not see)."""
-    from whispers.ledger.scoring import society_score
+    from whispers.ledger.core.scoring import society_score
 
     found: dict[str, int | None] = {}
     for society in state.players:

@@ -1,6 +1,6 @@
 """A store's rows, for a test that reads or damages them in the terms eventsourcing's table used.
 
-The store keeps a stream's id and an event's topic once each and names them by number (ledger/sqlite_layout.py).
+The store keeps a stream's id and an event's topic once each and names them by number (ledger/io/sqlite_layout.py).
 `rows_of` shows a test the events as one table again, `stored_events (originator_id, originator_version, topic,
 state, position)` with the id in lowercase hex, and sends its updates and deletes to the rows beneath: a temporary
 view with its triggers, gone with the connection, nothing written into the store's schema.
@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from os import PathLike
 from typing import Any
 
-from whispers.ledger import postgres_layout
+from whispers.ledger.io import postgres_layout
 
 VIEW = """
 CREATE TEMP VIEW stored_events (originator_id, originator_version, topic, state, position) AS
@@ -39,7 +39,7 @@ def rows_of(path: str | PathLike[str]) -> sqlite3.Connection:
 def pg_rows(url: str) -> Iterator[Any]:
     """A PostgreSQL store's events as eventsourcing's table showed them, one row per event: a temporary table
     `whispers_events (originator_id, originator_version, topic, state, notification_id)` on the connection given,
-    written back into the store's log when the block ends (ledger/postgres_layout.py), each event at its
+    written back into the store's log when the block ends (ledger/io/postgres_layout.py), each event at its
     position, cut into appends where streams, positions or versions stop following on."""
     import psycopg
 

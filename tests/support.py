@@ -12,18 +12,18 @@ from typing import Any
 import msgspec
 import pytest
 
-from whispers.ledger import commands as c
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger.board import Board
-from whispers.ledger.board_files import load_board
-from whispers.ledger.decree_files import shipped_catalogue
-from whispers.ledger.errors import RuleError
-from whispers.ledger.names import BANNERS_PER_EMPIRE, OFFICES, SLOTS
-from whispers.ledger.notation import parse_line
-from whispers.ledger.ruleset import Ruleset
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.state import GameState, Hand, Loyalty, Position
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.board import Board
+from whispers.ledger.core.errors import RuleError
+from whispers.ledger.core.names import BANNERS_PER_EMPIRE, OFFICES, SLOTS
+from whispers.ledger.core.notation import parse_line
+from whispers.ledger.core.ruleset import Ruleset
+from whispers.ledger.core.state import GameState, Hand, Loyalty, Position
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.decree_files import shipped_catalogue
+from whispers.ledger.io.ruleset_files import load_ruleset
 
 PLAYERS: tuple[str, ...] = ("raven", "spider", "rat", "serpent")
 EMPIRES: tuple[str, ...] = ("bear", "eagle", "elephant", "lion", "horse")
@@ -217,7 +217,7 @@ def unmatched_instant_decree_facts() -> list[dict[str, Any]]:
     draw, `verify` can check neither the card's cost nor that it was drawn."""
     from importlib import resources
 
-    from whispers.ledger.game import replay_lines
+    from whispers.ledger.io.game import replay_lines
 
     text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
     lines = text.splitlines()

@@ -9,9 +9,9 @@ from click.testing import CliRunner, Result
 from support import DEPLOYED
 
 from whispers.application import recording
-from whispers.ledger import events as ev
-from whispers.ledger.errors import RuleError
-from whispers.ledger.store import open_store
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import RuleError
+from whispers.ledger.io.store import open_store
 
 # m1-m4 the loyalties (raven's and serpent's recorded face down: only their society may see them), m5-m12 the
 # deployments, m13-m15 bear's sheriff, steward and marshal.

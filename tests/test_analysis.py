@@ -14,16 +14,16 @@ from click.testing import CliRunner
 
 from whispers.application import analysis
 from whispers.cli.main import whispers
-from whispers.ledger import randomgame, words
-from whispers.ledger.board_files import load_board
-from whispers.ledger.decree_files import shipped_catalogue
-from whispers.ledger.game import import_lines
-from whispers.ledger.names import SLOTS, SOCIETIES
-from whispers.ledger.rollout import playout, shares, uniform
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.scoring import score
-from whispers.ledger.state import GameState, Hand
-from whispers.ledger.store import open_store
+from whispers.ledger.core import randomgame, words
+from whispers.ledger.core.names import SLOTS, SOCIETIES
+from whispers.ledger.core.rollout import playout, shares, uniform
+from whispers.ledger.core.scoring import score
+from whispers.ledger.core.state import GameState, Hand
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.decree_files import shipped_catalogue
+from whispers.ledger.io.game import import_lines
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 from whispers.projections.analysis import Tally, sampled, seen, turning_points
 
 GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
@@ -82,7 +82,7 @@ def test_seen_keeps_only_what_the_viewer_knew():
 
 
 def _loaded():
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
 
     return load(_store(FOUR), "g")
 
@@ -266,7 +266,7 @@ def test_the_chances_chart_is_drawn_from_the_stored_analysis_with_turning_points
 
 def test_positions_count_events_as_the_record_does_past_take_backs():
     """A position's event number is the record's own (as replay --at and the labels count), take-backs included."""
-    from whispers.ledger.evolve import fold
+    from whispers.ledger.core.evolve import fold
     from whispers.projections.labels import labels
 
     for seed in range(3):

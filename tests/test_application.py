@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from whispers.application import files, reading, recording, review
 from whispers.cli.main import whispers
-from whispers.ledger.errors import GameMovedOn, NotationError, RuleError
-from whispers.ledger.store import open_store
+from whispers.ledger.core.errors import GameMovedOn, NotationError, RuleError
+from whispers.ledger.io.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("raven", "rat", "spider", "serpent")
@@ -137,7 +137,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_cli_reaches_the_store_and_the_rules_only_through_the_application() -> None:
-    forbidden = {"whispers.ledger.store", "whispers.ledger.game", "whispers.ledger.rules"}
+    forbidden = {"whispers.ledger.io.store", "whispers.ledger.io.game", "whispers.ledger.core.rules"}
     reached = {f"cli/{path.name}": sorted(_imports(path) & forbidden) for path in sorted((ROOT / "cli").glob("*.py"))}
     assert {name: found for name, found in reached.items() if found} == {}
 

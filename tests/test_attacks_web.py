@@ -22,7 +22,7 @@ from test_web import DIRECTOR, EXE, LOYALTY, serving
 
 from whispers.application import recording, sharing
 from whispers.application.numbers import whole
-from whispers.ledger.store import open_store
+from whispers.ledger.io.store import open_store
 from whispers.web.app import create_app
 from whispers.web.live import Hub
 
@@ -279,7 +279,7 @@ def test_the_forks_a_link_makes_are_bounded(table) -> None:
 
 def test_a_store_fault_answers_503_naming_no_host_port_or_path(table, monkeypatch) -> None:
     """The 503 answers named the database's host and port to every link; a full disk answered 422 (issue 31)."""
-    from whispers.ledger.errors import StoreError, StoreUnavailable
+    from whispers.ledger.core.errors import StoreError, StoreUnavailable
 
     store, links, client = table
     secret = "postgresql://127.0.0.1:5432/test at /srv/whispers/store.sqlite"

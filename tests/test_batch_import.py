@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_cli import OPENING, invoke, ok, refused
-from whispers.ledger.store import open_store
+from whispers.ledger.io.store import open_store
 
 
 @pytest.fixture
@@ -129,9 +129,9 @@ def test_a_store_locked_by_another_process_midway_stops_the_batch_it_refuses_no_
     import sqlite3
 
     import whispers.application.files as files
-    import whispers.ledger.store_sqlite
+    import whispers.ledger.io.store_sqlite
 
-    monkeypatch.setattr(whispers.ledger.store_sqlite, "SQLITE_LOCK_TIMEOUT", 1)
+    monkeypatch.setattr(whispers.ledger.io.store_sqlite, "SQLITE_LOCK_TIMEOUT", 1)
     real, holder = files.import_file, []
 
     def then_locked(s, path, *args):  # type: ignore[no-untyped-def]

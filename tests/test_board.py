@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from whispers.cli.main import whispers
-from whispers.ledger import names
-from whispers.ledger.board import Board, Region
-from whispers.ledger.board_files import load_board
-from whispers.ledger.errors import BoardError
+from whispers.ledger.core import names
+from whispers.ledger.core.board import Board, Region
+from whispers.ledger.core.errors import BoardError
+from whispers.ledger.io.board_files import load_board
 
 STANDIN_PATH = Path(str(resources.files("whispers.fixtures") / "boards" / "standin.toml"))
 

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from whispers.cli.main import whispers
-from whispers.ledger.board import census
-from whispers.ledger.board_files import load_board, parse_board, template_text
+from whispers.ledger.core.board import census
+from whispers.ledger.io.board_files import load_board, parse_board, template_text
 
 UNCOMMENT = re.compile(r"(?m)^# (\[seas\.|name|coasts|pos)")
 

@@ -262,7 +262,7 @@ def test_the_seal_form_is_a_one_to_one_picker_and_the_seat_follows_its_own_seal_
     import httpx2
     from selenium.webdriver.support.select import Select
 
-    from whispers.ledger.sealing import group
+    from whispers.ledger.core.sealing import group
 
     with serving(tmp_path) as (env, links, _bases):
         folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
@@ -323,12 +323,12 @@ def test_a_seat_sees_at_once_a_swap_the_table_recorded_against_its_sealed_set(br
     from test_sealing import PLACED, SALT
 
     from whispers.application import recording, seats
-    from whispers.ledger import commands as c
-    from whispers.ledger.errors import RuleError
-    from whispers.ledger.game import load
-    from whispers.ledger.randomgame import random_command
-    from whispers.ledger.sealing import commitment
-    from whispers.ledger.store import open_store
+    from whispers.ledger.core import commands as c
+    from whispers.ledger.core.errors import RuleError
+    from whispers.ledger.core.randomgame import random_command
+    from whispers.ledger.core.sealing import commitment
+    from whispers.ledger.io.game import load
+    from whispers.ledger.io.store import open_store
 
     with serving(tmp_path) as (env, links, _bases):
         store = open_store(env["WHISPERS_STORE"])

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from whispers.ledger import commands as c
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger.board_files import load_board
-from whispers.ledger.evolve import evolve, fold, pinned, progress
-from whispers.ledger.meta import of_events
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.randomgame import play as random_play
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.shipped import state_pins
-from whispers.ledger.state import GameState
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.evolve import evolve, fold, pinned, progress
+from whispers.ledger.core.meta import of_events
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.randomgame import play as random_play
+from whispers.ledger.core.state import GameState
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.shipped import state_pins
 from whispers.projections.catalog import game_summary
 from whispers.projections.forks import fork_of
 from whispers.projections.replay import final_scoring
@@ -117,7 +117,7 @@ def test_the_catalog_rebuilt_from_a_store_holds_the_folded_summaries_byte_for_by
     still the one folded from the game read whole."""
     from msgspec.json import encode
 
-    from whispers.ledger.store import open_store
+    from whispers.ledger.io.store import open_store
     from whispers.projections.catalog import PROJECTION, Catalog
 
     with open_store(str(tmp_path / "store.sqlite")) as store:

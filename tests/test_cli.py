@@ -26,10 +26,11 @@ from support import DEPLOYED
 
 from whispers.cli import demo as demo_module
 from whispers.cli.main import whispers
-from whispers.ledger import randomgame, recordfile
-from whispers.ledger.board_files import load_board
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import open_store
+from whispers.ledger.core import randomgame
+from whispers.ledger.io import recordfile
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 from whispers.projections.log import format_record
 
 REPO = Path(__file__).resolve().parent.parent
@@ -931,7 +932,7 @@ def test_a_negative_number_in_a_move_is_one_line(opened: Path) -> None:
     refused(run(opened, "move", "t", "raven", "attack", "red-cliffs", "windmoor", "-1"), "at least one banner")
 
 
-# --- malformed arguments the notation lets through (ledger/notation.py) --------------------------------------
+# --- malformed arguments the notation lets through (ledger/core/notation.py) --------------------------------------
 
 
 @pytest.mark.parametrize("count", ["--3", "²"])

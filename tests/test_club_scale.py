@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from whispers.application import table
 from whispers.application.recording import new
 from whispers.cli.main import whispers
-from whispers.ledger.store import Store, open_store
+from whispers.ledger.io.store import Store, open_store
 
 
 def run(store: str, *args: str) -> tuple[int, str, str]:

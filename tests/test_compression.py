@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from sizes import sized
 from test_lean_read import BACKENDS, same, small_game, store_url
 
-from whispers.ledger import transcoder
-from whispers.ledger.events import read_facts
-from whispers.ledger.store import game_id, open_store
-from whispers.ledger.transcoder import (
+from whispers.ledger.core.events import read_facts
+from whispers.ledger.io import transcoder
+from whispers.ledger.io.store import game_id, open_store
+from whispers.ledger.io.transcoder import (
     COMPRESSED,
     DICTIONARIES,
     WRITTEN_WITH,

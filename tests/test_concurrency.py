@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from sizes import sized
 
-from whispers.ledger import randomgame, rules
-from whispers.ledger.board_files import load_board
-from whispers.ledger.errors import GameMovedOn
-from whispers.ledger.game import load, read_facts, record
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import open_store
+from whispers.ledger.core import randomgame, rules
+from whispers.ledger.core.errors import GameMovedOn
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import load, read_facts, record
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 from whispers.projections.log import format_record
 
 WHISPERS = str(Path(sys.executable).with_name("whispers"))
@@ -42,11 +42,11 @@ def solo_game(seed: int) -> list:
 
 RECORDER = """
 import sys
-from whispers.ledger import randomgame
-from whispers.ledger.board_files import load_board
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import open_store
+from whispers.ledger.core import randomgame
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 
 url, seed = sys.argv[1], int(sys.argv[2])
 ruleset = load_ruleset(("official", "advanced", "revised")[seed % 3])
@@ -100,7 +100,7 @@ def test_two_recorders_on_one_game_one_lands_the_other_is_told(store_url: str) -
         mine, theirs = load(first, name), load(second, name)
         assert mine.version == theirs.version
         command = rules.prompt(mine.state).options[0]
-        from whispers.ledger import commands as c
+        from whispers.ledger.core import commands as c
 
         record(first, mine, c.Deploy(command.society, command.choices["where"][0]))
         with pytest.raises(GameMovedOn, match="the game moved on: re-run status"):

@@ -22,17 +22,17 @@ from hypothesis import strategies as st
 from tests.store_rows import rows_of
 from whispers.application.files import export_record
 from whispers.cli.main import whispers as whispers_cli
-from whispers.ledger import events as ev
-from whispers.ledger.board_files import load_board
-from whispers.ledger.content import content_hash
-from whispers.ledger.decree_files import load_sheet
-from whispers.ledger.errors import GameExists, StoreError
-from whispers.ledger.game import load
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import Store, open_store
-from whispers.ledger.streams import CONTENT_CREATED, content_id
-from whispers.ledger.transcoder import packed, unpacked
-from whispers.ledger.verify import verify
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.content import content_hash
+from whispers.ledger.core.errors import GameExists, StoreError
+from whispers.ledger.core.streams import CONTENT_CREATED, content_id
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.decree_files import load_sheet
+from whispers.ledger.io.game import load
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import Store, open_store
+from whispers.ledger.io.transcoder import packed, unpacked
+from whispers.ledger.io.verify import verify
 
 BEFORE = Path(__file__).parent / "data" / "before-content"
 GAMES = ["official-2p", "official-4p", "revised-3p-decrees", "revised-3p", "carded"]
@@ -62,7 +62,7 @@ def before(tmp_path: Path) -> Path:
 
 def stored_first(path: Path, name: str) -> dict[str, Any]:
     """The first fact of a game as its row holds it (not as the store reads it back)."""
-    from whispers.ledger.streams import game_id
+    from whispers.ledger.core.streams import game_id
 
     db = rows_of(path)
     try:
@@ -205,7 +205,7 @@ def test_a_stored_first_fact_naming_anything_else_is_named_as_damage(tmp_path: P
     path = tmp_path / "store.sqlite"
     with open_store(str(path)) as store:
         store.create("g", [started("g")])
-    from whispers.ledger.streams import game_id
+    from whispers.ledger.core.streams import game_id
 
     first = stored_first(path, "g")
     digest = first["content"]["board"]
@@ -280,7 +280,7 @@ def test_whatever_a_stored_first_fact_names_it_reads_as_its_content_or_as_damage
                                                                                   named: Any, board: Any) -> None:
     """Fuzz: a first fact's `content` and `board` as a damaged or forged row may hold them: the game reads back
     whole (only when they are what create() wrote) or fails with the store's one-line damage error."""
-    from whispers.ledger.streams import game_id
+    from whispers.ledger.core.streams import game_id
 
     path = tmp_path_factory.mktemp("fuzz") / "store.sqlite"
     with open_store(str(path)) as store:

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_cli import OPENING, invoke, ok, refused
 
-from whispers.ledger.store import open_store
-from whispers.ledger.text import CONTROLS, FORMATS, JOINERS, LINE_BREAKS, control_in, shown
+from whispers.ledger.core.text import CONTROLS, FORMATS, JOINERS, LINE_BREAKS, control_in, shown
+from whispers.ledger.io.store import open_store
 
 ESC = "\x1b[31mRED\x1b]8;;http://evil\x07"
 
@@ -35,7 +35,7 @@ def test_every_format_character_but_the_joiners_is_refused(text: str) -> None:
 
 
 def test_the_format_characters_are_exactly_unicode_s_category_cf_but_the_joiners() -> None:
-    """A newer Python's Unicode data adding a format character names it here, to be added to ledger/text.py."""
+    """A newer Python's Unicode data adding a format character names it here, to be added to ledger/core/text.py."""
     cf = {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
     assert cf - JOINERS == FORMATS and cf >= JOINERS
     assert {"\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200b", "\u200e", "\ufeff", "\U000e0041"} <= CONTROLS
@@ -109,8 +109,8 @@ def test_tab_and_line_feed_stay_allowed_in_a_note(game: Path) -> None:
 def test_a_record_file_carrying_a_control_character_is_refused_whole(game: Path, tmp_path: Path) -> None:
     """A record file made elsewhere, its hash chain whole, with an escape sequence in a note and in a move's
     reason: never imported."""
-    from whispers.ledger import events as ev
-    from whispers.ledger import recordfile
+    from whispers.ledger.core import events as ev
+    from whispers.ledger.io import recordfile
 
     facts, _notes = record_of(game)
     ok(invoke(game, "annotate", "g", "3", "plain"))
@@ -130,7 +130,7 @@ def test_a_record_file_carrying_a_control_character_is_refused_whole(game: Path,
 def test_a_file_carrying_a_control_character_is_refused_and_the_error_shows_it_escaped(
         game: Path, tmp_path: Path, kind: str) -> None:
     if kind == "board":
-        from whispers.ledger.board_files import template_text
+        from whispers.ledger.io.board_files import template_text
 
         path = tmp_path / "b.toml"
         path.write_text(template_text().replace('name = "The printed board"', 'name = "Evil \\u001b[31m"'),

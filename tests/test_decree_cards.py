@@ -10,12 +10,12 @@ import pytest
 from support import apply, assert_refused, hands, one, position, unmatched_instant_decree_facts
 from test_rules import office_state
 
-from whispers.ledger import events as ev
-from whispers.ledger.decree_files import load_sheet
-from whispers.ledger.errors import DecreeError, RuleError
-from whispers.ledger.game import replay_lines
-from whispers.ledger.notation import parse_line
-from whispers.ledger.verify import verify
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import DecreeError, RuleError
+from whispers.ledger.core.notation import parse_line
+from whispers.ledger.io.decree_files import load_sheet
+from whispers.ledger.io.game import replay_lines
+from whispers.ledger.io.verify import verify
 from whispers.projections.log import format_record
 
 STEWARD_ONLY = {"elephant.steward": "raven", "lion.sheriff": "serpent"}
@@ -63,8 +63,8 @@ def test_with_a_sheet_the_payment_matches_the_cost_the_played_card_counting_and_
 
 def test_with_a_sheet_an_unnamed_card_cannot_have_its_cost_checked_and_verify_says_so() -> None:
     """A play of a card the record does not name (`lion`) is accepted, and what could not be checked is said."""
-    from whispers.ledger.card_checks import check_card
-    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.core.card_checks import check_card
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     state = position(hands(office_state("lion", "sheriff"), raven=["lion"]), cards=EXAMPLE)
     apply(state, "raven play lion effect=midnight-oil")
@@ -76,9 +76,9 @@ def test_with_a_sheet_an_unnamed_card_cannot_have_its_cost_checked_and_verify_sa
 def test_with_a_sheet_the_cards_are_the_sheets_in_the_sets_the_game_plays_EN_103() -> None:
     """EN 103-104: 8 cards per empire; the Dark alliances cards follow them (numbered from 9 on a sheet). With a
     sheet, a card is one of the sheet's in the game's card sets, and each deck holds as many as the sheet says."""
-    from whispers.ledger.evolve import evolve
-    from whispers.ledger.game import setup
-    from whispers.ledger.notation import Header
+    from whispers.ledger.core.evolve import evolve
+    from whispers.ledger.core.notation import Header
+    from whispers.ledger.io.game import setup
 
     started = setup("g", Header("revised", "standin", ("raven", "rat"), None, "example", ("dark-alliances",)))
     state = evolve(None, started)
@@ -155,7 +155,7 @@ def _game_with_a_custom_sheet(folder: Path) -> list[str]:
 def test_a_custom_sheet_is_embedded_in_the_record_verified_and_written_in_the_log(tmp_path) -> None:
     """The sheet travels with the game like the board: the record embeds it, so verify needs no file, and the log's
     game line names it (`cards=our-club`), with a comment that import looks for our-club.toml beside the log."""
-    from whispers.ledger import recordfile
+    from whispers.ledger.io import recordfile
 
     game = replay_lines("g", _game_with_a_custom_sheet(tmp_path), beside=tmp_path)
     started = game.events[0]
@@ -212,7 +212,7 @@ def test_a_dark_alliances_card_just_drawn_is_played_before_any_other_move_REV_29
     sheet (which says the card is of that set) and a draw that names it, the drawer owes its play: every other move
     is refused, the prompt offers only that play, and once it is played the game goes on. A base card drawn owes
     nothing, and without a sheet nothing is known to be owed."""
-    from whispers.ledger.prompt import prompt
+    from whispers.ledger.core.prompt import prompt
 
     drew = _drew(drawn="elephant:9", held=("elephant:2",), cards=EXAMPLE)
     assert drew.card_sets == ("base", "dark-alliances")
@@ -232,8 +232,8 @@ def test_a_dark_alliances_card_just_drawn_is_played_before_any_other_move_REV_29
 
 def test_an_instant_decree_after_a_draw_the_record_does_not_name_is_accepted_and_verify_says_so_REV_296() -> None:
     """When the draw names no card, whether the card played is one of them cannot be told: verify says so."""
-    from whispers.ledger.card_checks import check_drawn
-    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.core.card_checks import check_drawn
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     drew = _drew(drawn="", held=("elephant:6",))
     assert drew.drawn == ("elephant", (), 1)
@@ -321,8 +321,8 @@ def test_two_games_set_up_with_other_cards_are_told_apart() -> None:
 def test_the_prompt_offers_each_card_the_effects_it_may_play_now_REV_296() -> None:
     """The prompt's play option names, per card in the hand, the effects it may play now: its deck's, or with a
     sheet the card's own; an instant decree only on the card just drawn (REV 296); only the game's card sets."""
-    from whispers.ledger.decree_files import shipped_catalogue
-    from whispers.ledger.prompt import prompt
+    from whispers.ledger.core.prompt import prompt
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     def cards(state) -> dict[str, tuple[str, ...]]:
         play = next(o for o in prompt(state, shipped_catalogue).options if o.verb == "play" and o.society == "raven")
@@ -357,8 +357,8 @@ def test_with_a_sheet_a_play_by_ability_number_is_checked_against_that_ability_E
 def test_a_card_sheet_s_card_has_no_ability_0_nor_one_past_its_last_EN_382(ability: int) -> None:
     """The sheet's own check, apart from the engine's general one: ability 0 is no ability (Python's [-1] would
     play the second), paid exactly as the second costs so that only the number can refuse it."""
-    from whispers.ledger.card_checks import check_ability
-    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.core.card_checks import check_ability
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     state = position(hands(office_state("lion", "sheriff"), raven=["lion:8", "elephant:1"]), cards=EXAMPLE)
     with pytest.raises(DecreeError, match=f"lion:8 has 2 abilities, not an ability {ability} "):

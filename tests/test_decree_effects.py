@@ -6,11 +6,11 @@ import pytest
 from support import apply, assert_refused, hands, one, position, with_banners
 from test_rules import office_state
 
-from whispers.ledger import commands as c
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger.decree_files import shipped_catalogue
-from whispers.ledger.notation import format_event, parse_line
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.notation import format_event, parse_line
+from whispers.ledger.io.decree_files import shipped_catalogue
 
 CARDS = ["elephant:1", "elephant:2", "lion:1", "bear:1", "bear:2", "eagle:1", "horse:1"]
 
@@ -311,11 +311,11 @@ def test_the_timeline_shows_the_army_a_card_built_and_the_extra_attack() -> None
     the cards; the Bear's extra attack is drawn with the node it followed."""
     from importlib import resources
 
-    from whispers.ledger import randomgame
-    from whispers.ledger.board_files import load_board
-    from whispers.ledger.game import replay_lines
-    from whispers.ledger.names import SOCIETIES
-    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.ledger.core import randomgame
+    from whispers.ledger.core.names import SOCIETIES
+    from whispers.ledger.io.board_files import load_board
+    from whispers.ledger.io.game import replay_lines
+    from whispers.ledger.io.ruleset_files import load_ruleset
     from whispers.projections.timeline import timeline
 
     text = (resources.files("whispers.fixtures") / "games" / "revised-3p-decrees.txt").read_text(encoding="utf-8")
@@ -357,8 +357,8 @@ def _armada(crossing: bool = True, banners: dict[str, tuple[str, int]] | None = 
     sea, the Grey Sea, with Amber Steppe (Horse) and Cloudmere (Eagle) on its coasts."""
     import msgspec
 
-    from whispers.ledger.board import Sea
-    from whispers.ledger.decree_files import load_sheet
+    from whispers.ledger.core.board import Sea
+    from whispers.ledger.io.decree_files import load_sheet
 
     sheet = load_sheet("example").to_data()
     if crossing:

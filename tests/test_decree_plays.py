@@ -5,12 +5,12 @@ import pytest
 from support import apply, assert_refused, hands, one, position, with_banners
 from test_rules import office_state, options
 
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger.errors import RuleError
-from whispers.ledger.legal import recruit_count
-from whispers.ledger.notation import format_event, parse_line
-from whispers.ledger.state import TURN_DONE
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.errors import RuleError
+from whispers.ledger.core.legal import recruit_count
+from whispers.ledger.core.notation import format_event, parse_line
+from whispers.ledger.core.state import TURN_DONE
 
 STEWARD_ONLY = {"elephant.steward": "raven", "lion.sheriff": "serpent"}
 """Raven holds the Elephant Steward (a draw order); serpent's agent stops the engine in Lion's council."""
@@ -41,7 +41,7 @@ def test_a_play_names_its_effect_and_parameters_and_its_log_line_reads_back() ->
 
 
 def test_a_parameter_without_an_effect_is_refused() -> None:
-    from whispers.ledger.errors import NotationError
+    from whispers.ledger.core.errors import NotationError
 
     with pytest.raises(NotationError, match="unexpected 'region=x'"):
         parse_line("raven play lion:2 region=x")
@@ -322,8 +322,8 @@ def test_a_recorded_decree_play_verifies_says_what_it_could_not_check_and_its_lo
     written log replays to the same record."""
     from importlib import resources
 
-    from whispers.ledger.game import replay_lines
-    from whispers.ledger.verify import verify
+    from whispers.ledger.io.game import replay_lines
+    from whispers.ledger.io.verify import verify
     from whispers.projections.log import format_record
 
     text = (resources.files("whispers.fixtures") / "games" / "revised-3p.txt").read_text()
@@ -347,7 +347,7 @@ def test_a_recorded_decree_play_verifies_says_what_it_could_not_check_and_its_lo
     # a fact that says Succession Crisis where the rules would not allow it is caught
     index = next(i for i, f in enumerate(facts) if f["type"] == "CardPlayed" and f.get("effect"))
     bad = [*facts[:index], {**facts[index], "effect": "hoard"}, *facts[index + 1:]]
-    from whispers.ledger.verify import VerifyError
+    from whispers.ledger.io.verify import VerifyError
 
     with pytest.raises(VerifyError):
         verify(bad, "sc")
@@ -356,11 +356,11 @@ def test_a_recorded_decree_play_verifies_says_what_it_could_not_check_and_its_lo
 def test_the_timeline_draws_the_leaps_of_midnight_oil_and_succession_crisis_with_their_names() -> None:
     """Issue 11: "the timeline draws each effect that leaps in time with its name"; a hoarded supply check is
     drawn as suspended."""
-    from whispers.ledger import randomgame
-    from whispers.ledger.board_files import load_board
-    from whispers.ledger.decree_files import shipped_catalogue
-    from whispers.ledger.names import SOCIETIES
-    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.ledger.core import randomgame
+    from whispers.ledger.core.names import SOCIETIES
+    from whispers.ledger.io.board_files import load_board
+    from whispers.ledger.io.decree_files import shipped_catalogue
+    from whispers.ledger.io.ruleset_files import load_ruleset
     from whispers.projections.timeline import timeline
 
     wanted = {"midnight-oil", "succession-crisis", "hoard"}
@@ -383,7 +383,7 @@ def test_the_timeline_draws_the_leaps_of_midnight_oil_and_succession_crisis_with
 def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV_296_REV_292() -> None:
     """Issue 11: `prompt` offers the playable effects with their parameter domains: an (I) decree once drawn
     (REV 296), a G decree before an order (REV 292), none of them the other way round."""
-    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     catalogue = shipped_catalogue()
     before = hands(office_state("elephant", "steward", dict(STEWARD_ONLY), ruleset="revised"),
@@ -404,7 +404,7 @@ def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV
 
 
 def _domain(state, society: str, effect: str, parameter: str) -> tuple[str, ...]:
-    from whispers.ledger.decree_files import shipped_catalogue
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     play = next(o for o in rules.prompt(state, shipped_catalogue).options if o.verb == "play" and
                 o.society == society)
@@ -456,7 +456,7 @@ def test_after_a_councils_last_order_the_revised_prompt_offers_only_an_instant_j
     drawn are of another set), and its prompt says that only such a decree may be played; otherwise nothing waits."""
     from test_rules import FULL_LION, NEXT
 
-    from whispers.ledger.decree_files import load_sheet
+    from whispers.ledger.io.decree_files import load_sheet
 
     state = office_state("lion", "steward", {"lion.steward": "raven", **NEXT}, banners=FULL_LION, ruleset="revised")
     waits, _ = apply(state, "raven draw")
@@ -494,7 +494,7 @@ def test_the_ruleset_says_whether_bountiful_harvest_lasts_the_year_or_the_empire
     card goes to the discard pile, and the supply check Hoard suspended is made before the next empire's turn."""
     import msgspec
 
-    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.ledger.io.ruleset_files import load_ruleset
 
     assert {load_ruleset(r).lasting for r in ("official", "advanced", "revised")} == {"year"}
     assert "lasting" not in load_ruleset("revised").to_data()  # the default keeps rulesets' hashes as they were
@@ -516,8 +516,8 @@ def test_a_bountiful_harvest_play_recorded_before_the_card_lay_beside_the_board_
     discard pile at once) verifies and replays as it was decided; the same play today lies beside the board."""
     from pathlib import Path
 
-    from whispers.ledger.game import replay_lines
-    from whispers.ledger.verify import verify
+    from whispers.ledger.io.game import replay_lines
+    from whispers.ledger.io.verify import verify
 
     text = (Path(__file__).parent.parent / "fixtures" / "games" / "revised-3p-decrees.txt").read_text(encoding="utf-8")
     facts = [e.to_fact() for e in replay_lines("g", text.splitlines()).events]

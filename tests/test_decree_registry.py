@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from whispers.ledger.decree_effects import EFFECTS, AttackCard, adjudicated, engine_mode
-from whispers.ledger.decree_files import shipped_catalogue
+from whispers.ledger.core.decree_effects import EFFECTS, AttackCard, adjudicated, engine_mode
+from whispers.ledger.io.decree_files import shipped_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = shipped_catalogue()
@@ -20,7 +20,7 @@ def test_the_registry_holds_every_effect_the_catalogue_says_the_engine_adjudicat
     assert set(EFFECTS) == played == adjudicated()
     for effect_id, found in EFFECTS.items():
         assert found.id == effect_id and engine_mode(effect_id) == "adjudicated"
-        assert type(found).__module__ == f"whispers.ledger.decree_effects.{found.family}", effect_id
+        assert type(found).__module__ == f"whispers.ledger.core.decree_effects.{found.family}", effect_id
         assert isinstance(found, AttackCard) == (found.family == "attack") == (CATALOGUE[effect_id].on == "attack")
 
 
@@ -48,7 +48,7 @@ def test_no_effect_id_is_written_outside_its_module_and_the_catalogue() -> None:
     own family's module: the rules, evolve, flow, the timeline and the random game ask the registry."""
     for effect_id, found in EFFECTS.items():
         listed = subprocess.run(["git", "grep", "-l", "-w", "-e", effect_id, "--", "*.py", "*.html", "*.js",
-                                 ":!tests", ":!ledger/decree_effects"], cwd=ROOT, capture_output=True, text=True)
+                                 ":!tests", ":!ledger/core/decree_effects"], cwd=ROOT, capture_output=True, text=True)
         assert listed.stdout == "", f"{effect_id} is written in {listed.stdout.split()}"
-        home = ROOT / "ledger" / "decree_effects" / f"{found.family}.py"
+        home = ROOT / "ledger" / "core" / "decree_effects" / f"{found.family}.py"
         assert f'id = "{effect_id}"' in home.read_text(encoding="utf-8")

@@ -18,20 +18,20 @@ import pytest
 from click.testing import CliRunner
 
 from whispers.cli.main import whispers
-from whispers.ledger import decrees as decrees_module
-from whispers.ledger.decree_effects import EFFECTS, listing
-from whispers.ledger.decree_files import check_sheet, load_sheet, shipped_catalogue
-from whispers.ledger.decrees import (
+from whispers.ledger.core import decrees as decrees_module
+from whispers.ledger.core.decree_effects import EFFECTS, listing
+from whispers.ledger.core.decrees import (
     CardSheet,
     Catalogue,
     check_play,
     family,
     sheet_problems,
 )
-from whispers.ledger.errors import DecreeError
-from whispers.ledger.pins import content_hash
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.shipped import pin
+from whispers.ledger.core.errors import DecreeError
+from whispers.ledger.core.pins import content_hash
+from whispers.ledger.io.decree_files import check_sheet, load_sheet, shipped_catalogue
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.shipped import pin
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"  # the team's shared folder, beside the clone (as in CI)
 SEEDS = SHARED / "seeds"
@@ -240,12 +240,12 @@ def test_a_broken_catalogue_is_refused_naming_the_first_problem(change: Any, pro
 
 
 def test_the_pure_model_imports_no_file_loading() -> None:
-    """DESIGN "Layout": the pure core imports no I/O; the loaders are the adapter ledger/decree_files.py."""
+    """DESIGN "Layout": the pure core imports no I/O; the loaders are the adapter ledger/io/decree_files.py."""
     tree = ast.parse(Path(decrees_module.__file__).read_text(encoding="utf-8"))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert not imported & {"tomllib", "importlib", "importlib.resources", "pathlib", "os", "io"}
-    assert "whispers.ledger.decree_files" not in imported
+    assert "whispers.ledger.io.decree_files" not in imported
 
 
 # ------------------------------------------------------------------------------------------------- pinning

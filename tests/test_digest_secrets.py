@@ -26,11 +26,11 @@ from starlette.testclient import TestClient
 from test_cli import invoke, ok
 
 from whispers.application import recording, review, sharing
-from whispers.ledger import game as ledger_game
-from whispers.ledger.game import import_lines
-from whispers.ledger.names import SLOTS
-from whispers.ledger.recordfile import GENESIS, link
-from whispers.ledger.store import Store, open_store
+from whispers.ledger.core.names import SLOTS
+from whispers.ledger.io import game as ledger_game
+from whispers.ledger.io.game import import_lines
+from whispers.ledger.io.recordfile import GENESIS, link
+from whispers.ledger.io.store import Store, open_store
 from whispers.projections.visibility import SPECTATOR_NAME
 from whispers.web.app import create_app
 from whispers.web.live import Hub
@@ -324,8 +324,8 @@ def test_a_commitments_salt_holds_at_least_128_bits_the_other_seats_never_see() 
     from test_sealing import PLACED, play_to_the_reveal
 
     from whispers.application import seats
-    from whispers.ledger.errors import RuleError
-    from whispers.ledger.sealing import RULE, commitment, good_salt
+    from whispers.ledger.core.errors import RuleError
+    from whispers.ledger.core.sealing import RULE, commitment, good_salt
 
     assert good_salt("0f" * 16) and not good_salt("0f" * 15 + "0") and not good_salt("0F" * 16)
     short = "a" * 31

@@ -10,13 +10,13 @@ import pytest
 from support import assert_refused
 from test_cli import invoke, moves_of, ok, refused, snapshot
 
-from whispers.ledger import commands as c
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger.evolve import fold
-from whispers.ledger.game import import_lines
-from whispers.ledger.store import open_store
-from whispers.ledger.verify import VerifyError, verify
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.evolve import fold
+from whispers.ledger.io.game import import_lines
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.verify import VerifyError, verify
 
 GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 

@@ -17,10 +17,10 @@ from starlette.testclient import TestClient
 
 from tests.store_rows import rows_of
 from whispers.application import director, recording, table
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.game import load
-from whispers.ledger.randomgame import random_command
-from whispers.ledger.store import Store, open_store
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.randomgame import random_command
+from whispers.ledger.io.game import load
+from whispers.ledger.io.store import Store, open_store
 from whispers.web.app import create_app
 
 DIRECTOR = "d" * 32
@@ -182,8 +182,8 @@ def test_a_last_event_that_holds_no_time_is_named_as_damage_in_one_line(tmp_path
     import msgpack
     from test_cli import invoke, refused
 
-    from whispers.ledger.store import game_id
-    from whispers.ledger.transcoder import packed, unpacked
+    from whispers.ledger.io.store import game_id
+    from whispers.ledger.io.transcoder import packed, unpacked
 
     url = tmp_path / "s.sqlite"
     recording.new(str(url), "g", ["raven", "spider"])

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 from sizes import sized
 
-from whispers.ledger import events as ev
-from whispers.ledger.game import Game, replay_lines
-from whispers.ledger.notation import MAX_LINE
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.notation import MAX_LINE
+from whispers.ledger.io.game import Game, replay_lines
 from whispers.projections.boardmap import board_map
 from whispers.projections.render import escape, plain
 from whispers.projections.timeline import timeline

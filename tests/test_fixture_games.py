@@ -6,10 +6,10 @@ from typing import TypeVar
 
 import pytest
 
-from whispers.ledger import events as ev
-from whispers.ledger.game import Game, replay_lines
-from whispers.ledger.names import OFFICES
-from whispers.ledger.words import trail_step
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.names import OFFICES
+from whispers.ledger.core.words import trail_step
+from whispers.ledger.io.game import Game, replay_lines
 from whispers.projections.log import format_record
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "games"

@@ -14,15 +14,15 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sizes import sized
 
-from whispers.ledger import commands as c
-from whispers.ledger.errors import WhispersError
-from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
-from whispers.ledger.names import OFFICES, SLOTS, SOCIETIES
-from whispers.ledger.notation import VERBS, Header, parse_line
-from whispers.ledger.notes import TAGS
-from whispers.ledger.recordfile import dumps, notes_head
-from whispers.ledger.store import open_store
-from whispers.ledger.text import LINE_BREAKS, is_utf8
+from whispers.ledger.core import commands as c
+from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.names import OFFICES, SLOTS, SOCIETIES
+from whispers.ledger.core.notation import VERBS, Header, parse_line
+from whispers.ledger.core.notes import TAGS
+from whispers.ledger.core.text import LINE_BREAKS, is_utf8
+from whispers.ledger.io.game import annotate, import_lines, import_record, load, read_notes, record
+from whispers.ledger.io.recordfile import dumps, notes_head
+from whispers.ledger.io.store import open_store
 from whispers.projections.log import format_record
 
 EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES") or sized(100, 300))
@@ -47,7 +47,7 @@ def test_the_parser_returns_a_move_or_a_one_line_error(text: str) -> None:
     except WhispersError as exc:
         assert "\n" not in str(exc)
         return
-    assert parsed is None or isinstance(parsed, Header) or type(parsed).__module__ == "whispers.ledger.commands"
+    assert parsed is None or isinstance(parsed, Header) or type(parsed).__module__ == "whispers.ledger.core.commands"
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +225,7 @@ def test_a_line_in_the_users_words_keeps_its_quoted_reason_and_adds_no_line(befo
     """Reading a line typed in the user's words back to canonical ids (the recorder and the table page in fr, it,
     es) never fails, never adds a line break, and leaves a quoted reason exactly as typed; the notation then
     takes the result or refuses it in one NotationError, like any line."""
-    from whispers.ledger.errors import NotationError
+    from whispers.ledger.core.errors import NotationError
     from whispers.projections.language import canonical
 
     line = f'{before} "{reason}"'

@@ -9,8 +9,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from whispers.application.board import board_allows, board_token, public_board
-from whispers.ledger.game import import_lines
-from whispers.ledger.store import Store, open_store
+from whispers.ledger.io.game import import_lines
+from whispers.ledger.io.store import Store, open_store
 from whispers.web.app import create_app
 
 DIRECTOR = "d" * 32

@@ -13,12 +13,12 @@ from test_cli import invoke, ok, refused
 
 from whispers.application import files
 from whispers.fixtures import FOLDER
-from whispers.ledger import input_files
-from whispers.ledger.decree_files import load_catalogue
-from whispers.ledger.errors import DecreeError, RecordFileError, WhispersError
-from whispers.ledger.input_files import CONTENT_LIMIT, MAX_DEPTH, NUMBER_LIMIT, RECORD_LIMIT, read_capped
-from whispers.ledger.store import open_store
-from whispers.ledger.verify import VerifyError
+from whispers.ledger.core.errors import DecreeError, RecordFileError, WhispersError
+from whispers.ledger.io import input_files
+from whispers.ledger.io.decree_files import load_catalogue
+from whispers.ledger.io.input_files import CONTENT_LIMIT, MAX_DEPTH, NUMBER_LIMIT, RECORD_LIMIT, read_capped
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.verify import VerifyError
 
 STANDIN = (FOLDER / "boards" / "standin.toml").read_text(encoding="utf-8")
 OFFICIAL = (FOLDER / "rulesets" / "official.toml").read_text(encoding="utf-8")
@@ -70,7 +70,7 @@ def test_the_decree_catalogue_reader_refuses_a_hostile_file(tmp_path: Path, kind
 
 @pytest.mark.parametrize("reader", ["board check", "new --board", "tournament"])
 def test_a_content_file_starting_with_a_utf8_byte_order_mark_reads_as_without_it(tmp_path: Path, reader: str) -> None:
-    """Notepad writes one; a U+FEFF anywhere else is a format character no text may hold (ledger/text.py)."""
+    """Notepad writes one; a U+FEFF anywhere else is a format character no text may hold (ledger/core/text.py)."""
     text = TOURNAMENT if reader == "tournament" else STANDIN
     (tmp_path / "f.toml").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
     ok(invoke(tmp_path / "s.sqlite", *READERS[reader](str(tmp_path / "f.toml"))))
@@ -169,10 +169,10 @@ SHIPPED = {
 
 def read_as(kind: str, text: str) -> object:
     """The content file `text` read by the reader of its kind, as whispers reads a file of it."""
-    from whispers.ledger.board_files import parse_board
-    from whispers.ledger.decree_files import read_toml, shipped_catalogue
-    from whispers.ledger.decrees import CardSheet, Catalogue, sheet_problems
-    from whispers.ledger.ruleset_files import parse_ruleset
+    from whispers.ledger.core.decrees import CardSheet, Catalogue, sheet_problems
+    from whispers.ledger.io.board_files import parse_board
+    from whispers.ledger.io.decree_files import read_toml, shipped_catalogue
+    from whispers.ledger.io.ruleset_files import parse_ruleset
     from whispers.projections.standings import load_tournament
 
     raw = text.encode("utf-8", "surrogatepass")

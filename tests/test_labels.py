@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger.game import replay_lines
+from whispers.ledger.core import events as ev
+from whispers.ledger.io.game import replay_lines
 from whispers.projections.labels import UnknownLabel, labels, resolve, round_starts
 
 GAME_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "official-2p.txt"
@@ -130,17 +130,17 @@ def test_end_is_the_games_last_event_not_a_change_of_table_facts_after_it(game):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_state_carries_the_last_moves_label_through_take_backs(seed):
-    """The fold counts moves as it goes (ledger/numbering.py), so `status` labels a game's last move from its
+    """The fold counts moves as it goes (ledger/core/numbering.py), so `status` labels a game's last move from its
     head: at every event of random games with take-backs (one in three moves taken back, sometimes two in a
     row), the state's number and place are the label `labels` gives the whole record's last standing move."""
     import random
 
-    from whispers.ledger import commands as c
-    from whispers.ledger import randomgame, rules
-    from whispers.ledger.board_files import load_board
-    from whispers.ledger.evolve import evolve
-    from whispers.ledger.names import SOCIETIES
-    from whispers.ledger.ruleset_files import load_ruleset
+    from whispers.ledger.core import commands as c
+    from whispers.ledger.core import randomgame, rules
+    from whispers.ledger.core.evolve import evolve
+    from whispers.ledger.core.names import SOCIETIES
+    from whispers.ledger.io.board_files import load_board
+    from whispers.ledger.io.ruleset_files import load_ruleset
 
     rng = random.Random(seed)
     events = []

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from whispers.cli.main import whispers
-from whispers.ledger.words import LANGUAGES, TERMS, say, term
+from whispers.ledger.core.words import LANGUAGES, TERMS, say, term
 from whispers.projections import language
 
 REPO = Path(__file__).resolve().parent.parent
@@ -153,7 +153,7 @@ def test_an_unknown_lang_is_refused_in_one_line(tmp_path: Path) -> None:
 
 
 def test_numbers_and_plurals_follow_the_language() -> None:
-    from whispers.ledger.words import n_, plural, tongue
+    from whispers.ledger.core.words import n_, plural, tongue
 
     token = language.speak("fr")
     try:
@@ -437,7 +437,7 @@ def table_served():  # -> (Store, sharing.Links, TestClient)
     from starlette.testclient import TestClient
 
     from whispers.application import recording, sharing
-    from whispers.ledger.store import open_store
+    from whispers.ledger.io.store import open_store
     from whispers.web.app import create_app
 
     store = open_store("memory:")
@@ -498,7 +498,7 @@ def test_the_director_s_pages_and_the_pickers_speak_the_language() -> None:
 
     from whispers.application import recording, sharing
     from whispers.application.files import verify
-    from whispers.ledger.store import open_store
+    from whispers.ledger.io.store import open_store
     from whispers.web.app import create_app
 
     store = open_store("memory:")
@@ -660,7 +660,7 @@ def test_a_dark_alliances_card_owed_is_refused_and_prompted_in_the_readers_words
     from support import assert_refused
     from test_decree_cards import EXAMPLE, _drew
 
-    from whispers.ledger.prompt import prompt
+    from whispers.ledger.core.prompt import prompt
 
     drew = _drew(drawn="elephant:9", held=("elephant:2",), cards=EXAMPLE)
     token = language.speak("fr")
@@ -769,7 +769,7 @@ def test_verify_s_not_checked_notes_speak_the_language() -> None:
     sheet for the cost), in French: the society as the glossary names it, the effect and cards as recorded."""
     from support import unmatched_instant_decree_facts
 
-    from whispers.ledger.verify import verify
+    from whispers.ledger.io.verify import verify
 
     facts = unmatched_instant_decree_facts()
     token = language.speak("fr")
@@ -999,9 +999,9 @@ def test_a_card_play_refusal_speaks_the_language(drew: Path, code: str, line: st
 def test_a_decree_s_timing_refusal_speaks_the_language(drew: Path) -> None:
     """EN 380 (a card is played immediately before, during or after an action of a position the player controls),
     REV 300 (G before an order, never after one): the timing refusals in French and Spanish."""
-    from whispers.ledger.game import load
-    from whispers.ledger.legal import decree_timing_refusal
-    from whispers.ledger.store import open_store
+    from whispers.ledger.core.legal import decree_timing_refusal
+    from whispers.ledger.io.game import load
+    from whispers.ledger.io.store import open_store
 
     with open_store(str(drew)) as store:
         state = load(store, "d").state
@@ -1285,13 +1285,13 @@ def test_the_recorder_s_hints_name_the_slots_in_the_reader_s_words(demo_store: P
 def test_a_count_takes_the_languages_own_plural_rule_even_where_its_forms_read_as_englishs() -> None:
     """French counts 0 and 1 in the singular ("0 note", "1 terminée"): its forms of "{n} note" are the English
     ones, and the English rule ("0 notes") was applied to them."""
-    from whispers.ledger.words import plural, use
+    from whispers.ledger.core.words import plural, use
 
     token = use(language.load("fr"))
     try:
         assert [plural(n, "note") for n in (0, 1, 2)] == ["0 note", "1 note", "2 notes"]
     finally:
-        from whispers.ledger.words import reset
+        from whispers.ledger.core.words import reset
 
         reset(token)
     assert [plural(n, "note") for n in (0, 1, 2)] == ["0 notes", "1 note", "2 notes"]
@@ -1302,7 +1302,7 @@ def test_french_says_a_finalised_game_is_sealed_by_the_director_not_arrested() -
     catalogue says "scellée" wherever the seal is meant, as `finalize` itself does."""
     token = language.speak("fr")
     try:
-        from whispers.ledger.words import _
+        from whispers.ledger.core.words import _
 
         assert _("finalised by the director:") == "scellées par le directeur :"
         assert term("finalize", "verb") == "Sceller"

@@ -13,18 +13,18 @@ from hypothesis import strategies as st
 from sizes import sized
 
 from tests.store_rows import pg_rows, rows_of
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger import store as store_module
-from whispers.ledger.board_files import load_board
-from whispers.ledger.decree_files import shipped_catalogue
-from whispers.ledger.errors import StoreError
-from whispers.ledger.events import read_facts
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.randomgame import play as random_play
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import open_store
-from whispers.ledger.transcoder import MsgpackTranscoder, decode_events
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.errors import StoreError
+from whispers.ledger.core.events import read_facts
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.randomgame import play as random_play
+from whispers.ledger.io import store as store_module
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.decree_files import shipped_catalogue
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.transcoder import MsgpackTranscoder, decode_events
 
 RULESETS = ("official", "advanced", "revised")
 
@@ -176,7 +176,7 @@ DAMAGES = {  # what is done to one game's rows: some of its events deleted, one 
 def test_a_damaged_game_among_games_read_together_is_named_as_it_is_read_on_its_own(
         backend: str, damage: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
 
-    from whispers.ledger.store import game_id
+    from whispers.ledger.io.store import game_id
 
     url = store_url(backend, tmp_path, request)
     names = [f"g{i}" for i in range(5)]
@@ -202,7 +202,7 @@ def test_a_damaged_game_among_games_read_together_is_named_as_it_is_read_on_its_
 
 
 def test_an_unknown_game_among_games_read_together_is_named(tmp_path: Path) -> None:
-    from whispers.ledger.errors import UnknownGame
+    from whispers.ledger.core.errors import UnknownGame
 
     with open_store(str(tmp_path / "store.sqlite")) as store:
         store.create("g0", small_game(0, "g0"))
@@ -242,7 +242,7 @@ def test_a_value_msgpack_does_not_write_is_thawed_as_it_is() -> None:
 @pytest.mark.parametrize("when", [datetime(2026, 11, 23, 4, 5, 6, 789, tzinfo=UTC),
                                   datetime.fromisoformat("2026-11-23T04:05:06.000789+05:30"), None])
 def test_a_stored_events_timestamp_is_read_without_its_fact(when: datetime | None) -> None:
-    from whispers.ledger.transcoder import decode_timestamp
+    from whispers.ledger.io.transcoder import decode_timestamp
 
     fact = ev.GameScored({"raven": {"total": 3}}, ("raven",), "raven", (), ()).to_fact()
     state = MsgpackTranscoder().encode({"fact": fact} if when is None else {"timestamp": when, "fact": fact})
@@ -269,7 +269,7 @@ def test_a_timestamp_read_alone_is_the_one_a_whole_decoding_reads(data: bytes) -
     """Fuzzed, differentially: whatever the bytes, the timestamp read without the fact is the one the store's
     decoder reads decoding the whole state, wherever both read one (where either fails, GameRecords._written says the
     game holds no time it was stored)."""
-    from whispers.ledger.transcoder import decode_timestamp
+    from whispers.ledger.io.transcoder import decode_timestamp
 
     alone = _or_failed(lambda: decode_timestamp(data))
     whole = _or_failed(lambda: MsgpackTranscoder().decode(data))
@@ -287,7 +287,7 @@ def test_a_summary_written_by_msgspec_reads_back_as_typed_whatever_text_a_person
 
     from msgspec.json import encode
 
-    from whispers.ledger.meta import of_events
+    from whispers.ledger.core.meta import of_events
     from whispers.projections.catalog import LISTED, Catalog, game_summary
 
     started = rules.start("g", SOCIETIES[:2], SOCIETIES[0], load_ruleset("official"), load_board("standin"))

@@ -12,16 +12,16 @@ from hypothesis import strategies as st
 from sizes import sized
 
 from whispers.cli.main import whispers
-from whispers.ledger import commands as c
-from whispers.ledger import randomgame, rules
-from whispers.ledger.board_files import load_board
-from whispers.ledger.errors import NotationError
-from whispers.ledger.game import import_record, read_facts, replay_lines
-from whispers.ledger.notation import MAX_LINE, parse_line, parse_lines, split
-from whispers.ledger.recordfile import dumps
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import open_store
-from whispers.ledger.verify import verify
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import randomgame, rules
+from whispers.ledger.core.errors import NotationError
+from whispers.ledger.core.notation import MAX_LINE, parse_line, parse_lines, split
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import import_record, read_facts, replay_lines
+from whispers.ledger.io.recordfile import dumps
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.verify import verify
 
 GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()
 
@@ -98,7 +98,7 @@ def _verified_game(reason: str) -> list[dict]:
 def test_the_longest_reason_quoted_at_its_worst_still_fits_a_line_and_verifies() -> None:
     """A reason may be written back longer than typed (each ' quoted as '"'"'): the longest reason the rules allow,
     all quotes, still fits a notation line, reads back whole and verifies."""
-    from whispers.ledger.rules import REASON_LIMIT
+    from whispers.ledger.core.rules import REASON_LIMIT
     from whispers.projections.log import format_record
 
     reason = "'" * REASON_LIMIT

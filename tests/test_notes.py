@@ -15,14 +15,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from whispers.cli.main import whispers
-from whispers.ledger import commands as c
-from whispers.ledger import store as store_module
-from whispers.ledger.errors import RecordFileError, RuleError
-from whispers.ledger.game import annotate, import_lines, import_record, load, read_notes, record
-from whispers.ledger.recordfile import dumps, loads
-from whispers.ledger.store import EventStore, open_store
-from whispers.ledger.text import LINE_BREAKS, has_line_break, one_line
-from whispers.ledger.verify import VerifyError
+from whispers.ledger.core import commands as c
+from whispers.ledger.core.errors import RecordFileError, RuleError
+from whispers.ledger.core.text import LINE_BREAKS, has_line_break, one_line
+from whispers.ledger.io import store as store_module
+from whispers.ledger.io.game import annotate, import_lines, import_record, load, read_notes, record
+from whispers.ledger.io.recordfile import dumps, loads
+from whispers.ledger.io.store import EventStore, open_store
+from whispers.ledger.io.verify import VerifyError
 from whispers.projections.log import format_record
 
 GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()

@@ -8,11 +8,11 @@ import pytest
 from test_cli import invoke, ok, refused
 
 from whispers.application import review
-from whispers.ledger.errors import RecordFileError, StoreError
-from whispers.ledger.game import annotate, edit_note, import_lines, read_notes, withdraw_note
-from whispers.ledger.notes import current, history, problem
-from whispers.ledger.recordfile import dumps, loads
-from whispers.ledger.store import open_store
+from whispers.ledger.core.errors import RecordFileError, StoreError
+from whispers.ledger.core.notes import current, history, problem
+from whispers.ledger.io.game import annotate, edit_note, import_lines, read_notes, withdraw_note
+from whispers.ledger.io.recordfile import dumps, loads
+from whispers.ledger.io.store import open_store
 
 GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 TIME = "2026-01-01T00:00:00+00:00"

@@ -22,11 +22,11 @@ def test_the_wheel_installs_only_the_whispers_package(tmp_path: Path) -> None:
     assert top == {"whispers"}, sorted(top)
     for data in ("whispers/fixtures/rulesets/official.toml", "whispers/fixtures/boards/standin.toml",
                  "whispers/fixtures/games/official-4p.txt", "whispers/fixtures/decrees.toml",
-                 "whispers/ledger/rules.py", "whispers/ledger/decree_effects/attack.py",
+                 "whispers/ledger/core/rules.py", "whispers/ledger/core/decree_effects/attack.py",
                  "whispers/cli/main.py", "whispers/projections/visibility.py",
                  "whispers/web/app.py", "whispers/web/templates/game.html", "whispers/web/static/app.js",
                  "whispers/fixtures/cards/example.toml", "whispers/fixtures/shipped-hashes.json",
-                 "whispers/web/static/app.css", "whispers/ledger/state-dictionary-1.zdict"):
+                 "whispers/web/static/app.css", "whispers/ledger/io/state-dictionary-1.zdict"):
         assert data in names
     # the build compiles the message catalogues (setup.py): every language's .mo is in the wheel, and reads
     import gettext

@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from whispers.cli.main import whispers
-from whispers.ledger.game import import_lines
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.store import open_store
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.io.game import import_lines
+from whispers.ledger.io.store import open_store
 from whispers.projections.pairing import (
     History,
     PairingError,

@@ -10,13 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger import randomgame
-from whispers.ledger.board_files import load_board
-from whispers.ledger.game import Game, replay_lines
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.words import office_skip_reason
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import randomgame
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.words import office_skip_reason
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import Game, replay_lines
+from whispers.ledger.io.ruleset_files import load_ruleset
 from whispers.projections.boardmap import board_map
 from whispers.projections.colours import empire_colour
 from whispers.projections.log import format_record
@@ -72,9 +72,9 @@ def test_a_leap_edge_for_each_swap_agent_order(name: str) -> None:
 
 def test_card_leaps_for_a_lent_position_and_a_moved_agent() -> None:
     """A card lending another position (act=) and an agent moved by a ruling are drawn as leaps too."""
-    from whispers.ledger import commands as c
-    from whispers.ledger import rules
-    from whispers.ledger.names import OFFICES
+    from whispers.ledger.core import commands as c
+    from whispers.ledger.core import rules
+    from whispers.ledger.core.names import OFFICES
     from whispers.projections.replay import Replay
 
     game = bundled("official-4p.txt")
@@ -178,7 +178,7 @@ def test_the_map_has_every_region_and_border_once() -> None:
 
 def test_the_map_at_an_earlier_version_differs() -> None:
     game = bundled("official-4p.txt")
-    from whispers.ledger import rules
+    from whispers.ledger.core import rules
 
     early = rules.fold(game.events[:20])
     assert board_map(early) != board_map(game.state)

@@ -18,16 +18,16 @@ import pytest
 from click.testing import CliRunner, Result
 
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger import recordfile
-from whispers.ledger.board_files import load_board
-from whispers.ledger.errors import RulesetError
-from whispers.ledger.game import replay_lines
-from whispers.ledger.pins import content_hash, short
-from whispers.ledger.ruleset_files import load_ruleset, parse_ruleset
-from whispers.ledger.shipped import pin
-from whispers.ledger.store import open_store
-from whispers.ledger.verify import VerifyError, verify
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import RulesetError
+from whispers.ledger.core.pins import content_hash, short
+from whispers.ledger.io import recordfile
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import replay_lines
+from whispers.ledger.io.ruleset_files import load_ruleset, parse_ruleset
+from whispers.ledger.io.shipped import pin
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.verify import VerifyError, verify
 from whispers.projections.standings import standings_data
 from whispers.projections.stats import summary
 from whispers.projections.timeline import timeline
@@ -126,7 +126,7 @@ def test_the_shipped_hashes_shortcut_is_current() -> None:
 @pytest.mark.parametrize(("kind", "ident"), [("ruleset", "official"), ("ruleset", "revised"), ("board", "standin")])
 def test_a_shipped_hash_is_the_parsed_files_whatever_the_shortcut_says(kind: str, ident: str,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from whispers.ledger import shipped
+    from whispers.ledger.io import shipped
 
     parsed = (load_ruleset(ident) if kind == "ruleset" else load_board(ident)).content_hash
     shipped.shipped_hash.cache_clear()
@@ -143,7 +143,7 @@ def test_a_shipped_hash_is_the_parsed_files_whatever_the_shortcut_says(kind: str
 
 @pytest.mark.parametrize("ident", ["../rulesets/official", "official.toml", "", "OFFICIAL", "standin/../official"])
 def test_only_a_shipped_files_own_id_is_looked_up(ident: str) -> None:
-    from whispers.ledger.shipped import shipped_hash
+    from whispers.ledger.io.shipped import shipped_hash
 
     assert shipped_hash("ruleset", ident) is None and shipped_hash("board", ident) is None
 
@@ -164,7 +164,7 @@ def test_the_two_attacks_are_modified_and_an_unshipped_id_is_custom() -> None:
     modified = pin("ruleset", evil.id, evil.content_hash)
     assert modified.status == "modified" and modified.label == f"official (modified {short(evil.content_hash)})"
     assert "MODIFIED, content differs from the shipped official" in modified.sentence()
-    from whispers.ledger.board_files import parse_board
+    from whispers.ledger.io.board_files import parse_board
 
     board = parse_board(three_more_cities().encode(), "evil")
     assert pin("board", board.id, board.content_hash).label == f"standin (modified {short(board.content_hash)})"

@@ -1,4 +1,4 @@
-"""A PostgreSQL store's compact layout (ledger/postgres_layout.py: a row per append, streams numbered), and the
+"""A PostgreSQL store's compact layout (ledger/io/postgres_layout.py: a row per append, streams numbered), and the
 migration of a store written in an earlier layout by an earlier whispers (issue 12: "stores written by today's main
 still open, migrated in place or read as they are, and their games verify"): eventsourcing's own (a row per event,
 `whispers_events`), or the appends of mains up to f8f4b1b (`whispers_appends`, a stream's UUID in every row).
@@ -27,11 +27,11 @@ from sizes import sized
 
 from tests.store_rows import pg_rows
 from whispers.cli.main import whispers as whispers_cli
-from whispers.ledger import postgres_layout
-from whispers.ledger.errors import StoreError
-from whispers.ledger.eventstore import EventStore
-from whispers.ledger.store import _fingerprint, open_store
-from whispers.ledger.streams import game_id
+from whispers.ledger.core.errors import StoreError
+from whispers.ledger.core.streams import game_id
+from whispers.ledger.io import postgres_layout
+from whispers.ledger.io.eventstore import EventStore
+from whispers.ledger.io.store import _fingerprint, open_store
 
 pytestmark = pytest.mark.postgres
 
@@ -140,7 +140,7 @@ def test_the_migration_cuts_the_log_into_appends_of_one_stream_at_following_posi
 
 
 def test_a_store_is_migrated_once_when_three_processes_open_it_at_the_same_moment(before: str) -> None:
-    code = "import sys; from whispers.ledger.store import open_store; print(sorted(open_store(sys.argv[1]).names()))"
+    code = "import sys; from whispers.ledger.io.store import open_store; print(sorted(open_store(sys.argv[1]).names()))"
     openers = [subprocess.Popen([sys.executable, "-c", code, before], stdout=subprocess.PIPE, text=True)
                for _ in range(3)]
     outputs = [opener.communicate(timeout=60)[0] for opener in openers]
@@ -323,7 +323,7 @@ def test_the_log_read_in_order_is_every_event_from_where_it_is_asked_whatever_th
     """Fuzzed: eventsourcing's notifications (read by windows of positions that the BRIN index finds, from the row
     holding the first wanted) are exactly the events at the positions asked for, in order, across a gap an earlier
     layout left, rows of ROW_EVENTS events and appends of one. (The store is the module's, read only.)"""
-    from whispers.ledger.postgres_reads import WINDOW
+    from whispers.ledger.io.postgres_reads import WINDOW
 
     url, log = long_log
     assert log[-1][0] > WINDOW + postgres_layout.ROW_EVENTS

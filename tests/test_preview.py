@@ -11,10 +11,10 @@ from support import DEPLOYED
 from whispers.application import moves, recording
 from whispers.application.moves import with_society
 from whispers.cli.main import whispers
-from whispers.ledger.errors import GameMovedOn, NotationError, RuleError
-from whispers.ledger.legal import Option
-from whispers.ledger.prompt import Prompt
-from whispers.ledger.store import open_store
+from whispers.ledger.core.errors import GameMovedOn, NotationError, RuleError
+from whispers.ledger.core.legal import Option
+from whispers.ledger.core.prompt import Prompt
+from whispers.ledger.io.store import open_store
 
 # Round 1 set up, every agent deployed; raven's bear sheriff and rat's bear steward have given their orders:
 # spider's bear marshal is next, and rat (holding a bear card) could play it.

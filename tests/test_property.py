@@ -7,16 +7,16 @@ after each check, agent counts, scores recomputed from the final board, and repl
 import pytest
 from sizes import sized
 
-from whispers.ledger import events as ev
-from whispers.ledger import randomgame, rules
-from whispers.ledger.board_files import load_board
-from whispers.ledger.decree_effects import EFFECTS
-from whispers.ledger.decree_files import shipped_catalogue
-from whispers.ledger.game import read_facts
-from whispers.ledger.names import AGENTS_PER_SOCIETY, BANNERS_PER_EMPIRE, CARDS_PER_DECK, MULTIPLIER, SOCIETIES
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.state import GameState
-from whispers.ledger.store import open_store
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import randomgame, rules
+from whispers.ledger.core.decree_effects import EFFECTS
+from whispers.ledger.core.names import AGENTS_PER_SOCIETY, BANNERS_PER_EMPIRE, CARDS_PER_DECK, MULTIPLIER, SOCIETIES
+from whispers.ledger.core.state import GameState
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.decree_files import shipped_catalogue
+from whispers.ledger.io.game import read_facts
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 
 BOARD = load_board("standin")
 RULESETS = {name: load_ruleset(name) for name in ("official", "advanced", "revised")}
@@ -173,7 +173,7 @@ def test_random_games_with_card_plays_verify(ruleset: str, chunk: int) -> None:
     adjudicated effect the rules allow, REV 288-437, EN 380-436), each record then re-adjudicated move by move by
     `verify`: the engine accepts every play it offered, and replays its own consequences.
     benchmarks/random_decrees.py plays the same games and prints what they played."""
-    from whispers.ledger.verify import verify
+    from whispers.ledger.io.verify import verify
 
     plays = 0
     for seed in range(chunk * VERIFIED_CHUNK, (chunk + 1) * VERIFIED_CHUNK):

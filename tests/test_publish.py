@@ -20,8 +20,8 @@ from test_cli import invoke, ok, refused
 
 from whispers.application import analysis, review, table
 from whispers.application.publish import MANIFEST, PublishError, folder_of, publish
-from whispers.ledger.game import import_lines
-from whispers.ledger.store import open_store
+from whispers.ledger.io.game import import_lines
+from whispers.ledger.io.store import open_store
 
 GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 TWO = (GAMES / "official-2p.txt").read_text(encoding="utf-8").splitlines()

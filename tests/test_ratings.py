@@ -12,9 +12,9 @@ from openskill.models import PlackettLuce
 from whispers.application.recording import new
 from whispers.application.review import fork
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger.game import import_lines
-from whispers.ledger.store import open_store
+from whispers.ledger.core import events as ev
+from whispers.ledger.io.game import import_lines
+from whispers.ledger.io.store import open_store
 from whispers.projections.ratings import Played, ratings_data
 from whispers.projections.standings import Result
 

@@ -11,15 +11,15 @@ import pytest
 from click.testing import CliRunner, Result
 
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger import randomgame
-from whispers.ledger.board_files import load_board
-from whispers.ledger.errors import NoSuchEvent
-from whispers.ledger.evolve import fold
-from whispers.ledger.game import load
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import open_store
-from whispers.ledger.words import plural
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import randomgame
+from whispers.ledger.core.errors import NoSuchEvent
+from whispers.ledger.core.evolve import fold
+from whispers.ledger.core.words import plural
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import load
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 from whispers.projections.timeline import timeline
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ import pytest
 from test_cli import OPENING, invoke, ok, refused
 
 from whispers.application import reading, stores
-from whispers.ledger.store import open_store
+from whispers.ledger.io.store import open_store
 
 
 @pytest.fixture

@@ -17,14 +17,14 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger import randomgame, rules
-from whispers.ledger.board_files import load_board
-from whispers.ledger.errors import StoreError
-from whispers.ledger.game import annotate, fork, load, read_facts
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import open_store
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import randomgame, rules
+from whispers.ledger.core.errors import StoreError
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import annotate, fork, load, read_facts
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 from whispers.projections.catalog import Catalog
 from whispers.projections.log import format_record
 from whispers.projections.replay import Replay, standing
@@ -147,8 +147,8 @@ def test_an_attack_s_figures_are_the_army_that_fought_and_the_extra_attack_is_a_
     from importlib import resources
 
     from whispers.cli.tables import game_stats_tables
-    from whispers.ledger.decree_files import shipped_catalogue
-    from whispers.ledger.game import replay_lines
+    from whispers.ledger.io.decree_files import shipped_catalogue
+    from whispers.ledger.io.game import replay_lines
 
     text = (resources.files("whispers.fixtures") / "games" / "revised-3p-decrees.txt").read_text(encoding="utf-8")
     games = [replay_lines("d", text.splitlines()).events]
@@ -440,8 +440,8 @@ def test_a_fork_continues_with_different_moves_and_scores_differently() -> None:
         # play the fork onward with other random choices
         import random
 
-        from whispers.ledger.game import record
-        from whispers.ledger.randomgame import random_command
+        from whispers.ledger.core.randomgame import random_command
+        from whispers.ledger.io.game import record
 
         rng = random.Random(99)
         game = forked
@@ -527,8 +527,8 @@ def test_a_fork_of_a_bundled_game_at_mid_game_scores_differently() -> None:
     import random
     from importlib import resources
 
-    from whispers.ledger.game import import_lines, record
-    from whispers.ledger.randomgame import random_command
+    from whispers.ledger.core.randomgame import random_command
+    from whispers.ledger.io.game import import_lines, record
 
     text = resources.files("whispers.fixtures").joinpath("games", "official-4p.txt").read_text(encoding="utf-8")
     with open_store("memory:") as store:

@@ -33,16 +33,16 @@ from support import (
     tokens_for,
 )
 
-from whispers.ledger import commands as c
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger.board import Board
-from whispers.ledger.board_files import parse_board
-from whispers.ledger.errors import RuleError
-from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.notation import format_event
-from whispers.ledger.state import Deck, GameState, Hand, Loyalty
-from whispers.ledger.words import office_skip_reason, trail_step
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.board import Board
+from whispers.ledger.core.errors import RuleError
+from whispers.ledger.core.names import OFFICES, SLOTS
+from whispers.ledger.core.notation import format_event
+from whispers.ledger.core.state import Deck, GameState, Hand, Loyalty
+from whispers.ledger.core.words import office_skip_reason, trail_step
+from whispers.ledger.io.board_files import parse_board
 
 FULL_BEAR = {
     "frost-gate": ("bear", 3),
@@ -1246,7 +1246,7 @@ def test_a_banner_effect_that_cannot_be_applied_is_refused_saying_why(effects: e
                                                                       rule: str) -> None:
     """Each check of a card's or a ruling's banner changes, failing: its message and rule (the messages are built
     only when a check fails, so a fold does not pay for them)."""
-    from whispers.ledger.effects import apply_banner_effects
+    from whispers.ledger.core.effects import apply_banner_effects
 
     with pytest.raises(RuleError) as refused:
         apply_banner_effects(office_state("bear", "sheriff"), effects, "record")

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from whispers.cli.main import whispers
-from whispers.ledger import recordfile
+from whispers.ledger.io import recordfile
 
 HAVE_DOT = shutil.which("dot") is not None
 needs_graphviz = pytest.mark.skipif(
@@ -141,7 +141,7 @@ def test_export_refuses_a_link_even_a_dangling_one_and_force_replaces_the_link_n
 def test_one_writer_keeps_a_replaced_files_permissions_and_says_a_failure_in_words(tmp_path: Path) -> None:
     """The CLI's replace_file (a tournament file `pair` rewrites) is safefile's writer: the file keeps its mode."""
     from whispers.cli.common import replace_file
-    from whispers.ledger.errors import StoreError
+    from whispers.ledger.core.errors import StoreError
 
     kept = tmp_path / "cup.toml"
     kept.write_text("old", encoding="utf-8")

@@ -17,13 +17,13 @@ from click.testing import CliRunner
 
 from whispers.application.charts import series
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger import randomgame
-from whispers.ledger.board_files import load_board
-from whispers.ledger.names import OFFICES, SLOTS, SOCIETIES
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.scoring import score
-from whispers.ledger.store import open_store
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import randomgame
+from whispers.ledger.core.names import OFFICES, SLOTS, SOCIETIES
+from whispers.ledger.core.scoring import score
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 from whispers.projections.labels import labels
 from whispers.projections.replay import Replay, final_scoring
 

@@ -1,19 +1,19 @@
 """A loyalty set sealed at its own seat: only a commitment (a salted hash) is recorded until the reveal, which
-must match it; nobody else can read or change it (issue 13; ledger/sealing.py)."""
+must match it; nobody else can read or change it (issue 13; ledger/core/sealing.py)."""
 
 import random
 
 import pytest
 
 from whispers.application import files, recording, seats
-from whispers.ledger import commands as c
-from whispers.ledger import events as ev
-from whispers.ledger.errors import RuleError
-from whispers.ledger.notation import format_event, parse_line
-from whispers.ledger.randomgame import random_command
-from whispers.ledger.sealing import RULE, commitment, good_salt, group, read_code
-from whispers.ledger.store import open_store
-from whispers.ledger.verify import VerifyError
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.errors import RuleError
+from whispers.ledger.core.notation import format_event, parse_line
+from whispers.ledger.core.randomgame import random_command
+from whispers.ledger.core.sealing import RULE, commitment, good_salt, group, read_code
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.verify import VerifyError
 from whispers.projections.visibility import SPECTATOR_NAME, state_view
 
 PLACED = {"devout": "bear", "dutiful": "eagle", "affiliated": "lion", "unallied": "horse", "opposed": "elephant"}
@@ -38,7 +38,7 @@ def sealed_game():
 def play_to_the_reveal(store, seed: int) -> None:
     """Random legal moves (the engine's own prompt) until raven's reveal is due; raven passes its swaps, or swaps
     naming the empires its sealed set really holds there (the table sees them turned face up)."""
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
 
     rng = random.Random(seed)
     now = dict(PLACED)
@@ -62,7 +62,7 @@ def test_a_sealed_set_is_revealed_from_its_seat_and_verify_checks_the_match(seed
     revealed with its salt and must match its commitment."""
     store = sealed_game()
     play_to_the_reveal(store, seed)
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
 
     state = load(store, "g").state
     assert state.loyalty["raven"].tokens is None and state.loyalty["raven"].commitment is not None
@@ -122,7 +122,7 @@ def test_verify_refuses_a_reveal_forged_into_the_store() -> None:
     play_to_the_reveal(store, 0)
     facts = store.facts("g")
     forged = {**PLACED, "devout": "eagle", "dutiful": "bear"}
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
 
     held = load(store, "g").state.loyalty["raven"]
     now = dict(forged)
@@ -152,7 +152,7 @@ def test_the_code_to_write_down_is_26_base32_characters_read_back_in_any_case_an
     recording.new(store, "g", ["raven", "spider", "rat"])
     seats.seal(store, "g", "raven", commitment(PLACED, CODE))
     play_to_the_reveal(store, 1)
-    from whispers.ledger.game import load
+    from whispers.ledger.io.game import load
 
     with pytest.raises(RuleError) as short:
         seats.reveal(store, "g", "raven", PLACED, CODE[:-1])

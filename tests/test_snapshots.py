@@ -1,4 +1,4 @@
-"""Snapshots (ledger/snapshots.py): a game loaded from its kept head state and the events after it is the game
+"""Snapshots (ledger/io/snapshots.py): a game loaded from its kept head state and the events after it is the game
 replayed from its first event, at every version of random games with take-backs, and a snapshot that does not
 fit (another record's, another layout, damaged, cut short before a take-back) falls back to the replay."""
 
@@ -7,17 +7,18 @@ from __future__ import annotations
 import pytest
 
 from whispers.application.reading import status_of
-from whispers.ledger import commands as c
-from whispers.ledger import events as ev
-from whispers.ledger import rules, snapshots
-from whispers.ledger.board_files import load_board
-from whispers.ledger.evolve import evolve, fold
-from whispers.ledger.game import Game, head, load, play, record
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.randomgame import play as random_play
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.state import GameState
-from whispers.ledger.store import open_store
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.evolve import evolve, fold
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.randomgame import play as random_play
+from whispers.ledger.core.state import GameState
+from whispers.ledger.io import snapshots
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import Game, head, load, play, record
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
 
 
 def random_events(seed: int, limit: int, undo_rate: float = 0.3) -> list[ev.Event]:
@@ -154,7 +155,7 @@ def test_rules_decide_the_same_from_a_snapshot():
         assert cached._events is None
         import random
 
-        from whispers.ledger.randomgame import random_command
+        from whispers.ledger.core.randomgame import random_command
 
         command = random_command(replayed.state, random.Random(1))
         assert rules.decide(cached.state, command) == rules.decide(replayed.state, command)

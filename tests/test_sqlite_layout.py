@@ -1,4 +1,4 @@
-"""An SQLite store's compact layout (ledger/sqlite_layout.py), and the migration of a store written in
+"""An SQLite store's compact layout (ledger/io/sqlite_layout.py), and the migration of a store written in
 eventsourcing's own layout by an earlier whispers (issue 12: "stores written by today's main still open, migrated
 in place or read as they are, and their games verify")."""
 
@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from tests.store_rows import rows_of
 from whispers.cli.main import whispers as whispers_cli
-from whispers.ledger import sqlite_layout
-from whispers.ledger.errors import StoreError
-from whispers.ledger.store import open_store
-from whispers.ledger.streams import game_id
+from whispers.ledger.core.errors import StoreError
+from whispers.ledger.core.streams import game_id
+from whispers.ledger.io import sqlite_layout
+from whispers.ledger.io.store import open_store
 
 BEFORE = Path(__file__).parent / "data" / "before-compact"
 GAMES = ["official-4p", "revised-3p", "what-if"]
@@ -63,7 +63,7 @@ def test_a_store_in_eventsourcings_layout_is_migrated_at_its_first_opening_and_r
 
 
 def test_a_store_is_migrated_once_when_two_processes_open_it_at_the_same_moment(before: Path) -> None:
-    code = "import sys; from whispers.ledger.store import open_store; print(open_store(sys.argv[1]).names())"
+    code = "import sys; from whispers.ledger.io.store import open_store; print(open_store(sys.argv[1]).names())"
     openers = [subprocess.Popen([sys.executable, "-c", code, str(before)], stdout=subprocess.PIPE, text=True)
                for _ in range(3)]
     outputs = [opener.communicate(timeout=60)[0] for opener in openers]

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger.game import import_lines, replay_lines
-from whispers.ledger.store import open_store
-from whispers.ledger.text import CONTROLS
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.text import CONTROLS
+from whispers.ledger.io.game import import_lines, replay_lines
+from whispers.ledger.io.store import open_store
 from whispers.projections.standings import TournamentError, load_tournament, placings, standings_data
 
 GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt")
@@ -172,7 +172,7 @@ def test_an_entrant_named_anything_is_refused_in_one_line_or_shown_exactly_as_ty
     """Fuzzed: whatever a director types as a name (markup, emoji codes, escapes, quotes), `whispers tournament`
     prints it exactly as typed when it is one printable line (as a seat's name must be), and otherwise refuses
     the file in one line holding no control character."""
-    from whispers.ledger.meta import text_problem
+    from whispers.ledger.core.meta import text_problem
 
     folder = cup_store.parent / "fuzz"
     folder.mkdir(exist_ok=True)

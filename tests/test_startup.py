@@ -79,7 +79,7 @@ def test_help_imports_no_command_module() -> None:
     modules = imported("memory:", "--help")
     ours = {m for m in modules if m.split(".")[0] == "whispers"}
     assert ours <= {"whispers", "whispers.cli", "whispers.cli.main", "whispers.cli.spoken", "whispers.ledger",
-                    "whispers.ledger.errors"}, sorted(ours)
+                    "whispers.ledger.core", "whispers.ledger.core.errors"}, sorted(ours)
     assert not packages(modules) & {"msgpack", "sqlite3"}
 
 
@@ -108,7 +108,7 @@ def test_a_command_that_only_reads_an_sqlite_store_never_imports_eventsourcing(s
     imported(store, *command)  # the first keeps the game's snapshot, or the catalog: a write, measured apart below
     modules = imported(store, *command)
     assert "eventsourcing" not in packages(modules), command
-    assert "whispers.ledger.store_sqlite" in modules and "whispers.ledger.store_postgres" not in modules, \
+    assert "whispers.ledger.io.store_sqlite" in modules and "whispers.ledger.io.store_postgres" not in modules, \
         "an SQLite store loaded the PostgreSQL backend"
 
 
@@ -118,7 +118,7 @@ def test_a_command_that_only_reads_an_sqlite_store_never_imports_eventsourcing(s
 def test_a_command_that_only_reads_a_postgresql_store_reads_it_on_its_opening_connection(
         pg_own_url: str, tmp_path: Path, command: tuple[str, ...]) -> None:
     """Issue 12: on PostgreSQL too, a command that only reads games imports neither eventsourcing's application nor
-    its PostgreSQL recorder and pool (a tenth of status there): the layout's reads (ledger/postgres_reads.py) run on
+    its PostgreSQL recorder and pool (a tenth of status there): the layout's reads (ledger/io/postgres_reads.py) run on
     the connection that opened the store. A write opens them. Nor does the opening load OpenSSL for its lock's key, nor
     the store SQLite's driver."""
     notation = tmp_path / "light.txt"
@@ -129,7 +129,7 @@ def test_a_command_that_only_reads_a_postgresql_store_reads_it_on_its_opening_co
     assert not {"eventsourcing", "psycopg_pool"} & packages(modules), command
     assert "_hashlib" not in modules, "the opening lock's blake2b loaded OpenSSL (ledger.digests has it)"
     assert "_sqlite3" not in modules, "a PostgreSQL store loaded SQLite's driver"
-    assert "whispers.ledger.store_postgres" in modules and "whispers.ledger.store_sqlite" not in modules, \
+    assert "whispers.ledger.io.store_postgres" in modules and "whispers.ledger.io.store_sqlite" not in modules, \
         "a PostgreSQL store loaded the SQLite backend"
 
 
@@ -152,8 +152,8 @@ def test_a_streams_id_is_the_standard_librarys_uuid5_and_the_digests_are_hashlib
     import hashlib
     import uuid
 
-    from whispers.ledger import digests
-    from whispers.ledger.streams import NAMESPACE, uuid5
+    from whispers.ledger.core import digests
+    from whispers.ledger.core.streams import NAMESPACE, uuid5
 
     assert uuid5(NAMESPACE, name) == uuid.uuid5(NAMESPACE, name)
     data = name.encode("utf-8")

@@ -20,17 +20,17 @@ from urllib.parse import quote
 import pytest
 from click.testing import CliRunner
 
-import whispers.ledger.store
-import whispers.ledger.store_postgres
-import whispers.ledger.store_sqlite
+import whispers.ledger.io.store
+import whispers.ledger.io.store_postgres
+import whispers.ledger.io.store_sqlite
 from tests.store_rows import pg_rows, rows_of
 from whispers.cli.main import whispers as whispers_cli
-from whispers.ledger.errors import GameExists, GameMovedOn, StoreError, UnknownGame
-from whispers.ledger.game import import_lines
-from whispers.ledger.store import GameRecord, Store, open_store
-from whispers.ledger.store_backend import Backend
-from whispers.ledger.store_sqlite import SQLiteBackend
-from whispers.ledger.transcoder import MsgpackTranscoder
+from whispers.ledger.core.errors import GameExists, GameMovedOn, StoreError, UnknownGame
+from whispers.ledger.io.game import import_lines
+from whispers.ledger.io.store import GameRecord, Store, open_store
+from whispers.ledger.io.store_backend import Backend
+from whispers.ledger.io.store_sqlite import SQLiteBackend
+from whispers.ledger.io.transcoder import MsgpackTranscoder
 
 NESTED: list[dict[str, Any]] = [
     {"kind": "setup", "players": ["raven", "spider"], "board": {"hash": "ab12", "regions": 20}},
@@ -184,7 +184,7 @@ def test_an_append_lands_whole_or_not_at_all(store: Store, name: str, monkeypatc
     # Plant a conflicting version 3 behind the store's back, then let an append at version 1 past the check:
     # its version 2 would fit, its version 3 collides, so none of it may land.
     planted = GameRecord.Recorded(
-        originator_id=whispers.ledger.store.game_id(name),
+        originator_id=whispers.ledger.io.store.game_id(name),
         originator_version=3,
         timestamp=datetime.now(UTC),
         fact={"planted": True},
@@ -193,7 +193,7 @@ def test_an_append_lands_whole_or_not_at_all(store: Store, name: str, monkeypatc
     monkeypatch.setattr(store._backend, "version", lambda game: 1)
     with pytest.raises(GameMovedOn):
         store.append(name, 1, [{"n": 2}, {"n": 3}])
-    stored = store._events.recorder.select_events(whispers.ledger.store.game_id(name))
+    stored = store._events.recorder.select_events(whispers.ledger.io.store.game_id(name))
     versions = [e.originator_version for e in stored]
     assert versions == [1, 3]
 
@@ -353,11 +353,11 @@ def test_events_missing_from_the_middle_of_a_game_are_damage(
         delete = "DELETE FROM {table} WHERE originator_id = %s AND originator_version BETWEEN 113 AND 150"
         if backend == "sqlite":
             with rows_of(url) as db:
-                game = whispers.ledger.store.game_id(name).hex
+                game = whispers.ledger.io.store.game_id(name).hex
                 db.execute(delete.format(table="stored_events").replace("%s", "?"), [game])
         else:
             with pg_rows(url) as conn:
-                conn.execute(delete.format(table="whispers_events"), [whispers.ledger.store.game_id(name)])
+                conn.execute(delete.format(table="whispers_events"), [whispers.ledger.io.store.game_id(name)])
         for version, then in ((None, ", then event 151 where 113 was due"), (200, ", then event 151 where 113 was due"),
                               (120, "")):
             with pytest.raises(StoreError) as e:
@@ -402,14 +402,14 @@ def test_a_postgresql_stores_changed_games_equal_the_generic_paths_from_every_po
 
         with pg_rows(pg_own_url) as conn:
             conn.execute("DELETE FROM whispers_events WHERE originator_id = %s AND originator_version = 1",
-                         [whispers.ledger.store.game_id(names[2])])
+                         [whispers.ledger.io.store.game_id(names[2])])
         for after in (0, answers[0][1][names[2]]):
             with pytest.raises(StoreError) as fast:
                 s.changed_games(after)
             with pytest.raises(StoreError) as slow:
                 generic(after)
             assert one_line(fast) == one_line(slow) == (
-                f"game {whispers.ledger.store.game_id(names[2])}: the store holds no first event for it: the store "
+                f"game {whispers.ledger.io.store.game_id(names[2])}: the store holds no first event for it: the store "
                 f"{s.url} is damaged")
 
 
@@ -450,7 +450,7 @@ def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
                             ("UPDATE stored_events SET topic = 'whispers:GameRecord.Recorded'", "no first event")):
             with rows_of(url) as db:
                 db.execute(damage + " WHERE originator_id = ? AND originator_version = 1",
-                           [whispers.ledger.store.game_id(names[2]).hex])
+                           [whispers.ledger.io.store.game_id(names[2]).hex])
             with pytest.raises(StoreError) as fast:
                 s.changed_games(0)
             with pytest.raises(StoreError) as slow:
@@ -459,7 +459,7 @@ def test_an_sqlite_stores_games_read_from_the_start_equal_the_grouped_ones(
             with rows_of(url) as db:  # put back as it was for the next damage
                 db.execute("UPDATE stored_events SET originator_version = 1, topic = 'whispers:GameRecord.Created' "
                            "WHERE originator_id = ? AND originator_version IN (0, 1)",
-                           [whispers.ledger.store.game_id(names[2]).hex])
+                           [whispers.ledger.io.store.game_id(names[2]).hex])
 
 
 def test_a_game_that_grows_while_it_is_read_is_not_called_damaged(
@@ -622,7 +622,7 @@ def test_a_file_that_is_not_an_sqlite_database(tmp_path: Path) -> None:
 
 
 def test_a_locked_sqlite_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(whispers.ledger.store_sqlite, "SQLITE_LOCK_TIMEOUT", 1)
+    monkeypatch.setattr(whispers.ledger.io.store_sqlite, "SQLITE_LOCK_TIMEOUT", 1)
     path = tmp_path / "store.sqlite"
     with open_store(str(path)) as s:
         s.create("g", [{"n": 1}])
@@ -656,7 +656,7 @@ def test_unreachable_postgresql() -> None:
     started = time.monotonic()
     with pytest.raises(StoreError) as e:
         open_store("postgresql://postgres:s3cret@127.0.0.1:1/test")
-    assert time.monotonic() - started < 3 * whispers.ledger.store_postgres.POSTGRES_CONNECT_TIMEOUT
+    assert time.monotonic() - started < 3 * whispers.ledger.io.store_postgres.POSTGRES_CONNECT_TIMEOUT
     message = one_line(e)
     assert message.startswith("cannot reach PostgreSQL at 127.0.0.1:1: ")
     assert "Connection refused" in message
@@ -671,7 +671,7 @@ def silent_port() -> Iterator[int]:
 
 
 def test_a_postgresql_port_that_never_answers(silent_port: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(whispers.ledger.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    monkeypatch.setattr(whispers.ledger.io.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
     started = time.monotonic()
     with pytest.raises(StoreError) as e:
         open_store(f"postgresql://postgres@127.0.0.1:{silent_port}/test")
@@ -723,7 +723,7 @@ def test_a_postgresql_server_lost_after_opening_is_reported_within_the_timeout(
     pg_url: str, after: str, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """The server went down under an open store: the refusal took 41.8 s while it said "after 5.00 sec"."""
-    monkeypatch.setattr(whispers.ledger.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    monkeypatch.setattr(whispers.ledger.io.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
     relay = Relay()
     url = pg_url.replace("127.0.0.1:5432", f"127.0.0.1:{relay.port}")
     with open_store(url) as s:
@@ -749,7 +749,7 @@ def test_a_postgresql_server_lost_under_a_store_that_only_read_is_reported_in_on
 ) -> None:
     """A store that has only read reads on the connection it was opened with (no pool): the server lost under it,
     the next read says so in one line, within the timeout, and reads again once the server is back."""
-    monkeypatch.setattr(whispers.ledger.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    monkeypatch.setattr(whispers.ledger.io.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
     with open_store(pg_url) as s:
         s.create(name, [{"n": 1}])
     relay = Relay()
@@ -812,7 +812,7 @@ def test_a_postgresql_url_hides_its_password(pg_url: str) -> None:
 
 def test_importing_the_store_does_not_import_psycopg() -> None:
     out = subprocess.run(
-        [sys.executable, "-c", "import whispers.ledger.store, sys; print('psycopg' in sys.modules)"],
+        [sys.executable, "-c", "import whispers.ledger.io.store, sys; print('psycopg' in sys.modules)"],
         capture_output=True,
         text=True,
         check=True,
@@ -861,7 +861,7 @@ def test_a_postgresql_store_creates_its_tables_once_not_at_every_opening(pg_url:
 
 
 def test_a_game_read_for_its_facts_drops_only_the_events_timestamps() -> None:
-    from whispers.ledger.transcoder import decode_frozen
+    from whispers.ledger.io.transcoder import decode_frozen
 
     t = MsgpackTranscoder()
     fact = {"type": "T", "n": 2**70, "list": [1, [2]], "when": "2026-11-23"}
@@ -873,12 +873,12 @@ def test_a_game_read_for_its_facts_drops_only_the_events_timestamps() -> None:
 
 def test_a_process_that_only_reads_finds_when_each_game_was_last_written(tmp_path: Path) -> None:
     """The director's "last move" column, in a server that has stored nothing yet: the stored events' classes are
-    defined on first use (ledger/records.py), so a read that decodes one the eventsourcing way must define them."""
+    defined on first use (ledger/io/records.py), so a read that decodes one the eventsourcing way must define them."""
     path = tmp_path / "store.sqlite"
     with open_store(str(path)) as store:
         store.create("g", [{"n": 0}, {"n": 1}])
         written = store.last_written("g")
-    read = subprocess.run([sys.executable, "-c", "import sys\nfrom whispers.ledger.store import open_store\n"
+    read = subprocess.run([sys.executable, "-c", "import sys\nfrom whispers.ledger.io.store import open_store\n"
                            "with open_store(sys.argv[1]) as s: print(s.last_written('g').isoformat())", str(path)],
                           capture_output=True, text=True)
     assert read.returncode == 0, read.stderr
@@ -892,9 +892,9 @@ def test_a_postgresql_server_lost_during_verify_all_is_the_store_s_error_not_eve
     """`verify --all` over a tournament's store: the server lost after the first game must not report every game
     after it broken (a verdict on games nobody could read); the run stops with the store's one-line error."""
     from whispers.application.files import verify_store
-    from whispers.ledger.errors import StoreUnavailable
+    from whispers.ledger.core.errors import StoreUnavailable
 
-    monkeypatch.setattr(whispers.ledger.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
+    monkeypatch.setattr(whispers.ledger.io.store_postgres, "POSTGRES_CONNECT_TIMEOUT", TIMEOUT)
     text = resources.files("whispers.fixtures").joinpath("games", "official-2p.txt").read_text(encoding="utf-8")
     with open_store(pg_own_url) as s:
         for game in ("t1", "t2", "t3"):

@@ -10,11 +10,11 @@ import pytest
 from support import PLAYERS, apply, assert_refused, at_office, one, ruleset_of, setup_done
 from test_rules import options
 
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger.board import Board
-from whispers.ledger.board_files import load_board_file
-from whispers.ledger.state import GameState
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.board import Board
+from whispers.ledger.core.state import GameState
+from whispers.ledger.io.board_files import load_board_file
 
 BOARD = Path(__file__).parent / "data" / "boards" / "swaps.toml"
 
@@ -85,11 +85,11 @@ def test_revised_swap_off_the_chancellor_reaches_only_other_agents_of_the_counci
 
 
 def random_game(seed: int) -> tuple[list[ev.Event], GameState]:
-    """A game of the engine's own legal moves (ledger/randomgame.py) played to the end on the swaps board, banners
+    """A game of the engine's own legal moves (ledger/core/randomgame.py) played to the end on the swaps board, banners
     counted after every move."""
-    from whispers.ledger import randomgame
-    from whispers.ledger.decree_files import shipped_catalogue
-    from whispers.ledger.names import BANNERS_PER_EMPIRE, SOCIETIES
+    from whispers.ledger.core import randomgame
+    from whispers.ledger.core.names import BANNERS_PER_EMPIRE, SOCIETIES
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     ruleset = ruleset_of(("official", "advanced", "revised")[seed % 3])
     events: list[ev.Event] = []

@@ -14,14 +14,14 @@ from whispers.application import reading, table
 from whispers.application.files import import_file
 from whispers.application.recording import new, record_line
 from whispers.cli.main import whispers
-from whispers.ledger import events as ev
-from whispers.ledger import meta
-from whispers.ledger.errors import NotationError, RecordFileError, StoreError
-from whispers.ledger.game import load, replay_lines
-from whispers.ledger.notation import parse_line
-from whispers.ledger.recordfile import dumps, loads
-from whispers.ledger.store import open_store
-from whispers.ledger.verify import VerifyError, verify
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import meta
+from whispers.ledger.core.errors import NotationError, RecordFileError, StoreError
+from whispers.ledger.core.notation import parse_line
+from whispers.ledger.io.game import load, replay_lines
+from whispers.ledger.io.recordfile import dumps, loads
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.verify import VerifyError, verify
 from whispers.projections.log import format_record
 
 GAME_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "official-2p.txt"

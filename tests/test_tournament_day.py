@@ -17,10 +17,10 @@ from test_browser import missing, wait
 
 from whispers.application.board import board_token
 from whispers.cli.main import whispers
-from whispers.ledger import rules
-from whispers.ledger.game import load
-from whispers.ledger.randomgame import random_command
-from whispers.ledger.store import open_store
+from whispers.ledger.core import rules
+from whispers.ledger.core.randomgame import random_command
+from whispers.ledger.io.game import load
+from whispers.ledger.io.store import open_store
 from whispers.projections.log import format_record
 from whispers.web.app import create_app
 

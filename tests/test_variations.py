@@ -9,10 +9,10 @@ import msgpack
 import pytest
 from test_cli import invoke, ok, refused
 
-from whispers.ledger.errors import RecordFileError, RuleError
-from whispers.ledger.game import import_lines, play_variation, read_notes
-from whispers.ledger.recordfile import loads
-from whispers.ledger.store import open_store
+from whispers.ledger.core.errors import RecordFileError, RuleError
+from whispers.ledger.io.game import import_lines, play_variation, read_notes
+from whispers.ledger.io.recordfile import loads
+from whispers.ledger.io.store import open_store
 
 GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 

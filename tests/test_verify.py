@@ -10,14 +10,14 @@ import pytest
 from click.testing import CliRunner
 
 from whispers.cli.main import whispers
-from whispers.ledger import randomgame
-from whispers.ledger.board_files import load_board
-from whispers.ledger.game import fork, import_lines
-from whispers.ledger.names import SOCIETIES
-from whispers.ledger.recordfile import dumps
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.store import open_store
-from whispers.ledger.verify import VerifyError, verify
+from whispers.ledger.core import randomgame
+from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.game import fork, import_lines
+from whispers.ledger.io.recordfile import dumps
+from whispers.ledger.io.ruleset_files import load_ruleset
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.verify import VerifyError, verify
 
 GAMES = ("official-4p.txt", "official-2p.txt", "revised-3p.txt", "revised-3p-decrees.txt")
 
@@ -109,7 +109,7 @@ def test_a_finished_game_reopened_by_a_plain_take_back_does_not_stand_whispers_t
 
 
 def _log(facts: list[dict]) -> list[str]:
-    from whispers.ledger.game import read_facts
+    from whispers.ledger.io.game import read_facts
     from whispers.projections.log import format_record
 
     return list(format_record(read_facts(facts, "g"), comments=False))
@@ -178,8 +178,8 @@ def test_import_refuses_a_rechained_tamper_and_stores_nothing(tmp_path: Path, mo
 def test_the_command_rebuilt_from_an_event_is_the_one_its_notation_line_reads_back_as(seed: int) -> None:
     """verify rebuilds each move's command from its event (commands.of_event), not through text: the two ways
     must agree on every kind of move, borrowed orders, card plays and take-backs included."""
-    from whispers.ledger.commands import of_event
-    from whispers.ledger.notation import format_event, parse_line
+    from whispers.ledger.core.commands import of_event
+    from whispers.ledger.core.notation import format_event, parse_line
 
     ruleset = load_ruleset(("official", "advanced", "revised")[seed % 3])
     state = None

@@ -11,8 +11,8 @@ import msgpack
 from test_cli import invoke, ok, refused
 
 from tests.store_rows import rows_of
-from whispers.ledger.store import game_id
-from whispers.ledger.transcoder import packed, unpacked
+from whispers.ledger.io.store import game_id
+from whispers.ledger.io.transcoder import packed, unpacked
 
 GAMES = Path(__file__).resolve().parent.parent / "fixtures" / "games"
 BUNDLED = ("official-2p", "official-4p", "revised-3p")

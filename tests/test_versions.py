@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from whispers.ledger import events as ev
-from whispers.ledger import recordfile
-from whispers.ledger.game import load, read_facts, replay_lines
-from whispers.ledger.store import open_store
-from whispers.ledger.verify import verify
-from whispers.ledger.words import SKIP_REASONS, describe, office_skip_reason, skip_reason, trail_step
+from whispers.ledger.core import events as ev
+from whispers.ledger.core.words import SKIP_REASONS, describe, office_skip_reason, skip_reason, trail_step
+from whispers.ledger.io import recordfile
+from whispers.ledger.io.game import load, read_facts, replay_lines
+from whispers.ledger.io.store import open_store
+from whispers.ledger.io.verify import verify
 
 LEGACY = Path(__file__).parent / "data" / "legacy-43585f5"
 

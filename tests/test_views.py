@@ -20,12 +20,12 @@ import msgspec
 import pytest
 from sizes import sized
 
-from whispers.ledger import events as ev
-from whispers.ledger import randomgame
-from whispers.ledger.board_files import load_board
-from whispers.ledger.names import CARDS_PER_DECK, SLOTS, SOCIETIES
-from whispers.ledger.ruleset_files import load_ruleset
-from whispers.ledger.state import GameState, Hand, Loyalty
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import randomgame
+from whispers.ledger.core.names import CARDS_PER_DECK, SLOTS, SOCIETIES
+from whispers.ledger.core.state import GameState, Hand, Loyalty
+from whispers.ledger.io.board_files import load_board
+from whispers.ledger.io.ruleset_files import load_ruleset
 from whispers.projections import visibility
 from whispers.projections.log import format_record
 from whispers.projections.replay import Replay
@@ -229,7 +229,7 @@ def faces(events: tuple[ev.Event, ...], replay: Replay, version: int, viewer: An
 
 def final_reveal() -> str:
     """How the log's comment on the final reveal begins, in the language spoken now (projections/log.py)."""
-    from whispers.ledger.words import _
+    from whispers.ledger.core.words import _
 
     return "#   " + _("final reveal: {society}").split("{society}")[0].rstrip()
 

@@ -24,8 +24,8 @@ from starlette.testclient import TestClient
 from test_views import assert_no_leak, hidden_owners, random_record, record_with_secrets_changed
 
 from whispers.application import recording, sharing
-from whispers.ledger import events as ev
-from whispers.ledger.store import Store, open_store
+from whispers.ledger.core import events as ev
+from whispers.ledger.io.store import Store, open_store
 from whispers.projections.replay import Replay
 from whispers.projections.visibility import SPECTATOR
 from whispers.web.app import create_app

@@ -17,10 +17,10 @@ from starlette.testclient import TestClient
 from test_sealing import PLACED, SALT, play_to_the_reveal
 
 from whispers.application import recording, review, sharing, table
-from whispers.ledger.game import load
-from whispers.ledger.randomgame import random_command
-from whispers.ledger.sealing import CODE, RULE, commitment, committed_text, group
-from whispers.ledger.store import Store, open_store
+from whispers.ledger.core.randomgame import random_command
+from whispers.ledger.core.sealing import CODE, RULE, commitment, committed_text, group
+from whispers.ledger.io.game import load
+from whispers.ledger.io.store import Store, open_store
 from whispers.web.app import create_app
 
 DIRECTOR = "d" * 32
@@ -85,7 +85,7 @@ def playing(seed: int, moves: int, players: tuple[str, ...] = ("raven", "spider"
 
 @pytest.mark.parametrize("seed", range(3))
 def test_the_table_offers_a_picker_for_each_legal_move_with_its_domains(seed: int) -> None:
-    """Each legal move of the prompt (ledger/prompt.py) is a form on the table's page, its selects holding exactly
+    """Each legal move of the prompt (ledger/core/prompt.py) is a form on the table's page, its selects holding exactly
     the move's domain (regions, positions, slots, empires); seats and spectators get none."""
     from whispers.application.reading import status
 
@@ -118,7 +118,7 @@ def test_the_prompt_line_names_the_acting_society_once() -> None:
     assert line is not None
     text = re.sub(r"<[^>]+>", "", line[1])
     actor = load(store, "g").state
-    from whispers.ledger.prompt import prompt
+    from whispers.ledger.core.prompt import prompt
 
     who = prompt(actor).actors[0]
     assert text.count(who) == 1 and not text.startswith(f"{who}: ")
@@ -274,7 +274,7 @@ def test_the_director_sees_every_game_live_its_standings_and_its_chain_head(tmp_
 
 @pytest.mark.skipif(not shutil.which("node"), reason="node is not installed")
 def test_the_pages_sha256_is_the_one_the_rules_check() -> None:
-    """web/static/sha256.js (vendored: crypto.subtle needs https) gives the commitment ledger/sealing.py checks."""
+    """web/static/sha256.js (vendored: crypto.subtle needs https) gives the commitment ledger/core/sealing.py checks."""
     import hashlib
 
     text = committed_text(PLACED, SALT)
@@ -406,7 +406,7 @@ def test_every_link_of_a_finished_game_shows_the_final_result_and_the_table_no_m
     every link shows the result as `whispers score` prints it (EN Final Scoring): who wins, each society's points
     by empire and in total, the tie-break trail; the table records nothing more from its page."""
     from whispers.application.reading import score
-    from whispers.ledger.game import import_lines
+    from whispers.ledger.io.game import import_lines
 
     store = open_store("memory:")
     import_lines(store, "g", (ROOT / "fixtures" / "games" / "official-4p.txt").read_text(encoding="utf-8")

@@ -23,12 +23,12 @@ from support import (
     with_banners,
 )
 
-from whispers.ledger import events as ev
-from whispers.ledger import rules
-from whispers.ledger.board import Board
-from whispers.ledger.names import OFFICES
-from whispers.ledger.state import GameState, Loyalty
-from whispers.ledger.words import office_skip_reason
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.board import Board
+from whispers.ledger.core.names import OFFICES
+from whispers.ledger.core.state import GameState, Loyalty
+from whispers.ledger.core.words import office_skip_reason
 
 RAVEN_S2 = {"devout": "lion", "dutiful": "elephant", "affiliated": "bear", "unallied": "eagle", "opposed": "horse"}
 EAGLE = {"eagle.sheriff": "spider"}

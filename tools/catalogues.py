@@ -23,7 +23,7 @@ LOCALES = ROOT / "projections" / "locales"
 def template() -> Catalog:
     """Every message the code asks for, as a catalogue with no translations."""
     sys.path.insert(0, str(ROOT))
-    from whispers.ledger.words import COUNTED, ENGLISH_TERMS, TERMS
+    from whispers.ledger.core.words import COUNTED, ENGLISH_TERMS, TERMS
 
     catalog = Catalog(domain="whispers", project="whispers")
     for folder in SOURCES:
@@ -37,7 +37,7 @@ def template() -> Catalog:
         for word in words:
             catalog.add(word, context=kind, auto_comments=[ENGLISH_TERMS.get((kind, word), word)])
     for noun, plural in COUNTED.items():
-        catalog.add((f"{{n}} {noun}", f"{{n}} {plural}"), locations=[("ledger/words.py", 0)])
+        catalog.add((f"{{n}} {noun}", f"{{n}} {plural}"), locations=[("ledger/core/words.py", 0)])
     add_help(catalog)
     return catalog
 
@@ -130,7 +130,7 @@ def update(code: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    from whispers.ledger.words import LANGUAGES
+    from whispers.ledger.core.words import LANGUAGES
 
     if argv[1:] == ["--check"]:
         wanted = template()

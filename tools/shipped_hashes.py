@@ -1,5 +1,5 @@
 """Write fixtures/shipped-hashes.json: each shipped ruleset's and board's content hash beside the sha256 of its
-file's bytes, the shortcut ledger/shipped.py takes while a file still has those bytes (else it parses the file).
+file's bytes, the shortcut ledger/io/shipped.py takes while a file still has those bytes (else it parses the file).
 `--check` exits 1 when the file is not what this would write (tests/test_pins.py asks the same).
 """
 
@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def known() -> str:
     sys.path.insert(0, str(ROOT))
-    from whispers.ledger.board_files import shipped_boards
-    from whispers.ledger.ruleset_files import shipped_rulesets
-    from whispers.ledger.shipped import file_digest, parsed_hash
+    from whispers.ledger.io.board_files import shipped_boards
+    from whispers.ledger.io.ruleset_files import shipped_rulesets
+    from whispers.ledger.io.shipped import file_digest, parsed_hash
 
     entries = {}
     for kind, folder, idents in (("board", "boards", shipped_boards()), ("ruleset", "rulesets", shipped_rulesets())):

@@ -1,4 +1,4 @@
-"""Write the preset dictionary the store compresses each stored event's state with (ledger/state-dictionary-N.zdict).
+"""Write the preset dictionary the store compresses each stored event's state with (ledger/io/state-dictionary-N.zdict).
 
 A stored event's msgpack state is about 120 bytes, mostly its field names and the names of empires, societies and
 regions that every game repeats; deflate alone cannot shrink so little, but deflate with a preset dictionary of
@@ -10,7 +10,7 @@ most frequent kinds come last (deflate codes near matches shortest); the whole i
 
 A dictionary is part of the stored format: rows compressed with dictionary N are read with its exact bytes
 forever, so this never overwrites one. A better dictionary is written as N+1 beside the others, added to
-ledger/transcoder.py's table with its sha256, and made the one new rows use.
+ledger/io/transcoder.py's table with its sha256, and made the one new rows use.
 
     .venv/bin/python tools/state_dictionary.py N
 """
@@ -34,12 +34,12 @@ STAMP = datetime(2026, 11, 1, tzinfo=UTC)
 def states() -> dict[str, Counter[bytes]]:
     """Each kind of event's distinct states, counted."""
     sys.path.insert(0, str(ROOT))
-    from whispers.ledger import randomgame
-    from whispers.ledger.board_files import load_board
-    from whispers.ledger.decree_files import shipped_catalogue
-    from whispers.ledger.names import SOCIETIES
-    from whispers.ledger.ruleset_files import load_ruleset
-    from whispers.ledger.transcoder import MsgpackTranscoder
+    from whispers.ledger.core import randomgame
+    from whispers.ledger.core.names import SOCIETIES
+    from whispers.ledger.io.board_files import load_board
+    from whispers.ledger.io.decree_files import shipped_catalogue
+    from whispers.ledger.io.ruleset_files import load_ruleset
+    from whispers.ledger.io.transcoder import MsgpackTranscoder
 
     encode = MsgpackTranscoder().encode_plain
     catalogue = shipped_catalogue()
@@ -70,7 +70,7 @@ def main() -> int:
     if len(sys.argv) != 2 or not sys.argv[1].isdigit():
         print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
         return 2
-    target = ROOT / "ledger" / f"state-dictionary-{int(sys.argv[1])}.zdict"
+    target = ROOT / "ledger" / "io" / f"state-dictionary-{int(sys.argv[1])}.zdict"
     if target.exists():
         print(f"{target.name} exists: a dictionary is never rewritten (rows were compressed with it)", file=sys.stderr)
         return 2

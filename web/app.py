@@ -44,8 +44,8 @@ from whispers.application import director as hall
 from whispers.application import files, following, moves, numbers, reading, recording, review, seats, sharing, svg
 from whispers.application.analysis import stored as stored_analysis
 from whispers.application.sharing import Access
-from whispers.ledger import errors
-from whispers.ledger.errors import (
+from whispers.ledger.core import errors
+from whispers.ledger.core.errors import (
     GameMovedOn,
     NoSuchEvent,
     NotationError,
@@ -55,8 +55,8 @@ from whispers.ledger.errors import (
     UnknownGame,
     WhispersError,
 )
-from whispers.ledger.names import OFFICES, SLOTS
-from whispers.ledger.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue, trail_step
+from whispers.ledger.core.names import OFFICES, SLOTS
+from whispers.ledger.core.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue, trail_step
 from whispers.projections.language import from_header, speak, stop
 from whispers.web.hall import hall_routes
 from whispers.web.live import Hub
@@ -447,7 +447,7 @@ async def director_verify(site: Site, request: Request) -> Response:
     game = request.path_params["game"]
     if not hall.exists(site.store, game):
         return _not_found(False)
-    from whispers.ledger.verify import VerifyError
+    from whispers.ledger.io.verify import VerifyError
 
     try:
         checked, failed = files.verify(site.store, game).to_json(), None

@@ -16,8 +16,8 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from whispers.application.board import board_allows, public_board
-from whispers.ledger.errors import StoreError, WhispersError
-from whispers.ledger.words import N_, _
+from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.words import N_, _
 from whispers.projections.language import speak, stop
 
 KEEPALIVE_SECONDS = 15.0

@@ -235,12 +235,12 @@ function table(game) {
   }
 }
 
-// --- sealing a loyalty set at its own seat (ledger/sealing.py computes the same hash to check the reveal) -------
+// --- sealing a loyalty set at its own seat (ledger/core/sealing.py computes the same hash to check the reveal) -------
 
 const SCHEME = "whispers-loyalty-1";
 
 // The salt: 26 characters of Crockford's base32 (130 random bits: each byte's low 5 bits, uniform since 256 is a
-// multiple of 32), short enough to write down and read aloud; ledger/sealing.py reads it back (CODE, read_code).
+// multiple of 32), short enough to write down and read aloud; ledger/core/sealing.py reads it back (CODE, read_code).
 const BASE32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 function randomCode() {

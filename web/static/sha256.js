@@ -1,6 +1,6 @@
 // SHA-256 (FIPS 180-4) of a UTF-8 string, as lower-case hex. Vendored because crypto.subtle exists only on
 // https:// or localhost pages, and a tournament hall's server is often reached over plain http on its LAN.
-// A seat seals its loyalty set with it (ledger/sealing.py computes the same on the server side to check).
+// A seat seals its loyalty set with it (ledger/core/sealing.py computes the same on the server side to check).
 "use strict";
 
 (function (root) {

@@ -1,0 +1,172 @@
+"""Playouts: a game played from a position to its final scoring by the rules engine, for the analysis (issue 34).
+
+Every move of a playout is decided by the engine itself (`rules.decide`, folded by `rules.evolve`): there is no
+second simulator to keep equal to it. The moves are chosen by a playout policy (docs/analysis.md):
+
+- `uniform`: a uniformly random legal move, as `randomgame.random_command` builds it (the floor);
+- `greedy` (the default): a simulated society looks one move ahead. It draws a few legal moves at random, plays
+  each on the engine, and keeps the one that leaves the empires it is loyal to best off by `value` (its score if
+  the game ended then, plus a little for the banners of the empires it favours); a share of its moves
+  (`EXPLORE`) is uniform, so that the playouts keep exploring.
+
+Simulated societies play no cards: the engine adjudicates only some card effects (docs/decrees.md), and a playout
+must be played by the engine alone. A position is given whole (a sampled state, projections/analysis.py): what a
+society was loyal to, and every other secret, comes from the state the playout starts from.
+"""
+
+import random
+from collections.abc import Callable, Mapping
+
+from whispers.ledger.core import commands as c
+from whispers.ledger.core import events as ev
+from whispers.ledger.core import rules
+from whispers.ledger.core.errors import RuleError
+from whispers.ledger.core.names import MULTIPLIER
+from whispers.ledger.core.randomgame import random_command
+from whispers.ledger.core.scoring import score
+from whispers.ledger.core.state import GameState
+
+Choice = tuple[c.Command, list[ev.Event] | None]
+"""A policy's move, with its events when the policy had the engine decide it already (None: not yet)."""
+Policy = Callable[[GameState, random.Random], Choice]
+
+EXPLORE = 0.2
+"""The share of a greedy society's moves that are uniformly random."""
+CANDIDATES = 3
+"""How many random legal moves a greedy society weighs before it moves."""
+BANNER_WEIGHT = 0.1
+"""What one banner of an empire is worth to a society, per point of its token's multiplier (a city is worth 1)."""
+POLICY_VERSIONS = {"uniform": "uniform-1", "greedy": "greedy-2"}
+"""Each policy's version: an analysis is stored under it, and a change to a policy's moves must change it."""
+DEFAULT_POLICY = "greedy"
+MAX_MOVES = 5000
+"""A playout longer than this is a bug in a policy or the engine, not a game: it is refused."""
+
+
+def uniform(state: GameState, rng: random.Random) -> Choice:
+    return random_command(state, rng, cards=False), None
+
+
+def value(state: GameState, society: str) -> float:
+    """How good `state` is for `society` by its own tokens: its score if the game ended now, plus BANNER_WEIGHT for
+    each banner on the board times its empire's multiplier. 0 while its tokens are not recorded."""
+    loyalty = state.loyalty.get(society)
+    if loyalty is None or loyalty.tokens is None:
+        return 0.0
+    slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
+    cities = dict.fromkeys(state.board.empires, 0)
+    banners = dict.fromkeys(state.board.empires, 0)
+    agents = set(state.field_regions(society))
+    total = float(loyalty.concealed * state.ruleset.concealed_bonus)
+    for name, region in state.board.regions.items():
+        held = state.banners.get(name)
+        empire = held[0] if held else region.home
+        cities[empire] += region.cities + (name in agents)
+        if held:
+            banners[empire] += held[1]
+    for empire in state.board.empires:
+        total += MULTIPLIER[slot_of[empire]] * (cities[empire] + BANNER_WEIGHT * banners[empire])
+    return total
+
+
+def greedy(state: GameState, rng: random.Random) -> Choice:
+    offered = rules.prompt(state).options
+    first = random_command(state, rng, cards=False, offered=offered)
+    if rng.random() < EXPLORE or isinstance(first, c.Pass | c.RecordLoyalty):
+        return first, None
+    society = first.society
+    best, best_events = first, rules.decide(state, first)
+    best_value = _after(state, best_events, society)
+    for _ in range(CANDIDATES - 1):
+        command = random_command(state, rng, cards=False, offered=offered)
+        if command.society != society or command == best:
+            continue
+        try:
+            produced = rules.decide(state, command)
+        except RuleError:  # never for a command built from the prompt; a refused one is simply not chosen
+            continue
+        worth = _after(state, produced, society)
+        if worth > best_value:
+            best, best_events, best_value = command, produced, worth
+    return best, best_events
+
+
+def _after(state: GameState, produced: list[ev.Event], society: str) -> float:
+    for event in produced:
+        state = rules.evolve(state, event)
+    return value(state, society)
+
+
+POLICIES: Mapping[str, Policy] = {"uniform": uniform, "greedy": greedy}
+
+
+class Outcome(tuple):
+    """A playout's result: (each society's share of the win, each society's final score, moves played)."""
+
+    __slots__ = ()
+
+    def __new__(cls, wins: dict[str, float], scores: dict[str, int], moves: int) -> "Outcome":
+        return super().__new__(cls, (wins, scores, moves))
+
+    @property
+    def wins(self) -> dict[str, float]:
+        return self[0]
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return self[1]
+
+    @property
+    def moves(self) -> int:
+        return self[2]
+
+
+def shares(scored: ev.GameScored, players: tuple[str, ...]) -> dict[str, float]:
+    """Each society's share of the win as the ruleset breaks ties: 1 to the winner; a victory still tied after the
+    tie-breaks is shared, 1/k to each (`final_tie = "shared"`), or no one's (`"none"`, REV "Scoring")."""
+    found = dict.fromkeys(players, 0.0)
+    if scored.winner is not None:
+        found[scored.winner] = 1.0
+        return found
+    outcome = next((step.get("outcome") for step in scored.trail if step.get("step") == "still-tied"), None)
+    if outcome == "shared" and scored.tied:
+        for society in scored.tied:
+            found[society] = 1.0 / len(scored.tied)
+    return found
+
+
+def playout(state: GameState, rng: random.Random, policy: Policy = greedy) -> Outcome:
+    """Play `state` to its final scoring with `policy` choosing every move, the engine deciding it."""
+    moves = 0
+    scored: ev.GameScored | None = None
+    if state.phase == "reveal" and all(lo.tokens is not None for lo in state.loyalty.values()):
+        state = _scored_now(state)  # every sealed set was sampled: nothing is left to reveal
+    while not state.over:
+        if moves >= MAX_MOVES:
+            raise RuntimeError(f"a playout of {state.name} ran past {MAX_MOVES} moves")
+        command, produced = policy(state, rng)
+        for event in rules.decide(state, command) if produced is None else produced:
+            state = rules.evolve(state, event)
+            if isinstance(event, ev.GameScored):
+                scored = event
+        moves += 1
+    if scored is None:  # a position already over: its own scoring stands
+        scored = score(state)
+    totals = {s: int(scored.scores[s]["total"]) for s in state.players}
+    return Outcome(shares(scored, state.players), totals, moves)
+
+
+def _scored_now(state: GameState) -> GameState:
+    return rules.evolve(state, score(state))
+
+
+def seated(policies: Mapping[str, Policy], otherwise: Policy = uniform) -> Policy:
+    """A policy per society (a table of different players, for the benchmarks): the one of the society the prompt
+    waits for, or `otherwise` where several may act at once (the loyalty tokens at setup)."""
+
+    def choose(state: GameState, rng: random.Random) -> Choice:
+        actors = rules.prompt(state).actors
+        policy = policies.get(actors[0], otherwise) if len(actors) == 1 else otherwise
+        return policy(state, rng)
+
+    return choose
