@@ -214,3 +214,23 @@ def with_society(line: str, p: Prompt) -> str:
 def verb_words() -> dict[str, str]:
     """Each notation verb in the reader's words (for `?` and --help in the faces)."""
     return {verb: term(verb, "verb") for verb in MOVE_VERBS}
+
+
+def board_moves(options: tuple[Option, ...]) -> list[dict[str, Any]]:
+    """The legal options a tap on the board composes (the table page, web/static/board.js): each recruit (its
+    regions and how many banners) and each attack (its source, target and most banners), with the line it starts
+    (as `templates` writes it: `order=` and `at=` only where the society has two options of that verb) and its
+    name in the reader's words. The page offers exactly these choices: it knows no rule of its own."""
+    seen: dict[tuple[str, str], int] = {}
+    for o in options:
+        seen[o.society, o.verb] = seen.get((o.society, o.verb), 0) + 1
+    found = []
+    for o in options:
+        if o.verb not in ("recruit", "attack") or (o.verb == "recruit" and not o.choices.get("amount")):
+            continue
+        ch = o.choices
+        named = f" order={ch['order']} at={ch['at']}" if seen[o.society, o.verb] > 1 and "order" in ch else ""
+        found.append({"verb": o.verb, "society": o.society, "line": f"{o.society} {o.verb}{named}",
+                      "label": _order_words(ch), "regions": list(ch.get("regions", ())),
+                      "amount": ch.get("amount", 0), "attacks": [list(a) for a in ch.get("attacks", ())]})
+    return found

@@ -1,4 +1,5 @@
-"""Pictures for the web: the council-order timeline and the board map as SVG, as a viewer may see them."""
+"""Pictures for the web: the council-order timeline and the board map as SVG, as a viewer may see them, and the
+board the table page draws to be tapped."""
 
 from __future__ import annotations
 
@@ -33,3 +34,16 @@ def board_svg(store: Store | str | None, game: str, at: int | None = None) -> by
     with opened(store) as s:
         state = load(s, game, at).state
     return render(board_map(state), "svg", engine="neato")
+
+
+def board_page_svg(store: Store | str | None, game: str, version: int) -> str:
+    """The board after event `version` as the table page draws it (projections/boardsvg.py): public facts only,
+    the same for every viewer; its head read from the snapshot when the game is still there."""
+    from whispers.ledger.io.game import head, load
+    from whispers.projections.boardsvg import board_svg
+
+    with opened(store) as s:
+        state = head(s, game).state
+        if state.version != version:  # a move landed since the page read the game: draw what the page shows
+            state = load(s, game, version).state
+    return board_svg(state)

@@ -255,8 +255,14 @@ def _base(found: Access, request: Request) -> str:
 async def game_page(site: Site, request: Request, found: Access) -> Response:
     state = reading.status(site.store, found.game, found.viewer)
     result = _final_result(site, found.game) if state.view["over"] else None
+    version = state.view["version"]
+    # the board to tap (public: one drawing per version and language, whoever asks)
+    board = await site.pictures.drawn(("board-page", found.game, version, tongue().code),
+                                      lambda: svg.board_page_svg(site.store, found.game, version))
+    recording_here = found.may_record and not state.view["over"]
     return site.page("game.html", found=found, s=state.to_json(), base=_base(found, request), scores=state.scores,
-                     token=request.path_params["token"], result=result,
+                     token=request.path_params["token"], result=result, board=board,
+                     board_moves=moves.board_moves(state.options) if recording_here else [],
                      options=[reading.option_json(o) for o in state.options] if found.may_record else [])
 
 

@@ -34,6 +34,7 @@ function post(game, line) {
     .then(function (answer) {
       if (answer.status === 201) {
         holding = false;  // the move composed is recorded: the page may follow
+        document.dispatchEvent(new CustomEvent("whispers:recorded"));  // a composer (board.js) drops its taps
         return update(game).then(function () {
           recorded = {version: game.dataset.version, said: answer.body.said};
           sayRecorded(answer.body.said, true);
@@ -191,9 +192,22 @@ function wire(game) {
   const line = document.getElementById("line");
   if (form) {
     const button = form.querySelector("button.record");
-    const typed = previewer(game, form, form.querySelector(".preview"), button, function () { return line.value; });
+    let partial = false;  // a line a composer (board.js) is building, not every choice made yet: no preview
+    const typed = previewer(game, form, form.querySelector(".preview"), button, function () {
+      return partial ? null : line.value;
+    });
     let due = null;
+    // --- a move composed by taps (web/static/board.js): it writes the line being built here, and whether every
+    // choice is made yet; the line is previewed only once it is
+    line.addEventListener("compose", function (e) {
+      partial = !e.detail.complete;
+      line.value = e.detail.line;
+      window.clearTimeout(due);
+      typed.refresh();
+    });
+    // ---
     line.addEventListener("input", function () {
+      partial = false;
       button.disabled = true;
       window.clearTimeout(due);
       due = window.setTimeout(typed.refresh, 400);
@@ -214,6 +228,7 @@ function wire(game) {
   }
   const seat = document.getElementById("seat");
   if (seat) { sealing(game, seat); }
+  document.dispatchEvent(new CustomEvent("whispers:wired", {detail: game}));  // board.js wires its part again
 }
 
 function table(game) {
@@ -228,8 +243,11 @@ function table(game) {
       if (Number(e.data) !== Number(game.dataset.version)) {
         // a move being composed (a picker touched, a line typed, a set just sealed) is kept: the page says the
         // game moved on instead; else the page follows in place
+        // (a line a composer keeps, data-composer, it writes again after the update: board.js)
         const line = document.getElementById("line");
-        if ((line && line.value) || holding) { document.getElementById("moved").hidden = false; } else { update(game); }
+        if ((line && line.value && !line.dataset.composer) || holding) {
+          document.getElementById("moved").hidden = false;
+        } else { update(game); }
       }
     });
   }
