@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from whispers.ledger.core.board import Board
 from whispers.ledger.core.state import GameState
-from whispers.ledger.core.words import _, say, term
+from whispers.ledger.core.words import _, plural, say, term
 from whispers.projections.colours import empire_colour, society_colour
 
 UNIT = 100
@@ -31,6 +31,8 @@ UNIT = 100
 WIDE, HIGH = 108, 76
 """A region's box: narrower than the closest regions side by side, lower than the closest one above another."""
 MARGIN = 12
+TOP = 26
+"""Room above the top row for a tap's badge."""
 NAME_LINE = 13
 """Characters on a line of a region's name before it wraps (two lines at most, then "…": its title has it all)."""
 SEA_INK = "#1565c0"
@@ -50,7 +52,7 @@ def places(board: Board) -> dict[str, tuple[float, float]]:
         xs = [r.pos[0] for r in regions.values() if r.pos]
         ys = [r.pos[1] for r in regions.values() if r.pos]
         left, top = min(xs), max(ys)
-        return {r.id: (MARGIN + WIDE / 2 + (r.pos[0] - left) * UNIT, MARGIN + HIGH / 2 + (top - r.pos[1]) * UNIT)
+        return {r.id: (MARGIN + WIDE / 2 + (r.pos[0] - left) * UNIT, TOP + HIGH / 2 + (top - r.pos[1]) * UNIT)
                 for r in regions.values() if r.pos}
     homes = list(board.empires) + sorted({r.home for r in regions.values()} - set(board.empires))
     rows: dict[str, int] = {}
@@ -58,7 +60,7 @@ def places(board: Board) -> dict[str, tuple[float, float]]:
     for region in regions.values():
         row = rows[region.home] = rows.get(region.home, -1) + 1
         found[region.id] = (MARGIN + WIDE / 2 + homes.index(region.home) * (WIDE + 24),
-                            MARGIN + HIGH / 2 + row * (HIGH + 24))
+                            TOP + HIGH / 2 + row * (HIGH + 24))
     return found
 
 
@@ -77,12 +79,13 @@ def _region(state: GameState, region_id: str, x: float, y: float, agents: list[s
     fill, home = empire_colour(controller), empire_colour(region.home)
     left, top = x - WIDE / 2, y - HIGH / 2
     icons = "●" * region.cities + (" ■" if region.farm else "") + (" ▲" if region.fort else "")
-    described = [say("{region}: {n} banners of {empire}", region=region.name, n=count, empire=controller)
+    described = [say("{region}: held by {empire} with {banners}", region=region.name, empire=controller,
+                     banners=plural(count, "banner"))
                  if count else say("{region}: no banners, held by its home empire {empire}", region=region.name,
                                    empire=controller),
                  say("home {empire}", empire=region.home)]
     if region.cities:
-        described.append(say("{n} cities", n=region.cities))
+        described.append(plural(region.cities, "city"))
     described += [word for word, on in ((_("farm"), region.farm), (_("fort"), region.fort)) if on]
     described += [say("field agent of {society}", society=s) for s in agents]
     title = " · ".join(described)
