@@ -38,9 +38,9 @@ browser_only = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)
 
 
 @contextlib.contextmanager
-def deployed_site(folder: Path) -> Iterator[dict[str, Any]]:
+def deployed_site(folder: Path) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
     """`whispers serve` over an SQLite store holding support.DEPLOYED as game `g` (the empire turns wait on raven at
-    the bear sheriff), shared: its links, on the server's port."""
+    the bear sheriff), shared: (its environment, its links on the server's port)."""
     import httpx2
 
     assert EXE
@@ -61,7 +61,7 @@ def deployed_site(folder: Path) -> Iterator[dict[str, Any]]:
                 break
             except httpx2.TransportError:
                 time.sleep(0.1)
-        yield json.loads(json.dumps(links).replace("http://127.0.0.1:8000", base))
+        yield env, json.loads(json.dumps(links).replace("http://127.0.0.1:8000", base))
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -132,7 +132,7 @@ def test_a_recruit_and_an_attack_composed_by_taps_on_the_phone_are_previewed_the
     "Attack" (from a region to a bordering one, with some of its banners): each tapped on the map at 390x844,
     the line built in the notation field, previewed by the engine, recorded by Record alone, in place (no reload),
     the board redrawn with the new banners; never recordable from an incomplete selection."""
-    with deployed_site(tmp_path) as links:
+    with deployed_site(tmp_path) as (env, links):
         browser.set_window_size(*PHONE)
         browser.get(links["table"])
         _wait(browser, lambda d: d.find_element("tag name", "html").get_attribute("data-script") == "ran")
@@ -151,6 +151,13 @@ def test_a_recruit_and_an_attack_composed_by_taps_on_the_phone_are_previewed_the
         taps.on('#boardmap .chip[data-region="ice-hall"] button.less')  # -1: the tap on Ice Hall undone
         assert _line(browser) == "raven recruit frost-gate=1"
         _still_not_recordable(browser)  # 1 of 2 banners placed
+        # the game moves on meanwhile (a title given from elsewhere): the page follows in place, the taps stay
+        before = version_of(browser)
+        subprocess.run([EXE, "rename", "g", "Friday"], env=env, check=True, capture_output=True)
+        _wait(browser, lambda d: version_of(d) > before)
+        assert _line(browser) == "raven recruit frost-gate=1"
+        assert _text(browser, '#boardmap .chip[data-region="frost-gate"]').startswith("Frost Gate +1")
+        _still_not_recordable(browser)
         taps.region("bellrock")
         assert _line(browser) == "raven recruit frost-gate=1 bellrock=1"
         _wait(browser, lambda d: _record_button(d).is_enabled())
