@@ -38,15 +38,20 @@ browser_only = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)
 
 
 @contextlib.contextmanager
-def deployed_site(folder: Path) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
-    """`whispers serve` over an SQLite store holding support.DEPLOYED as game `g` (the empire turns wait on raven at
-    the bear sheriff), shared: (its environment, its links on the server's port)."""
+def deployed_site(folder: Path, text: str = DEPLOYED, at: int | None = None
+                  ) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
+    """`whispers serve` over an SQLite store holding `text` (by default support.DEPLOYED: the empire turns wait on
+    raven at the bear sheriff) as game `g`, or its first `at` events, shared: (its environment, its links on the
+    server's port)."""
     import httpx2
 
     assert EXE
     env = {**os.environ, "WHISPERS_STORE": str(folder / "s.sqlite"), "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
-    (folder / "g.txt").write_text(DEPLOYED, encoding="utf-8")
-    subprocess.run([EXE, "import", str(folder / "g.txt"), "--game", "g"], env=env, check=True, capture_output=True)
+    (folder / "g.txt").write_text(text, encoding="utf-8")
+    whole = "g" if at is None else "whole"
+    subprocess.run([EXE, "import", str(folder / "g.txt"), "--game", whole], env=env, check=True, capture_output=True)
+    if at is not None:
+        subprocess.run([EXE, "fork", whole, "g", "--at", str(at)], env=env, check=True, capture_output=True)
     links = json.loads(subprocess.run([EXE, "share", "g", "--json"], env=env, check=True, capture_output=True,
                                       text=True).stdout)
     with socket.socket() as s:
@@ -220,6 +225,43 @@ def test_a_recruit_and_an_attack_composed_by_taps_on_the_phone_are_previewed_the
               f"spider's attack {attack_taps}")
         assert rat_taps <= 5 and attack_taps <= 5  # the issue's target per order of the empire turns
         assert not [e for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
+
+
+@browser_only
+def test_a_card_s_region_is_chosen_by_a_tap_on_the_board(browser, tmp_path) -> None:
+    """A card's effect that names a region (official-4p.txt after 35 events: rat may play lion:3 for "add 3 to a
+    city", REV "Decrees") takes it from a tap on the map, among the regions the engine's domain for it offers: a
+    region outside it is not taken; the picker then previews the play and only its Record records it."""
+    from selenium.webdriver.support.select import Select
+
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "official-4p.txt"
+    with deployed_site(tmp_path, fixture.read_text(encoding="utf-8"), at=35) as (_env, links):
+        browser.set_window_size(*PHONE)
+        browser.get(links["table"])
+        _wait(browser, lambda d: d.find_element("tag name", "html").get_attribute("data-script") == "ran")
+        form = browser.find_element("css selector", 'form.pick[data-society="rat"][data-verb="play"]')
+        card = form.find_element("css selector", 'input[value="lion:3"]')
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
+        card.click()
+        Select(form.find_element("css selector", "select.effect")).select_by_value("add-3-to-city")
+        field = form.find_element("css selector", 'fieldset[data-effect="add-3-to-city"] select[data-fmt="region={}"]')
+        offered = [value for value in (o.get_attribute("value") for o in field.find_elements("tag name", "option"))
+                   if value]
+        _wait(browser, lambda d: "Tap a region for: region" in _text(d, "#boardmap .tap-hint"))
+        legal = browser.find_elements("css selector", "#boardmap .region.legal")
+        assert sorted(g.get_attribute("data-region") for g in legal) == sorted(offered)
+        outside = next(r for r in (g.get_attribute("data-region") for g in browser.find_elements(
+            "css selector", "#boardmap .region")) if r not in offered)
+        taps = Taps(browser)
+        taps.region(outside)
+        assert field.get_attribute("value") == ""  # not a region the effect may name
+        taps.region(offered[0])
+        assert field.get_attribute("value") == offered[0]
+        record = form.find_element("css selector", "button.record")
+        _wait(browser, lambda d: record.is_enabled())  # previewed by the engine: the play is legal as tapped
+        assert form.find_element("css selector", ".preview").text.startswith(f"rat play lion:3 effect=add-3-to-city "
+                                                                            f"region={offered[0]}")
+        assert not _record_button(browser).is_enabled()  # the notation line's Record: nothing composed there
 
 
 def test_the_board_drawn_for_the_page_holds_no_secret(tmp_path) -> None:

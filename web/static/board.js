@@ -91,6 +91,7 @@
     const taps = section.querySelector(".taps");
     const stepper = section.querySelector(".stepper-row");
     let picking = null;  // a picker's region field the next tap fills
+    let filling = false;  // while a tap fills it (its change moves on to the next field by itself)
 
     function current() {
       return kept && moves.find(function (m) { return m.line === kept.line; });
@@ -197,7 +198,9 @@
         if (legal(null).indexOf(region) < 0) { return; }
         const field = picking;
         field.value = region;
+        filling = true;
         field.dispatchEvent(new Event("change", {bubbles: true}));  // the picker previews its move (app.js)
+        filling = false;
         picking = nextField(field.closest("form.pick"), regions);
         render();
         return;
@@ -270,7 +273,7 @@
         if (regionField(e.target, regions)) { picking = e.target; render(); }
       });
       picker.addEventListener("change", function (e) {
-        if (!e.isTrusted) { return; }  // the board's own fill moves on by itself
+        if (filling) { return; }
         picking = nextField(picker, regions);
         render();
       });
