@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import DEPLOYED, board_of, new_state, play
-from test_browser import PHONE, WAIT, missing, version_of
+from test_browser import DESKTOP, PHONE, WAIT, missing, version_of
 from test_web import DIRECTOR, EXE
 
 from whispers.application import files, svg
@@ -220,6 +220,20 @@ def test_a_recruit_and_an_attack_composed_by_taps_on_the_phone_are_previewed_the
         _wait(browser, lambda d: version_of(d) > before)
         assert "attacks saltmarsh" in _text(browser, "#said")
         attack_taps = taps.count
+
+        # on a desktop, by the keyboard: serpent's recruit at the eagle sheriff, a region's Enter places a banner,
+        # Escape lets go of the taps (and of the line they wrote)
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        browser.set_window_size(*DESKTOP)
+        _wait(browser, lambda d: _text(d, "#boardmap .tap-hint").startswith("Tap a region to place a banner"))
+        region = browser.find_element("css selector", '#boardmap .region[data-region="stormcrag"]')
+        browser.execute_script("arguments[0].focus()", region)
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        assert _line(browser) == "serpent recruit stormcrag=1"
+        ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+        assert _line(browser) == "" and not _record_button(browser).is_enabled()
         assert browser.execute_script("return window.stayed") is True  # every move followed in place
         print(f"taps: raven's recruit with an undo {recruit_taps}, rat's recruit {rat_taps}, "
               f"spider's attack {attack_taps}")
