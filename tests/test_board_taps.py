@@ -95,9 +95,12 @@ class Taps:
 
 
 def _wait(driver: Any, until: Any) -> None:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: until(d))
+    # a part read while the page swaps it for the new one is read again
+    WebDriverWait(driver, WAIT, poll_frequency=0.1, ignored_exceptions=(
+        NoSuchElementException, StaleElementReferenceException)).until(lambda d: until(d))
 
 
 def _text(driver: Any, css: str) -> str:
@@ -172,7 +175,8 @@ def test_a_recruit_and_an_attack_composed_by_taps_on_the_phone_are_previewed_the
         before = version_of(browser)
         taps.record()
         _wait(browser, lambda d: version_of(d) > before)
-        assert "Recorded:" in _text(browser, "#said")
+        # what it did is said once the page followed (the live stream may bring the same version again meanwhile)
+        _wait(browser, lambda d: "Recorded:" in _text(d, "#said"))
         frost = browser.find_element("css selector", '#boardmap .region[data-region="frost-gate"]')
         assert frost.get_attribute("data-banners") == "3"  # 2 + 1: the board followed in place
         recruit_taps = taps.count
@@ -199,26 +203,26 @@ def test_a_recruit_and_an_attack_composed_by_taps_on_the_phone_are_previewed_the
         assert _line(browser) == "spider attack wolfmere saltmarsh"
         assert _text(browser, "#boardmap .stepper-row output") == "—"  # no number of banners chosen ahead
         _still_not_recordable(browser)
-        more = browser.find_element("css selector", "#boardmap .stepper-row .more")
-        taps.on("#boardmap .stepper-row .more")
+        more, less = "#boardmap .stepper-row .more", "#boardmap .stepper-row .less"  # found at each use
+        taps.on(more)
         assert _line(browser) == "spider attack wolfmere saltmarsh 1"
         _wait(browser, lambda d: _record_button(d).is_enabled())
         assert _text(browser, "#move .preview").startswith("spider attack wolfmere saltmarsh 1")
         _shot(browser, "attack")
         extra = 0
-        while more.is_enabled():  # up to the most the engine allows from Wolfmere (3 banners there now)
-            more.click()
+        while browser.find_element("css selector", more).is_enabled():  # up to the most the engine allows
+            browser.find_element("css selector", more).click()
             extra += 1
         assert extra >= 1 and _line(browser) == f"spider attack wolfmere saltmarsh {1 + extra}"
-        less = browser.find_element("css selector", "#boardmap .stepper-row .less")
         for _ in range(extra):
-            less.click()
-        assert _line(browser) == "spider attack wolfmere saltmarsh 1" and not less.is_enabled()
+            browser.find_element("css selector", less).click()
+        assert _line(browser) == "spider attack wolfmere saltmarsh 1"
+        assert not browser.find_element("css selector", less).is_enabled()
         _wait(browser, lambda d: _record_button(d).is_enabled())
         before = version_of(browser)
         taps.record()
         _wait(browser, lambda d: version_of(d) > before)
-        assert "attacks saltmarsh" in _text(browser, "#said")
+        _wait(browser, lambda d: "attacks saltmarsh" in _text(d, "#said"))
         attack_taps = taps.count
 
         # on a desktop, by the keyboard: serpent's recruit at the eagle sheriff, a region's Enter places a banner,
