@@ -341,10 +341,14 @@ def test_hostile_region_names_are_drawn_as_text(names: list[str], board_name: st
     regions = list(data["regions"])[:3]
     for region, name in zip(regions, names, strict=True):
         data["regions"][region]["name"] = name
+    data["seas"] = {"grey": {"name": board_name, "coasts": regions[:2]}}
     board = Board.from_data(data)
     state = msgspec.structs.replace(new_state(), board=board)
     drawn = board_svg(state)
     root = ET.fromstring(drawn)
+    assert root.get("aria-label") == "the board " + re.sub("[\t\n\r]", " ", NOT_XML.sub("\ufffd", board_name))
+    sea = root.find(".//*[@class='sea']")
+    assert sea is not None and sea.text == NOT_XML.sub("\ufffd", board_name).replace("\r\n", "\n").replace("\r", "\n")
     kinds = {element.tag.rsplit("}", 1)[-1] for element in root.iter()}
     assert kinds <= {"svg", "g", "rect", "text", "line", "title"}
     assert not [a for element in root.iter() for a in element.attrib if a.startswith("on")]
