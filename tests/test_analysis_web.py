@@ -268,3 +268,45 @@ def test_the_progress_words_are_the_readers(tmp_path, words):
     expected = {"en": "Analysing: 30 of 125 moves · about 2 min left",
                 "fr": "Analyse : 30 coups sur 125 · environ 2 min restantes"}[words]
     assert expected in page
+
+
+SHOTS = Path(os.environ.get("WHISPERS_SHOTS", "/tmp/shots-bganalysis"))
+
+
+def test_the_replay_page_asks_follows_the_progress_and_draws_the_chart_in_place(tmp_path, browser):
+    """In the browser: the button asks, the progress bar moves in place, the chart appears without a reload, and
+    a point on it opens its move; screenshots at a phone's size and a desktop's (WHISPERS_SHOTS)."""
+    from selenium.webdriver.common.by import By
+    from test_browser import missing, wait
+
+    if missing:
+        pytest.skip(f"no {', '.join(missing)}")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    url, links = _sqlite(tmp_path, FOUR)
+    env = {**os.environ, "WHISPERS_STORE": url, "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
+    token = links.seats["raven"]
+    with _serve(env, "--analysis-rollouts", "4") as (base, _server):
+        browser.set_window_size(390, 844)
+        browser.get(f"{base}/g/g/{token}/replay?at=100")
+        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        browser.execute_script("window.stayed = true;")  # gone if the page were loaded again
+        browser.find_element(By.ID, "analyse-go").click()
+        wait(browser, lambda d: d.execute_script(  # read at once: the section is swapped as the analysis goes on
+            "const bar = document.querySelector('#analysis progress');"
+            "return bar !== null && bar.value > 0 && document.getElementById('analysis').textContent"
+            ".includes('Analysing:');"))
+        for width, height in ((390, 844), (1280, 800)):
+            browser.set_window_size(width, height)
+            browser.execute_script("document.getElementById('analysis').scrollIntoView();")
+            browser.save_screenshot(str(SHOTS / f"progress-{width}.png"))
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart"))
+        assert browser.execute_script("return window.stayed === true;")  # swapped in place
+        for width, height in ((390, 844), (1280, 800)):
+            browser.set_window_size(width, height)
+            browser.execute_script("document.getElementById('analysis').scrollIntoView();")
+            browser.save_screenshot(str(SHOTS / f"chart-{width}.png"))
+        stored = analysis.stored(url, "g", "raven")
+        point = stored.points[len(stored.points) // 2]
+        browser.find_element(By.CSS_SELECTOR, f'svg.chart a[href*="replay?at={point.version}&"]').click()
+        wait(browser, lambda d: f"replay?at={point.version}&" in d.current_url)
+        assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
