@@ -641,7 +641,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None, 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if site.analysts.available and analysis_jobs.waiting(site.store):
+        if site.analysts.available and _analyses_waiting(site.store):
             site.analysts.start()
         try:
             yield
@@ -673,6 +673,17 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None, 
                     exception_handlers={404: missing, 405: missing, 500: _crashed})
     app.router.redirect_slashes = False  # its redirect is absolute, to the Host header's host: `_slashed` instead
     return app
+
+
+def _analyses_waiting(store: Any) -> bool:
+    """Whether the store holds analyses waiting for an analyst (left by a server stopped or killed). Not one read
+    may stop a server starting (several starting at once over a new PostgreSQL schema race to make the read
+    models' tables): the analysts start at the next ask, or when a page sees one waiting, instead."""
+    try:
+        return analysis_jobs.waiting(store)
+    except Exception:
+        LOG.warning("the analyses waiting could not be read at the start", exc_info=True)
+        return False
 
 
 def _slashed(request: Request, routes: list[Any]) -> Response | None:
