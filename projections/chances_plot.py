@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 480.0, 220.0
-LEFT, RIGHT, TOP, BOTTOM = 34.0, 8.0, 8.0, 20.0
+LEFT, RIGHT, TOP, BOTTOM = 52.0, 10.0, 10.0, 24.0
 GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
