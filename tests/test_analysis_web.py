@@ -116,27 +116,53 @@ def test_a_move_is_recorded_while_an_analysis_runs(tmp_path):
     assert open_store(url).version("live") == 2
 
 
-def test_a_second_ask_joins_the_first_and_a_game_has_one_analysis_running_at_a_time(tmp_path):
+def test_a_second_ask_joins_the_first(tmp_path):
+    """Two asks for one game and viewer (two taps, two devices of one seat): one job, run once."""
     url, links = _sqlite(tmp_path, TWO)
-    with open_store(url) as store:
-        import_lines(store, "other", TWO)
-    client = TestClient(create_app(url, DIRECTOR, analysts=1))  # no lifespan: nothing runs what is queued
     base = f"/g/g/{links.spectator}/"
-    first, second = _ask(client, base, links.spectator), _ask(client, base, links.spectator)
-    assert first.status_code == second.status_code == 202 and first.json() == second.json()
-    with open_store(url) as store:
-        assert len(store.read_model(jobs.PROJECTION)) == 1  # joined, not queued twice
-        jobs.ask(store, "g", "spider", 1, now=time.time() + 1)
-        jobs.ask(store, "other", None, 1, now=time.time() + 2)
-        one = jobs.claim(store, "here:1")
-        assert (one.game, one.viewer) == ("g", "spectator")  # the oldest asked
-        two = jobs.claim(store, "here:2")
-        assert (two.game, two.viewer) == ("other", None)  # g's spider waits: g has one running
-        assert jobs.claim(store, "here:3") is None
-        assert [j.state for j in (jobs.status(store, "g", "spider"),)] == ["queued"]
-        # an analyst that stopped writing is taken over once stale
-        later = time.time() + jobs.STALE_SECONDS + 1
-        assert jobs.claim(store, "here:4", now=later).owner == "here:4"
+    with TestClient(create_app(url, DIRECTOR, analysis_rollouts=100_000)) as client:
+        first, second = _ask(client, base, links.spectator), _ask(client, base, links.spectator)
+        assert first.status_code == second.status_code == 202
+        assert first.json()["rollouts"] == second.json()["rollouts"] == 100_000
+        with open_store(url) as store:
+            assert len(store.read_model(jobs.PROJECTION)) == 1  # joined, not queued twice
+        director = client.get(f"/director/{DIRECTOR}/g/g/analysis").json()
+        assert director == {"state": "none"}  # the record's analysis is another viewer's: not asked for
+
+
+def test_a_game_has_one_analysis_running_at_a_time():
+    """Analysts claim the oldest job whose game has none running; one whose analyst stopped writing is taken over.
+    (No server: the analysts here are this test's own claims.)"""
+    store = open_store("memory:")
+    for game in ("g", "other"):
+        import_lines(store, game, TWO)
+    jobs.ask(store, "g", "spectator", 1, now=100.0)
+    jobs.ask(store, "g", "spectator", 1, now=101.0)  # joined
+    jobs.ask(store, "g", "spider", 1, now=102.0)
+    jobs.ask(store, "other", None, 1, now=103.0)
+    assert len(store.read_model(jobs.PROJECTION)) == 3
+    now = time.time()
+    one = jobs.claim(store, "elsewhere:1", now)
+    assert (one.game, one.viewer, one.asked) == ("g", "spectator", 100.0)  # the oldest asked
+    two = jobs.claim(store, "elsewhere:2", now)
+    assert (two.game, two.viewer) == ("other", None)  # g's spider waits: g has one running
+    assert jobs.claim(store, "elsewhere:3", now) is None
+    assert jobs.status(store, "g", "spider").state == "queued"
+    later = now + jobs.STALE_SECONDS + 1  # the analysts of another machine stopped writing
+    taken = jobs.claim(store, "elsewhere:4", later)
+    assert (taken.game, taken.owner) in {("g", "elsewhere:4"), ("other", "elsewhere:4")}
+    gone = f"{socket.gethostname()}:{_dead_pid()}"  # an analyst of this machine that no longer exists
+    store2 = open_store("memory:")
+    import_lines(store2, "g", TWO)
+    jobs.ask(store2, "g", None, 1)
+    assert jobs.claim(store2, gone, now).owner == gone
+    assert jobs.claim(store2, "here:5", now).owner == "here:5"  # taken over at once, not after STALE_SECONDS
+
+
+def _dead_pid() -> int:
+    process = subprocess.Popen(["true"])
+    process.wait()
+    return process.pid
 
 
 def test_an_analysis_is_asked_for_a_finished_game_only_and_by_the_links_bearer(tmp_path):
