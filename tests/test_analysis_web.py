@@ -303,6 +303,7 @@ def test_the_replay_page_asks_follows_the_progress_and_draws_the_chart_in_place(
     """In the browser: the button asks, the progress bar moves in place, the chart appears without a reload, and
     a point on it opens its move; screenshots at a phone's size and a desktop's (WHISPERS_SHOTS)."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
     from test_browser import missing, wait
 
     if missing:
@@ -317,15 +318,17 @@ def test_the_replay_page_asks_follows_the_progress_and_draws_the_chart_in_place(
         wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
         browser.execute_script("window.stayed = true;")  # gone if the page were loaded again
         browser.find_element(By.ID, "analyse-go").click()
-        wait(browser, lambda d: d.execute_script(  # read at once: the section is swapped as the analysis goes on
-            "const bar = document.querySelector('#analysis progress');"
+        # an analyst is started, reads the game and plays its first moves' playouts: on a loaded machine, a while
+        WebDriverWait(browser, PATIENCE, poll_frequency=0.2).until(lambda d: d.execute_script(
+            "const bar = document.querySelector('#analysis progress');"  # read at once: the section is swapped
             "return bar !== null && bar.value > 0 && document.getElementById('analysis').textContent"
             ".includes('Analysing:');"))
         for width, height in ((390, 844), (1280, 800)):
             browser.set_window_size(width, height)
             browser.execute_script("document.getElementById('analysis').scrollIntoView();")
             browser.save_screenshot(str(SHOTS / f"progress-{width}.png"))
-        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart"))
+        WebDriverWait(browser, PATIENCE, poll_frequency=0.2).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart"))
         assert browser.execute_script("return window.stayed === true;")  # swapped in place
         for width, height in ((390, 844), (1280, 800)):
             browser.set_window_size(width, height)
