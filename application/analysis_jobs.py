@@ -101,8 +101,9 @@ def _cas(store: Store, names: list[str] | None, decide: Callable[[dict[str, Job]
     for _attempt in range(TRIES):
         counter, jobs = _rows(store, names)
         if not counter:
-            # the queue's first write starts it empty (a compare-and-set needs a counter to compare): two first
-            # writers both start it empty, and neither loses a job
+            # the queue's first write starts it empty (a compare-and-set needs a counter to compare; starting it
+            # is no compare-and-set): only two first asks of a store at the same instant could lose one, which
+            # the page then offers again
             store.save_tracked(PROJECTION, LAYOUT, None, 1, [])
             continue
         writes, answer = decide(jobs)
