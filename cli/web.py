@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from whispers.application import sharing
+from whispers.application.analysis_jobs import WEB_ROLLOUTS
 from whispers.cli.common import emit_json, store_option
 from whispers.cli.spoken import Spoken
 from whispers.ledger.core.errors import WhispersError
@@ -77,8 +78,14 @@ def share(game: str, base: str, revoke: bool, round_no: int | None, cards: str |
 @click.option("--tournament", "tournament_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               metavar="FILE", help="A tournament file (docs/tournament.md): the director's pages show its standings, "
                                    "and a public board (its link printed at start) its tables and standings.")
+@click.option("--analysts", default=1, show_default=True, type=click.IntRange(0, 64),
+              help="Processes (per worker) that run the analyses the replay pages ask for, one game each at a time; "
+                   "0: the pages offer none.")
+@click.option("--analysis-rollouts", default=WEB_ROLLOUTS, show_default=True, type=click.IntRange(1, 100_000),
+              help="Playouts a move of an analysis asked for on a page (whispers analyse refines it).")
 @store_option
-def serve(host: str, port: int, workers: int, tournament_file: Path | None, store_url: str | None) -> None:
+def serve(host: str, port: int, workers: int, tournament_file: Path | None, analysts: int, analysis_rollouts: int,
+          store_url: str | None) -> None:
     """Serve the store's games to browsers: the links from `whispers share`, and the director's pages.
 
     The director's token is $WHISPERS_DIRECTOR_TOKEN, or a new one printed at start. Several processes (--workers,
@@ -94,6 +101,8 @@ def serve(host: str, port: int, workers: int, tournament_file: Path | None, stor
     # The web face sits beside this one (neither imports the other): uvicorn builds it from its factory, which
     # reads the store and the director's token from the environment, as a second worker process would.
     os.environ["WHISPERS_DIRECTOR_TOKEN"] = token
+    os.environ["WHISPERS_ANALYSTS"] = str(analysts)
+    os.environ["WHISPERS_ANALYSIS_ROLLOUTS"] = str(analysis_rollouts)
     if store_url:
         os.environ["WHISPERS_STORE"] = store_url
     if tournament_file is not None:

@@ -14,6 +14,7 @@ import contextlib
 import html
 import json
 import logging
+import os
 import re
 import time
 from collections import OrderedDict
@@ -40,8 +41,20 @@ from starlette.routing import Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from whispers.application import (
+    analysis_jobs,
+    files,
+    following,
+    moves,
+    numbers,
+    reading,
+    recording,
+    review,
+    seats,
+    sharing,
+    svg,
+)
 from whispers.application import director as hall
-from whispers.application import files, following, moves, numbers, reading, recording, review, seats, sharing, svg
 from whispers.application.analysis import stored as stored_analysis
 from whispers.application.sharing import Access
 from whispers.ledger.core import errors
@@ -58,6 +71,7 @@ from whispers.ledger.core.errors import (
 from whispers.ledger.core.names import OFFICES, SLOTS
 from whispers.ledger.core.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue, trail_step
 from whispers.projections.language import from_header, speak, stop
+from whispers.web.analysts import Analysts
 from whispers.web.hall import hall_routes
 from whispers.web.live import Hub
 
@@ -197,8 +211,8 @@ def _per_page(words: Any) -> Any:
 @dataclass(frozen=True, slots=True)
 class Site:
     """What every handler works over: the store (open for the server's life), the games held folded between
-    moves, the hub of live streams, the page templates, the pictures drawn lately, the director's token and the
-    tournament file the director's pages show."""
+    moves, the hub of live streams, the page templates, the pictures drawn lately, the director's token, the
+    tournament file the director's pages show, and the analysts with the playouts a move an analysis asks for."""
 
     store: Any
     director_token: str
@@ -207,6 +221,8 @@ class Site:
     held: recording.HeldGames
     templates: Environment
     pictures: Pictures
+    analysts: Analysts
+    analysis_rollouts: int
 
     def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(self.templates.get_template(name).render(lang=tongue().code, **context),
@@ -281,11 +297,57 @@ async def replay_page(site: Site, request: Request, found: Access) -> Response:
     here_base = _base(found, request)
     back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
         (here_base, _("back to the game"))
+    over = replayed.replay.at(len(replayed)).over
     return site.page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
                      total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
                      moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
                      scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
-                     back_label=back[1], chances=stored_analysis(site.store, found.game, found.viewer))
+                     back_label=back[1], **_analysis_view(site, found, replayed.at, over))
+
+
+def _analysis_view(site: Site, found: Access, at: int, over: bool) -> dict[str, Any]:
+    """What the replay page shows of the analysis for the link's viewer: its progress while it runs, else the
+    chart of the stored one (as that viewer knew the game: never the record's on a seat's or the spectator's
+    link), and whether it offers to ask for one (a finished game, analysts running, none complete yet)."""
+    from whispers.projections.chances_plot import plot
+    from whispers.projections.colours import society_colour
+
+    job = analysis_jobs.status(site.store, found.game, found.viewer)
+    progress = analysis_jobs.progress_json(job)
+    chances = stored_analysis(site.store, found.game, found.viewer)
+    drawn = None
+    if chances is not None and chances.points:
+        points = chances.points
+        drawn = plot([p.move for p in points], [p.version for p in points],
+                     [p.label or f"m{p.move}" for p in points],
+                     {s: [p.chances[s] for p in points] for s in chances.societies},
+                     {s: society_colour(s).strong for s in chances.societies},
+                     {t.version: t.society for t in chances.turning}, at,
+                     {s: term(s) for s in chances.societies})
+    running = progress["state"] in ("queued", "running")
+    offer = (over and site.analysts.available and not running
+             and (chances is None or not chances.complete or chances.rollouts < site.analysis_rollouts))
+    knew = {None: _("the record"), "spectator": _("the spectator")}.get(found.viewer) or term(found.viewer)
+    return {"chances": chances, "plot": drawn, "progress": progress, "offer": offer, "knew": knew}
+
+
+async def analysis_progress(site: Site, request: Request, found: Access) -> Response:
+    """The link's viewer's analysis: queued, running (moves done of all, seconds left), done, failed or none."""
+    job = analysis_jobs.status(site.store, found.game, found.viewer)
+    if job is not None and job.state == "queued":
+        site.analysts.start()  # none runs (the last one ended as this was queued): one is
+    return JSONResponse(analysis_jobs.progress_json(job))
+
+
+async def ask_analysis(site: Site, request: Request, found: Access) -> Response:
+    """An analysis of the finished game as the link's viewer knew it, queued for the analysts (or the one queued,
+    running or done already, joined): 202 and its progress."""
+    if not site.analysts.available:
+        raise WhispersError(_("this server runs no analyses: run whispers analyse on the game instead"))
+    job = await run_in_threadpool(analysis_jobs.ask, site.store, found.game, found.viewer, site.analysis_rollouts)
+    if job.state != "done":
+        site.analysts.start()
+    return JSONResponse(analysis_jobs.progress_json(job), status_code=202)
 
 
 async def chances_picture(site: Site, request: Request, found: Access) -> Response:
@@ -469,6 +531,8 @@ DIRECTORS_PAGE, DIRECTORS_API = Guard(by_director=True), Guard(api=True, by_dire
 RECORDS, SEALS = Guard(api=True, may=lambda found: found.may_record), Guard(api=True, may=lambda f: f.seals is not None)
 ANNOTATES = Guard(api=True, may=lambda found: found.may_annotate)
 DIRECTOR_ANNOTATES = Guard(api=True, by_director=True, may=lambda found: found.may_annotate)
+# an analysis as the link's own viewer: every link may ask (its bearer too), each for what it could know
+ASKS, DIRECTOR_ASKS = Guard(api=True, may=lambda found: True), Guard(api=True, by_director=True, may=lambda f: True)
 DIRECTORS_TOKEN = None
 """The guard of a director's page that is no game's: the director's token, and nothing else."""
 POST = ("POST",)
@@ -488,6 +552,8 @@ ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple
     ("/g/{game}/{token}/live", live, API, None),
     ("/g/{game}/{token}/timeline.svg", timeline_picture, API, None),
     ("/g/{game}/{token}/chances.svg", chances_picture, API, None),
+    ("/g/{game}/{token}/analysis", analysis_progress, API, None),
+    ("/g/{game}/{token}/analysis", ask_analysis, ASKS, POST),
     ("/g/{game}/{token}/board.svg", board_picture, API, None),
     ("/director/{token}/", director_page, DIRECTORS_TOKEN, None),
     ("/director/{token}/live", director_live, DIRECTORS_TOKEN, None),
@@ -496,6 +562,8 @@ ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple
     ("/director/{token}/g/{game}/replay", replay_page, DIRECTORS_PAGE, None),
     ("/director/{token}/g/{game}/timeline.svg", timeline_picture, DIRECTORS_API, None),
     ("/director/{token}/g/{game}/chances.svg", chances_picture, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/analysis", analysis_progress, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/analysis", ask_analysis, DIRECTOR_ASKS, POST),
     ("/director/{token}/g/{game}/board.svg", board_picture, DIRECTORS_API, None),
     ("/director/{token}/g/{game}/notes", add_note, DIRECTOR_ANNOTATES, POST),
     ("/director/{token}/g/{game}/forks", add_fork, DIRECTOR_ANNOTATES, POST),
@@ -560,23 +628,31 @@ def _directors(site: Site, handler: Callable[..., Awaitable[Response]]):
     return endpoint
 
 
-def create_app(store: Any, director_token: str, tournament: Path | None = None) -> Starlette:
+def create_app(store: Any, director_token: str, tournament: Path | None = None, analysts: int = 1,
+               analysis_rollouts: int = analysis_jobs.WEB_ROLLOUTS) -> Starlette:
     """The application over `store` (an open Store, shared by every request, or a URL opened once here);
-    `tournament`, a tournament file whose standings the director's page shows."""
+    `tournament`, a tournament file whose standings the director's page shows; `analysts`, the processes that
+    run the analyses the pages ask for (started with the server; none over a store in memory), each asked for
+    with `analysis_rollouts` playouts a move."""
     from whispers.application.stores import opened
 
-    holder = None
+    holder, url = None, getattr(store, "url", None)
     if not hasattr(store, "facts"):  # a URL: opened once, closed when the server stops
+        url = store or os.environ.get("WHISPERS_STORE")
         holder = opened(store)
         store = holder.__enter__()
+        url = url or store.url
     site = Site(store, director_token, tournament, Hub(store), recording.HeldGames(store), _templates(),
-                Pictures(PICTURES_KEPT))
+                Pictures(PICTURES_KEPT), Analysts(url, analysts), analysis_rollouts)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if site.analysts.available and _analyses_waiting(site.store):
+            site.analysts.start()
         try:
             yield
         finally:
+            site.analysts.stop()
             site.hub.stop()
             if holder is not None:
                 holder.__exit__(None, None, None)
@@ -603,6 +679,17 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
                     exception_handlers={404: missing, 405: missing, 500: _crashed})
     app.router.redirect_slashes = False  # its redirect is absolute, to the Host header's host: `_slashed` instead
     return app
+
+
+def _analyses_waiting(store: Any) -> bool:
+    """Whether the store holds analyses waiting for an analyst (left by a server stopped or killed). Not one read
+    may stop a server starting (several starting at once over a new PostgreSQL schema race to make the read
+    models' tables): the analysts start at the next ask, or when a page sees one waiting, instead."""
+    try:
+        return analysis_jobs.waiting(store)
+    except Exception:
+        LOG.warning("the analyses waiting could not be read at the start", exc_info=True)
+        return False
 
 
 def _slashed(request: Request, routes: list[Any]) -> Response | None:
@@ -664,15 +751,18 @@ class Pictures:
 
 def from_environment() -> Starlette:
     """The application `whispers serve` runs: the store of $WHISPERS_STORE, the director's token of
-    $WHISPERS_DIRECTOR_TOKEN (serve sets both)."""
-    import os
+    $WHISPERS_DIRECTOR_TOKEN, the analysts of $WHISPERS_ANALYSTS and their playouts a move of
+    $WHISPERS_ANALYSIS_ROLLOUTS (serve sets them)."""
 
     token = os.environ.get("WHISPERS_DIRECTOR_TOKEN", "")
     if len(token) < sharing.DIRECTOR_TOKEN_SHORTEST:  # serve refused it already; a server started by hand
         raise SystemExit(f"WHISPERS_DIRECTOR_TOKEN: at least {sharing.DIRECTOR_TOKEN_SHORTEST} characters "
                          "(whispers serve makes one)")
     tournament = os.environ.get("WHISPERS_TOURNAMENT")
-    return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
+    analysts = numbers.whole(os.environ.get("WHISPERS_ANALYSTS", "1"))
+    rollouts = numbers.whole(os.environ.get("WHISPERS_ANALYSIS_ROLLOUTS", str(analysis_jobs.WEB_ROLLOUTS)))
+    return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None,
+                      1 if analysts is None else analysts, rollouts or analysis_jobs.WEB_ROLLOUTS)
 
 
 def _asking(shown: hall.Hall, **changes: Any) -> str:

@@ -436,9 +436,15 @@ function sealing(game, seat) {
 function replay(main) {
   document.addEventListener("keydown", function (e) {
     if (e.target instanceof HTMLInputElement) { return; }
+    if (e.key === "a" && !e.ctrlKey && !e.metaKey && !e.altKey && document.getElementById("analyse")) {
+      e.preventDefault();
+      askAnalysis(main);
+      return;
+    }
     const to = e.key === "ArrowLeft" ? main.dataset.prev : e.key === "ArrowRight" ? main.dataset.next : "";
     if (to) { window.location.assign(to); }
   });
+  analysis(main);
   const here = document.querySelector(".moves li.here");
   if (here) { here.scrollIntoView({block: "center"}); window.scrollTo(0, 0); }
   const box = document.querySelector("section.annotate");
@@ -469,6 +475,59 @@ function replay(main) {
       refused.hidden = true;
     });
   });
+}
+
+// --- replay: the analysis, asked for, its progress followed, then its chart swapped in --------------------------
+
+function analysis(main) {
+  const panel = document.getElementById("analysis");
+  if (!panel) { return; }
+  const ask = document.getElementById("analyse");
+  if (ask) { ask.addEventListener("submit", function (e) { e.preventDefault(); askAnalysis(main); }); }
+  if (panel.dataset.state === "queued" || panel.dataset.state === "running") { window.setTimeout(followAnalysis, 1500, main); }
+}
+
+function askAnalysis(main) {
+  const panel = document.getElementById("analysis");
+  send(main.dataset.base + "analysis", panel.dataset.token, {}).then(function (answer) {
+    if (answer.status !== 202) { refuse(document.getElementById("analyse-refused"), answer); return; }
+    swapAnalysis(main);
+  });
+}
+
+function swapAnalysis(main) {
+  // the page's own analysis section, read again (progress, or the chart once done), put in place of this one
+  return fetch(window.location.href).then(function (answer) { return answer.ok ? answer.text() : null; })
+    .then(function (html) {
+      if (html === null) { return; }
+      const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("analysis");
+      const panel = document.getElementById("analysis");
+      if (fresh && panel) { panel.replaceWith(document.adoptNode(fresh)); analysis(main); }
+    });
+}
+
+function followAnalysis(main) {
+  const panel = document.getElementById("analysis");
+  if (!panel) { return; }
+  fetch(spoken(main.dataset.base + "analysis")).then(function (answer) { return answer.ok ? answer.json() : null; })
+    .then(function (job) {
+      if (job === null) { window.setTimeout(followAnalysis, 5000, main); return; }
+      if (job.state !== "queued" && job.state !== "running") { swapAnalysis(main); return; }
+      const bar = panel.querySelector("progress");
+      const said = panel.querySelector(".said");
+      if (job.state === "running" && bar && said) {
+        bar.max = Math.max(1, job.moves);
+        bar.value = job.moves_done;
+        let text = panel.dataset.sayRunning.replace("{done}", job.moves_done).replace("{moves}", job.moves);
+        if (job.left !== null) {
+          text += " · " + (job.left >= 60 ? panel.dataset.sayMinutes.replace("{n}", Math.ceil(job.left / 60))
+            : panel.dataset.saySeconds.replace("{n}", job.left));
+        }
+        said.textContent = text;
+      }
+      window.setTimeout(followAnalysis, 1500, main);
+    })
+    .catch(function () { window.setTimeout(followAnalysis, 5000, main); });
 }
 
 // --- the director's screen: live ---------------------------------------------------------------------------------
