@@ -35,7 +35,7 @@ class Hub:
 
     def __init__(self, store: Any) -> None:
         self._store = store
-        self._streams: dict[str, set[asyncio.Queue[Change]]] = {}
+        self._streams: dict[str, set[asyncio.Queue[Change | str]]] = {}
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -70,6 +70,13 @@ class Hub:
             for queue in (*self._streams.get(change.game, ()), *self._streams.get(EVERY_GAME, ())):
                 queue.put_nowait(change)
 
+    def announce(self, game: str, kind: str) -> None:
+        """Tells this process's streams of `game` that something beside its record changed (`kind`: a seat's
+        dispute, kept among its notes), which its version does not show. Called on the event loop. Only this
+        process's streams hear it: another server's pages show it at their next update."""
+        for queue in self._streams.get(game, ()):
+            queue.put_nowait(kind)
+
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:
@@ -78,7 +85,7 @@ class Hub:
     @contextlib.contextmanager
     def subscribed(self, game: str):
         self._start()
-        queue: asyncio.Queue[Change] = asyncio.Queue()
+        queue: asyncio.Queue[Change | str] = asyncio.Queue()
         self._streams.setdefault(game, set()).add(queue)
         try:
             yield queue
@@ -101,6 +108,9 @@ class Hub:
             async for change in _waited(queue, REVALIDATE_SECONDS):
                 if not await asyncio.to_thread(still_opens):
                     return  # revoked: nothing more, not even this change
+                if isinstance(change, str):  # announced (`announce`): its kind, as an event of its own
+                    yield f"event: {change}\ndata: {last}\n\n"
+                    continue
                 if change is None:
                     if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
                         quiet_since = time.monotonic()
@@ -123,10 +133,13 @@ class Hub:
         with self.subscribed(EVERY_GAME) as queue:
             yield ": following\n\n"  # subscribed: from here on no change is missed
             async for change in _waited(queue, KEEPALIVE_SECONDS):
-                yield ": still here\n\n" if change is None else f"event: changed\ndata: {json.dumps(change.game)}\n\n"
+                if change is None:
+                    yield ": still here\n\n"
+                elif not isinstance(change, str):  # an announcement is for its game's pages only
+                    yield f"event: changed\ndata: {json.dumps(change.game)}\n\n"
 
 
-async def _waited(queue: asyncio.Queue[Change], seconds: float) -> AsyncIterator[Change | None]:
+async def _waited(queue: asyncio.Queue[Change | str], seconds: float) -> AsyncIterator[Change | str | None]:
     """Each change as it comes, and None whenever none came for `seconds`."""
     while True:
         try:

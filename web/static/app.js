@@ -214,6 +214,7 @@ function wire(game) {
   }
   const seat = document.getElementById("seat");
   if (seat) { sealing(game, seat); }
+  document.dispatchEvent(new CustomEvent("whispers:wired", {detail: game}));  // web/static/council.js wires too
 }
 
 function table(game) {
@@ -224,6 +225,8 @@ function table(game) {
   });
   if (window.EventSource) {
     const source = new EventSource(game.dataset.live);
+    // a seat's dispute, kept beside the record (its version does not move): web/static/council.js shows it
+    source.addEventListener("disputed", function () { document.dispatchEvent(new CustomEvent("whispers:disputed")); });
     source.addEventListener("version", function (e) {
       if (Number(e.data) !== Number(game.dataset.version)) {
         // a move being composed (a picker touched, a line typed, a set just sealed) is kept: the page says the
@@ -474,6 +477,9 @@ function hall(main) {
     if (due === null) { due = window.setTimeout(function () { window.location.reload(); }, 1000); }
   });
 }
+
+// --- what web/static/council.js reuses ----------------------------------------------------------------------------
+window.whispers = {send: send, spoken: spoken, readKept: readKept};
 
 document.addEventListener("DOMContentLoaded", function () {
   document.documentElement.dataset.script = "ran";  // for the browser test: the CSP let this file run
