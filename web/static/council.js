@@ -29,6 +29,7 @@
 
   // The cells a tap may choose marked (a button to the keyboard and to a screen reader), the chosen one apart.
   function mark() {
+    markSlots();
     cells().forEach(function (cell) {
       const choice = choiceFor(cell.dataset.position);
       cell.classList.toggle("tappable", choice !== null);
@@ -43,6 +44,57 @@
         cell.removeAttribute("aria-pressed");
       }
     });
+  }
+
+  // --- a swap of loyalty tokens: the two slots tapped on the society's loyalty row (its tokens where this link sees
+  // them, else a chip per concealed slot the picker offers), into the picker's two slot fields in turn -------------
+
+  function slotFields(form) { return Array.from(form.querySelectorAll('select[data-fmt="{}"]')); }
+
+  function markSlots() {
+    document.querySelectorAll("button.slot-chip").forEach(function (chip) { chip.remove(); });
+    document.querySelectorAll("tr.loyalty [data-slot]").forEach(function (token) {
+      token.classList.remove("tappable", "chosen");
+      token.removeAttribute("role");
+      token.removeAttribute("tabindex");
+    });
+    document.querySelectorAll('form.pick[data-verb="swap-loyalty"]').forEach(function (form) {
+      const row = document.querySelector('tr.loyalty[data-society="' + form.dataset.society + '"] td');
+      const fields = slotFields(form);
+      if (!row || fields.length !== 2) { return; }
+      Array.from(fields[0].options).filter(function (o) { return o.value; }).forEach(function (option) {
+        let token = row.querySelector('[data-slot="' + option.value + '"]');
+        if (!token) {  // a sealed set: no token shown, a chip for the slot
+          token = document.createElement("button");
+          token.type = "button";
+          token.className = "slot-chip";
+          token.dataset.slot = option.value;
+          token.textContent = option.textContent;
+          row.appendChild(token);
+        } else {
+          token.setAttribute("role", "button");
+          token.tabIndex = 0;
+        }
+        token.classList.add("tappable");
+        token.dataset.form = form.id;
+        token.classList.toggle("chosen", fields.some(function (f) { return f.value === option.value; }));
+      });
+    });
+  }
+
+  // a tapped slot fills the first slot field, then the second; a slot tapped again is let go
+  function tapSlot(token) {
+    const form = document.getElementById(token.dataset.form);
+    if (!form) { return; }
+    const fields = slotFields(form);
+    const slot = token.dataset.slot;
+    const held = fields.find(function (f) { return f.value === slot; });
+    if (held) { chosen(held, ""); } else {
+      const empty = fields.find(function (f) { return !f.value; });
+      chosen(empty || fields[1], slot);
+    }
+    pin(form);
+    mark();
   }
 
   function chosen(select, value) {
@@ -69,8 +121,7 @@
 
   function unpin(form) {
     form.classList.remove("pinned");
-    const select = form.querySelector('select[data-fmt="{}"]');
-    if (select && select.value) { chosen(select, ""); }
+    form.querySelectorAll("select").forEach(function (select) { if (select.value) { chosen(select, ""); } });
     if (!document.querySelector("form.pick.pinned")) { document.body.classList.remove("pinned-move"); }
     mark();
   }
@@ -89,10 +140,24 @@
   document.addEventListener("click", function (e) {
     const cell = e.target.closest && e.target.closest("td.office.tappable");
     if (cell) { tap(cell); }
+    const token = e.target.closest && e.target.closest("tr.loyalty .tappable[data-slot]");
+    if (token) { tapSlot(token); }
   });
+  // the keyboard: Enter or Space on a cell (or a slot) chooses it; Enter again on the chosen cell, once its move is
+  // previewed, records it, as Enter does in the notation field; Escape lets the pinned move go
   document.addEventListener("keydown", function (e) {
     const cell = e.target.closest && e.target.closest("td.office.tappable");
-    if (cell && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); tap(cell); return; }
+    if (cell && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      const choice = choiceFor(cell.dataset.position);
+      const record = choice && choice.form.querySelector("button.record");
+      if (e.key === "Enter" && cell.classList.contains("chosen") && record && !record.disabled) {
+        choice.form.requestSubmit();
+      } else { tap(cell); }
+      return;
+    }
+    const token = e.target.closest && e.target.closest("tr.loyalty span.tappable[data-slot]");
+    if (token && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); tapSlot(token); return; }
     if (e.key === "Escape") { document.querySelectorAll("form.pick.pinned").forEach(unpin); }
   });
   // a picker's choice made in its own field shows on the council too
