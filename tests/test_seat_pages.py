@@ -236,7 +236,7 @@ def test_a_dispute_tells_nothing_of_the_sealed_set() -> None:
 
 def test_the_stream_tells_the_tables_page_of_a_dispute_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dispute never moves the game's version, so the server announces a new one to its streams of the game
-    as an event of its own (`disputed`), which the table's page follows by fetching its disputes again
+    as an event of its own (`noted`), which the table's page follows by fetching its disputes again
     (web/static/council.js); a dispute made already is not announced again."""
     store, links, label = swap_world(RATS_SET)
     announced: list[tuple[str, str]] = []
@@ -244,25 +244,58 @@ def test_the_stream_tells_the_tables_page_of_a_dispute_at_once(monkeypatch: pyte
     client = client_of(store)
     assert dispute(client, links, "rat", label).status_code == 201
     assert dispute(client, links, "rat", label).status_code == 200
-    assert announced == [("g", "disputed")]
+    assert announced == [("g", "noted")]
     monkeypatch.undo()
 
     async def heard() -> list[str]:
         hub = Hub(store)
         stream = hub.stream("g", None, None)
         sent = [await anext(stream)]
-        hub.announce("g", "disputed")
-        hub.announce("another game", "disputed")
+        hub.announce("g", "noted")
+        hub.announce("another game", "noted")
         sent.append(await anext(stream))
         await stream.aclose()
         hub.stop()
         return sent
 
     version = store.version("g")
-    assert asyncio.run(heard()) == [f"event: version\ndata: {version}\n\n", f"event: disputed\ndata: {version}\n\n"]
+    assert asyncio.run(heard()) == [f"event: version\ndata: {version}\n\n", f"event: noted\ndata: {version}\n\n"]
 
 
 def test_happened_before_any_move_is_none() -> None:
     store = open_store("memory:")
     recording.new(store, "g1", ["raven", "spider"])
     assert reading.happened(store, "g1") is None
+
+
+def test_a_note_stored_elsewhere_reaches_the_streams_and_the_follower_waits_again() -> None:
+    """A dispute posted to another server process (here: stored straight into the store, past this Hub) reaches
+    this process's streams of the game as `event: noted`, through the follower; and the follower, having met a
+    note in the log, waits for the next change again (it returned at once for ever after a note: a busy loop)."""
+    from whispers.application import following, review
+
+    store, _links, label = swap_world(RATS_SET)
+    follower = following.Follower(store, 0.01)
+    review.annotate(store, "g", 1, "a note, beside the record")
+    assert follower.changes(5) == [] and follower.beside
+    assert follower.changes(0.05) == [] and not follower.beside  # it waited: nothing new
+    recording.record_line(store, "g", "serpent retrieve horse.steward")
+    assert [change.game for change in follower.changes(5)] == ["g"] and not follower.beside
+    follower.close()
+    recording.record_line(store, "g", 'undo "not yet"')
+
+    async def heard() -> list[str]:
+        hub = Hub(store)
+        stream = hub.stream("g", "spider", None)
+        try:
+            sent = [await anext(stream)]
+            seats.dispute(store, "g", "rat", label)  # as another process would: past this Hub
+            async with asyncio.timeout(10):
+                sent.append(await anext(stream))
+        finally:
+            await stream.aclose()
+            hub.stop()
+        return sent
+
+    version = store.version("g")
+    assert asyncio.run(heard()) == [f"event: version\ndata: {version}\n\n", f"event: noted\ndata: {version}\n\n"]

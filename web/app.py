@@ -59,7 +59,7 @@ from whispers.ledger.core.names import OFFICES, SLOTS
 from whispers.ledger.core.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue, trail_step
 from whispers.projections.language import from_header, speak, stop
 from whispers.web.hall import hall_routes
-from whispers.web.live import Hub
+from whispers.web.live import NOTED, Hub
 
 HERE = Path(__file__).parent
 # form-action 'self': the director's search is a plain GET form to its own page (every write goes by fetch)
@@ -434,7 +434,7 @@ async def dispute(site: Site, request: Request, found: Access) -> Response:
         raise BadRequest(say("send {shape}", shape='{"move": "m25"}'))
     made = await run_in_threadpool(seats.dispute, site.store, found.game, found.seals, body["move"].strip())
     if made.new:
-        site.hub.announce(found.game, "disputed")
+        site.hub.announce(found.game, NOTED)
     return JSONResponse(made.to_json(), status_code=201 if made.new else 200)
 
 

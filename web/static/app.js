@@ -225,8 +225,8 @@ function table(game) {
   });
   if (window.EventSource) {
     const source = new EventSource(game.dataset.live);
-    // a seat's dispute, kept beside the record (its version does not move): web/static/council.js shows it
-    source.addEventListener("disputed", function () { document.dispatchEvent(new CustomEvent("whispers:disputed")); });
+    // the game's notes changed (a seat's dispute among them), which its version does not show: council.js follows
+    source.addEventListener("noted", function () { document.dispatchEvent(new CustomEvent("whispers:noted")); });
     source.addEventListener("version", function (e) {
       if (Number(e.data) !== Number(game.dataset.version)) {
         // a move being composed (a picker touched, a line typed, a set just sealed) is kept: the page says the

@@ -202,7 +202,7 @@
   }
 
   // the table's page: a dispute shown in place (only that part of the page fetched again: a move being composed stays)
-  document.addEventListener("whispers:disputed", function () {
+  document.addEventListener("whispers:noted", function () {
     if (!document.getElementById("disputes")) { return; }
     fetch(window.whispers.spoken(window.location.pathname), {headers: {"Accept": "text/html"}})
       .then(function (answer) { return answer.ok ? answer.text() : null; })
