@@ -72,6 +72,8 @@ function update(game) {
     .then(function (html) {
       const fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("game");
       if (!fresh) { window.location.reload(); return; }
+      // nothing new, and a move began being composed meanwhile (a tap while this was fetched): it is kept
+      if (holding && fresh.dataset.version === game.dataset.version) { return; }
       const parts = Array.from(fresh.childNodes);  // a copy: adopting a node takes it out of the live list
       game.replaceChildren.apply(game, parts.map(function (n) { return document.adoptNode(n); }));
       game.dataset.version = fresh.dataset.version;
