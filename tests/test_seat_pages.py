@@ -219,9 +219,9 @@ def test_a_dispute_names_a_standing_swap_of_the_seats_own_tokens() -> None:
 
 def test_a_dispute_tells_nothing_of_the_sealed_set() -> None:
     """Two games that differ only in rat's sealed set (the same swap recorded, disputed by rat's seat in both):
-    the table's page, every seat's and the spectator's, and the dispute's answer are the same byte for byte once
-    the commitment (a salted hash, public: ledger/core/sealing.py) is set aside."""
-    shown = []
+    the table's page, every seat's and the spectator's, their live streams and the dispute's answer are the same
+    byte for byte once the commitment (a salted hash, public: ledger/core/sealing.py) is set aside."""
+    shown, raw = [], []
     for rats_set in (RATS_SET, OTHER_SET):
         store, links, label = swap_world(rats_set)
         client = client_of(store)
@@ -229,8 +229,12 @@ def test_a_dispute_tells_nothing_of_the_sealed_set() -> None:
         sealed = commitment(rats_set, SALT)
         pages = {who: page(client, "g", token).replace(sealed, "COMMITMENT")
                  for who, token in [("table", links.table), ("spectator", links.spectator), *links.seats.items()]}
+        pages.update({f"{who} live": streamed(store, "g", who).replace(sealed, "COMMITMENT")
+                      for who in ("spectator", *links.seats)})
         shown.append((answer, pages))
+        raw.append(page(client, "g", links.table))
     assert shown[0] == shown[1]
+    assert raw[0] != raw[1]  # the commitments differ, and the comparison sees them: it can fail
     assert "disputes this swap" in shown[0][1]["table"]
 
 
