@@ -39,20 +39,29 @@ class Follower:
         self._position = store.head()
         self._wakeup = store.wakeup()
         self._poll = None if self._wakeup.listening else poll_seconds  # a NOTIFY needs no polling
+        self.beside = False
+        """Whether the last call met something stored beside the games' events (a note, a seat's dispute, links):
+        the log says not whose, so a follower that cares asks the games it follows (web/live.py)."""
 
     def changes(self, timeout: float) -> list[Change]:
         """What was stored since the last call: waits up to `timeout` (a NOTIFY ends the wait at once), polling
         the log's head every `poll_seconds` meanwhile (without NOTIFY)."""
         waited = 0.0
+        self.beside = False
         while True:
-            if self._store.head() != self._position:
+            head = self._store.head()
+            if head != self._position:
                 break
             if waited >= timeout:
                 return []
             step = timeout - waited if self._poll is None else min(self._poll, timeout - waited)
             self._wakeup.wait(step)
             waited += step
-        self._position, spans = self._store.appended(self._position)
+        read, spans = self._store.appended(self._position)
+        # the log's head counts notes too, which `appended` passes over: followed up to the head, not only to the
+        # last game event, else a note would keep the head ahead and every later call would return at once
+        self.beside = head > read
+        self._position = max(read, head)
         return [Change(game, last, events_between(self._store, game, first - 1, last))
                 for game, (first, last) in spans.items()]
 
@@ -75,6 +84,13 @@ def event_json(event: Event, viewer: str | None) -> dict[str, Any]:
     from whispers.projections.visibility import event_view
 
     return event_view(event, viewer)
+
+
+def notes_count(store: Store | str | None, game: str) -> int:
+    """How many entries the game's notes stream holds (its notes, their edits, a seat's disputes): a follower
+    compares it to tell that the game's notes changed."""
+    with opened(store) as s:
+        return len(s.notes(game))
 
 
 def version(store: Store | str | None, game: str) -> int:

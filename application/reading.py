@@ -87,6 +87,42 @@ def status(store: Store | str | None, game: str, viewer: str | None = None, at: 
     return found
 
 
+class Happened(msgspec.Struct, frozen=True):
+    """The game's last move (or take-back) and what it did, as a viewer may know it: what every link's page shows
+    after a move (issue 32)."""
+
+    version: int  # the event number of the move (or take-back)
+    label: str | None  # its label (`m25 R2 deploy 3`); None for a take-back, which has none
+    said: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "label": self.label, "said": list(self.said)}
+
+
+def happened_in(events: tuple[ev.Event, ...] | list[ev.Event], viewer: str | None = None) -> Happened | None:
+    """The last move of `events` (or take-back) and the engine's events after it, said as `recording.happenings`
+    says them, as `viewer` may know them; None before any move."""
+    from whispers.application.recording import happenings
+    from whispers.ledger.core import events as ev
+    from whispers.projections.labels import labels
+
+    last = next((i for i in range(len(events) - 1, -1, -1)
+                 if events[i].MOVE or isinstance(events[i], ev.MoveTakenBack)), None)
+    if last is None:
+        return None
+    label = labels(events).get(last + 1)
+    return Happened(last + 1, None if label is None else str(label),
+                    happenings(events[last:], events[:last], viewer))
+
+
+def happened(store: Store | str | None, game: str, viewer: str | None = None, at: int | None = None
+             ) -> Happened | None:
+    """`happened_in` the game's record (its first `at` events: the version a page shows)."""
+    with opened(store) as s:
+        events = s.events(game, at)
+    return happened_in(events, viewer)
+
+
 class Log(msgspec.Struct, frozen=True):
     game: str
     lines: tuple[str, ...]

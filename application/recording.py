@@ -284,22 +284,24 @@ def record_preview(store: Store | str | None, shown: Preview) -> Recorded:
     return record_move(store, shown.before, shown.command)
 
 
-def happenings(events: Iterable[ev.Event], earlier: Sequence[ev.Event] = ()) -> tuple[str, ...]:
+def happenings(events: Iterable[ev.Event], earlier: Sequence[ev.Event] = (), who: str | None = None
+               ) -> tuple[str, ...]:
     """What a move did, event by event in the order it happened, in the reader's words: each event's notation line
     (or its description where it has none), an attack's outcome straight after the attack, a table count's
-    mismatches after the count; a take-back, which move it removed (`earlier`: the record before these events)."""
+    mismatches after the count; a take-back, which move it removed (`earlier`: the record before these events).
+    As the viewer `who` may know it (projections/visibility.py; None: the record, as the table sees it)."""
     from whispers.application.moves import said_line
-    from whispers.ledger.core.notation import format_event
-    from whispers.ledger.core.words import describe, plural
+    from whispers.ledger.core.words import plural
     from whispers.projections.labels import labels
+    from whispers.projections.visibility import event_words
 
     said: list[str] = []
     for event in events:
-        line = format_event(event)
-        said.append(said_line(line) if line is not None else f"· {describe(event)}")
+        line = event_words(event, who)
+        said.append(line if line.startswith("· ") else said_line(line))
         if isinstance(event, ev.MoveTakenBack) and 0 < event.move <= len(earlier):
             label = labels(earlier).get(event.move)
-            removed = format_event(earlier[event.move - 1]) or describe(earlier[event.move - 1])
+            removed = event_words(earlier[event.move - 1], who).removeprefix("· ")
             said.append("= " + say("takes back {move}: {line}", move=str(label) if label else event.move,
                                    line=said_line(removed)))
         if isinstance(event, ev.Attacked):

@@ -74,3 +74,124 @@ def reveal(store: Store | str | None, game: str, society: str, placed: dict[str,
         for a, b in held.swapped if held is not None else ():
             now[a], now[b] = now[b], now[a]
         return _record(s, game, society, c.Reveal(society, now, salt), seen)
+
+
+# --- a seat disputes a swap of its sealed set that the table recorded (issue 32) ------------------------------------
+
+DISPUTE_TAG = "dispute"
+"""The tag of a seat's dispute among the game's notes (ledger/core/notes.py TAGS)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """A standing swap of a society's loyalty tokens, as the record holds it (public: its line is)."""
+
+    version: int  # its event number
+    label: str  # `m25`, what a dispute names
+    slots: tuple[str, str]
+    revealed: dict[str, str]  # what each of the two tokens shows once flipped
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "label": self.label, "slots": list(self.slots),
+                "revealed": dict(self.revealed)}
+
+
+@dataclass(frozen=True, slots=True)
+class Dispute:
+    """A seat's dispute of a swap the table recorded for it, standing while the swap does."""
+
+    society: str
+    swap: Swap
+    line: str  # the swap's notation line
+    label: str  # its whole label (`m25 R3 swap-loyalty 1`)
+    new: bool = False  # made by this request (else: the seat had disputed it already)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"society": self.society, "move": self.swap.label, "label": self.label, "line": self.line,
+                "version": self.swap.version, "new": self.new}
+
+
+def swaps_in(events: tuple[Any, ...] | list[Any], society: str) -> tuple[Swap, ...]:
+    """`society`'s standing swaps of its loyalty tokens, in the order recorded."""
+    from whispers.ledger.core import events as ev
+    from whispers.projections.labels import labels
+
+    return tuple(Swap(version, f"m{label.number}", events[version - 1].slots, dict(events[version - 1].revealed))
+                 for version, label in labels(events).items()
+                 if isinstance(events[version - 1], ev.LoyaltySwapped) and events[version - 1].society == society)
+
+
+def swaps(store: Store | str | None, game: str, society: str, at: int | None = None) -> tuple[Swap, ...]:
+    """`swaps_in` the game's first `at` events (the version a seat's page shows): what its page checks against the
+    set it keeps, to name the swap it disputes."""
+    with opened(store) as s:
+        return swaps_in(s.events(game, at), society)
+
+
+def _players(events: tuple[Any, ...] | list[Any]) -> tuple[str, ...]:
+    from whispers.ledger.core import events as ev
+
+    return next((e.players for e in events if isinstance(e, ev.GameStarted)), ())
+
+
+def disputes_in(events: tuple[Any, ...] | list[Any], notes: list[dict[str, Any]]) -> tuple[Dispute, ...]:
+    """The disputes among `notes` (the notes as they read now) that still stand: a seat's dispute of its own
+    society's swap, while that swap stands (an amendment or a take-back removes it, and so ends the dispute)."""
+    from whispers.ledger.core.notation import format_event
+    from whispers.projections.labels import labels
+
+    standing = labels(events)
+    players = _players(events)
+    found: dict[tuple[str, int], Dispute] = {}
+    for note in notes:
+        at, society = note.get("at"), note.get("author")
+        if note.get("tag") != DISPUTE_TAG or society not in players or at not in standing:
+            continue
+        for swap in swaps_in(events[:at], society):
+            if swap.version == at:
+                found.setdefault((society, at), Dispute(society, swap, format_event(events[at - 1]) or "",
+                                                        str(standing[at])))
+    return tuple(found.values())
+
+
+def disputes(store: Store | str | None, game: str, at: int | None = None) -> tuple[Dispute, ...]:
+    """The standing disputes of the game (its first `at` events), for the table's page."""
+    from whispers.ledger.core.notes import current
+    from whispers.ledger.io.game import read_notes
+
+    with opened(store) as s:
+        events = s.events(game, at)
+        notes, _skipped = read_notes(s, game)
+    return disputes_in(events, current(notes))
+
+
+def dispute(store: Store | str | None, game: str, society: str, move: str) -> Dispute:
+    """`society`'s seat disputes the swap of its tokens the table recorded as `move` (`m25`, a label or an event
+    number): its page found it contradicts the set it sealed, which it never sends. Kept as a note tagged `dispute`
+    on the swap in the game's notes stream, not as an event of the game: it survives a restart and every server
+    process reads it, and it never moves the game on (a move being composed at the table is not refused for it).
+    A dispute of a swap already disputed is that one (`new` False). NotationError for anything but a standing swap
+    of `society`'s own tokens."""
+    from whispers.ledger.core.errors import NotationError
+    from whispers.ledger.core.notes import current
+    from whispers.ledger.core.words import say
+    from whispers.ledger.io.game import annotate, read_notes
+    from whispers.projections.labels import resolve
+    from whispers.projections.visibility import check_viewer
+
+    with opened(store) as s:
+        events = s.events(game)
+        check_viewer(game, _players(events), society)
+        version = resolve(game, events, move)
+        if not any(swap.version == version for swap in swaps_in(events, society)):
+            raise NotationError(say("{move} is not a standing swap of {society}'s loyalty tokens", move=move,
+                                    society=society))
+        notes, _skipped = read_notes(s, game)
+        made = next((d for d in disputes_in(events, current(notes)) if (d.society, d.swap.version) ==
+                     (society, version)), None)
+        if made is not None:
+            return made
+        annotate(s, game, version, f"{society}'s seat disputes this swap", society, DISPUTE_TAG)
+        notes, _skipped = read_notes(s, game)
+    made = next(d for d in disputes_in(events, current(notes)) if (d.society, d.swap.version) == (society, version))
+    return Dispute(made.society, made.swap, made.line, made.label, new=True)

@@ -406,7 +406,8 @@ HOSTILE_QUERIES = [*NOT_NUMBERS[:-1], "9223372036854775808", "1" * 20, "%00", "<
 HOSTILE_SEGMENTS = ["²", "①", "..", "x" * 300, "%00", "%F0%9F%98%80", "a%2Fb", "9" * 40]
 WRONG_TYPES = [[], "x", 5, None, {"line": 5}, {"at": "1", "text": 1}, {"name": [], "at": True},
                {"commitment": {}, "version": "1"}, {"tokens": [], "salt": 1}, {"line": "x", "version": 1.5},
-               {"at": -1, "text": "x"}, {"version": -999999999, "line": "raven pass"}]
+               {"at": -1, "text": "x"}, {"version": -999999999, "line": "raven pass"}, {"move": 5}, {"move": ""},
+               {"move": "m1"}, {"move": "m" + "9" * 40}, {"move": "<script>"}, {"move": "round1"}]
 SECURITY = {"content-security-policy", "referrer-policy", "x-content-type-options", "cache-control"}
 
 
@@ -439,9 +440,12 @@ def routes_asked(app: Any, links: sharing.Links) -> list[tuple[str, str, dict[st
                             asked.append((method, f"{url}?{query}={value}", {}, None))
                 if streams and not director:
                     asked += [(method, url, {"Last-Event-ID": value.encode()}, None) for value in ("²", "-1", "9" * 30)]
-            else:
-                asked += [(method, url, auth, body) for body in HOSTILE_BODIES.values()]
-                asked += [(method, url, auth, json.dumps(body).encode()) for body in WRONG_TYPES]
+            else:  # each write with the table's token and a seat's (a seat's own writes: seal, reveal, dispute)
+                for token in (good["token"], *([] if director else [links.seats["raven"]])):
+                    url = route.path.format(**{**good, "token": token})
+                    auth = {"Authorization": f"Bearer {token}"}
+                    asked += [(method, url, auth, body) for body in HOSTILE_BODIES.values()]
+                    asked += [(method, url, auth, json.dumps(body).encode()) for body in WRONG_TYPES]
     return asked
 
 

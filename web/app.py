@@ -73,7 +73,7 @@ from whispers.ledger.core.words import KIND_OF, LANGUAGES, N_, _, cite, n_, posi
 from whispers.projections.language import from_header, speak, stop
 from whispers.web.analysts import Analysts
 from whispers.web.hall import hall_routes
-from whispers.web.live import Hub
+from whispers.web.live import NOTED, Hub
 
 HERE = Path(__file__).parent
 # form-action 'self': the director's search is a plain GET form to its own page (every write goes by fetch)
@@ -247,7 +247,7 @@ def _templates() -> Environment:
     templates.globals["word"] = _word
     templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
-                             card_names=reading.card_choices, trail_step=trail_step)
+                             card_names=reading.card_choices, trail_step=trail_step, said_line=moves.said_line)
     return templates
 
 
@@ -276,9 +276,14 @@ async def game_page(site: Site, request: Request, found: Access) -> Response:
     board = await site.pictures.drawn(("board-page", found.game, version, tongue().code),
                                       lambda: svg.board_page_svg(site.store, found.game, version))
     recording_here = found.may_record and not state.view["over"]
+    # what the last move did as this link may know it; the table's disputes; a seat's swaps, for its page to check
+    happened = reading.happened(site.store, found.game, found.viewer, version)
+    disputes = seats.disputes(site.store, found.game, version) if found.may_record else ()
+    swaps = seats.swaps(site.store, found.game, found.society, version) if found.role == "seat" else ()
     return site.page("game.html", found=found, s=state.to_json(), base=_base(found, request), scores=state.scores,
                      token=request.path_params["token"], result=result, board=board,
                      board_moves=moves.board_moves(state.options) if recording_here else [],
+                     happened=happened, disputes=disputes, swaps=[swap.to_json() for swap in swaps],
                      options=[reading.option_json(o) for o in state.options] if found.may_record else [])
 
 
@@ -487,6 +492,19 @@ async def reveal(site: Site, request: Request, found: Access) -> Response:
     return JSONResponse(revealed.to_json(), status_code=201)
 
 
+async def dispute(site: Site, request: Request, found: Access) -> Response:
+    """A seat disputes a swap the table recorded for it: the body names the move only (its page found that the set
+    it keeps contradicts the swap; the set never leaves the device). Kept in the store (application/seats.py) and
+    told at once to the streams of this server, so the table's page shows it in place."""
+    body = await _body(request, {"move": str})
+    if not isinstance(body.get("move"), str) or not body["move"].strip():
+        raise BadRequest(say("send {shape}", shape='{"move": "m25"}'))
+    made = await run_in_threadpool(seats.dispute, site.store, found.game, found.seals, body["move"].strip())
+    if made.new:
+        site.hub.announce(found.game, NOTED)
+    return JSONResponse(made.to_json(), status_code=201 if made.new else 200)
+
+
 # --- the director's own pages, opened by the director's token alone -----------------------------------------------
 
 async def director_page(site: Site, request: Request) -> Response:
@@ -549,6 +567,7 @@ ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple
     ("/g/{game}/{token}/forks", add_fork, ANNOTATES, POST),
     ("/g/{game}/{token}/seal", seal, SEALS, POST),
     ("/g/{game}/{token}/reveal", reveal, SEALS, POST),
+    ("/g/{game}/{token}/dispute", dispute, SEALS, POST),
     ("/g/{game}/{token}/live", live, API, None),
     ("/g/{game}/{token}/timeline.svg", timeline_picture, API, None),
     ("/g/{game}/{token}/chances.svg", chances_picture, API, None),

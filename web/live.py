@@ -5,6 +5,10 @@ and hands each change to the event loop, which passes it to the streams followin
 each new event once, numbered (`id:` is its version, so a browser that reconnects resumes with Last-Event-ID and
 misses nothing), then the game's version; a keep-alive comment when nothing happens.
 
+What is stored beside a game's record (its notes, a seat's dispute among them) does not move its version: a stream
+hears of it as `event: noted`, at once from the server that stored it (`announce`), and from the follower for a
+note another process stored.
+
 A link's stream lasts only while its link does: before it sends a change, and at least every REVALIDATE_SECONDS
 when none comes, it asks the store again whether the link still opens the game (`still_opens`), and ends when it
 does not. So `whispers share --revoke`, run anywhere (another process, another machine), ends every open stream of
@@ -28,6 +32,7 @@ WAIT_SECONDS = 1.0  # on PostgreSQL a NOTIFY ends the wait at once; this bounds 
 KEEPALIVE_SECONDS = 15.0
 REVALIDATE_SECONDS = 1.0  # how long a revoked link's idle stream may stay open (it never receives a change)
 EVERY_GAME = ""  # the key of the streams that hear of every game's changes (the director's screen); no game has it
+NOTED = "noted"  # the event a game's streams hear when its notes change (a seat's dispute among them)
 
 
 class Hub:
@@ -35,10 +40,11 @@ class Hub:
 
     def __init__(self, store: Any) -> None:
         self._store = store
-        self._streams: dict[str, set[asyncio.Queue[Change]]] = {}
+        self._streams: dict[str, set[asyncio.Queue[Change | str]]] = {}
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._notes: dict[str, int] = {}  # how many notes each followed game held when last asked
 
     def _start(self) -> None:
         if self._thread is not None and self._thread.is_alive():
@@ -53,22 +59,48 @@ class Hub:
         self._thread.start()
 
     def _follow(self, follower: following.Follower) -> None:
+        noted = self._notes
         try:
             while not self._stop.is_set():
                 try:
                     changes = follower.changes(WAIT_SECONDS)
+                    told = self._noted(noted, follower.beside)
                 except Exception:  # the store failed for a moment (a lost connection): retry, streams wait
                     self._stop.wait(WAIT_SECONDS)
                     continue
                 if changes and self._loop is not None:
                     self._loop.call_soon_threadsafe(self._publish, changes)
+                for game in told:
+                    if self._loop is not None:
+                        self._loop.call_soon_threadsafe(self.announce, game, NOTED)
         finally:
             follower.close()
+
+    def _noted(self, noted: dict[str, int], beside: bool) -> list[str]:
+        """The followed games whose notes changed, when the log met something beside the games' events (any
+        process may have stored it: a seat's dispute posted to another server). Each game's count is first taken
+        when a stream of it opens (`stream`)."""
+        if not beside:
+            return []
+        told = []
+        for game in [game for game in list(self._streams) if game != EVERY_GAME]:
+            count = following.notes_count(self._store, game)
+            if noted.get(game, count) != count:
+                told.append(game)
+            noted[game] = count
+        return told
 
     def _publish(self, changes: list[Change]) -> None:
         for change in changes:
             for queue in (*self._streams.get(change.game, ()), *self._streams.get(EVERY_GAME, ())):
                 queue.put_nowait(change)
+
+    def announce(self, game: str, kind: str) -> None:
+        """Tells this process's streams of `game` that something beside its record changed (`kind`: NOTED, its
+        notes, a seat's dispute among them), which its version does not show. Called on the event loop: by the
+        server that stored it, at once, and by the follower for what another process stored (`_noted`)."""
+        for queue in self._streams.get(game, ()):
+            queue.put_nowait(kind)
 
     def stop(self) -> None:
         self._stop.set()
@@ -78,7 +110,7 @@ class Hub:
     @contextlib.contextmanager
     def subscribed(self, game: str):
         self._start()
-        queue: asyncio.Queue[Change] = asyncio.Queue()
+        queue: asyncio.Queue[Change | str] = asyncio.Queue()
         self._streams.setdefault(game, set()).add(queue)
         try:
             yield queue
@@ -86,6 +118,7 @@ class Hub:
             self._streams[game].discard(queue)
             if not self._streams[game]:
                 del self._streams[game]
+                self._notes.pop(game, None)
 
     async def stream(self, game: str, viewer: str | None, after: int | None,
                      still_opens: Callable[[], bool] = lambda: True) -> AsyncIterator[str]:
@@ -93,6 +126,7 @@ class Hub:
         `still_opens()` (asked in a worker thread: it reads the store) says its link opens the game."""
         with self.subscribed(game) as queue:  # first, so nothing stored from here on is missed
             last = following.version(self._store, game)
+            self._notes.setdefault(game, following.notes_count(self._store, game))
             if after is not None and after < last:  # a reconnection: what it missed first
                 for text in _sent(following.events_between(self._store, game, after, last), viewer):
                     yield text
@@ -101,6 +135,9 @@ class Hub:
             async for change in _waited(queue, REVALIDATE_SECONDS):
                 if not await asyncio.to_thread(still_opens):
                     return  # revoked: nothing more, not even this change
+                if isinstance(change, str):  # announced (`announce`): its kind, as an event of its own
+                    yield f"event: {change}\ndata: {last}\n\n"
+                    continue
                 if change is None:
                     if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
                         quiet_since = time.monotonic()
@@ -123,10 +160,13 @@ class Hub:
         with self.subscribed(EVERY_GAME) as queue:
             yield ": following\n\n"  # subscribed: from here on no change is missed
             async for change in _waited(queue, KEEPALIVE_SECONDS):
-                yield ": still here\n\n" if change is None else f"event: changed\ndata: {json.dumps(change.game)}\n\n"
+                if change is None:
+                    yield ": still here\n\n"
+                elif not isinstance(change, str):  # an announcement is for its game's pages only
+                    yield f"event: changed\ndata: {json.dumps(change.game)}\n\n"
 
 
-async def _waited(queue: asyncio.Queue[Change], seconds: float) -> AsyncIterator[Change | None]:
+async def _waited(queue: asyncio.Queue[Change | str], seconds: float) -> AsyncIterator[Change | str | None]:
     """Each change as it comes, and None whenever none came for `seconds`."""
     while True:
         try:

@@ -21,7 +21,8 @@ from typing import Any, Final
 from whispers.ledger.core.text import has_line_break, is_utf8
 from whispers.ledger.core.words import _, say
 
-TAGS: Final = ("blunder", "good", "question", "ruling")
+TAGS: Final = ("blunder", "good", "question", "ruling", "dispute")
+"""`dispute`: a seat disputes a swap of its sealed set the table recorded (application/seats.py)."""
 TEXT_LIMIT: Final = 4000
 AUTHOR_LIMIT: Final = 64
 GLYPHS: Final = ("!!", "!", "!?", "?!", "?", "??")

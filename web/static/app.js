@@ -73,6 +73,8 @@ function update(game) {
     .then(function (html) {
       const fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("game");
       if (!fresh) { window.location.reload(); return; }
+      // nothing new, and a move began being composed meanwhile (a tap while this was fetched): it is kept
+      if (holding && fresh.dataset.version === game.dataset.version) { return; }
       const parts = Array.from(fresh.childNodes);  // a copy: adopting a node takes it out of the live list
       game.replaceChildren.apply(game, parts.map(function (n) { return document.adoptNode(n); }));
       game.dataset.version = fresh.dataset.version;
@@ -228,7 +230,7 @@ function wire(game) {
   }
   const seat = document.getElementById("seat");
   if (seat) { sealing(game, seat); }
-  document.dispatchEvent(new CustomEvent("whispers:wired", {detail: game}));  // board.js wires its part again
+  document.dispatchEvent(new CustomEvent("whispers:wired", {detail: game}));  // board.js and council.js wire again
 }
 
 function table(game) {
@@ -239,6 +241,8 @@ function table(game) {
   });
   if (window.EventSource) {
     const source = new EventSource(game.dataset.live);
+    // the game's notes changed (a seat's dispute among them), which its version does not show: council.js follows
+    source.addEventListener("noted", function () { document.dispatchEvent(new CustomEvent("whispers:noted")); });
     source.addEventListener("version", function (e) {
       if (Number(e.data) !== Number(game.dataset.version)) {
         // a move being composed (a picker touched, a line typed, a set just sealed) is kept: the page says the
@@ -551,6 +555,9 @@ function hall(main) {
     if (due === null) { due = window.setTimeout(function () { window.location.reload(); }, 1000); }
   });
 }
+
+// --- what web/static/council.js reuses ----------------------------------------------------------------------------
+window.whispers = {send: send, spoken: spoken, readKept: readKept};
 
 document.addEventListener("DOMContentLoaded", function () {
   document.documentElement.dataset.script = "ran";  // for the browser test: the CSP let this file run
