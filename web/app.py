@@ -276,6 +276,8 @@ async def replay_page(site: Site, request: Request, found: Access) -> Response:
     back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
         (here_base, _("back to the game"))
     return site.page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
+                     amended=following.amendments(replayed),
+                     amend_line=replayed.amendable(replayed.at) if found.may_amend else None,
                      total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
                      moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
                      scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
@@ -374,6 +376,39 @@ async def api_preview(site: Site, request: Request, found: Access) -> Response:
     return JSONResponse(shown.to_json())
 
 
+async def _asked_amendment(request: Request) -> tuple[int, str, str, int | None]:
+    """What a write to `amend` or `amend/preview` asks: the event number of the move to correct, the corrected line,
+    the reason, and the version the page showed (None when not sent); BadRequest for a body of another shape."""
+    body = await _body(request, {"at": int, "line": str, "reason": str, "version": int})
+    if not all(isinstance(body.get(name), kind) for name, kind in (("at", int), ("line", str), ("reason", str))):
+        raise BadRequest(say("send {shape}", shape='{"at": EVENT, "line": "...", "reason": "...", "version": N}'))
+    return body["at"], body["line"], body["reason"], body.get("version")
+
+
+async def amend_preview(site: Site, request: Request, found: Access) -> Response:
+    """The amendment an `amend` write would record, decided and said, nothing appended (issue 32): the corrected
+    move, what it and every later move decided again do, or the refusal naming the later move it makes illegal."""
+    at, line, reason, seen = await _asked_amendment(request)
+    shown = await run_in_threadpool(site.held.amend, found.game, at, line, reason, seen, False)
+    head = n_("Preview, nothing recorded: {move} corrected; {n} later move decided again.",
+              "Preview, nothing recorded: {move} corrected; {n} later moves decided again.", shown.moves - 1,
+              move=shown.move)
+    return JSONResponse({**shown.to_json(), "head": head})
+
+
+async def amend_move(site: Site, request: Request, found: Access) -> Response:
+    """A past move corrected and every later move decided again, in one append, at the version the page previewed
+    (409 if the game moved on since): a double tap cannot amend twice."""
+    at, line, reason, seen = await _asked_amendment(request)
+    if seen is None:
+        raise BadRequest(say("an amendment needs the version the page showed: send {shape}",
+                             shape='{"at": EVENT, "line": "...", "reason": "...", "version": N}'))
+    done = await run_in_threadpool(site.held.amend, found.game, at, line, reason, seen)
+    head = n_("Amended: {move} corrected; {n} later move decided again.",
+              "Amended: {move} corrected; {n} later moves decided again.", done.moves - 1, move=done.move)
+    return JSONResponse({**done.to_json(), "head": head}, status_code=201)
+
+
 async def add_note(site: Site, request: Request, found: Access) -> Response:
     body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
     if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
@@ -462,6 +497,8 @@ PAGE, API = Guard(), Guard(api=True)
 DIRECTORS_PAGE, DIRECTORS_API = Guard(by_director=True), Guard(api=True, by_director=True)
 RECORDS, SEALS = Guard(api=True, may=lambda found: found.may_record), Guard(api=True, may=lambda f: f.seals is not None)
 ANNOTATES = Guard(api=True, may=lambda found: found.may_annotate)
+AMENDS = Guard(api=True, may=lambda found: found.may_amend)
+DIRECTOR_AMENDS = Guard(api=True, by_director=True, may=lambda found: found.may_amend)
 DIRECTOR_ANNOTATES = Guard(api=True, by_director=True, may=lambda found: found.may_annotate)
 DIRECTORS_TOKEN = None
 """The guard of a director's page that is no game's: the director's token, and nothing else."""
@@ -475,6 +512,8 @@ ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple
     ("/g/{game}/{token}/api/log", api_log, API, None),
     ("/g/{game}/{token}/moves", api_move, RECORDS, POST),
     ("/g/{game}/{token}/preview", api_preview, RECORDS, POST),
+    ("/g/{game}/{token}/amend", amend_move, AMENDS, POST),
+    ("/g/{game}/{token}/amend/preview", amend_preview, AMENDS, POST),
     ("/g/{game}/{token}/notes", add_note, ANNOTATES, POST),
     ("/g/{game}/{token}/forks", add_fork, ANNOTATES, POST),
     ("/g/{game}/{token}/seal", seal, SEALS, POST),
@@ -491,6 +530,8 @@ ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple
     ("/director/{token}/g/{game}/timeline.svg", timeline_picture, DIRECTORS_API, None),
     ("/director/{token}/g/{game}/chances.svg", chances_picture, DIRECTORS_API, None),
     ("/director/{token}/g/{game}/board.svg", board_picture, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/amend", amend_move, DIRECTOR_AMENDS, POST),
+    ("/director/{token}/g/{game}/amend/preview", amend_preview, DIRECTOR_AMENDS, POST),
     ("/director/{token}/g/{game}/notes", add_note, DIRECTOR_ANNOTATES, POST),
     ("/director/{token}/g/{game}/forks", add_fork, DIRECTOR_ANNOTATES, POST),
 )
