@@ -7,6 +7,8 @@ viewer is sent each event exactly once, as it may see it (`event_json`, through 
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,15 +36,17 @@ class Change:
 class Follower:
     """One process's reader of a store's log (open it once; `changes` blocks, so a server calls it in a thread)."""
 
-    def __init__(self, store: Store, poll_seconds: float) -> None:
+    def __init__(self, store: Store, poll_seconds: float, nudged: threading.Event | None = None) -> None:
         self._store = store
         self._position = store.head()
         self._wakeup = store.wakeup()
         self._poll = None if self._wakeup.listening else poll_seconds  # a NOTIFY needs no polling
+        self._nudged = nudged
 
     def changes(self, timeout: float) -> list[Change]:
         """What was stored since the last call: waits up to `timeout` (a NOTIFY ends the wait at once), polling
-        the log's head every `poll_seconds` meanwhile (without NOTIFY)."""
+        the log's head every `poll_seconds` meanwhile (without NOTIFY); a poll's pause ends early when `nudged`
+        is set (this process has just stored something: the log is read at once, not up to a poll later)."""
         waited = 0.0
         while True:
             if self._store.head() != self._position:
@@ -50,6 +54,12 @@ class Follower:
             if waited >= timeout:
                 return []
             step = timeout - waited if self._poll is None else min(self._poll, timeout - waited)
+            if self._poll is not None and self._nudged is not None:
+                began = time.monotonic()
+                self._nudged.wait(step)
+                self._nudged.clear()  # set after the append it follows: the head read next sees that append
+                waited += time.monotonic() - began
+                continue
             self._wakeup.wait(step)
             waited += step
         self._position, spans = self._store.appended(self._position)

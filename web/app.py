@@ -207,6 +207,8 @@ class Site:
     held: recording.HeldGames
     templates: Environment
     pictures: Pictures
+    pages: Pictures
+    """The game pages rendered lately (game_page), kept as the pictures are."""
 
     def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(self.templates.get_template(name).render(lang=tongue().code, **context),
@@ -253,11 +255,22 @@ def _base(found: Access, request: Request) -> str:
 # --- a game's pages and API, as a link (or the director) opens them -----------------------------------------------
 
 async def game_page(site: Site, request: Request, found: Access) -> Response:
-    state = reading.status(site.store, found.game, found.viewer)
-    result = _final_result(site, found.game) if state.view["over"] else None
-    return site.page("game.html", found=found, s=state.to_json(), base=_base(found, request), scores=state.scores,
-                     token=request.path_params["token"], result=result,
-                     options=[reading.option_json(o) for o in state.options] if found.may_record else [])
+    # Every open page fetches itself again after each move (app.js): drawn in a worker thread (with the request's
+    # language: its context is copied), as a move is, so that the event loop keeps streaming meanwhile; and kept
+    # by what it shows (the link, the game's version, the language), so that the four spectators' pages of a
+    # table (one link) cost one render a move. The version is read first: a page kept under it is never older.
+    def render() -> bytes:
+        state = reading.status(site.store, found.game, found.viewer)
+        result = _final_result(site, found.game) if state.view["over"] else None
+        return bytes(site.page("game.html", found=found, s=state.to_json(), base=_base(found, request),
+                               scores=state.scores, token=request.path_params["token"], result=result,
+                               options=[reading.option_json(o) for o in state.options] if found.may_record
+                               else []).body)
+
+    token = request.path_params["token"]
+    shown = ("page", found.game, following.version(site.store, found.game), _base(found, request), token,
+             tongue().code)
+    return HTMLResponse(await site.pages.drawn(shown, render))
 
 
 def _final_result(site: Site, game: str) -> reading.Score | None:
@@ -363,6 +376,7 @@ async def api_move(site: Site, request: Request, found: Access) -> Response:
     # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
     began = time.perf_counter()
     done = await run_in_threadpool(site.held.record, found.game, command, seen)
+    site.hub.nudge()
     took = (time.perf_counter() - began) * 1000
     return JSONResponse({**done.to_json(), "line": line}, status_code=201,
                         headers={"server-timing": f"move;dur={took:.1f}"})
@@ -404,6 +418,7 @@ async def amend_move(site: Site, request: Request, found: Access) -> Response:
         raise BadRequest(say("an amendment needs the version the page showed: send {shape}",
                              shape='{"at": EVENT, "line": "...", "reason": "...", "version": N}'))
     done = await run_in_threadpool(site.held.amend, found.game, at, line, reason, seen)
+    site.hub.nudge()
     head = n_("Amended: {move} corrected; {n} later move decided again.",
               "Amended: {move} corrected; {n} later moves decided again.", done.moves - 1, move=done.move)
     return JSONResponse({**done.to_json(), "head": head}, status_code=201)
@@ -605,7 +620,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
         holder = opened(store)
         store = holder.__enter__()
     site = Site(store, director_token, tournament, Hub(store), recording.HeldGames(store), _templates(),
-                Pictures(PICTURES_KEPT))
+                Pictures(PICTURES_KEPT), Pictures(PICTURES_KEPT))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
