@@ -74,6 +74,7 @@ class Table:
     token: str
     lines: list[str]
     sent: dict[int, tuple[float, float]] = field(default_factory=dict)  # version -> (perf_counter, epoch s) sent
+    answered: dict[int, float] = field(default_factory=dict)  # version -> perf_counter when its 201 was read
     posts: list[float] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
 
@@ -109,7 +110,10 @@ async def listen(client: httpx2.AsyncClient, page: Page, fetch: bool) -> None:
 
 
 async def _fetch(client: httpx2.AsyncClient, page: Page, version: int) -> None:
-    answer = await client.get(page.url + "?lang=en", headers={"Accept": "text/html"})
+    try:
+        answer = await client.get(page.url + "?lang=en", headers={"Accept": "text/html"})
+    except httpx2.HTTPError:  # the run ended under it (counted as never fetched)
+        return
     if answer.status_code == 200:
         page.fetched.setdefault(version, time.perf_counter())
 
@@ -121,12 +125,14 @@ async def record(client: httpx2.AsyncClient, table: Table, think: float, rng: ra
     for line in table.lines:
         began, epoch = time.perf_counter(), time.time()
         answer = await client.post(table.url + "moves", json={"line": line, "version": version}, headers=auth)
-        table.posts.append(time.perf_counter() - began)
+        answered = time.perf_counter()
+        table.posts.append(answered - began)
         if answer.status_code != 201:
             table.refused.append(f"{answer.status_code} {line}: {answer.text[:200]}")
             return
         version = answer.json()["version"]
         table.sent[version] = (began, epoch)
+        table.answered[version] = answered
         await asyncio.sleep(think * rng.uniform(0.5, 1.5))
 
 
@@ -145,18 +151,20 @@ async def run(tables: list[Table], pages: list[Page], think: float, fetch: bool,
         await asyncio.gather(*listening, return_exceptions=True)
 
 
-def delays(tables: list[Table], pages: list[Page], seat: bool, what: str) -> tuple[list[float], int]:
-    """Every (move, page) delay in seconds from the POST sent to `what` (heard, fetched) at or past the move's
-    version, for seat pages or spectator pages; and how many never arrived."""
+def delays(tables: list[Table], pages: list[Page], seat: bool, what: str, after_201: bool = False
+           ) -> tuple[list[float], int]:
+    """Every (move, page) delay in seconds from the POST sent (or its 201 read) to `what` (heard, fetched) at or
+    past the move's version, for seat pages or spectator pages; and how many never arrived."""
     found, missed = [], 0
     for page in pages:
         if page.seat != seat:
             continue
         times = getattr(page, what)
-        for version, (sent, _epoch) in tables[page.table].sent.items():
+        table = tables[page.table]
+        for version, (sent, _epoch) in table.sent.items():
             arrived = [t for v, t in times.items() if v >= version]
             if arrived:
-                found.append(min(arrived) - sent)
+                found.append(min(arrived) - (table.answered[version] if after_201 else sent))
             else:
                 missed += 1
     return sorted(found), missed
@@ -307,6 +315,8 @@ def main() -> int:
     if browsers.windows:
         print(f"shown (DOM swapped in place) | seats (Chromium) | {summary(shown)}")
     print(f"the move's own POST (201 read) | table | {summary(sorted(x for t in tables for x in t.posts))}")
+    print(f"heard, counted from the 201 (delivery alone) | seats (modelled) | "
+          f"{summary(delays(tables, pages, True, 'heard', after_201=True)[0])}")
     print(f"CPU over the run's {wall:.0f} s: the server {used:.1f} s ({used / wall:.0%} of one core), this client "
           f"{own:.1f} s; load average {os.getloadavg()[0]:.1f} at the end")
     p95 = seats_heard[int(0.95 * (len(seats_heard) - 1))] * 1000 if seats_heard else float("inf")
