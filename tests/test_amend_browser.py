@@ -27,6 +27,7 @@ pytestmark = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}"
 
 if not missing:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
 
 def _opened(tmp_path: Path) -> Any:
@@ -103,7 +104,7 @@ def test_a_move_ten_moves_back_is_amended_from_the_replay_previewed_first(browse
         record = browser.find_element(By.CSS_SELECTOR, "#amend-form button.record")
         assert not record.is_enabled()
         line.clear()
-        line.send_keys(SERPENT)
+        line.send_keys(SERPENT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT)  # the arrows move in the text, not the replay
         browser.find_element(By.ID, "amend-reason").send_keys("devout and dutiful tokens misread")
         browser.find_element(By.CSS_SELECTOR, "#amend-form button.ask").click()
         box = _preview(browser)
@@ -161,13 +162,13 @@ def test_a_refused_amendment_names_the_later_move_and_changes_nothing(browser, t
         line.send_keys(corrected)
         reason = browser.find_element(By.ID, "amend-reason")
         reason.send_keys("wrong office")
-        reason.submit()  # Enter in the form: a preview, never a record
+        line.send_keys(Keys.ENTER)  # Enter in the line: a preview, never a record
         box = _preview(browser)
         assert "no" in box.get_attribute("class").split()
         assert box.text.startswith("the amendment makes m12 R1 deploy 8 illegal (serpent deploy lion.steward)")
         record = browser.find_element(By.CSS_SELECTOR, "#amend-form button.record")
         assert not record.is_enabled()
-        reason.submit()  # Enter again: still only the preview
+        reason.send_keys(Keys.ENTER)  # Enter again: still only the preview (nothing to record)
         _preview(browser)
         browser.save_screenshot(str(folder / "amend-refused-390x844.png"))
         assert _version(env) == before

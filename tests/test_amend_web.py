@@ -57,7 +57,7 @@ def test_the_preview_says_what_the_amendment_does_and_appends_nothing_then_amend
     assert shown.status_code == 200, shown.text
     answer = shown.json()
     assert answer["head"] == "Preview, nothing recorded: m4 R1 loyalty 4 corrected; 10 later moves decided again."
-    assert answer["later"] == 10 and answer["line"] == SERPENT and answer["said"][1] == SERPENT
+    assert answer["later"] == 10 and answer["line"] == SERPENT and answer["said"][0] == SERPENT
     assert store.version("p") == before
     done = post(client, links.table, "amend", body)
     assert done.status_code == 201, done.text
@@ -127,7 +127,7 @@ def test_only_the_table_and_the_director_amend_seats_and_spectators_never_see_th
     assert store.version("p") == version
     # the table's replay offers it, the form filled in with the move as recorded
     page = client.get(f"/g/p/{links.table}/replay?at={m12}").text
-    assert re.search(r'<input id="amend-line"[^>]* value="serpent deploy lion.steward"', page)
+    assert re.search(r'<textarea id="amend-line"[^>]*>serpent deploy lion.steward</textarea>', page)
     # an event that is no standing move (the game's start) offers nothing
     assert 'id="amend"' not in client.get(f"/g/p/{links.table}/replay?at=1").text
     # the director amends from its replay too

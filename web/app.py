@@ -407,7 +407,8 @@ async def amend_preview(site: Site, request: Request, found: Access) -> Response
     head = n_("Preview, nothing recorded: {move} corrected; {n} later move decided again.",
               "Preview, nothing recorded: {move} corrected; {n} later moves decided again.", shown.moves - 1,
               move=shown.move)
-    return JSONResponse({**shown.to_json(), "head": head})
+    # `head` says what the marker's own line says (which counts the corrected move among those decided again)
+    return JSONResponse({**shown.to_json(), "head": head, "said": list(shown.said[1:])})
 
 
 async def amend_move(site: Site, request: Request, found: Access) -> Response:
@@ -421,7 +422,7 @@ async def amend_move(site: Site, request: Request, found: Access) -> Response:
     site.hub.nudge()
     head = n_("Amended: {move} corrected; {n} later move decided again.",
               "Amended: {move} corrected; {n} later moves decided again.", done.moves - 1, move=done.move)
-    return JSONResponse({**done.to_json(), "head": head}, status_code=201)
+    return JSONResponse({**done.to_json(), "head": head, "said": list(done.said[1:])}, status_code=201)
 
 
 async def add_note(site: Site, request: Request, found: Access) -> Response:

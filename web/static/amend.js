@@ -86,6 +86,12 @@
     [line, reason].forEach(function (input) {
       input.addEventListener("input", function () { previewed = null; record.disabled = true; });
     });
+    // the line is a text area (a long line shows whole on a phone), but Enter in it acts as in a field, and the
+    // arrows move in the text (app.js's replay steps on them only outside a field)
+    line.addEventListener("keydown", function (e) {
+      e.stopPropagation();
+      if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); }
+    });
     // Enter (or Preview) shows the amendment; Enter again, once it is shown, records it, as Record does
     form.addEventListener("submit", function (e) {
       e.preventDefault();
@@ -95,7 +101,7 @@
     box.addEventListener("toggle", function () { if (box.open) { reason.focus(); } });
     // `a` opens the form on a desktop keyboard (the arrows still step the replay)
     document.addEventListener("keydown", function (e) {
-      if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey || e.key !== "a") { return; }
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.ctrlKey || e.metaKey || e.altKey || e.key !== "a") { return; }
       e.preventDefault();
       box.open = true;
       reason.focus();
