@@ -458,6 +458,7 @@ async def seal(site: Site, request: Request, found: Access) -> Response:
     if not isinstance(body.get("commitment"), str):
         raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
     sealed = seats.seal(site.store, found.game, found.seals, body["commitment"], body.get("version"))
+    site.hub.nudge()
     return JSONResponse(sealed.to_json(), status_code=201)
 
 
@@ -467,6 +468,7 @@ async def reveal(site: Site, request: Request, found: Access) -> Response:
     if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
         raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
     revealed = seats.reveal(site.store, found.game, found.seals, body["tokens"], body["salt"], body.get("version"))
+    site.hub.nudge()
     return JSONResponse(revealed.to_json(), status_code=201)
 
 
