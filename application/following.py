@@ -7,6 +7,8 @@ viewer is sent each event exactly once, as it may see it (`event_json`, through 
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +36,7 @@ class Change:
 class Follower:
     """One process's reader of a store's log (open it once; `changes` blocks, so a server calls it in a thread)."""
 
-    def __init__(self, store: Store, poll_seconds: float) -> None:
+    def __init__(self, store: Store, poll_seconds: float, nudged: threading.Event | None = None) -> None:
         self._store = store
         self._position = store.head()
         self._wakeup = store.wakeup()
@@ -42,10 +44,12 @@ class Follower:
         self.beside = False
         """Whether the last call met something stored beside the games' events (a note, a seat's dispute, links):
         the log says not whose, so a follower that cares asks the games it follows (web/live.py)."""
+        self._nudged = nudged
 
     def changes(self, timeout: float) -> list[Change]:
         """What was stored since the last call: waits up to `timeout` (a NOTIFY ends the wait at once), polling
-        the log's head every `poll_seconds` meanwhile (without NOTIFY)."""
+        the log's head every `poll_seconds` meanwhile (without NOTIFY); a poll's pause ends early when `nudged`
+        is set (this process has just stored something: the log is read at once, not up to a poll later)."""
         waited = 0.0
         self.beside = False
         while True:
@@ -55,6 +59,12 @@ class Follower:
             if waited >= timeout:
                 return []
             step = timeout - waited if self._poll is None else min(self._poll, timeout - waited)
+            if self._poll is not None and self._nudged is not None:
+                began = time.monotonic()
+                self._nudged.wait(step)
+                self._nudged.clear()  # set after the append it follows: the head read next sees that append
+                waited += time.monotonic() - began
+                continue
             self._wakeup.wait(step)
             waited += step
         read, spans = self._store.appended(self._position)
@@ -120,20 +130,57 @@ def move_labels(replayed: Replayed) -> list[tuple[int, str]]:
 
 
 def by_round(replayed: Replayed) -> tuple[list[tuple[int, list[tuple[int, str]]]], int]:
-    """The replay's events in words grouped by round (0: the setup, before round 1 begins), and the round of the
-    event the replay stands at: the timeline of each round, for the replay page."""
+    """The replay's events in words grouped by round (0: the setup, before round 1 begins), and the round the game
+    stands in at the replay's event (0 before round 1 begins): the timeline of each round, for the replay page. The
+    round is the standing record's: a take-back (an amendment's) back past a round's start leaves that round."""
     from whispers.ledger.core import events as ev
+    from whispers.projections.replay import standing
 
     groups: dict[int, list[tuple[int, str]]] = {}
-    round_ = here = 0
+    round_ = 0
     for version, words in move_labels(replayed):
         event = replayed.replay.event(version)
         if isinstance(event, ev.PhaseStarted):
             round_ = event.round
         groups.setdefault(round_, []).append((version, words))
-        if version == replayed.at:
-            here = round_
+    here = max((e.round for _v, e in standing(replayed.replay.events[:replayed.at]) if isinstance(e, ev.PhaseStarted)),
+               default=0)
     return list(groups.items()), here
+
+
+@dataclass(frozen=True, slots=True)
+class Amendments:
+    """Where a replay shows amendments (issue 32), by event number, so that a move list marks and links them. An
+    amendment is public as a take-back is: every viewer sees that a move was corrected, and why."""
+
+    markers: dict[int, int]
+    """Each MoveAmended marker: the move it corrected."""
+    originals: dict[int, int]
+    """Each move corrected, as first recorded: its amendment's marker."""
+    corrections: dict[int, int]
+    """Each corrected move (the event after its marker): the marker."""
+    undone: dict[int, int]
+    """Each take-back an amendment made before its marker: the marker."""
+    reasons: dict[int, str]
+    """Each marker: the reason the amendment gave (typed by a person: shown as text)."""
+
+    def first_undone(self, marker: int) -> int:
+        """The first of the take-backs the amendment at `marker` made (they run up to the marker)."""
+        return min((v for v, m in self.undone.items() if m == marker), default=marker)
+
+
+def amendments(replayed: Replayed) -> Amendments:
+    """The amendments of a replay's record, for its move list."""
+    from whispers.ledger.core import events as ev
+
+    markers = {version: event.move for version in range(1, len(replayed) + 1)
+               if isinstance(event := replayed.replay.event(version), ev.MoveAmended)}
+    amending = {marker: replayed.replay.event(marker) for marker in markers}
+    return Amendments(markers, {move: marker for marker, move in markers.items()},
+                      {marker + 1: marker for marker in markers if marker < len(replayed)},
+                      {version: marker for marker, event in amending.items()
+                       for version in range(marker - event.moves, marker)},  # type: ignore[attr-defined]
+                      {marker: event.reason for marker, event in amending.items()})  # type: ignore[attr-defined]
 
 
 def notes_by_event(replayed: Replayed) -> dict[int, list[str]]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
 from whispers.ledger.core import events as ev
-from whispers.ledger.core.errors import NotationError, RuleError, WhispersError
+from whispers.ledger.core.errors import GameMovedOn, NotationError, RuleError, WhispersError
 from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
@@ -395,6 +395,16 @@ class HeldGames:
             self.keep(done.after)
         return done
 
+    def amend(self, name: str, at: int | str, text: str, reason: str, seen: int | None = None,
+              append: bool = True) -> Amended:
+        """amend against the held game (a dry run without `append`); with `seen`, GameMovedOn as `record`."""
+        if not append:
+            return amend(self._store, self.current(name), at, text, reason, False, seen)
+        with self._writing:
+            done = amend(self._store, self.current(name), at, text, reason, True, seen)
+            self.keep(done.after)
+        return done
+
     def preview(self, name: str, text: str, seen: int | None = None) -> Preview:
         """preview of `text` against the held game, nothing appended; with `seen`, GameMovedOn as `record`."""
         return preview(self._store, self._as_seen(name, seen), text)
@@ -454,6 +464,8 @@ class Amended:
     after: Game
     events: tuple[ev.Event, ...]
     said: tuple[str, ...]
+    line: str = ""
+    """The corrected move as the notation writes it (canonical ids)."""
 
     @property
     def over(self) -> bool:
@@ -463,21 +475,31 @@ class Amended:
     def next(self) -> str:
         return next_move(self.after).note
 
+    @property
+    def marker(self) -> int:
+        """The event number of the MoveAmended marker (where a replay shows the amendment)."""
+        first = self.after.version - len(self.events) + 1
+        return first + next(i for i, e in enumerate(self.events) if isinstance(e, ev.MoveAmended))
+
     def to_json(self) -> dict[str, Any]:
         from whispers.projections.visibility import event_view
 
         return {"game": self.game, "move": self.move, "reason": self.reason, "moves": self.moves,
-                "version": self.after.version, "events": [event_view(e, None) for e in self.events],
+                "later": self.moves - 1, "marker": self.marker, "line": self.line, "version": self.after.version,
+                "events": [event_view(e, None) for e in self.events], "said": list(self.said),
                 "over": self.over, "next": None if self.over else self.next}
 
 
-def amend(store: Store | str | None, game: str, at: str, text: str, reason: str, append: bool = True) -> Amended:
+def amend(store: Store | str | None, game: str | Game, at: str | int, text: str, reason: str, append: bool = True,
+          seen: int | None = None) -> Amended:
     """Correct the move `at` names (`m25`, a label, an event number) with the move `text` (a line, in canonical ids
     or the reader's words), for `reason`: the corrected move is decided at its place and every later standing move
     (and table fact) is decided again, in order, on the corrected game. Refused, with nothing changed, when the
     corrected move or a later one is illegal there (the later one is named). Appended all at once: the take-backs
     of the moves from `at` on (newest first), the MoveAmended marker, the corrected move, the later moves again;
-    GameMovedOn if another recorder appended meanwhile. Without `append`, a dry run."""
+    GameMovedOn if another recorder appended meanwhile. Without `append`, a dry run. `game`: its name (as recorded
+    now) or a Game (as a recorder last saw it); `seen`, the version a page previewed it at: GameMovedOn unless the
+    game is still there, so what is appended is what was previewed."""
     from whispers.ledger.core import commands as c
     from whispers.ledger.core.notation import format_event
     from whispers.ledger.io.game import Game, head, play
@@ -486,7 +508,13 @@ def amend(store: Store | str | None, game: str, at: str, text: str, reason: str,
     from whispers.projections.replay import standing
 
     with opened(store) as s:
-        start = head(s, game)
+        start = head(s, game) if isinstance(game, str) else game
+        game = start.name
+        if seen is not None and seen != start.version:
+            raise GameMovedOn(say("the game moved on: it is at event {n}, this page showed {seen}",
+                                  n=start.version, seen=seen))
+        if not reason.strip():
+            raise NotationError(_("an amendment needs a reason: say why the move is corrected"))
         events = start.events
         version = resolve(game, events, at)
         named = labels(events)
@@ -516,6 +544,7 @@ def amend(store: Store | str | None, game: str, at: str, text: str, reason: str,
             raise _refused(exc, say("the corrected {move}: {reason}", move=str(named[version]),
                                     reason=_said(exc))) from None
         produced += made
+        corrected = next((line for line in map(format_event, made) if line), "")
         for v, event in later:
             if isinstance(event, ev.GameDescribed):  # a table fact recorded meanwhile: kept, at its place
                 state = fold_on(current.state, [event])
@@ -534,7 +563,7 @@ def amend(store: Store | str | None, game: str, at: str, text: str, reason: str,
         if append:
             s.append(game, start.version, [e.to_fact() for e in produced])
         return Amended(game, str(named[version]), reason, moves, current, tuple(produced),
-                       happenings(produced[produced.index(marker):], events))
+                       happenings(produced[produced.index(marker):], events), corrected)
 
 
 def _said(exc: WhispersError) -> str:

@@ -65,6 +65,16 @@ class Replayed:
     def to_json(self) -> dict[str, Any]:
         return self.frame(self.at).to_json()
 
+    def amendable(self, version: int) -> str | None:
+        """The notation line of standing move `version` as recorded, to fill an amendment's form (issue 32); None
+        for an event that is no standing move, and for any viewer but the record's (a seat never amends, and the
+        line may hold what it may not see)."""
+        from whispers.ledger.core.notation import format_event
+
+        if self.viewer is not None or version not in self.labels:
+            return None
+        return format_event(self.replay.event(version))
+
 
 def replay(store: Store | str | None, game: str, at: int | None = None, viewer: str | None = None) -> Replayed:
     from whispers.ledger.core.errors import NoSuchEvent

@@ -128,6 +128,12 @@ class Access:
         return self.role in ("table", "director")
 
     @property
+    def may_amend(self) -> bool:
+        """Amending a past move (issue 32): the table's link and the director, as for notes; never a seat or a
+        spectator, who never see the action either."""
+        return self.role in ("table", "director")
+
+    @property
     def seals(self) -> str | None:
         """The society whose loyalty this link may seal and reveal: a seat's own (ledger/core/sealing.py)."""
         return self.society if self.role == "seat" else None

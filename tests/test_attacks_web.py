@@ -163,9 +163,10 @@ def test_a_number_no_int_reads_answers_400_in_one_line_on_every_link(table, raw:
 def writes(links: sharing.Links) -> list[tuple[str, str]]:
     """Every write (path, the token its Authorization carries), as the link allowed to make it."""
     seat = links.seats["raven"]
-    return [(f"/g/g1/{links.table}/{w}", links.table) for w in ("moves", "preview", "notes", "forks")] + [
+    return [(f"/g/g1/{links.table}/{w}", links.table)
+            for w in ("moves", "preview", "notes", "forks", "amend", "amend/preview")] + [
         (f"/g/g1/{seat}/{w}", seat) for w in ("seal", "reveal")] + [
-        (f"/director/{DIRECTOR}/g/g1/{w}", DIRECTOR) for w in ("notes", "forks")]
+        (f"/director/{DIRECTOR}/g/g1/{w}", DIRECTOR) for w in ("notes", "forks", "amend", "amend/preview")]
 
 
 HOSTILE_BODIES = {
@@ -407,7 +408,9 @@ HOSTILE_SEGMENTS = ["²", "①", "..", "x" * 300, "%00", "%F0%9F%98%80", "a%2Fb"
 WRONG_TYPES = [[], "x", 5, None, {"line": 5}, {"at": "1", "text": 1}, {"name": [], "at": True},
                {"commitment": {}, "version": "1"}, {"tokens": [], "salt": 1}, {"line": "x", "version": 1.5},
                {"at": -1, "text": "x"}, {"version": -999999999, "line": "raven pass"}, {"move": 5}, {"move": ""},
-               {"move": "m1"}, {"move": "m" + "9" * 40}, {"move": "<script>"}, {"move": "round1"}]
+               {"move": "m1"}, {"move": "m" + "9" * 40}, {"move": "<script>"}, {"move": "round1"},
+               {"at": 2, "line": "raven pass", "reason": ["x"]}, {"at": 999_999_999, "line": "x", "reason": "x"},
+               {"at": 2, "line": "raven pass", "reason": "\u202e\n<b>"}]
 SECURITY = {"content-security-policy", "referrer-policy", "x-content-type-options", "cache-control"}
 
 

@@ -212,7 +212,8 @@ def _per_page(words: Any) -> Any:
 class Site:
     """What every handler works over: the store (open for the server's life), the games held folded between
     moves, the hub of live streams, the page templates, the pictures drawn lately, the director's token, the
-    tournament file the director's pages show, and the analysts with the playouts a move an analysis asks for."""
+    tournament file the director's pages show, the analysts with the playouts a move an analysis asks for, and the
+    game pages rendered lately (game_page), kept as the pictures are."""
 
     store: Any
     director_token: str
@@ -223,6 +224,8 @@ class Site:
     pictures: Pictures
     analysts: Analysts
     analysis_rollouts: int
+    pages: Pictures
+    """The game pages rendered lately (game_page), kept as the pictures are."""
 
     def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(self.templates.get_template(name).render(lang=tongue().code, **context),
@@ -269,22 +272,36 @@ def _base(found: Access, request: Request) -> str:
 # --- a game's pages and API, as a link (or the director) opens them -----------------------------------------------
 
 async def game_page(site: Site, request: Request, found: Access) -> Response:
-    state = reading.status(site.store, found.game, found.viewer)
-    result = _final_result(site, found.game) if state.view["over"] else None
-    version = state.view["version"]
+    # Every open page fetches itself again after each move (app.js): drawn in a worker thread (with the request's
+    # language: its context is copied), as a move is, so that the event loop keeps streaming meanwhile; and kept
+    # by what it shows (the link, the game's version, the language, the table's disputes), so that the four
+    # spectators' pages of a table (one link) cost one render a move. The version is read first: a page kept under
+    # it is never older.
+    version = following.version(site.store, found.game)
+    token = request.path_params["token"]
     # the board to tap (public: one drawing per version and language, whoever asks)
     board = await site.pictures.drawn(("board-page", found.game, version, tongue().code),
                                       lambda: svg.board_page_svg(site.store, found.game, version))
-    recording_here = found.may_record and not state.view["over"]
-    # what the last move did as this link may know it; the table's disputes; a seat's swaps, for its page to check
-    happened = reading.happened(site.store, found.game, found.viewer, version)
+    # a seat's dispute is a note, which moves no version on: the table's page is kept by its disputes too
     disputes = seats.disputes(site.store, found.game, version) if found.may_record else ()
-    swaps = seats.swaps(site.store, found.game, found.society, version) if found.role == "seat" else ()
-    return site.page("game.html", found=found, s=state.to_json(), base=_base(found, request), scores=state.scores,
-                     token=request.path_params["token"], result=result, board=board,
-                     board_moves=moves.board_moves(state.options) if recording_here else [],
-                     happened=happened, disputes=disputes, swaps=[swap.to_json() for swap in swaps],
-                     options=[reading.option_json(o) for o in state.options] if found.may_record else [])
+
+    def render() -> bytes:
+        state = reading.status(site.store, found.game, found.viewer)
+        result = _final_result(site, found.game) if state.view["over"] else None
+        recording_here = found.may_record and not state.view["over"]
+        # what the last move did as this link may know it; a seat's swaps, for its page to check
+        happened = reading.happened(site.store, found.game, found.viewer, version)
+        swaps = seats.swaps(site.store, found.game, found.society, version) if found.role == "seat" else ()
+        return bytes(site.page("game.html", found=found, s=state.to_json(), base=_base(found, request),
+                               scores=state.scores, token=token, result=result, board=board,
+                               board_moves=moves.board_moves(state.options) if recording_here else [],
+                               happened=happened, disputes=disputes, swaps=[swap.to_json() for swap in swaps],
+                               options=[reading.option_json(o) for o in state.options] if found.may_record
+                               else []).body)
+
+    shown = ("page", found.game, version, _base(found, request), token, tongue().code,
+             tuple(dispute.label for dispute in disputes))
+    return HTMLResponse(await site.pages.drawn(shown, render))
 
 
 def _final_result(site: Site, game: str) -> reading.Score | None:
@@ -304,6 +321,8 @@ async def replay_page(site: Site, request: Request, found: Access) -> Response:
         (here_base, _("back to the game"))
     over = replayed.replay.at(len(replayed)).over
     return site.page("replay.html", found=found, f=frame.to_json(), s=frame.view, at=replayed.at,
+                     amended=following.amendments(replayed),
+                     amend_line=replayed.amendable(replayed.at) if found.may_amend else None,
                      total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
                      moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
                      scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
@@ -434,6 +453,7 @@ async def api_move(site: Site, request: Request, found: Access) -> Response:
     # decided in a worker thread: the event loop keeps streaming while this move is folded and committed
     began = time.perf_counter()
     done = await run_in_threadpool(site.held.record, found.game, command, seen)
+    site.hub.nudge()
     took = (time.perf_counter() - began) * 1000
     return JSONResponse({**done.to_json(), "line": line}, status_code=201,
                         headers={"server-timing": f"move;dur={took:.1f}"})
@@ -445,6 +465,41 @@ async def api_preview(site: Site, request: Request, found: Access) -> Response:
     line, _command, seen = await _asked_move(site, request, found)
     shown = await run_in_threadpool(site.held.preview, found.game, line, seen)
     return JSONResponse(shown.to_json())
+
+
+async def _asked_amendment(request: Request) -> tuple[int, str, str, int | None]:
+    """What a write to `amend` or `amend/preview` asks: the event number of the move to correct, the corrected line,
+    the reason, and the version the page showed (None when not sent); BadRequest for a body of another shape."""
+    body = await _body(request, {"at": int, "line": str, "reason": str, "version": int})
+    if not all(isinstance(body.get(name), kind) for name, kind in (("at", int), ("line", str), ("reason", str))):
+        raise BadRequest(say("send {shape}", shape='{"at": EVENT, "line": "...", "reason": "...", "version": N}'))
+    return body["at"], body["line"], body["reason"], body.get("version")
+
+
+async def amend_preview(site: Site, request: Request, found: Access) -> Response:
+    """The amendment an `amend` write would record, decided and said, nothing appended (issue 32): the corrected
+    move, what it and every later move decided again do, or the refusal naming the later move it makes illegal."""
+    at, line, reason, seen = await _asked_amendment(request)
+    shown = await run_in_threadpool(site.held.amend, found.game, at, line, reason, seen, False)
+    head = n_("Preview, nothing recorded: {move} corrected; {n} later move decided again.",
+              "Preview, nothing recorded: {move} corrected; {n} later moves decided again.", shown.moves - 1,
+              move=shown.move)
+    # `head` says what the marker's own line says (which counts the corrected move among those decided again)
+    return JSONResponse({**shown.to_json(), "head": head, "said": list(shown.said[1:])})
+
+
+async def amend_move(site: Site, request: Request, found: Access) -> Response:
+    """A past move corrected and every later move decided again, in one append, at the version the page previewed
+    (409 if the game moved on since): a double tap cannot amend twice."""
+    at, line, reason, seen = await _asked_amendment(request)
+    if seen is None:
+        raise BadRequest(say("an amendment needs the version the page showed: send {shape}",
+                             shape='{"at": EVENT, "line": "...", "reason": "...", "version": N}'))
+    done = await run_in_threadpool(site.held.amend, found.game, at, line, reason, seen)
+    site.hub.nudge()
+    head = n_("Amended: {move} corrected; {n} later move decided again.",
+              "Amended: {move} corrected; {n} later moves decided again.", done.moves - 1, move=done.move)
+    return JSONResponse({**done.to_json(), "head": head, "said": list(done.said[1:])}, status_code=201)
 
 
 async def add_note(site: Site, request: Request, found: Access) -> Response:
@@ -480,6 +535,7 @@ async def seal(site: Site, request: Request, found: Access) -> Response:
     if not isinstance(body.get("commitment"), str):
         raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
     sealed = seats.seal(site.store, found.game, found.seals, body["commitment"], body.get("version"))
+    site.hub.nudge()
     return JSONResponse(sealed.to_json(), status_code=201)
 
 
@@ -489,6 +545,7 @@ async def reveal(site: Site, request: Request, found: Access) -> Response:
     if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
         raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
     revealed = seats.reveal(site.store, found.game, found.seals, body["tokens"], body["salt"], body.get("version"))
+    site.hub.nudge()
     return JSONResponse(revealed.to_json(), status_code=201)
 
 
@@ -548,6 +605,8 @@ PAGE, API = Guard(), Guard(api=True)
 DIRECTORS_PAGE, DIRECTORS_API = Guard(by_director=True), Guard(api=True, by_director=True)
 RECORDS, SEALS = Guard(api=True, may=lambda found: found.may_record), Guard(api=True, may=lambda f: f.seals is not None)
 ANNOTATES = Guard(api=True, may=lambda found: found.may_annotate)
+AMENDS = Guard(api=True, may=lambda found: found.may_amend)
+DIRECTOR_AMENDS = Guard(api=True, by_director=True, may=lambda found: found.may_amend)
 DIRECTOR_ANNOTATES = Guard(api=True, by_director=True, may=lambda found: found.may_annotate)
 # an analysis as the link's own viewer: every link may ask (its bearer too), each for what it could know
 ASKS, DIRECTOR_ASKS = Guard(api=True, may=lambda found: True), Guard(api=True, by_director=True, may=lambda f: True)
@@ -563,6 +622,8 @@ ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple
     ("/g/{game}/{token}/api/log", api_log, API, None),
     ("/g/{game}/{token}/moves", api_move, RECORDS, POST),
     ("/g/{game}/{token}/preview", api_preview, RECORDS, POST),
+    ("/g/{game}/{token}/amend", amend_move, AMENDS, POST),
+    ("/g/{game}/{token}/amend/preview", amend_preview, AMENDS, POST),
     ("/g/{game}/{token}/notes", add_note, ANNOTATES, POST),
     ("/g/{game}/{token}/forks", add_fork, ANNOTATES, POST),
     ("/g/{game}/{token}/seal", seal, SEALS, POST),
@@ -584,6 +645,8 @@ ROUTES: tuple[tuple[str, Callable[..., Awaitable[Response]], Guard | None, tuple
     ("/director/{token}/g/{game}/analysis", analysis_progress, DIRECTORS_API, None),
     ("/director/{token}/g/{game}/analysis", ask_analysis, DIRECTOR_ASKS, POST),
     ("/director/{token}/g/{game}/board.svg", board_picture, DIRECTORS_API, None),
+    ("/director/{token}/g/{game}/amend", amend_move, DIRECTOR_AMENDS, POST),
+    ("/director/{token}/g/{game}/amend/preview", amend_preview, DIRECTOR_AMENDS, POST),
     ("/director/{token}/g/{game}/notes", add_note, DIRECTOR_ANNOTATES, POST),
     ("/director/{token}/g/{game}/forks", add_fork, DIRECTOR_ANNOTATES, POST),
 )
@@ -662,7 +725,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None, 
         store = holder.__enter__()
         url = url or store.url
     site = Site(store, director_token, tournament, Hub(store), recording.HeldGames(store), _templates(),
-                Pictures(PICTURES_KEPT), Analysts(url, analysts), analysis_rollouts)
+                Pictures(PICTURES_KEPT), Analysts(url, analysts), analysis_rollouts, Pictures(PICTURES_KEPT))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -45,6 +45,12 @@ class Hub:
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._notes: dict[str, int] = {}  # how many notes each followed game held when last asked
+        self._nudged = threading.Event()
+
+    def nudge(self) -> None:
+        """This process has just stored something: the follower reads the log now rather than at its next poll
+        (the log stays the one source; a move stored by another process is read at the poll, as before)."""
+        self._nudged.set()
 
     def _start(self) -> None:
         if self._thread is not None and self._thread.is_alive():
@@ -53,7 +59,7 @@ class Hub:
         self._stop.clear()
         # made here, before the first stream reads its game's version: the follower starts from a position no
         # later than that, so the first change after it is passed on, not only noticed at the next one
-        follower = following.Follower(self._store, POLL_SECONDS)
+        follower = following.Follower(self._store, POLL_SECONDS, self._nudged)
         self._thread = threading.Thread(target=self._follow, args=(follower,), name="whispers-follower",
                                         daemon=True)
         self._thread.start()
