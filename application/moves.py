@@ -6,12 +6,13 @@ The notation (ledger/core/notation.py) reads canonical ids only; what a person t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import MOVE_VERBS, SOCIETIES
-from whispers.ledger.core.words import TERMS, plural, position, say, term, terms, tongue
+from whispers.ledger.core.words import KEYS, TERMS, effect_word, key_word, plural, position, say, term, terms, tongue
 
 if TYPE_CHECKING:
     from whispers.ledger.core.legal import Option
@@ -38,22 +39,69 @@ _KIND = {word: kind for kind in ("verb", "society", "empire", "office", "slot") 
 
 def said_line(line: str) -> str:
     """A canonical line in the reader's words, as `canonical_line` reads it back (the inverse): each society, verb,
-    slot and position as the rulebook of the reader's language prints it; regions, cards and numbers as they are."""
+    slot, empire and position as the rulebook of the reader's language prints it, an order named by its words in
+    place of its verb (`Recruter 1 par Ferme` for `recruit order=recruit_per_farm`), the notation's keys in that
+    language (`payer=`), a card's empire (`Ours:7`), and a decree effect by its name in guillemets
+    (`effet=«Renforts»`); regions, numbers and quoted text (a reason) as they are. English is the notation itself."""
     if tongue().code == "en":
         return line
+    from whispers.projections.language import QUOTED
 
-    def said(word: str) -> str:
-        if "." in word and word.count(".") == 1:
-            left, right = word.split(".")
-            if _KIND.get(left) == "empire" and _KIND.get(right) == "office":
-                return f"{term(left, 'empire')} {term(right, 'office')}"
-        return term(word, _KIND[word]) if word in _KIND else word
+    out, at = [], 0
+    for found in (*QUOTED.finditer(line), None):
+        out.append(_said_words(line[at:found.start() if found is not None else len(line)]))
+        if found is not None:
+            out.append(found.group())
+            at = found.end()
+    return "".join(out)
 
-    out = []
-    for word in line.split(" "):
-        key, eq, value = word.partition("=")
-        out.append(f"{said(key)}={said(value) if value else ''}" if eq else said(word))
+
+ORDER_VERBS = ("recruit", "draw")
+"""The verbs whose line may name its order (`order=`): said as the order's words in the verb's place."""
+
+
+def _said_words(text: str) -> str:
+    words, out, i = text.split(" "), [], 0
+    while i < len(words):
+        word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
+        if word in ORDER_VERBS and after.startswith("order=") and after[6:] in TERMS["order"]:
+            out.append(term(after[6:], "order"))
+            i += 2
+            continue
+        out.append(_said_word(word))
+        i += 1
     return " ".join(out)
+
+
+def _said_word(word: str) -> str:
+    key, eq, value = word.partition("=")
+    if eq and key == "effect" and value:
+        return f"{key_word(key)}=«{effect_word(value)}»"
+    if eq:
+        said_key = key_word(key) if key in KEYS else term(key, _KIND[key]) if key in _KIND else key
+        return f"{said_key}={_said_value(value)}"
+    if word == "sealed":
+        return key_word(word)
+    if word.count(".") == 1 and _position(word):
+        return position(word)
+    return _said_value(word)
+
+
+def _position(word: str) -> bool:
+    left, _dot, right = word.partition(".")
+    return _KIND.get(left) == "empire" and _KIND.get(right) == "office"
+
+
+def _said_value(value: str) -> str:
+    """A value's parts (`bear:7`, `bear.sheriff:lion.marshal`, `bear:5,lion`) in words: `Ours:7`."""
+    parts = re.split(r"([:,])", value)
+    for i, part in enumerate(parts):
+        if _position(part):
+            left, _dot, right = part.partition(".")
+            parts[i] = f"{term(left, 'empire')}.{term(right, 'office')}"
+        elif part in _KIND:
+            parts[i] = term(part, _KIND[part])
+    return "".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
