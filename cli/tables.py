@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from whispers.ledger.core.names import OFFICES, SLOTS
-from whispers.ledger.core.words import _, n_, plural, say, term, terms, tongue
+from whispers.ledger.core.words import _, effect_word, n_, plural, say, term, terms, tongue
 
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""
@@ -284,9 +284,9 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
 
 def _route(attack: Mapping[str, Any]) -> str:
     """`from → to`, then in brackets whether the region was taken and the cards that made or changed the combat
-    (effect ids, as the notation writes them)."""
+    (their effects as the reader reads them: `Armada`, `Renforts`)."""
     said = [_("taken")] if attack["taken"] else []
-    said += [attack["by_card"]] if attack["by_card"] else attack["cards"]
+    said += [effect_word(e) for e in ([attack["by_card"]] if attack["by_card"] else attack["cards"])]
     route = f"{attack['source']} → {attack['target']}"
     return route if not said else route + " (" + ", ".join(said) + ")"
 

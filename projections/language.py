@@ -281,6 +281,12 @@ def _canonical(text: str, code: str) -> str:
     return " ".join(joined)
 
 
+def read_label(text: str, code: str) -> str:
+    """A move's label in the reader's words (`R1 Déployer 8`, `1.Éléphant.Maréchal`) as projections/labels.py
+    writes it (`R1 deploy 8`, `1.elephant.marshal`): each word of the glossary its id, the rest as typed."""
+    return "".join(part if part in ".#" else _canonical(part, code) for part in re.split(r"([.#])", text))
+
+
 ORDER_OF = {**{order: "recruit" for order in RECRUIT_ORDERS}, **{order: "draw" for order in DRAW_ORDERS}}
 """The orders a line may name in its verb's place, and that verb."""
 
