@@ -187,8 +187,10 @@ def templates(options: tuple[Option, ...]) -> list[Template]:
             case "play":
                 cards: dict[str, tuple[str, ...]] = ch.get("cards", {})
                 effects = sorted({e for playable in cards.values() for e in playable})
+                # each effect by its name, and the id Tab completes (`effect=` takes it in every language)
                 hint = (say("CARD effect=ID [PARAM=VALUE ...] [pay=CARD,...]; Tab completes; playable now: {effects}",
-                            effects=", ".join(effects)) if effects
+                            effects=", ".join(e if effect_word(e) == e else f"{effect_word(e)} ({e})"
+                                              for e in effects)) if effects
                         else "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]")
                 found.append(Template(f"{s} play ", False, hint, verb, {"card": tuple(cards)}))
             case "discard":

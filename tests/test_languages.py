@@ -423,7 +423,7 @@ def test_a_game_recorded_in_french_equals_the_same_game_recorded_in_english(tmp_
         ok(run(store, "new", name, "--players", "raven,rat", "--first", "raven"))
     ok(run(store, "record", "en-game", stdin=entered(OPENING_EN) + "q\n"))
     said = ok(run(store, "--lang", "fr", "record", "fr-game", stdin=entered(OPENING_FR) + "q\n"))
-    assert "= raven deploy bear.sheriff" in said and "Refusé" not in said
+    assert "= Corbeau Blanc Déployer Ours Commissaire" in said and "Refusé" not in said
     english = ok(run(store, "log", "en-game")).splitlines()[1:]
     french = ok(run(store, "log", "fr-game")).splitlines()[1:]
     assert len(english) > 10 and french == english
