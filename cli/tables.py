@@ -15,6 +15,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
+from whispers.application.moves import said_value
 from whispers.ledger.core.names import OFFICES, SLOTS
 from whispers.ledger.core.words import _, effect_word, n_, plural, say, term, terms, tongue
 
@@ -42,7 +43,7 @@ def hand_rows(view: Mapping[str, Any]) -> Rows:
     rows = []
     for society, hand in view["hands"].items():
         by_empire = " ".join(f"{term(e)}×{n}" for e, n in hand["by_empire"].items() if n) or "—"
-        known = " ".join(hand["known"]) if "known" in hand else _("(hidden)")
+        known = " ".join(map(said_value, hand["known"])) if "known" in hand else _("(hidden)")  # `Ours:7`
         rows.append([term(society), str(hand["size"]), by_empire, known or "—"])
     return rows
 

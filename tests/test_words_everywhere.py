@@ -48,11 +48,10 @@ one-word id, `armada`, is an English word above, where it is one)."""
 
 def unspoken(text: str) -> list[str]:
     """The internal ids and English words of `text` (a region's name, `talon-pass`, is a proper noun: a word is
-    judged whole, hyphens and all, and a key by what comes before its `=`)."""
+    judged whole, hyphens and all, and so is each part of a card, a key=value or a label: `bear:7`, `pay=`)."""
     found = [m[0] for m in IDS.finditer(text)]
-    for word in re.findall(r"[\w\-=:.]+", text):
-        word = word.strip(".:")
-        if word in ENGLISH or (word.partition("=")[0] in ENGLISH and "=" in word):
+    for word in re.findall(r"[\w\-=:.,]+", text):
+        if any(part in ENGLISH for part in re.split(r"[=:.,]", word)):  # `bear:7`, `pay=`, `1.bear.marshal` too
             found.append(word)
     return found
 
