@@ -35,9 +35,9 @@ from whispers.web.app import create_app
 LANGUAGES = ("fr", "it", "es")
 ENGLISH = {"loyalty", "retrieve", "deploy", "recruit", "draw", "attack", "swap-agent", "play", "discard", "no-card",
            "swap-loyalty", "pass", "reveal", "sealed", "Recruit", "Draw", "Attack", "Swap", "order", "effect", "pay",
-           "ability", "REGION", "FROM", "TO", "CARD", "SLOT", "bear", "eagle", "elephant", "lion", "horse", "raven",
-           "spider", "serpent", "sheriff", "steward", "marshal", "chancellor", "devout", "dutiful", "affiliated",
-           "unallied", "opposed"}
+           "ability", "add", "kill", "move", "act", "salt", "at", "to", "from", "REGION", "FROM", "TO", "CARD",
+           "SLOT", "bear", "eagle", "elephant", "lion", "horse", "raven", "spider", "serpent", "sheriff", "steward",
+           "marshal", "chancellor", "devout", "dutiful", "affiliated", "unallied", "opposed"}
 """English words of the game a French, Italian or Spanish player must not meet: the notation's verbs and keys, the
 orders', and the glossary's ids. (`Lion`, `Rat` and `Serpent` are French words too; the lower-case id is not.)"""
 IDS = re.compile(r"\b(?:recruit|draw)_\w+|\bswap_agent\b|\b(?:" + "|".join(
@@ -167,7 +167,9 @@ def test_the_cli_says_no_internal_id_and_no_english_word(games: Games, code: str
         refusals = [moves.said_line(line) for line in (
             "raven play horse:7 effect=recruit", "raven play bear:1 effect=kill-all pay=lion:2",
             "raven recruit order=recruit_per_fort frost-gate=9", "raven draw order=draw_per_2_farms",
-            "spider swap-agent marshal", "raven loyalty sealed")]
+            "spider swap-agent marshal", "raven loyalty sealed",
+            "raven play bear:2 effect=kill-all add=bear:frost-gate:1",
+            "raven play lion:2 effect=armada from=frost-gate", "raven no-card now")]
     finally:
         language.stop(token)
     for game in waiting:
