@@ -1029,7 +1029,7 @@ def test_a_take_back_and_a_ruling_are_refused_in_the_language(drew: Path) -> Non
     said = refused(run(drew, "--lang", "fr", "move", "d", "undo", long))
     assert "une annulation : la raison dépasse 500 caractères (whispers: history is never erased)" in said
     said = refused(run(drew, "--lang", "fr", "move", "d", "spider", "no-card"))
-    assert said == ("Erreur : no-card clôt le moment qui suit le dernier ordre d'un empire, et ce n'est pas "
+    assert said == ("Erreur : Aucune carte clôt le moment qui suit le dernier ordre d'un empire, et ce n'est pas "
                     "Araignée Ancillaire qu'on attend "
                     "(REV Decrees)")
     said = refused(run(drew, "--lang", "it", "move", "d", "raven", "play", "horse:7", "effect=succession-crisis",
