@@ -79,7 +79,7 @@ class Tongue(msgspec.Struct, frozen=True):
     ngettext: Callable[[str, str, int], str] = _english_n
     pgettext: Callable[[str, str], str] = _english_p
     effect: Callable[[str], str] = _same
-    """A decree effect's id (`kill-all`) to its name in this language; English shows the id, as the notation
+    """A decree effect's id to its name in this language; English shows the id, as the notation
     writes it (projections/language.py gives the others, from the catalogue's names)."""
     number: Callable[[float], str] = msgspec.field(default=lambda n: f"{n:,}" if isinstance(n, int) else f"{n:,.1f}")
 
@@ -126,7 +126,7 @@ def effect_name(name: str) -> str:
 
 
 def effect_word(effect_id: str) -> str:
-    """A decree effect's id (`reinforce`) as the reader reads it: its name in their language, or the id in English
+    """A decree effect's id as the reader reads it: its name in their language, or the id in English
     (the notation's word, which `effect=` takes)."""
     return _current.get().effect(effect_id)
 
