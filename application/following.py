@@ -123,10 +123,13 @@ def changed_since(store: Store | str | None, game: str, after: int) -> tuple[int
 
 
 def move_labels(replayed: Replayed) -> list[tuple[int, str]]:
-    """Each event of a replay in words, as its viewer saw it."""
+    """Each event of a replay in words, as its viewer saw it: a move's line in the reader's words (moves.said_line),
+    an event of the engine's own described."""
+    from whispers.application.moves import said_line
     from whispers.projections.visibility import event_words
 
-    return [(v, event_words(replayed.replay.event(v), replayed.viewer)) for v in range(1, len(replayed) + 1)]
+    said = [(v, event_words(replayed.replay.event(v), replayed.viewer)) for v in range(1, len(replayed) + 1)]
+    return [(v, words if words.startswith("·") else said_line(words)) for v, words in said]
 
 
 def by_round(replayed: Replayed) -> tuple[list[tuple[int, list[tuple[int, str]]]], int]:

@@ -6,12 +6,26 @@ The notation (ledger/core/notation.py) reads canonical ids only; what a person t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import MOVE_VERBS, SOCIETIES
-from whispers.ledger.core.words import TERMS, plural, position, say, term, terms, tongue
+from whispers.ledger.core.words import (
+    KEYS,
+    METAVARS,
+    TERMS,
+    effect_word,
+    key_word,
+    metavar,
+    plural,
+    position,
+    say,
+    term,
+    terms,
+    tongue,
+)
 
 if TYPE_CHECKING:
     from whispers.ledger.core.legal import Option
@@ -38,22 +52,77 @@ _KIND = {word: kind for kind in ("verb", "society", "empire", "office", "slot") 
 
 def said_line(line: str) -> str:
     """A canonical line in the reader's words, as `canonical_line` reads it back (the inverse): each society, verb,
-    slot and position as the rulebook of the reader's language prints it; regions, cards and numbers as they are."""
+    slot, empire and position as the rulebook of the reader's language prints it, an order named by its words in
+    place of its verb (`Recruter 1 par Ferme` for `recruit order=recruit_per_farm`), the notation's keys in that
+    language (`payer=`), a card's empire (`Ours:7`), and a decree effect by its name in guillemets
+    (`effet=«Renforts»`); regions, numbers and quoted text (a reason) as they are. English is the notation itself."""
     if tongue().code == "en":
         return line
+    from whispers.projections.language import QUOTED
 
-    def said(word: str) -> str:
-        if "." in word and word.count(".") == 1:
-            left, right = word.split(".")
-            if _KIND.get(left) == "empire" and _KIND.get(right) == "office":
-                return f"{term(left, 'empire')} {term(right, 'office')}"
-        return term(word, _KIND[word]) if word in _KIND else word
+    out, at = [], 0
+    for found in (*QUOTED.finditer(line), None):
+        out.append(_said_words(line[at:found.start() if found is not None else len(line)]))
+        if found is not None:
+            out.append(found.group())
+            at = found.end()
+    return "".join(out)
 
-    out = []
-    for word in line.split(" "):
-        key, eq, value = word.partition("=")
-        out.append(f"{said(key)}={said(value) if value else ''}" if eq else said(word))
+
+def said_label(label: str) -> str:
+    """A move's label (`m12 R1 deploy 8`, `m15 1.elephant.marshal`: projections/labels.py) in the reader's words
+    (`m12 R1 Déployer 8`, `m15 1.Éléphant.Maréchal`), as `--at` reads it back."""
+    if tongue().code == "en":
+        return label
+    return "".join(term(part, _KIND[part]) if part in _KIND else part for part in re.split(r"([ .#])", label))
+
+
+ORDER_VERBS = ("recruit", "draw")
+"""The verbs whose line may name its order (`order=`): said as the order's words in the verb's place."""
+
+
+def _said_words(text: str) -> str:
+    words, out, i = text.split(" "), [], 0
+    while i < len(words):
+        word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
+        if word in ORDER_VERBS and after.startswith("order=") and after[6:] in TERMS["order"]:
+            out.append(term(after[6:], "order"))
+            i += 2
+            continue
+        out.append(_said_word(word))
+        i += 1
     return " ".join(out)
+
+
+def _said_word(word: str) -> str:
+    key, eq, value = word.partition("=")
+    if eq and key == "effect" and value:
+        return f"{key_word(key)}=«{effect_word(value)}»"
+    if eq:
+        said_key = key_word(key) if key in KEYS else term(key, _KIND[key]) if key in _KIND else key
+        return f"{said_key}={said_value(value)}"
+    if word == "sealed":
+        return key_word(word)
+    if word.count(".") == 1 and _position(word):
+        return position(word)
+    return said_value(word)
+
+
+def _position(word: str) -> bool:
+    left, _dot, right = word.partition(".")
+    return _KIND.get(left) == "empire" and _KIND.get(right) == "office"
+
+
+def said_value(value: str) -> str:
+    """A value's parts (`bear:7`, `bear.sheriff:lion.marshal`, `bear:5,lion`) in words: `Ours:7`."""
+    parts = re.split(r"([:,])", value)
+    for i, part in enumerate(parts):
+        if _position(part):
+            left, _dot, right = part.partition(".")
+            parts[i] = f"{term(left, 'empire')}.{term(right, 'office')}"
+        elif part in _KIND:
+            parts[i] = term(part, _KIND[part])
+    return "".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +187,10 @@ def templates(options: tuple[Option, ...]) -> list[Template]:
             case "play":
                 cards: dict[str, tuple[str, ...]] = ch.get("cards", {})
                 effects = sorted({e for playable in cards.values() for e in playable})
+                # each effect by its name, and the id Tab completes (`effect=` takes it in every language)
                 hint = (say("CARD effect=ID [PARAM=VALUE ...] [pay=CARD,...]; Tab completes; playable now: {effects}",
-                            effects=", ".join(effects)) if effects
+                            effects=", ".join(e if effect_word(e) == e else f"{effect_word(e)} ({e})"
+                                              for e in effects)) if effects
                         else "CARD [ability=N] [pay=...] [add=/kill=/move=/agent=/act=...]")
                 found.append(Template(f"{s} play ", False, hint, verb, {"card": tuple(cards)}))
             case "discard":
@@ -136,13 +207,16 @@ def templates(options: tuple[Option, ...]) -> list[Template]:
 
 
 def summary(option: Option, limit: int = 12) -> str:
-    """A legal option in one line, as `status` lists it: the move as the notation starts it (its society and verb in
-    the reader's words), its choices in brackets."""
-    society, verb, rest = [*_summary(option, limit).split(" ", 2), "", ""][:3]
-    return f"{said_line(f'{society} {verb}')} {rest}".rstrip()
+    """A legal option in one line, as `status` lists it: the move as the notation starts it, in the reader's words
+    (its society, verb, slots and placeholders: `Recruter RÉGION=N`), its choices in brackets."""
+    notation, hint = _summary(option, limit)
+    said = re.sub(r"\b[A-Z]{2,}\b", lambda found: metavar(found[0]) if found[0] in METAVARS else found[0],
+                  " | ".join(said_line(part) for part in notation.split(" | ")))
+    return f"{said}  ({hint})" if hint else said
 
 
-def _summary(option: Option, limit: int) -> str:
+def _summary(option: Option, limit: int) -> tuple[str, str]:
+    """The notation that starts the move (the reader's words but for the line's own) and its choices in words."""
     ch = option.choices
     s = option.society
 
@@ -151,37 +225,37 @@ def _summary(option: Option, limit: int) -> str:
         more = ", … " + say("({n} in all)", n=len(items)) if len(items) > limit else ""
         return ", ".join(str(i) for i in items[:limit]) + more
 
+    def held() -> str:
+        return say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
+
+    slots = " ".join(f"{slot}=E" for slot in TERMS["slot"])
     match option.verb:
         case "loyalty":
-            return f"{s} loyalty devout=E dutiful=E affiliated=E unallied=E opposed=E   |   {s} loyalty sealed"
+            return f"{s} loyalty {slots}   |   {s} loyalty sealed", ""
         case "retrieve" | "deploy":
-            return f"{s} {option.verb} {{{some(ch['where'])}}}"
+            return f"{s} {option.verb} {{{some(position(w) for w in ch['where'])}}}", ""
         case "recruit":
-            into = say("{at} {order}: {banners} into {regions}", at=position(ch["at"]),
-                       order=term(ch["order"], "order"), banners=plural(ch["amount"], "banner"),
-                       regions=some(ch["regions"]))
-            return f"{s} recruit REGION=N …  ({into})"
+            return f"{s} recruit REGION=N …", say("{at} {order}: {banners} into {regions}", at=position(ch["at"]),
+                                                   order=term(ch["order"], "order"),
+                                                   banners=plural(ch["amount"], "banner"), regions=some(ch["regions"]))
         case "draw":
-            return f"{s} draw  ({position(ch['at'])} {term(ch['order'], 'order')}: {plural(ch['count'], 'card')})"
+            return f"{s} draw", f"{position(ch['at'])} {term(ch['order'], 'order')}: {plural(ch['count'], 'card')}"
         case "attack":
             attacks = [f"{a}→{b} (≤{n})" for a, b, n in ch["attacks"]]
-            return f"{s} attack FROM TO N  ({position(ch['at'])}: {some(attacks)})"
+            return f"{s} attack FROM TO N", f"{position(ch['at'])}: {some(attacks)}"
         case "swap-agent":
-            return f"{s} swap-agent {{{', '.join(ch['targets'])}}}  ({position(ch['at'])})"
+            targets = ", ".join(term(t, "office") for t in ch["targets"])
+            return f"{s} swap-agent {{{targets}}}", position(ch["at"])
         case "play":
-            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
-            return f"{s} play CARD …  ({held})"
+            return f"{s} play CARD …", held()
         case "discard":
-            held = say("holds {cards}", cards=", ".join(f"{term(e)}×{n}" for e, n in ch["hand"].items()))
-            return f"{s} discard {plural(ch['count'], 'card')}  ({held})"
+            return f"{s} discard {plural(ch['count'], 'card')}", held()
         case "swap-loyalty":
-            concealed = say("concealed: {slots}", slots=", ".join(term(slot, "slot") for slot in ch["slots"]))
-            return f"{s} swap-loyalty SLOT SLOT  ({concealed})"
-        case "pass":
-            return f"{s} pass"
+            return f"{s} swap-loyalty SLOT SLOT", say("concealed: {slots}", slots=", ".join(
+                term(slot, "slot") for slot in ch["slots"]))
         case "reveal":
-            return f"{s} reveal devout=E dutiful=E affiliated=E unallied=E opposed=E"
-    return f"{s} {option.verb}"
+            return f"{s} reveal {slots}", ""
+    return f"{s} {option.verb}", ""
 
 
 def implied(p: Prompt, verb: str | None = None) -> str | None:

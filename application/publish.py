@@ -233,14 +233,16 @@ def _environment() -> Environment:
     """The web face's templates, with the filters and globals the shared ones use (web/app.py sets the same)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+    from whispers.application.moves import said_label, said_line
     from whispers.ledger.core.names import OFFICES, SLOTS
-    from whispers.ledger.core.words import n_, position, term
+    from whispers.ledger.core.words import effect_name, key_word, n_, position, term
 
     env = Environment(loader=FileSystemLoader(WEB / "templates"), autoescape=select_autoescape(["html"]),
                       extensions=["jinja2.ext.i18n"])
     env.install_gettext_callables(gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)  # type: ignore[attr-defined]
     env.filters["term"] = term
     env.filters["position"] = position
+    env.filters.update(said=said_line, label=said_label, effect=effect_name, key=key_word)
     env.globals.update(offices=OFFICES, slots=SLOTS, published=True)
     return env
 

@@ -290,7 +290,7 @@ def happenings(events: Iterable[ev.Event], earlier: Sequence[ev.Event] = (), who
     (or its description where it has none), an attack's outcome straight after the attack, a table count's
     mismatches after the count; a take-back, which move it removed (`earlier`: the record before these events).
     As the viewer `who` may know it (projections/visibility.py; None: the record, as the table sees it)."""
-    from whispers.application.moves import said_line
+    from whispers.application.moves import said_label, said_line
     from whispers.ledger.core.words import plural
     from whispers.projections.labels import labels
     from whispers.projections.visibility import event_words
@@ -302,7 +302,7 @@ def happenings(events: Iterable[ev.Event], earlier: Sequence[ev.Event] = (), who
         if isinstance(event, ev.MoveTakenBack) and 0 < event.move <= len(earlier):
             label = labels(earlier).get(event.move)
             removed = event_words(earlier[event.move - 1], who).removeprefix("· ")
-            said.append("= " + say("takes back {move}: {line}", move=str(label) if label else event.move,
+            said.append("= " + say("takes back {move}: {line}", move=said_label(str(label)) if label else event.move,
                                    line=said_line(removed)))
         if isinstance(event, ev.Attacked):
             said.append("= " + attack_outcome(event))
@@ -360,12 +360,15 @@ def reopen(store: Store | str | None, game: str, by: str, reason: str) -> Sealed
 
 
 def recap(game: Game, count: int = 5) -> tuple[tuple[str, str], ...]:
-    """The last `count` standing moves of `game`: each move's label (projections/labels.py) and notation line."""
+    """The last `count` standing moves of `game`: each move's label (projections/labels.py) and notation line, in
+    the reader's words."""
+    from whispers.application.moves import said_label, said_line
     from whispers.ledger.core.notation import format_event
     from whispers.projections.labels import labels
 
     named = labels(game.events)
-    return tuple((str(named[v]), format_event(game.events[v - 1]) or "") for v in sorted(named)[-count:])
+    return tuple((said_label(str(named[v])), said_line(format_event(game.events[v - 1]) or ""))
+                 for v in sorted(named)[-count:])
 
 
 class HeldGames:

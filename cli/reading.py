@@ -33,7 +33,7 @@ def status(game: str, society: str | None, as_json: bool, version: str | None, s
     click.echo(lines[0])
     click.echo(lines[1])
     if found.view.get("last_move"):
-        click.echo(say("Last move: {move}", move=found.view["last_move"]))
+        click.echo(say("Last move: {move}", move=moves.said_label(found.view["last_move"])))
     for option in found.options:
         click.echo(f"  {moves.summary(option)}")
     click.echo("")

@@ -226,8 +226,8 @@ def record(game: str, store_url: str | None) -> None:
                 pending = None
                 click.echo("  " + _("Not recorded."))
             canonical_line = moves.canonical_line(line)  # the user's words (Ours Commissaire) as the notation's ids
-            if canonical_line != line:
-                click.echo(f"  = {canonical_line}")
+            if canonical_line != line and moves.said_line(canonical_line) != line:  # as read, in the reader's words
+                click.echo(f"  = {moves.said_line(canonical_line)}")
             line = canonical_line
             if line in ("q", "quit", "exit"):
                 break

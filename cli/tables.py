@@ -15,8 +15,9 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
+from whispers.application.moves import said_value
 from whispers.ledger.core.names import OFFICES, SLOTS
-from whispers.ledger.core.words import _, n_, plural, say, term, terms, tongue
+from whispers.ledger.core.words import _, effect_word, n_, plural, say, term, terms, tongue
 
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""
@@ -42,7 +43,7 @@ def hand_rows(view: Mapping[str, Any]) -> Rows:
     rows = []
     for society, hand in view["hands"].items():
         by_empire = " ".join(f"{term(e)}×{n}" for e, n in hand["by_empire"].items() if n) or "—"
-        known = " ".join(hand["known"]) if "known" in hand else _("(hidden)")
+        known = " ".join(map(said_value, hand["known"])) if "known" in hand else _("(hidden)")  # `Ours:7`
         rows.append([term(society), str(hand["size"]), by_empire, known or "—"])
     return rows
 
@@ -284,9 +285,9 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
 
 def _route(attack: Mapping[str, Any]) -> str:
     """`from → to`, then in brackets whether the region was taken and the cards that made or changed the combat
-    (effect ids, as the notation writes them)."""
+    (their effects as the reader reads them: `Armada`, `Renforts`)."""
     said = [_("taken")] if attack["taken"] else []
-    said += [attack["by_card"]] if attack["by_card"] else attack["cards"]
+    said += [effect_word(e) for e in ([attack["by_card"]] if attack["by_card"] else attack["cards"])]
     route = f"{attack['source']} → {attack['target']}"
     return route if not said else route + " (" + ", ".join(said) + ")"
 

@@ -88,10 +88,19 @@ def resolve(game: str, events: Sequence[ev.Event], text: str | int) -> int:
         by_number = {label.number: label.version for label in found.values()}
         if int(m[1]) in by_number:
             return by_number[int(m[1])]
+    read = _normal(_read_label(str(text)))  # a label in the reader's words: `R1 Déployer 8`
     for label in found.values():
-        if wanted in (_normal(label.place), _normal(str(label))):
+        if wanted in (_normal(label.place), _normal(str(label))) or read in (_normal(label.place), _normal(str(label))):
             return label.version
     raise UnknownLabel(game, str(text), total, len(found))
+
+
+def _read_label(text: str) -> str:
+    from whispers.ledger.core.words import tongue
+    from whispers.projections.language import read_label
+
+    code = tongue().code
+    return text if code == "en" else read_label(text, code)
 
 
 def label_at(events: Sequence[ev.Event], version: int) -> str:

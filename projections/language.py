@@ -18,7 +18,8 @@ from io import BytesIO
 from pathlib import Path
 
 from whispers.ledger.core.errors import WhispersError
-from whispers.ledger.core.words import ENGLISH, KIND_OF, LANGUAGES, TERMS, Tongue, reset, use
+from whispers.ledger.core.names import DRAW_ORDERS, RECRUIT_ORDERS
+from whispers.ledger.core.words import ENGLISH, KEYS, KIND_OF, LANGUAGES, TERMS, Tongue, reset, use
 
 LOCALES = Path(__file__).with_name("locales")
 DOMAIN = "whispers"
@@ -107,7 +108,20 @@ def load(code: str) -> Tongue:
     def number(n: float) -> str:
         return format_decimal(n, format="#,##0" if isinstance(n, int) else "#,##0.0", locale=code)
 
-    return Tongue(code, found.gettext, found.ngettext, found.pgettext, number)
+    def effect(effect_id: str) -> str:
+        name = effect_names().get(effect_id)
+        return found.pgettext("effect", name) if name is not None else effect_id
+
+    return Tongue(code, found.gettext, found.ngettext, found.pgettext, effect, number)
+
+
+@cache
+def effect_names() -> dict[str, str]:
+    """Each decree effect's id to its name as the shipped catalogue holds it (English, the rulebooks' EN and REV):
+    the message id of its name in the catalogues (context "effect"). Read when an effect is first named."""
+    from whispers.ledger.io.decree_files import shipped_catalogue
+
+    return {decree.id: decree.name for decree in shipped_catalogue().decrees.values()}
 
 
 def speak(code: str):  # -> contextvars.Token
@@ -161,8 +175,34 @@ def vocabulary(code: str) -> dict[str, str]:
     for head, ids in first.items():
         if len(ids) == 1 and head not in found:
             found[head] = ids.pop()
+    found.setdefault(_folded(tongue.pgettext("key", "sealed")), "sealed")  # `loyalty sealed`
     return found
 
+
+@cache
+def keys(code: str) -> dict[str, str]:
+    """The notation's keys (words.KEYS: `order=`, `pay=`, `to=`) in `code`, and each key itself, folded, to the key:
+    read only before `=` (French `de=` is `from=`, while a lone `de` is nobody's)."""
+    tongue = load(code)
+    found = {_folded(key): key for key in KEYS}
+    for key in KEYS:
+        found.setdefault(_folded(tongue.pgettext("key", key)), key)
+    return found
+
+
+@cache
+def effect_vocabulary(code: str) -> dict[str, str]:
+    """Every decree effect's name in `code` and in English, and its id, folded, to its id (`«Renforts»`)."""
+    tongue = load(code)
+    found: dict[str, str] = {}
+    for effect_id, name in effect_names().items():
+        for said in (effect_id, name, tongue.pgettext("effect", name)):
+            found.setdefault(_folded(said), effect_id)
+    return found
+
+
+EFFECT_NAMED = re.compile(r"«\s*([^«»]*?)\s*»")
+"""A decree effect named by its words, in guillemets (`effet=«Renforts»`, application/moves.said_line)."""
 
 QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![^\s])\'[^\']*\'(?![^\s])')
 """Quoted text: in double quotes, or in single quotes that open and close a word (as `log` writes a reason,
@@ -189,8 +229,13 @@ def canonical(text: str, code: str) -> str:
 def _canonical(text: str, code: str) -> str:
     """A line the user typed in their words, in notation's canonical ids: each glossary word (one or several
     words, any case, with or without accents) becomes its id; a `position` written `Ours.Commissaire` or
-    `Ours Commissaire` becomes `bear.sheriff`. Anything else is left as typed, for the notation to judge."""
-    words = vocabulary(code)
+    `Ours Commissaire` becomes `bear.sheriff`; a key (`payer=`), a card (`Ours:7`), an order's words in its verb's
+    place and a decree effect named in guillemets (`«Renforts»`) become the notation's. Anything else is left as
+    typed, for the notation to judge."""
+    if "«" in text:  # a decree effect named in guillemets: `effet=«Renforts»`
+        effects = effect_vocabulary(code)
+        text = EFFECT_NAMED.sub(lambda found: effects.get(_folded(found[1]), found[0]), text)
+    words, named_keys = vocabulary(code), keys(code)
     longest = max((len(w.split()) for w in words), default=1)
     tokens = text.split()
     out: list[str] = []
@@ -201,9 +246,14 @@ def _canonical(text: str, code: str) -> str:
             if any("=" in t for t in tokens[i:i + size - 1]):
                 continue  # a key=value word ends a phrase: `Non alleato=Orso`, never `Devoto=Orso Fedele`
             key, eq, value = phrase.partition("=")
-            if eq and _folded(key) in words:
-                out.append(f"{words[_folded(key)]}={words.get(_folded(value), value)}")
+            if eq and (_folded(key) in words or _folded(key) in named_keys):
+                said = named_keys.get(_folded(key)) or words[_folded(key)]
+                out.append(f"{said}={_value(value, words)}")
                 i += size
+                break
+            if size == 1 and ":" in phrase and not eq:
+                out.append(_value(phrase, words))  # a card, `Ours:7`
+                i += 1
                 break
             if size == 1 and "." in phrase:
                 left, _dot, right = phrase.partition(".")
@@ -218,11 +268,37 @@ def _canonical(text: str, code: str) -> str:
         else:
             out.append(tokens[i])
             i += 1
-    # an empire followed by an office is a position: `Ours Commissaire` -> bear.sheriff
+    # an empire followed by an office is a position: `Ours Commissaire` -> bear.sheriff; an order's words where the
+    # verb goes are the verb and the order: `Recruter 1 par Ferme` -> recruit order=recruit_per_farm
     joined: list[str] = []
     for word in out:
         if joined and KIND_OF.get(word) == "office" and KIND_OF.get(joined[-1]) == "empire":
             joined[-1] = f"{joined[-1]}.{word}"
+        elif word in ORDER_OF and (not joined or KIND_OF.get(joined[-1]) == "society"):
+            joined.append(f"{ORDER_OF[word]} order={word}")
         else:
             joined.append(word)
     return " ".join(joined)
+
+
+def read_label(text: str, code: str) -> str:
+    """A move's label in the reader's words (`R1 Déployer 8`, `1.Éléphant.Maréchal`) as projections/labels.py
+    writes it (`R1 deploy 8`, `1.elephant.marshal`): each word of the glossary its id, the rest as typed."""
+    return "".join(part if part in ".#" else _canonical(part, code) for part in re.split(r"([.#])", text))
+
+
+ORDER_OF = {**{order: "recruit" for order in RECRUIT_ORDERS}, **{order: "draw" for order in DRAW_ORDERS}}
+"""The orders a line may name in its verb's place, and that verb."""
+
+
+def _value(value: str, words: Mapping[str, str]) -> str:
+    """A value in the reader's words in canonical ids, part by part (`Ours:7`, `Ours.Commissaire:Lion.Maréchal`,
+    `Ours:5,Lion`); a part that is no glossary word (a region, a number) stays as typed."""
+    parts = re.split(r"([:,])", value)
+    for i, part in enumerate(parts):
+        left, dot, right = part.partition(".")
+        if dot and _folded(left) in words and _folded(right) in words:
+            parts[i] = f"{words[_folded(left)]}.{words[_folded(right)]}"
+        elif part not in ":," and _folded(part) in words:
+            parts[i] = words[_folded(part)]
+    return "".join(parts)

@@ -677,7 +677,7 @@ REFUSALS = {
         ["move", "t", "rat", "recruit", "frost-gate=2"],
         "raven controls the bear sheriff, not rat (EN Empire Turns Phase)",
     ),
-    "wrong phase for a swap": (["move", "t", "rat swap-loyalty devout dutiful"], "swapping loyalty is not a move"),
+    "wrong phase for a swap": (["move", "t", "rat swap-loyalty devout dutiful"], "swap-loyalty is not a move"),
     # the store
     "game name taken": (["new", "t", "--players", "raven,rat"], "a game named 't' is in"),
 }

@@ -396,7 +396,7 @@ def test_prompt_offers_the_effects_playable_now_with_their_parameter_domains_REV
     drew = _drew(held=("horse:1",))
     effects = next(o for o in rules.prompt(drew, lambda: catalogue).options if o.verb == "play").choices["effects"]
     assert {"hoard", "trade", "succession-crisis"} <= set(effects) and "move-army" not in effects
-    assert effects["hoard"] == {"engine": "adjudicated", "parameters": {}}
+    assert effects["hoard"] == {"engine": "adjudicated", "name": "Bountiful Harvest - Hoard", "parameters": {}}
     assert "effects" not in play.choices or rules.prompt(before).options[-1].choices.keys() == {"hand"}
 
 

@@ -423,7 +423,7 @@ def test_a_game_recorded_in_french_equals_the_same_game_recorded_in_english(tmp_
         ok(run(store, "new", name, "--players", "raven,rat", "--first", "raven"))
     ok(run(store, "record", "en-game", stdin=entered(OPENING_EN) + "q\n"))
     said = ok(run(store, "--lang", "fr", "record", "fr-game", stdin=entered(OPENING_FR) + "q\n"))
-    assert "= raven deploy bear.sheriff" in said and "Refusé" not in said
+    assert "= Corbeau Blanc Déployer Ours Commissaire" in said and "Refusé" not in said
     english = ok(run(store, "log", "en-game")).splitlines()[1:]
     french = ok(run(store, "log", "fr-game")).splitlines()[1:]
     assert len(english) > 10 and french == english
@@ -980,16 +980,16 @@ def drew(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(("code", "line", "words"), [
     ("fr", "raven play horse:7 effect=recruit",
-     "recruit n'est sur aucune carte Cheval : les livrets de règles la mettent dans les pioches Ours et Éléphant"),
+     "Recrutement n'est sur aucune carte Cheval : les livrets de règles la mettent dans les pioches Ours et Éléphant"),
     ("it", "raven play horse:7 effect=treasure",
-     "Treasure non si gioca mai: si scarta per pagare un'altra carta (REV 315)"),
+     "Tesoro non si gioca mai: si scarta per pagare un'altra carta (REV 315)"),
     ("es", "raven play horse:7 effect=succession-crisis pay=horse:7",
      "Cuervo Pálido no tiene ninguna carta de Caballo"),
     ("fr", "raven play horse:7 effect=frobnicate", "effet inconnu 'frobnicate' : `whispers decrees` les liste")])
 def test_a_card_play_refusal_speaks_the_language(drew: Path, code: str, line: str, words: str) -> None:
     """REV 298 (a decree's decks), REV 315 (Treasure only pays), a card paid twice: the refusal of a card play in
-    the reader's words, the decks and the society as the glossary names them, the effect ids and card refs as
-    the notation writes them; the record is unchanged."""
+    the reader's words, the decks and the society as the glossary names them, the effect by its name in that
+    language (Recruit: "Recrutement"); the record is unchanged."""
     before = ok(run(drew, "log", "d"))
     said = refused(run(drew, "--lang", code, "move", "d", *line.split()))
     assert words in said and said.endswith("(REV Decrees)"), said
@@ -1029,12 +1029,12 @@ def test_a_take_back_and_a_ruling_are_refused_in_the_language(drew: Path) -> Non
     said = refused(run(drew, "--lang", "fr", "move", "d", "undo", long))
     assert "une annulation : la raison dépasse 500 caractères (whispers: history is never erased)" in said
     said = refused(run(drew, "--lang", "fr", "move", "d", "spider", "no-card"))
-    assert said == ("Erreur : no-card clôt le moment qui suit le dernier ordre d'un empire, et ce n'est pas "
+    assert said == ("Erreur : Aucune carte clôt le moment qui suit le dernier ordre d'un empire, et ce n'est pas "
                     "Araignée Ancillaire qu'on attend "
                     "(REV Decrees)")
     said = refused(run(drew, "--lang", "it", "move", "d", "raven", "play", "horse:7", "effect=succession-crisis",
                        "act=bear.sheriff"))
-    assert "succession-crisis è arbitrato dal motore: le sue conseguenze non si scrivono" in said
+    assert "Crisi di successione è arbitrato dal motore: le sue conseguenze non si scrivono" in said
     said = refused(run(drew, "--lang", "es", "move", "d", "undo", "reopen", "bear"))
     assert said == ('Error: la partida no ha terminado: no hay nada que reabrir; deshaz una jugada con undo "REASON" '
                     "(whispers: a finished game is reopened only on purpose)")

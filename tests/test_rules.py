@@ -165,7 +165,7 @@ def test_the_game_reaches_round_1_deploy_once_every_loyalty_is_recorded_EN_deplo
     assert state.phase == "setup"
     state, events = apply(state, "serpent loyalty sealed")
     assert of_type(events, ev.PhaseStarted) == [ev.PhaseStarted(1, "deploy")]
-    assert_refused(state, loyalty_line("raven", tokens_for(0)), "recording loyalty is not a move of the deploy phase")
+    assert_refused(state, loyalty_line("raven", tokens_for(0)), "loyalty is not a move of the deploy phase")
 
 
 def test_two_players_may_share_a_devout_empire_officially_EN_setup_loyalty() -> None:

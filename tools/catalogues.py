@@ -1,6 +1,7 @@
 """Keep the message catalogues in step with the code: `python tools/catalogues.py` extracts every message id
 (Babel's extractors over the Python sources and the web templates: `_`, `N_`, `say`, `n_`, `ngettext`; the glossary's
-terms, one context per kind; the nouns `plural` counts) and updates each language's .po, keeping what is
+terms, one context per kind; the nouns `plural` counts; the notation's keys; the decree effects' names, keyed by the
+shipped catalogue's English name) and updates each language's .po, keeping what is
 translated. `--check` lists what a language lacks and exits 1 (tests/test_languages.py asks the same). The
 build compiles the .po files (setup.py).
 """
@@ -23,7 +24,8 @@ LOCALES = ROOT / "projections" / "locales"
 def template() -> Catalog:
     """Every message the code asks for, as a catalogue with no translations."""
     sys.path.insert(0, str(ROOT))
-    from whispers.ledger.core.words import COUNTED, ENGLISH_TERMS, TERMS
+    from whispers.ledger.core.words import COUNTED, ENGLISH_TERMS, KEYS, METAVARS, TERMS
+    from whispers.ledger.io.decree_files import shipped_catalogue
 
     catalog = Catalog(domain="whispers", project="whispers")
     for folder in SOURCES:
@@ -36,6 +38,13 @@ def template() -> Catalog:
     for kind, words in TERMS.items():
         for word in words:
             catalog.add(word, context=kind, auto_comments=[ENGLISH_TERMS.get((kind, word), word)])
+    for key in KEYS:
+        catalog.add(key, context="key", auto_comments=["a notation key (`pay=`) or word (`sealed`)"])
+    for word in METAVARS:
+        catalog.add(word, context="metavar", auto_comments=["a placeholder of a move's line, in capitals"])
+    for decree in shipped_catalogue().decrees.values():  # keyed by the English name: the rulebooks' EN and REV
+        catalog.add(decree.name, context="effect", auto_comments=[f"the decree effect {decree.id}"],
+                    locations=[("fixtures/decrees.toml", 0)])
     for noun, plural in COUNTED.items():
         catalog.add((f"{{n}} {noun}", f"{{n}} {plural}"), locations=[("ledger/core/words.py", 0)])
     add_help(catalog)

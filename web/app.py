@@ -69,7 +69,21 @@ from whispers.ledger.core.errors import (
     WhispersError,
 )
 from whispers.ledger.core.names import OFFICES, SLOTS
-from whispers.ledger.core.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue, trail_step
+from whispers.ledger.core.words import (
+    KIND_OF,
+    LANGUAGES,
+    N_,
+    _,
+    cite,
+    effect_name,
+    key_word,
+    n_,
+    position,
+    say,
+    term,
+    tongue,
+    trail_step,
+)
 from whispers.projections.language import from_header, speak, stop
 from whispers.web.analysts import Analysts
 from whispers.web.hall import hall_routes
@@ -247,6 +261,10 @@ def _templates() -> Environment:
     templates.install_gettext_callables(gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
     templates.filters["term"] = _per_page(term)
     templates.filters["position"] = _per_page(position)
+    templates.filters["said"] = _per_page(moves.said_line)  # a notation line in the reader's words
+    templates.filters["label"] = _per_page(moves.said_label)  # a move's label: m12 R1 Déployer 8
+    templates.filters["effect"] = _per_page(effect_name)  # a decree effect's (English) name: Renforts
+    templates.filters["key"] = _per_page(key_word)  # a notation key or an effect's parameter: payer, vers
     templates.globals["word"] = _word
     templates.globals["asking"] = _asking
     templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
@@ -860,14 +878,14 @@ def _words_of(*groups: Any) -> dict[str, str]:
 
 
 def _word(value: Any) -> Any:
-    """A picker's option in the reader's words: a glossary id or a council position (`bear.sheriff`); a region,
-    a card or a count stays as it is (the option's value is the notation's either way)."""
+    """A picker's option in the reader's words: a glossary id, a council position (`bear.sheriff`) or a card's
+    empire (`Ours:7`); a region or a count stays as it is (the option's value is the notation's either way)."""
     if not isinstance(value, str):
         return value
     empire, dot, office = value.partition(".")
     if dot:
         return position(value) if KIND_OF.get(empire) == "empire" and KIND_OF.get(office) == "office" else value
-    return term(value)
+    return moves.said_value(value)  # an id, or a card: `Ours:7`
 
 
 def language_of(request: Request) -> str:

@@ -21,7 +21,7 @@ from msgspec.structs import force_setattr
 from whispers.ledger.core.errors import DecreeError
 from whispers.ledger.core.names import ABILITIES_PER_CARD, CARDS_PER_DECK
 from whispers.ledger.core.text import is_whole
-from whispers.ledger.core.words import _, n_, say, term, value_kind
+from whispers.ledger.core.words import _, effect_name, n_, say, term, value_kind
 
 if TYPE_CHECKING:
     from whispers.ledger.core.ruleset import Ruleset
@@ -321,7 +321,7 @@ def check_play(catalogue: Catalogue, effect: str, played: str, paid: Iterable[st
     decree = catalogue.get(effect)
     if not decree.playable:
         raise DecreeError(say("{name} is never played: it is discarded to pay for another card (REV 315)",
-                              name=decree.name))
+                              name=effect_name(decree.name)))
     if decree.card_set not in set(card_sets):
         raise DecreeError(say("{effect} is a {set} decree, and this game plays without that card set "
                               "(digest §8 item 38)", effect=effect, set=decree.card_set))
@@ -683,7 +683,7 @@ class _SheetChecker:
                    if (e := self.effect(where, deck, card_set, i, entry)) is not None]
         ids = [e.effect for e in effects]
         if len(set(ids)) != len(ids):
-            self.problem(where, say("carries {effect} twice", effect=ids[0]))
+            self.problem(where, say("carries {effect_id} twice", effect_id=ids[0]))
         if "treasure" in ids and len(entries) != 1:
             self.problem(where, say("a Treasure card carries nothing else: it is only discarded as payment (REV 315)"))
         if len(self.problems) > before:
@@ -706,49 +706,49 @@ class _SheetChecker:
                                     text=repr(effect)))
             return None
         if deck not in decree.decks:
-            self.problem(where, say("{effect} is not in the {deck} deck: the rulebooks put it in {decks} ({source})",
-                                    effect=effect, deck=deck, decks=_terms_and(decree.decks),
+            self.problem(where, say("{effect_id} is not in the {deck} deck: the rulebooks put it in {decks} ({source})",
+                                    effect_id=effect, deck=deck, decks=_terms_and(decree.decks),
                                     source=", ".join(decree.source)))
         if decree.card_set != card_set:
-            self.problem(where, say("{effect} is a {set} effect, on a {text} card", effect=effect, set=decree.card_set,
-                                    text=card_set))
+            self.problem(where, say("{effect_id} is a {set} effect, on a {text} card", effect_id=effect,
+                                    set=decree.card_set, text=card_set))
         cost_value = entry.get("cost", {})
         if not isinstance(cost_value, Mapping):
-            self.problem(where, say("{effect}: cost must be a table {{ DECK = N, ... }}, not {kind}", effect=effect,
-                                    kind=value_kind(cost_value)))
+            self.problem(where, say("{effect_id}: cost must be a table {{ DECK = N, ... }}, not {kind}",
+                                    effect_id=effect, kind=value_kind(cost_value)))
             return None
         cost: dict[str, int] = {}
         for symbol, n in cost_value.items():
             if symbol not in DECKS:
-                self.problem(where, say("{effect}: cost names {text}, not an empire (decks: {decks})", effect=effect,
-                                        text=repr(symbol), decks=", ".join(DECKS)))
+                self.problem(where, say("{effect_id}: cost names {text}, not an empire (decks: {decks})",
+                                        effect_id=effect, text=repr(symbol), decks=", ".join(DECKS)))
             elif isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                self.problem(where, say("{effect}: cost {text} = {value} must be a whole number of at least 1",
-                                        effect=effect, text=symbol, value=repr(n)))
+                self.problem(where, say("{effect_id}: cost {text} = {value} must be a whole number of at least 1",
+                                        effect_id=effect, text=symbol, value=repr(n)))
             else:
                 cost[symbol] = n
         sea = entry.get("sea", False)
         if not isinstance(sea, bool):
-            self.problem(where, say("{effect}: sea must be true or false, not {kind}", effect=effect,
+            self.problem(where, say("{effect_id}: sea must be true or false, not {kind}", effect_id=effect,
                                     kind=value_kind(sea)))
         elif sea and not decree.sea:
-            self.problem(where, say("{effect}: only {effects} may cross the sea (sea = true)", effect=effect,
+            self.problem(where, say("{effect_id}: only {effects} may cross the sea (sea = true)", effect_id=effect,
                                     effects=", ".join(d.id for d in self.catalogue.decrees.values() if d.sea)))
         if not decree.playable:
             if cost_value:
-                self.problem(where, say("{effect} is never played, so it has no cost", effect=effect))
+                self.problem(where, say("{effect_id} is never played, so it has no cost", effect_id=effect))
             return CardEffect(effect, {})
         if len(cost) != len(cost_value):
             return None
         if not cost:
-            self.problem(where, say("{effect}: missing cost (the symbols to discard, the card itself included)",
-                                    effect=effect))
+            self.problem(where, say("{effect_id}: missing cost (the symbols to discard, the card itself included)",
+                                    effect_id=effect))
             return None
         if cost.get(deck, 0) < 1:
-            self.problem(where, say("{effect}: the cost must include a {deck} symbol, since the played card counts "
-                                    "toward it (EN 382)", effect=effect, deck=deck))
+            self.problem(where, say("{effect_id}: the cost must include a {deck} symbol, since the played card counts "
+                                    "toward it (EN 382)", effect_id=effect, deck=deck))
         elif index == 0 and cost != {deck: 1}:
-            self.problem(where, say("{effect}: the first effect costs the card alone ({text} = 1): \"the first "
+            self.problem(where, say("{effect_id}: the first effect costs the card alone ({text} = 1): \"the first "
                                     "ability on each card can be played without discarding additional cards\" (EN 382)",
-                                    effect=effect, text=deck))
+                                    effect_id=effect, text=deck))
         return CardEffect(effect, MappingProxyType(cost), sea is True)

@@ -16,7 +16,7 @@ from whispers.ledger.core.decree_effects import engine_computed
 from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.meta import TagLine, is_tag_line, tag_line
 from whispers.ledger.core.names import SLOTS, SOCIETIES
-from whispers.ledger.core.words import N_, _, say
+from whispers.ledger.core.words import N_, _, say, term
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,7 +378,7 @@ def _pass(society: str, args: list[str]) -> c.Command:
 
 def _no_card(society: str, args: list[str]) -> c.Command:
     if args:
-        raise NotationError(_("no-card takes nothing more"))
+        raise NotationError(say("{no_card} takes nothing more", no_card=term("no-card", "verb")))
     return c.NoCard(society)
 
 

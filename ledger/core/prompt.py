@@ -27,7 +27,7 @@ from whispers.ledger.core.legal import (
 )
 from whispers.ledger.core.names import SLOTS
 from whispers.ledger.core.state import GameState, position_name
-from whispers.ledger.core.words import _, position, say
+from whispers.ledger.core.words import _, position, say, term
 
 
 class Prompt(msgspec.Struct, frozen=True):
@@ -137,12 +137,13 @@ def _after_last_order(state: GameState, holder: str, catalogue: Decrees | None =
     others = [o for o in after.options if not (o.society == holder and o.verb == "play")]
     then = _("the game ends") if closed.over else after.note
     if state.ruleset.play_after_order:
-        note = say("{society} may still play a card after the {empire} council's last order, or no-card; "
-                   "the supply check follows, then: {then}", society=holder, empire=state.empire, then=then)
+        note = say("{society} may still play a card after the {empire} council's last order, or {no_card}; "
+                   "the supply check follows, then: {then}", society=holder, empire=state.empire, then=then,
+                   no_card=term("no-card", "verb"))
     else:  # REV 300: no decree follows an executed order, but an (I) decree is played as it is drawn (REV 296)
         note = say("{society} has just drawn with the {empire} council's last order: it may play an instant (I) "
-                   "decree it drew (REV 296), no other (REV 300), or no-card; the supply check follows, then: {then}",
-                   society=holder, empire=state.empire, then=then)
+                   "decree it drew (REV 296), no other (REV 300), or {no_card}; the supply check follows, then: "
+                   "{then}", society=holder, empire=state.empire, then=then, no_card=term("no-card", "verb"))
     if closed.over:
         return Prompt(state.round, state.phase, state.empire, None, (holder,), tuple(mine), note)
     return Prompt(after.round, after.phase, after.empire, after.office, after.actors, (*mine, *others), note)

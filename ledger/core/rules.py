@@ -146,8 +146,8 @@ def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = N
         state = evolve(state, event)
     if state.over:
         raise RuleError(
-            say("the last order is given: {holder} may still play a card or say no-card, and then the game ends",
-                holder=holder),
+            say("the last order is given: {holder} may still play a card or say {no_card}, and then the game ends",
+                holder=holder, no_card=term("no-card", "verb")),
             _card_rule(state),
         )
     decided = _decide_play(state, command, catalogue) if isinstance(command, c.PlayCard) else decider(state, command)
@@ -246,7 +246,7 @@ def _check_society(state: GameState, society: str) -> None:
 
 def _check_phase(state: GameState, phase: str, verb: str) -> None:
     require(state.phase == phase,
-        say("{verb} is not a move of the {phase} phase", verb=verb, phase=term(state.phase, "phase")),
+        say("{verb} is not a move of the {phase} phase", verb=term(verb, "verb"), phase=term(state.phase, "phase")),
             "EN Gameplay Overview")
 
 
@@ -274,7 +274,7 @@ def _check_tokens(state: GameState, tokens: Mapping[str, str], rule: str) -> Non
 
 def _decide_loyalty(state: GameState, cmd: c.RecordLoyalty) -> list[ev.Event]:
     rule = "EN Setup: Loyalty"
-    _check_move(state, cmd.society, "setup", "recording loyalty")
+    _check_move(state, cmd.society, "setup", "loyalty")
     require(cmd.society not in state.loyalty, say("{society}'s loyalty is recorded already", society=cmd.society), rule)
     if cmd.commitment is not None:
         require(cmd.tokens is None, _("a committed set records its hash, not its tokens"), sealing.RULE)
@@ -406,7 +406,8 @@ def _pick_order(
         offered = "; ".join(
             f"{position_words(position_name(p))}: {', '.join(term(o, 'order') for o in state.board.orders(*p))}"
                             for p in order_positions(state))
-        raise RuleError(say("{verb} is not an order offered here ({offered})", verb=verb, offered=offered), rule)
+        raise RuleError(say("{verb} is not an order offered here ({offered})", verb=term(verb, "verb"),
+                            offered=offered), rule)
     if len(candidates) > 1:
         names = ", ".join(f"{position_name(p)} {o}" for p, o in candidates)
         raise RuleError(say("more than one {verb} order is owed ({names}): say which with order= or at=", verb=verb,
@@ -755,7 +756,7 @@ def _decide_discard(state: GameState, cmd: c.Discard) -> list[ev.Event]:
 
 def _decide_swap_loyalty(state: GameState, cmd: c.SwapLoyalty) -> list[ev.Event]:
     rule = "EN Swap Phase"
-    _check_move(state, cmd.society, "swap", "swapping loyalty", rule)
+    _check_move(state, cmd.society, "swap", "swap-loyalty", rule)
     a, b = cmd.slots
     for slot in (a, b):
         require(slot in SLOTS, say("unknown loyalty slot {slot}: the slots are {slots}", slot=repr(slot),
@@ -805,10 +806,10 @@ def _decide_no_card(state: GameState, cmd: c.NoCard) -> list[ev.Event]:
     holder = window_waits(state)
     require(
         holder == cmd.society,
-        say("no-card closes the moment after an empire's last order, and {society} is not waited for ({holder} is)",
-            society=cmd.society, holder=holder) if holder else
-        say("no-card closes the moment after an empire's last order, and {society} is not waited for",
-            society=cmd.society),
+        say("{no_card} closes the moment after an empire's last order, and {society} is not waited for ({holder} is)",
+            no_card=term("no-card", "verb"), society=cmd.society, holder=holder) if holder else
+        say("{no_card} closes the moment after an empire's last order, and {society} is not waited for",
+            no_card=term("no-card", "verb"), society=cmd.society),
         _card_rule(state),
     )
     return [ev.AfterOrderPassed(cmd.society)]
@@ -816,7 +817,7 @@ def _decide_no_card(state: GameState, cmd: c.NoCard) -> list[ev.Event]:
 
 def _decide_reveal(state: GameState, cmd: c.Reveal) -> list[ev.Event]:
     rule = "EN Final Scoring"
-    _check_move(state, cmd.society, "reveal", "the final reveal")
+    _check_move(state, cmd.society, "reveal", "reveal")
     loyalty = state.loyalty[cmd.society]
     _check_tokens(state, cmd.tokens, rule)
     if loyalty.tokens is not None:

@@ -37,6 +37,14 @@ COUNTED = {"city": "cities", "score": "scores", "card": "cards", "banner": "bann
            "event": "events", "move": "moves", "agent": "agents", "note": "notes",
            "deck": "decks", "region": "regions", "empire": "empires", "farm": "farms", "fort": "forts"}
 """The nouns `plural` counts in every language (`{n} city`, `{n} cities` in the catalogues)."""
+KEYS = ("order", "at", "effect", "ability", "pay", "salt", "add", "kill", "move", "agent", "act", "sealed",
+        "to", "from", "n", "region", "position", "empire")
+"""The notation's own words beside the glossary's (context "key"): its keys (`order=`, `pay=`), the shipped decree
+catalogue's parameter names (`to=`, `from=`) and `loyalty sealed`. A line in the reader's words writes them in
+that language (`payer=`), and reads them back (application/moves.py)."""
+METAVARS = ("REGION", "FROM", "TO", "CARD", "SLOT", "EFFECT", "PARAM", "VALUE")
+"""The placeholders of a move's line as `status` writes them (`recruit REGION=N`): in capitals, in the reader's
+words (context "metavar", as `--help`'s `GAME`)."""
 
 
 def _same(text: str) -> str:
@@ -70,6 +78,9 @@ class Tongue(msgspec.Struct, frozen=True):
     gettext: Callable[[str], str] = _same
     ngettext: Callable[[str, str, int], str] = _english_n
     pgettext: Callable[[str, str], str] = _english_p
+    effect: Callable[[str], str] = _same
+    """A decree effect's id to its name in this language; English shows the id, as the notation
+    writes it (projections/language.py gives the others, from the catalogue's names)."""
     number: Callable[[float], str] = msgspec.field(default=lambda n: f"{n:,}" if isinstance(n, int) else f"{n:,.1f}")
 
 
@@ -108,13 +119,38 @@ def terms(words: Any) -> str:
     return ", ".join(term(w) for w in words)
 
 
+def effect_name(name: str) -> str:
+    """A decree effect's name as its catalogue holds it (English: "Reinforce") in the reader's language
+    ("Renforts"); a name no catalogue translates stays as it is."""
+    return _current.get().pgettext("effect", name)
+
+
+def effect_word(effect_id: str) -> str:
+    """A decree effect's id as the reader reads it: its name in their language, or the id in English
+    (the notation's word, which `effect=` takes)."""
+    return _current.get().effect(effect_id)
+
+
+def key_word(key: str) -> str:
+    """A notation key (`pay`, `to`: KEYS) in the reader's words; any other stays as it is."""
+    return _current.get().pgettext("key", key) if key in KEYS else key
+
+
+def metavar(word: str) -> str:
+    """A placeholder of a line (`REGION`, METAVARS) in the reader's words, in capitals."""
+    return _current.get().pgettext("metavar", word)
+
+
 VERBATIM = frozenset({"game", "parent", "store", "file", "board", "ruleset", "note", "reason", "example", "text",
                       "head", "line", "then", "author", "message", "name"})
 """Fields of a message that hold a user's or a file's text (a game's name may be `bear`): never put in words."""
 
 
 def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: term(v) if isinstance(v, str) and k not in VERBATIM else v for k, v in params.items()}
+    """The fields in words: each canonical id as its term, a field named `effect` (a decree effect's id) as the
+    effect's name (effect_word); free text (VERBATIM) as it is."""
+    return {k: (effect_word(v) if k == "effect" else term(v)) if isinstance(v, str) and k not in VERBATIM else v
+            for k, v in params.items()}
 
 
 def say(message: str, /, **params: Any) -> str:

@@ -152,6 +152,9 @@ function previewer(game, form, box, button, lineOf) {
       said.push(answer.body.over ? words.sayOver : words.sayNext + " " + answer.body.next);
       show(said, "ok");
       shown = answer.body.line;
+      // the move in the reader's words, for "Edit as notation" while the form still reads this line
+      form.dataset.said = answer.body.said.length ? answer.body.said[0] : line;
+      form.dataset.saidOf = line;
       button.disabled = false;
     });
   }
@@ -173,7 +176,8 @@ function pickers(game, line) {
     form.addEventListener("change", function () { holding = true; shown.refresh(); });
     form.addEventListener("submit", function (e) { e.preventDefault(); shown.record(); });
     form.querySelector("button.to-line").addEventListener("click", function () {
-      line.value = compose(form) + " ";
+      const composed = compose(form);
+      line.value = (form.dataset.saidOf === composed ? form.dataset.said : composed) + " ";
       line.focus();
     });
     const effect = form.querySelector("select.effect");

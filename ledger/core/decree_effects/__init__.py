@@ -18,6 +18,7 @@ from whispers.ledger.core.decrees import Catalogue, Family, family
 from whispers.ledger.core.legal import after_order, decree_timing_refusal, order_actor, order_positions
 from whispers.ledger.core.names import OFFICES
 from whispers.ledger.core.state import GameState
+from whispers.ledger.core.words import N_
 
 __all__ = ["EFFECTS", "AttackCard", "Combat", "Effect", "Play", "adjudicated", "combat", "effect",
            "engine_computed", "engine_mode", "listing", "placements", "playable_effects"]
@@ -57,14 +58,15 @@ def listing(catalogue: Catalogue, timing: Family | None = None) -> dict[str, Any
             "effects": effects}
 
 
-_DOMAINS = {"count": "a whole number, 1 or more", "amount": "a whole number, 0 or more",
-            "placements": "REGION:N, one or more, comma-separated"}
+_DOMAINS = {"count": N_("a whole number, 1 or more"), "amount": N_("a whole number, 0 or more"),
+            "placements": N_("REGION:N, one or more, comma-separated")}
+"""A free parameter's domain, as a field's hint says it (in the reader's words where it is shown: `_`)."""
 
 
 def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> dict[str, dict[str, Any]]:
     """The catalogue effects `society` could play now, by deck held and timing: effect -> {"engine": adjudicated
-    or recorded, "parameters": name -> its domain}. A recorded effect's play also types its board changes; an
-    attack card is offered only when the society's order to come is an attack."""
+    or recorded, "name": the catalogue's name of it, "parameters": name -> its domain}. A recorded effect's play
+    also types its board changes; an attack card is offered only when the society's order to come is an attack."""
     hand = state.hands[society]
     timing = family(state.ruleset)
     found: dict[str, dict[str, Any]] = {}
@@ -93,7 +95,7 @@ def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> di
                 domains[p.name] = tuple(f"{e}.{o}" for e in state.board.empires for o in OFFICES)
             else:
                 domains[p.name] = _DOMAINS.get(p.kind, p.kind)
-        found[decree.id] = {"engine": engine_mode(decree.id), "parameters": domains}
+        found[decree.id] = {"engine": engine_mode(decree.id), "name": decree.name, "parameters": domains}
     return found
 
 
