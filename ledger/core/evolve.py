@@ -1,7 +1,7 @@
 """Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from msgspec.structs import force_setattr
@@ -12,6 +12,7 @@ from whispers.ledger.core.board import Board
 from whispers.ledger.core.decree_effects import effect
 from whispers.ledger.core.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
 from whispers.ledger.core.names import BANNERS_PER_EMPIRE
+from whispers.ledger.core.plain import Data, SheetData
 from whispers.ledger.core.ruleset import Ruleset
 from whispers.ledger.core.state import (
     SUPPLY_DUE,
@@ -112,7 +113,7 @@ tournament's) validate and build them once per process. Found only when the data
 does not match its claimed hash still gets its own."""
 
 
-def _pinned(kind: str, claimed: str, data: dict[str, Any], build: Any, source: str) -> Any:
+def _pinned(kind: str, claimed: str, data: Data, build: Any, source: str) -> Any:
     found = _PINNED.get((kind, claimed))
     if found is not None and found[0] == data:
         return found[1]
@@ -142,9 +143,10 @@ def _started(e: ev.GameStarted) -> GameState:
         banners=banners,
         reserve=reserve,
         hands={p: Hand({}) for p in e.players},
-        decks={emp: Deck(len(deck_numbers(e.cards, e.card_sets, emp))) for emp in board.empires},
+        decks={emp: Deck(len(deck_numbers(cast("SheetData | None", e.cards), e.card_sets, emp)))
+               for emp in board.empires},
         card_sets=tuple(e.card_sets),
-        cards=e.cards,
+        cards=cast("SheetData | None", e.cards),  # checked when the game pinned it
         version=1,
     )
 
@@ -349,8 +351,8 @@ def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
 
 
 def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
-    banners = _place(state.banners, e.source, e.empire, -e.banners)
-    reserve = _add_reserve(state.reserve, e.empire, e.attacker_losses - e.added)
+    banners: Mapping[str, tuple[str, int]] = _place(state.banners, e.source, e.empire, -e.banners)
+    reserve: Mapping[str, int] = _add_reserve(state.reserve, e.empire, e.attacker_losses - e.added)
     for region, n in e.reinforced:
         banners = _place(banners, region, e.empire, -n)
     banners, reserve = _combat(state, banners, reserve, e.empire, e.target, e.army, e.defending,
@@ -363,8 +365,8 @@ def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
 
 
 def _a_card_attacked(state: GameState, e: ev.CardAttacked) -> GameState:
-    banners = _place(state.banners, e.source, e.empire, -e.banners)
-    reserve = _add_reserve(state.reserve, e.empire, e.attacker_losses)
+    banners: Mapping[str, tuple[str, int]] = _place(state.banners, e.source, e.empire, -e.banners)
+    reserve: Mapping[str, int] = _add_reserve(state.reserve, e.empire, e.attacker_losses)
     banners, reserve = _combat(state, banners, reserve, e.empire, e.target, e.banners, e.defending,
                                e.attacker_losses, e.defender_losses)
     return _changed(state, banners=banners, reserve=reserve)

@@ -16,6 +16,7 @@ import msgspec
 
 from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import SOCIETIES
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.text import is_utf8
 from whispers.ledger.core.words import _, say
 
@@ -46,7 +47,7 @@ class Meta(msgspec.Struct, frozen=True):
     recorded: str | None = None
     """When the first description was recorded (UTC, ISO 8601), by the clock of the machine that recorded it."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"seats": dict(self.seats), "title": self.title, "place": self.place, "event": self.event,
                 "round": self.round, "table": self.table, "tags": list(self.tags), "archived": self.archived,
                 "recorded": self.recorded}
@@ -84,7 +85,8 @@ def problem(changes: Any, players: Iterable[str] | None = None) -> str | None:
             if not isinstance(value, list | tuple):
                 return _("tags is not a list")
             for tag in value:
-                if (wrong := text_problem(tag, _("a tag"))) or (wrong := "," in tag and _("a tag holds a comma")):
+                if (wrong := text_problem(tag, _("a tag"))) or (wrong := _("a tag holds a comma") if "," in tag
+                                                                else None):
                     return wrong
         elif key == "seats":
             if not isinstance(value, Mapping) or not value:
@@ -110,7 +112,7 @@ def time_problem(time: Any) -> str | None:
 
 def apply(meta: Meta, changes: Mapping[str, Any], time: str | None) -> Meta:
     """`meta` after one description."""
-    values = meta.to_json()
+    values: dict[str, Any] = meta.to_json()
     for key, value in changes.items():
         if key == "seats":
             seats = dict(values["seats"])

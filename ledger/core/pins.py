@@ -9,12 +9,13 @@ fixtures/ by ledger.shipped, which pins a game's ruleset and board.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
 from whispers.ledger.core.content import content_hash as content_hash
 from whispers.ledger.core.errors import BoardError, DecreeError, RulesetError, WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import N_, _, say
 
 Kind = Literal["ruleset", "board", "decrees", "cards"]
@@ -59,7 +60,7 @@ class Pin(msgspec.Struct, frozen=True):
                        "shipped {shipped})", kind=kind, name=self.id, hash=self.hash, shipped=self.shipped_hash)
         return say("{kind}: custom:{name} — not a shipped {kind} ({hash})", kind=kind, name=self.id, hash=self.hash)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"id": self.id, "hash": self.hash, "status": self.status, "label": self.label,
                 "shipped_hash": self.shipped_hash}
 

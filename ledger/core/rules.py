@@ -110,7 +110,7 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
             "EN Loyalty Tokens and Scoring",
         )
     return ev.GameStarted(name, players, first, ruleset.to_data(), board.to_data(), board.content_hash,
-                          ruleset.content_hash, sets, cards.to_data() if cards is not None else None,
+                          ruleset.content_hash, sets, dict(cards.to_data()) if cards is not None else None,
                           cards.content_hash if cards is not None else None)
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from whispers.ledger.core.names import MOVE_VERBS, OFFICES, ORDERS, SLOTS, SOCIETIES
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:  # every command speaks, few describe events: `games` need not import them all
     from whispers.ledger.core import events as ev
@@ -113,7 +114,7 @@ VERBATIM = frozenset({"game", "parent", "store", "file", "board", "ruleset", "no
 """Fields of a message that hold a user's or a file's text (a game's name may be `bear`): never put in words."""
 
 
-def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
+def _shown(params: Mapping[str, object]) -> Data:
     return {k: term(v) if isinstance(v, str) and k not in VERBATIM else v for k, v in params.items()}
 
 
@@ -235,7 +236,7 @@ def position(name: str) -> str:
     return f"{term(empire)} {term(office)}" if office else term(name)
 
 
-def trail_step(step: dict[str, Any]) -> str:
+def trail_step(step: "ev.TrailStep") -> str:
     """One step of a tie-break trail (events.GameScored) in words."""
     match step.get("step"):
         case "highest":
