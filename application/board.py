@@ -12,10 +12,11 @@ import base64
 import hmac
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core.digests import sha256
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.ledger.io.store import Store
@@ -36,10 +37,10 @@ def board_allows(director_token: str, given: str) -> bool:
 class Board:
     tournament: str
     round: int | None  # the current round: the last the file holds (None: a file without rounds)
-    tables: tuple[dict[str, Any], ...]
-    standings: dict[str, Any]  # application.tournament.tournament's data
+    tables: tuple[Data, ...]
+    standings: Data  # application.tournament.tournament's data
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"tournament": self.tournament, "round": self.round, "tables": list(self.tables),
                 "standings": self.standings}
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.sharing import Links, share
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class Shared:
     links: tuple[Links, ...]
     cards: tuple[Card, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"games": {links.game: {k: v for k, v in links.to_json().items() if k != "game"}
                           for links in self.links}}
 

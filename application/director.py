@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.ledger.io.store import Store
@@ -26,7 +27,7 @@ class Hall:
     """One page of the games in the store, as the director sees them (the record: nothing here is secret to a
     director but loyalty and hands, which a listing does not hold), the latest created first."""
 
-    rows: tuple[dict[str, Any], ...]
+    rows: tuple[Data, ...]
     position: int  # the store's log position read up to: a live page follows from here
     counts: dict[str, int]  # games in the store ("all"), and in each of STATES when every row was read for a filter
     state: str | None  # the tab shown: one of STATES, or None for every game
@@ -35,7 +36,7 @@ class Hall:
     pages: int
     found: int  # games the tab and the search keep, on every page
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"games": list(self.rows), "position": self.position, "counts": self.counts, "state": self.state,
                 "text": self.text, "page": self.page, "pages": self.pages, "found": self.found}
 
@@ -80,13 +81,13 @@ def hall(store: Store | str | None, state: str | None = None, text: str = "", pa
                 len(kept))
 
 
-def _shown(row: dict[str, Any]) -> dict[str, Any]:
+def _shown(row: Data) -> Data:
     """A listing's row with its state on the director's screen and its last-written time to the second."""
     return {**row, "state": "over" if row["over"] else ("setup" if row["phase"] == "setup" else "playing"),
             "last_move": row["written"][:19] + row["written"][26:]}
 
 
-def _holds(row: dict[str, Any], needle: str) -> bool:
+def _holds(row: Data, needle: str) -> bool:
     meta = row["meta"]
     return any(needle in (value or "").casefold()
                for value in (row["game"], meta["table"], meta["event"], *meta["seats"].values()))

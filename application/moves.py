@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import MOVE_VERBS, SOCIETIES
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import TERMS, plural, position, say, term, terms, tongue
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class Template:
         return said_line(self.line)
 
 
-def _order_words(choices: dict[str, Any], order: str = "attack") -> str:
+def _order_words(choices: Data, order: str = "attack") -> str:
     """The order being given, in words: `Recruter 2 (Ours Intendant)`."""
     return f"{term(choices.get('order', order), 'order')} ({position(choices['at'])})"
 

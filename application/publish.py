@@ -20,10 +20,11 @@ import secrets
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class PublishedGame:
     viewer: str | None  # None: the record (the game is over); "spectator" otherwise
     events: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "page": self.page, "viewer": self.viewer, "events": self.events}
 
 
@@ -67,7 +68,7 @@ class Published:
     def index(self) -> str:
         return str(Path(self.folder) / "index.html")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"folder": self.folder, "index": self.index, "tournament": self.tournament,
                 "games": [g.to_json() for g in self.games], "not_published": list(self.not_published),
                 "warnings": list(self.warnings)}
@@ -132,7 +133,7 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
             # a paired game not started yet is listed in its round, with its seats, and no page
             listed += [{"game": g, "page": None, "players": list(seats.get(g, {})), "names": seats.get(g, {})}
                        for g in (standing or {}).get("not_started", [])]
-            by_round: dict[int, list[dict[str, Any]]] = {}
+            by_round: dict[int, list[Data]] = {}
             for row in listed:
                 by_round.setdefault(rounds.get(row["game"]) or 0, []).append(row)
             page = env.get_template("published-index.html").render(
@@ -151,7 +152,7 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
                      tuple(dict.fromkeys(warnings)), tuple((standing or {}).get("not_started", [])))
 
 
-def _rows(store: Store, names: list[str]) -> dict[str, dict[str, Any]]:
+def _rows(store: Store, names: list[str]) -> dict[str, Data]:
     """Each game's row as `whispers games` lists it (players, seats' names, where it stands, who won)."""
     from whispers.application.reading import GameFilter, games
 
@@ -245,7 +246,7 @@ def _environment() -> Environment:
     return env
 
 
-def _publish_game(store: Store, env: Environment, building: Path, name: str, row: dict[str, Any],
+def _publish_game(store: Store, env: Environment, building: Path, name: str, row: Data,
                   warnings: list[str]) -> PublishedGame:
     """One game's folder: its replay page, the board as each round began and at the end, each round's timeline,
     and its charts, all as `viewer` may see them."""

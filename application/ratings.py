@@ -4,10 +4,11 @@ the catalog of summaries kept in the store (no game folded but those it gained s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
@@ -20,9 +21,9 @@ class RatingsError(WhispersError):
 
 @dataclass(frozen=True, slots=True)
 class Ratings:
-    data: dict[str, Any]  # projections.ratings.ratings_data
+    data: Data  # projections.ratings.ratings_data
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return self.data
 
 
@@ -50,9 +51,9 @@ class RatingHistory:
     """One person's rating after each of their rated games, in order."""
 
     person: str
-    points: tuple[dict[str, Any], ...]  # each {game, place, society, rating, mu, sigma}
+    points: tuple[Data, ...]  # each {game, place, society, rating, mu, sigma}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"person": self.person, "history": list(self.points)}
 
 

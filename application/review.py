@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
 from whispers.ledger.core.notes import GLYPHS, TAGS
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
@@ -27,12 +28,12 @@ class Frame:
     events: int  # how many the game has
     viewer: str | None
     event: ev.Event
-    view: dict[str, Any]  # projections.visibility.state_view after the event
-    notes: tuple[dict[str, Any], ...]  # the notes on this event
+    view: Data  # projections.visibility.state_view after the event
+    notes: tuple[Data, ...]  # the notes on this event
     scores: dict[str, int | None]  # if the game ended after this event, as far as the viewer can compute
     label: str  # where the event stands: `#12 R2 bear.marshal` (its move number, round and office)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         from whispers.projections.visibility import event_view
 
         return {**self.view, "event": event_view(self.event, self.viewer), "notes": list(self.notes),
@@ -47,7 +48,7 @@ class Replayed:
     replay: Replay
     viewer: str | None
     at: int
-    notes: tuple[dict[str, Any], ...]
+    notes: tuple[Data, ...]
     warnings: tuple[str, ...] = ()
     labels: dict[int, str] = field(default_factory=dict)  # move labels by event number
 
@@ -62,7 +63,7 @@ class Replayed:
                      state_view(state, self.viewer), tuple(n for n in self.notes if n["at"] == version),
                      known_scores(state, self.viewer), self.labels.get(version) or self.replay.label(version))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return self.frame(self.at).to_json()
 
 
@@ -91,9 +92,9 @@ def replay(store: Store | str | None, game: str, at: int | None = None, viewer: 
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    data: dict[str, Any]  # projections.stats: game_stats, or across() with "read" for a whole store
+    data: Data  # projections.stats: game_stats, or across() with "read" for a whole store
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return self.data
 
 
@@ -130,7 +131,7 @@ class Forked:
     at: int
     next: str  # who must act now, in words
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "fork_of": {"game": self.parent, "at": self.at}, "next": self.next}
 
 
@@ -146,9 +147,9 @@ def fork(store: Store | str | None, game: str, new: str, at: int) -> Forked:
 
 @dataclass(frozen=True, slots=True)
 class Diff:
-    data: dict[str, Any]  # projections.forks.diff
+    data: Data  # projections.forks.diff
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return self.data
 
 
@@ -165,10 +166,10 @@ def diff(store: Store | str | None, game: str, other: str) -> Diff:
 @dataclass(frozen=True, slots=True)
 class Annotated:
     game: str
-    note: dict[str, Any]
+    note: Data
     count: int  # notes on the game, this one included
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "note": self.note, "notes": self.count}
 
 
@@ -188,9 +189,9 @@ class NoteChanged:
     """An edit or a withdrawal appended to a game's notes stream (the note's history keeps what it said)."""
 
     game: str
-    entry: dict[str, Any]
+    entry: Data
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "entry": self.entry}
 
 
@@ -217,14 +218,14 @@ class Notes:
     each with the move it is on in words, as `viewer` saw that move."""
 
     game: str
-    notes: tuple[dict[str, Any], ...]
+    notes: tuple[Data, ...]
     on: tuple[ev.Event, ...]  # the event each note is on
     moves: tuple[str, ...]  # that event in words, as the viewer saw it
     viewer: str | None = None
     history: bool = False
     warnings: tuple[str, ...] = ()
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[Data]:
         return [{**note, "move": move} for note, move in zip(self.notes, self.moves, strict=True)]
 
 
@@ -252,9 +253,9 @@ class Variations:
     """The variations kept inside a game: name, the event they leave it after, their moves."""
 
     game: str
-    variations: tuple[dict[str, Any], ...]
+    variations: tuple[Data, ...]
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[Data]:
         return [{"name": v["variation"], "at": v["at"], "moves": list(v["lines"]), "author": v["author"],
                  "time": v["time"]} for v in self.variations]
 
@@ -271,7 +272,7 @@ def variations(store: Store | str | None, game: str, viewer: str | None = None) 
         return Variations(game, tuple(_as_seen(s, game, entry, viewer) for entry in kept(s, game)))
 
 
-def _as_seen(s: Store, game: str, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def _as_seen(s: Store, game: str, entry: Data, viewer: str | None) -> Data:
     """A variation kept in `game` with its `lines` as the viewer saw its moves: the record keeps each line whole,
     the names of the cards drawn included, so another viewer is shown them decided again by the rules and through
     the visibility policy (the record, as kept: a variation today's rules refuse is still listed for it)."""
@@ -306,7 +307,7 @@ class VariationShown:
     events: int
     status: Any  # application.reading.Status
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "variation": self.name, "parted": self.parted, "at": self.at,
                 "events": self.events, "moves": [{"event": n, "move": m} for n, m in self.moves],
                 "status": self.status.to_json()}

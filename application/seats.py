@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from whispers.application.stores import opened
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.ledger.io.store import Store
@@ -25,7 +26,7 @@ class SeatMove:
     version: int
     move: str  # its notation line, as the seat sees it
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "society": self.society, "version": self.version, "move": self.move}
 
 

@@ -23,6 +23,7 @@ from eventsourcing.domain import Aggregate
 from whispers.application.stores import opened
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import UnknownGame
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.ledger.io.store import Store
@@ -146,7 +147,7 @@ class Links:
     def url(self, token: str) -> str:
         return f"{self.base.rstrip('/')}/g/{quote(self.game, safe='')}/{token}/"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "table": self.url(self.table),
                 "seats": {s: self.url(t) for s, t in self.seats.items()}, "spectator": self.url(self.spectator)}
 

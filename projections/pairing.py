@@ -26,6 +26,7 @@ from typing import Any
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.names import MAX_PLAYERS, MIN_PLAYERS, SOCIETIES
+from whispers.ledger.core.plain import Data
 from whispers.projections.standings import Tournament
 
 NODE_BUDGET = 200_000
@@ -256,7 +257,7 @@ def history_before(tournament: Tournament, round_no: int) -> History:
     return history
 
 
-def points_by_entrant(standings: Mapping[str, Any]) -> dict[str, float]:
+def points_by_entrant(standings: Mapping[str, object]) -> dict[str, float]:
     """Tournament points per entrant from `standings_data`, summed over its rulesets."""
     totals: dict[str, float] = {}
     for rows in standings["rulesets"].values():
@@ -265,7 +266,7 @@ def points_by_entrant(standings: Mapping[str, Any]) -> dict[str, float]:
     return totals
 
 
-def plan_data(plan: Plan, tournament: str) -> dict[str, Any]:
+def plan_data(plan: Plan, tournament: str) -> Data:
     """The plan for --json, with each table's number and `whispers new` line."""
     return {"round": plan.round, "exact": plan.exact, "repeats": [list(p) for p in plan.repeats],
             "tables": [{"game": t.game, "table": table_number(t), "first": t.first,
@@ -286,7 +287,7 @@ def table_of(game: str) -> int | None:
     return int(number) if number.isdecimal() and number.isascii() else None
 
 
-def table_facts(table: Table, tournament: str, round_no: int) -> dict[str, Any]:
+def table_facts(table: Table, tournament: str, round_no: int) -> Data:
     """The table facts (ledger/core/meta.py) a paired game is started with: who sits at each society, the event (the
     tournament's name), its round and its table."""
     return {"seats": {seat.society: seat.entrant for seat in table.seats}, "event": tournament,

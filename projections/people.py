@@ -3,13 +3,14 @@ by seat (1 = the first player). People are the names recorded per seat (ledger/c
 recorded counts for no one. A shared win (or none) is a win for no one, as in `stats --all`."""
 
 from collections.abc import Iterable
-from typing import Any
+
+from whispers.ledger.core.plain import Data
 
 
-def by_player(games: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def by_player(games: Iterable[Data]) -> Data:
     """`games`: one dict per game, `stats.summary` of it with "names" ({society: person}) added. Only finished
     games count; the result maps each person to their figures, people sorted by name."""
-    people: dict[str, dict[str, Any]] = {}
+    people: dict[str, Data] = {}
     for game in games:
         if not game.get("over"):
             continue
@@ -27,8 +28,8 @@ def by_player(games: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return {person: _figures(people[person]) for person in sorted(people)}
 
 
-def _figures(counts: dict[str, Any]) -> dict[str, Any]:
-    def one(c: dict[str, Any]) -> dict[str, Any]:
+def _figures(counts: Data) -> Data:
+    def one(c: Data) -> Data:
         return {"games": c["games"], "wins": c["wins"], "win_rate": round(c["wins"] / c["games"], 3),
                 "mean_score": round(c["points"] / c["games"], 2)}
 

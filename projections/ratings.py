@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from whispers.ledger.core.plain import Data
 from whispers.projections.standings import Result, place_label, placings
 
 BY = ("player", "society")
@@ -37,14 +37,14 @@ class Played:
     """The society that played first."""
 
 
-def ratings_data(games: Iterable[Played], by: str = "player") -> dict[str, Any]:
+def ratings_data(games: Iterable[Played], by: str = "player") -> Data:
     """Each rated person's (or society's) rating, uncertainty, games, wins and history, best first, with places
     labelled as the standings label them; and the effects of seat order and society across the games."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    current: dict[str, Any] = {}
-    history: dict[str, list[dict[str, Any]]] = {}
+    current: Data = {}
+    history: dict[str, list[Data]] = {}
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
     seat_games: Counter[int] = Counter()

@@ -14,10 +14,10 @@ finalised is provisional.
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.plain import Data
 
 
 @dataclass(frozen=True)
@@ -88,12 +88,12 @@ def standing_result(started: ev.GameStarted, scored: ev.GameScored | None, event
     return Result(tuple(started.players), label, tuple(started.ruleset["tie_breaks"]), scored, finalised(events))
 
 
-def result_data(result: Result) -> dict[str, Any]:
+def result_data(result: Result) -> Data:
     return {"players": list(result.players), "ruleset": result.ruleset, "tie_breaks": list(result.tie_breaks),
             "scored": None if result.scored is None else result.scored.to_fact(), "finalised": result.finalised}
 
 
-def result_from_data(data: Mapping[str, Any]) -> Result:
+def result_from_data(data: Mapping[str, object]) -> Result:
     scored = None if data["scored"] is None else ev.from_fact(dict(data["scored"]))
     assert scored is None or isinstance(scored, ev.GameScored)
     return Result(tuple(data["players"]), data["ruleset"], tuple(data["tie_breaks"]), scored,
@@ -149,7 +149,7 @@ def table(all_placings: Iterable[Placing]) -> list[Entry]:
 
 
 def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[str, Mapping[str, str]] | None = None,
-                   points: Mapping[int, list[float]] | None = None) -> dict[str, Any]:
+                   points: Mapping[int, list[float]] | None = None) -> Data:
     """Standings by ruleset over these games, with the games still in progress listed apart, and the finished
     games split into those the director has finalised and those not yet finalised (counted, but provisional)."""
     by_ruleset: dict[str, list[Placing]] = {}
@@ -161,7 +161,7 @@ def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[
             continue
         (sealed if finalised(events) else unsealed).append(name)
         by_ruleset.setdefault(placed[0].ruleset, []).extend(placed)
-    result: dict[str, Any] = {"in_progress": in_progress, "finalised": sealed, "unfinalised": unsealed,
+    result: Data = {"in_progress": in_progress, "finalised": sealed, "unfinalised": unsealed,
                               "rulesets": {}}
     for ruleset, placed in sorted(by_ruleset.items()):
         rows = []
@@ -179,7 +179,7 @@ def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[
     return result
 
 
-def _standing(row: Mapping[str, Any]) -> tuple[float, int, int]:
+def _standing(row: Mapping[str, object]) -> tuple[float, int, int]:
     """What orders the standings and decides a shared place: points, then wins, then the sum of game scores."""
     return row["points"], row["wins"], row["score"]
 

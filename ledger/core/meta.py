@@ -10,13 +10,12 @@ Cup"]`, its value a JSON string, that `tag_line` reads back.
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 import msgspec
 
 from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import SOCIETIES
-from whispers.ledger.core.plain import Data
 from whispers.ledger.core.text import is_utf8
 from whispers.ledger.core.words import _, say
 
@@ -33,6 +32,20 @@ _TAG_OF = {v: k for k, v in _TAGS.items()}
 _TAG_LINE = re.compile(r'\[([A-Z][a-z]+) ("(?:[^"\\]|\\.)*")\]')
 
 
+class MetaJson(TypedDict):
+    """`Meta.to_json`: who, when, where, as a listing row and the JSON carry it."""
+
+    seats: dict[str, str]
+    title: str | None
+    place: str | None
+    event: str | None
+    round: str | None
+    table: str | None
+    tags: list[str]
+    archived: bool
+    recorded: str | None
+
+
 class Meta(msgspec.Struct, frozen=True):
     """The table facts of a game, as its `GameDescribed` events leave them."""
 
@@ -47,7 +60,7 @@ class Meta(msgspec.Struct, frozen=True):
     recorded: str | None = None
     """When the first description was recorded (UTC, ISO 8601), by the clock of the machine that recorded it."""
 
-    def to_json(self) -> Data:
+    def to_json(self) -> MetaJson:
         return {"seats": dict(self.seats), "title": self.title, "place": self.place, "event": self.event,
                 "round": self.round, "table": self.table, "tags": list(self.tags), "archived": self.archived,
                 "recorded": self.recorded}
@@ -112,7 +125,7 @@ def time_problem(time: Any) -> str | None:
 
 def apply(meta: Meta, changes: Mapping[str, Any], time: str | None) -> Meta:
     """`meta` after one description."""
-    values: dict[str, Any] = meta.to_json()
+    values: dict[str, Any] = dict(meta.to_json())
     for key, value in changes.items():
         if key == "seats":
             seats = dict(values["seats"])
