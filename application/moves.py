@@ -7,15 +7,16 @@ The notation (ledger/core/notation.py) reads canonical ids only; what a person t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import MOVE_VERBS, SOCIETIES
-from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import TERMS, plural, position, say, term, terms, tongue
 
 if TYPE_CHECKING:
-    from whispers.ledger.core.legal import Option
+    from collections.abc import Iterable
+
+    from whispers.ledger.core.legal import Choices, Option
     from whispers.ledger.core.prompt import Prompt
 
 
@@ -75,7 +76,7 @@ class Template:
         return said_line(self.line)
 
 
-def _order_words(choices: Data, order: str = "attack") -> str:
+def _order_words(choices: Choices, order: str = "attack") -> str:
     """The order being given, in words: `Recruter 2 (Ours Intendant)`."""
     return f"{term(choices.get('order', order), 'order')} ({position(choices['at'])})"
 
@@ -147,7 +148,7 @@ def _summary(option: Option, limit: int) -> str:
     ch = option.choices
     s = option.society
 
-    def some(items: Any) -> str:
+    def some(items: Iterable[object]) -> str:
         items = list(items)
         more = ", … " + say("({n} in all)", n=len(items)) if len(items) > limit else ""
         return ", ".join(str(i) for i in items[:limit]) + more

@@ -13,6 +13,7 @@ from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger.io.store import Store
+    from whispers.projections.ratings import RatingPoint, RatingsData
 
 
 class RatingsError(WhispersError):
@@ -21,9 +22,9 @@ class RatingsError(WhispersError):
 
 @dataclass(frozen=True, slots=True)
 class Ratings:
-    data: Data  # projections.ratings.ratings_data
+    data: RatingsData  # projections.ratings.ratings_data
 
-    def to_json(self) -> Data:
+    def to_json(self) -> RatingsData:
         return self.data
 
 
@@ -51,7 +52,7 @@ class RatingHistory:
     """One person's rating after each of their rated games, in order."""
 
     person: str
-    points: tuple[Data, ...]  # each {game, place, society, rating, mu, sigma}
+    points: tuple[RatingPoint, ...]
 
     def to_json(self) -> Data:
         return {"person": self.person, "history": list(self.points)}

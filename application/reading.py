@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from whispers.ledger.core import events as ev
     from whispers.ledger.core.decrees import Catalogue
     from whispers.ledger.core.legal import Option
+    from whispers.ledger.core.notes import NoteEntry
     from whispers.ledger.core.pins import Pin, PinJson
     from whispers.ledger.core.state import GameState
     from whispers.ledger.io.game import Game
@@ -42,7 +43,7 @@ def card_choices(view: StateView, deck: str) -> list[str]:
     return [f"{deck}:{n}" for n in view["card_numbers"].get(deck, ()) if f"{deck}:{n}" not in seen]
 
 
-def notes_of(store: Store, game: str) -> tuple[list[Data], tuple[str, ...]]:
+def notes_of(store: Store, game: str) -> tuple[list[NoteEntry], tuple[str, ...]]:
     """The game's well-formed notes, and a warning for each malformed one an older whispers stored (skipped)."""
     from whispers.ledger.io.game import read_notes
 
@@ -337,7 +338,7 @@ def listing_row(name: str, listed: Listed, pinned: dict[tuple[str, ...], Pinned]
     return {"game": name, "ruleset": made[0], "board": made[1], "played_under": made[2], "pins": made[3],
             "players": listed["players"], "round": listed["round"], "phase": listed["phase"],
             "over": listed["ended"], "winner": listed["won_by"], "events": listed["events"],
-            "fork_of": None if fork is None else {"game": fork[0], "at": fork[1]},
+            "fork_of": None if fork is None else {"game": str(fork[0]), "at": int(fork[1])},
             "date": meta["recorded"], "names": meta["seats"], "meta": meta, "written": listed["written"]}
 
 

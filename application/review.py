@@ -8,14 +8,35 @@ from typing import TYPE_CHECKING, Any
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
-from whispers.ledger.core.notes import GLYPHS, TAGS
+from whispers.ledger.core.notes import GLYPHS, TAGS, NoteEntry
 from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
+    from typing import TypedDict
+
     from whispers.ledger.core import events as ev
     from whispers.ledger.io.store import Store
     from whispers.projections.replay import Replay
+    from whispers.projections.stats import Across, GameStats
+    from whispers.projections.visibility import StateView
+
+    # the views' types, for the checker: at run time they are plain dicts, and their modules load when first needed
+    class FrameJson(StateView):
+        """A replay's step (`Frame.to_json`): the state after the event, the event as the viewer saw it, its
+        notes."""
+
+        event: dict[str, object]
+        notes: list[NoteEntry]
+        events: int
+        label: str
+
+    class Read(TypedDict):
+        games: int
+        events: int
+
+    class AcrossRead(Across):
+        read: Read  # what this run read of the store (the catalog reads only what it gained since)
 
 __all__ = ["GLYPHS", "TAGS", "annotate", "diff", "edit_note", "fork", "notes", "replay", "stats", "withdraw_note"]
 
@@ -28,12 +49,12 @@ class Frame:
     events: int  # how many the game has
     viewer: str | None
     event: ev.Event
-    view: Data  # projections.visibility.state_view after the event
-    notes: tuple[Data, ...]  # the notes on this event
+    view: StateView  # projections.visibility.state_view after the event
+    notes: tuple[NoteEntry, ...]  # the notes on this event
     scores: dict[str, int | None]  # if the game ended after this event, as far as the viewer can compute
     label: str  # where the event stands: `#12 R2 bear.marshal` (its move number, round and office)
 
-    def to_json(self) -> Data:
+    def to_json(self) -> FrameJson:
         from whispers.projections.visibility import event_view
 
         return {**self.view, "event": event_view(self.event, self.viewer), "notes": list(self.notes),
@@ -48,7 +69,7 @@ class Replayed:
     replay: Replay
     viewer: str | None
     at: int
-    notes: tuple[Data, ...]
+    notes: tuple[NoteEntry, ...]
     warnings: tuple[str, ...] = ()
     labels: dict[int, str] = field(default_factory=dict)  # move labels by event number
 
@@ -63,7 +84,7 @@ class Replayed:
                      state_view(state, self.viewer), tuple(n for n in self.notes if n["at"] == version),
                      known_scores(state, self.viewer), self.labels.get(version) or self.replay.label(version))
 
-    def to_json(self) -> Data:
+    def to_json(self) -> FrameJson:
         return self.frame(self.at).to_json()
 
 
@@ -92,9 +113,17 @@ def replay(store: Store | str | None, game: str, at: int | None = None, viewer: 
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    data: Data  # projections.stats: game_stats, or across() with "read" for a whole store
+    data: GameStats  # projections.stats.game_stats
 
-    def to_json(self) -> Data:
+    def to_json(self) -> GameStats:
+        return self.data
+
+
+@dataclass(frozen=True, slots=True)
+class StatsAcross:
+    data: AcrossRead  # projections.stats.across, with what was read
+
+    def to_json(self) -> AcrossRead:
         return self.data
 
 
@@ -107,7 +136,7 @@ def stats(store: Store | str | None, game: str) -> Stats:
 
 
 def stats_across(store: Store | str | None, ruleset: str | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> Stats:
+                 progress: Callable[[int, int], None] | None = None) -> StatsAcross:
     """Figures across every game in the store (or those under one ruleset label), from the catalog of summaries
     (it reads only what the store gained since it last read); `progress(done, total)` as it reads games."""
     from whispers.projections.catalog import Catalog
@@ -120,8 +149,8 @@ def stats_across(store: Store | str | None, ruleset: str | None = None,
             summaries = catalog.figures()
         finally:
             catalog.close()
-    return Stats({**across(summaries.values(), ruleset), "read": {"games": refreshed.games,
-                                                                  "events": refreshed.events}})
+    return StatsAcross({**across(summaries.values(), ruleset), "read": {"games": refreshed.games,
+                                                                        "events": refreshed.events}})
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +195,7 @@ def diff(store: Store | str | None, game: str, other: str) -> Diff:
 @dataclass(frozen=True, slots=True)
 class Annotated:
     game: str
-    note: Data
+    note: NoteEntry
     count: int  # notes on the game, this one included
 
     def to_json(self) -> Data:
@@ -189,7 +218,7 @@ class NoteChanged:
     """An edit or a withdrawal appended to a game's notes stream (the note's history keeps what it said)."""
 
     game: str
-    entry: Data
+    entry: NoteEntry
 
     def to_json(self) -> Data:
         return {"game": self.game, "entry": self.entry}
@@ -218,7 +247,7 @@ class Notes:
     each with the move it is on in words, as `viewer` saw that move."""
 
     game: str
-    notes: tuple[Data, ...]
+    notes: tuple[NoteEntry, ...]
     on: tuple[ev.Event, ...]  # the event each note is on
     moves: tuple[str, ...]  # that event in words, as the viewer saw it
     viewer: str | None = None
@@ -253,7 +282,7 @@ class Variations:
     """The variations kept inside a game: name, the event they leave it after, their moves."""
 
     game: str
-    variations: tuple[Data, ...]
+    variations: tuple[NoteEntry, ...]
 
     def to_json(self) -> list[Data]:
         return [{"name": v["variation"], "at": v["at"], "moves": list(v["lines"]), "author": v["author"],
@@ -272,7 +301,7 @@ def variations(store: Store | str | None, game: str, viewer: str | None = None) 
         return Variations(game, tuple(_as_seen(s, game, entry, viewer) for entry in kept(s, game)))
 
 
-def _as_seen(s: Store, game: str, entry: Data, viewer: str | None) -> Data:
+def _as_seen(s: Store, game: str, entry: NoteEntry, viewer: str | None) -> NoteEntry:
     """A variation kept in `game` with its `lines` as the viewer saw its moves: the record keeps each line whole,
     the names of the cards drawn included, so another viewer is shown them decided again by the rules and through
     the visibility policy (the record, as kept: a variation today's rules refuse is still listed for it)."""

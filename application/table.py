@@ -18,6 +18,7 @@ from whispers.ledger.core.plain import Data
 if TYPE_CHECKING:
     from whispers.ledger.core.meta import Meta
     from whispers.ledger.io.store import Store
+    from whispers.projections.people import PersonFigures
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +51,9 @@ def rename(store: Store | str | None, game: str, title: str) -> Described:
 
 @dataclass(frozen=True, slots=True)
 class People:
-    figures: Data
+    figures: dict[str, PersonFigures]  # projections.people.by_player
 
-    def to_json(self) -> Data:
+    def to_json(self) -> dict[str, PersonFigures]:
         return self.figures
 
 

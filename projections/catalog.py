@@ -19,7 +19,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC
-from typing import TYPE_CHECKING, TypedDict, cast
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 import msgspec
 
@@ -29,6 +29,23 @@ from whispers.ledger.core.plain import Data
 if TYPE_CHECKING:  # the folds a summary needs are imported when a game is summarised: a listing with nothing new
     from whispers.ledger.core import events as ev  # to read needs none of them
     from whispers.ledger.io.store import Store
+    from whispers.projections.standings import ResultData
+    from whispers.projections.stats import Summary
+
+    class GameSummary(Summary):
+        """A game's summary as the catalog keeps it (`game_summary`, and when it was written)."""
+
+        game: str
+        pins: dict[str, list[str]]  # "ruleset" and "board": [id, hash]
+        round: int
+        phase: str
+        ended: bool
+        won_by: str | None
+        events: int
+        fork_of: list[str | int] | None  # [parent, at]
+        result: ResultData
+        meta: MetaJson
+        written: NotRequired[str]
 
 PROJECTION = "catalog"
 """The read model's name in the store's tracking table."""
@@ -49,7 +66,7 @@ class Listed(TypedDict):
     ended: bool
     won_by: str | None
     events: int
-    fork_of: tuple[str, int] | None  # [parent, at]
+    fork_of: list[str | int] | None  # [parent, at]
     meta: MetaJson
     written: str
 
@@ -87,7 +104,7 @@ class Refreshed:
     position: int
 
 
-def game_summary(name: str, events: Sequence[ev.Event]) -> Data:
+def game_summary(name: str, events: Sequence[ev.Event]) -> GameSummary:
     """One game's summary: the figures across games (projections.stats.summary) and its line in `games`.
 
     Read in as few passes as it can, as a cold rebuild reads every game of a store: the round and phase are read
@@ -159,18 +176,19 @@ class Catalog:
                                 {LISTING: listed, FIGURES: figured})
         return Refreshed(len(changed), events, position)
 
-    def summaries(self, games: Sequence[str] | None = None) -> dict[str, Data]:
+    def summaries(self, games: Sequence[str] | None = None) -> dict[str, GameSummary]:
         """Every game's summary, or the named `games`' only (read by name: the standings of a tournament in a store
         of 10,000 games read its own), in the order the games were created; a name with no summary is left out."""
         return {game: json.loads(data) for game, data in self.store.read_model(PROJECTION, games)}
 
-    def results(self, games: Sequence[str]) -> dict[str, Data]:
+    def results(self, games: Sequence[str]) -> dict[str, ResultData]:
         """The named `games`' results (`result` of each summary, projections.standings.result_data) alone, read by
         name in the order the games were created; a name with no summary is left out. msgspec decodes the result
         and skips the summary's other fields without building them (`summaries` decoded them all: a third of the
         JSON a tournament's standings read)."""
         decode = msgspec.json.Decoder(_Result).decode
-        return {game: decode(data).result for game, data in self.store.read_model(PROJECTION, games)}
+        return {game: cast("ResultData", decode(data).result)
+                for game, data in self.store.read_model(PROJECTION, games)}
 
     def listing(self, last: int | None = None, games: Sequence[str] | None = None,
                 skip: int = 0) -> dict[str, Listed]:
@@ -182,10 +200,10 @@ class Catalog:
         """How many games the catalog holds."""
         return self.store.read_model_size(LISTING)
 
-    def figures(self) -> dict[str, Data]:
+    def figures(self) -> dict[str, Summary]:
         """Every game's fields for the figures across games (`FIGURED` of its summary), in the order the games were
         created."""
-        return self._rows(FIGURES)
+        return cast("dict[str, Summary]", self._rows(FIGURES))
 
     def _rows(self, model: str, last: int | None = None, games: Sequence[str] | None = None,
               skip: int = 0) -> dict[str, Data]:

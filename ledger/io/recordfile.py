@@ -18,6 +18,7 @@ what the events say is refused as altered. A file written before the header carr
 as always (its events still carry the facts, if any).
 """
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgpack
@@ -27,6 +28,7 @@ from whispers.ledger.core.errors import RecordFileError
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
+    from whispers.ledger.core.notes import NoteEntry
     from whispers.ledger.core.pins import Pin
 
 FORMAT = "whispers-record"
@@ -38,7 +40,7 @@ def link(previous: str, fact: dict[str, Any]) -> str:
     return sha256(bytes.fromhex(previous) + msgpack.packb(fact, use_bin_type=True)).hexdigest()
 
 
-def chain(facts: list[dict[str, Any]]) -> list[str]:
+def chain(facts: Sequence[Mapping[str, object]]) -> list[str]:
     links, previous = [], GENESIS
     for number, fact in enumerate(facts, start=1):
         try:
@@ -50,12 +52,12 @@ def chain(facts: list[dict[str, Any]]) -> list[str]:
     return links
 
 
-def notes_head(notes: list[dict[str, Any]]) -> str:
+def notes_head(notes: Sequence[Mapping[str, object]]) -> str:
     """The last link of the chain over a game's notes (GENESIS when it has none)."""
     return chain(notes)[-1] if notes else GENESIS
 
 
-def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | None = None) -> bytes:
+def dumps(name: str, facts: list[dict[str, Any]], notes: Sequence[Mapping[str, object]] | None = None) -> bytes:
     if not facts or facts[0].get("type") != "GameStarted":
         raise RecordFileError(say("a record starts with its GameStarted event"))
     links = chain(facts)
@@ -112,7 +114,7 @@ def looks_like_record(data: bytes) -> bool:
     return bool(data) and (0x80 <= data[0] <= 0x8F or data[0] in (0xDE, 0xDF))
 
 
-def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]], list["NoteEntry"]]:
     """(header, facts, notes) from a record file; RecordFileError names what is wrong and where."""
     try:
         body = msgpack.unpackb(data, raw=False, strict_map_key=True)
@@ -184,7 +186,7 @@ def _bad_part(data: bytes) -> str | None:
     return None
 
 
-def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list[dict[str, Any]]:
+def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list["NoteEntry"]:
     from whispers.ledger.core.notes import problem
 
     notes = body.get("notes") or []
