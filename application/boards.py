@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from whispers.ledger.core.plain import Data
+
+if TYPE_CHECKING:
+    from whispers.ledger.core.board import Census
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +41,7 @@ class BoardCensus:
     ref: str
     id: str
     content_hash: str
-    census: Data  # ledger.board.census
+    census: Census  # ledger.board.census
 
     def to_json(self) -> Data:
         return {"board": self.ref, "id": self.id, "content_hash": self.content_hash, **self.census}

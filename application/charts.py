@@ -7,7 +7,7 @@ when a chart is written.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import StoreError, WhispersError
@@ -42,6 +42,13 @@ class Series:
                 "lines": {name: list(values) for name, values in self.lines.items()}}
 
 
+class WinRatesJson(TypedDict):
+    games: int
+    finished: int
+    win_rate: dict[str, float]
+    win_rate_by_seat: dict[str, float]
+
+
 @dataclass(frozen=True, slots=True)
 class WinRates:
     """Win rates by society and by seat across the finished games in the store (a shared win is no win)."""
@@ -52,7 +59,7 @@ class WinRates:
     by_seat: dict[int, float]
     colours: dict[str, str]
 
-    def to_json(self) -> Data:
+    def to_json(self) -> WinRatesJson:
         return {"games": self.games, "finished": self.finished, "win_rate": self.by_society,
                 "win_rate_by_seat": {str(k): v for k, v in self.by_seat.items()}}
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from whispers.ledger.core import events as ev
     from whispers.ledger.io.store import Store
+    from whispers.projections import forks
     from whispers.projections.replay import Replay
     from whispers.projections.stats import Across, GameStats
     from whispers.projections.visibility import StateView
@@ -30,6 +31,13 @@ if TYPE_CHECKING:
         notes: list[NoteEntry]
         events: int
         label: str
+
+    class VariationJson(TypedDict):
+        name: str
+        at: int
+        moves: list[str]
+        author: str | None
+        time: str
 
     class Read(TypedDict):
         games: int
@@ -176,9 +184,9 @@ def fork(store: Store | str | None, game: str, new: str, at: int) -> Forked:
 
 @dataclass(frozen=True, slots=True)
 class Diff:
-    data: Data  # projections.forks.diff
+    data: forks.Diff  # projections.forks.diff
 
-    def to_json(self) -> Data:
+    def to_json(self) -> forks.Diff:
         return self.data
 
 
@@ -284,7 +292,7 @@ class Variations:
     game: str
     variations: tuple[NoteEntry, ...]
 
-    def to_json(self) -> list[Data]:
+    def to_json(self) -> list[VariationJson]:
         return [{"name": v["variation"], "at": v["at"], "moves": list(v["lines"]), "author": v["author"],
                  "time": v["time"]} for v in self.variations]
 

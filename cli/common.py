@@ -15,6 +15,7 @@ from whispers.ledger.core.words import ENGLISH, _, plural, position, say, term, 
 if TYPE_CHECKING:
     from whispers.ledger.core.prompt import Prompt
     from whispers.ledger.core.state import GameState
+    from whispers.projections.visibility import StateView
 
 
 def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -75,7 +76,7 @@ def _tokens(tokens: dict[str, str]) -> str:
     return " ".join(f"{term(slot, 'slot')}={term(e)}" for slot, e in tokens.items())
 
 
-def view_lines(view: dict[str, Any]) -> list[str]:
+def view_lines(view: StateView) -> list[str]:
     """A state view (projections.visibility.state_view) as a few lines of text."""
     said_round = say("round {round}", round=view["round"])
     first = say("first player {society}", society=view["first"])

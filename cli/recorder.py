@@ -23,6 +23,7 @@ from whispers.ledger.core.names import SOCIETIES
 from whispers.ledger.core.words import ENGLISH, KIND_OF, N_, _, term, tongue
 
 if TYPE_CHECKING:
+    from whispers.ledger.core.legal import Choices
     from whispers.ledger.core.prompt import Prompt
 
 PROMPT = N_("move> ")
@@ -107,18 +108,19 @@ def legal_words(p: Prompt, typed: list[str]) -> list[str]:
     return sorted(words - set(rest))
 
 
-def play_words(choices: dict[str, Any], typed: list[str]) -> list[str]:
+def play_words(choices: Choices, typed: list[str]) -> list[str]:
     """The next words of a card play (`play CARD effect=ID [PARAM=VALUE ...] [pay=CARD]`), from the prompt's choices
     (ledger.prompt): the cards in the hand; the effects that card may play now; each parameter of the effect with
     the values of its domain (`to=lion.sheriff`), or `n=` alone for a free number; the other cards, to pay."""
-    cards: dict[str, tuple[str, ...]] = choices.get("cards", {})
+    cards = choices.get("cards", {})
     if not typed:
         return list(cards)
     card, named = typed[0], dict(w.split("=", 1) for w in typed[1:] if "=" in w)
     if "effect" not in named:
         return [f"effect={effect}" for effect in cards.get(card, ())]
     words = []
-    domains = choices.get("effects", {}).get(named["effect"], {}).get("parameters", {})
+    playable = choices.get("effects", {}).get(named["effect"])
+    domains = playable["parameters"] if playable is not None else {}
     for name, domain in domains.items():
         if name in named:
             continue

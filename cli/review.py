@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from shlex import quote as shlex_quote
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -25,13 +25,17 @@ from whispers.projections.visibility import event_words
 
 if TYPE_CHECKING:
     from whispers.application.analysis import Analysis
+    from whispers.application.review import AcrossRead
+    from whispers.ledger.core.notes import NoteEntry
+    from whispers.projections.people import PersonFigures
+    from whispers.projections.stats import GameStats
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
 """What `r R` and `e EMPIRE R` accept in the replay prompt."""
 
 
 
-def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
+def _note_lines(notes: "list[NoteEntry]", version: int) -> list[str]:
     lines = []
     for note in notes:
         if note["at"] == version:
@@ -252,6 +256,7 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
         raise click.UsageError(_("--ruleset picks games for --all: a single GAME has one ruleset already"))
     if by is not None and (not everything or ruleset is not None):
         raise click.UsageError(_("--by player goes with --all (and without --ruleset)"))
+    data: dict[str, PersonFigures] | AcrossRead | GameStats
     if by == "player":
         from whispers.application.table import by_player
 
@@ -260,6 +265,7 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
         with _progress_bar(quiet=as_json or as_csv) as progress:
             data = review.stats_across(store_url, ruleset, progress).to_json()
     else:
+        assert game is not None  # one or the other, checked above
         data = review.stats(store_url, game).to_json()
     if as_json:
         emit_json(data)
@@ -272,9 +278,10 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
         from whispers.cli.tables import across_tables, game_stats_tables, people_tables
 
         if by == "player":
-            console().print(people_tables(data))
+            console().print(people_tables(cast("dict[str, PersonFigures]", data)))
         else:
-            console().print(across_tables(data) if everything else game_stats_tables(data))
+            console().print(across_tables(cast("AcrossRead", data)) if everything
+                            else game_stats_tables(cast("GameStats", data)))
 
 
 @contextmanager
@@ -352,10 +359,11 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
                        parent=other, text=differences))
     else:
         first = data["first_difference"]
+        assert first is not None  # they part
         click.echo(say("{game} and {parent} share {events} and part at event {at}:", game=game, parent=other,
                        events=plural(data["common"], "event"), at=first["event"]))
         for name in (game, other):
-            click.echo(f"  {name}: " + (first[name] or _("(ends)")))
+            click.echo(f"  {name}: " + str(first[name] or _("(ends)")))
     for name in (game, other):
         outcome = data["outcome"][name]
         if outcome is None:

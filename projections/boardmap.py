@@ -140,8 +140,8 @@ def board_map(state: GameState, title: str | None = None, last: ev.Event | None 
     g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
     g.attr("edge", color="#9e9e9e", penwidth="1.2")
     agents: dict[str, list[str]] = {}
-    for society, region in sorted(state.field_agents):
-        agents.setdefault(region, []).append(society)
+    for society, place in sorted(state.field_agents):
+        agents.setdefault(place, []).append(society)
     for region in board.regions.values():
         controller = state.controller(region.id)
         colour = empire_colour(controller)

@@ -48,21 +48,21 @@ def figure(data: Series | WinRates | RatingHistory) -> Any:
     if hasattr(data, "points"):
         _rating_history(drawn.add_subplot(), data)
     elif not hasattr(data, "lines"):
-        _win_rates(drawn, data)  # type: ignore[arg-type]
-    elif data.kind == "chances":  # type: ignore[union-attr]
+        _win_rates(drawn, data)
+    elif data.kind == "chances":
         _chances(drawn.add_subplot(), data)
-    elif data.kind == "banners":  # type: ignore[union-attr]
+    elif data.kind == "banners":
         # ten lines on one axis are a tangle: the board above, the reserves below, one colour per empire
         drawn.set_size_inches(10, 7.5)
         top, bottom = drawn.subplots(2, 1, sharex=True)
-        on_board = [n for n in data.lines if n.endswith("on the board")]  # type: ignore[union-attr]
+        on_board = [n for n in data.lines if n.endswith("on the board")]
         _series(top, data, on_board, _("banners on the board"), legend=[term(n.split(" ")[0]) for n in on_board])
-        _series(bottom, data, [n for n in data.lines if n.endswith("in reserve")],  # type: ignore[union-attr]
+        _series(bottom, data, [n for n in data.lines if n.endswith("in reserve")],
                 _("banners in reserve"))
-        drawn.suptitle(say("{game} · banners", game=data.game))  # type: ignore[union-attr]
+        drawn.suptitle(say("{game} · banners", game=data.game))
     else:
-        _series(drawn.add_subplot(), data, list(data.lines),  # type: ignore[union-attr]
-                say("{game} · {chart}", game=data.game, chart=_(TITLES[data.kind])))  # type: ignore[union-attr]
+        _series(drawn.add_subplot(), data, list(data.lines),
+                say("{game} · {chart}", game=data.game, chart=_(TITLES[data.kind])))
     return drawn
 
 

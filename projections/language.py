@@ -158,9 +158,9 @@ def vocabulary(code: str) -> dict[str, str]:
             found.setdefault(said, word)
             if " " in said and kind == "society":
                 first.setdefault(said.split()[0], set()).add(word)
-    for head, ids in first.items():
-        if len(ids) == 1 and head not in found:
-            found[head] = ids.pop()
+    for head, words in first.items():
+        if len(words) == 1 and head not in found:
+            found[head] = words.pop()
     return found
 
 

@@ -45,7 +45,7 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
     events = list(events)
     labels = move_labels(events) if comments else {}
     last_move = max((i for i, e in enumerate(events, start=1) if e.MOVE), default=0)
-    by_event: dict[int, list[dict]] = {}
+    by_event: dict[int, list[NoteEntry]] = {}
     for note in notes:
         by_event.setdefault(note["at"], []).append(note)
     state = None

@@ -21,12 +21,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.names import MAX_PLAYERS, MIN_PLAYERS, SOCIETIES
 from whispers.ledger.core.plain import Data
+
+if TYPE_CHECKING:
+    from whispers.projections.standings import StandingsData
 from whispers.projections.standings import Tournament
 
 NODE_BUDGET = 200_000
@@ -204,7 +207,7 @@ def _seat(group: Sequence[str], history: History, rng: random.Random) -> tuple[S
     options = list(permutations(SOCIETIES, len(people)))
     rng.shuffle(options)
 
-    def played(option: tuple[str, ...]) -> tuple[int, int]:
+    def played(option: Iterable[str]) -> tuple[int, int]:
         counts = [history.societies.get(e, Counter())[s] for e, s in zip(people, option, strict=True)]
         return sum(counts), max(counts)
 
@@ -257,7 +260,7 @@ def history_before(tournament: Tournament, round_no: int) -> History:
     return history
 
 
-def points_by_entrant(standings: Mapping[str, object]) -> dict[str, float]:
+def points_by_entrant(standings: "StandingsData") -> dict[str, float]:
     """Tournament points per entrant from `standings_data`, summed over its rulesets."""
     totals: dict[str, float] = {}
     for rows in standings["rulesets"].values():

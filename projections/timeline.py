@@ -397,13 +397,13 @@ def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
                 result = _("held")
             else:
                 result = _("both wiped out")
-            losses = {"attacker": e.attacker_losses, "empire": e.empire, "defender": e.defender_losses,
-                      "held_by": e.held_by}
+            lost_by = {"attacker": e.attacker_losses, "empire": e.empire, "defender": e.defender_losses,
+                       "held_by": e.held_by}
             return [say("{order} {source} → {target}: {army} v {defending}, {result}", order=_order_name("attack"),
                         source=e.source, target=e.target, army=e.army, defending=e.defending, result=result),
                     say("losses {attacker} {empire} / {defender} {held_by}, fort kills {fort}", fort=e.fort_kill,
-                        **losses) if e.fort_kill else say("losses {attacker} {empire} / {defender} {held_by}",
-                                                          **losses),
+                        **lost_by) if e.fort_kill else say("losses {attacker} {empire} / {defender} {held_by}",
+                                                           **lost_by),
                     *_attack_cards(e)]
         case ev.AgentSwapped():
             swapped = say("trades with {society}", society=e.displaced) if e.displaced else _("to the empty seat")
@@ -506,9 +506,9 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: AnyVi
                                  if (row := _draw_turn(rg, turn, ids, widths)) is not None])
             if endings[rnd.number]:
                 end_id = f"r{rnd.number}_end"
-                lines = "".join(f"<BR ALIGN='LEFT'/>{_esc(line)}" for line in endings[rnd.number])
+                said = "".join(f"<BR ALIGN='LEFT'/>{_esc(line)}" for line in endings[rnd.number])
                 ends = _esc(say("round {round} ends", round=rnd.number))
-                rg.node(end_id, f"<<B>{ends}</B>{lines}<BR ALIGN='LEFT'/>>", shape="note",
+                rg.node(end_id, f"<<B>{ends}</B>{said}<BR ALIGN='LEFT'/>>", shape="note",
                         style="filled", fillcolor="#fafafa", color="#bdbdbd", fontsize="9",
                         width=f"{widths.get(SUPPLY_COLUMN, 1.0):.2f}", **{"class": "roundend"})
                 last = next((t.nodes[-1].id for t in reversed(rnd.turns) if t.nodes), None)

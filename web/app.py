@@ -225,7 +225,8 @@ def _templates() -> Environment:
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                             extensions=["jinja2.ext.i18n"])
     # looked up when a page renders, in the language of its request (`speaking`)
-    templates.install_gettext_callables(gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
+    templates.install_gettext_callables(  # type: ignore[attr-defined]  # the i18n extension adds it
+        gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
     templates.filters["term"] = _per_page(term)
     templates.filters["position"] = _per_page(position)
     templates.globals["word"] = _word
@@ -406,6 +407,7 @@ async def seal(site: Site, request: Request, found: Access) -> Response:
     body = await _body(request, {"commitment": str, "version": int})
     if not isinstance(body.get("commitment"), str):
         raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
+    assert found.seals is not None  # the SEALS guard: a seat's own link
     sealed = seats.seal(site.store, found.game, found.seals, body["commitment"], body.get("version"))
     return JSONResponse(sealed.to_json(), status_code=201)
 
@@ -415,6 +417,7 @@ async def reveal(site: Site, request: Request, found: Access) -> Response:
     body = await _body(request, {"tokens": dict, "salt": str, "version": int})
     if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
         raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
+    assert found.seals is not None  # the SEALS guard: a seat's own link
     revealed = seats.reveal(site.store, found.game, found.seals, body["tokens"], body["salt"], body.get("version"))
     return JSONResponse(revealed.to_json(), status_code=201)
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import NoReturn, TypedDict
 
 import msgspec
 from msgspec.structs import force_setattr
@@ -244,7 +244,7 @@ class _Validator:
                       else say("{text} must be a table, not {kind}", text=key, kind=value_kind(value)))
         return value
 
-    def array(self, where: str | None, key: str, value: object) -> list[Any] | tuple[Any, ...]:
+    def array(self, where: str | None, key: str, value: object) -> list[object] | tuple[object, ...]:
         if not isinstance(value, list | tuple):
             self.fail(where, say("{text} must be an array, not {kind}", text=key, kind=value_kind(value)))
         return value
@@ -446,11 +446,34 @@ class _Validator:
                               limit=names.BANNERS_PER_EMPIRE))
 
 
-def census(board: Board) -> Data:
+class EmpireCensus(TypedDict):
+    regions: int
+    cities: int
+    farms: int
+    forts: int
+    banners: int
+
+
+class SeaCensus(TypedDict):
+    name: str
+    coasts: list[str]
+
+
+class Census(TypedDict):
+    """`census`: what `board check` and `board show` print."""
+
+    empires: dict[str, EmpireCensus]
+    unreached: list[str]
+    unreached_seas: dict[str, list[str]]
+    land_masses: int
+    seas: dict[str, SeaCensus]
+
+
+def census(board: Board) -> Census:
     """What a person compares with the printed board: per empire the home regions, cities, farms, forts and
     starting banners; the seas and the regions on each; the regions no land border reaches (and the seas each is
     on: none, and it is a border forgotten or a region cut off); how many land masses the borders make."""
-    empires = {}
+    empires: dict[str, EmpireCensus] = {}
     for empire in board.empires:
         home = [board.regions[rid] for rid in board.home_regions(empire)]
         empires[empire] = {"regions": len(home), "cities": sum(r.cities for r in home),
@@ -468,7 +491,8 @@ def census(board: Board) -> Data:
             if here not in seen:
                 seen.add(here)
                 todo.extend(board.regions[here].adjacent)
-    seas = {sid: {"name": sea.name, "coasts": list(sea.coasts)} for sid, sea in board.seas.items()}
+    seas: dict[str, SeaCensus] = {sid: {"name": sea.name, "coasts": list(sea.coasts)}
+                                  for sid, sea in board.seas.items()}
     shores = {rid: [sid for sid, sea in board.seas.items() if rid in sea.coasts] for rid in unreached}
     return {"empires": empires, "unreached": unreached, "unreached_seas": shores, "land_masses": masses,
             "seas": seas}

@@ -15,7 +15,7 @@ versioning are version 1). Events hold codes and parameters, never sentences: th
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any, ClassVar, Final, NotRequired, TypedDict
+from typing import Any, ClassVar, Final, NotRequired, TypedDict, cast
 
 import msgspec
 
@@ -120,14 +120,14 @@ class GameStarted(Event, frozen=True):
     class_version = 3
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1, before rulesets were pinned by content, had no ruleset hash: hash the embedded ruleset."""
         from whispers.ledger.core.content import content_hash
 
-        fact["ruleset_hash"] = content_hash(fact["ruleset"])
+        fact["ruleset_hash"] = content_hash(cast("Data", fact["ruleset"]))
 
     @staticmethod
-    def upcast_v2_v3(fact: dict[str, Any]) -> None:
+    def upcast_v2_v3(fact: Data) -> None:
         """Version 2, before a game named its card sets and pinned a card sheet: no sheet, and both card sets, as
         the engine allowed every effect then (a record that played a Dark alliances decree still loads and
         verifies)."""
@@ -172,7 +172,7 @@ class Skipped(Event, frozen=True):
     reason: str
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1 kept the reason in English."""
         fact["reason"] = _code_of(fact["reason"], _SKIP_WORDS_V1)
 
@@ -193,7 +193,7 @@ class OfficeSkipped(Event, frozen=True):
     positions: tuple[str, ...] = ()
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1 kept the reason in English: "no agent controls it" or "no legal order at P, Q"."""
         words = fact["reason"]
         if words == "no agent controls it":
@@ -238,9 +238,9 @@ class GameScored(Event, frozen=True):
     trail: tuple[TrailStep, ...]
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1 kept the trail as English sentences."""
-        fact["trail"] = [_trail_step_v1(line) for line in fact["trail"]]
+        fact["trail"] = [_trail_step_v1(line) for line in cast("list[str]", fact["trail"])]
 
 
 # --- agents ----------------------------------------------------------------------------------------
@@ -314,7 +314,7 @@ class Attacked(Event, frozen=True):
     class_version = 2
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         fact["cards"] = []
         fact["added"] = 0
         fact["reinforced"] = []
@@ -364,7 +364,7 @@ class CardPlayed(Event, frozen=True):
     `repeat` = `during`, the order to come, or `after`, the order just given)."""
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         fact["effect"] = None
         fact["params"] = {}
         fact["outcome"] = {}
@@ -441,7 +441,7 @@ class LoyaltyRevealed(Event, frozen=True):
     class_version = 2
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1, before a set could be committed, had no salt."""
         fact["salt"] = None
 
@@ -469,7 +469,7 @@ class MoveTakenBack(Event, frozen=True):
     class_version = 2
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         fact["reopen"] = None
 
 
@@ -577,7 +577,7 @@ _TIE_BREAK_WORDS_V1 = {
 }
 
 
-def _code_of(words: Any, table: dict[str, str]) -> str:
+def _code_of(words: object, table: dict[str, str]) -> str:
     if words not in table:
         raise ValueError(f"an unknown reason: {words!r}")
     return table[words]

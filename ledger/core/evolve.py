@@ -1,7 +1,7 @@
 """Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypeVar, cast
 
 import msgspec
 from msgspec.structs import force_setattr
@@ -107,16 +107,17 @@ def _changed(work: GameState, **changes: object) -> GameState:
     return work
 
 
-_PINNED: dict[tuple[str, str], tuple[Any, Any]] = {}
+_Built = TypeVar("_Built", Board, Ruleset)
+_PINNED: dict[tuple[str, str], tuple[Data, Board | Ruleset]] = {}
 """(kind, content hash) -> (the data, the Board or Ruleset built from it): games on one board and ruleset (a
 tournament's) validate and build them once per process. Found only when the data is equal, so a record whose data
 does not match its claimed hash still gets its own."""
 
 
-def _pinned(kind: str, claimed: str, data: Data, build: Any, source: str) -> Any:
+def _pinned(kind: str, claimed: str, data: Data, build: Callable[..., _Built], source: str) -> _Built:
     found = _PINNED.get((kind, claimed))
     if found is not None and found[0] == data:
-        return found[1]
+        return cast(_Built, found[1])  # built by `build`: the kind says which
     built = build(data, source=source)
     if len(_PINNED) >= 32:  # a handful of boards and rulesets in use; a long-lived server is not a leak
         _PINNED.clear()
@@ -483,7 +484,7 @@ def _a_reopened(state: GameState, e: ev.GameReopened) -> GameState:
     return _changed(state, finalised=None)
 
 
-_APPLY: dict[type, Any] = {
+_APPLY: dict[type[ev.Event], Callable[..., GameState]] = {
     ev.GameFinalized: _a_finalized,
     ev.GameReopened: _a_reopened,
     ev.GameForked: _a_forked,

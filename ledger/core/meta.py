@@ -10,7 +10,7 @@ Cup"]`, its value a JSON string, that `tag_line` reads back.
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import msgspec
 
@@ -18,6 +18,9 @@ from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import SOCIETIES
 from whispers.ledger.core.text import is_utf8
 from whispers.ledger.core.words import _, say
+
+if TYPE_CHECKING:
+    from whispers.ledger.core.events import Event
 
 MAX_TEXT = 120
 TEXT_FIELDS = ("title", "place", "event", "round", "table")
@@ -66,7 +69,7 @@ class Meta(msgspec.Struct, frozen=True):
                 "recorded": self.recorded}
 
 
-def text_problem(value: Any, what: str) -> str | None:
+def text_problem(value: object, what: str) -> str | None:
     """Why `value` cannot be a metadata text (None if it can): one printable line of at most MAX_TEXT."""
     if not isinstance(value, str):
         return say("{text} is not text", text=what)
@@ -81,7 +84,7 @@ def text_problem(value: Any, what: str) -> str | None:
     return None
 
 
-def problem(changes: Any, players: Iterable[str] | None = None) -> str | None:
+def problem(changes: object, players: Iterable[str] | None = None) -> str | None:
     """Why `changes` is not a well-formed description (None if it is); `players` limits the seats."""
     if not isinstance(changes, Mapping) or not changes:
         return _("a description changes nothing")
@@ -114,7 +117,7 @@ def problem(changes: Any, players: Iterable[str] | None = None) -> str | None:
     return None
 
 
-def time_problem(time: Any) -> str | None:
+def time_problem(time: object) -> str | None:
     if time is None:
         return None
     if not isinstance(time, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?",
@@ -212,7 +215,7 @@ def from_tags(tags: Iterable[TagLine]) -> tuple[dict[str, Any], str | None]:
     return changes, time
 
 
-def of_events(events: Iterable[Any]) -> Meta:
+def of_events(events: Iterable["Event"]) -> Meta:
     """The table facts a record's `GameDescribed` events leave."""
     from whispers.ledger.core.events import GameDescribed
 

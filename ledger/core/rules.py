@@ -11,9 +11,8 @@ Rule citations name the rulebook and section: EN (official, English), FR, IT, ES
 """
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from whispers.ledger.core import commands as c
 from whispers.ledger.core import events as ev
@@ -888,7 +887,7 @@ def _check_owed_instant(state: GameState, command: c.Command) -> None:
                         "other move (REV 290)", society=state.last_actor, cards=", ".join(owed)), "REV Decrees")
 
 
-_DECIDERS: dict[type, Any] = {
+_DECIDERS: dict[type[c.Command], Callable[..., list[ev.Event]]] = {
     c.RecordLoyalty: _decide_loyalty,
     c.Retrieve: _decide_retrieve,
     c.Deploy: _decide_deploy,

@@ -8,9 +8,9 @@ here). The game's own terms (empires, societies, offices, slots, phases, orders)
 and in notation; `term` gives the rulebook's word for one (docs/languages.md has the glossary).
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar, Token
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -104,7 +104,7 @@ def term(word: str, kind: str | None = None) -> str:
     return _current.get().pgettext(kind, word)
 
 
-def terms(words: Any) -> str:
+def terms(words: Iterable[str]) -> str:
     """Canonical ids in words, joined by commas."""
     return ", ".join(term(w) for w in words)
 
@@ -118,7 +118,7 @@ def _shown(params: Mapping[str, object]) -> Data:
     return {k: term(v) if isinstance(v, str) and k not in VERBATIM else v for k, v in params.items()}
 
 
-def say(message: str, /, **params: Any) -> str:
+def say(message: str, /, **params: object) -> str:
     """`message` in the current language, its {fields} filled in: a canonical id becomes its term (but not in
     a field that holds free text, `VERBATIM`)."""
     spoken = _current.get()
@@ -127,7 +127,7 @@ def say(message: str, /, **params: Any) -> str:
     return spoken.gettext(message).format(**_shown(params))
 
 
-def n_(singular: str, plural: str, n: int, /, **params: Any) -> str:
+def n_(singular: str, plural: str, n: int, /, **params: object) -> str:
     """The form of a message that agrees with `n` (a language may have more than two), {n} and fields filled."""
     shown = _shown(params)
     return _current.get().ngettext(singular, plural, n).format(n=n, **shown)

@@ -365,7 +365,7 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
             refuse_modified((*verified.pins, *filter(None, [verified.cards])))
         except WhispersError as exc:
             raise type(exc)(f"{source}: {exc}") from None
-    store.create(name, facts, notes)  # the game and its notes in one transaction
+    store.create(name, facts, cast("list[dict[str, object]]", notes))  # the game and its notes in one transaction
     return Game(name, tuple(read_facts(facts, source)), verified.state)
 
 
@@ -426,6 +426,7 @@ def play_variation(store: Store, name: str, entry: NoteEntry) -> tuple[Game, int
     lines decided by the rules: (that game, in memory, named "GAME/VARIATION"; how many events come before the
     variation's first move)."""
     from whispers.ledger.core import rules
+    from whispers.ledger.core.meta import TagLine
     from whispers.ledger.core.notation import Header, parse_line
 
     facts = store.facts(name, entry["at"])
@@ -438,7 +439,7 @@ def play_variation(store: Store, name: str, entry: NoteEntry) -> tuple[Game, int
     for number, line in enumerate(entry["lines"], start=1):
         try:
             command = parse_line(line)
-            if command is None or isinstance(command, Header):
+            if command is None or isinstance(command, Header | TagLine):
                 raise NotationError(_("not a move"))
             for event in rules.decide(state, command):
                 state = evolve(state, event)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -50,7 +50,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             self._lock_table(c)  # type: ignore[arg-type]
             self._notify_channel(c)  # type: ignore[arg-type]
             c.execute(self._sql("SELECT position FROM {head}"))
-            start = int(c.fetchone()[0]) + 1
+            start = int(cast("tuple[int]", c.fetchone())[0]) + 1  # the head table holds one row
             # numbers looked up inside this transaction, not cached: one taken by a transaction that was then rolled
             # back would name nothing
             c.execute(self._sql("SELECT topic, id FROM {topics}"))

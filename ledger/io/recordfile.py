@@ -19,7 +19,7 @@ as always (its events still carry the facts, if any).
 """
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgpack
 
@@ -28,6 +28,7 @@ from whispers.ledger.core.errors import RecordFileError
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
+    from whispers.ledger.core.meta import MetaJson
     from whispers.ledger.core.notes import NoteEntry
     from whispers.ledger.core.pins import Pin
 
@@ -36,7 +37,7 @@ VERSION = 1
 GENESIS = "0" * 64
 
 
-def link(previous: str, fact: dict[str, Any]) -> str:
+def link(previous: str, fact: Mapping[str, object]) -> str:
     return sha256(bytes.fromhex(previous) + msgpack.packb(fact, use_bin_type=True)).hexdigest()
 
 
@@ -77,7 +78,7 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: Sequence[Mapping[str, o
     return msgpack.packb(body, use_bin_type=True)
 
 
-def table_facts(facts: list[dict[str, Any]]) -> dict[str, Any] | None:
+def table_facts(facts: list[dict[str, Any]]) -> "MetaJson | None":
     """Who, when, where as the `GameDescribed` facts leave them (ledger/core/meta.py's `Meta.to_json()`); None when one
     of them is malformed (the record is then refused by verify, which names the event)."""
     from whispers.ledger.core.meta import Meta, apply, problem, time_problem
@@ -88,7 +89,7 @@ def table_facts(facts: list[dict[str, Any]]) -> dict[str, Any] | None:
             changes, time = fact.get("changes"), fact.get("time")
             if problem(changes) or time_problem(time):
                 return None
-            found = apply(found, changes, time)
+            found = apply(found, cast("Mapping[str, Any]", changes), time)  # checked by `problem` just above
     return found.to_json()
 
 
@@ -136,9 +137,9 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     header, entries = body.get("header"), body.get("events")
     if not isinstance(header, dict) or not isinstance(entries, list):
         raise RecordFileError(say("{file}: the record has no header or no events", file=source))
-    for key, kind in (("game", str), ("ruleset", str), ("board", str), ("board_hash", str), ("events", int),
-                      ("head", str)):
-        if not isinstance(header.get(key), kind):
+    for key, expected in (("game", str), ("ruleset", str), ("board", str), ("board_hash", str), ("events", int),
+                          ("head", str)):
+        if not isinstance(header.get(key), expected):
             raise RecordFileError(say("{file}: the header's {text} is missing or malformed", file=source,
                                       text=repr(key)))
     if header.get("events") != len(entries):

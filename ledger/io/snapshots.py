@@ -100,7 +100,7 @@ def decode(chain: list[dict[str, Any]], complete: bool, started: GameState) -> G
     """The state a snapshot's chain holds, with the board and ruleset of `started` (the state after the game's
     first event); None if the chain is not well formed (the game is replayed)."""
     try:
-        whole = []  # each state's fields, the earlier ones filled in from the state after them
+        whole: list[dict[str, Any]] = []  # each state's fields, the earlier ones filled in from the state after them
         for values in chain:
             built = {**(whole[-1] if whole else {}), **{name: _built(value) for name, value in values.items()}}
             built.update(board=started.board, ruleset=started.ruleset)

@@ -52,7 +52,7 @@ def values(row: Any) -> tuple[Any, ...]:
     return tuple(row.values()) if isinstance(row, dict) else tuple(row)
 
 
-def fingerprint_of(position: int, originator: UUID, version: int, topic: str, state: bytes) -> str:
+def fingerprint_of(position: int, originator: UUID | str, version: int, topic: str, state: bytes) -> str:
     """`Store.fingerprint` of the event stored at `position`."""
     from whispers.ledger.core.digests import sha256
 
@@ -212,7 +212,7 @@ class Backend:
 
     def changed_games(self, after: int, limit: int) -> tuple[int, dict[str, int | None]]:
         """`Store.changed_games`, once the log is checked."""
-        changed: dict[UUID, int | None] = {}
+        changed: dict[UUID | str, int | None] = {}
         position = after
         recorder = self.events.recorder
         while batch := recorder.select_notifications(position, limit, topics=[GAME_CREATED, GAME_RECORDED],
@@ -236,7 +236,7 @@ class Backend:
         n = notified[0]
         return fingerprint_of(position, n.originator_id, n.originator_version, n.topic, n.state)
 
-    def name_of(self, game: UUID) -> str:
+    def name_of(self, game: UUID | str) -> str:
         created = self.events.recorder.select_events(game, lte=1, limit=1)
         record = records().GameRecord  # defined before its stored event is decoded
         event = self.events.mapper.to_domain_event(created[0]) if created else None
@@ -327,6 +327,6 @@ class Backend:
                               "damaged", game=repr(name), holds=holds, then=then, n=max(recorded, held),
                               store=self.url))
 
-    def no_first_event(self, game: UUID) -> StoreError:
+    def no_first_event(self, game: UUID | str) -> StoreError:
         return StoreError(say("game {game}: the store holds no first event for it: the store {store} is damaged",
                               game=str(game), store=self.url))

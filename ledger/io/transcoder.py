@@ -127,7 +127,7 @@ def unpacked(stored: bytes) -> bytes:
     expander = zlib_ng.decompressobj(-15, zdict=_LOADED.get(stored[1]) or _dictionary(stored[1]))
     try:
         plain = expander.decompress(stored[2:], MAX_STATE)
-    except zlib_ng.error as e:
+    except zlib_ng.error as e:  # type: ignore[misc]  # its stub says an instance: it is the class
         raise ValueError(f"its compressed bytes are damaged ({e})") from None
     if expander.unconsumed_tail or not expander.eof or expander.unused_data:
         if expander.unconsumed_tail:
@@ -152,7 +152,7 @@ def unpacked_all(stored: list[bytes]) -> list[bytes]:
         expander = expand(-15, zdict=zdict)
         try:
             add(expander.decompress(state[2:], most))
-        except zlib_ng.error:
+        except zlib_ng.error:  # type: ignore[misc]  # its stub says an instance: it is the class
             add(unpacked(state))  # raises, naming the damage
         if not expander.eof or expander.unused_data:  # (a tail left unexpanded leaves it short of its end)
             plain[-1] = unpacked(state)
