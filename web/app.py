@@ -17,10 +17,10 @@ import logging
 import re
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -36,7 +36,7 @@ from starlette.responses import (
     Response,
     StreamingResponse,
 )
-from starlette.routing import Match, Mount, Route
+from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -60,6 +60,10 @@ from whispers.ledger.core.words import KIND_OF, LANGUAGES, N_, _, cite, n_, posi
 from whispers.projections.language import from_header, speak, stop
 from whispers.web.hall import hall_routes
 from whispers.web.live import Hub
+
+if TYPE_CHECKING:
+    from whispers.ledger.core.commands import Command
+    from whispers.projections.visibility import HandView
 
 HERE = Path(__file__).parent
 # form-action 'self': the director's search is a plain GET form to its own page (every write goes by fetch)
@@ -109,7 +113,7 @@ DEPTH_LIMIT = 4
 """How deep a body's arrays and objects may nest: a reveal's `tokens` object, the deepest a write takes, is 2."""
 
 
-async def _json(request: Request) -> Any:
+async def _json(request: Request) -> object:
     """The JSON a write sent, read once by every write: at most BODY_LIMIT bytes (refused as they come, before
     the rest is read), nested at most DEPTH_LIMIT deep, each number within application.numbers.LARGEST either way
     and finite; else BadRequest, one line."""
@@ -141,11 +145,11 @@ def _bounded_float(text: str) -> float:
     return number
 
 
-def _no_constant(text: str) -> Any:
+def _no_constant(text: str) -> NoReturn:
     raise ValueError(text)  # NaN, Infinity: not JSON
 
 
-def _deeper_than(value: Any, limit: int) -> bool:
+def _deeper_than(value: object, limit: int) -> bool:
     """Whether `value` nests arrays or objects more than `limit` deep (walked without recursion)."""
     waiting = [(value, 1)]
     while waiting:
@@ -176,7 +180,7 @@ def _bearer_ok(request: Request) -> bool:
     return request.headers.get("authorization", "") == f"Bearer {request.path_params['token']}"
 
 
-def _hand_list(hand: dict[str, Any]) -> list[str]:
+def _hand_list(hand: HandView) -> list[str]:
     """A hand's cards as a picker offers them: the names the viewer knows, then the bare empire for each card of
     that empire it does not (the notation takes either)."""
     known = list(hand.get("known") or [])
@@ -187,7 +191,7 @@ def _hand_list(hand: dict[str, Any]) -> list[str]:
     return cards
 
 
-def _per_page(words: Any) -> Any:
+def _per_page(words: Callable[..., str]) -> Callable[..., str]:
     """A filter that puts ids in words, called as each page renders, in its reader's language. Jinja works out a
     filter of constants (`"setup" | term("phase")`) once, when it compiles the template, in the language of the
     first page it served; a filter that takes the render's context is never worked out ahead."""
@@ -208,7 +212,7 @@ class Site:
     templates: Environment
     pictures: Pictures
 
-    def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    def page(self, name: str, status_code: int = 200, **context: object) -> HTMLResponse:
         return HTMLResponse(self.templates.get_template(name).render(lang=tongue().code, **context),
                             status_code=status_code)
 
@@ -336,7 +340,7 @@ async def live(site: Site, request: Request, found: Access) -> Response:
 
 # --- writes: each reached only past its guard's `may` and bearer check, its body read by `_body` or `_json` -------
 
-async def _asked_move(site: Site, request: Request, found: Access) -> tuple[str, Any, int | None]:
+async def _asked_move(site: Site, request: Request, found: Access) -> tuple[str, Command, int | None]:
     """The move a write to `moves` or `preview` asks for: its line (canonical ids), the command it reads as against
     the game held now, and the version the page showed (None when not sent); BadRequest for a body of another
     shape, a refusal (422) for an empty line."""
@@ -578,7 +582,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
             if holder is not None:
                 holder.__exit__(None, None, None)
 
-    routes: list[Any] = [
+    routes: list[BaseRoute] = [
         Route(path, _directors(site, handler) if guard is None else _guarded(site, handler, guard),
               methods=list(methods) if methods else None)
         for path, handler, guard, methods in ROUTES]
@@ -602,7 +606,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None) 
     return app
 
 
-def _slashed(request: Request, routes: list[Any]) -> Response | None:
+def _slashed(request: Request, routes: list[BaseRoute]) -> Response | None:
     """A GET of a route's path without its trailing slash: a redirect to it, relative (the Host header a request
     carries is never written into an answer); None when the path with a slash is no route either."""
     path = request.url.path
@@ -646,9 +650,9 @@ class Pictures:
 
     def __init__(self, most: int) -> None:
         self._most = most
-        self._kept: OrderedDict[tuple[Any, ...], bytes | str] = OrderedDict()
+        self._kept: OrderedDict[tuple[object, ...], bytes | str] = OrderedDict()
 
-    async def drawn(self, key: tuple[Any, ...], draw: Any) -> bytes | str:
+    async def drawn(self, key: tuple[object, ...], draw: Callable[[], bytes | str]) -> bytes | str:
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
@@ -672,19 +676,19 @@ def from_environment() -> Starlette:
     return create_app(os.environ.get("WHISPERS_STORE"), token, Path(tournament) if tournament else None)
 
 
-def _asking(shown: hall.Hall, **changes: Any) -> str:
+def _asking(shown: hall.Hall, **changes: object) -> str:
     """The director's page as `shown`, with `changes` (state, page): a link's query string, the empty ones left out,
     the search text encoded (never markup or a path)."""
     asked = {"lang": tongue().code, "state": shown.state, "q": shown.text, "page": shown.page, **changes}
     return "?" + urlencode({key: value for key, value in asked.items() if value not in (None, "", 1)})
 
 
-def _words_of(*groups: Any) -> dict[str, str]:
+def _words_of(*groups: Iterable[str]) -> dict[str, str]:
     """Canonical ids (slots, empires) and their words in the reader's language, for a script that shows them."""
     return {word: term(word) for group in groups for word in group}
 
 
-def _word(value: Any) -> Any:
+def _word(value: object) -> object:
     """A picker's option in the reader's words: a glossary id or a council position (`bear.sheriff`); a region,
     a card or a count stays as it is (the option's value is the notation's either way)."""
     if not isinstance(value, str):
