@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from shlex import quote as shlex_quote
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -24,6 +24,9 @@ from whispers.ledger.core.words import N_, _, n_, plural, say, term, tongue
 from whispers.projections.visibility import event_words
 
 if TYPE_CHECKING:
+    from prompt_toolkit.key_binding import KeyPressEvent
+    from rich.progress import Progress, TaskID
+
     from whispers.application.analysis import Analysis
     from whispers.application.review import AcrossRead
     from whispers.ledger.core.notes import NoteEntry
@@ -146,8 +149,8 @@ def _asker() -> Callable[[], str]:
 
     keys = KeyBindings()
 
-    def typed(command: str) -> Callable[[Any], None]:
-        def handler(event: Any) -> None:
+    def typed(command: str) -> Callable[[KeyPressEvent], None]:
+        def handler(event: KeyPressEvent) -> None:
             event.current_buffer.text = command
             event.current_buffer.validate_and_handle()
         return handler
@@ -287,8 +290,8 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
 @contextmanager
 def _progress_bar(quiet: bool, over: int = 20) -> Iterator[Callable[[int, int], None]]:
     """A progress callback that shows a bar once there are more than `over` games to read."""
-    bar: Any = None
-    task: Any = None
+    bar: Progress | None = None
+    task: TaskID | None = None
 
     def progress(done: int, total: int) -> None:
         nonlocal bar, task
@@ -299,6 +302,7 @@ def _progress_bar(quiet: bool, over: int = 20) -> Iterator[Callable[[int, int], 
             bar.start()
             task = bar.add_task(_("Reading games into the catalog"), total=total)
         if bar is not None:
+            assert task is not None  # added with the bar
             bar.update(task, completed=done)
 
     try:
@@ -308,9 +312,9 @@ def _progress_bar(quiet: bool, over: int = 20) -> Iterator[Callable[[int, int], 
             bar.stop()
 
 
-def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
+def _flatten(data: object, path: str = "") -> list[tuple[str, object]]:
     if isinstance(data, dict):
-        rows: list[tuple[str, Any]] = []
+        rows: list[tuple[str, object]] = []
         for key, value in data.items():
             rows += _flatten(value, f"{path}.{key}" if path else str(key))
         return rows
@@ -393,11 +397,11 @@ SETUP_WORDS = {"players": N_("players"), "first": N_("first"), "ruleset": N_("ru
 """What may differ between two games' setups (projections.forks.setup_differences), in words."""
 
 
-def _setup_value(what: str, value: Any) -> str:
+def _setup_value(what: str, value: object) -> str:
     """One side of a setup difference: the societies in words, the ids of rulesets, boards and cards as they are."""
     if what in ("players", "first"):
-        return ",".join(term(s) for s in value) if isinstance(value, list) else term(value)
-    return ",".join(value) if isinstance(value, list) else value
+        return ",".join(term(s) for s in value) if isinstance(value, list) else term(str(value))
+    return ",".join(value) if isinstance(value, list) else str(value)
 """How many moves of each side `diff` prints after the point where the games part (--json gives them all)."""
 
 

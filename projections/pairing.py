@@ -103,7 +103,7 @@ def table_sizes(count: int) -> list[int]:
     return [full] * ((count - short * shorts) // full) + [short] * shorts
 
 
-def seed_for(*parts: Any) -> int:
+def seed_for(*parts: object) -> int:
     """A seed from the tournament's own words (its name, entrants and the round), stable across runs."""
     text = "\n".join(str(p) for p in parts)
     return int.from_bytes(sha256(text.encode("utf-8")).digest()[:8], "big")

@@ -18,10 +18,13 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whispers.application import following
 from whispers.application.following import Change
+
+if TYPE_CHECKING:
+    from whispers.ledger.core.events import Event
 
 POLL_SECONDS = 0.05  # the log's head, read once per process: a cheap query
 WAIT_SECONDS = 1.0  # on PostgreSQL a NOTIFY ends the wait at once; this bounds how stale a missed one leaves us
@@ -135,6 +138,6 @@ async def _waited(queue: asyncio.Queue[Change], seconds: float) -> AsyncIterator
             yield None
 
 
-def _sent(events: tuple[tuple[int, Any], ...], viewer: str | None) -> list[str]:
+def _sent(events: tuple[tuple[int, Event], ...], viewer: str | None) -> list[str]:
     return [f"id: {v}\nevent: event\ndata: {json.dumps({'version': v, 'event': following.event_json(e, viewer)})}\n\n"
             for v, e in events]
