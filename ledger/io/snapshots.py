@@ -123,7 +123,7 @@ def decode(chain: list[dict[str, Any]], complete: bool, started: GameState) -> G
     return states[-1]
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any) -> object:  # any value a state holds, told apart by its exact type
     if value is None or isinstance(value, (bool, int, str)):
         return value
     kind = type(value)
@@ -144,7 +144,7 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"a snapshot cannot hold a {kind.__name__}")
 
 
-def _built(value: Any) -> Any:
+def _built(value: object) -> object:
     if not isinstance(value, list):
         return value
     tag = value[0]
