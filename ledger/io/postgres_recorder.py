@@ -42,7 +42,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
 
     # ---------------------------------------------------------------------------------------------------- writing
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: object) -> Sequence[int] | None:
         if not stored_events:
             return []
         with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as c:
@@ -89,7 +89,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                 raise DataError(str(e)) from None
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def read(self, read: Callable[..., _T], *args: Any, binary: bool = False) -> _T:
+    def read(self, read: Callable[..., _T], *args: object, binary: bool = False) -> _T:
         """One of ledger.postgres_reads' reads, on the pool, retried as eventsourcing's own reads are."""
         with self._reading(binary) as cursor:
             return read(cursor, self.datastore.schema, *args)
@@ -101,7 +101,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         # each row selected holds at least one event in range, so `limit` rows hold at least `limit` events
         schema = self.datastore.schema
         statement = reads.of_stream(schema)
-        params: list[Any] = [as_uuid(originator_id)]
+        params: list[object] = [as_uuid(originator_id)]
         if gt is not None:
             statement += " AND version + count - 1 > %s"
             params.append(gt)

@@ -19,6 +19,12 @@ from whispers.ledger.core.words import say
 from whispers.ledger.io.transcoder import MsgpackTranscoder
 
 if TYPE_CHECKING:
+    import sqlite3
+    from types import ModuleType
+
+    from psycopg import Connection
+    from psycopg.rows import TupleRow
+
     from whispers.ledger.io.eventstore import EventStore
 
 STATES: Final = MsgpackTranscoder()
@@ -28,7 +34,7 @@ Rows = list[tuple[int, str, bytes]]
 """A stream's rows as read: (version, topic, stored state)."""
 
 
-def records() -> Any:
+def records() -> ModuleType:
     """The aggregates' module (ledger/io/records.py), imported the first time the store writes or decodes a stored
     event the eventsourcing way: a command that only reads a game never defines them."""
     from whispers.ledger.io import records
@@ -64,11 +70,11 @@ def fingerprint_of(position: int, originator: UUID | str, version: int, topic: s
 class PlainSQLite:
     """The transaction protocol of eventsourcing's datastores, over a plain sqlite3 connection."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
     @contextmanager
-    def transaction(self, commit: bool) -> Iterator[Any]:
+    def transaction(self, commit: bool) -> Iterator[sqlite3.Cursor]:
         cursor = self.db.cursor()
         cursor.execute("BEGIN")
         try:
@@ -82,7 +88,7 @@ class PlainSQLite:
 class Wakeup:
     """Waits for a store's NOTIFY (PostgreSQL), or just pauses (SQLite, memory: the caller polls the log)."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Connection[TupleRow] | None) -> None:
         self._conn = conn
         self.listening = conn is not None
 
@@ -126,10 +132,10 @@ class Backend:
         self.closed = False
         self.opening = threading.Lock()
         self.readers = threading.local()
-        self.reader_connections: list[Any] = []
+        self.reader_connections: list[sqlite3.Connection | Connection[TupleRow]] = []
         """Each thread's plain connection (sqlite3, or psycopg), closed with the store."""
 
-    def bind(self) -> Callable[[Any], None] | None:
+    def bind(self) -> Callable[[object], None] | None:
         """What the event store application calls with its datastore when it opens (ledger/io/eventstore.py)."""
         return None
 
@@ -247,7 +253,7 @@ class Backend:
     # ------------------------------------------------------------------------------ read models, notifications
 
     @contextmanager
-    def read_model_reading(self) -> Iterator[Any | None]:
+    def read_model_reading(self) -> Iterator[sqlite3.Cursor | None]:
         """A cursor to read the read models on without a write transaction, or None (then `read_model_datastore`)."""
         yield None
 
