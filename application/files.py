@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
@@ -17,10 +17,11 @@ from whispers.ledger.io.input_files import RECORD_LIMIT, read_capped
 if TYPE_CHECKING:
     from whispers.ledger.core.meta import Meta
     from whispers.ledger.core.pins import Pin
+    from whispers.ledger.core.state import GameState
     from whispers.ledger.io.store import Store
 
 
-def _where(state: Any) -> str:
+def _where(state: GameState) -> str:
     """Where the game stands, in the reader's words ("round 2, empire"; "manche 2, Phase des Empires")."""
     if state.over:
         return _("over")

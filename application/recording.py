@@ -15,7 +15,7 @@ from whispers.ledger.core.words import _, say
 if TYPE_CHECKING:
     from whispers.ledger.core import commands as c
     from whispers.ledger.core.prompt import Prompt
-    from whispers.ledger.io.game import Game
+    from whispers.ledger.io.game import Game as Game  # the type a face holds a game in
     from whispers.ledger.io.store import Store
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
@@ -15,6 +15,7 @@ from whispers.ledger.core.words import say
 if TYPE_CHECKING:
     from typing import TypedDict
 
+    from whispers.application.reading import Status
     from whispers.ledger.core import events as ev
     from whispers.ledger.io.store import Store
     from whispers.projections import forks
@@ -342,7 +343,7 @@ class VariationShown:
     moves: tuple[tuple[int, str], ...]
     at: int
     events: int
-    status: Any  # application.reading.Status
+    status: Status
 
     def to_json(self) -> Data:
         return {"game": self.game, "variation": self.name, "parted": self.parted, "at": self.at,

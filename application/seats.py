@@ -8,12 +8,13 @@ and the reveal is refused unless it matches (rules.py), as `verify` checks again
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
+    from whispers.ledger.core.commands import Command
     from whispers.ledger.io.store import Store
 
 
@@ -30,7 +31,7 @@ class SeatMove:
         return {"game": self.game, "society": self.society, "version": self.version, "move": self.move}
 
 
-def _record(store: Store, game: str, society: str, command: Any, seen: int | None) -> SeatMove:
+def _record(store: Store, game: str, society: str, command: Command, seen: int | None) -> SeatMove:
     from whispers.ledger.core.errors import GameMovedOn
     from whispers.ledger.core.words import say
     from whispers.ledger.io.game import load, record

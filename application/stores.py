@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
-    from whispers.ledger.io.store import Store
+    from whispers.ledger.io.store import Store as Store  # the type every face names a store by
 
 
 @contextmanager

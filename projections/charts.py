@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import io
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whispers.ledger.core.words import N_, _, n_, say, term
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Series = Any
 """application.charts.Series (the layers keep projections from importing the application's types)."""
@@ -40,7 +44,7 @@ def draw(data: Series | WinRates | RatingHistory, fmt: str) -> bytes:
     return out.getvalue()
 
 
-def figure(data: Series | WinRates | RatingHistory) -> Any:
+def figure(data: Series | WinRates | RatingHistory) -> Figure:
     """The chart as a matplotlib Figure (its words in the reader's language; the file draws them as shapes)."""
     from matplotlib.figure import Figure
 
@@ -66,7 +70,7 @@ def figure(data: Series | WinRates | RatingHistory) -> Any:
     return drawn
 
 
-def _series(ax: Any, data: Series, names: list[str], title: str, legend: list[str] | None = None) -> None:
+def _series(ax: Axes, data: Series, names: list[str], title: str, legend: list[str] | None = None) -> None:
     from matplotlib.ticker import MaxNLocator
 
     for index, name in enumerate(names):
@@ -100,7 +104,7 @@ def _series(ax: Any, data: Series, names: list[str], title: str, legend: list[st
         ax.annotate(note, (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
 
 
-def _chances(ax: Any, data: Any) -> None:
+def _chances(ax: Axes, data: Any) -> None:
     """A line per society with its band of one standard error each side, the turning points and notes' glyphs."""
     from matplotlib.ticker import PercentFormatter
 
@@ -145,7 +149,7 @@ def _chances(ax: Any, data: Any) -> None:
                 (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
 
 
-def _win_rates(fig: Any, data: WinRates) -> None:
+def _win_rates(fig: Figure, data: WinRates) -> None:
     left, right = fig.subplots(1, 2)
     societies = list(data.by_society)
     # a society's name in the reader's words may be long (Serpente senza Fine): on two lines, not over the next
@@ -168,7 +172,7 @@ def _win_rates(fig: Any, data: WinRates) -> None:
                      finished=n_("{n} finished game", "{n} finished games", data.finished), games=data.games))
 
 
-def _rating_history(ax: Any, data: RatingHistory) -> None:
+def _rating_history(ax: Axes, data: RatingHistory) -> None:
     """The person's rating (mu - 3 sigma) after each rated game, with the band mu +- sigma around the estimate."""
     from matplotlib.ticker import MaxNLocator
 

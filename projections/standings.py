@@ -14,7 +14,7 @@ finalised is provisional.
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict, cast
+from typing import NotRequired, TypedDict, cast
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.errors import WhispersError
@@ -95,7 +95,7 @@ class ResultData(TypedDict):
     players: list[str]
     ruleset: str
     tie_breaks: list[str]
-    scored: dict[str, Any] | None  # the final scoring's stored fact
+    scored: dict[str, object] | None  # the final scoring's stored fact
     finalised: NotRequired[bool]
 
 

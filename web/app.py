@@ -62,6 +62,7 @@ from whispers.web.hall import hall_routes
 from whispers.web.live import Hub
 
 if TYPE_CHECKING:
+    from whispers.application.stores import Store
     from whispers.ledger.core.commands import Command
     from whispers.projections.visibility import HandView
 
@@ -204,7 +205,7 @@ class Site:
     moves, the hub of live streams, the page templates, the pictures drawn lately, the director's token and the
     tournament file the director's pages show."""
 
-    store: Any
+    store: Store
     director_token: str
     tournament: Path | None
     hub: Hub

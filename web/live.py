@@ -18,12 +18,13 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application import following
 from whispers.application.following import Change
 
 if TYPE_CHECKING:
+    from whispers.application.stores import Store
     from whispers.ledger.core.events import Event
 
 POLL_SECONDS = 0.05  # the log's head, read once per process: a cheap query
@@ -36,7 +37,7 @@ EVERY_GAME = ""  # the key of the streams that hear of every game's changes (the
 class Hub:
     """The streams of one server process, by game, fed by one follower thread (started with the first stream)."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         self._store = store
         self._streams: dict[str, set[asyncio.Queue[Change]]] = {}
         self._thread: threading.Thread | None = None
