@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -20,8 +20,9 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
-from psycopg.rows import tuple_row
-from psycopg.sql import SQL, Identifier
+from psycopg import Cursor
+from psycopg.rows import TupleRow, tuple_row
+from psycopg.sql import SQL, Composed, Identifier
 
 from whispers.ledger.core.streams import as_uuid
 from whispers.ledger.io import postgres_reads as reads
@@ -35,7 +36,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         super().__init__(datastore, events_table_name=LOG)
         self.sql_create_statements = [SQL(statement) for statement in tables(self.datastore.schema)]  # type: ignore[misc]
 
-    def _sql(self, statement: str) -> Any:
+    def _sql(self, statement: str) -> Composed:
         schema = self.datastore.schema
         return SQL(statement).format(log=Identifier(schema, LOG), streams=Identifier(schema, STREAMS),
                                      topics=Identifier(schema, TOPICS), head=Identifier(schema, HEAD))
@@ -78,7 +79,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
 
     # ---------------------------------------------------------------------------------------------------- reading
     @contextmanager
-    def _reading(self, binary: bool = False) -> Iterator[Any]:
+    def _reading(self, binary: bool = False) -> Iterator[Cursor[TupleRow]]:
         """A cursor (rows as tuples) in a read transaction: the rows and the topics they name read together. An
         append that cannot be read is eventsourcing's DataError."""
         with (self.datastore.get_connection() as conn, conn.transaction(),

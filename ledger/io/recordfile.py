@@ -25,6 +25,7 @@ import msgpack
 
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import RecordFileError
+from whispers.ledger.core.streams import Fact
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def notes_head(notes: Sequence[Mapping[str, object]]) -> str:
     return chain(notes)[-1] if notes else GENESIS
 
 
-def dumps(name: str, facts: list[dict[str, Any]], notes: Sequence[Mapping[str, object]] | None = None) -> bytes:
+def dumps(name: str, facts: list[Fact], notes: Sequence[Mapping[str, object]] | None = None) -> bytes:
     if not facts or facts[0].get("type") != "GameStarted":
         raise RecordFileError(say("a record starts with its GameStarted event"))
     links = chain(facts)
@@ -78,7 +79,7 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: Sequence[Mapping[str, o
     return msgpack.packb(body, use_bin_type=True)
 
 
-def table_facts(facts: list[dict[str, Any]]) -> "MetaJson | None":
+def table_facts(facts: list[Fact]) -> "MetaJson | None":
     """Who, when, where as the `GameDescribed` facts leave them (ledger/core/meta.py's `Meta.to_json()`); None when one
     of them is malformed (the record is then refused by verify, which names the event)."""
     from whispers.ledger.core.meta import Meta, apply, problem, time_problem
@@ -89,7 +90,8 @@ def table_facts(facts: list[dict[str, Any]]) -> "MetaJson | None":
             changes, time = fact.get("changes"), fact.get("time")
             if problem(changes) or time_problem(time):
                 return None
-            found = apply(found, cast("Mapping[str, Any]", changes), time)  # checked by `problem` just above
+            # both checked just above
+            found = apply(found, cast("Mapping[str, Any]", changes), cast("str | None", time))
     return found.to_json()
 
 
@@ -102,7 +104,7 @@ def _pins(first: dict[str, Any]) -> tuple["Pin", "Pin"]:
             pin("board", first["board"]["id"], content_hash(first["board"])))
 
 
-def _ruleset_hash(first: dict[str, Any]) -> str | None:
+def _ruleset_hash(first: Fact) -> str | None:
     """The content hash of the ruleset a GameStarted fact embeds (None if it embeds none)."""
     from whispers.ledger.core.pins import content_hash
 

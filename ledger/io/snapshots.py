@@ -63,7 +63,7 @@ def fold_on(state: GameState, events: Iterable[ev.Event]) -> GameState | None:
 def encode(state: GameState, at: bytes) -> str:
     """The snapshot of `state`, the state after the stored event `at` (its bytes as stored: they hold its
     timestamp, so the event of another record at the same version is another)."""
-    chain: list[dict[str, Any]] = []
+    chain: list[dict[str, object]] = []
     current: GameState | None = state
     later: GameState | None = None
     complete = True
@@ -84,7 +84,7 @@ def encode(state: GameState, at: bytes) -> str:
     return b2a_base64(msgpack.packb(data, use_bin_type=True), newline=False).decode("ascii")
 
 
-def version_of(text: str) -> tuple[int, bytes, list[dict[str, Any]], bool] | None:
+def version_of(text: str) -> tuple[int, bytes, list[dict[str, object]], bool] | None:
     """(version, the stored bytes of its event, chain, whether the chain is whole) of a kept snapshot; None if it
     is of another layout or not a snapshot at all."""
     try:
@@ -96,7 +96,7 @@ def version_of(text: str) -> tuple[int, bytes, list[dict[str, Any]], bool] | Non
         return None
 
 
-def decode(chain: list[dict[str, Any]], complete: bool, started: GameState) -> GameState | None:
+def decode(chain: list[dict[str, object]], complete: bool, started: GameState) -> GameState | None:
     """The state a snapshot's chain holds, with the board and ruleset of `started` (the state after the game's
     first event); None if the chain is not well formed (the game is replayed)."""
     try:
