@@ -17,10 +17,11 @@ import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.rollout import DEFAULT_POLICY, POLICY_VERSIONS
 from whispers.ledger.core.words import say
 
@@ -55,7 +56,7 @@ class Point:
     chances: dict[str, tuple[float, float | None]]  # society -> (chance of winning, its standard error)
     scores: dict[str, tuple[float, float | None]]  # society -> (expected final score, its standard error)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"move": self.move, "version": self.version, "label": self.label, "rollouts": self.rollouts,
                 "chances": {s: {"chance": round(c, 4), "se": _rounded(se)} for s, (c, se) in self.chances.items()},
                 "scores": {s: {"expected": round(x, 2), "se": _rounded(se)} for s, (x, se) in self.scores.items()}}
@@ -69,7 +70,7 @@ class Turn:
     society: str
     change: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"move": self.move, "version": self.version, "label": self.label, "society": self.society,
                 "change": round(self.change, 4)}
 
@@ -85,7 +86,7 @@ class Analysis:
     complete: bool  # every point has the rollouts asked for
     societies: tuple[str, ...] = field(default=())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "viewer": self.viewer, "policy": self.policy, "rollouts": self.rollouts,
                 "complete": self.complete, "points": [p.to_json() for p in self.points],
                 "turning_points": [t.to_json() for t in self.turning]}

@@ -23,7 +23,7 @@ import os
 import socket
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
@@ -96,7 +96,10 @@ def _write(store: Store, counter: int, jobs: list[Job]) -> bool:
     return store.save_tracked(PROJECTION, LAYOUT, counter, counter + 1, rows)
 
 
-def _cas(store: Store, names: list[str] | None, decide: Callable[[dict[str, Job]], tuple[list[Job], Any]]) -> Any:
+T = TypeVar("T")  # what a compare-and-set's decision answers
+
+
+def _cas(store: Store, names: list[str] | None, decide: Callable[[dict[str, Job]], tuple[list[Job], T]]) -> T:
     """`decide` over the rows read, its jobs written as one compare-and-set, again until none wrote in between."""
     for _attempt in range(TRIES):
         counter, jobs = _rows(store, names)

@@ -12,13 +12,15 @@ import base64
 import hmac
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from whispers.application.stores import opened
 from whispers.ledger.core.digests import sha256
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.ledger.io.store import Store
+    from whispers.projections.standings import StandingsData
 
 
 def board_token(director_token: str) -> str:
@@ -32,14 +34,31 @@ def board_allows(director_token: str, given: str) -> bool:
                                                         given.encode("utf-8", "surrogatepass"))
 
 
+class Seat(TypedDict):
+    society: str
+    entrant: str | None
+    first: bool
+
+
+class Table(TypedDict):
+    """A table on the public board: its game, number, where it stands and its seats in seat order."""
+
+    game: str
+    table: int
+    state: str  # "waiting", "playing" or "over"
+    round: int | None
+    phase: str | None
+    seats: list[Seat]
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     tournament: str
     round: int | None  # the current round: the last the file holds (None: a file without rounds)
-    tables: tuple[dict[str, Any], ...]
-    standings: dict[str, Any]  # application.tournament.tournament's data
+    tables: tuple[Table, ...]
+    standings: StandingsData  # application.tournament.tournament's data
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"tournament": self.tournament, "round": self.round, "tables": list(self.tables),
                 "standings": self.standings}
 
@@ -59,7 +78,7 @@ def public_board(store: Store | str | None, file: Path) -> Board:
     with opened(store) as s:
         standings = tournament(s, file).to_json()
         listed = Catalog(s).listing(games=shown)  # caught up by the standings just read
-    tables = []
+    tables: list[Table] = []
     for number, game in enumerate(shown, start=1):
         row = listed.get(game)
         seats = spec.seats.get(game) or {}

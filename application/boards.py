@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+from whispers.ledger.core.plain import Data
+
+if TYPE_CHECKING:
+    from whispers.ledger.core.board import Census
 
 
 @dataclass(frozen=True, slots=True)
 class NewBoard:
     path: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"path": self.path}
 
 
@@ -36,9 +41,9 @@ class BoardCensus:
     ref: str
     id: str
     content_hash: str
-    census: dict[str, Any]  # ledger.board.census
+    census: Census  # ledger.board.census
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"board": self.ref, "id": self.id, "content_hash": self.content_hash, **self.census}
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from whispers.application.sharing import Links, share
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
@@ -24,9 +25,17 @@ class Shared:
     links: tuple[Links, ...]
     cards: tuple[Card, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"games": {links.game: {k: v for k, v in links.to_json().items() if k != "game"}
                           for links in self.links}}
+
+
+class _Facts(TypedDict):
+    """What every card of a game is labelled with (projections.cards.Card)."""
+
+    event: str | None
+    round: int | None
+    table: int | None
 
 
 def _game_cards(links: Links, seats: dict[str, str], first: str | None, event: str | None, round_no: int | None,
@@ -34,7 +43,7 @@ def _game_cards(links: Links, seats: dict[str, str], first: str | None, event: s
     from whispers.projections.cards import Card
 
     urls = links.to_json()
-    facts = {"event": event, "round": round_no, "table": table}
+    facts: _Facts = {"event": event, "round": round_no, "table": table}
     return [Card("table", links.game, urls["table"], **facts),
             *(Card("seat", links.game, url, **facts, society=society, person=seats.get(society),
                    first=society == first) for society, url in urls["seats"].items()),
@@ -80,7 +89,7 @@ def game_cards(store: Store | str | None, links: Links) -> tuple[Card, ...]:
 
     game = open_game(store, links.game)
     meta = of_events(game.events)
-    number = {key: int(value) if (value or "").isdecimal() and (value or "").isascii() else None
+    number = {key: int(value) if value is not None and value.isdecimal() and value.isascii() else None
               for key, value in (("round", meta.round), ("table", meta.table))}
     return tuple(_game_cards(links, dict(meta.seats), game.state.first, meta.event, number["round"],
                              number["table"]))

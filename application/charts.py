@@ -7,10 +7,11 @@ when a chart is written.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
@@ -35,10 +36,17 @@ class Series:
     lines: dict[str, tuple[int | None, ...]]
     colours: dict[str, str]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "kind": self.kind, "viewer": self.viewer, "moves": list(self.moves),
                 "versions": list(self.versions), "rounds": [list(r) for r in self.rounds],
                 "lines": {name: list(values) for name, values in self.lines.items()}}
+
+
+class WinRatesJson(TypedDict):
+    games: int
+    finished: int
+    win_rate: dict[str, float]
+    win_rate_by_seat: dict[str, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +59,7 @@ class WinRates:
     by_seat: dict[int, float]
     colours: dict[str, str]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> WinRatesJson:
         return {"games": self.games, "finished": self.finished, "win_rate": self.by_society,
                 "win_rate_by_seat": {str(k): v for k, v in self.by_seat.items()}}
 
@@ -74,7 +82,7 @@ class Chances:
     colours: dict[str, str]
     kind: str = "chances"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "kind": self.kind, "viewer": self.viewer, "policy": self.policy,
                 "rollouts": self.rollouts, "moves": list(self.moves),
                 "lines": {s: list(v) for s, v in self.lines.items()},
@@ -87,7 +95,7 @@ class Charted:
     output: str
     data: Series | WinRates | RatingHistory | Chances
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"output": self.output, **self.data.to_json()}
 
 

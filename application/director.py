@@ -6,12 +6,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
+    from whispers.application.reading import GameRowJson, Pinned
+    from whispers.application.tournament import Standings
     from whispers.ledger.io.store import Store
+
+    class HallRow(GameRowJson):
+        """A game's row on the director's screen: its listing row, its state there and when it last moved."""
+
+        state: str  # one of STATES
+        last_move: str  # its last-written time, to the second
 
 
 PAGE = 50
@@ -26,7 +35,7 @@ class Hall:
     """One page of the games in the store, as the director sees them (the record: nothing here is secret to a
     director but loyalty and hands, which a listing does not hold), the latest created first."""
 
-    rows: tuple[dict[str, Any], ...]
+    rows: tuple[HallRow, ...]
     position: int  # the store's log position read up to: a live page follows from here
     counts: dict[str, int]  # games in the store ("all"), and in each of STATES when every row was read for a filter
     state: str | None  # the tab shown: one of STATES, or None for every game
@@ -35,7 +44,7 @@ class Hall:
     pages: int
     found: int  # games the tab and the search keep, on every page
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"games": list(self.rows), "position": self.position, "counts": self.counts, "state": self.state,
                 "text": self.text, "page": self.page, "pages": self.pages, "found": self.found}
 
@@ -56,7 +65,7 @@ def hall(store: Store | str | None, state: str | None = None, text: str = "", pa
     if page < 1:
         raise WhispersError(say("no page {text}: pages count from 1", text=repr(page)))
     needle = text.strip().casefold()
-    pinned: dict[tuple[str, ...], tuple[Any, ...]] = {}
+    pinned: dict[tuple[str, ...], Pinned] = {}
     with opened(store) as s:
         position = s.head()
         catalog = Catalog(s)
@@ -80,19 +89,19 @@ def hall(store: Store | str | None, state: str | None = None, text: str = "", pa
                 len(kept))
 
 
-def _shown(row: dict[str, Any]) -> dict[str, Any]:
+def _shown(row: GameRowJson) -> HallRow:
     """A listing's row with its state on the director's screen and its last-written time to the second."""
     return {**row, "state": "over" if row["over"] else ("setup" if row["phase"] == "setup" else "playing"),
-            "last_move": row["written"][:19] + row["written"][26:]}
+            "last_move": str(row["written"])[:19] + str(row["written"])[26:]}
 
 
-def _holds(row: dict[str, Any], needle: str) -> bool:
+def _holds(row: HallRow, needle: str) -> bool:
     meta = row["meta"]
     return any(needle in (value or "").casefold()
                for value in (row["game"], meta["table"], meta["event"], *meta["seats"].values()))
 
 
-def tournament_standings(store: Store | str | None, file: Path | None) -> Any:
+def tournament_standings(store: Store | str | None, file: Path | None) -> Standings:
     """The standings of the tournament file the server was started with, recomputed from the catalog at each
     call (so as games finish); StoreError if none was given."""
     from whispers.application.tournament import tournament

@@ -5,21 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import RecordFileError, StoreError, StoreUnavailable, WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import _, say, term
 from whispers.ledger.io.input_files import RECORD_LIMIT, read_capped
 
 if TYPE_CHECKING:
     from whispers.ledger.core.meta import Meta
     from whispers.ledger.core.pins import Pin
+    from whispers.ledger.core.state import GameState
     from whispers.ledger.io.store import Store
 
 
-def _where(state: Any) -> str:
+def _where(state: GameState) -> str:
     """Where the game stands, in the reader's words ("round 2, empire"; "manche 2, Phase des Empires")."""
     if state.over:
         return _("over")
@@ -36,7 +38,7 @@ class Imported:
     unchained: int = 0  # notes from an older whispers' file that no hash covers (kept, marked)
     table: Meta | None = None  # who, when, where, as the record (a file's header and events, or tag lines) says
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "events": self.events, "played_under": self.played_under,
                 "players": list(self.players), "where": self.where, "unchained": self.unchained,
                 "table": None if self.table is None else self.table.to_json()}
@@ -91,7 +93,7 @@ class Refusal:
     file: str
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"file": self.file, "reason": self.reason}
 
 
@@ -100,7 +102,7 @@ class BatchImported:
     imported: tuple[Imported, ...]
     refused: tuple[Refusal, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"imported": [i.to_json() for i in self.imported], "refused": [r.to_json() for r in self.refused]}
 
 
@@ -143,7 +145,7 @@ class Exported:
     warnings: tuple[str, ...] = ()  # malformed notes an older whispers stored, skipped
     unchecked: tuple[str, ...] = ()  # what of the card plays could not be checked (no card sheet)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "events": self.events, "notes": self.notes, "head": self.head,
                 "notes_head": self.notes_head}
 
@@ -192,7 +194,7 @@ class Verification:
 
         return played_under(*self.pins)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"target": self.target, "events": self.events, "head": self.head,
                 "pins": {"ruleset": self.pins[0].to_json(), "board": self.pins[1].to_json()}, "where": self.where,
                 "notes": self.notes, "notes_head": self.notes_head, "unchecked": list(self.unchecked),
@@ -234,7 +236,7 @@ class Checked:
     broken: str | None  # the first bad event (or the damage), in one line; None when every move agrees
     unchecked: bool = False  # card plays whose effects and cost no card sheet let verify check
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "events": self.events, "head": self.head, "notes_head": self.notes_head,
                 "broken": self.broken, "unchecked": self.unchecked}
 
@@ -247,7 +249,7 @@ class StoreVerification:
     def broken(self) -> tuple[Checked, ...]:
         return tuple(game for game in self.games if game.broken is not None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"games": [game.to_json() for game in self.games], "verified": len(self.games) - len(self.broken),
                 "broken": len(self.broken)}
 

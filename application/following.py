@@ -10,9 +10,10 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.application.review import Replayed
@@ -89,7 +90,7 @@ def events_between(store: Store | str | None, game: str, after: int, upto: int |
     return tuple(enumerate(read_facts(facts, game), start=after + 1))
 
 
-def event_json(event: Event, viewer: str | None) -> dict[str, Any]:
+def event_json(event: Event, viewer: str | None) -> Data:
     """An event as `viewer` may see it (None: the record, as the table sees it)."""
     from whispers.projections.visibility import event_view
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import MOVE_VERBS, SOCIETIES
@@ -28,7 +28,9 @@ from whispers.ledger.core.words import (
 )
 
 if TYPE_CHECKING:
-    from whispers.ledger.core.legal import Option
+    from collections.abc import Iterable
+
+    from whispers.ledger.core.legal import Choices, Option
     from whispers.ledger.core.prompt import Prompt
 
 
@@ -143,7 +145,7 @@ class Template:
         return said_line(self.line)
 
 
-def _order_words(choices: dict[str, Any], order: str = "attack") -> str:
+def _order_words(choices: Choices, order: str = "attack") -> str:
     """The order being given, in words: `Recruter 2 (Ours Intendant)`."""
     return f"{term(choices.get('order', order), 'order')} ({position(choices['at'])})"
 
@@ -220,7 +222,7 @@ def _summary(option: Option, limit: int) -> tuple[str, str]:
     ch = option.choices
     s = option.society
 
-    def some(items: Any) -> str:
+    def some(items: Iterable[object]) -> str:
         items = list(items)
         more = ", … " + say("({n} in all)", n=len(items)) if len(items) > limit else ""
         return ", ".join(str(i) for i in items[:limit]) + more
@@ -290,7 +292,19 @@ def verb_words() -> dict[str, str]:
     return {verb: term(verb, "verb") for verb in MOVE_VERBS}
 
 
-def board_moves(options: tuple[Option, ...]) -> list[dict[str, Any]]:
+class BoardMove(TypedDict):
+    """A move a tap on the board composes (board_moves), as the table page's script reads it."""
+
+    verb: str
+    society: str
+    line: str
+    label: str
+    regions: list[str]
+    amount: int
+    attacks: list[list[object]]
+
+
+def board_moves(options: tuple[Option, ...]) -> list[BoardMove]:
     """The legal options a tap on the board composes (the table page, web/static/board.js): each recruit (its
     regions and how many banners) and each attack (its source, target and most banners), with the line it starts
     (as `templates` writes it: `order=` and `at=` only where the society has two options of that verb) and its
@@ -298,7 +312,7 @@ def board_moves(options: tuple[Option, ...]) -> list[dict[str, Any]]:
     seen: dict[tuple[str, str], int] = {}
     for o in options:
         seen[o.society, o.verb] = seen.get((o.society, o.verb), 0) + 1
-    found = []
+    found: list[BoardMove] = []
     for o in options:
         if o.verb not in ("recruit", "attack") or (o.verb == "recruit" and not o.choices.get("amount")):
             continue

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.ledger.io.store import Store
@@ -17,7 +18,7 @@ class Drawn:
     version: int  # the picture shows the game after this event
     output: str  # a file, or "-" for DOT on standard output
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "version": self.version, "output": self.output}
 
 

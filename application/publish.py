@@ -20,17 +20,20 @@ import secrets
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
     from whispers.application.analysis import Analysis
+    from whispers.application.reading import GameRowJson
     from whispers.ledger.io.store import Store
+    from whispers.projections.standings import StandingsData
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The web face's templates and static files, read as files (the application layer imports no face)."""
@@ -51,7 +54,7 @@ class PublishedGame:
     viewer: str | None  # None: the record (the game is over); "spectator" otherwise
     events: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "page": self.page, "viewer": self.viewer, "events": self.events}
 
 
@@ -67,7 +70,7 @@ class Published:
     def index(self) -> str:
         return str(Path(self.folder) / "index.html")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"folder": self.folder, "index": self.index, "tournament": self.tournament,
                 "games": [g.to_json() for g in self.games], "not_published": list(self.not_published),
                 "warnings": list(self.warnings)}
@@ -97,7 +100,9 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
                              reason=exc.strerror or str(exc))) from None
     _check_target(target, force)
     with opened(store) as s:
-        standing, rounds, seats = None, {}, {}
+        standing: StandingsData | None = None
+        rounds: dict[str, int] = {}
+        seats: dict[str, dict[str, str]] = {}
         if tournament_file is not None:
             from whispers.application.tournament import read_text, tournament
             from whispers.projections.standings import load_tournament
@@ -119,7 +124,7 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
 
                     raise UnknownGame(say("no game named {game} in {store}", game=repr(name), store=s.url))
         # who sat where: as the tournament file says (its standings count them so), else the game's table facts
-        rows = {name: {**row, "names": {**row["names"], **seats.get(name, {})}}
+        rows: dict[str, GameRowJson] = {name: {**row, "names": {**row["names"], **seats.get(name, {})}}
                 for name, row in _rows(s, names).items()}
         env = _environment()
         building = _fresh_beside(target)
@@ -128,13 +133,13 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
             published = [_publish_game(s, env, building, name, rows[name], warnings) for name in names]
             _copy_static(building)
             lang = tongue().code
-            listed = [{**rows[g.game], "page": g.page, "viewer": g.viewer} for g in published]
+            listed: list[dict[str, object]] = [{**rows[g.game], "page": g.page, "viewer": g.viewer} for g in published]
             # a paired game not started yet is listed in its round, with its seats, and no page
             listed += [{"game": g, "page": None, "players": list(seats.get(g, {})), "names": seats.get(g, {})}
-                       for g in (standing or {}).get("not_started", [])]
-            by_round: dict[int, list[dict[str, Any]]] = {}
+                       for g in (standing.get("not_started", []) if standing else [])]
+            by_round: dict[int, list[dict[str, object]]] = {}
             for row in listed:
-                by_round.setdefault(rounds.get(row["game"]) or 0, []).append(row)
+                by_round.setdefault(rounds.get(str(row["game"])) or 0, []).append(row)
             page = env.get_template("published-index.html").render(
                 lang=lang, static="static/", t=standing, by_round=sorted(by_round.items()),
                 pages={g.game: g.page for g in published},
@@ -148,10 +153,10 @@ def publish(store: Store | str | None, folder: Path | str, games: list[str] | No
             shutil.rmtree(building, ignore_errors=True)  # ours alone: made fresh by _fresh_beside
             raise
     return Published(str(folder), tuple(published), standing["tournament"] if standing else None,
-                     tuple(dict.fromkeys(warnings)), tuple((standing or {}).get("not_started", [])))
+                     tuple(dict.fromkeys(warnings)), tuple(standing.get("not_started", []) if standing else []))
 
 
-def _rows(store: Store, names: list[str]) -> dict[str, dict[str, Any]]:
+def _rows(store: Store, names: list[str]) -> dict[str, GameRowJson]:
     """Each game's row as `whispers games` lists it (players, seats' names, where it stands, who won)."""
     from whispers.application.reading import GameFilter, games
 
@@ -247,7 +252,7 @@ def _environment() -> Environment:
     return env
 
 
-def _publish_game(store: Store, env: Environment, building: Path, name: str, row: dict[str, Any],
+def _publish_game(store: Store, env: Environment, building: Path, name: str, row: GameRowJson,
                   warnings: list[str]) -> PublishedGame:
     """One game's folder: its replay page, the board as each round began and at the end, each round's timeline,
     and its charts, all as `viewer` may see them."""

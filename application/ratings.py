@@ -4,14 +4,16 @@ the catalog of summaries kept in the store (no game folded but those it gained s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
     from whispers.ledger.io.store import Store
+    from whispers.projections.ratings import RatingPoint, RatingsData
 
 
 class RatingsError(WhispersError):
@@ -20,9 +22,9 @@ class RatingsError(WhispersError):
 
 @dataclass(frozen=True, slots=True)
 class Ratings:
-    data: dict[str, Any]  # projections.ratings.ratings_data
+    data: RatingsData  # projections.ratings.ratings_data
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RatingsData:
         return self.data
 
 
@@ -50,9 +52,9 @@ class RatingHistory:
     """One person's rating after each of their rated games, in order."""
 
     person: str
-    points: tuple[dict[str, Any], ...]  # each {game, place, society, rating, mu, sigma}
+    points: tuple[RatingPoint, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"person": self.person, "history": list(self.points)}
 
 

@@ -2,31 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypedDict
 
 import msgspec
 
 from whispers.application.stores import opened
-from whispers.ledger.core.meta import Meta
+from whispers.ledger.core.meta import Meta, MetaJson
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
     from whispers.ledger.core import events as ev
     from whispers.ledger.core.decrees import Catalogue
     from whispers.ledger.core.legal import Option
-    from whispers.ledger.core.pins import Pin
+    from whispers.ledger.core.notes import NoteEntry
+    from whispers.ledger.core.pins import Pin, PinJson
+    from whispers.ledger.core.state import GameState
     from whispers.ledger.io.game import Game
     from whispers.ledger.io.store import Store
+    from whispers.projections.catalog import Listed
+    from whispers.projections.visibility import OptionView, StateView
 
 
-def option_json(option: Option) -> dict[str, Any]:
+def option_json(option: Option) -> OptionView:
     """A legal move and its parameter domains, as data."""
     return {"verb": option.verb, "society": option.society,
             "choices": {k: list(v) if isinstance(v, tuple) else v for k, v in option.choices.items()}}
 
 
-def card_choices(view: dict[str, Any], deck: str) -> list[str]:
+def card_choices(view: StateView, deck: str) -> list[str]:
     """The cards of `deck` a move may name now (a draw naming the cards drawn), for every face: the deck's numbers
     in this game (`GameState.card_numbers`: its card sheet's, in the card sets it plays, else 1 to 8), less the
     cards the view shows in a hand or beside the board. Read from the viewer's own view (`status(...).view`), so
@@ -36,7 +43,7 @@ def card_choices(view: dict[str, Any], deck: str) -> list[str]:
     return [f"{deck}:{n}" for n in view["card_numbers"].get(deck, ()) if f"{deck}:{n}" not in seen]
 
 
-def notes_of(store: Store, game: str) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+def notes_of(store: Store, game: str) -> tuple[list[NoteEntry], tuple[str, ...]]:
     """The game's well-formed notes, and a warning for each malformed one an older whispers stored (skipped)."""
     from whispers.ledger.io.game import read_notes
 
@@ -49,11 +56,11 @@ class Status(msgspec.Struct, frozen=True):
 
     game: str
     viewer: str | None
-    view: dict[str, Any]  # projections.visibility.state_view, with next.moves and on_board
+    view: StateView  # projections.visibility.state_view, with next.moves and on_board
     options: tuple[Option, ...]
     scores: dict[str, int | None]  # if the game ended now, as far as the viewer can compute (None: it cannot)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateView:
         return self.view
 
 
@@ -64,7 +71,7 @@ def _shipped_decrees() -> Catalogue:
     return shipped_catalogue()
 
 
-def status_of(state: Any, viewer: str | None = None) -> Status:
+def status_of(state: GameState, viewer: str | None = None) -> Status:
     from whispers.ledger.core.prompt import prompt
     from whispers.projections.visibility import known_scores, knows, state_view
 
@@ -95,7 +102,7 @@ class Happened(msgspec.Struct, frozen=True):
     label: str | None  # its label (`m25 R2 deploy 3`); None for a take-back, which has none
     said: tuple[str, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"version": self.version, "label": self.label, "said": list(self.said)}
 
 
@@ -128,7 +135,7 @@ class Log(msgspec.Struct, frozen=True):
     lines: tuple[str, ...]
     warnings: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "lines": list(self.lines)}
 
 
@@ -161,7 +168,7 @@ class Score(msgspec.Struct, frozen=True):
 
         return played_under(*self.pins)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         ruleset_pin, board_pin = self.pins
         scored = self.scored
         return {"game": self.game, "ruleset": ruleset_pin.label, "board": board_pin.label,
@@ -204,6 +211,37 @@ def score(store: Store | str | None, game: str) -> Score:
                  bool(state.ruleset.concealed_bonus))
 
 
+class PinsJson(TypedDict):
+    ruleset: PinJson
+    board: PinJson
+
+
+class ForkJson(TypedDict):
+    game: str
+    at: int
+
+
+class GameRowJson(TypedDict):
+    """A game's row in `games` (`GameRow.to_json`): its JSON form, and what the listing keeps of each game."""
+
+    game: str
+    ruleset: str
+    board: str
+    played_under: str
+    pins: PinsJson
+    players: list[str]
+    round: int
+    phase: str
+    over: bool
+    winner: str | None
+    events: int
+    fork_of: ForkJson | None
+    date: str | None
+    names: dict[str, str]
+    meta: MetaJson
+    written: str | None
+
+
 class GameRow(msgspec.Struct, frozen=True):
     game: str
     ruleset: Pin
@@ -224,7 +262,7 @@ class GameRow(msgspec.Struct, frozen=True):
 
         return played_under(self.ruleset, self.board)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GameRowJson:
         return {"game": self.game, "ruleset": self.ruleset.label, "board": self.board.label,
                 "played_under": self.played_under,
                 "pins": {"ruleset": self.ruleset.to_json(), "board": self.board.to_json()},
@@ -235,7 +273,7 @@ class GameRow(msgspec.Struct, frozen=True):
                 "written": self.written}
 
     @classmethod
-    def of_json(cls, data: dict[str, Any]) -> GameRow:
+    def of_json(cls, data: GameRowJson) -> GameRow:
         """The row whose JSON form is `data` (`to_json` of it gives `data` again)."""
         from whispers.ledger.io.shipped import pin
 
@@ -244,11 +282,12 @@ class GameRow(msgspec.Struct, frozen=True):
                    pin("board", pins["board"]["id"], pins["board"]["hash"]), tuple(data["players"]), data["round"],
                    data["phase"], data["over"], data["winner"], data["events"],
                    None if fork is None else (fork["game"], fork["at"]),
-                   Meta(**{**meta, "seats": dict(meta["seats"]), "tags": tuple(meta["tags"])}), data["written"])
+                   Meta(dict(meta["seats"]), meta["title"], meta["place"], meta["event"], meta["round"], meta["table"],
+                        tuple(meta["tags"]), meta["archived"], meta["recorded"]), data["written"])
 
 
 class Games(msgspec.Struct, frozen=True):
-    listed: tuple[dict[str, Any], ...]
+    listed: tuple[GameRowJson, ...]
     """Each game's row in its JSON form (`GameRow.to_json`): a listing of 10,000 games is made, filtered and
     printed without a GameRow per game. Shared, not copied: read them, do not change them."""
     more: bool = False
@@ -258,7 +297,7 @@ class Games(msgspec.Struct, frozen=True):
     def rows(self) -> tuple[GameRow, ...]:
         return tuple(GameRow.of_json(row) for row in self.listed)
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[GameRowJson]:
         return list(self.listed)
 
 
@@ -274,7 +313,7 @@ class GameFilter(msgspec.Struct, frozen=True):
     sort: str = "store"  # "store", "date", "name", "event"
     archived: bool = False  # list archived games too
 
-    def keeps(self, row: dict[str, Any]) -> bool:
+    def keeps(self, row: GameRowJson) -> bool:
         """Whether the row (a GameRow's JSON form) is listed."""
         meta = row["meta"]
         return ((self.archived or not meta["archived"])
@@ -286,7 +325,7 @@ class GameFilter(msgspec.Struct, frozen=True):
                 and (self.state is None or row["over"] == (self.state == "over")))
 
 
-SORTS: dict[str, Any] = {  # keys of a row's JSON form
+SORTS: dict[str, Callable[[GameRowJson], SupportsRichComparison] | None] = {  # keys of a row's JSON form
     "store": None,
     "date": lambda row: (row["date"] is None, row["date"] or ""),
     "name": lambda row: row["game"],
@@ -296,7 +335,7 @@ SORTS: dict[str, Any] = {  # keys of a row's JSON form
 STATES = ("playing", "over")
 
 
-def select(rows: Iterable[dict[str, Any]], which: GameFilter) -> tuple[dict[str, Any], ...]:
+def select(rows: Iterable[GameRowJson], which: GameFilter) -> tuple[GameRowJson, ...]:
     """The rows (JSON forms of GameRow) `which` keeps, in its order."""
     from whispers.ledger.core.errors import StoreError
     from whispers.ledger.core.words import say
@@ -318,7 +357,7 @@ def select(rows: Iterable[dict[str, Any]], which: GameFilter) -> tuple[dict[str,
     return tuple(kept if key is None else sorted(kept, key=key))
 
 
-def listing_row(name: str, listed: dict[str, Any], pinned: dict[tuple[str, ...], tuple[Any, ...]]) -> dict[str, Any]:
+def listing_row(name: str, listed: Listed, pinned: dict[tuple[str, ...], Pinned]) -> GameRowJson:
     """A game's row in its JSON form (as GameRow.to_json writes it) from its fields in the catalog's listing;
     `pinned` keeps the pins' labels and JSON made once for each pair of pins in the listing."""
     pins = listed["pins"]
@@ -335,9 +374,12 @@ def listing_row(name: str, listed: dict[str, Any], pinned: dict[tuple[str, ...],
     return {"game": name, "ruleset": made[0], "board": made[1], "played_under": made[2], "pins": made[3],
             "players": listed["players"], "round": listed["round"], "phase": listed["phase"],
             "over": listed["ended"], "winner": listed["won_by"], "events": listed["events"],
-            "fork_of": None if fork is None else {"game": fork[0], "at": fork[1]},
+            "fork_of": None if fork is None else {"game": str(fork[0]), "at": int(fork[1])},
             "date": meta["recorded"], "names": meta["seats"], "meta": meta, "written": listed["written"]}
 
+
+Pinned = tuple[str, str, str, PinsJson]
+"""A pair of pins' labels (ruleset, board, played under) and JSON, made once per listing (`listing_row`)."""
 
 LATEST = 50
 """Games `games` lists unless told otherwise: the latest created (a club's store holds 10,000)."""
@@ -362,7 +404,7 @@ def games(store: Store | str | None, which: GameFilter | None = None, limit: int
         catalog = Catalog(s)
         catalog.refresh()  # may fold every game (a catalog of another layout): the collector stays on for that
         with uncollected():
-            pinned: dict[tuple[str, ...], tuple[Any, ...]] = {}
+            pinned: dict[tuple[str, ...], Pinned] = {}
             if limit is None or in_store_order != GameFilter(archived=which.archived):
                 kept = select([listing_row(name, d, pinned) for name, d in catalog.listing().items()], in_store_order)
             else:  # the latest rows only; more of them while archived ones leave fewer than the limit kept

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.errors import GameMovedOn, NotationError, RuleError, WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
     from whispers.ledger.core import commands as c
     from whispers.ledger.core.prompt import Prompt
-    from whispers.ledger.io.game import Game
+    from whispers.ledger.io.game import Game as Game  # the type a face holds a game in
     from whispers.ledger.io.store import Store
 
 
@@ -31,7 +32,7 @@ class Created:
     example_sheet: bool = False
     """The sheet pinned is a made-up example (its `example = true`): not the printed cards."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "ruleset": self.ruleset, "board": self.board, "players": list(self.players),
                 "first": self.first, "cards": self.cards, "card_sets": list(self.card_sets)}
 
@@ -62,7 +63,7 @@ class Recorded:
     def next(self) -> str:
         return next_move(self.after).note
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         from whispers.projections.visibility import event_view
 
         return {"game": self.game, "version": self.after.version, "events": [event_view(e, None) for e in self.events],
@@ -87,7 +88,7 @@ def _earlier(before: Game, produced: Iterable[ev.Event]) -> tuple[ev.Event, ...]
 
 def new(store: Store | str | None, game: str, players: Iterable[str], first: str | None = None,
         ruleset: str = "official", board: str = "standin", allow_modified: bool = False,
-        table: dict[str, Any] | None = None, cards: str | None = None, card_sets: Iterable[str] = ()) -> Created:
+        table: Data | None = None, cards: str | None = None, card_sets: Iterable[str] = ()) -> Created:
     """A new game; `table`, its table facts (who, where: ledger/core/meta.py), recorded with the time it is made;
     `cards`, the card sheet it pins (a shipped id or a file); `card_sets`, the sets it names beside the base set."""
     from whispers.ledger.core.notation import Header
@@ -249,7 +250,7 @@ class Preview:
         """Who would act next, in words; None if the move ends the game."""
         return None if self.after.state.over else next_move(self.after).note
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         from whispers.projections.visibility import event_view
 
         return {"game": self.before.name, "version": self.before.version, "line": self.line,
@@ -333,7 +334,7 @@ class Sealed:
     finalised: bool
     version: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "by": self.by, "reason": self.reason, "finalised": self.finalised,
                 "version": self.version}
 
@@ -484,7 +485,7 @@ class Amended:
         first = self.after.version - len(self.events) + 1
         return first + next(i for i, e in enumerate(self.events) if isinstance(e, ev.MoveAmended))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         from whispers.projections.visibility import event_view
 
         return {"game": self.game, "move": self.move, "reason": self.reason, "moves": self.moves,

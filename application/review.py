@@ -4,17 +4,48 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.reading import notes_of
 from whispers.application.stores import opened
-from whispers.ledger.core.notes import GLYPHS, TAGS
+from whispers.ledger.core.notes import GLYPHS, TAGS, NoteEntry
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
+    from typing import TypedDict
+
+    from whispers.application.reading import Status
     from whispers.ledger.core import events as ev
     from whispers.ledger.io.store import Store
+    from whispers.projections import forks
     from whispers.projections.replay import Replay
+    from whispers.projections.stats import Across, GameStats
+    from whispers.projections.visibility import StateView
+
+    # the views' types, for the checker: at run time they are plain dicts, and their modules load when first needed
+    class FrameJson(StateView):
+        """A replay's step (`Frame.to_json`): the state after the event, the event as the viewer saw it, its
+        notes."""
+
+        event: dict[str, object]
+        notes: list[NoteEntry]
+        events: int
+        label: str
+
+    class VariationJson(TypedDict):
+        name: str
+        at: int
+        moves: list[str]
+        author: str | None
+        time: str
+
+    class Read(TypedDict):
+        games: int
+        events: int
+
+    class AcrossRead(Across):
+        read: Read  # what this run read of the store (the catalog reads only what it gained since)
 
 __all__ = ["GLYPHS", "TAGS", "annotate", "diff", "edit_note", "fork", "notes", "replay", "stats", "withdraw_note"]
 
@@ -27,12 +58,12 @@ class Frame:
     events: int  # how many the game has
     viewer: str | None
     event: ev.Event
-    view: dict[str, Any]  # projections.visibility.state_view after the event
-    notes: tuple[dict[str, Any], ...]  # the notes on this event
+    view: StateView  # projections.visibility.state_view after the event
+    notes: tuple[NoteEntry, ...]  # the notes on this event
     scores: dict[str, int | None]  # if the game ended after this event, as far as the viewer can compute
     label: str  # where the event stands: `#12 R2 bear.marshal` (its move number, round and office)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FrameJson:
         from whispers.projections.visibility import event_view
 
         return {**self.view, "event": event_view(self.event, self.viewer), "notes": list(self.notes),
@@ -47,7 +78,7 @@ class Replayed:
     replay: Replay
     viewer: str | None
     at: int
-    notes: tuple[dict[str, Any], ...]
+    notes: tuple[NoteEntry, ...]
     warnings: tuple[str, ...] = ()
     labels: dict[int, str] = field(default_factory=dict)  # move labels by event number
 
@@ -62,7 +93,7 @@ class Replayed:
                      state_view(state, self.viewer), tuple(n for n in self.notes if n["at"] == version),
                      known_scores(state, self.viewer), self.labels.get(version) or self.replay.label(version))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FrameJson:
         return self.frame(self.at).to_json()
 
     def amendable(self, version: int) -> str | None:
@@ -101,9 +132,17 @@ def replay(store: Store | str | None, game: str, at: int | None = None, viewer: 
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    data: dict[str, Any]  # projections.stats: game_stats, or across() with "read" for a whole store
+    data: GameStats  # projections.stats.game_stats
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GameStats:
+        return self.data
+
+
+@dataclass(frozen=True, slots=True)
+class StatsAcross:
+    data: AcrossRead  # projections.stats.across, with what was read
+
+    def to_json(self) -> AcrossRead:
         return self.data
 
 
@@ -116,7 +155,7 @@ def stats(store: Store | str | None, game: str) -> Stats:
 
 
 def stats_across(store: Store | str | None, ruleset: str | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> Stats:
+                 progress: Callable[[int, int], None] | None = None) -> StatsAcross:
     """Figures across every game in the store (or those under one ruleset label), from the catalog of summaries
     (it reads only what the store gained since it last read); `progress(done, total)` as it reads games."""
     from whispers.projections.catalog import Catalog
@@ -129,8 +168,8 @@ def stats_across(store: Store | str | None, ruleset: str | None = None,
             summaries = catalog.figures()
         finally:
             catalog.close()
-    return Stats({**across(summaries.values(), ruleset), "read": {"games": refreshed.games,
-                                                                  "events": refreshed.events}})
+    return StatsAcross({**across(summaries.values(), ruleset), "read": {"games": refreshed.games,
+                                                                        "events": refreshed.events}})
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +179,7 @@ class Forked:
     at: int
     next: str  # who must act now, in words
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "fork_of": {"game": self.parent, "at": self.at}, "next": self.next}
 
 
@@ -156,9 +195,9 @@ def fork(store: Store | str | None, game: str, new: str, at: int) -> Forked:
 
 @dataclass(frozen=True, slots=True)
 class Diff:
-    data: dict[str, Any]  # projections.forks.diff
+    data: forks.Diff  # projections.forks.diff
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> forks.Diff:
         return self.data
 
 
@@ -175,10 +214,10 @@ def diff(store: Store | str | None, game: str, other: str) -> Diff:
 @dataclass(frozen=True, slots=True)
 class Annotated:
     game: str
-    note: dict[str, Any]
+    note: NoteEntry
     count: int  # notes on the game, this one included
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "note": self.note, "notes": self.count}
 
 
@@ -198,9 +237,9 @@ class NoteChanged:
     """An edit or a withdrawal appended to a game's notes stream (the note's history keeps what it said)."""
 
     game: str
-    entry: dict[str, Any]
+    entry: NoteEntry
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "entry": self.entry}
 
 
@@ -227,14 +266,14 @@ class Notes:
     each with the move it is on in words, as `viewer` saw that move."""
 
     game: str
-    notes: tuple[dict[str, Any], ...]
+    notes: tuple[NoteEntry, ...]
     on: tuple[ev.Event, ...]  # the event each note is on
     moves: tuple[str, ...]  # that event in words, as the viewer saw it
     viewer: str | None = None
     history: bool = False
     warnings: tuple[str, ...] = ()
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[Data]:
         return [{**note, "move": move} for note, move in zip(self.notes, self.moves, strict=True)]
 
 
@@ -262,9 +301,9 @@ class Variations:
     """The variations kept inside a game: name, the event they leave it after, their moves."""
 
     game: str
-    variations: tuple[dict[str, Any], ...]
+    variations: tuple[NoteEntry, ...]
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[VariationJson]:
         return [{"name": v["variation"], "at": v["at"], "moves": list(v["lines"]), "author": v["author"],
                  "time": v["time"]} for v in self.variations]
 
@@ -281,7 +320,7 @@ def variations(store: Store | str | None, game: str, viewer: str | None = None) 
         return Variations(game, tuple(_as_seen(s, game, entry, viewer) for entry in kept(s, game)))
 
 
-def _as_seen(s: Store, game: str, entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def _as_seen(s: Store, game: str, entry: NoteEntry, viewer: str | None) -> NoteEntry:
     """A variation kept in `game` with its `lines` as the viewer saw its moves: the record keeps each line whole,
     the names of the cards drawn included, so another viewer is shown them decided again by the rules and through
     the visibility policy (the record, as kept: a variation today's rules refuse is still listed for it)."""
@@ -314,9 +353,9 @@ class VariationShown:
     moves: tuple[tuple[int, str], ...]
     at: int
     events: int
-    status: Any  # application.reading.Status
+    status: Status
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "variation": self.name, "parted": self.parted, "at": self.at,
                 "events": self.events, "moves": [{"event": n, "move": m} for n, m in self.moves],
                 "status": self.status.to_json()}

@@ -7,12 +7,17 @@ and the reveal is refused unless it matches (rules.py), as `verify` checks again
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
+    from whispers.ledger.core import events as ev
+    from whispers.ledger.core.commands import Command
+    from whispers.ledger.core.notes import NoteEntry
     from whispers.ledger.io.store import Store
 
 
@@ -25,11 +30,11 @@ class SeatMove:
     version: int
     move: str  # its notation line, as the seat sees it
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "society": self.society, "version": self.version, "move": self.move}
 
 
-def _record(store: Store, game: str, society: str, command: Any, seen: int | None) -> SeatMove:
+def _record(store: Store, game: str, society: str, command: Command, seen: int | None) -> SeatMove:
     from whispers.ledger.core.errors import GameMovedOn
     from whispers.ledger.core.words import say
     from whispers.ledger.io.game import load, record
@@ -91,7 +96,7 @@ class Swap:
     slots: tuple[str, str]
     revealed: dict[str, str]  # what each of the two tokens shows once flipped
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"version": self.version, "label": self.label, "slots": list(self.slots),
                 "revealed": dict(self.revealed)}
 
@@ -106,19 +111,22 @@ class Dispute:
     label: str  # its whole label (`m25 R3 swap-loyalty 1`)
     new: bool = False  # made by this request (else: the seat had disputed it already)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"society": self.society, "move": self.swap.label, "label": self.label, "line": self.line,
                 "version": self.swap.version, "new": self.new}
 
 
-def swaps_in(events: tuple[Any, ...] | list[Any], society: str) -> tuple[Swap, ...]:
+def swaps_in(events: Sequence[ev.Event], society: str) -> tuple[Swap, ...]:
     """`society`'s standing swaps of its loyalty tokens, in the order recorded."""
     from whispers.ledger.core import events as ev
     from whispers.projections.labels import labels
 
-    return tuple(Swap(version, f"m{label.number}", events[version - 1].slots, dict(events[version - 1].revealed))
-                 for version, label in labels(events).items()
-                 if isinstance(events[version - 1], ev.LoyaltySwapped) and events[version - 1].society == society)
+    found = []
+    for version, label in labels(events).items():
+        event = events[version - 1]
+        if isinstance(event, ev.LoyaltySwapped) and event.society == society:
+            found.append(Swap(version, f"m{label.number}", event.slots, dict(event.revealed)))
+    return tuple(found)
 
 
 def swaps(store: Store | str | None, game: str, society: str, at: int | None = None) -> tuple[Swap, ...]:
@@ -128,13 +136,13 @@ def swaps(store: Store | str | None, game: str, society: str, at: int | None = N
         return swaps_in(s.events(game, at), society)
 
 
-def _players(events: tuple[Any, ...] | list[Any]) -> tuple[str, ...]:
+def _players(events: Sequence[ev.Event]) -> tuple[str, ...]:
     from whispers.ledger.core import events as ev
 
     return next((e.players for e in events if isinstance(e, ev.GameStarted)), ())
 
 
-def disputes_in(events: tuple[Any, ...] | list[Any], notes: list[dict[str, Any]]) -> tuple[Dispute, ...]:
+def disputes_in(events: Sequence[ev.Event], notes: list[NoteEntry]) -> tuple[Dispute, ...]:
     """The disputes among `notes` (the notes as they read now) that still stand: a seat's dispute of its own
     society's swap, while that swap stands (an amendment or a take-back removes it, and so ends the dispute)."""
     from whispers.ledger.core.notation import format_event

@@ -14,7 +14,7 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, TypedDict
 from urllib.parse import quote
 from uuid import UUID, uuid5
 
@@ -25,6 +25,7 @@ from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import UnknownGame
 
 if TYPE_CHECKING:
+    from whispers.application.review import Forked
     from whispers.ledger.io.store import Store
 
 TOKEN_BYTES: Final = 24  # 192 bits, above the 128 the issue asks for
@@ -100,7 +101,7 @@ def links_id(game: str) -> UUID:
 
 
 def digest(token: str) -> str:
-    return sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    return str(sha256(token.encode("utf-8", "surrogatepass")).hexdigest())
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,15 @@ class Access:
         return self.society if self.role == "seat" else None
 
 
+class LinksJson(TypedDict):
+    """A game's links (`Links.to_json`): what `share --json` prints."""
+
+    game: str
+    table: str
+    seats: dict[str, str]  # society -> its seat's link
+    spectator: str
+
+
 @dataclass(frozen=True, slots=True)
 class Links:
     """A freshly shared set of links (the only time the tokens are known: the store keeps their hashes)."""
@@ -152,7 +162,7 @@ class Links:
     def url(self, token: str) -> str:
         return f"{self.base.rstrip('/')}/g/{quote(self.game, safe='')}/{token}/"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LinksJson:
         return {"game": self.game, "table": self.url(self.table),
                 "seats": {s: self.url(t) for s, t in self.seats.items()}, "spectator": self.url(self.spectator)}
 
@@ -233,7 +243,7 @@ def still_opens(store: Store | str | None, found: Access, token: str) -> bool:
         return False
 
 
-def fork_over_link(store: Store | str | None, found: Access, label: str, at: int) -> tuple[Any, Links]:
+def fork_over_link(store: Store | str | None, found: Access, label: str, at: int) -> tuple[Forked, Links]:
     """A fork of `found`'s game made over its table link, named `ROOT.LABEL` (ROOT: the game whose count it
     spends, the linked game itself unless it is such a fork), shared at once; with its links. One neutral
     WhispersError for a label that is not one, a name taken, or FORKS_OVER_LINKS spent: a link learns nothing of

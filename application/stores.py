@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
-    from whispers.ledger.io.store import Store
+    from whispers.ledger.io.store import Store as Store  # the type every face names a store by
 
 
 @contextmanager
@@ -32,7 +34,7 @@ class Rebuilt:
     events: int
     snapshots: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"games": self.games, "events": self.events, "snapshots": self.snapshots,
                 "read_models": ["catalog", "listing", "figures", "snapshot"]}
 

@@ -10,13 +10,15 @@ event too: `games --all` shows it, nothing is erased).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.ledger.core.meta import Meta
     from whispers.ledger.io.store import Store
+    from whispers.projections.people import PersonFigures
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,11 +27,11 @@ class Described:
     version: int
     meta: Meta
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return {"game": self.game, "version": self.version, "meta": self.meta.to_json()}
 
 
-def describe(store: Store | str | None, game: str, changes: dict[str, Any]) -> Described:
+def describe(store: Store | str | None, game: str, changes: Data) -> Described:
     """Record a change of the game's table facts now (StoreError if it is not well formed: nothing recorded)."""
     from whispers.ledger.core.meta import of_events
     from whispers.ledger.io.game import describe as append_description
@@ -49,9 +51,9 @@ def rename(store: Store | str | None, game: str, title: str) -> Described:
 
 @dataclass(frozen=True, slots=True)
 class People:
-    figures: dict[str, Any]
+    figures: dict[str, PersonFigures]  # projections.people.by_player
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, PersonFigures]:
         return self.figures
 
 

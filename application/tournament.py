@@ -4,27 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import StoreError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
+    from whispers.ledger.core.events import Event
     from whispers.ledger.io.store import Store
     from whispers.projections.pairing import Plan
+    from whispers.projections.standings import Result, StandingsData
 
 
 @dataclass(frozen=True, slots=True)
 class Standings:
     title: str
-    data: dict[str, Any]  # projections.standings.standings_data (+ not_started and tournament for a file)
+    data: StandingsData  # projections.standings.standings_data (+ not_started and tournament for a file)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StandingsData:
         return self.data
 
 
-def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> dict[str, Any]:
+def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> dict[str, list[Event] | Result]:
     """What the standings need of each game, from the catalog of summaries kept in the store (no game folded
     but those the store gained since the catalog last read it), read by name: a tournament of 100 games in a
     store of 10,000 reads its own 100 rows. A name in `waiting` that is not in the store is left out (a paired
@@ -35,7 +38,7 @@ def _events(store: Store, names: list[str], waiting: set[str] | None = None) -> 
     catalog = Catalog(store)
     catalog.refresh()
     results = catalog.results(names)  # these games' own results, by name: never every game of the store
-    found: dict[str, Any] = {}
+    found: dict[str, list[Event] | Result] = {}
     for name in names:
         if name in results:
             found[name] = result_from_data(results[name])
@@ -87,7 +90,7 @@ class Paired:
     points: dict[str, float]  # each entrant's points from the rounds before
     text: str  # the tournament file with the round written into it
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         from whispers.projections.pairing import plan_data
 
         return {"tournament": self.tournament, "file": self.file, **plan_data(self.plan, self.tournament)}

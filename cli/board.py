@@ -1,6 +1,7 @@
 """`whispers board`: check and show board files."""
 
 import json
+from typing import Literal
 
 import click
 
@@ -40,10 +41,10 @@ def check(file: str) -> None:
     counted = board_census(file).census
     click.echo("  " + _("per empire (home regions, cities, farms, forts, starting banners), to compare with the "
                         "printed map:"))
+    nouns: tuple[tuple[Literal["regions", "cities", "farms", "forts", "banners"], str], ...] = (
+        ("regions", "region"), ("cities", "city"), ("farms", "farm"), ("forts", "fort"), ("banners", "banner"))
     for empire, n in counted["empires"].items():
-        counts = ", ".join(plural(n[key], noun) for key, noun in (("regions", "region"), ("cities", "city"),
-                                                                 ("farms", "farm"), ("forts", "fort"),
-                                                                 ("banners", "banner")))
+        counts = ", ".join(plural(n[key], noun) for key, noun in nouns)
         click.echo(f"    {term(empire):<10} {counts}")
     if counted["seas"]:
         click.echo("  " + _("seas, with the regions on their shores (a sea is never a border):"))

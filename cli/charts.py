@@ -35,7 +35,8 @@ def chart(game: str | None, kind: str | None, everything: bool, person: str | No
         if game is not None or society is not None:
             raise click.UsageError(_("--all charts every game in the store: give no GAME, KIND or --as with it"))
         drawn = charts.chart(store_url, None, None, output)
-        finished = drawn.data.to_json()["finished"]
+        assert isinstance(drawn.data, charts.WinRates)  # the chart across games
+        finished = drawn.data.finished
         click.echo(say("win rates over {finished} written to {file}", file=output,
                        finished=n_("{n} finished game", "{n} finished games", finished)))
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 import msgspec
@@ -15,9 +15,14 @@ from whispers.ledger.core.words import ENGLISH, _, plural, position, say, term, 
 if TYPE_CHECKING:
     from whispers.ledger.core.prompt import Prompt
     from whispers.ledger.core.state import GameState
+    from whispers.projections.visibility import StateView
 
 
-def store_option(func: Callable[..., Any]) -> Callable[..., Any]:
+Decorated = TypeVar("Decorated", bound=Callable[..., object])
+"""A click command's function, as a decorator gives it back."""
+
+
+def store_option(func: Decorated) -> Decorated:
     return click.option(
         "--store", "store_url", envvar="WHISPERS_STORE", metavar="URL",
         help="Event store: an SQLite path, postgresql://user@host:port/db, or memory:. "
@@ -31,7 +36,7 @@ def one_format(as_json: bool, as_csv: bool) -> None:
         raise click.UsageError(_("--json and --csv are two output formats: choose one"))
 
 
-def emit_json(data: Any) -> None:
+def emit_json(data: object) -> None:
     if type(data) is not list or not data:
         click.echo(json_text(data))
         return
@@ -44,7 +49,7 @@ def emit_json(data: Any) -> None:
     click.echo("\n]")
 
 
-def json_text(value: Any) -> str:
+def json_text(value: object) -> str:
     """`json.dumps(value, indent=2, default=list)`, byte for byte, in a twentieth of the time: the standard library
     writes indented JSON in pure Python, a generator per value, and `games --json` writes 10,000 games. Its C
     encoder writes the compact text (every value, key and escape as json.dumps writes them), and msgspec's C
@@ -75,7 +80,7 @@ def _tokens(tokens: dict[str, str]) -> str:
     return " ".join(f"{term(slot, 'slot')}={term(e)}" for slot, e in tokens.items())
 
 
-def view_lines(view: dict[str, Any]) -> list[str]:
+def view_lines(view: StateView) -> list[str]:
     """A state view (projections.visibility.state_view) as a few lines of text."""
     said_round = say("round {round}", round=view["round"])
     first = say("first player {society}", society=view["first"])

@@ -8,6 +8,7 @@ from whispers.application import recording
 from whispers.application.stores import opened
 from whispers.cli.common import store_option
 from whispers.cli.spoken import Spoken
+from whispers.ledger.core.meta import TagLine
 from whispers.ledger.core.notation import Header, parse_lines
 from whispers.ledger.core.words import _, say
 
@@ -43,6 +44,7 @@ def demo(name: str | None, store_url: str | None) -> None:
             task = progress.add_task(say("Recording {file} as {game}", file=DEMO_GAME, game=repr(name)),
                                      total=len(moves))
             for command in moves:
+                assert not isinstance(command, TagLine)  # the demo game's moves are moves
                 game = recording.record_move(store, game, command).after
                 progress.advance(task)
         url = store.url
@@ -60,7 +62,7 @@ def demo(name: str | None, store_url: str | None) -> None:
         (f"whispers score {name} --json", _("the scores for a script")),
         (f"whispers export {name} -o {name}.whispers", _("a portable, hash-chained record file")),
     )
-    width = max(len(command) for command, _what in tries)
-    for command, what in tries:
-        click.echo(f"  {command:<{width}}  {what}")
+    width = max(len(line) for line, _what in tries)
+    for line, what in tries:
+        click.echo(f"  {line:<{width}}  {what}")
     click.echo("  whispers new my-game --players raven,rat,spider,serpent && whispers record my-game")

@@ -150,6 +150,7 @@ def verify(target: str | None, every: bool, as_json: bool, store_url: str | None
     if every:
         _verify_store(store_url, as_json)
         return
+    assert target is not None  # one or the other, checked above
     verified = files.verify(store_url, target)
     warn(verified.warnings)
     if as_json:

@@ -2,7 +2,7 @@
 once). Apart from cli/reading.py so that its start-up imports no game state, events or views."""
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +12,9 @@ from whispers.cli.common import emit_json, store_option
 from whispers.cli.spoken import Spoken
 from whispers.cli.table import FACTS
 from whispers.ledger.core.words import N_, _, say, term, tongue
+
+if TYPE_CHECKING:
+    from whispers.application.reading import GameRowJson
 
 AT = N_("at {text}")
 """Where a game was played, in the listing."""
@@ -44,7 +47,7 @@ def games(player: str | None, event: str | None, since: str | None, ruleset: str
         click.echo(say("The latest {n} shown: --limit N for more, --all for every game.", n=len(found.listed)))
 
 
-def print_listing(rows: list[dict[str, Any]], which: reading.GameFilter, as_json: bool) -> None:
+def print_listing(rows: "list[GameRowJson]", which: reading.GameFilter, as_json: bool) -> None:
     if as_json:
         emit_json(rows)
         return
@@ -53,7 +56,7 @@ def print_listing(rows: list[dict[str, Any]], which: reading.GameFilter, as_json
             click.echo(_("No games yet (or all archived: whispers games --all). Try: whispers demo"))
         else:
             click.echo(_("No games match."))
-    children: dict[str | None, list[dict[str, Any]]] = {}
+    children: dict[str | None, list[GameRowJson]] = {}
     names = {row["game"] for row in rows}
     for row in rows:
         parent = row["fork_of"]["game"] if row["fork_of"] and row["fork_of"]["game"] in names else None
@@ -77,7 +80,7 @@ def print_listing(rows: list[dict[str, Any]], which: reading.GameFilter, as_json
 
         return format_date(day, code)  # as the language writes a date (Babel)
 
-    def seated(row: dict[str, Any]) -> str:
+    def seated(row: "GameRowJson") -> str:
         names = row["names"]
         return ",".join(f"{term_of(s)}={names[s]}" if s in names else term_of(s) for s in row["players"])
 
@@ -85,7 +88,7 @@ def print_listing(rows: list[dict[str, Any]], which: reading.GameFilter, as_json
     wide = max([28, *map(len, seats.values())])  # the players' column fits its longest line
     lines: list[str] = []  # written at once: 10,000 games are 10,000 lines
 
-    def show(row: dict[str, Any], depth: int) -> None:
+    def show(row: "GameRowJson", depth: int) -> None:
         where = standing(row["over"], row["winner"], row["round"], row["phase"])
         label = ("  " * depth + ("└ " if depth else "") + row["game"])
         fork = "  " + say("(fork at event {at})", at=row["fork_of"]["at"]) if row["fork_of"] else ""

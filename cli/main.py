@@ -90,7 +90,7 @@ class Refused(click.ClickException):
     line: str | None = None
     """The whole line as shown, "Error: ..." in the reader's language: said while the command's language holds."""
 
-    def show(self, file=None) -> None:  # type: ignore[override]
+    def show(self, file=None) -> None:
         click.echo(self.line or f"Error: {self.format_message()}", file=file, err=file is None)
 
 
@@ -104,7 +104,7 @@ class LazyGroup(SpokenGroup):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
 
-    def main(self, args=None, *rest, standalone_mode: bool = True, **kwargs):  # type: ignore[override]
+    def main(self, args=None, *rest, standalone_mode: bool = True, **kwargs):
         """As click's own, in the reader's language (chosen before click parses: an eager --help prints while it
         parses), and a usage error is one line too (click prints usage, a hint and the error)."""
         token = speak_for(list(sys.argv[1:] if args is None else args))
@@ -118,9 +118,9 @@ class LazyGroup(SpokenGroup):
 
     def _main(self, *args, standalone_mode: bool = True, **kwargs):
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         try:
-            result = super().main(*args, standalone_mode=False, **kwargs)
+            result = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.UsageError as exc:
             no_args_is_help = getattr(click.exceptions, "NoArgsIsHelpError", None)  # click 8.2: the help, as an error
             if no_args_is_help is not None and isinstance(exc, no_args_is_help):

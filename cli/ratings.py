@@ -2,7 +2,7 @@
 
 import csv
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,6 +10,11 @@ from whispers.application import ratings as use
 from whispers.cli.common import emit_json, one_format, store_option
 from whispers.cli.spoken import Spoken
 from whispers.ledger.core.words import N_, _, n_, say, term
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
+    from whispers.projections.ratings import RatingsData
 
 
 @click.command(cls=Spoken)
@@ -42,7 +47,7 @@ def ratings(by: str, as_json: bool, as_csv: bool, store_url: str | None) -> None
     _show(data)
 
 
-def _show(data: dict[str, Any]) -> None:
+def _show(data: "RatingsData") -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -55,6 +60,7 @@ def _show(data: dict[str, Any]) -> None:
     else:
         grid = Table(title=say("ratings over {games}", games=n_("{n} finished game", "{n} finished games",
                                                                data["rated"])))
+        justify: JustifyMethod
         for column, justify in (("#", "right"), (N_("person") if not societies else N_("society"), "left"),
                                 (N_("rating"), "right"), ("μ", "right"), (N_("uncertainty (σ)"), "right"),
                                 (N_("games"), "right"), (N_("wins"), "right")):
@@ -69,15 +75,15 @@ def _show(data: dict[str, Any]) -> None:
         seats = Table(title=_("win rate by seat (1 = first player)"))
         for column in (N_("seat"), N_("games"), N_("wins"), N_("win rate")):
             seats.add_column(_(column), justify="right")
-        for row in effects["by_seat"]:
-            seats.add_row(str(row["seat"]), str(row["games"]), str(row["wins"]), f"{row['win_rate']:.0%}")
+        for seat in effects["by_seat"]:
+            seats.add_row(str(seat["seat"]), str(seat["games"]), str(seat["wins"]), f"{seat['win_rate']:.0%}")
         console.print(seats)
         by_society = Table(title=_("win rate by society"))
         for column, justify in ((N_("society"), "left"), (N_("games"), "right"), (N_("wins"), "right"),
                                 (N_("win rate"), "right")):
             by_society.add_column(_(column), justify=justify)
-        for row in effects["by_society"]:
-            by_society.add_row(term(row["society"]), str(row["games"]), str(row["wins"]), f"{row['win_rate']:.0%}")
+        for one in effects["by_society"]:
+            by_society.add_row(term(one["society"]), str(one["games"]), str(one["wins"]), f"{one['win_rate']:.0%}")
         console.print(by_society)
         console.print(_("A shared first place counts as a win for none."), markup=False, highlight=False)
     if data["unrated"]:

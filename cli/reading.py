@@ -1,6 +1,6 @@
 """Reading a game: `status`, `log` and `score` (the list of games is cli/listing.py's)."""
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,6 +11,9 @@ from whispers.cli.spoken import Spoken
 from whispers.ledger.core.names import SOCIETIES
 from whispers.ledger.core.words import _, say, term
 from whispers.projections.visibility import SPECTATOR_NAME
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 as_option = click.option("--as", "society", type=click.Choice((*SOCIETIES, SPECTATOR_NAME)), metavar="SOCIETY",
                          help="Show only what this society could know (spectator: public facts only).")
@@ -32,8 +35,9 @@ def status(game: str, society: str | None, as_json: bool, version: str | None, s
     lines = view_lines(found.view)
     click.echo(lines[0])
     click.echo(lines[1])
-    if found.view.get("last_move"):
-        click.echo(say("Last move: {move}", move=moves.said_label(found.view["last_move"])))
+    last = found.view.get("last_move")
+    if last:
+        click.echo(say("Last move: {move}", move=moves.said_label(last)))
     for option in found.options:
         click.echo(f"  {moves.summary(option)}")
     click.echo("")
@@ -42,7 +46,7 @@ def status(game: str, society: str | None, as_json: bool, version: str | None, s
     console(emoji=False).print(view_tables(found.view, found.scores))
 
 
-def console(emoji: bool = True) -> Any:
+def console(emoji: bool = True) -> "Console":
     """A rich console on stdout (as wide as the terminal, or COLUMNS), no guessing colours into numbers.
 
     emoji=False where every cell is a Text and the titles and headers are whispers' own words, none an emoji code

@@ -16,13 +16,18 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.application.moves import canonical_line, implied
 from whispers.ledger.core.names import SOCIETIES
 from whispers.ledger.core.words import ENGLISH, KIND_OF, N_, _, term, tongue
 
 if TYPE_CHECKING:
+    from prompt_toolkit.completion import CompleteEvent, Completer
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.key_binding import KeyPressEvent
+
+    from whispers.ledger.core.legal import Choices
     from whispers.ledger.core.prompt import Prompt
 
 PROMPT = N_("move> ")
@@ -38,9 +43,9 @@ class Numbers:
         self._by_choice: dict[str, int] = {}
         """The number each choice was shown with: it keeps it while it is offered (serpent's `loyalty sealed`
         stays 3 after spider's, number 1, is recorded)."""
-        self._phase: tuple[Any, ...] | None = None
+        self._phase: tuple[object, ...] | None = None
 
-    def renumber_at(self, phase: tuple[Any, ...]) -> None:
+    def renumber_at(self, phase: tuple[object, ...]) -> None:
         """A new phase or empire turn (round, phase, empire) starts the numbers again."""
         if phase != self._phase:
             self._by_kind, self._by_choice, self._phase = {}, {}, phase
@@ -65,7 +70,7 @@ def interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _words(value: Any) -> Iterator[str]:
+def _words(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
@@ -107,18 +112,19 @@ def legal_words(p: Prompt, typed: list[str]) -> list[str]:
     return sorted(words - set(rest))
 
 
-def play_words(choices: dict[str, Any], typed: list[str]) -> list[str]:
+def play_words(choices: Choices, typed: list[str]) -> list[str]:
     """The next words of a card play (`play CARD effect=ID [PARAM=VALUE ...] [pay=CARD]`), from the prompt's choices
     (ledger.prompt): the cards in the hand; the effects that card may play now; each parameter of the effect with
     the values of its domain (`to=lion.sheriff`), or `n=` alone for a free number; the other cards, to pay."""
-    cards: dict[str, tuple[str, ...]] = choices.get("cards", {})
+    cards = choices.get("cards", {})
     if not typed:
         return list(cards)
     card, named = typed[0], dict(w.split("=", 1) for w in typed[1:] if "=" in w)
     if "effect" not in named:
         return [f"effect={effect}" for effect in cards.get(card, ())]
     words = []
-    domains = choices.get("effects", {}).get(named["effect"], {}).get("parameters", {})
+    playable = choices.get("effects", {}).get(named["effect"])
+    domains = playable["parameters"] if playable is not None else {}
     for name, domain in domains.items():
         if name in named:
             continue
@@ -128,12 +134,12 @@ def play_words(choices: dict[str, Any], typed: list[str]) -> list[str]:
     return words
 
 
-def completer(current: Callable[[], Prompt]) -> Any:
+def completer(current: Callable[[], Prompt]) -> Completer:
     """A prompt_toolkit completer offering `legal_words` for the prompt `current()` returns, each with its space."""
     from prompt_toolkit.completion import Completer, Completion
 
     class Legal(Completer):
-        def get_completions(self, document: Any, complete_event: Any) -> Iterator[Completion]:
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
             text = document.text_before_cursor
             words = text.split()
             partial = "" if not text or text[-1] == " " else words.pop()
@@ -191,7 +197,7 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
     keys = KeyBindings()
 
     @keys.add("c-c")
-    def clear(event: Any) -> None:
+    def clear(event: KeyPressEvent) -> None:
         event.current_buffer.reset()
 
     def jump() -> int | None:
@@ -200,8 +206,8 @@ def asker(current: Callable[[], Prompt]) -> Callable[[str], str]:
         return filled_slot(document.text, document.cursor_position, legal_words(current(), typed))
 
     @keys.add("tab", filter=Condition(lambda: jump() is not None))
-    def next_blank(event: Any) -> None:
-        event.current_buffer.cursor_position = jump()
+    def next_blank(event: KeyPressEvent) -> None:
+        event.current_buffer.cursor_position = jump() or 0  # never None: the filter asked first
 
     session: PromptSession[str] = PromptSession(key_bindings=keys, completer=completer(current),
                                                 complete_while_typing=False, reserve_space_for_menu=0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +19,8 @@ from whispers.ledger.core.notation import VERBS
 from whispers.ledger.core.words import _, n_, refusal, say, terms
 
 if TYPE_CHECKING:
+    from whispers.application.recording import Game
+    from whispers.application.stores import Store
     from whispers.ledger.core.legal import Option
     from whispers.ledger.core.state import GameState
 
@@ -271,7 +273,7 @@ def record(game: str, store_url: str | None) -> None:
                else say("{game}: stopped.", game=game))
 
 
-def _record_shown(store: Any, game: str, shown: recording.Preview) -> Any:
+def _record_shown(store: Store | str | None, game: str, shown: recording.Preview) -> Game | None:
     """Record the move previewed; None (the game is then read again) if another recorder appended since."""
     try:
         done = recording.record_preview(store, shown)
@@ -292,7 +294,7 @@ RECAP = 5
 """How many of the last moves the recorder recalls on opening."""
 
 
-def _recap(current: Any) -> None:  # an application-layer Game (recording.open_game)
+def _recap(current: Game) -> None:  # an application-layer Game (recording.open_game)
     moves = recording.recap(current, RECAP)
     if moves:
         click.echo(n_("{game}: the last {n} move:", "{game}: the last {n} moves:", len(moves), game=current.name))

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from shlex import quote as shlex_quote
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -24,14 +24,21 @@ from whispers.ledger.core.words import N_, _, n_, plural, say, term, tongue
 from whispers.projections.visibility import event_words
 
 if TYPE_CHECKING:
+    from prompt_toolkit.key_binding import KeyPressEvent
+    from rich.progress import Progress, TaskID
+
     from whispers.application.analysis import Analysis
+    from whispers.application.review import AcrossRead
+    from whispers.ledger.core.notes import NoteEntry
+    from whispers.projections.people import PersonFigures
+    from whispers.projections.stats import GameStats
 
 _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
 """What `r R` and `e EMPIRE R` accept in the replay prompt."""
 
 
 
-def _note_lines(notes: list[dict[str, Any]], version: int) -> list[str]:
+def _note_lines(notes: "list[NoteEntry]", version: int) -> list[str]:
     lines = []
     for note in notes:
         if note["at"] == version:
@@ -142,8 +149,8 @@ def _asker() -> Callable[[], str]:
 
     keys = KeyBindings()
 
-    def typed(command: str) -> Callable[[Any], None]:
-        def handler(event: Any) -> None:
+    def typed(command: str) -> Callable[[KeyPressEvent], None]:
+        def handler(event: KeyPressEvent) -> None:
             event.current_buffer.text = command
             event.current_buffer.validate_and_handle()
         return handler
@@ -252,6 +259,7 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
         raise click.UsageError(_("--ruleset picks games for --all: a single GAME has one ruleset already"))
     if by is not None and (not everything or ruleset is not None):
         raise click.UsageError(_("--by player goes with --all (and without --ruleset)"))
+    data: dict[str, PersonFigures] | AcrossRead | GameStats
     if by == "player":
         from whispers.application.table import by_player
 
@@ -260,6 +268,7 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
         with _progress_bar(quiet=as_json or as_csv) as progress:
             data = review.stats_across(store_url, ruleset, progress).to_json()
     else:
+        assert game is not None  # one or the other, checked above
         data = review.stats(store_url, game).to_json()
     if as_json:
         emit_json(data)
@@ -272,16 +281,17 @@ def stats(game: str | None, everything: bool, ruleset: str | None, by: str | Non
         from whispers.cli.tables import across_tables, game_stats_tables, people_tables
 
         if by == "player":
-            console().print(people_tables(data))
+            console().print(people_tables(cast("dict[str, PersonFigures]", data)))
         else:
-            console().print(across_tables(data) if everything else game_stats_tables(data))
+            console().print(across_tables(cast("AcrossRead", data)) if everything
+                            else game_stats_tables(cast("GameStats", data)))
 
 
 @contextmanager
 def _progress_bar(quiet: bool, over: int = 20) -> Iterator[Callable[[int, int], None]]:
     """A progress callback that shows a bar once there are more than `over` games to read."""
-    bar: Any = None
-    task: Any = None
+    bar: Progress | None = None
+    task: TaskID | None = None
 
     def progress(done: int, total: int) -> None:
         nonlocal bar, task
@@ -292,6 +302,7 @@ def _progress_bar(quiet: bool, over: int = 20) -> Iterator[Callable[[int, int], 
             bar.start()
             task = bar.add_task(_("Reading games into the catalog"), total=total)
         if bar is not None:
+            assert task is not None  # added with the bar
             bar.update(task, completed=done)
 
     try:
@@ -301,9 +312,9 @@ def _progress_bar(quiet: bool, over: int = 20) -> Iterator[Callable[[int, int], 
             bar.stop()
 
 
-def _flatten(data: Any, path: str = "") -> list[tuple[str, Any]]:
+def _flatten(data: object, path: str = "") -> list[tuple[str, object]]:
     if isinstance(data, dict):
-        rows: list[tuple[str, Any]] = []
+        rows: list[tuple[str, object]] = []
         for key, value in data.items():
             rows += _flatten(value, f"{path}.{key}" if path else str(key))
         return rows
@@ -352,10 +363,11 @@ def diff(game: str, other: str, as_json: bool, store_url: str | None) -> None:
                        parent=other, text=differences))
     else:
         first = data["first_difference"]
+        assert first is not None  # they part
         click.echo(say("{game} and {parent} share {events} and part at event {at}:", game=game, parent=other,
                        events=plural(data["common"], "event"), at=first["event"]))
         for name in (game, other):
-            click.echo(f"  {name}: " + (first[name] or _("(ends)")))
+            click.echo(f"  {name}: " + str(first[name] or _("(ends)")))
     for name in (game, other):
         outcome = data["outcome"][name]
         if outcome is None:
@@ -385,11 +397,11 @@ SETUP_WORDS = {"players": N_("players"), "first": N_("first"), "ruleset": N_("ru
 """What may differ between two games' setups (projections.forks.setup_differences), in words."""
 
 
-def _setup_value(what: str, value: Any) -> str:
+def _setup_value(what: str, value: object) -> str:
     """One side of a setup difference: the societies in words, the ids of rulesets, boards and cards as they are."""
     if what in ("players", "first"):
-        return ",".join(term(s) for s in value) if isinstance(value, list) else term(value)
-    return ",".join(value) if isinstance(value, list) else value
+        return ",".join(term(s) for s in value) if isinstance(value, list) else term(str(value))
+    return ",".join(value) if isinstance(value, list) else str(value)
 """How many moves of each side `diff` prints after the point where the games part (--json gives them all)."""
 
 

@@ -119,7 +119,8 @@ class Spoken(click.Command):
     def get_short_help_str(self, limit: int = 45) -> str:
         if english() or not (self.short_help or self.help):
             return super().get_short_help_str(limit)
-        text = said(" ".join(self.short_help.split())) if self.short_help else said_help(self.help).split("\n\n")[0]
+        text = (said(" ".join(self.short_help.split())) if self.short_help
+                else said_help(self.help or "").split("\n\n")[0])
         sentence = re.split(r"(?<=\.)\s", text, maxsplit=1)[0]
         return sentence if len(sentence) <= limit else sentence[:limit - 3].rsplit(" ", 1)[0] + "..."
 
@@ -213,8 +214,9 @@ def usage_error(exc: click.UsageError) -> str:
         return " " + n_("Did you mean {names}?", "Did you mean one of {names}?", len(possibilities), names=names)
 
     def hint(param_hint) -> str:
-        if param_hint is None and exc.param is not None:
-            param_hint = exc.param.get_error_hint(exc.ctx)
+        param = getattr(exc, "param", None)  # a BadParameter's
+        if param_hint is None and param is not None:
+            param_hint = param.get_error_hint(exc.ctx)
         if param_hint is not None and not isinstance(param_hint, str):
             param_hint = " / ".join(repr(name) for name in param_hint)
         return metavars(param_hint or "")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from whispers.application import table as use
-from whispers.cli.common import emit_json, store_option
+from whispers.cli.common import Decorated, emit_json, store_option
 from whispers.cli.spoken import Spoken
 from whispers.ledger.core.words import N_, _, say, term
 
@@ -16,7 +15,7 @@ if TYPE_CHECKING:
     from whispers.ledger.core.meta import Meta
 
 
-def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def table_options(command: Decorated) -> Decorated:
     """--seat SOCIETY=NAME (repeated), --place, --event, --round, --table, --tag (repeated)."""
     for option in reversed([
         click.option("--seat", "seats", multiple=True, metavar="SOCIETY=NAME",
@@ -34,7 +33,7 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def table_changes(seats: tuple[str, ...], place: str | None, event: str | None, round_: str | None,
                   table: str | None, tags: tuple[str, ...]) -> dict[str, Any]:
     """The options given, as a description's changes (empty: none given); UsageError for a seat not SOCIETY=NAME."""
-    changes: dict[str, Any] = {}
+    changes: dict[str, Any] = {}  # each field its own kind (ledger/core/meta.py)
     for seat in seats:
         society, equals, name = seat.partition("=")
         if not equals:

@@ -7,8 +7,8 @@ Only what the view holds is shown: the view is already cut to what its viewer ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -19,18 +19,24 @@ from whispers.application.moves import said_value
 from whispers.ledger.core.names import OFFICES, SLOTS
 from whispers.ledger.core.words import _, effect_word, n_, plural, say, term, terms, tongue
 
+if TYPE_CHECKING:
+    from whispers.application.review import AcrossRead
+    from whispers.projections.people import PersonFigures
+    from whispers.projections.stats import AttackStat, GameStats
+    from whispers.projections.visibility import StateView
+
 CHANGED = "bold black on yellow"
 """How a cell that changed since the step before is drawn."""
 
 Rows = list[list[str]]
 
 
-def council_rows(view: Mapping[str, Any]) -> Rows:
+def council_rows(view: StateView) -> Rows:
     return [[term(empire), *(term(view["council"].get(f"{empire}.{office}", "·")) for office in OFFICES)]
             for empire in view["cities"]]
 
 
-def board_rows(view: Mapping[str, Any]) -> Rows:
+def board_rows(view: StateView) -> Rows:
     rows = []
     for empire, cities in view["cities"].items():
         held = [(r, v["banners"]) for r, v in view["regions"].items() if v["controller"] == empire and v["banners"]]
@@ -39,7 +45,7 @@ def board_rows(view: Mapping[str, Any]) -> Rows:
     return rows
 
 
-def hand_rows(view: Mapping[str, Any]) -> Rows:
+def hand_rows(view: StateView) -> Rows:
     rows = []
     for society, hand in view["hands"].items():
         by_empire = " ".join(f"{term(e)}×{n}" for e, n in hand["by_empire"].items() if n) or "—"
@@ -48,7 +54,7 @@ def hand_rows(view: Mapping[str, Any]) -> Rows:
     return rows
 
 
-def loyalty_rows(view: Mapping[str, Any]) -> Rows:
+def loyalty_rows(view: StateView) -> Rows:
     rows = []
     for society, loyalty in view["loyalty"].items():
         if loyalty is None:
@@ -62,7 +68,7 @@ def loyalty_rows(view: Mapping[str, Any]) -> Rows:
     return rows
 
 
-def score_rows(view: Mapping[str, Any], scores: Mapping[str, int | None]) -> Rows:
+def score_rows(view: StateView, scores: Mapping[str, int | None]) -> Rows:
     """Each society's points, beside the tie-breaks the table can count: its tokens still concealed, its swaps."""
     rows = []
     for society, total in scores.items():
@@ -72,7 +78,7 @@ def score_rows(view: Mapping[str, Any], scores: Mapping[str, int | None]) -> Row
     return rows
 
 
-def field_rows(view: Mapping[str, Any]) -> Rows:
+def field_rows(view: StateView) -> Rows:
     return [[term(society), region] for society, region in view["field_agents"]]
 
 
@@ -129,25 +135,25 @@ def _table(title: str, headers: list[str], rows: Rows, before: Rows | None,
     return table
 
 
-def _pair(rows_of: Callable[[Mapping[str, Any]], Rows], view: Mapping[str, Any],
-          before: Mapping[str, Any] | None) -> tuple[Rows, Rows | None]:
+def _pair(rows_of: Callable[[StateView], Rows], view: StateView,
+          before: StateView | None) -> tuple[Rows, Rows | None]:
     return rows_of(view), None if before is None else rows_of(before)
 
 
-def council_table(view: Mapping[str, Any], before: Mapping[str, Any] | None = None) -> Table:
+def council_table(view: StateView, before: StateView | None = None) -> Table:
     return _table(_("Council"), [_("empire"), *(term(o, "office") for o in OFFICES)],
                   *_pair(council_rows, view, before))
 
 
-def board_table(view: Mapping[str, Any], before: Mapping[str, Any] | None = None) -> Table:
+def board_table(view: StateView, before: StateView | None = None) -> Table:
     return _table(_("Board"), [_("empire"), _("cities"), _("banners"), _("reserve"), _("regions held (×banners)")],
                   *_pair(board_rows, view, before), right=(1, 2, 3))
 
 
-def hand_table(view: Mapping[str, Any], before: Mapping[str, Any] | None = None, society: str | None = None
+def hand_table(view: StateView, before: StateView | None = None, society: str | None = None
                ) -> Table:
     """Every society's hand, or with `society` that one's alone (the recorder's `hand SOCIETY`)."""
-    def rows_of(of: Mapping[str, Any]) -> Rows:
+    def rows_of(of: StateView) -> Rows:
         return [row for row in hand_rows(of) if society is None or row[0] == term(society)]
 
     title = _("Hands") if society is None else say("Hand of {society}", society=term(society))
@@ -155,8 +161,8 @@ def hand_table(view: Mapping[str, Any], before: Mapping[str, Any] | None = None,
                   right=(1,))
 
 
-def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
-                before: Mapping[str, Any] | None = None,
+def view_tables(view: StateView, scores: Mapping[str, int | None],
+                before: StateView | None = None,
                 scores_before: Mapping[str, int | None] | None = None) -> RenderableType:
     """The tables of one view; with `before` (the view a step earlier), what changed is highlighted."""
     parts: list[RenderableType] = [council_table(view, before), board_table(view, before)]
@@ -182,7 +188,7 @@ def view_tables(view: Mapping[str, Any], scores: Mapping[str, int | None],
                    if item is not None))
 
 
-def changed_lines(view: Mapping[str, Any], scores: Mapping[str, int | None], before: Mapping[str, Any],
+def changed_lines(view: StateView, scores: Mapping[str, int | None], before: StateView,
                   scores_before: Mapping[str, int | None]) -> list[str]:
     """What changed from `before` to `view`, one line per changed row of the board, hands, field agents, loyalty
     and score tables (`view_tables`' rows, the table's name in front): the replay stepper's compact step."""
@@ -204,7 +210,7 @@ def changed_lines(view: Mapping[str, Any], scores: Mapping[str, int | None], bef
 # --- statistics ---------------------------------------------------------------------------------------------
 
 
-def figure(value: Any) -> str:
+def figure(value: object) -> str:
     """A number for people, as the reader's language writes it: whole numbers as they are, others to one decimal
     (never 0.6666666666666666)."""
     if value is None:
@@ -220,14 +226,15 @@ def percent(rate: float) -> str:
     return say("{percent}%", percent=tongue().number(round(rate * 100)))
 
 
-def _plain(title: str, headers: list[str], rows: list[list[Any]], right_from: int = 1) -> Table:
+def _plain(title: str, headers: list[str], rows: Sequence[Sequence[object]], right_from: int = 1) -> Table:
     return _table(title, headers, [[str(c) for c in row] for row in rows], None,
                   right=tuple(range(right_from, len(headers))))
 
 
-def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
+def game_stats_tables(data: GameStats) -> RenderableType:
     """`stats GAME` for people: the score, cities by round, banners, orders, cards, attacks."""
-    players, parts = data["players"], []
+    players = data["players"]
+    parts: list[RenderableType] = []
     where = _("over") if data["over"] else say("round {round}", round=data["round"]) + " · " + term(data["phase"],
                                                                                                         "phase")
     parts.append(Text(f"{data['game']} · {data['ruleset']} · {terms(players)} · {where}", style="bold"))
@@ -283,7 +290,7 @@ def game_stats_tables(data: Mapping[str, Any]) -> RenderableType:
     return Group(*(item for part in parts for item in (part, Text(""))))
 
 
-def _route(attack: Mapping[str, Any]) -> str:
+def _route(attack: AttackStat) -> str:
     """`from → to`, then in brackets whether the region was taken and the cards that made or changed the combat
     (their effects as the reader reads them: `Armada`, `Renforts`)."""
     said = [_("taken")] if attack["taken"] else []
@@ -292,7 +299,7 @@ def _route(attack: Mapping[str, Any]) -> str:
     return route if not said else route + " (" + ", ".join(said) + ")"
 
 
-def across_tables(data: Mapping[str, Any]) -> RenderableType:
+def across_tables(data: AcrossRead) -> RenderableType:
     """`stats --all` for people: win rates by society and by seat, mean scores, points per slot, cities."""
     parts: list[RenderableType] = []
     counted = say("{games} ({finished}, {in_progress})", games=plural(data["games"], "game"),
@@ -325,7 +332,7 @@ def across_tables(data: Mapping[str, Any]) -> RenderableType:
     return Group(*(item for part in parts for item in (part, Text(""))))
 
 
-def people_tables(data: Mapping[str, Any]) -> RenderableType:
+def people_tables(data: Mapping[str, PersonFigures]) -> RenderableType:
     """`stats --all --by player`: each person's finished games, wins and mean score, then by society and by seat."""
     if not data:
         return Text(_("No finished game with a name recorded at a seat (whispers meta GAME --seat SOCIETY=NAME)."))

@@ -4,7 +4,7 @@
 import csv
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +12,11 @@ from whispers.application import tournament as use
 from whispers.cli.common import emit_json, one_format, replace_file, store_option
 from whispers.cli.spoken import Spoken, SpokenGroup, said
 from whispers.ledger.core.words import N_, _, say, term
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
+    from whispers.projections.standings import StandingsData
 
 format_options = [
     click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts."),
@@ -25,7 +30,7 @@ def _with_formats(func):
     return func
 
 
-def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societies: bool = False) -> None:
+def _show(data: "StandingsData", title: str, as_json: bool, as_csv: bool, societies: bool = False) -> None:
     """The standings as a table; `societies`: the entrants are societies (`standings`), shown as the glossary
     names them, not people (`tournament`), whose names are never put in words."""
     if as_json:
@@ -47,6 +52,7 @@ def _show(data: dict[str, Any], title: str, as_json: bool, as_csv: bool, societi
     for ruleset, rows in data["rulesets"].items():
         # the tournament's and the entrants' names are people's words: Text, never read as rich markup
         grid = Table(title=Text(f"{title} · " + say("{ruleset} rules", ruleset=ruleset)))
+        justify: JustifyMethod
         for column, justify in (("#", "right"), (N_("entrant"), "left"), (N_("points"), "right"),
                                 (N_("wins"), "right"), (N_("score"), "right"), (N_("finalised"), "right"),
                                 (N_("places"), "left")):
@@ -106,7 +112,7 @@ def ranking(file: Path, as_json: bool, as_csv: bool, store_url: str | None) -> N
 class FileOrCommand(SpokenGroup):
     """`tournament FILE` ranks (as it always has); `tournament pair FILE` seats a round."""
 
-    def make_context(self, info_name, args, parent=None, **extra):  # type: ignore[no-untyped-def]
+    def make_context(self, info_name, args, parent=None, **extra):
         if args and (args[0] in self.commands or args[0] in ("--help", "-h")):
             return super().make_context(info_name, args, parent, **extra)
         return ranking.make_context(info_name, args, parent, **extra)
@@ -156,7 +162,7 @@ def pair(file: Path, round_no: int, force: bool, start: bool, ruleset: str, boar
     _show_plan(paired.plan, paired.tournament, paired.points, bool(started))
 
 
-def _show_plan(plan, title: str, points: dict[str, float], started: bool) -> None:  # type: ignore[no-untyped-def]
+def _show_plan(plan, title: str, points: dict[str, float], started: bool) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table

@@ -20,11 +20,11 @@ the same seed, is the same, byte for byte (tests/test_analysis.py).
 import math
 import random
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 import msgspec
 
 from whispers.ledger.core.names import SLOTS
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.rollout import POLICIES, playout
 from whispers.ledger.core.state import GameState, Hand, Loyalty
 from whispers.projections.visibility import AnyViewer, knows, tokens_shown, viewer_of
@@ -146,9 +146,9 @@ def turning_points(chances: list[dict[str, float]], count: int) -> list[tuple[in
     return swings[:count]
 
 
-def to_data(tallies: Mapping[int, Tally]) -> dict[str, Any]:
+def to_data(tallies: Mapping[int, Tally]) -> Data:
     return {str(version): msgspec.to_builtins(t) for version, t in tallies.items()}
 
 
-def from_data(data: Mapping[str, Any]) -> dict[int, Tally]:
+def from_data(data: Mapping[str, object]) -> dict[int, Tally]:
     return {int(version): msgspec.convert(t, Tally) for version, t in data.items()}

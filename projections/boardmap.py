@@ -8,7 +8,7 @@ otherwise neato lays the regions out itself.
 
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.names import OFFICES
@@ -17,6 +17,9 @@ from whispers.ledger.core.words import ENGLISH, _, plural, say, term, tongue
 from whispers.projections.colours import empire_colour, society_colour
 from whispers.projections.render import escape as _esc
 from whispers.projections.render import plain
+
+if TYPE_CHECKING:
+    from graphviz import Digraph
 
 FONT = "DejaVu Sans"
 SCALE = 1.6
@@ -104,7 +107,7 @@ def _council(state: GameState, last: ev.Event | None, scores: Mapping[str, int |
             + "".join(outer) + "</TABLE>>")
 
 
-def _seas(g: Any, state: GameState) -> None:
+def _seas(g: "Digraph", state: GameState) -> None:
     """Each sea as an oval where the file puts it (else amid its shores, when they are placed), and a dotted
     line to each region on its shores. Node ids `sea_ID`: a region id holds no underscore."""
     regions = state.board.regions
@@ -140,8 +143,8 @@ def board_map(state: GameState, title: str | None = None, last: ev.Event | None 
     g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="10", margin="0.08,0.04")
     g.attr("edge", color="#9e9e9e", penwidth="1.2")
     agents: dict[str, list[str]] = {}
-    for society, region in sorted(state.field_agents):
-        agents.setdefault(region, []).append(society)
+    for society, place in sorted(state.field_agents):
+        agents.setdefault(place, []).append(society)
     for region in board.regions.values():
         controller = state.controller(region.id)
         colour = empire_colour(controller)

@@ -119,7 +119,7 @@ def _fitting(text: str, size: float, fits: int) -> float:
     return max(7.0, min(size, size * fits / max(len(text), 1)))
 
 
-def _line(fig, xs: list[float], ys: list[float]):  # type: ignore[no-untyped-def]
+def _line(fig, xs: list[float], ys: list[float]):
     from matplotlib.lines import Line2D
 
     return Line2D(xs, ys, transform=fig.transFigure, linestyle=(0, (4, 4)), linewidth=0.6, color="#9e9e9e")

@@ -19,13 +19,33 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 import msgspec
+
+from whispers.ledger.core.meta import MetaJson
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:  # the folds a summary needs are imported when a game is summarised: a listing with nothing new
     from whispers.ledger.core import events as ev  # to read needs none of them
     from whispers.ledger.io.store import Store
+    from whispers.projections.standings import ResultData
+    from whispers.projections.stats import Summary
+
+    class GameSummary(Summary):
+        """A game's summary as the catalog keeps it (`game_summary`, and when it was written)."""
+
+        game: str
+        pins: dict[str, list[str]]  # "ruleset" and "board": [id, hash]
+        round: int
+        phase: str
+        ended: bool
+        won_by: str | None
+        events: int
+        fork_of: list[str | int] | None  # [parent, at]
+        result: ResultData
+        meta: MetaJson
+        written: NotRequired[str]
 
 PROJECTION = "catalog"
 """The read model's name in the store's tracking table."""
@@ -33,6 +53,24 @@ LISTING = "listing"
 """The read model of the listing's fields alone (`LISTED`), kept beside the catalog by the same tracking record:
 `games` over 10,000 games read 3 KB of JSON a game for the 0.4 KB it shows."""
 LISTED = ("game", "pins", "players", "round", "phase", "ended", "won_by", "events", "fork_of", "meta", "written")
+
+
+class Listed(TypedDict):
+    """A game's listing fields (`LISTED` of its summary), as `Catalog.listing` reads them back from JSON."""
+
+    game: str
+    pins: dict[str, list[str]]  # "ruleset" and "board": [id, hash]
+    players: list[str]
+    round: int
+    phase: str
+    ended: bool
+    won_by: str | None
+    events: int
+    fork_of: list[str | int] | None  # [parent, at]
+    meta: MetaJson
+    written: str
+
+
 FIGURES = "figures"
 """The read model of what `stats --all` reads of each summary (`FIGURED`, projections.stats.standing_summary's
 fields), kept beside the catalog like the listing: the whole summary, two thirds of it the standings' result, cost
@@ -55,7 +93,7 @@ summaries written by another whispers are rebuilt rather than trusted."""
 class _Result(msgspec.Struct):
     """A summary as `Catalog.results` reads it: its result, the other fields skipped."""
 
-    result: dict[str, Any]
+    result: Data
 
 
 @dataclass(frozen=True)
@@ -66,7 +104,7 @@ class Refreshed:
     position: int
 
 
-def game_summary(name: str, events: Sequence[ev.Event]) -> dict[str, Any]:
+def game_summary(name: str, events: Sequence[ev.Event]) -> GameSummary:
     """One game's summary: the figures across games (projections.stats.summary) and its line in `games`.
 
     Read in as few passes as it can, as a cold rebuild reads every game of a store: the round and phase are read
@@ -138,36 +176,37 @@ class Catalog:
                                 {LISTING: listed, FIGURES: figured})
         return Refreshed(len(changed), events, position)
 
-    def summaries(self, games: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+    def summaries(self, games: Sequence[str] | None = None) -> dict[str, GameSummary]:
         """Every game's summary, or the named `games`' only (read by name: the standings of a tournament in a store
         of 10,000 games read its own), in the order the games were created; a name with no summary is left out."""
         return {game: json.loads(data) for game, data in self.store.read_model(PROJECTION, games)}
 
-    def results(self, games: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def results(self, games: Sequence[str]) -> dict[str, ResultData]:
         """The named `games`' results (`result` of each summary, projections.standings.result_data) alone, read by
         name in the order the games were created; a name with no summary is left out. msgspec decodes the result
         and skips the summary's other fields without building them (`summaries` decoded them all: a third of the
         JSON a tournament's standings read)."""
         decode = msgspec.json.Decoder(_Result).decode
-        return {game: decode(data).result for game, data in self.store.read_model(PROJECTION, games)}
+        return {game: cast("ResultData", decode(data).result)
+                for game, data in self.store.read_model(PROJECTION, games)}
 
     def listing(self, last: int | None = None, games: Sequence[str] | None = None,
-                skip: int = 0) -> dict[str, dict[str, Any]]:
+                skip: int = 0) -> dict[str, Listed]:
         """Every game's listing fields (`LISTED` of its summary), or the `last` created games' only (before the
         `skip` latest), or the named `games`' (read by name), in the order the games were created."""
-        return self._rows(LISTING, last, games, skip)
+        return cast("dict[str, Listed]", self._rows(LISTING, last, games, skip))  # as game_summary wrote them
 
     def size(self) -> int:
         """How many games the catalog holds."""
         return self.store.read_model_size(LISTING)
 
-    def figures(self) -> dict[str, dict[str, Any]]:
+    def figures(self) -> dict[str, Summary]:
         """Every game's fields for the figures across games (`FIGURED` of its summary), in the order the games were
         created."""
-        return self._rows(FIGURES)
+        return cast("dict[str, Summary]", self._rows(FIGURES))
 
     def _rows(self, model: str, last: int | None = None, games: Sequence[str] | None = None,
-              skip: int = 0) -> dict[str, dict[str, Any]]:
+              skip: int = 0) -> dict[str, Data]:
         rows = self.store.read_model(model, games, last, skip)
         # the rows read as one JSON array: 10,000 calls of json.loads cost a third more than one (and strict: a
         # row that is not one JSON value cannot shift the others onto the wrong games)

@@ -81,9 +81,9 @@ def plot(moves: Sequence[int], versions: Sequence[int], labels: Sequence[str],
                               i == here_index))
     circles = []
     for i, version in enumerate(versions):
-        society = turning.get(version)
-        if society is not None and society in chances:
-            circles.append((x(i), y(chances[society][i][0]), colours[society]))
+        turned = turning.get(version)
+        if turned is not None and turned in chances:
+            circles.append((x(i), y(chances[turned][i][0]), colours[turned]))
     ticks = []
     if count:
         every = max(1, round(count / 6))

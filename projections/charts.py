@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import io
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whispers.ledger.core.words import N_, _, n_, say, term
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Series = Any
 """application.charts.Series (the layers keep projections from importing the application's types)."""
@@ -40,7 +44,7 @@ def draw(data: Series | WinRates | RatingHistory, fmt: str) -> bytes:
     return out.getvalue()
 
 
-def figure(data: Series | WinRates | RatingHistory) -> Any:
+def figure(data: Series | WinRates | RatingHistory) -> Figure:
     """The chart as a matplotlib Figure (its words in the reader's language; the file draws them as shapes)."""
     from matplotlib.figure import Figure
 
@@ -48,25 +52,25 @@ def figure(data: Series | WinRates | RatingHistory) -> Any:
     if hasattr(data, "points"):
         _rating_history(drawn.add_subplot(), data)
     elif not hasattr(data, "lines"):
-        _win_rates(drawn, data)  # type: ignore[arg-type]
-    elif data.kind == "chances":  # type: ignore[union-attr]
+        _win_rates(drawn, data)
+    elif data.kind == "chances":
         _chances(drawn.add_subplot(), data)
-    elif data.kind == "banners":  # type: ignore[union-attr]
+    elif data.kind == "banners":
         # ten lines on one axis are a tangle: the board above, the reserves below, one colour per empire
         drawn.set_size_inches(10, 7.5)
         top, bottom = drawn.subplots(2, 1, sharex=True)
-        on_board = [n for n in data.lines if n.endswith("on the board")]  # type: ignore[union-attr]
+        on_board = [n for n in data.lines if n.endswith("on the board")]
         _series(top, data, on_board, _("banners on the board"), legend=[term(n.split(" ")[0]) for n in on_board])
-        _series(bottom, data, [n for n in data.lines if n.endswith("in reserve")],  # type: ignore[union-attr]
+        _series(bottom, data, [n for n in data.lines if n.endswith("in reserve")],
                 _("banners in reserve"))
-        drawn.suptitle(say("{game} · banners", game=data.game))  # type: ignore[union-attr]
+        drawn.suptitle(say("{game} · banners", game=data.game))
     else:
-        _series(drawn.add_subplot(), data, list(data.lines),  # type: ignore[union-attr]
-                say("{game} · {chart}", game=data.game, chart=_(TITLES[data.kind])))  # type: ignore[union-attr]
+        _series(drawn.add_subplot(), data, list(data.lines),
+                say("{game} · {chart}", game=data.game, chart=_(TITLES[data.kind])))
     return drawn
 
 
-def _series(ax: Any, data: Series, names: list[str], title: str, legend: list[str] | None = None) -> None:
+def _series(ax: Axes, data: Series, names: list[str], title: str, legend: list[str] | None = None) -> None:
     from matplotlib.ticker import MaxNLocator
 
     for index, name in enumerate(names):
@@ -100,7 +104,7 @@ def _series(ax: Any, data: Series, names: list[str], title: str, legend: list[st
         ax.annotate(note, (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
 
 
-def _chances(ax: Any, data: Any) -> None:
+def _chances(ax: Axes, data: Any) -> None:
     """A line per society with its band of one standard error each side, the turning points and notes' glyphs."""
     from matplotlib.ticker import PercentFormatter
 
@@ -145,7 +149,7 @@ def _chances(ax: Any, data: Any) -> None:
                 (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
 
 
-def _win_rates(fig: Any, data: WinRates) -> None:
+def _win_rates(fig: Figure, data: WinRates) -> None:
     left, right = fig.subplots(1, 2)
     societies = list(data.by_society)
     # a society's name in the reader's words may be long (Serpente senza Fine): on two lines, not over the next
@@ -168,7 +172,7 @@ def _win_rates(fig: Any, data: WinRates) -> None:
                      finished=n_("{n} finished game", "{n} finished games", data.finished), games=data.games))
 
 
-def _rating_history(ax: Any, data: RatingHistory) -> None:
+def _rating_history(ax: Axes, data: RatingHistory) -> None:
     """The person's rating (mu - 3 sigma) after each rated game, with the band mu +- sigma around the estimate."""
     from matplotlib.ticker import MaxNLocator
 

@@ -1,21 +1,24 @@
 """Forks: where two records part, and how their outcomes differ."""
 
-from typing import Any
+
+from collections.abc import Sequence
+from typing import NotRequired, TypedDict
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.notation import format_event
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import describe
 from whispers.projections.replay import final_scoring
 from whispers.projections.visibility import RECORD, moves_seen
 
 
-def fork_of(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameForked | None:
+def fork_of(events: Sequence[ev.Event]) -> ev.GameForked | None:
     if ev.GameForked not in map(type, events):  # most records (a scan at C speed, as replay.standing's)
         return None
     return next((e for e in events if isinstance(e, ev.GameForked)), None)
 
 
-def _comparable(event: ev.Event) -> dict[str, Any]:
+def _comparable(event: ev.Event) -> Data:
     fact = event.to_fact()
     if isinstance(event, ev.GameStarted):
         fact.pop("name")
@@ -29,14 +32,37 @@ def _event_line(event: ev.Event | None) -> str | None:
     return format_event(event) or describe(event)
 
 
-def setup_differences(a: ev.GameStarted, b: ev.GameStarted, name_a: str, name_b: str) -> dict[str, dict[str, Any]]:
+class Outcome(TypedDict):
+    scores: dict[str, int]
+    winner: str | None
+
+
+class MoveAfter(TypedDict):
+    event: int
+    move: str
+
+
+class Diff(TypedDict):
+    """`diff`: where two games part, and how their outcomes differ (`whispers diff`, its JSON)."""
+
+    games: list[str]
+    common: int
+    identical: bool
+    first_difference: dict[str, int | str | None] | None  # "event", and each game's line there (None: it ended)
+    outcome: dict[str, Outcome | None]
+    moves: dict[str, list[MoveAfter]]
+    setup: NotRequired[dict[str, dict[str, object]]]
+    score_change: NotRequired[dict[str, int]]
+
+
+def setup_differences(a: ev.GameStarted, b: ev.GameStarted, name_a: str, name_b: str) -> dict[str, dict[str, object]]:
     """What differs between two games' setups: players (and their seating), first player, ruleset, board, card
     sets, card sheet (None: none). One of the same id but other content is told apart by " (other content)"."""
 
-    def label(data: dict[str, Any], other: dict[str, Any]) -> str:
-        return data["id"] if data["id"] != other["id"] else f"{data['id']} (other content)"
+    def label(data: Data, other: Data) -> str:
+        return str(data["id"]) if data["id"] != other["id"] else f"{data['id']} (other content)"
 
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, dict[str, object]] = {}
     if tuple(a.players) != tuple(b.players):
         found["players"] = {name_a: list(a.players), name_b: list(b.players)}
     if a.first != b.first:
@@ -54,7 +80,7 @@ def setup_differences(a: ev.GameStarted, b: ev.GameStarted, name_a: str, name_b:
 
 
 def _moves_after(events: tuple[ev.Event, ...], numbered: list[tuple[int, ev.Event]], common: int
-                 ) -> list[dict[str, Any]]:
+                 ) -> list[MoveAfter]:
     """The moves (take-backs, rulings and the director's seal included) after the first `common` events (a fork's
     marker aside), each with its event number in its own record and its notation line as the record shows it
     (through the visibility policy, as every listing of a line's moves); the engine's own events are left out."""
@@ -62,7 +88,7 @@ def _moves_after(events: tuple[ev.Event, ...], numbered: list[tuple[int, ev.Even
     return [{"event": number, "move": line} for number, line in moves_seen(events, RECORD, after)]
 
 
-def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: str) -> dict[str, Any]:
+def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: str) -> Diff:
     """The first event where the records differ (a fork's marker aside), and both outcomes. Two games set up
     differently are not a fork of one another: `setup` says what differs, and no score change is given."""
     numbered_a = [(n, e) for n, e in enumerate(a, start=1) if not isinstance(e, ev.GameForked)]
@@ -73,13 +99,13 @@ def diff(a: tuple[ev.Event, ...], b: tuple[ev.Event, ...], name_a: str, name_b: 
         common += 1
     parted = common < max(len(left), len(right))
 
-    def outcome(events: list[ev.Event]) -> dict[str, Any] | None:
+    def outcome(events: list[ev.Event]) -> Outcome | None:
         scored = final_scoring(events)
         if scored is None:
             return None
         return {"scores": {s: v["total"] for s, v in scored.scores.items()}, "winner": scored.winner}
 
-    result: dict[str, Any] = {
+    result: Diff = {
         "games": [name_a, name_b], "common": common, "identical": not parted,
         "first_difference": None if not parted else {
             "event": common + 1,

@@ -172,9 +172,9 @@ def vocabulary(code: str) -> dict[str, str]:
             found.setdefault(said, word)
             if " " in said and kind == "society":
                 first.setdefault(said.split()[0], set()).add(word)
-    for head, ids in first.items():
-        if len(ids) == 1 and head not in found:
-            found[head] = ids.pop()
+    for head, named in first.items():
+        if len(named) == 1 and head not in found:
+            found[head] = named.pop()
     found.setdefault(_folded(tongue.pgettext("key", "sealed")), "sealed")  # `loyalty sealed`
     return found
 

@@ -12,7 +12,7 @@ from whispers.ledger.core import events as ev
 from whispers.ledger.core.meta import tag_lines
 from whispers.ledger.core.names import SLOTS
 from whispers.ledger.core.notation import format_header
-from whispers.ledger.core.notes import shown_by
+from whispers.ledger.core.notes import NoteEntry, shown_by
 from whispers.ledger.core.text import one_line
 from whispers.ledger.core.words import _, say
 from whispers.projections.labels import labels as move_labels
@@ -20,7 +20,7 @@ from whispers.projections.visibility import AnyViewer, final_reveal, move_line
 
 
 def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: AnyViewer = None,
-                  notes: Iterable[dict] = ()) -> Iterator[str]:
+                  notes: Iterable[NoteEntry] = ()) -> Iterator[str]:
     """A record as notation lines (`_record_lines`), each of them one line whatever text the record or its
     notes hold (a note, an author, an id from an older store): a line break in a comment would start a line
     that `whispers import` reads as a move."""
@@ -29,7 +29,7 @@ def format_record(events: Iterable[ev.Event], comments: bool = True, viewer: Any
 
 
 def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: AnyViewer = None,
-                  notes: Iterable[dict] = ()) -> Iterator[str]:
+                  notes: Iterable[NoteEntry] = ()) -> Iterator[str]:
     """A record as notation lines: the `game` line, then one line per move, with the engine's own
     events as `#` comments when `comments` is set. With a `viewer`, what it may not know is left out
     (another society's loyalty tokens, names of cards others drew; a spectator: every society's).
@@ -45,7 +45,7 @@ def _record_lines(events: Iterable[ev.Event], comments: bool = True, viewer: Any
     events = list(events)
     labels = move_labels(events) if comments else {}
     last_move = max((i for i, e in enumerate(events, start=1) if e.MOVE), default=0)
-    by_event: dict[int, list[dict]] = {}
+    by_event: dict[int, list[NoteEntry]] = {}
     for note in notes:
         by_event.setdefault(note["at"], []).append(note)
     state = None

@@ -21,11 +21,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.names import MAX_PLAYERS, MIN_PLAYERS, SOCIETIES
+from whispers.ledger.core.plain import Data
+
+if TYPE_CHECKING:
+    from whispers.projections.standings import StandingsData
 from whispers.projections.standings import Tournament
 
 NODE_BUDGET = 200_000
@@ -99,7 +103,7 @@ def table_sizes(count: int) -> list[int]:
     return [full] * ((count - short * shorts) // full) + [short] * shorts
 
 
-def seed_for(*parts: Any) -> int:
+def seed_for(*parts: object) -> int:
     """A seed from the tournament's own words (its name, entrants and the round), stable across runs."""
     text = "\n".join(str(p) for p in parts)
     return int.from_bytes(sha256(text.encode("utf-8")).digest()[:8], "big")
@@ -203,7 +207,7 @@ def _seat(group: Sequence[str], history: History, rng: random.Random) -> tuple[S
     options = list(permutations(SOCIETIES, len(people)))
     rng.shuffle(options)
 
-    def played(option: tuple[str, ...]) -> tuple[int, int]:
+    def played(option: Iterable[str]) -> tuple[int, int]:
         counts = [history.societies.get(e, Counter())[s] for e, s in zip(people, option, strict=True)]
         return sum(counts), max(counts)
 
@@ -256,7 +260,7 @@ def history_before(tournament: Tournament, round_no: int) -> History:
     return history
 
 
-def points_by_entrant(standings: Mapping[str, Any]) -> dict[str, float]:
+def points_by_entrant(standings: "StandingsData") -> dict[str, float]:
     """Tournament points per entrant from `standings_data`, summed over its rulesets."""
     totals: dict[str, float] = {}
     for rows in standings["rulesets"].values():
@@ -265,7 +269,7 @@ def points_by_entrant(standings: Mapping[str, Any]) -> dict[str, float]:
     return totals
 
 
-def plan_data(plan: Plan, tournament: str) -> dict[str, Any]:
+def plan_data(plan: Plan, tournament: str) -> Data:
     """The plan for --json, with each table's number and `whispers new` line."""
     return {"round": plan.round, "exact": plan.exact, "repeats": [list(p) for p in plan.repeats],
             "tables": [{"game": t.game, "table": table_number(t), "first": t.first,
@@ -286,7 +290,7 @@ def table_of(game: str) -> int | None:
     return int(number) if number.isdecimal() and number.isascii() else None
 
 
-def table_facts(table: Table, tournament: str, round_no: int) -> dict[str, Any]:
+def table_facts(table: Table, tournament: str, round_no: int) -> Data:
     """The table facts (ledger/core/meta.py) a paired game is started with: who sits at each society, the event (the
     tournament's name), its round and its table."""
     return {"seats": {seat.society: seat.entrant for seat in table.seats}, "event": tournament,

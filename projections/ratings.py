@@ -17,12 +17,70 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from whispers.projections.standings import Result, place_label, placings
 
 BY = ("player", "society")
 """Whom the ratings are of: the people at the seats (the table facts' names), or the societies themselves."""
+
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuceRating
+
+
+class RatingPoint(TypedDict):
+    """A person's rating after one of their rated games."""
+
+    game: str
+    place: float
+    society: str
+    rating: float
+    mu: float
+    sigma: float
+
+
+class RatingRow(TypedDict):
+    person: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    rank: NotRequired[int]
+    tied: NotRequired[bool]
+    place: NotRequired[str]
+    history: NotRequired[list[RatingPoint]]  # always there; moved last when ranked (its JSON lists it last)
+
+
+class SeatEffect(TypedDict):
+    seat: int
+    games: int
+    wins: int
+    win_rate: float
+
+
+class SocietyEffect(TypedDict):
+    society: str
+    games: int
+    wins: int
+    win_rate: float
+
+
+class Effects(TypedDict):
+    by_seat: list[SeatEffect]
+    by_society: list[SocietyEffect]
+
+
+class RatingsData(TypedDict):
+    """`ratings_data`: what `ratings` prints and its JSON."""
+
+    by: str
+    model: str
+    rated: int
+    unrated: int
+    ratings: list[RatingRow]
+    effects: Effects
 
 
 @dataclass(frozen=True)
@@ -37,14 +95,14 @@ class Played:
     """The society that played first."""
 
 
-def ratings_data(games: Iterable[Played], by: str = "player") -> dict[str, Any]:
+def ratings_data(games: Iterable[Played], by: str = "player") -> RatingsData:
     """Each rated person's (or society's) rating, uncertainty, games, wins and history, best first, with places
     labelled as the standings label them; and the effects of seat order and society across the games."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    current: dict[str, Any] = {}
-    history: dict[str, list[dict[str, Any]]] = {}
+    current: dict[str, PlackettLuceRating] = {}
+    history: dict[str, list[RatingPoint]] = {}
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
     seat_games: Counter[int] = Counter()
@@ -81,9 +139,10 @@ def ratings_data(games: Iterable[Played], by: str = "player") -> dict[str, Any]:
             history.setdefault(person, []).append({
                 "game": game.game, "place": placing.place, "society": placing.society,
                 "rating": rating.ordinal(), "mu": rating.mu, "sigma": rating.sigma})
-    rows = sorted(({"person": person, "rating": r.ordinal(), "mu": r.mu, "sigma": r.sigma, "games": played[person],
-                    "wins": won[person], "history": history[person]} for person, r in current.items()),
-                  key=lambda row: (-row["rating"], row["person"]))
+    rows: list[RatingRow] = sorted(
+        ({"person": person, "rating": r.ordinal(), "mu": r.mu, "sigma": r.sigma, "games": played[person],
+          "wins": won[person], "history": history[person]} for person, r in current.items()),
+        key=lambda row: (-row["rating"], row["person"]))
     for index, row in enumerate(rows):
         level = [other for other in rows if other["rating"] == row["rating"]]
         row["rank"] = rows.index(level[0]) + 1

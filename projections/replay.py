@@ -4,6 +4,7 @@ Reaching version N is a list lookup, not a fold from event 1: a stepper going ba
 game costs one fold in all.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from whispers.ledger.core import events as ev
@@ -69,7 +70,7 @@ def move_label(events: tuple[ev.Event, ...] | list[ev.Event], version: int, stat
     return f"{f'#{moves} ' if moves else ''}R{state.round} {place}"
 
 
-def standing(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[tuple[int, ev.Event]]:
+def standing(events: Sequence[ev.Event]) -> list[tuple[int, ev.Event]]:
     """(version, event) of the events still standing: a take-back removes the move it took back and
     everything the engine recorded after it (the take-back itself is not standing either)."""
     if ev.MoveTakenBack not in map(type, events):  # most records (a scan at C speed): all of it stands
@@ -84,7 +85,7 @@ def standing(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[tuple[int, e
     return kept
 
 
-def standing_events(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[ev.Event]:
+def standing_events(events: Sequence[ev.Event]) -> list[ev.Event]:
     """The events still standing (`standing`'s, without their versions): a copy of the record when it holds no
     take-back, without a (version, event) pair per event as a cold catalog reads every game."""
     if ev.MoveTakenBack not in map(type, events):
@@ -92,7 +93,7 @@ def standing_events(events: tuple[ev.Event, ...] | list[ev.Event]) -> list[ev.Ev
     return [e for _, e in standing(events)]
 
 
-def final_scoring(events: tuple[ev.Event, ...] | list[ev.Event]) -> ev.GameScored | None:
+def final_scoring(events: Sequence[ev.Event]) -> ev.GameScored | None:
     """The game's final scoring if it still stands (None for a game in progress, or reopened by a take-back).
     Every read of a result goes through here, never through the raw record."""
     return next((e for e in reversed(standing_events(events)) if isinstance(e, ev.GameScored)), None)

@@ -14,7 +14,7 @@ finalised is provisional.
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.errors import WhispersError
@@ -85,15 +85,61 @@ def standing_result(started: ev.GameStarted, scored: ev.GameScored | None, event
     from whispers.ledger.io.shipped import started_ruleset
 
     label = started_ruleset(started).label if ruleset is None else ruleset
-    return Result(tuple(started.players), label, tuple(started.ruleset["tie_breaks"]), scored, finalised(events))
+    return Result(tuple(started.players), label, tuple(cast("list[str]", started.ruleset["tie_breaks"])), scored,
+                  finalised(events))
 
 
-def result_data(result: Result) -> dict[str, Any]:
+class ResultData(TypedDict):
+    """A game's result as the catalog keeps it (`result_data`), read back by `result_from_data`."""
+
+    players: list[str]
+    ruleset: str
+    tie_breaks: list[str]
+    scored: dict[str, object] | None  # the final scoring's stored fact
+    finalised: NotRequired[bool]
+
+
+class GamePlace(TypedDict):
+    game: str
+    society: str
+    place: float  # a shared place is the mean of the places it covers
+    points: float
+    score: int
+    finalised: bool
+
+
+class StandingRow(TypedDict):
+    """One entrant's line in the standings of one ruleset."""
+
+    rank: int
+    entrant: str
+    points: float
+    wins: int
+    score: int
+    finalised: int  # how many of its games the director has finalised
+    provisional: bool
+    games: list[GamePlace]
+    tied: NotRequired[bool]
+    place: NotRequired[str]  # "3", or "=3" when shared
+
+
+class StandingsData(TypedDict):
+    """`standings_data`: what `standings` and a tournament print, their JSON and the director's page."""
+
+    in_progress: list[str]
+    finalised: list[str]
+    unfinalised: list[str]
+    rulesets: dict[str, list[StandingRow]]
+    not_started: NotRequired[list[str]]  # a tournament file's games not in the store yet
+    tournament: NotRequired[str]  # a tournament file's name
+
+
+def result_data(result: Result) -> ResultData:
     return {"players": list(result.players), "ruleset": result.ruleset, "tie_breaks": list(result.tie_breaks),
             "scored": None if result.scored is None else result.scored.to_fact(), "finalised": result.finalised}
 
 
-def result_from_data(data: Mapping[str, Any]) -> Result:
+def result_from_data(data: ResultData) -> Result:
     scored = None if data["scored"] is None else ev.from_fact(dict(data["scored"]))
     assert scored is None or isinstance(scored, ev.GameScored)
     return Result(tuple(data["players"]), data["ruleset"], tuple(data["tie_breaks"]), scored,
@@ -149,11 +195,13 @@ def table(all_placings: Iterable[Placing]) -> list[Entry]:
 
 
 def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[str, Mapping[str, str]] | None = None,
-                   points: Mapping[int, list[float]] | None = None) -> dict[str, Any]:
+                   points: Mapping[int, list[float]] | None = None) -> StandingsData:
     """Standings by ruleset over these games, with the games still in progress listed apart, and the finished
     games split into those the director has finalised and those not yet finalised (counted, but provisional)."""
     by_ruleset: dict[str, list[Placing]] = {}
-    in_progress, sealed, unsealed = [], [], []
+    in_progress: list[str] = []
+    sealed: list[str] = []
+    unsealed: list[str] = []
     for name, events in games.items():
         placed = placings(name, events, (seats or {}).get(name), points)
         if placed is None:
@@ -161,10 +209,10 @@ def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[
             continue
         (sealed if finalised(events) else unsealed).append(name)
         by_ruleset.setdefault(placed[0].ruleset, []).extend(placed)
-    result: dict[str, Any] = {"in_progress": in_progress, "finalised": sealed, "unfinalised": unsealed,
+    result: StandingsData = {"in_progress": in_progress, "finalised": sealed, "unfinalised": unsealed,
                               "rulesets": {}}
     for ruleset, placed in sorted(by_ruleset.items()):
-        rows = []
+        rows: list[StandingRow] = []
         for position, e in enumerate(table(placed), start=1):
             level = rows and _standing(rows[-1]) == (e.points, e.wins, e.score)
             final = sum(p.game in sealed for p in e.games)
@@ -179,7 +227,7 @@ def standings_data(games: Mapping[str, list[ev.Event] | Result], seats: Mapping[
     return result
 
 
-def _standing(row: Mapping[str, Any]) -> tuple[float, int, int]:
+def _standing(row: StandingRow) -> tuple[float, int, int]:
     """What orders the standings and decides a shared place: points, then wins, then the sum of game scores."""
     return row["points"], row["wins"], row["score"]
 

@@ -3,7 +3,7 @@ figures across many games."""
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.errors import RulesetError
@@ -14,16 +14,118 @@ from whispers.ledger.io.shipped import labels, started_ruleset
 from whispers.projections.replay import final_scoring, standing, standing_events
 
 
+class CitiesAfterTurn(TypedDict):
+    round: int
+    after: str  # the empire whose turn ended
+    cities: dict[str, int]
+
+
+class CitiesAfterRound(TypedDict):
+    round: int
+    cities: dict[str, int]
+    on_board: dict[str, int]
+    reserve: dict[str, int]
+
+
+class AttackStat(TypedDict):
+    round: int
+    society: str
+    empire: str
+    source: str
+    target: str
+    banners: int
+    defender: str | None
+    defending: int
+    fort_kill: int
+    attacker_losses: int
+    defender_losses: int
+    taken: bool
+    by_card: str | None
+    cards: list[str]
+
+
+class BannersStat(TypedDict):
+    on_board: int
+    reserve: int
+
+
+class CardsStat(TypedDict):
+    drawn: int
+    played: int
+    discarded: int
+    in_hand: int
+
+
+class ScoreStat(TypedDict):
+    scores: dict[str, ev.SocietyScore]
+    winner: str | None
+    tied: list[str]
+    trail: list[ev.TrailStep]
+
+
+class GameStats(TypedDict):
+    """One game's figures (`game_stats`): what `stats GAME` prints and its JSON."""
+
+    game: str
+    ruleset: str
+    players: list[str]
+    over: bool
+    round: int
+    phase: str
+    cities_after_each_empire_turn: list[CitiesAfterTurn]
+    cities_after_each_round: list[CitiesAfterRound]
+    banners: dict[str, BannersStat]
+    attacks: list[AttackStat]
+    fort_kills: dict[str, int]
+    supply_losses: dict[str, dict[str, int]]
+    orders: dict[str, dict[str, int]]
+    offices: dict[str, dict[str, int]]
+    cards: dict[str, CardsStat]
+    loyalty_swaps: dict[str, int]
+    score: ScoreStat | None
+
+
+class Summary(TypedDict):
+    """What the figures across games need of one game (`standing_summary`), kept per game by the catalog."""
+
+    ruleset: str
+    players: list[str]
+    seats: dict[str, int]  # society -> its seat, 1 for the first player
+    over: bool
+    contested: dict[str, int]
+    # a finished game's
+    winner: NotRequired[str | None]
+    tied: NotRequired[list[str]]
+    scores: NotRequired[dict[str, int]]
+    slot_points: NotRequired[dict[str, dict[str, int]]]
+    cities: NotRequired[dict[str, int]]
+
+
+class Across(TypedDict):
+    """Figures across finished games (`across`): what `stats --all` prints and its JSON."""
+
+    ruleset: str | None
+    games: int
+    finished: int
+    in_progress: int
+    win_rate: dict[str, float]
+    win_rate_by_seat: dict[int, float]
+    mean_score: dict[str, float]
+    mean_points_per_slot: dict[str, float]
+    mean_final_cities: dict[str, float]
+    most_contested: list[list[str | int]]  # [region, attacks], the ten most attacked
+
+
 class UnknownRuleset(RulesetError):
     """Figures asked for under a ruleset no game has and none ships."""
 
 
-def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
+def game_stats(events: Sequence[ev.Event]) -> GameStats:
     """One game's figures: cities over time, banners, attacks, forts, supply, offices, cards, swaps, score."""
     state: GameState | None = None
-    cities_by_turn: list[dict[str, Any]] = []
-    cities_by_round: list[dict[str, Any]] = []
-    attacks: list[dict[str, Any]] = []
+    cities_by_turn: list[CitiesAfterTurn] = []
+    cities_by_round: list[CitiesAfterRound] = []
+    attacks: list[AttackStat] = []
     fort_kills: Counter[str] = Counter()
     supply: dict[str, Counter[str]] = defaultdict(Counter)
     orders: dict[str, Counter[str]] = defaultdict(Counter)
@@ -48,18 +150,19 @@ def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
             case ev.Attacked() | ev.CardAttacked():
                 # the army that fought (banners moved, and those the attack's cards added), as the timeline counts
                 # it; the Bear's extra attack is a combat of its own, though no order
-                card = isinstance(event, ev.CardAttacked)
                 attacks.append({
                     "round": state.round, "society": event.society, "empire": event.empire, "source": event.source,
-                    "target": event.target, "banners": event.banners if card else event.army,
+                    "target": event.target,
+                    "banners": event.banners if isinstance(event, ev.CardAttacked) else event.army,
                     "defender": event.held_by, "defending": event.defending, "fort_kill": event.fort_kill,
                     "attacker_losses": event.attacker_losses, "defender_losses": event.defender_losses,
                     "taken": event.controller == event.empire,
-                    "by_card": event.effect if card else None, "cards": [] if card else list(event.cards),
+                    "by_card": event.effect if isinstance(event, ev.CardAttacked) else None,
+                    "cards": [] if isinstance(event, ev.CardAttacked) else list(event.cards),
                 })
                 if event.fort_kill:
                     fort_kills[event.target] += event.fort_kill
-                if not card:
+                if not isinstance(event, ev.CardAttacked):
                     orders[event.society]["attack"] += 1
                     offices[event.society][f"{event.empire}.{event.office}"] += 1
             case ev.BannersRecruited() | ev.CardsDrawn():
@@ -99,14 +202,14 @@ def game_stats(events: Sequence[ev.Event]) -> dict[str, Any]:
     }
 
 
-def summary(events: Sequence[ev.Event]) -> dict[str, Any]:
+def summary(events: Sequence[ev.Event]) -> Summary:
     """What the figures across games need of one game (kept per game by the catalog)."""
     kept = standing_events(events)
     return standing_summary(kept, final_scoring(kept))
 
 
 def standing_summary(kept: Sequence[ev.Event], scored: ev.GameScored | None, ruleset: str | None = None
-                     ) -> dict[str, Any]:
+                     ) -> Summary:
     """`summary` of the events still standing (`standing`) and their final scoring (`final_scoring`), for a reader
     that has them already (the catalog), and the ruleset's label if known (else hashed from the first event)."""
     first = kept[0]
@@ -115,7 +218,7 @@ def standing_summary(kept: Sequence[ev.Event], scored: ev.GameScored | None, rul
     seats = {s: (i - start) % len(first.players) + 1 for i, s in enumerate(first.players)}
     contested = Counter([e.target for e in kept if type(e) is ev.Attacked])
     label = started_ruleset(first).label if ruleset is None else ruleset
-    result: dict[str, Any] = {"ruleset": label, "players": list(first.players), "seats": seats,
+    result: Summary = {"ruleset": label, "players": list(first.players), "seats": seats,
                               "over": scored is not None, "contested": dict(contested)}
     if scored is not None:
         result.update({
@@ -129,7 +232,7 @@ def standing_summary(kept: Sequence[ev.Event], scored: ev.GameScored | None, rul
     return result
 
 
-def across(summaries: Iterable[dict[str, Any]], ruleset: str | None = None) -> dict[str, Any]:
+def across(summaries: Iterable[Summary], ruleset: str | None = None) -> Across:
     """Figures across finished games: win rates per society and per seat, mean scores, mean points per loyalty
     slot, mean final cities per empire, the most contested regions. A shared win counts as a win for none.
 

@@ -16,7 +16,7 @@ import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.decree_effects import effect
@@ -37,12 +37,18 @@ from whispers.ledger.core.words import (
     tongue,
 )
 from whispers.ledger.io.shipped import labels as pin_labels
-from whispers.projections.colours import empire_colour, society_colour
+from whispers.projections.colours import Colour, empire_colour, society_colour
 from whispers.projections.labels import Label, labels
 from whispers.projections.render import PictureError, plain
 from whispers.projections.render import escape as _esc
 from whispers.projections.replay import standing
 from whispers.projections.visibility import AnyViewer, can_see, check_viewer, knows, viewer_of
+
+if TYPE_CHECKING:
+    from graphviz import Digraph
+
+OrderEvent = ev.BannersRecruited | ev.CardsDrawn | ev.Attacked | ev.AgentSwapped
+"""The events of an order given (`Timeline.order`)."""
 
 FONT = "DejaVu Sans"
 ORDER_EVENTS = (ev.BannersRecruited, ev.CardsDrawn, ev.Attacked, ev.AgentSwapped)
@@ -231,7 +237,7 @@ class _Reader:
             return OFFICES.index(office)
         return min(state.office_index, SUPPLY_COLUMN - 1)
 
-    def order(self, state: GameState, e: Any) -> None:
+    def order(self, state: GameState, e: OrderEvent) -> None:
         if self.effect_leap is not None and self.pending_leap is None:
             self.pending_leap = ("card", f"{e.empire}.{e.office}", e.society, self.effect_leap)
             self.effect_leap = None
@@ -366,7 +372,7 @@ def _order_name(order: str) -> str:
     return order.replace("_", " ") if tongue() is ENGLISH else term(order, "order")
 
 
-def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
+def _order_lines(e: OrderEvent, viewer: AnyViewer) -> list[str]:
     match e:
         case ev.BannersRecruited():
             order = _order_name(e.order)
@@ -397,13 +403,13 @@ def _order_lines(e: Any, viewer: AnyViewer) -> list[str]:
                 result = _("held")
             else:
                 result = _("both wiped out")
-            losses = {"attacker": e.attacker_losses, "empire": e.empire, "defender": e.defender_losses,
-                      "held_by": e.held_by}
+            lost_by = {"attacker": e.attacker_losses, "empire": e.empire, "defender": e.defender_losses,
+                       "held_by": e.held_by}
             return [say("{order} {source} → {target}: {army} v {defending}, {result}", order=_order_name("attack"),
                         source=e.source, target=e.target, army=e.army, defending=e.defending, result=result),
                     say("losses {attacker} {empire} / {defender} {held_by}, fort kills {fort}", fort=e.fort_kill,
-                        **losses) if e.fort_kill else say("losses {attacker} {empire} / {defender} {held_by}",
-                                                          **losses),
+                        **lost_by) if e.fort_kill else say("losses {attacker} {empire} / {defender} {held_by}",
+                                                           **lost_by),
                     *_attack_cards(e)]
         case ev.AgentSwapped():
             swapped = say("trades with {society}", society=e.displaced) if e.displaced else _("to the empty seat")
@@ -506,9 +512,9 @@ def timeline(events: Sequence[ev.Event], round: int | None = None, viewer: AnyVi
                                  if (row := _draw_turn(rg, turn, ids, widths)) is not None])
             if endings[rnd.number]:
                 end_id = f"r{rnd.number}_end"
-                lines = "".join(f"<BR ALIGN='LEFT'/>{_esc(line)}" for line in endings[rnd.number])
+                said = "".join(f"<BR ALIGN='LEFT'/>{_esc(line)}" for line in endings[rnd.number])
                 ends = _esc(say("round {round} ends", round=rnd.number))
-                rg.node(end_id, f"<<B>{ends}</B>{lines}<BR ALIGN='LEFT'/>>", shape="note",
+                rg.node(end_id, f"<<B>{ends}</B>{said}<BR ALIGN='LEFT'/>>", shape="note",
                         style="filled", fillcolor="#fafafa", color="#bdbdbd", fontsize="9",
                         width=f"{widths.get(SUPPLY_COLUMN, 1.0):.2f}", **{"class": "roundend"})
                 last = next((t.nodes[-1].id for t in reversed(rnd.turns) if t.nodes), None)
@@ -552,7 +558,7 @@ def _resolve(end: str | tuple[str, str], rnd: int, ids: dict[tuple[int, str, str
     return ids.get((rnd, end[0], end[1]))
 
 
-def _draw_turn(rg: Any, turn: Turn, ids: dict[tuple[int, str, str], str], widths: dict[int, float]) -> str | None:
+def _draw_turn(rg: "Digraph", turn: Turn, ids: dict[tuple[int, str, str], str], widths: dict[int, float]) -> str | None:
     colour = empire_colour(turn.empire)
     with rg.subgraph(name=f"cluster_r{turn.round}_{turn.empire}") as tg:
         tg.attr(label=f"<<B>{_esc(term(turn.empire))}</B>>", labeljust="l", fontsize="13", fontcolor=colour.strong,
@@ -580,7 +586,7 @@ def _draw_turn(rg: Any, turn: Turn, ids: dict[tuple[int, str, str], str], widths
     return turn.nodes[0].id if turn.nodes else None
 
 
-def _draw_node(tg: Any, node: Node, width: float | None = None) -> None:
+def _draw_node(tg: "Digraph", node: Node, width: float | None = None) -> None:
     attrs: dict[str, str] = {"id": node.id}
     if width is not None:
         attrs["width"] = f"{width:.2f}"  # one width per column: the columns line up like a table's
@@ -630,7 +636,7 @@ def _width(node: Node) -> float:
     return round(max(len(text) * size * 0.52 for text, size in sized) / 72 + 0.3, 2)
 
 
-def _ink(node: Node, colour: Any) -> str:
+def _ink(node: Node, colour: Colour) -> str:
     return "#9e9e9e" if node.kind in ("skipped", "owed") else colour.strong
 
 

@@ -22,7 +22,7 @@ included, so its `head` is private to the record: every society and the spectato
 """
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict
 
 import msgspec
 
@@ -31,6 +31,83 @@ from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.state import GameState, position_name
 from whispers.ledger.core.words import describe
 from whispers.ledger.io.shipped import labels
+
+
+class OptionView(TypedDict):
+    """A legal move and its parameters' domains, as data (application.reading.option_json)."""
+
+    verb: str
+    society: str
+    choices: dict[str, object]
+
+
+class NextView(TypedDict):
+    societies: list[str]
+    note: str
+    moves: NotRequired[list[OptionView]]  # added by application.reading.status_of
+
+
+class RegionView(TypedDict):
+    controller: str
+    banners: int
+
+
+class DeckView(TypedDict):
+    draw: int
+    discard: int
+
+
+class BesideView(TypedDict):
+    card: str
+    effect: str
+    until: str
+
+
+class HandView(TypedDict):
+    size: int
+    by_empire: dict[str, int]
+    known: NotRequired[list[str]]  # only to a viewer who knows that hand
+
+
+class LoyaltyView(TypedDict):
+    tokens: dict[str, str] | None  # None: sealed, or not shown to this viewer
+    revealed: dict[str, str]
+    sealed: bool
+    committed: bool
+    swaps: int
+    swapped: list[list[str]]
+    concealed: int
+
+
+class StateView(TypedDict):
+    """The state as one viewer knew it (`state_view`): what every face and page reads, and its JSON form."""
+
+    game: str
+    ruleset: str
+    board: str
+    version: int
+    viewer: str | None
+    round: int
+    phase: str
+    empire: str | None
+    office: str | None
+    first: str
+    players: list[str]
+    over: bool
+    next: NextView
+    regions: dict[str, RegionView]
+    reserve: dict[str, int]
+    cities: dict[str, int]
+    decks: dict[str, DeckView]
+    card_numbers: dict[str, list[int]]
+    beside: list[BesideView]
+    council: dict[str, str]
+    field_agents: list[list[str]]
+    hands: dict[str, HandView]
+    loyalty: dict[str, LoyaltyView | None]
+    on_board: NotRequired[dict[str, int]]  # added by application.reading.status_of
+    last_move: NotRequired[str | None]  # added by application.reading.status
+
 
 SPECTATOR_NAME = "spectator"
 """How a spectator is named where a society's name may stand (`--as spectator`, the JSON's "viewer")."""
@@ -110,7 +187,7 @@ def final_reveal(who: AnyViewer, state: GameState) -> dict[str, dict[str, str]]:
 # --- what each viewer sees ----------------------------------------------------------------------------------
 
 
-def event_view(event: ev.Event, who: AnyViewer = None) -> dict[str, Any]:
+def event_view(event: ev.Event, who: AnyViewer = None) -> dict[str, object]:
     """An event as the viewer saw it: a private part it may not see is None, and `hidden` names it."""
     fact = event.to_fact()
     if not can_see(who, event):
@@ -147,14 +224,14 @@ def event_words(event: ev.Event, who: AnyViewer = None) -> str:
     return move_line(event, who) or f"· {describe(event)}"
 
 
-def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
+def state_view(state: GameState, who: AnyViewer = None) -> StateView:
     """The state as the viewer knew it (everything the record holds for the record)."""
     from whispers.ledger.core.prompt import prompt
 
     viewer = viewer_of(who)
     check_viewer(state.name, state.players, viewer)
     p = prompt(state)
-    loyalty: dict[str, Any] = {}
+    loyalty: dict[str, LoyaltyView | None] = {}
     for s in state.players:
         held = state.loyalty.get(s)
         if held is None:
@@ -170,7 +247,7 @@ def state_view(state: GameState, who: AnyViewer = None) -> dict[str, Any]:
             "swapped": [list(pair) for pair in held.swapped],  # the slots of each swap, public as its line is
             "concealed": held.concealed,
         }
-    hands: dict[str, Any] = {}
+    hands: dict[str, HandView] = {}
     for s in state.players:
         hand = state.hands[s]
         hands[s] = {"size": hand.size, "by_empire": dict(hand.counts)}

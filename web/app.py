@@ -18,10 +18,10 @@ import os
 import re
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -37,7 +37,7 @@ from starlette.responses import (
     Response,
     StreamingResponse,
 )
-from starlette.routing import Match, Mount, Route
+from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -89,6 +89,11 @@ from whispers.web.analysts import Analysts
 from whispers.web.hall import hall_routes
 from whispers.web.live import NOTED, Hub
 
+if TYPE_CHECKING:
+    from whispers.application.stores import Store
+    from whispers.ledger.core.commands import Command
+    from whispers.projections.visibility import HandView
+
 HERE = Path(__file__).parent
 # form-action 'self': the director's search is a plain GET form to its own page (every write goes by fetch)
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -137,7 +142,7 @@ DEPTH_LIMIT = 4
 """How deep a body's arrays and objects may nest: a reveal's `tokens` object, the deepest a write takes, is 2."""
 
 
-async def _json(request: Request) -> Any:
+async def _json(request: Request) -> object:
     """The JSON a write sent, read once by every write: at most BODY_LIMIT bytes (refused as they come, before
     the rest is read), nested at most DEPTH_LIMIT deep, each number within application.numbers.LARGEST either way
     and finite; else BadRequest, one line."""
@@ -169,11 +174,11 @@ def _bounded_float(text: str) -> float:
     return number
 
 
-def _no_constant(text: str) -> Any:
+def _no_constant(text: str) -> NoReturn:
     raise ValueError(text)  # NaN, Infinity: not JSON
 
 
-def _deeper_than(value: Any, limit: int) -> bool:
+def _deeper_than(value: object, limit: int) -> bool:
     """Whether `value` nests arrays or objects more than `limit` deep (walked without recursion)."""
     waiting = [(value, 1)]
     while waiting:
@@ -204,7 +209,7 @@ def _bearer_ok(request: Request) -> bool:
     return request.headers.get("authorization", "") == f"Bearer {request.path_params['token']}"
 
 
-def _hand_list(hand: dict[str, Any]) -> list[str]:
+def _hand_list(hand: HandView) -> list[str]:
     """A hand's cards as a picker offers them: the names the viewer knows, then the bare empire for each card of
     that empire it does not (the notation takes either)."""
     known = list(hand.get("known") or [])
@@ -215,7 +220,7 @@ def _hand_list(hand: dict[str, Any]) -> list[str]:
     return cards
 
 
-def _per_page(words: Any) -> Any:
+def _per_page(words: Callable[..., str]) -> Callable[..., str]:
     """A filter that puts ids in words, called as each page renders, in its reader's language. Jinja works out a
     filter of constants (`"setup" | term("phase")`) once, when it compiles the template, in the language of the
     first page it served; a filter that takes the render's context is never worked out ahead."""
@@ -229,7 +234,7 @@ class Site:
     tournament file the director's pages show, the analysts with the playouts a move an analysis asks for, and the
     game pages rendered lately (game_page), kept as the pictures are."""
 
-    store: Any
+    store: Store
     director_token: str
     tournament: Path | None
     hub: Hub
@@ -241,7 +246,7 @@ class Site:
     pages: Pictures
     """The game pages rendered lately (game_page), kept as the pictures are."""
 
-    def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    def page(self, name: str, status_code: int = 200, **context: object) -> HTMLResponse:
         return HTMLResponse(self.templates.get_template(name).render(lang=tongue().code, **context),
                             status_code=status_code)
 
@@ -258,7 +263,8 @@ def _templates() -> Environment:
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                             extensions=["jinja2.ext.i18n"])
     # looked up when a page renders, in the language of its request (`speaking`)
-    templates.install_gettext_callables(gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
+    templates.install_gettext_callables(  # type: ignore[attr-defined]  # the i18n extension adds it
+        gettext=_, ngettext=lambda s, p, n: n_(s, p, n), newstyle=True)
     templates.filters["term"] = _per_page(term)
     templates.filters["position"] = _per_page(position)
     templates.filters["said"] = _per_page(moves.said_line)  # a notation line in the reader's words
@@ -309,7 +315,7 @@ async def game_page(site: Site, request: Request, found: Access) -> Response:
         recording_here = found.may_record and not state.view["over"]
         # what the last move did as this link may know it; a seat's swaps, for its page to check
         happened = reading.happened(site.store, found.game, found.viewer, version)
-        swaps = seats.swaps(site.store, found.game, found.society, version) if found.role == "seat" else ()
+        swaps = seats.swaps(site.store, found.game, found.society, version) if found.society else ()
         return bytes(site.page("game.html", found=found, s=state.to_json(), base=_base(found, request),
                                scores=state.scores, token=token, result=result, board=board,
                                board_moves=moves.board_moves(state.options) if recording_here else [],
@@ -369,7 +375,7 @@ def _analysis_view(site: Site, found: Access, at: int, over: bool) -> dict[str, 
     running = progress["state"] in ("queued", "running")
     offer = (over and site.analysts.available and not running
              and (chances is None or not chances.complete or chances.rollouts < site.analysis_rollouts))
-    knew = {None: _("the record"), "spectator": _("the spectator")}.get(found.viewer) or term(found.viewer)
+    knew = {None: _("the record"), "spectator": _("the spectator")}.get(found.viewer) or term(found.viewer or "")
     return {"chances": chances, "plot": drawn, "progress": progress, "offer": offer, "knew": knew}
 
 
@@ -445,7 +451,7 @@ async def live(site: Site, request: Request, found: Access) -> Response:
 
 # --- writes: each reached only past its guard's `may` and bearer check, its body read by `_body` or `_json` -------
 
-async def _asked_move(site: Site, request: Request, found: Access) -> tuple[str, Any, int | None]:
+async def _asked_move(site: Site, request: Request, found: Access) -> tuple[str, Command, int | None]:
     """The move a write to `moves` or `preview` asks for: its line (canonical ids), the command it reads as against
     the game held now, and the version the page showed (None when not sent); BadRequest for a body of another
     shape, a refusal (422) for an empty line."""
@@ -552,6 +558,7 @@ async def seal(site: Site, request: Request, found: Access) -> Response:
     body = await _body(request, {"commitment": str, "version": int})
     if not isinstance(body.get("commitment"), str):
         raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
+    assert found.seals is not None  # the SEALS guard: a seat's own link
     sealed = seats.seal(site.store, found.game, found.seals, body["commitment"], body.get("version"))
     site.hub.nudge()
     return JSONResponse(sealed.to_json(), status_code=201)
@@ -562,6 +569,7 @@ async def reveal(site: Site, request: Request, found: Access) -> Response:
     body = await _body(request, {"tokens": dict, "salt": str, "version": int})
     if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
         raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
+    assert found.seals is not None  # the SEALS guard: a seat's own link
     revealed = seats.reveal(site.store, found.game, found.seals, body["tokens"], body["salt"], body.get("version"))
     site.hub.nudge()
     return JSONResponse(revealed.to_json(), status_code=201)
@@ -574,6 +582,7 @@ async def dispute(site: Site, request: Request, found: Access) -> Response:
     body = await _body(request, {"move": str})
     if not isinstance(body.get("move"), str) or not body["move"].strip():
         raise BadRequest(say("send {shape}", shape='{"move": "m25"}'))
+    assert found.seals is not None  # the SEALS guard: a seat's own link
     made = await run_in_threadpool(seats.dispute, site.store, found.game, found.seals, body["move"].strip())
     if made.new:
         site.hub.announce(found.game, NOTED)
@@ -757,7 +766,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None, 
             if holder is not None:
                 holder.__exit__(None, None, None)
 
-    routes: list[Any] = [
+    routes: list[BaseRoute] = [
         Route(path, _directors(site, handler) if guard is None else _guarded(site, handler, guard),
               methods=list(methods) if methods else None)
         for path, handler, guard, methods in ROUTES]
@@ -781,7 +790,7 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None, 
     return app
 
 
-def _analyses_waiting(store: Any) -> bool:
+def _analyses_waiting(store: Store) -> bool:
     """Whether the store holds analyses waiting for an analyst (left by a server stopped or killed). Not one read
     may stop a server starting (several starting at once over a new PostgreSQL schema race to make the read
     models' tables): the analysts start at the next ask, or when a page sees one waiting, instead."""
@@ -792,7 +801,7 @@ def _analyses_waiting(store: Any) -> bool:
         return False
 
 
-def _slashed(request: Request, routes: list[Any]) -> Response | None:
+def _slashed(request: Request, routes: list[BaseRoute]) -> Response | None:
     """A GET of a route's path without its trailing slash: a redirect to it, relative (the Host header a request
     carries is never written into an answer); None when the path with a slash is no route either."""
     path = request.url.path
@@ -836,9 +845,9 @@ class Pictures:
 
     def __init__(self, most: int) -> None:
         self._most = most
-        self._kept: OrderedDict[tuple[Any, ...], bytes | str] = OrderedDict()
+        self._kept: OrderedDict[tuple[object, ...], bytes | str] = OrderedDict()
 
-    async def drawn(self, key: tuple[Any, ...], draw: Any) -> bytes | str:
+    async def drawn(self, key: tuple[object, ...], draw: Callable[[], bytes | str]) -> bytes | str:
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
@@ -865,19 +874,19 @@ def from_environment() -> Starlette:
                       1 if analysts is None else analysts, rollouts or analysis_jobs.WEB_ROLLOUTS)
 
 
-def _asking(shown: hall.Hall, **changes: Any) -> str:
+def _asking(shown: hall.Hall, **changes: object) -> str:
     """The director's page as `shown`, with `changes` (state, page): a link's query string, the empty ones left out,
     the search text encoded (never markup or a path)."""
     asked = {"lang": tongue().code, "state": shown.state, "q": shown.text, "page": shown.page, **changes}
     return "?" + urlencode({key: value for key, value in asked.items() if value not in (None, "", 1)})
 
 
-def _words_of(*groups: Any) -> dict[str, str]:
+def _words_of(*groups: Iterable[str]) -> dict[str, str]:
     """Canonical ids (slots, empires) and their words in the reader's language, for a script that shows them."""
     return {word: term(word) for group in groups for word in group}
 
 
-def _word(value: Any) -> Any:
+def _word(value: object) -> object:
     """A picker's option in the reader's words: a glossary id, a council position (`bear.sheriff`) or a card's
     empire (`Ours:7`); a region or a count stays as it is (the option's value is the notation's either way)."""
     if not isinstance(value, str):

@@ -8,7 +8,7 @@ import contextlib
 import html
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -20,10 +20,14 @@ from whispers.ledger.core.errors import StoreError, WhispersError
 from whispers.ledger.core.words import N_, _
 from whispers.projections.language import speak, stop
 
+if TYPE_CHECKING:
+    from whispers.application.stores import Store
+    from whispers.web.live import Hub
+
 KEEPALIVE_SECONDS = 15.0
 
 
-def hall_routes(store: Any, hub: Any, page: Callable[..., HTMLResponse], director_token: str,
+def hall_routes(store: Store, hub: Hub, page: Callable[..., HTMLResponse], director_token: str,
                 tournament: Path | None, language_of: Callable[[Request], str]) -> list[Route]:
     """/hall/{token}/ (the board) and /hall/{token}/live (`event: changed` when a game of the tournament moves,
     with no data: what moved is the page's to show). A wrong token, or a server without --tournament, is a 404 in
@@ -56,7 +60,7 @@ def hall_routes(store: Any, hub: Any, page: Callable[..., HTMLResponse], directo
     return [Route("/hall/{token}/", board_page), Route("/hall/{token}/live", board_live)]
 
 
-async def _changes(hub: Any, tournament: Path) -> AsyncIterator[str]:
+async def _changes(hub: Hub, tournament: Path) -> AsyncIterator[str]:
     """`event: changed` whenever a game the tournament file names changes (read again at each change: a round
     paired while the server runs is followed too); a keep-alive comment otherwise."""
     from whispers.application.tournament import read_text

@@ -22,10 +22,14 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from whispers.application import following
 from whispers.application.following import Change
+
+if TYPE_CHECKING:
+    from whispers.application.stores import Store
+    from whispers.ledger.core.events import Event
 
 POLL_SECONDS = 0.05  # the log's head, read once per process: a cheap query
 WAIT_SECONDS = 1.0  # on PostgreSQL a NOTIFY ends the wait at once; this bounds how stale a missed one leaves us
@@ -38,7 +42,7 @@ NOTED = "noted"  # the event a game's streams hear when its notes change (a seat
 class Hub:
     """The streams of one server process, by game, fed by one follower thread (started with the first stream)."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         self._store = store
         self._streams: dict[str, set[asyncio.Queue[Change | str]]] = {}
         self._thread: threading.Thread | None = None
@@ -181,6 +185,6 @@ async def _waited(queue: asyncio.Queue[Change | str], seconds: float) -> AsyncIt
             yield None
 
 
-def _sent(events: tuple[tuple[int, Any], ...], viewer: str | None) -> list[str]:
+def _sent(events: tuple[tuple[int, Event], ...], viewer: str | None) -> list[str]:
     return [f"id: {v}\nevent: event\ndata: {json.dumps({'version': v, 'event': following.event_json(e, viewer)})}\n\n"
             for v, e in events]

@@ -8,13 +8,14 @@ import re
 from collections.abc import Mapping
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import NoReturn, TypedDict
 
 import msgspec
 from msgspec.structs import force_setattr
 
 from whispers.ledger.core import names
 from whispers.ledger.core.errors import BoardError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import N_, _, say, value_kind
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -128,11 +129,11 @@ class Board(msgspec.Struct, frozen=True, dict=True):
             if order[rid] < order[other]
         )
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> Data:
         """The board as plain data, in the shape of its TOML file, with every default written out, but for `seas`:
         written only when the board has a sea, so a board from before seas were data keeps its content hash (the
         pin of every game recorded on it)."""
-        data: dict[str, Any] = {
+        data: Data = {
             "id": self.id,
             "name": self.name,
             "note": self.note,
@@ -148,7 +149,7 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         return data
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any], source: str = "<data>") -> Board:
+    def from_data(cls, data: Mapping[str, object], source: str = "<data>") -> Board:
         """Validate `data` (the shape of a board file) and build the board. BoardError names the first problem,
         prefixed with `source`."""
         return _Validator(source).board(data)
@@ -163,8 +164,8 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         return content_hash(self.to_data())
 
 
-def _region_data(region: Region) -> dict[str, Any]:
-    data: dict[str, Any] = {
+def _region_data(region: Region) -> Data:
+    data: Data = {
         "name": region.name,
         "home": region.home,
         "cities": region.cities,
@@ -178,8 +179,8 @@ def _region_data(region: Region) -> dict[str, Any]:
     return data
 
 
-def _sea_data(sea: Sea) -> dict[str, Any]:
-    data: dict[str, Any] = {"name": sea.name, "coasts": list(sea.coasts)}
+def _sea_data(sea: Sea) -> Data:
+    data: Data = {"name": sea.name, "coasts": list(sea.coasts)}
     if sea.pos is not None:
         data["pos"] = list(sea.pos)
     return data
@@ -200,7 +201,7 @@ class _Validator:
         raise BoardError(say("{file}: {message}", file=prefix, message=what))
 
     def keys(
-        self, where: str | None, table: Mapping[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]
+        self, where: str | None, table: Mapping[str, object], allowed: tuple[str, ...], required: tuple[str, ...]
     ) -> None:
         for key in table:
             if key not in allowed:
@@ -237,13 +238,13 @@ class _Validator:
             self.fail(where, say("{text} must be true or false, not {kind}", text=key, kind=value_kind(value)))
         return value
 
-    def table(self, where: str | None, key: str | None, value: object) -> Mapping[str, Any]:
+    def table(self, where: str | None, key: str | None, value: object) -> Mapping[str, object]:
         if not isinstance(value, Mapping):
             self.fail(where, say("must be a table, not {kind}", kind=value_kind(value)) if key is None
                       else say("{text} must be a table, not {kind}", text=key, kind=value_kind(value)))
         return value
 
-    def array(self, where: str | None, key: str, value: object) -> list[Any] | tuple[Any, ...]:
+    def array(self, where: str | None, key: str, value: object) -> list[object] | tuple[object, ...]:
         if not isinstance(value, list | tuple):
             self.fail(where, say("{text} must be an array, not {kind}", text=key, kind=value_kind(value)))
         return value
@@ -334,7 +335,7 @@ class _Validator:
             regions[rid] = self.region(rid, fields, empires, tables)
         return regions
 
-    def region(self, rid: str, value: object, empires: tuple[str, ...], all_ids: Mapping[str, Any]) -> Region:
+    def region(self, rid: str, value: object, empires: tuple[str, ...], all_ids: Mapping[str, object]) -> Region:
         where = say("region {text}", text=rid)
         fields = self.table(where, None, value)
         self.keys(where, fields, REGION_KEYS, REQUIRED_REGION_KEYS)
@@ -363,7 +364,7 @@ class _Validator:
             pos=pos,
         )
 
-    def neighbours(self, where: str, rid: str, value: object, all_ids: Mapping[str, Any]) -> tuple[str, ...]:
+    def neighbours(self, where: str, rid: str, value: object, all_ids: Mapping[str, object]) -> tuple[str, ...]:
         items = self.array(where, "adjacent", value)
         seen: list[str] = []
         for item in items:
@@ -445,11 +446,34 @@ class _Validator:
                               limit=names.BANNERS_PER_EMPIRE))
 
 
-def census(board: Board) -> dict[str, Any]:
+class EmpireCensus(TypedDict):
+    regions: int
+    cities: int
+    farms: int
+    forts: int
+    banners: int
+
+
+class SeaCensus(TypedDict):
+    name: str
+    coasts: list[str]
+
+
+class Census(TypedDict):
+    """`census`: what `board check` and `board show` print."""
+
+    empires: dict[str, EmpireCensus]
+    unreached: list[str]
+    unreached_seas: dict[str, list[str]]
+    land_masses: int
+    seas: dict[str, SeaCensus]
+
+
+def census(board: Board) -> Census:
     """What a person compares with the printed board: per empire the home regions, cities, farms, forts and
     starting banners; the seas and the regions on each; the regions no land border reaches (and the seas each is
     on: none, and it is a border forgotten or a region cut off); how many land masses the borders make."""
-    empires = {}
+    empires: dict[str, EmpireCensus] = {}
     for empire in board.empires:
         home = [board.regions[rid] for rid in board.home_regions(empire)]
         empires[empire] = {"regions": len(home), "cities": sum(r.cities for r in home),
@@ -467,7 +491,8 @@ def census(board: Board) -> dict[str, Any]:
             if here not in seen:
                 seen.add(here)
                 todo.extend(board.regions[here].adjacent)
-    seas = {sid: {"name": sea.name, "coasts": list(sea.coasts)} for sid, sea in board.seas.items()}
+    seas: dict[str, SeaCensus] = {sid: {"name": sea.name, "coasts": list(sea.coasts)}
+                                  for sid, sea in board.seas.items()}
     shores = {rid: [sid for sid, sea in board.seas.items() if rid in sea.coasts] for rid in unreached}
     return {"empires": empires, "unreached": unreached, "unreached_seas": shores, "land_masses": masses,
             "seas": seas}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from whispers.ledger.core.decrees import CardSheet, Catalogue, PlayCheck, check_play, family
 from whispers.ledger.core.errors import DecreeError
 from whispers.ledger.core.pins import content_hash
+from whispers.ledger.core.plain import NO_CARD
 from whispers.ledger.core.state import GameState, card_empire
 from whispers.ledger.core.words import _, n_, say, term
 
@@ -56,10 +57,10 @@ def owed_instants(state: GameState) -> tuple[str, ...]:
     society = state.last_actor
     if state.cards is None or not state.last_was_draw or society is None or "dark-alliances" not in state.card_sets:
         return ()
-    decks = state.cards.get("decks", {})
+    decks = state.cards["decks"]
     hand = state.hands[society].known
     return tuple(card for card in dict.fromkeys(state.drawn[1])
-                 if card in hand and decks.get(card_empire(card), {}).get(card.partition(":")[2], {}).get("set")
+                 if card in hand and (decks.get(card_empire(card)) or {}).get(card.partition(":")[2], NO_CARD)["set"]
                  == "dark-alliances")
 
 

@@ -3,13 +3,12 @@ that the events (which hash an old record's ruleset as they read it) need nothin
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from whispers.ledger.core.digests import sha256
 
 
-def content_hash(data: Mapping[str, Any]) -> str:
+def content_hash(data: Mapping[str, object]) -> str:
     """"sha256:" and the hex digest of the canonical JSON of `data` (sorted keys, no spaces): how a board and a
     ruleset are pinned. Comments, layout and the order of tables and keys in a file do not change it."""
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + sha256(canonical.encode("utf-8")).hexdigest()
+    return "sha256:" + str(sha256(canonical.encode("utf-8")).hexdigest())

@@ -13,13 +13,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Literal, NoReturn
 
 import msgspec
 from msgspec.structs import force_setattr
 
 from whispers.ledger.core.errors import DecreeError
 from whispers.ledger.core.names import ABILITIES_PER_CARD, CARDS_PER_DECK
+from whispers.ledger.core.plain import CardData, Data, EffectData, SheetData
 from whispers.ledger.core.text import is_whole
 from whispers.ledger.core.words import _, effect_name, n_, say, term, value_kind
 
@@ -122,8 +123,8 @@ class Decree(msgspec.Struct, frozen=True):
         action = "an attack" if self.on == "attack" else "an action"
         return f"{self.official} {action} of a position you control"
 
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+    def to_data(self) -> Data:
+        data: Data = {
             "name": self.name,
             "decks": list(self.decks),
             "card_set": self.card_set,
@@ -173,12 +174,12 @@ class Catalogue(msgspec.Struct, frozen=True, dict=True):
         wanted = set(card_sets)
         return tuple(d for d in self.decrees.values() if d.card_set in wanted)
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> Data:
         return {"id": self.id, "name": self.name, "note": self.note,
                 "effects": {did: d.to_data() for did, d in self.decrees.items()}}
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any], source: str = "<data>") -> Catalogue:
+    def from_data(cls, data: Mapping[str, object], source: str = "<data>") -> Catalogue:
         """Validate `data` (the shape of a catalogue file) and build it. DecreeError names the first problem."""
         return _CatalogueValidator(source).catalogue(data)
 
@@ -209,8 +210,8 @@ class CardEffect(msgspec.Struct, frozen=True):
     def cost_list(self) -> tuple[str, ...]:
         return tuple(deck for deck in DECKS for _ in range(self.cost.get(deck, 0)))
 
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"effect": self.effect}
+    def to_data(self) -> EffectData:
+        data: EffectData = {"effect": self.effect}
         if self.cost:
             data["cost"] = {deck: self.cost[deck] for deck in DECKS if deck in self.cost}
         if self.sea:
@@ -238,8 +239,8 @@ class Card(msgspec.Struct, frozen=True):
     def offers(self, effect: str) -> CardEffect | None:
         return next((e for e in self.effects if e.effect == effect), None)
 
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"set": self.set, "effects": [e.to_data() for e in self.effects]}
+    def to_data(self) -> CardData:
+        data: CardData = {"set": self.set, "effects": [e.to_data() for e in self.effects]}
         if self.title:
             data["title"] = self.title
         return data
@@ -274,13 +275,13 @@ class CardSheet(msgspec.Struct, frozen=True, dict=True):
     def count(self) -> int:
         return sum(len(cards) for cards in self.cards.values())
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> SheetData:
         return {"id": self.id, "name": self.name, "note": self.note, "example": self.example,
                 "decks": {deck: {str(n): card.to_data() for n, card in cards.items()}
                           for deck, cards in self.cards.items()}}
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any], catalogue: Catalogue, source: str = "<data>") -> CardSheet:
+    def from_data(cls, data: Mapping[str, object], catalogue: Catalogue, source: str = "<data>") -> CardSheet:
         """Validate `data` against `catalogue` and build the sheet. DecreeError names the first problem."""
         checker = _SheetChecker(source, catalogue)
         sheet = checker.sheet(data)
@@ -296,7 +297,7 @@ class CardSheet(msgspec.Struct, frozen=True, dict=True):
         return content_hash(self.to_data())
 
 
-def sheet_problems(data: Mapping[str, Any], catalogue: Catalogue, source: str = "<data>") -> list[str]:
+def sheet_problems(data: Mapping[str, object], catalogue: Catalogue, source: str = "<data>") -> list[str]:
     """Every problem of a card sheet, one line each, in file order; [] for a valid sheet."""
     checker = _SheetChecker(source, catalogue)
     checker.sheet(data)
@@ -431,7 +432,7 @@ class _CatalogueValidator:
         prefix = self.source if where is None else say("{file}: {message}", file=self.source, message=where)
         raise DecreeError(say("{file}: {message}", file=prefix, message=what))
 
-    def keys(self, where: str | None, table: Mapping[str, Any], allowed: tuple[str, ...],
+    def keys(self, where: str | None, table: Mapping[str, object], allowed: tuple[str, ...],
              required: tuple[str, ...]) -> None:
         for key in table:
             if key not in allowed:
@@ -462,7 +463,7 @@ class _CatalogueValidator:
             self.fail(where, say("{text} must not be empty", text=key))
         return tuple(self.text(where, key, item) for item in value)
 
-    def catalogue(self, data: Mapping[str, Any]) -> Catalogue:
+    def catalogue(self, data: Mapping[str, object]) -> Catalogue:
         if not isinstance(data, Mapping):
             self.fail(None, say("a catalogue is a table, not {kind}", kind=value_kind(data)))
         self.keys(None, data, CATALOGUE_KEYS, ("id", "name", "effects"))
@@ -575,7 +576,7 @@ class _SheetChecker:
         prefix = self.source if where is None else say("{file}: {message}", file=self.source, message=where)
         self.problems.append(say("{file}: {message}", file=prefix, message=what))
 
-    def sheet(self, data: Mapping[str, Any]) -> CardSheet | None:
+    def sheet(self, data: Mapping[str, object]) -> CardSheet | None:
         if not isinstance(data, Mapping):
             self.problem(None, say("a card sheet is a table, not {kind}", kind=value_kind(data)))
             return None
@@ -701,7 +702,7 @@ class _SheetChecker:
                                         allowed=", ".join(CARD_EFFECT_KEYS)))
         effect = entry.get("effect")
         decree = self.catalogue.decrees.get(effect) if isinstance(effect, str) else None
-        if decree is None:
+        if decree is None or not isinstance(effect, str):
             self.problem(where, say("unknown effect {text}: not in the catalogue (`whispers decrees` lists them)",
                                     text=repr(effect)))
             return None

@@ -15,11 +15,12 @@ versioning are version 1). Events hold codes and parameters, never sentences: th
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NotRequired, TypedDict, cast
 
 import msgspec
 
 from whispers.ledger.core.errors import StoreError
+from whispers.ledger.core.plain import Data
 
 _PACKED: Final = msgspec.msgpack.Encoder()
 _PLAIN: Final = msgspec.msgpack.Decoder()
@@ -31,12 +32,42 @@ Where = str
 """An agent's place: a council position `empire.office`, or a region id for a field agent."""
 
 
+class EmpireScore(TypedDict):
+    slot: str
+    multiplier: int
+    cities: int
+    field_agents: int
+    points: int
+
+
+class SocietyScore(TypedDict):
+    """One society's score and its breakdown (ledger.scoring.society_score)."""
+
+    total: int
+    empires: dict[str, EmpireScore]
+    concealed: int
+    concealed_points: int
+    swaps: int
+    cards: int
+
+
+class TrailStep(TypedDict):
+    """One step of a final scoring's tie-break trail (GameScored.trail)."""
+
+    step: str
+    score: NotRequired[int]
+    societies: NotRequired[tuple[str, ...]]
+    rule: NotRequired[str]
+    society: NotRequired[str]
+    outcome: NotRequired[str]
+
+
 class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False):
     MOVE: ClassVar[bool] = False
     private: ClassVar[str | None] = None
     class_version: ClassVar[int] = 1
 
-    def to_fact(self) -> dict[str, Any]:
+    def to_fact(self) -> Data:
         if type(self).__name__ not in _OF_ANY_DATA:
             try:  # in C, through msgpack: thawed value by value in Python, a final scoring cost 40 us
                 fact = _PLAIN.decode(_PACKED.encode(self))
@@ -72,31 +103,31 @@ class Effects(msgspec.Struct, frozen=True):
 # --- setup -----------------------------------------------------------------------------------------
 
 
-class GameStarted(Event):
+class GameStarted(Event, frozen=True):
     name: str
     players: tuple[str, ...]
     first: str
-    ruleset: dict[str, Any]
-    board: dict[str, Any]
+    ruleset: Data
+    board: Data
     board_hash: str
     ruleset_hash: str
     card_sets: tuple[str, ...] = ("base", "dark-alliances")
     """The card sets the game plays with (ledger.decrees.CARD_SETS): `base`, and `dark-alliances` when it is named."""
-    cards: dict[str, Any] | None = None
+    cards: Data | None = None
     """The card sheet the game pins (ledger.decrees.CardSheet.to_data), embedded like the board; None: no sheet."""
     cards_hash: str | None = None
 
     class_version = 3
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1, before rulesets were pinned by content, had no ruleset hash: hash the embedded ruleset."""
         from whispers.ledger.core.content import content_hash
 
-        fact["ruleset_hash"] = content_hash(fact["ruleset"])
+        fact["ruleset_hash"] = content_hash(cast("Data", fact["ruleset"]))
 
     @staticmethod
-    def upcast_v2_v3(fact: dict[str, Any]) -> None:
+    def upcast_v2_v3(fact: Data) -> None:
         """Version 2, before a game named its card sets and pinned a card sheet: no sheet, and both card sets, as
         the engine allowed every effect then (a record that played a Dark alliances decree still loads and
         verifies)."""
@@ -105,7 +136,7 @@ class GameStarted(Event):
         fact["cards_hash"] = None
 
 
-class LoyaltyRecorded(Event):
+class LoyaltyRecorded(Event, frozen=True):
     """A society's five tokens as placed at setup, or `None` when the set is sealed until revealed."""
 
     MOVE = True
@@ -114,7 +145,7 @@ class LoyaltyRecorded(Event):
     tokens: dict[str, str] | None
 
 
-class LoyaltyCommitted(Event):
+class LoyaltyCommitted(Event, frozen=True):
     """A society sealed its loyalty set from its own seat: the record keeps only `commitment`, a salted hash of
     the five tokens as placed (ledger/core/sealing.py), until the reveal gives tokens and salt that match it. Public:
     the hash tells nothing of the set."""
@@ -127,12 +158,12 @@ class LoyaltyCommitted(Event):
 # --- flow ------------------------------------------------------------------------------------------
 
 
-class PhaseStarted(Event):
+class PhaseStarted(Event, frozen=True):
     round: int
     phase: str
 
 
-class Skipped(Event):
+class Skipped(Event, frozen=True):
     """A society's turn in a phase passed over by the engine; `reason` is one of SKIP_REASONS."""
 
     class_version = 2
@@ -141,16 +172,16 @@ class Skipped(Event):
     reason: str
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1 kept the reason in English."""
         fact["reason"] = _code_of(fact["reason"], _SKIP_WORDS_V1)
 
 
-class EmpireTurnStarted(Event):
+class EmpireTurnStarted(Event, frozen=True):
     empire: str
 
 
-class OfficeSkipped(Event):
+class OfficeSkipped(Event, frozen=True):
     """An office passed over: `reason` is "uncontrolled" (no agent) or "no-legal-order" at `positions` (the
     position or positions its controller could have acted from)."""
 
@@ -162,7 +193,7 @@ class OfficeSkipped(Event):
     positions: tuple[str, ...] = ()
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1 kept the reason in English: "no agent controls it" or "no legal order at P, Q"."""
         words = fact["reason"]
         if words == "no agent controls it":
@@ -174,7 +205,7 @@ class OfficeSkipped(Event):
             raise ValueError(f"an office skipped for an unknown reason: {words!r}")
 
 
-class SupplyChecked(Event):
+class SupplyChecked(Event, frozen=True):
     """The check at the end of an empire's turn: `losses` maps region -> [empire, banners returned]."""
 
     empire: str
@@ -182,16 +213,16 @@ class SupplyChecked(Event):
     losses: dict[str, tuple[str, int]]
 
 
-class RoundEnded(Event):
+class RoundEnded(Event, frozen=True):
     round: int
 
 
-class FirstPlayerPassed(Event):
+class FirstPlayerPassed(Event, frozen=True):
     previous: str
     first: str
 
 
-class GameScored(Event):
+class GameScored(Event, frozen=True):
     """Final scoring with the full breakdown and the tie-break trail.
 
     Each step of `trail` is a dict: {"step": "highest", "score": N, "societies": [...]}, then one
@@ -200,28 +231,28 @@ class GameScored(Event):
     """
 
     class_version = 2
-    scores: dict[str, dict[str, Any]]
+    scores: dict[str, SocietyScore]
     ranking: tuple[str, ...]
     winner: str | None
     tied: tuple[str, ...]
-    trail: tuple[dict[str, Any], ...]
+    trail: tuple[TrailStep, ...]
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1 kept the trail as English sentences."""
-        fact["trail"] = [_trail_step_v1(line) for line in fact["trail"]]
+        fact["trail"] = [_trail_step_v1(line) for line in cast("list[str]", fact["trail"])]
 
 
 # --- agents ----------------------------------------------------------------------------------------
 
 
-class AgentRetrieved(Event):
+class AgentRetrieved(Event, frozen=True):
     MOVE = True
     society: str
     where: Where
 
 
-class AgentDeployed(Event):
+class AgentDeployed(Event, frozen=True):
     MOVE = True
     society: str
     where: Where
@@ -230,7 +261,7 @@ class AgentDeployed(Event):
 # --- orders ----------------------------------------------------------------------------------------
 
 
-class BannersRecruited(Event):
+class BannersRecruited(Event, frozen=True):
     MOVE = True
     society: str
     empire: str
@@ -241,7 +272,7 @@ class BannersRecruited(Event):
     placed: dict[str, int]
 
 
-class CardsDrawn(Event):
+class CardsDrawn(Event, frozen=True):
     """`cards` names the drawn cards the record knows (private to the drawer); `drawn` is public."""
 
     MOVE = True
@@ -256,7 +287,7 @@ class CardsDrawn(Event):
     reshuffled: int
 
 
-class Attacked(Event):
+class Attacked(Event, frozen=True):
     MOVE = True
     society: str
     empire: str
@@ -283,7 +314,7 @@ class Attacked(Event):
     class_version = 2
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         fact["cards"] = []
         fact["added"] = 0
         fact["reinforced"] = []
@@ -295,7 +326,7 @@ class Attacked(Event):
         return self.banners + self.added + sum(n for _, n in self.reinforced)
 
 
-class AgentSwapped(Event):
+class AgentSwapped(Event, frozen=True):
     """The swap-agent order: the active agent moved to `target` (trading places with `displaced`)."""
 
     MOVE = True
@@ -310,7 +341,7 @@ class AgentSwapped(Event):
 # --- cards -----------------------------------------------------------------------------------------
 
 
-class CardPlayed(Event):
+class CardPlayed(Event, frozen=True):
     """A card play: the card, its cost (the cards that left the hand) and its effects, all explicit.
 
     `act` is a council position whose order replaces the active one (a card that lends a position).
@@ -333,13 +364,13 @@ class CardPlayed(Event):
     `repeat` = `during`, the order to come, or `after`, the order just given)."""
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         fact["effect"] = None
         fact["params"] = {}
         fact["outcome"] = {}
 
 
-class CardsDiscarded(Event):
+class CardsDiscarded(Event, frozen=True):
     MOVE = True
     society: str
     cards: tuple[str, ...]
@@ -348,7 +379,7 @@ class CardsDiscarded(Event):
 # --- decrees (issue 11): what a card effect the engine adjudicates decided ------------------------------
 
 
-class SupplySuspended(Event):
+class SupplySuspended(Event, frozen=True):
     """Hoard (REV 355, "ignore supply checks until the end of the turn"): the supply check that ends this empire's
     turn is not made. The turn is read as the round (digest §8 item 37): a check is owed before the next one."""
 
@@ -356,7 +387,7 @@ class SupplySuspended(Event):
     effect: str
 
 
-class DeferredSupplyChecked(Event):
+class DeferredSupplyChecked(Event, frozen=True):
     """The supply check Hoard deferred, run at the end of the round (REV 355: "perform a supply check before the
     beginning of the next turn"): over the empires whose checks were suspended (`empires`), or every region when the
     ruleset checks the whole board. losses: region -> (empire, banners) back to the reserve."""
@@ -366,7 +397,7 @@ class DeferredSupplyChecked(Event):
     losses: dict[str, tuple[str, int]]
 
 
-class CardAttacked(Event):
+class CardAttacked(Event, frozen=True):
     """A combat a card brings on after an attack (the Bear's extra attack, REV 310-311): from the region the attack
     just conquered, resolved by the rules' combat (EN "Attack Action": fort loss, 1:1 losses, control after). It is
     a consequence of the attack that carried the card, not an order: the sequence does not move on."""
@@ -388,19 +419,19 @@ class CardAttacked(Event):
 # --- loyalty ---------------------------------------------------------------------------------------
 
 
-class LoyaltySwapped(Event):
+class LoyaltySwapped(Event, frozen=True):
     MOVE = True
     society: str
     slots: tuple[str, str]
     revealed: dict[str, str]
 
 
-class SwapPassed(Event):
+class SwapPassed(Event, frozen=True):
     MOVE = True
     society: str
 
 
-class LoyaltyRevealed(Event):
+class LoyaltyRevealed(Event, frozen=True):
     MOVE = True
     society: str
     tokens: dict[str, str]
@@ -410,7 +441,7 @@ class LoyaltyRevealed(Event):
     class_version = 2
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         """Version 1, before a set could be committed, had no salt."""
         fact["salt"] = None
 
@@ -418,14 +449,14 @@ class LoyaltyRevealed(Event):
 # --- the table -------------------------------------------------------------------------------------
 
 
-class AfterOrderPassed(Event):
+class AfterOrderPassed(Event, frozen=True):
     """The society that took an empire's last order plays no (more) card after it: the supply check follows."""
 
     MOVE = True
     society: str
 
 
-class MoveTakenBack(Event):
+class MoveTakenBack(Event, frozen=True):
     """A take-back of the last move still standing: `move` is the 1-based index of its first event.
     `reopen` marks the take-back that reopened a finished game (its scoring is undone with the move)."""
 
@@ -438,11 +469,11 @@ class MoveTakenBack(Event):
     class_version = 2
 
     @staticmethod
-    def upcast_v1_v2(fact: dict[str, Any]) -> None:
+    def upcast_v1_v2(fact: Data) -> None:
         fact["reopen"] = None
 
 
-class MoveAmended(Event):
+class MoveAmended(Event, frozen=True):
     """An amendment (issue 32): the move first recorded at event `move` is corrected. It follows the take-backs of
     that move and of every standing move after it (`moves` of them, newest first, each a MoveTakenBack with the same
     reason), and comes before the corrected move and the later moves decided again on the corrected game: all one
@@ -453,13 +484,13 @@ class MoveAmended(Event):
     moves: int
 
 
-class RulingApplied(Event):
+class RulingApplied(Event, frozen=True):
     MOVE = True
     reason: str
     effects: Effects
 
 
-class TableChecked(Event):
+class TableChecked(Event, frozen=True):
     """The table's physical banner count; `mismatches` maps region -> [recorded, counted]."""
 
     MOVE = True
@@ -467,7 +498,7 @@ class TableChecked(Event):
     mismatches: dict[str, tuple[int, int]]
 
 
-class GameForked(Event):
+class GameForked(Event, frozen=True):
     """This game's record up to here is `parent`'s first `at` events ("what if"); `head` is their chain hash.
 
     The head is a digest of every fact of those events, the hidden ones included (loyalty sets, drawn cards), and
@@ -481,26 +512,26 @@ class GameForked(Event):
     head: str
 
 
-class GameFinalized(Event):
+class GameFinalized(Event, frozen=True):
     """The director's seal on a finished game: nothing more is recorded until a GameReopened."""
 
     by: str
     reason: str = ""
 
 
-class GameReopened(Event):
+class GameReopened(Event, frozen=True):
     """The director lifts the seal of a finalised game, for `reason` (moves, take-backs, rulings may follow)."""
 
     by: str
     reason: str
 
 
-class GameDescribed(Event):
+class GameDescribed(Event, frozen=True):
     """Who, when, where (ledger/core/meta.py): `changes` holds only what changes (None clears a field); `time` is when
     it was recorded (UTC ISO 8601, the recording machine's clock), None when the source did not say. Never part of
     the game state, never a move."""
 
-    changes: dict[str, Any]
+    changes: dict[str, Any]  # each key its own kind (ledger/core/meta.py checks them)
     time: str | None
 
 
@@ -546,13 +577,13 @@ _TIE_BREAK_WORDS_V1 = {
 }
 
 
-def _code_of(words: Any, table: dict[str, str]) -> str:
+def _code_of(words: object, table: dict[str, str]) -> str:
     if words not in table:
         raise ValueError(f"an unknown reason: {words!r}")
     return table[words]
 
 
-def _trail_step_v1(line: str) -> dict[str, Any]:
+def _trail_step_v1(line: str) -> dict[str, object]:
     import re
 
     if m := re.fullmatch(r"highest score (-?\d+): (.*)", line):
@@ -613,7 +644,7 @@ def stand_in(cls: type[Event]) -> Event:
     return cls(*[None] * len(cls.__struct_fields__))
 
 
-def read_frozen_facts(facts: Iterable[dict], source: str) -> list[Event]:
+def read_frozen_facts(facts: Iterable[dict[str, Any]], source: str) -> list[Event]:
     """`read_facts` for facts decoded with their lists as tuples (ledger.transcoder.decode_frozen); it consumes them."""
     events: list[Event] = []
     append = events.append
@@ -625,7 +656,7 @@ def read_frozen_facts(facts: Iterable[dict], source: str) -> list[Event]:
     return events
 
 
-def read_facts(facts: Iterable[dict], source: str) -> list[Event]:
+def read_facts(facts: Iterable[dict[str, Any]], source: str) -> list[Event]:
     """The events of stored facts, upcast; StoreError names the first fact that is not an event."""
     events = []
     for index, fact in enumerate(facts, start=1):

@@ -1,7 +1,7 @@
 """Applying events to the state. Replaying a record never re-runs a rule: every fact is in the event."""
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypeVar, cast
 
 import msgspec
 from msgspec.structs import force_setattr
@@ -12,6 +12,7 @@ from whispers.ledger.core.board import Board
 from whispers.ledger.core.decree_effects import effect
 from whispers.ledger.core.effects import apply_agent_moves, apply_banner_effects, swap_agent_council
 from whispers.ledger.core.names import BANNERS_PER_EMPIRE
+from whispers.ledger.core.plain import Data, SheetData
 from whispers.ledger.core.ruleset import Ruleset
 from whispers.ledger.core.state import (
     SUPPLY_DUE,
@@ -106,16 +107,17 @@ def _changed(work: GameState, **changes: object) -> GameState:
     return work
 
 
-_PINNED: dict[tuple[str, str], tuple[Any, Any]] = {}
+_Built = TypeVar("_Built", Board, Ruleset)
+_PINNED: dict[tuple[str, str], tuple[Data, Board | Ruleset]] = {}
 """(kind, content hash) -> (the data, the Board or Ruleset built from it): games on one board and ruleset (a
 tournament's) validate and build them once per process. Found only when the data is equal, so a record whose data
 does not match its claimed hash still gets its own."""
 
 
-def _pinned(kind: str, claimed: str, data: dict[str, Any], build: Any, source: str) -> Any:
+def _pinned(kind: str, claimed: str, data: Data, build: Callable[..., _Built], source: str) -> _Built:
     found = _PINNED.get((kind, claimed))
     if found is not None and found[0] == data:
-        return found[1]
+        return cast(_Built, found[1])  # built by `build`: the kind says which
     built = build(data, source=source)
     if len(_PINNED) >= 32:  # a handful of boards and rulesets in use; a long-lived server is not a leak
         _PINNED.clear()
@@ -142,9 +144,10 @@ def _started(e: ev.GameStarted) -> GameState:
         banners=banners,
         reserve=reserve,
         hands={p: Hand({}) for p in e.players},
-        decks={emp: Deck(len(deck_numbers(e.cards, e.card_sets, emp))) for emp in board.empires},
+        decks={emp: Deck(len(deck_numbers(cast("SheetData | None", e.cards), e.card_sets, emp)))
+               for emp in board.empires},
         card_sets=tuple(e.card_sets),
-        cards=e.cards,
+        cards=cast("SheetData | None", e.cards),  # checked when the game pinned it
         version=1,
     )
 
@@ -349,8 +352,8 @@ def _a_drawn(state: GameState, e: ev.CardsDrawn) -> GameState:
 
 
 def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
-    banners = _place(state.banners, e.source, e.empire, -e.banners)
-    reserve = _add_reserve(state.reserve, e.empire, e.attacker_losses - e.added)
+    banners: Mapping[str, tuple[str, int]] = _place(state.banners, e.source, e.empire, -e.banners)
+    reserve: Mapping[str, int] = _add_reserve(state.reserve, e.empire, e.attacker_losses - e.added)
     for region, n in e.reinforced:
         banners = _place(banners, region, e.empire, -n)
     banners, reserve = _combat(state, banners, reserve, e.empire, e.target, e.army, e.defending,
@@ -363,8 +366,8 @@ def _a_attacked(state: GameState, e: ev.Attacked) -> GameState:
 
 
 def _a_card_attacked(state: GameState, e: ev.CardAttacked) -> GameState:
-    banners = _place(state.banners, e.source, e.empire, -e.banners)
-    reserve = _add_reserve(state.reserve, e.empire, e.attacker_losses)
+    banners: Mapping[str, tuple[str, int]] = _place(state.banners, e.source, e.empire, -e.banners)
+    reserve: Mapping[str, int] = _add_reserve(state.reserve, e.empire, e.attacker_losses)
     banners, reserve = _combat(state, banners, reserve, e.empire, e.target, e.banners, e.defending,
                                e.attacker_losses, e.defender_losses)
     return _changed(state, banners=banners, reserve=reserve)
@@ -481,7 +484,7 @@ def _a_reopened(state: GameState, e: ev.GameReopened) -> GameState:
     return _changed(state, finalised=None)
 
 
-_APPLY: dict[type, Any] = {
+_APPLY: dict[type[ev.Event], Callable[..., GameState]] = {
     ev.GameFinalized: _a_finalized,
     ev.GameReopened: _a_reopened,
     ev.GameForked: _a_forked,

@@ -1,8 +1,8 @@
 """What is legal now: who must act, the moves open to them with their parameter domains, and the counts
 the orders make (icons over controlled regions, cards a draw gives, attacks open to an empire)."""
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
+from typing import TypedDict
 
 import msgspec
 
@@ -10,10 +10,40 @@ from whispers.ledger.core.card_checks import check_drawn
 from whispers.ledger.core.decrees import Catalogue
 from whispers.ledger.core.errors import DecreeError
 from whispers.ledger.core.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
+from whispers.ledger.core.plain import NO_CARD
 from whispers.ledger.core.state import SUPPLY_DUE, GameState, Position, Route, card_empire, position_name
 from whispers.ledger.core.words import N_, _, say
 
 # --- the moves one society may make -----------------------------------------------------------------
+
+
+class PlayableEffect(TypedDict):
+    """A catalogue effect a society could play now (decree_effects.playable_effects)."""
+
+    engine: str
+    """adjudicated or recorded"""
+    name: str
+    """its name as the catalogue writes it (English; words.effect_word says it in the reader's words)"""
+    parameters: dict[str, object]
+    """each parameter's domain: a tuple of the values it may take, or a word saying what it is written as"""
+
+
+class Choices(TypedDict, total=False):
+    """The domains of a legal move's parameters, those its verb takes."""
+
+    at: str  # the council position whose order it is
+    order: str
+    amount: int
+    regions: tuple[str, ...]
+    count: int
+    attacks: tuple[tuple[str, str, int], ...]  # (from, to, most banners)
+    targets: tuple[str, ...]
+    where: tuple[str, ...]
+    slots: tuple[str, ...]
+    empires: tuple[str, ...]
+    hand: dict[str, int]
+    effects: dict[str, PlayableEffect]
+    cards: dict[str, tuple[str, ...]]  # legal.playable_cards
 
 
 class Option(msgspec.Struct, frozen=True):
@@ -21,7 +51,7 @@ class Option(msgspec.Struct, frozen=True):
 
     verb: str
     society: str
-    choices: Mapping[str, Any]
+    choices: Choices
 
 
 
@@ -165,8 +195,8 @@ def _printed(state: GameState, card: str) -> tuple[str, ...] | None:
     deck, _, number = card.partition(":")
     if state.cards is None or not number:
         return None
-    entry = state.cards.get("decks", {}).get(deck, {}).get(number, {})
-    return tuple(e["effect"] for e in entry.get("effects", ()))
+    entry = (state.cards["decks"].get(deck) or {}).get(number, NO_CARD)
+    return tuple(e["effect"] for e in entry["effects"])
 
 
 def after_order(state: GameState) -> str | None:
@@ -190,8 +220,8 @@ def instant_may_be_drawn(state: GameState) -> bool:
         return False
     if state.cards is None or len(named) < count:
         return True
-    deck = state.cards.get("decks", {}).get(empire, {})
-    return any(deck.get(card.partition(":")[2], {}).get("set") == "dark-alliances" for card in named)
+    deck = state.cards["decks"].get(empire) or {}
+    return any(deck.get(card.partition(":")[2], NO_CARD)["set"] == "dark-alliances" for card in named)
 
 
 def window_waits(state: GameState) -> str | None:

@@ -10,7 +10,7 @@ Cup"]`, its value a JSON string, that `tag_line` reads back.
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import msgspec
 
@@ -18,6 +18,9 @@ from whispers.ledger.core.errors import NotationError
 from whispers.ledger.core.names import SOCIETIES
 from whispers.ledger.core.text import is_utf8
 from whispers.ledger.core.words import _, say
+
+if TYPE_CHECKING:
+    from whispers.ledger.core.events import Event
 
 MAX_TEXT = 120
 TEXT_FIELDS = ("title", "place", "event", "round", "table")
@@ -30,6 +33,20 @@ _TAGS = {"Title": "title", "Site": "place", "Event": "event", "Round": "round", 
 _TAGS.update({society.capitalize(): society for society in SOCIETIES})
 _TAG_OF = {v: k for k, v in _TAGS.items()}
 _TAG_LINE = re.compile(r'\[([A-Z][a-z]+) ("(?:[^"\\]|\\.)*")\]')
+
+
+class MetaJson(TypedDict):
+    """`Meta.to_json`: who, when, where, as a listing row and the JSON carry it."""
+
+    seats: dict[str, str]
+    title: str | None
+    place: str | None
+    event: str | None
+    round: str | None
+    table: str | None
+    tags: list[str]
+    archived: bool
+    recorded: str | None
 
 
 class Meta(msgspec.Struct, frozen=True):
@@ -46,13 +63,13 @@ class Meta(msgspec.Struct, frozen=True):
     recorded: str | None = None
     """When the first description was recorded (UTC, ISO 8601), by the clock of the machine that recorded it."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MetaJson:
         return {"seats": dict(self.seats), "title": self.title, "place": self.place, "event": self.event,
                 "round": self.round, "table": self.table, "tags": list(self.tags), "archived": self.archived,
                 "recorded": self.recorded}
 
 
-def text_problem(value: Any, what: str) -> str | None:
+def text_problem(value: object, what: str) -> str | None:
     """Why `value` cannot be a metadata text (None if it can): one printable line of at most MAX_TEXT."""
     if not isinstance(value, str):
         return say("{text} is not text", text=what)
@@ -67,7 +84,7 @@ def text_problem(value: Any, what: str) -> str | None:
     return None
 
 
-def problem(changes: Any, players: Iterable[str] | None = None) -> str | None:
+def problem(changes: object, players: Iterable[str] | None = None) -> str | None:
     """Why `changes` is not a well-formed description (None if it is); `players` limits the seats."""
     if not isinstance(changes, Mapping) or not changes:
         return _("a description changes nothing")
@@ -84,7 +101,8 @@ def problem(changes: Any, players: Iterable[str] | None = None) -> str | None:
             if not isinstance(value, list | tuple):
                 return _("tags is not a list")
             for tag in value:
-                if (wrong := text_problem(tag, _("a tag"))) or (wrong := "," in tag and _("a tag holds a comma")):
+                if (wrong := text_problem(tag, _("a tag"))) or (wrong := _("a tag holds a comma") if "," in tag
+                                                                else None):
                     return wrong
         elif key == "seats":
             if not isinstance(value, Mapping) or not value:
@@ -99,7 +117,7 @@ def problem(changes: Any, players: Iterable[str] | None = None) -> str | None:
     return None
 
 
-def time_problem(time: Any) -> str | None:
+def time_problem(time: object) -> str | None:
     if time is None:
         return None
     if not isinstance(time, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?",
@@ -110,7 +128,7 @@ def time_problem(time: Any) -> str | None:
 
 def apply(meta: Meta, changes: Mapping[str, Any], time: str | None) -> Meta:
     """`meta` after one description."""
-    values = meta.to_json()
+    values: dict[str, Any] = dict(meta.to_json())
     for key, value in changes.items():
         if key == "seats":
             seats = dict(values["seats"])
@@ -197,7 +215,7 @@ def from_tags(tags: Iterable[TagLine]) -> tuple[dict[str, Any], str | None]:
     return changes, time
 
 
-def of_events(events: Iterable[Any]) -> Meta:
+def of_events(events: Iterable["Event"]) -> Meta:
     """The table facts a record's `GameDescribed` events leave."""
     from whispers.ledger.core.events import GameDescribed
 

@@ -107,7 +107,7 @@ def split(line: str) -> list[str]:
             continue
         if word is None:
             word = []
-        text = match.group(kind)
+        text = match.group(kind or 0)
         word.append(_ESCAPED_IN_DOUBLE.sub(r"\1", text) if kind == "double" else text)
     if word is not None:
         words.append("".join(word))
@@ -405,7 +405,8 @@ _VERB_PARSERS = {
 def format_header(started: ev.GameStarted, ruleset_ref: str | None = None, board_ref: str | None = None,
                   cards_ref: str | None = None) -> str:
     # quoted: a record from before ruleset ids were checked may hold any text as its id
-    ruleset, board = (_quote(ref) for ref in (ruleset_ref or started.ruleset["id"], board_ref or started.board["id"]))
+    ruleset, board = (_quote(str(ref)) for ref in (ruleset_ref or started.ruleset["id"],
+                                                   board_ref or started.board["id"]))
     line = f"game ruleset={ruleset} board={board} players={','.join(started.players)} first={started.first}"
     if started.cards is not None:
         line += f" cards={_quote(cards_ref or str(started.cards['id']))}"

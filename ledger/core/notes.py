@@ -16,10 +16,32 @@ Notes are free text: they are only ever shown, never read back as a move.
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Final, TypedDict, cast
 
 from whispers.ledger.core.text import has_line_break, is_utf8
 from whispers.ledger.core.words import _, say
+
+
+class NoteEntry(TypedDict, total=False):
+    """An entry of the notes stream, of any of its kinds (above), as `problem` found it well formed; and a note as
+    `current` and `history` show it, with its `number` (and `edited`, `kind`, `note`)."""
+
+    at: int
+    text: str
+    author: str | None
+    tag: str | None
+    glyph: str | None
+    time: str
+    unchained: bool
+    edits: int
+    withdraws: int
+    variation: str
+    lines: list[str]
+    number: int
+    edited: str
+    kind: str
+    note: int
+
 
 TAGS: Final = ("blunder", "good", "question", "ruling", "dispute")
 """`dispute`: a seat disputes a swap of its sealed set the table recorded (application/seats.py)."""
@@ -36,20 +58,21 @@ VARIATION_LINES: Final = 5000
 LINE_LIMIT: Final = 4096  # notation.MAX_LINE
 
 
-def kind(entry: dict[str, Any]) -> str:
+def kind(entry: NoteEntry) -> str:
     """"edit", "withdrawal" or "note": what an entry of the notes stream is."""
     if "variation" in entry:
         return "variation"
     return "edit" if "edits" in entry else "withdrawal" if "withdraws" in entry else "note"
 
 
-def problem(note: Any, events: int, earlier: Sequence[dict[str, Any]] = ()) -> str | None:
-    """What is wrong with `note` (any entry of the stream) on a game of `events` events, after the well-formed
+def problem(value: object, events: int, earlier: Sequence[NoteEntry] = ()) -> str | None:
+    """What is wrong with `value` (any entry of the stream) on a game of `events` events, after the well-formed
     entries `earlier`, in a few words; None if it is well formed."""
-    if not isinstance(note, dict):
+    if not isinstance(value, dict):
         return _("it is not a note")
-    if set(note) == {"unreadable"}:  # what Store.notes gives for a stored note it cannot decode
-        return str(note["unreadable"])[:100]
+    note = cast("NoteEntry", value)  # its keys and values are checked below
+    if set(value) == {"unreadable"}:  # what Store.notes gives for a stored note it cannot decode
+        return str(value["unreadable"])[:100]
     what = kind(note)
     keys = {"note": KEYS, "edit": EDIT_KEYS, "withdrawal": WITHDRAW_KEYS, "variation": VARIATION_KEYS}[what]
     if missing := keys - set(note):
@@ -86,7 +109,7 @@ def problem(note: Any, events: int, earlier: Sequence[dict[str, Any]] = ()) -> s
     return None
 
 
-def _variation_problem(entry: dict[str, Any], earlier: Sequence[dict[str, Any]]) -> str | None:
+def _variation_problem(entry: NoteEntry, earlier: Sequence[NoteEntry]) -> str | None:
     name, lines = entry["variation"], entry["lines"]
     if not (isinstance(name, str) and name.strip() and len(name) <= AUTHOR_LIMIT and not has_line_break(name)
             and is_utf8(name)):
@@ -108,7 +131,7 @@ def _is_time(text: str) -> bool:
     return True
 
 
-def shown_by(note: dict[str, Any]) -> str:
+def shown_by(note: NoteEntry) -> str:
     """The glyph, tag, author and any edited or unchained mark of a note, as words to show beside it ('' when
     none)."""
     marks = [note.get("glyph"), note.get("tag"), note.get("author"), "edited" if note.get("edited") else None,
@@ -116,17 +139,17 @@ def shown_by(note: dict[str, Any]) -> str:
     return ", ".join(x for x in marks if x)
 
 
-def current(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def current(entries: Sequence[NoteEntry]) -> list[NoteEntry]:
     """The notes as they read now: each note with its edits applied and its `number`, withdrawn ones left out.
     An edited note keeps its first author and time and gains "edited" (the time of its last edit)."""
-    notes: dict[int, dict[str, Any]] = {}
+    notes: dict[int, NoteEntry] = {}
     for number, entry in enumerate(entries, start=1):
         match kind(entry):
             case "note":
                 notes[number] = {"number": number, **entry, "glyph": entry.get("glyph")}
             case "edit":
-                notes[entry["edits"]].update(text=entry["text"], tag=entry["tag"], glyph=entry["glyph"],
-                                             edited=entry["time"])
+                notes[entry["edits"]].update({"text": entry["text"], "tag": entry["tag"], "glyph": entry["glyph"],
+                                              "edited": entry["time"]})
             case "withdrawal":
                 del notes[entry["withdraws"]]
             case "variation":
@@ -134,7 +157,7 @@ def current(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(notes.values())
 
 
-def history(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def history(entries: Sequence[NoteEntry]) -> list[NoteEntry]:
     """Every entry of the stream in order, each with its `number`, its `kind` and the note it is about (`note`)."""
     return [{"number": number, "kind": kind(entry), "note": entry.get("edits", entry.get("withdraws", number)),
              **entry} for number, entry in enumerate(entries, start=1)]

@@ -9,7 +9,7 @@ fixtures/ by ledger.shipped, which pins a game's ruleset and board.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 import msgspec
 
@@ -29,6 +29,14 @@ language."""
 def short(digest: str) -> str:
     """The first 8 hex digits of a content hash, as shown beside a modified or custom name."""
     return digest.removeprefix("sha256:")[:8]
+
+
+class PinJson(TypedDict):
+    id: str
+    hash: str
+    status: Status
+    label: str
+    shipped_hash: str | None
 
 
 class Pin(msgspec.Struct, frozen=True):
@@ -59,7 +67,7 @@ class Pin(msgspec.Struct, frozen=True):
                        "shipped {shipped})", kind=kind, name=self.id, hash=self.hash, shipped=self.shipped_hash)
         return say("{kind}: custom:{name} — not a shipped {kind} ({hash})", kind=kind, name=self.id, hash=self.hash)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PinJson:
         return {"id": self.id, "hash": self.hash, "status": self.status, "label": self.label,
                 "shipped_hash": self.shipped_hash}
 

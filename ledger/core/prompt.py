@@ -6,7 +6,6 @@ looking past a closing card window means asking the flow what follows.
 """
 
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
@@ -16,6 +15,7 @@ from whispers.ledger.core.decrees import Catalogue
 from whispers.ledger.core.evolve import evolve
 from whispers.ledger.core.flow import advance
 from whispers.ledger.core.legal import (
+    Choices,
     Option,
     card_window,
     deploy_targets,
@@ -116,12 +116,12 @@ def prompt(state: GameState, catalogue: Decrees | None = None) -> Prompt:
 
 
 def _play_option(state: GameState, society: str, catalogue: Decrees | None) -> Option:
-    choices: dict[str, Any] = {"hand": dict(state.hands[society].counts)}
+    choices: Choices = {"hand": dict(state.hands[society].counts)}
     if catalogue is not None:
         decrees = catalogue()
-        choices["effects"] = playable_effects(state, society, decrees)
+        choices["effects"] = effects = playable_effects(state, society, decrees)
         # which card plays which of them, and what else in the hand can pay (the guided recorder completes these)
-        choices["cards"] = playable_cards(state, society, choices["effects"], decrees)
+        choices["cards"] = playable_cards(state, society, effects, decrees)
     return Option("play", society, choices)
 
 

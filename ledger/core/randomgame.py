@@ -14,6 +14,7 @@ from whispers.ledger.core.board import Board
 from whispers.ledger.core.decree_effects import EFFECTS, AttackCard
 from whispers.ledger.core.decrees import Catalogue
 from whispers.ledger.core.errors import RuleError
+from whispers.ledger.core.legal import Choices
 from whispers.ledger.core.names import SLOTS
 from whispers.ledger.core.ruleset import Ruleset
 from whispers.ledger.core.state import GameState, card_empire
@@ -85,8 +86,7 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True, nam
                 return c.Pass(society)
             a, b = rng.sample(list(choices["slots"]), 2)
             revealed = None
-            tokens = state.loyalty[society].tokens
-            if tokens is None:
+            if state.loyalty[society].tokens is None:
                 shown = set(state.loyalty[society].revealed.values())
                 unseen = [e for e in state.board.empires if e not in shown]
                 x, y = rng.sample(unseen, 2)
@@ -174,7 +174,7 @@ def _attack_follows(state: GameState, events: list[ev.Event], society: str, rng:
     return option is not None and _card_attack(state, society, option.choices, rng, catalogue) is not None
 
 
-def _card_attack(state: GameState, society: str, choices: dict, rng: random.Random,
+def _card_attack(state: GameState, society: str, choices: Choices, rng: random.Random,
                  catalogue: Catalogue | None) -> c.Attack | None:
     """A legal attack among those offered, once attack cards are played: tried in random order."""
     candidates = [(s, t, n) for s, t, most in choices["attacks"] for n in range(1, most + 1)]

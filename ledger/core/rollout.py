@@ -74,12 +74,12 @@ def greedy(state: GameState, rng: random.Random) -> Choice:
     first = random_command(state, rng, cards=False, offered=offered)
     if rng.random() < EXPLORE or isinstance(first, c.Pass | c.RecordLoyalty):
         return first, None
-    society = first.society
+    society = first.society  # type: ignore[attr-defined]  # a random move, never a director's command
     best, best_events = first, rules.decide(state, first)
     best_value = _after(state, best_events, society)
     for _ in range(CANDIDATES - 1):
         command = random_command(state, rng, cards=False, offered=offered)
-        if command.society != society or command == best:
+        if command.society != society or command == best:  # type: ignore[attr-defined]
             continue
         try:
             produced = rules.decide(state, command)
@@ -100,7 +100,7 @@ def _after(state: GameState, produced: list[ev.Event], society: str) -> float:
 POLICIES: Mapping[str, Policy] = {"uniform": uniform, "greedy": greedy}
 
 
-class Outcome(tuple):
+class Outcome(tuple[dict[str, float], dict[str, int], int]):
     """A playout's result: (each society's share of the win, each society's final score, moves played)."""
 
     __slots__ = ()

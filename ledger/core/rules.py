@@ -11,9 +11,8 @@ Rule citations name the rulebook and section: EN (official, English), FR, IT, ES
 """
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from whispers.ledger.core import commands as c
 from whispers.ledger.core import events as ev
@@ -110,7 +109,7 @@ def start(name: str, players: Iterable[str], first: str | None, ruleset: Ruleset
             "EN Loyalty Tokens and Scoring",
         )
     return ev.GameStarted(name, players, first, ruleset.to_data(), board.to_data(), board.content_hash,
-                          ruleset.content_hash, sets, cards.to_data() if cards is not None else None,
+                          ruleset.content_hash, sets, dict(cards.to_data()) if cards is not None else None,
                           cards.content_hash if cards is not None else None)
 
 
@@ -889,7 +888,7 @@ def _check_owed_instant(state: GameState, command: c.Command) -> None:
                         "other move (REV 290)", society=state.last_actor, cards=", ".join(owed)), "REV Decrees")
 
 
-_DECIDERS: dict[type, Any] = {
+_DECIDERS: dict[type[c.Command], Callable[..., list[ev.Event]]] = {
     c.RecordLoyalty: _decide_loyalty,
     c.Retrieve: _decide_retrieve,
     c.Deploy: _decide_deploy,

@@ -2,12 +2,14 @@
 ledger.ruleset_files's."""
 
 import re
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, Literal
 
 import msgspec
 
 from whispers.ledger.core.errors import RulesetError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -15,7 +17,7 @@ ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 ROUND_END_STEPS = ("retrieve", "cleanup", "swap", "mark")
 TIE_BREAKS = ("fewest_swaps", "most_concealed", "most_cards")
-LASTING_DEFAULT = "year"
+LASTING_DEFAULT: Literal["year", "turn"] = "year"
 """`lasting` when a ruleset does not name it. A ruleset's flat form (and so its content hash) leaves the default
 out, so rulesets and records written before the knob keep their hashes."""
 
@@ -55,7 +57,7 @@ class Ruleset(msgspec.Struct, frozen=True):
         """What a game pins its ruleset by, hashed the same canonical way as a board (ledger.pins.content_hash)."""
         return _content_hash(self)
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> Data:
         data = msgspec.structs.asdict(self)
         data["round_end"] = list(self.round_end)
         data["tie_breaks"] = list(self.tie_breaks)
@@ -64,7 +66,7 @@ class Ruleset(msgspec.Struct, frozen=True):
         return data
 
     @classmethod
-    def from_data(cls, data: dict[str, Any], source: str = "<data>") -> "Ruleset":
+    def from_data(cls, data: Mapping[str, Any], source: str = "<data>") -> "Ruleset":
         """Build from the flat form `to_data` gives (as stored in a game's first event)."""
         names = set(cls.__struct_fields__)
         if set(data) | {"lasting"} != names:

@@ -1,18 +1,19 @@
 """Final scoring, with the full breakdown and the tie-break trail."""
 
-from typing import Any
+
+from collections.abc import Callable
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.names import MULTIPLIER
 from whispers.ledger.core.state import GameState
 
 
-def society_score(state: GameState, society: str) -> dict[str, Any]:
+def society_score(state: GameState, society: str) -> ev.SocietyScore:
     """One society's score if the game ended now, from its own tokens alone (EN "Final Scoring")."""
     loyalty = state.loyalty[society]
     assert loyalty is not None and loyalty.tokens is not None
     slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
-    empires = {}
+    empires: dict[str, ev.EmpireScore] = {}
     total = loyalty.concealed * state.ruleset.concealed_bonus
     for empire in state.board.empires:
         cities = state.cities(empire)
@@ -40,7 +41,7 @@ def society_score(state: GameState, society: str) -> dict[str, Any]:
 def score(state: GameState) -> ev.GameScored:
     """Final scoring (EN "Final Scoring"; EN "Advanced Rules"; FR advanced +1 per concealed token; REV "Scoring")."""
     scores = {society: society_score(state, society) for society in state.players}
-    keys = {
+    keys: dict[str, Callable[[str], int]] = {
         "fewest_swaps": lambda p: -scores[p]["swaps"],
         "most_concealed": lambda p: scores[p]["concealed"],
         "most_cards": lambda p: scores[p]["cards"],
@@ -49,7 +50,7 @@ def score(state: GameState) -> ev.GameScored:
     ranking = tuple(sorted(state.players, key=lambda p: (-scores[p]["total"], *(-key(p) for _, key in breaks))))
     best = scores[ranking[0]]["total"]
     tied = [p for p in ranking if scores[p]["total"] == best]
-    trail: list[dict[str, Any]] = [{"step": "highest", "score": best, "societies": tuple(tied)}]
+    trail: list[ev.TrailStep] = [{"step": "highest", "score": best, "societies": tuple(tied)}]
     for rule, key in breaks:
         if len(tied) == 1:
             break
@@ -58,7 +59,7 @@ def score(state: GameState) -> ev.GameScored:
         trail.append({"step": "tie-break", "rule": rule, "societies": tuple(tied)})
     if len(tied) == 1:
         winner: str | None = tied[0]
-        trail.append({"step": "winner", "society": winner})
+        trail.append({"step": "winner", "society": tied[0]})
     else:
         winner = None
         trail.append({"step": "still-tied", "outcome": state.ruleset.final_tie})

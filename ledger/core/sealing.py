@@ -37,7 +37,7 @@ def committed_text(tokens: Mapping[str, str], salt: str) -> str:
 
 
 def commitment(tokens: Mapping[str, str], salt: str) -> str:
-    return PREFIX + sha256(committed_text(tokens, salt).encode("utf-8")).hexdigest()
+    return PREFIX + str(sha256(committed_text(tokens, salt).encode("utf-8")).hexdigest())
 
 
 def well_formed(value: str) -> bool:

@@ -5,13 +5,14 @@ ones pinned by the game's first event.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Optional
+from typing import Optional
 
 import msgspec
 
 from whispers.ledger.core.board import Board
 from whispers.ledger.core.events import Attacked
 from whispers.ledger.core.names import AGENTS_PER_SOCIETY, CARDS_PER_DECK, MIN_PLAYERS, OFFICES, SLOTS
+from whispers.ledger.core.plain import SheetData
 from whispers.ledger.core.ruleset import Ruleset
 
 Position = tuple[str, str]
@@ -170,7 +171,7 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
     """The empires whose supply checks Hoard suspended: a check is made for them before the next round (REV 355)."""
     card_sets: tuple[str, ...] = ("base", "dark-alliances")
     """The card sets the game named at its start (GameStarted.card_sets)."""
-    cards: Mapping[str, Any] | None = None
+    cards: SheetData | None = None
     """The card sheet the game pinned, as its first event embeds it (ledger.decrees.CardSheet.to_data); None: none."""
     scored: bool = False
     finalised: str | None = None
@@ -277,12 +278,12 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
         return self.phase == "over"
 
 
-def deck_numbers(cards: Mapping[str, Any] | None, card_sets: Iterable[str], empire: str) -> tuple[int, ...]:
+def deck_numbers(cards: SheetData | None, card_sets: Iterable[str], empire: str) -> tuple[int, ...]:
     """The card numbers of `empire`'s deck: a card sheet's (its embedded data) in `card_sets`, or 1 to 8."""
     if cards is None:
         return tuple(range(1, CARDS_PER_DECK + 1))
     sets = set(card_sets)
-    deck = cards.get("decks", {}).get(empire, {})
+    deck = cards["decks"].get(empire) or {}
     return tuple(sorted(int(n) for n, card in deck.items() if card.get("set", "base") in sets))
 
 
@@ -299,4 +300,4 @@ def replace(state: GameState, **changes: object) -> GameState:
 def copy_state(state: GameState) -> GameState:
     """A shallow copy of the state, for the fold to change in place before anyone else sees it (ledger/core/evolve.py,
     with `msgspec.structs.force_setattr`)."""
-    return state.__copy__()
+    return state.__copy__()  # type: ignore[attr-defined,no-any-return]  # msgspec's Struct has it; its stub does not

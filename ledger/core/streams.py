@@ -3,12 +3,12 @@
 Changing any of these orphans every stored game (the topics are written into every stored event).
 """
 
-from typing import Any, Final
+from typing import Final
 from uuid import UUID
 
 from whispers.ledger.core.digests import sha1
 
-Fact = dict[str, Any]
+Fact = dict[str, object]
 
 APPLICATION: Final = "whispers"
 """The event store's application name. eventsourcing named its PostgreSQL table after it (`whispers_events`, in stores

@@ -5,7 +5,7 @@
 is written on a line, or refused where it becomes part of a move.
 """
 
-from typing import Any, Final
+from typing import Final
 
 LINE_BREAKS: Final = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 """Every character that `str.splitlines` ends a line at (tests/test_fuzz.py checks this against Python)."""
@@ -77,7 +77,7 @@ terminal and page that shows the text."""
 _SHOWN: Final = {ord(c): c.encode("unicode_escape").decode("ascii") for c in CONTROLS | set(LINE_BREAKS)}
 
 
-def control_in(value: Any) -> str | None:
+def control_in(value: object) -> str | None:
     """The first control character (CONTROLS) in the strings of `value`, dict keys included, however nested."""
     if isinstance(value, str):
         return None if value.isprintable() else next((c for c in value if c in CONTROLS), None)
@@ -88,7 +88,7 @@ def control_in(value: Any) -> str | None:
     return None
 
 
-def file_control_problem(data: Any, source: str) -> str | None:
+def file_control_problem(data: object, source: str) -> str | None:
     """Why the data read from file `source` cannot be used (None if it can): a control character in its text."""
     from whispers.ledger.core.words import say
 

@@ -8,13 +8,14 @@ here). The game's own terms (empires, societies, offices, slots, phases, orders)
 and in notation; `term` gives the rulebook's word for one (docs/languages.md has the glossary).
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar, Token
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from whispers.ledger.core.names import MOVE_VERBS, OFFICES, ORDERS, SLOTS, SOCIETIES
+from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:  # every command speaks, few describe events: `games` need not import them all
     from whispers.ledger.core import events as ev
@@ -114,7 +115,7 @@ def term(word: str, kind: str | None = None) -> str:
     return _current.get().pgettext(kind, word)
 
 
-def terms(words: Any) -> str:
+def terms(words: Iterable[str]) -> str:
     """Canonical ids in words, joined by commas."""
     return ", ".join(term(w) for w in words)
 
@@ -146,14 +147,14 @@ VERBATIM = frozenset({"game", "parent", "store", "file", "board", "ruleset", "no
 """Fields of a message that hold a user's or a file's text (a game's name may be `bear`): never put in words."""
 
 
-def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
+def _shown(params: Mapping[str, object]) -> Data:
     """The fields in words: each canonical id as its term, a field named `effect` (a decree effect's id) as the
     effect's name (effect_word); free text (VERBATIM) as it is."""
     return {k: (effect_word(v) if k == "effect" else term(v)) if isinstance(v, str) and k not in VERBATIM else v
             for k, v in params.items()}
 
 
-def say(message: str, /, **params: Any) -> str:
+def say(message: str, /, **params: object) -> str:
     """`message` in the current language, its {fields} filled in: a canonical id becomes its term (but not in
     a field that holds free text, `VERBATIM`)."""
     spoken = _current.get()
@@ -162,7 +163,7 @@ def say(message: str, /, **params: Any) -> str:
     return spoken.gettext(message).format(**_shown(params))
 
 
-def n_(singular: str, plural: str, n: int, /, **params: Any) -> str:
+def n_(singular: str, plural: str, n: int, /, **params: object) -> str:
     """The form of a message that agrees with `n` (a language may have more than two), {n} and fields filled."""
     shown = _shown(params)
     return _current.get().ngettext(singular, plural, n).format(n=n, **shown)
@@ -271,7 +272,7 @@ def position(name: str) -> str:
     return f"{term(empire)} {term(office)}" if office else term(name)
 
 
-def trail_step(step: dict[str, Any]) -> str:
+def trail_step(step: "ev.TrailStep") -> str:
     """One step of a tie-break trail (events.GameScored) in words."""
     match step.get("step"):
         case "highest":

@@ -5,7 +5,6 @@ reads an SQLite store's games directly never imports eventsourcing (issue 12: im
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -23,7 +22,7 @@ class EventStore(Application[UUID]):
 
     name = APPLICATION
 
-    def __init__(self, env: EnvType | None = None, bind: Callable[[Any], None] | None = None) -> None:
+    def __init__(self, env: EnvType | None = None, bind: Callable[[object], None] | None = None) -> None:
         self._bind = bind
         super().__init__(env=env)
 

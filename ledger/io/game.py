@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.errors import (
@@ -27,7 +27,7 @@ from whispers.ledger.core.errors import (
 )
 from whispers.ledger.core.events import read_facts
 from whispers.ledger.core.evolve import evolve, fold
-from whispers.ledger.core.notes import GLYPHS, TAGS, current, problem
+from whispers.ledger.core.notes import GLYPHS, TAGS, NoteEntry, current, problem
 from whispers.ledger.core.state import GameState
 from whispers.ledger.core.words import _, no_such_event, say
 from whispers.ledger.io.store import Store
@@ -287,39 +287,40 @@ def fork(store: Store, parent: str, name: str, at: int) -> Game:
 
 
 def annotate(store: Store, name: str, at: int, text: str, author: str | None, tag: str | None,
-             glyph: str | None = None) -> dict:
+             glyph: str | None = None) -> NoteEntry:
     """A note on event `at` of the game, in the game's own notes stream (the record is not reopened)."""
     version = store.version(name)
     if not 1 <= at <= version:
         raise NoSuchEvent(no_such_event(name, version, at))
     _check_words(text, tag, glyph)
-    note = {"at": at, "text": text.strip(), "author": author, "tag": tag, "time": _now()}
+    note: NoteEntry = {"at": at, "text": text.strip(), "author": author, "tag": tag, "time": _now()}
     if glyph is not None:
         note["glyph"] = glyph
     return _keep(store, name, note, version)
 
 
 def edit_note(store: Store, name: str, number: int, text: str | None, author: str | None,
-              tag: str | None = None, glyph: str | None = None) -> dict:
+              tag: str | None = None, glyph: str | None = None) -> NoteEntry:
     """A new text (and tag, glyph) for note `number`, appended as an edit: the note's history keeps what it said.
     What is not given stays as it was."""
     version = store.version(name)
     now = _live(store, name, number)
     text = now["text"] if text is None else text
     _check_words(text, tag, glyph)
-    edit = {"edits": number, "text": text.strip(), "author": author, "tag": now["tag"] if tag is None else tag,
-            "glyph": now["glyph"] if glyph is None else glyph, "time": _now()}
+    edit: NoteEntry = {"edits": number, "text": text.strip(), "author": author,
+                       "tag": now["tag"] if tag is None else tag, "glyph": now["glyph"] if glyph is None else glyph,
+                       "time": _now()}
     return _keep(store, name, edit, version)
 
 
-def withdraw_note(store: Store, name: str, number: int, author: str | None) -> dict:
+def withdraw_note(store: Store, name: str, number: int, author: str | None) -> NoteEntry:
     """Withdraw note `number`: it is no longer shown, but its history keeps it."""
     version = store.version(name)
     _live(store, name, number)
     return _keep(store, name, {"withdraws": number, "author": author, "time": _now()}, version)
 
 
-def _live(store: Store, name: str, number: int) -> dict:
+def _live(store: Store, name: str, number: int) -> NoteEntry:
     found, _ = read_notes(store, name)
     for note in current(found):
         if note["number"] == number:
@@ -337,17 +338,11 @@ def _check_words(text: str, tag: str | None, glyph: str | None) -> None:
         raise StoreError(say("unknown glyph {text}: use {glyphs}", text=repr(glyph), glyphs=" ".join(GLYPHS)))
 
 
-def _now() -> str:
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _keep(store: Store, name: str, entry: dict, version: int) -> dict:
+def _keep(store: Store, name: str, entry: NoteEntry, version: int) -> NoteEntry:
     found, _ = read_notes(store, name)
     if (wrong := problem(entry, version, found)) is not None:
         raise StoreError(say("cannot keep this note: {message}", message=wrong))
-    store.add_note(name, entry)
+    store.add_note(name, cast("dict[str, object]", entry))
     return entry
 
 
@@ -370,24 +365,25 @@ def import_record(store: Store, data: bytes, source: str, name: str | None = Non
             refuse_modified((*verified.pins, *filter(None, [verified.cards])))
         except WhispersError as exc:
             raise type(exc)(f"{source}: {exc}") from None
-    store.create(name, facts, notes)  # the game and its notes in one transaction
+    store.create(name, facts, cast("list[dict[str, object]]", notes))  # the game and its notes in one transaction
     return Game(name, tuple(read_facts(facts, source)), verified.state)
 
 
-def read_notes(store: Store, name: str) -> tuple[list[dict], list[str]]:
+def read_notes(store: Store, name: str) -> tuple[list[NoteEntry], list[str]]:
     """The game's well-formed notes, and one line for each stored note that is not (skipped, never fatal:
     an older whispers let malformed notes into the append-only store)."""
-    good, skipped = [], []
+    good: list[NoteEntry] = []
+    skipped: list[str] = []
     version = store.version(name)
     for number, note in enumerate(store.notes(name), start=1):
         if (wrong := problem(note, version, good)) is None:
-            good.append(note)
+            good.append(cast("NoteEntry", note))  # well formed, as problem found
         else:
             skipped.append(f"{name}: note {number} skipped: {wrong}")
     return good, skipped
 
 
-def variations(store: Store, name: str) -> list[dict]:
+def variations(store: Store, name: str) -> list[NoteEntry]:
     """The variations kept inside the game, in the order kept."""
     from whispers.ledger.core.notes import kind
 
@@ -395,7 +391,7 @@ def variations(store: Store, name: str) -> list[dict]:
     return [entry for entry in found if kind(entry) == "variation"]
 
 
-def keep_variation(store: Store, parent: str, forked: str, name: str, author: str | None) -> dict:
+def keep_variation(store: Store, parent: str, forked: str, name: str, author: str | None) -> NoteEntry:
     """The moves of `forked` (a fork of `parent`) after the point it was forked at, kept inside `parent` as the
     variation `name`: decided again by the rules from `parent`'s first events before they are kept."""
     from whispers.ledger.core.notation import format_event
@@ -419,16 +415,18 @@ def keep_variation(store: Store, parent: str, forked: str, name: str, author: st
         state = evolve(state, event)
     if not lines:
         raise StoreError(say("{game} has no move after the fork: nothing to keep", game=forked))
-    entry = {"variation": name.strip(), "at": marker.at, "lines": lines, "author": author, "time": _now()}
+    entry: NoteEntry = {"variation": name.strip(), "at": marker.at, "lines": lines, "author": author,
+                        "time": _now()}
     play_variation(store, parent, entry)  # it stands by the rules, or it is refused here
     return _keep(store, parent, entry, store.version(parent))
 
 
-def play_variation(store: Store, name: str, entry: dict) -> tuple[Game, int]:
+def play_variation(store: Store, name: str, entry: NoteEntry) -> tuple[Game, int]:
     """The game's first `at` events and what the engine recorded on its own from there, then the variation's
     lines decided by the rules: (that game, in memory, named "GAME/VARIATION"; how many events come before the
     variation's first move)."""
     from whispers.ledger.core import rules
+    from whispers.ledger.core.meta import TagLine
     from whispers.ledger.core.notation import Header, parse_line
 
     facts = store.facts(name, entry["at"])
@@ -441,7 +439,7 @@ def play_variation(store: Store, name: str, entry: dict) -> tuple[Game, int]:
     for number, line in enumerate(entry["lines"], start=1):
         try:
             command = parse_line(line)
-            if command is None or isinstance(command, Header):
+            if command is None or isinstance(command, Header | TagLine):
                 raise NotationError(_("not a move"))
             for event in rules.decide(state, command):
                 state = evolve(state, event)

@@ -14,7 +14,7 @@ import math
 import os
 import stat
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.text import file_control_problem
@@ -55,7 +55,7 @@ def read_capped(path: Path, source: str, error: type[WhispersError], limit: int 
     return data
 
 
-def _size(handle: Any) -> int:
+def _size(handle: BinaryIO) -> int:
     """The size the file system gives a regular file (0 for a device or a pipe, which are read up to the cap)."""
     status = os.fstat(handle.fileno())
     return status.st_size if stat.S_ISREG(status.st_mode) else 0
@@ -100,10 +100,10 @@ def toml_text(text: str, source: str, error: type[WhispersError]) -> dict[str, A
     return data
 
 
-def shape_problem(data: Any, source: str) -> str | None:
+def shape_problem(data: object, source: str) -> str | None:
     """Why parsed data cannot be used (None if it can): nesting past MAX_DEPTH, or a number that is not finite
     or lies past NUMBER_LIMIT (named by its key). Walked without recursion, so that no depth breaks the walk."""
-    pending: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
+    pending: list[tuple[object, tuple[str, ...]]] = [(data, ())]
     while pending:
         value, where = pending.pop()
         if isinstance(value, dict | list):

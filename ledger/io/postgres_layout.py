@@ -129,11 +129,11 @@ def first(packed: bytes) -> tuple[int, bytes]:
     return topic, state
 
 
-def runs(rows: Iterable[tuple[int, Any, int, str, bytes]], longest: int = ROW_EVENTS
-         ) -> Iterator[list[tuple[int, Any, int, str, bytes]]]:
+def runs(rows: Iterable[tuple[int, UUID, int, str, bytes]], longest: int = ROW_EVENTS
+         ) -> Iterator[list[tuple[int, UUID, int, str, bytes]]]:
     """eventsourcing's rows (notification id, originator, version, topic, state), in the log's order, cut into
     appends: runs of one stream at consecutive positions and versions, of at most `longest` events."""
-    run: list[tuple[int, Any, int, str, bytes]] = []
+    run: list[tuple[int, UUID, int, str, bytes]] = []
     for row in rows:
         if run and not (row[1] == run[-1][1] and row[0] == run[-1][0] + 1 and row[2] == run[-1][2] + 1
                         and len(run) < longest):
@@ -144,7 +144,7 @@ def runs(rows: Iterable[tuple[int, Any, int, str, bytes]], longest: int = ROW_EV
         yield run
 
 
-def migrate(conn: Any, schema: str) -> bool:
+def migrate(conn: Any, schema: str) -> bool:  # a psycopg connection, of any row factory
     """Moves the events of an earlier layout's table in `schema` (eventsourcing's, or this layout's before streams
     were numbered) into this layout, in one transaction on `conn` (a psycopg connection in autocommit mode, holding
     the store's opening lock), when there is one; returns whether the store now has this layout's tables (a new
@@ -200,7 +200,7 @@ def _events_of_appends(rows: Iterable[tuple[int, UUID, int, int, bytes]], names:
                     for i, (topic, state) in enumerate(zip(named, states, strict=True)))
 
 
-def write(conn: Any, schema: str, rows: Iterable[tuple[int, Any, int, str, bytes]], numbers: dict[str, int],
+def write(conn: Any, schema: str, rows: Iterable[tuple[int, UUID, int, str, bytes]], numbers: dict[str, int],
           streams: dict[UUID, int]) -> None:
     """Writes eventsourcing's rows (notification id, originator, version, topic, state), in the log's order, as
     appends, each event at its own position, and moves the head past them. `numbers` are the topics' numbers and

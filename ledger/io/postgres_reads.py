@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 from uuid import UUID
+
+if TYPE_CHECKING:
+    from psycopg import Cursor
+    from psycopg.rows import TupleRow
 
 from whispers.ledger.io.postgres_layout import COLUMNS, HEAD, LOG, ROW_EVENTS, STREAMS, TOPICS, first, unpack
 
 WINDOW: Final = 1000
 """Positions read a statement when the log is read in order (`in_order`)."""
 
-Event = tuple[int, Any, int, str, bytes]
+Event = tuple[int, UUID, int, str, bytes]
 """(position, stream, version, topic, state): the stream as the rows give it, a UUID or its number."""
 
 
@@ -46,14 +50,14 @@ def of_stream(schema: str) -> str:
     return f"SELECT {COLUMNS} FROM {schema}.{LOG} WHERE stream = (SELECT id FROM {schema}.{STREAMS} WHERE stream = %s)"
 
 
-def names(cursor: Any, schema: str) -> dict[int, str]:
+def names(cursor: Cursor[TupleRow], schema: str) -> dict[int, str]:
     """The topics by number, read again for every read, in its transaction (a few rows): a store replaced or
     restored under a running server numbers its topics in its own order."""
     cursor.execute(f"SELECT id, topic FROM {schema}.{TOPICS}", prepare=True)
     return dict(cursor.fetchall())
 
 
-def events(rows: Sequence[tuple[int, Any, int, int, bytes]], topics: dict[int, str]) -> list[Event]:
+def events(rows: Sequence[tuple[int, UUID, int, int, bytes]], topics: dict[int, str]) -> list[Event]:
     """Each event of the rows (position, stream, version, count, events)."""
     found: list[Event] = []
     for position, stream, version, count, packed in rows:
@@ -64,19 +68,19 @@ def events(rows: Sequence[tuple[int, Any, int, int, bytes]], topics: dict[int, s
     return found
 
 
-def head(cursor: Any, schema: str) -> int:
+def head(cursor: Cursor[TupleRow], schema: str) -> int:
     """The log's last position (0 for an empty store)."""
     cursor.execute(f"SELECT position FROM {schema}.{HEAD}")
     row = cursor.fetchone()
     return 0 if row is None else int(row[0])
 
 
-def rows(cursor: Any, schema: str, originator: UUID, version: int | None = None, since: int | None = None
+def rows(cursor: Cursor[TupleRow], schema: str, originator: UUID, version: int | None = None, since: int | None = None
          ) -> list[tuple[int, str, bytes]]:
     """(version, topic, state) of a stream's events up to `version`, in order; with `since`, only the first event
     and those from `since` on (its first append, then the appends from the one holding `since`)."""
     statement = of_stream(schema)
-    params: list[Any] = [originator]
+    params: list[object] = [originator]
     if version is not None:
         statement += " AND version <= %s"
         params.append(version)
@@ -101,7 +105,7 @@ def rows(cursor: Any, schema: str, originator: UUID, version: int | None = None,
     return found
 
 
-def last(cursor: Any, schema: str, originator: UUID) -> tuple[int, bytes] | None:
+def last(cursor: Cursor[TupleRow], schema: str, originator: UUID) -> tuple[int, bytes] | None:
     """A stream's last event (version, state), or None if the store holds none of it."""
     cursor.execute(of_stream(schema) + " ORDER BY version DESC LIMIT 1", [originator], prepare=True)
     row = cursor.fetchone()
@@ -113,7 +117,7 @@ def last(cursor: Any, schema: str, originator: UUID) -> tuple[int, bytes] | None
         return version + count - 1, states[-1]
 
 
-def many_rows(cursor: Any, schema: str, originators: list[UUID]
+def many_rows(cursor: Cursor[TupleRow], schema: str, originators: list[UUID]
               ) -> dict[UUID, tuple[list[int], list[str], list[bytes]]]:
     """The events of many streams in one statement, each stream's versions, topics and states in order (each
     append's lists extended, not an object made per event: a cold catalog reads every event of the store)."""
@@ -131,7 +135,7 @@ def many_rows(cursor: Any, schema: str, originators: list[UUID]
     return found
 
 
-def changed_streams(cursor: Any, schema: str, after: int, kinds: Sequence[str]
+def changed_streams(cursor: Cursor[TupleRow], schema: str, after: int, kinds: Sequence[str]
                     ) -> list[tuple[UUID, int, int | None, str | None, bytes | None]]:
     """The streams of the given kinds (the topic of their first events) with events after position `after`, in the
     order of their first such event: (stream, its last position, then its first event's position, topic and state,
@@ -160,8 +164,8 @@ def changed_streams(cursor: Any, schema: str, after: int, kinds: Sequence[str]
     return found
 
 
-def in_order(cursor: Any, schema: str, low: int, limit: int, stop: int | None = None, topics: Sequence[str] = ()
-             ) -> list[Event]:
+def in_order(cursor: Cursor[TupleRow], schema: str, low: int, limit: int, stop: int | None = None,
+             topics: Sequence[str] = ()) -> list[Event]:
     """At most `limit` events of the log from position `low` on (to `stop`, of the given topics), in order: WINDOW
     positions a statement, each from the append that holds its first (a range the BRIN index finds)."""
     end = head(cursor, schema)

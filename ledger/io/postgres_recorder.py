@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -20,8 +20,9 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
-from psycopg.rows import tuple_row
-from psycopg.sql import SQL, Identifier
+from psycopg import Cursor
+from psycopg.rows import TupleRow, tuple_row
+from psycopg.sql import SQL, Composed, Identifier
 
 from whispers.ledger.core.streams import as_uuid
 from whispers.ledger.io import postgres_reads as reads
@@ -35,14 +36,14 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         super().__init__(datastore, events_table_name=LOG)
         self.sql_create_statements = [SQL(statement) for statement in tables(self.datastore.schema)]  # type: ignore[misc]
 
-    def _sql(self, statement: str) -> Any:
+    def _sql(self, statement: str) -> Composed:
         schema = self.datastore.schema
         return SQL(statement).format(log=Identifier(schema, LOG), streams=Identifier(schema, STREAMS),
                                      topics=Identifier(schema, TOPICS), head=Identifier(schema, HEAD))
 
     # ---------------------------------------------------------------------------------------------------- writing
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: object) -> Sequence[int] | None:
         if not stored_events:
             return []
         with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor(row_factory=tuple_row) as c:
@@ -50,7 +51,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
             self._lock_table(c)  # type: ignore[arg-type]
             self._notify_channel(c)  # type: ignore[arg-type]
             c.execute(self._sql("SELECT position FROM {head}"))
-            start = int(c.fetchone()[0]) + 1
+            start = int(cast("tuple[int]", c.fetchone())[0]) + 1  # the head table holds one row
             # numbers looked up inside this transaction, not cached: one taken by a transaction that was then rolled
             # back would name nothing
             c.execute(self._sql("SELECT topic, id FROM {topics}"))
@@ -78,7 +79,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
 
     # ---------------------------------------------------------------------------------------------------- reading
     @contextmanager
-    def _reading(self, binary: bool = False) -> Iterator[Any]:
+    def _reading(self, binary: bool = False) -> Iterator[Cursor[TupleRow]]:
         """A cursor (rows as tuples) in a read transaction: the rows and the topics they name read together. An
         append that cannot be read is eventsourcing's DataError."""
         with (self.datastore.get_connection() as conn, conn.transaction(),
@@ -89,7 +90,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
                 raise DataError(str(e)) from None
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def read(self, read: Callable[..., _T], *args: Any, binary: bool = False) -> _T:
+    def read(self, read: Callable[..., _T], *args: object, binary: bool = False) -> _T:
         """One of ledger.postgres_reads' reads, on the pool, retried as eventsourcing's own reads are."""
         with self._reading(binary) as cursor:
             return read(cursor, self.datastore.schema, *args)
@@ -101,7 +102,7 @@ class CompactPostgresRecorder(PostgresApplicationRecorder):
         # each row selected holds at least one event in range, so `limit` rows hold at least `limit` events
         schema = self.datastore.schema
         statement = reads.of_stream(schema)
-        params: list[Any] = [as_uuid(originator_id)]
+        params: list[object] = [as_uuid(originator_id)]
         if gt is not None:
             statement += " AND version + count - 1 > %s"
             params.append(gt)

@@ -18,15 +18,19 @@ what the events say is refused as altered. A file written before the header carr
 as always (its events still carry the facts, if any).
 """
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import msgpack
 
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import RecordFileError
+from whispers.ledger.core.streams import Fact
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
+    from whispers.ledger.core.meta import MetaJson
+    from whispers.ledger.core.notes import NoteEntry
     from whispers.ledger.core.pins import Pin
 
 FORMAT = "whispers-record"
@@ -34,11 +38,11 @@ VERSION = 1
 GENESIS = "0" * 64
 
 
-def link(previous: str, fact: dict[str, Any]) -> str:
+def link(previous: str, fact: Mapping[str, object]) -> str:
     return sha256(bytes.fromhex(previous) + msgpack.packb(fact, use_bin_type=True)).hexdigest()
 
 
-def chain(facts: list[dict[str, Any]]) -> list[str]:
+def chain(facts: Sequence[Mapping[str, object]]) -> list[str]:
     links, previous = [], GENESIS
     for number, fact in enumerate(facts, start=1):
         try:
@@ -50,12 +54,12 @@ def chain(facts: list[dict[str, Any]]) -> list[str]:
     return links
 
 
-def notes_head(notes: list[dict[str, Any]]) -> str:
+def notes_head(notes: Sequence[Mapping[str, object]]) -> str:
     """The last link of the chain over a game's notes (GENESIS when it has none)."""
     return chain(notes)[-1] if notes else GENESIS
 
 
-def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | None = None) -> bytes:
+def dumps(name: str, facts: list[Fact], notes: Sequence[Mapping[str, object]] | None = None) -> bytes:
     if not facts or facts[0].get("type") != "GameStarted":
         raise RecordFileError(say("a record starts with its GameStarted event"))
     links = chain(facts)
@@ -75,7 +79,7 @@ def dumps(name: str, facts: list[dict[str, Any]], notes: list[dict[str, Any]] | 
     return msgpack.packb(body, use_bin_type=True)
 
 
-def table_facts(facts: list[dict[str, Any]]) -> dict[str, Any] | None:
+def table_facts(facts: list[Fact]) -> "MetaJson | None":
     """Who, when, where as the `GameDescribed` facts leave them (ledger/core/meta.py's `Meta.to_json()`); None when one
     of them is malformed (the record is then refused by verify, which names the event)."""
     from whispers.ledger.core.meta import Meta, apply, problem, time_problem
@@ -86,7 +90,8 @@ def table_facts(facts: list[dict[str, Any]]) -> dict[str, Any] | None:
             changes, time = fact.get("changes"), fact.get("time")
             if problem(changes) or time_problem(time):
                 return None
-            found = apply(found, changes, time)
+            # both checked just above
+            found = apply(found, cast("Mapping[str, Any]", changes), cast("str | None", time))
     return found.to_json()
 
 
@@ -99,7 +104,7 @@ def _pins(first: dict[str, Any]) -> tuple["Pin", "Pin"]:
             pin("board", first["board"]["id"], content_hash(first["board"])))
 
 
-def _ruleset_hash(first: dict[str, Any]) -> str | None:
+def _ruleset_hash(first: Fact) -> str | None:
     """The content hash of the ruleset a GameStarted fact embeds (None if it embeds none)."""
     from whispers.ledger.core.pins import content_hash
 
@@ -112,7 +117,7 @@ def looks_like_record(data: bytes) -> bool:
     return bool(data) and (0x80 <= data[0] <= 0x8F or data[0] in (0xDE, 0xDF))
 
 
-def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]], list["NoteEntry"]]:
     """(header, facts, notes) from a record file; RecordFileError names what is wrong and where."""
     try:
         body = msgpack.unpackb(data, raw=False, strict_map_key=True)
@@ -134,9 +139,9 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]
     header, entries = body.get("header"), body.get("events")
     if not isinstance(header, dict) or not isinstance(entries, list):
         raise RecordFileError(say("{file}: the record has no header or no events", file=source))
-    for key, kind in (("game", str), ("ruleset", str), ("board", str), ("board_hash", str), ("events", int),
-                      ("head", str)):
-        if not isinstance(header.get(key), kind):
+    for key, expected in (("game", str), ("ruleset", str), ("board", str), ("board_hash", str), ("events", int),
+                          ("head", str)):
+        if not isinstance(header.get(key), expected):
             raise RecordFileError(say("{file}: the header's {text} is missing or malformed", file=source,
                                       text=repr(key)))
     if header.get("events") != len(entries):
@@ -184,7 +189,7 @@ def _bad_part(data: bytes) -> str | None:
     return None
 
 
-def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list[dict[str, Any]]:
+def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list["NoteEntry"]:
     from whispers.ledger.core.notes import problem
 
     notes = body.get("notes") or []

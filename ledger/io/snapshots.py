@@ -63,7 +63,7 @@ def fold_on(state: GameState, events: Iterable[ev.Event]) -> GameState | None:
 def encode(state: GameState, at: bytes) -> str:
     """The snapshot of `state`, the state after the stored event `at` (its bytes as stored: they hold its
     timestamp, so the event of another record at the same version is another)."""
-    chain: list[dict[str, Any]] = []
+    chain: list[dict[str, object]] = []
     current: GameState | None = state
     later: GameState | None = None
     complete = True
@@ -84,7 +84,7 @@ def encode(state: GameState, at: bytes) -> str:
     return b2a_base64(msgpack.packb(data, use_bin_type=True), newline=False).decode("ascii")
 
 
-def version_of(text: str) -> tuple[int, bytes, list[dict[str, Any]], bool] | None:
+def version_of(text: str) -> tuple[int, bytes, list[dict[str, object]], bool] | None:
     """(version, the stored bytes of its event, chain, whether the chain is whole) of a kept snapshot; None if it
     is of another layout or not a snapshot at all."""
     try:
@@ -96,11 +96,11 @@ def version_of(text: str) -> tuple[int, bytes, list[dict[str, Any]], bool] | Non
         return None
 
 
-def decode(chain: list[dict[str, Any]], complete: bool, started: GameState) -> GameState | None:
+def decode(chain: list[dict[str, object]], complete: bool, started: GameState) -> GameState | None:
     """The state a snapshot's chain holds, with the board and ruleset of `started` (the state after the game's
     first event); None if the chain is not well formed (the game is replayed)."""
     try:
-        whole = []  # each state's fields, the earlier ones filled in from the state after them
+        whole: list[dict[str, Any]] = []  # each state's fields, the earlier ones filled in from the state after them
         for values in chain:
             built = {**(whole[-1] if whole else {}), **{name: _built(value) for name, value in values.items()}}
             built.update(board=started.board, ruleset=started.ruleset)
@@ -123,7 +123,7 @@ def decode(chain: list[dict[str, Any]], complete: bool, started: GameState) -> G
     return states[-1]
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any) -> object:  # any value a state holds, told apart by its exact type
     if value is None or isinstance(value, (bool, int, str)):
         return value
     kind = type(value)
@@ -144,7 +144,7 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"a snapshot cannot hold a {kind.__name__}")
 
 
-def _built(value: Any) -> Any:
+def _built(value: object) -> object:
     if not isinstance(value, list):
         return value
     tag = value[0]

@@ -5,7 +5,6 @@ eventsourcing's SQLite recorder with its statements rewritten, named to the libr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import DataError, Notification, StoredEvent
@@ -23,7 +22,7 @@ class CompactSQLiteRecorder(SQLiteApplicationRecorder):
     def construct_create_table_statements(self) -> list[str]:
         return list(TABLES)
 
-    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int]:
+    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: object) -> Sequence[int]:
         # Each number looked up inside this transaction, not cached: one taken by a transaction that was then
         # rolled back would name nothing. The first statement writes, so the transaction takes the write lock at
         # once (a read first would have to be upgraded, and SQLite refuses that at once when another has written).
@@ -53,7 +52,7 @@ class CompactSQLiteRecorder(SQLiteApplicationRecorder):
     def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
                       desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
         statement = f"SELECT version, topic, state FROM {LOG} WHERE stream = ? "
-        params: list[Any] = [stream_of(as_uuid(originator_id))]
+        params: list[object] = [stream_of(as_uuid(originator_id))]
         if gt is not None:
             statement += "AND version > ? "
             params.append(gt)
@@ -73,7 +72,7 @@ class CompactSQLiteRecorder(SQLiteApplicationRecorder):
                              topics: Sequence[str] = (), *, inclusive_of_start: bool = True
                              ) -> Sequence[Notification]:
         conditions: list[str] = []
-        params: list[Any] = []
+        params: list[object] = []
         if start is not None:
             conditions.append("position >= ?" if inclusive_of_start else "position > ?")
             params.append(start)

@@ -104,7 +104,7 @@ def _sqlite(path: Path) -> Backend:
     return SQLiteBackend(path)
 
 
-def _refuse_controls(name: str, facts: Any) -> None:
+def _refuse_controls(name: str, facts: object) -> None:
     """Every write's check: no text of a record holds a control character a terminal acts on (ledger/core/text.py), so
     no reason, name, note or board a record keeps can recolour, move or link a reader's terminal."""
     if (char := control_in(facts)) is not None:
@@ -242,7 +242,7 @@ class Store:
 
     # ---------------------------------------------------------------------------------------------- side streams
 
-    def side_stream(self, originator_id: UUID) -> Any | None:
+    def side_stream(self, originator_id: UUID) -> Aggregate | None:
         """An aggregate kept beside the games (a game's shared links: application/sharing.py), or None if the
         store holds none with this id. Its class is found by its stored topic, so the caller defines it."""
         return store_side_streams.side_stream(self._backend, originator_id)

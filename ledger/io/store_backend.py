@@ -19,6 +19,12 @@ from whispers.ledger.core.words import say
 from whispers.ledger.io.transcoder import MsgpackTranscoder
 
 if TYPE_CHECKING:
+    import sqlite3
+    from types import ModuleType
+
+    from psycopg import Connection
+    from psycopg.rows import TupleRow
+
     from whispers.ledger.io.eventstore import EventStore
 
 STATES: Final = MsgpackTranscoder()
@@ -28,7 +34,7 @@ Rows = list[tuple[int, str, bytes]]
 """A stream's rows as read: (version, topic, stored state)."""
 
 
-def records() -> Any:
+def records() -> ModuleType:
     """The aggregates' module (ledger/io/records.py), imported the first time the store writes or decodes a stored
     event the eventsourcing way: a command that only reads a game never defines them."""
     from whispers.ledger.io import records
@@ -52,7 +58,7 @@ def values(row: Any) -> tuple[Any, ...]:
     return tuple(row.values()) if isinstance(row, dict) else tuple(row)
 
 
-def fingerprint_of(position: int, originator: UUID, version: int, topic: str, state: bytes) -> str:
+def fingerprint_of(position: int, originator: UUID | str, version: int, topic: str, state: bytes) -> str:
     """`Store.fingerprint` of the event stored at `position`."""
     from whispers.ledger.core.digests import sha256
 
@@ -64,11 +70,11 @@ def fingerprint_of(position: int, originator: UUID, version: int, topic: str, st
 class PlainSQLite:
     """The transaction protocol of eventsourcing's datastores, over a plain sqlite3 connection."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
     @contextmanager
-    def transaction(self, commit: bool) -> Iterator[Any]:
+    def transaction(self, commit: bool) -> Iterator[sqlite3.Cursor]:
         cursor = self.db.cursor()
         cursor.execute("BEGIN")
         try:
@@ -82,7 +88,7 @@ class PlainSQLite:
 class Wakeup:
     """Waits for a store's NOTIFY (PostgreSQL), or just pauses (SQLite, memory: the caller polls the log)."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Connection[TupleRow] | None) -> None:
         self._conn = conn
         self.listening = conn is not None
 
@@ -126,10 +132,10 @@ class Backend:
         self.closed = False
         self.opening = threading.Lock()
         self.readers = threading.local()
-        self.reader_connections: list[Any] = []
+        self.reader_connections: list[sqlite3.Connection | Connection[TupleRow]] = []
         """Each thread's plain connection (sqlite3, or psycopg), closed with the store."""
 
-    def bind(self) -> Callable[[Any], None] | None:
+    def bind(self) -> Callable[[object], None] | None:
         """What the event store application calls with its datastore when it opens (ledger/io/eventstore.py)."""
         return None
 
@@ -212,7 +218,7 @@ class Backend:
 
     def changed_games(self, after: int, limit: int) -> tuple[int, dict[str, int | None]]:
         """`Store.changed_games`, once the log is checked."""
-        changed: dict[UUID, int | None] = {}
+        changed: dict[UUID | str, int | None] = {}
         position = after
         recorder = self.events.recorder
         while batch := recorder.select_notifications(position, limit, topics=[GAME_CREATED, GAME_RECORDED],
@@ -236,7 +242,7 @@ class Backend:
         n = notified[0]
         return fingerprint_of(position, n.originator_id, n.originator_version, n.topic, n.state)
 
-    def name_of(self, game: UUID) -> str:
+    def name_of(self, game: UUID | str) -> str:
         created = self.events.recorder.select_events(game, lte=1, limit=1)
         record = records().GameRecord  # defined before its stored event is decoded
         event = self.events.mapper.to_domain_event(created[0]) if created else None
@@ -247,7 +253,7 @@ class Backend:
     # ------------------------------------------------------------------------------ read models, notifications
 
     @contextmanager
-    def read_model_reading(self) -> Iterator[Any | None]:
+    def read_model_reading(self) -> Iterator[sqlite3.Cursor | None]:
         """A cursor to read the read models on without a write transaction, or None (then `read_model_datastore`)."""
         yield None
 
@@ -327,6 +333,6 @@ class Backend:
                               "damaged", game=repr(name), holds=holds, then=then, n=max(recorded, held),
                               store=self.url))
 
-    def no_first_event(self, game: UUID) -> StoreError:
+    def no_first_event(self, game: UUID | str) -> StoreError:
         return StoreError(say("game {game}: the store holds no first event for it: the store {store} is damaged",
                               game=str(game), store=self.url))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from uuid import UUID
 
 import msgspec
@@ -19,6 +19,9 @@ from whispers.ledger.core.streams import CONTENT_CREATED, GAME_CREATED, GAME_REC
 from whispers.ledger.core.words import N_, no_such_event, say
 from whispers.ledger.io.store_backend import STATES, Backend, Rows, one_line, records, whole_stream
 from whispers.ledger.io.transcoder import decode_events, decode_frozen, decode_timestamp
+
+if TYPE_CHECKING:
+    from eventsourcing.domain import Aggregate
 
 _NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _MOVED_ON: Final = N_("the game moved on: re-run status")
@@ -106,11 +109,11 @@ class GameRecords:
         return len(facts)
 
     def _new_game(self, name: str, first: Fact, facts: list[Fact], notes: list[Fact], shared: dict[str, Fact]
-                  ) -> list[Any]:
+                  ) -> list[Aggregate]:
         """The aggregates a new game is saved as, in one transaction: the content it shares that the store does
         not hold yet, its record, and its notes if any."""
         aggregates = records()
-        saved: list[Any] = [aggregates.ContentRecord(digest=digest, data=data) for digest, data in shared.items()
+        saved: list[Aggregate] = [aggregates.ContentRecord(digest=digest, data=data) for digest, data in shared.items()
                             if not self._holds_content(digest)]
         record = aggregates.GameRecord(name=name, fact=first)
         for fact in facts:

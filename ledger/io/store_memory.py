@@ -3,19 +3,22 @@ own way (ledger/io/store_backend.py), and its read models in an SQLite database 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from whispers.ledger.io.store_backend import Backend, PlainSQLite
+
+if TYPE_CHECKING:
+    import sqlite3
 
 
 class MemoryBackend(Backend):
     def __init__(self) -> None:
         super().__init__("memory:", {"PERSISTENCE_MODULE": "eventsourcing.popo"})
-        self._db: Any = None
+        self._db: sqlite3.Connection | None = None
         with self.translated():
             self.open_event_store()
 
-    def read_model_datastore(self) -> Any:
+    def read_model_datastore(self) -> PlainSQLite:
         if self._db is None:
             import sqlite3
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID
 
@@ -21,6 +21,11 @@ import msgspec
 from whispers.ledger.core.errors import StoreError, StoreUnavailable
 from whispers.ledger.core.streams import GAME_CREATED, GAME_RECORDED
 from whispers.ledger.core.words import say
+
+if TYPE_CHECKING:
+    from psycopg import Connection, Cursor
+    from psycopg.rows import TupleRow
+
 from whispers.ledger.io.store_backend import STATES, Backend, Rows, Wakeup, fingerprint_of, one_line, values
 
 POSTGRES_CONNECT_TIMEOUT = 5
@@ -40,7 +45,7 @@ class Postgres(msgspec.Struct, frozen=True):
     password: str
     schema: str
 
-    def connect(self, autocommit: bool = False) -> Any:
+    def connect(self, autocommit: bool = False) -> Connection[TupleRow]:
         """A direct connection of the driver's own (outside eventsourcing's pool), failing fast when unreachable."""
         import psycopg
 
@@ -51,11 +56,11 @@ class Postgres(msgspec.Struct, frozen=True):
 class PlainPostgres:
     """The transaction protocol of eventsourcing's datastores, over a plain psycopg connection in autocommit mode."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Connection[TupleRow]) -> None:
         self.conn = conn
 
     @contextmanager
-    def transaction(self, commit: bool, binary: bool = False) -> Iterator[Any]:
+    def transaction(self, commit: bool, binary: bool = False) -> Iterator[Cursor[TupleRow]]:
         """A cursor, rows as tuples (`binary`: in the binary format), in a transaction that commits if asked."""
         from psycopg import Rollback
         from psycopg.rows import tuple_row
@@ -88,10 +93,10 @@ class PostgresBackend(Backend):
         self.readers.postgres = opened
         self.reader_connections.append(opened)
 
-    def bind(self) -> Callable[[Any], None] | None:
+    def bind(self) -> Callable[[object], None] | None:
         return partial(_bound, pg=self.pg)
 
-    def read(self, read: str, *args: Any, binary: bool = False) -> Any:
+    def read(self, read: str, *args: object, binary: bool = False) -> Any:
         """The layout's read named `read` (a function of ledger/io/postgres_reads.py, imported by the first read) in a
         read transaction: on the connection the store was opened with, in the thread that opened it, until the event
         store application is open; then on its pool, retried as eventsourcing's own reads are. A command that only
@@ -106,7 +111,7 @@ class PostgresBackend(Backend):
         with PlainPostgres(opened).transaction(commit=False, binary=binary) as cursor:
             return function(cursor, self.pg.schema or "public", *args)
 
-    def opening_connection(self) -> Any | None:
+    def opening_connection(self) -> Connection[TupleRow] | None:
         """The connection the store was opened with, while the event store application is not open and in the
         thread that opened it (and not lost), else None."""
         self.refuse_closed()
@@ -149,7 +154,7 @@ class PostgresBackend(Backend):
         opened = self.opening_connection()
         return PlainPostgres(opened) if opened is not None else super().read_model_datastore()
 
-    def holds_table(self, cursor: Any, table: str) -> bool:
+    def holds_table(self, cursor: Cursor[TupleRow], table: str) -> bool:
         cursor.execute("SELECT to_regclass(%s) IS NOT NULL AS found", (f"{self.read_model_prefix}{table}",))
         return bool(values(cursor.fetchone())[0])
 
@@ -239,7 +244,7 @@ def _parsed(url: str) -> tuple[str, dict[str, str], Postgres]:
 
 
 @contextmanager
-def _opening(pg: Postgres, url: str, env: dict[str, str]) -> Iterator[Any]:
+def _opening(pg: Postgres, url: str, env: dict[str, str]) -> Iterator[Connection[TupleRow]]:
     """Connects once, directly, around eventsourcing's own opening of the store, for two reasons.
 
     An unreachable server fails fast with the driver's reason: eventsourcing's pool retries in the background and

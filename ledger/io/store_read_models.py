@@ -104,16 +104,16 @@ class ReadModels:
                     batch = list(games[start:start + _NAMED_BATCH])
                     cursor.execute(sql("SELECT game, data, created FROM {s} WHERE projection = ? AND game IN ("
                                        + ", ".join("?" * len(batch)) + ")"), (projection, *batch))
-                    found.extend(values(row) for row in cursor.fetchall())  # type: ignore[misc]
+                    found.extend(values(row) for row in cursor.fetchall())
                 found.sort(key=lambda row: (row[2] or 0, row[0]))  # type: ignore[misc]
                 return [(game, data) for game, data, _ in found]  # type: ignore[misc]
             if last is not None:
                 cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? "
                                    "ORDER BY created DESC, game DESC LIMIT ? OFFSET ?"), (projection, last, skip))
-                return [tuple(values(row)) for row in reversed(cursor.fetchall())]  # type: ignore[misc]
+                return [tuple(values(row)) for row in reversed(cursor.fetchall())]
             cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? ORDER BY created, game"),
                            (projection,))
-            return [tuple(values(row)) for row in cursor.fetchall()]  # type: ignore[misc]
+            return [tuple(values(row)) for row in cursor.fetchall()]
 
     def reset(self) -> None:
         with self._transaction(commit=True, afresh=True):

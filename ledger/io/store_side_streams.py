@@ -3,7 +3,7 @@ store library's way; their classes are the caller's, found by their stored topic
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from whispers.ledger.core.errors import GameMovedOn
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from eventsourcing.domain import Aggregate
 
 
-def side_stream(backend: Backend, originator_id: UUID) -> Any | None:
+def side_stream(backend: Backend, originator_id: UUID) -> Aggregate | None:
     """The aggregate of this id, or None if the store holds none."""
     from eventsourcing.application import AggregateNotFoundError
 

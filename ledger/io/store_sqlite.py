@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from whispers.ledger.core.errors import StoreError
@@ -125,7 +125,7 @@ class SQLiteBackend(Backend):
         much as decoding it."""
         stream = stream_of(originator)
         statement = f"SELECT version, topic, state FROM {LOG} WHERE stream = ? "
-        params: list[Any] = [stream]
+        params: list[object] = [stream]
         if version is not None:
             statement += "AND version <= ? "
             params.append(version)
@@ -247,7 +247,7 @@ class SQLiteBackend(Backend):
         return found
 
     @contextmanager
-    def read_model_reading(self) -> Iterator[Any | None]:
+    def read_model_reading(self) -> Iterator[sqlite3.Cursor | None]:
         """A plain read transaction: reading a snapshot or the catalog opens no event store application, and no
         write transaction to look for the tables."""
         with self.reading(by_index=False) as cursor:

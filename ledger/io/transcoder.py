@@ -53,7 +53,7 @@ _MICROSECOND: Final = timedelta(microseconds=1)
 _INT64: Final = struct.Struct(">q")
 
 
-def _default(obj: Any) -> msgpack.ExtType:
+def _default(obj: object) -> msgpack.ExtType:
     if isinstance(obj, UUID):
         return msgpack.ExtType(EXT_UUID, obj.bytes)
     if isinstance(obj, datetime):
@@ -69,7 +69,7 @@ def _default(obj: Any) -> msgpack.ExtType:
     raise TypeError(f"cannot store a value of type {type(obj).__name__}: {obj!r}")
 
 
-def _ext_hook(code: int, data: bytes) -> Any:
+def _ext_hook(code: int, data: bytes) -> object:
     if code == EXT_UUID:
         return UUID(bytes=data)
     if code == EXT_UTC_MICROSECONDS:
@@ -105,7 +105,7 @@ def _dictionary(number: int) -> bytes:
 
 
 @cache
-def _compressor(number: int) -> Any:
+def _compressor(number: int) -> "zlib._Compress":
     """A deflate stream primed with the dictionary, copied for each state (priming costs three times a copy)."""
     return zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, zdict=_dictionary(number))
 
@@ -127,7 +127,7 @@ def unpacked(stored: bytes) -> bytes:
     expander = zlib_ng.decompressobj(-15, zdict=_LOADED.get(stored[1]) or _dictionary(stored[1]))
     try:
         plain = expander.decompress(stored[2:], MAX_STATE)
-    except zlib_ng.error as e:
+    except zlib_ng.error as e:  # type: ignore[misc]  # its stub says an instance: it is the class
         raise ValueError(f"its compressed bytes are damaged ({e})") from None
     if expander.unconsumed_tail or not expander.eof or expander.unused_data:
         if expander.unconsumed_tail:
@@ -152,7 +152,7 @@ def unpacked_all(stored: list[bytes]) -> list[bytes]:
         expander = expand(-15, zdict=zdict)
         try:
             add(expander.decompress(state[2:], most))
-        except zlib_ng.error:
+        except zlib_ng.error:  # type: ignore[misc]  # its stub says an instance: it is the class
             add(unpacked(state))  # raises, naming the damage
         if not expander.eof or expander.unused_data:  # (a tail left unexpanded leaves it short of its end)
             plain[-1] = unpacked(state)
@@ -164,10 +164,10 @@ class MsgpackTranscoder:
     calls it (ledger/io/eventstore.py registers it as the library's Transcoder); the store's own reads call it too,
     without importing the library."""
 
-    def encode(self, obj: Any) -> bytes:
+    def encode(self, obj: object) -> bytes:
         return packed(self.encode_plain(obj))
 
-    def encode_plain(self, obj: Any) -> bytes:
+    def encode_plain(self, obj: object) -> bytes:
         """`encode` without the compression (what a dictionary is made of)."""
         return msgpack.packb(obj, default=_default, use_bin_type=True)
 
@@ -175,7 +175,7 @@ class MsgpackTranscoder:
         return msgpack.unpackb(unpacked(data), ext_hook=_ext_hook, raw=False, strict_map_key=False)
 
 
-def _fact_ext_hook(code: int, data: bytes) -> Any:
+def _fact_ext_hook(code: int, data: bytes) -> object:
     # A fact is plain data: the one date in a stored event is its timestamp, which a reader of facts never uses.
     # Dropped, it costs no object per event (a datetime, or msgpack's ExtType, cost a third of a game's decoding).
     return None if code in (EXT_UTC_MICROSECONDS, EXT_DATETIME) else _ext_hook(code, data)
@@ -216,13 +216,13 @@ reads them, their lists as tuples all the way down, not as msgspec gives data it
 
 
 class _Stamped(msgspec.Struct, gc=False):
-    timestamp: Any = None
+    timestamp: object = None
 
 
 _STAMP: Final = msgspec.msgpack.Decoder(_Stamped, ext_hook=lambda code, data: _ext_hook(code, bytes(data)))
 
 
-def decode_timestamp(state: bytes) -> Any:
+def decode_timestamp(state: bytes) -> object:
     """The timestamp of a stored event's state (None if it holds none), its fact skipped undecoded: decoded whole,
     a game's last event (its final scoring) cost 160 thousand instructions for the date beside it. Raises on bytes
     that are not a stored state (whatever their damage makes the decoder raise)."""

@@ -91,12 +91,12 @@ def verify(facts: list[dict], source: str) -> Verified:
             if (wrong := meta.problem(event.changes, first.players)) or (wrong := meta.time_problem(event.time)):
                 raise VerifyError(say("{game}: event {n} (GameDescribed): {message}", game=source, n=number,
                                       message=wrong))
-            produced = [event]
+            produced: list[ev.Event] = [event]
         elif isinstance(event, ev.MoveAmended):
             # an amendment's marker: the take-backs before it and the moves after it are checked as any others
             produced = [event]
         elif isinstance(event, ev.GameForked):
-            produced: list[ev.Event] = [event, *rules.advance(rules.evolve(state, event))]
+            produced = [event, *rules.advance(rules.evolve(state, event))]
         elif event.MOVE or isinstance(event, ev.MoveTakenBack | ev.GameFinalized | ev.GameReopened):
             borrowed = state.pending is not None
             command = of_event(event, borrowed)

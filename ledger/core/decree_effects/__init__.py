@@ -9,14 +9,13 @@ docs/decrees.md says how to add an effect."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from whispers.ledger.core.decree_effects import attack, board, flow  # noqa: F401  (each module registers its effects)
 from whispers.ledger.core.decree_effects.attack import Combat, combat
 from whispers.ledger.core.decree_effects.base import EFFECTS, AttackCard, Effect, Play, placements
 from whispers.ledger.core.decrees import Catalogue, Family, family
-from whispers.ledger.core.legal import after_order, decree_timing_refusal, order_actor, order_positions
+from whispers.ledger.core.legal import PlayableEffect, after_order, decree_timing_refusal, order_actor, order_positions
 from whispers.ledger.core.names import OFFICES
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.state import GameState
 from whispers.ledger.core.words import N_
 
@@ -45,12 +44,12 @@ def engine_mode(effect_id: str) -> str:
     return "adjudicated" if effect_id in EFFECTS else "recorded"
 
 
-def listing(catalogue: Catalogue, timing: Family | None = None) -> dict[str, Any]:
+def listing(catalogue: Catalogue, timing: Family | None = None) -> Data:
     """The catalogue in the stable JSON shape of `whispers decrees --json`: every effect in catalogue order; with
     `timing`, each effect also says when that ruleset family lets it be played, in words."""
     effects = []
     for decree in catalogue.decrees.values():
-        row: dict[str, Any] = {"id": decree.id, **decree.to_data(), "engine": engine_mode(decree.id)}
+        row: Data = {"id": decree.id, **decree.to_data(), "engine": engine_mode(decree.id)}
         if timing is not None:
             row["timing"] = {"family": timing, "type": decree.timing(timing), "words": decree.timing_words(timing)}
         effects.append(row)
@@ -63,13 +62,13 @@ _DOMAINS = {"count": N_("a whole number, 1 or more"), "amount": N_("a whole numb
 """A free parameter's domain, as a field's hint says it (in the reader's words where it is shown: `_`)."""
 
 
-def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> dict[str, dict[str, Any]]:
+def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> dict[str, PlayableEffect]:
     """The catalogue effects `society` could play now, by deck held and timing: effect -> {"engine": adjudicated
     or recorded, "name": the catalogue's name of it, "parameters": name -> its domain}. A recorded effect's play
     also types its board changes; an attack card is offered only when the society's order to come is an attack."""
     hand = state.hands[society]
     timing = family(state.ruleset)
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, PlayableEffect] = {}
     for decree in catalogue.decrees.values():
         if not decree.playable or not any(hand.counts.get(deck, 0) for deck in decree.decks):
             continue
@@ -82,7 +81,7 @@ def playable_effects(state: GameState, society: str, catalogue: Catalogue) -> di
                  and after_order(state) == society)
         if isinstance(adjudicating, AttackCard) and not (after or _attack_to_come(state, society, decree.id)):
             continue
-        domains: dict[str, Any] = {}
+        domains: dict[str, object] = {}
         for p in decree.parameters:
             narrowed = adjudicating.domain(state, society, p.name) if adjudicating is not None else None
             if narrowed is not None:

@@ -17,11 +17,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.effects import require
 from whispers.ledger.core.legal import attacks, order_actor, order_positions
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.state import REACHES, GameState, Route
 from whispers.ledger.core.text import is_whole
 from whispers.ledger.core.words import _, say
@@ -35,8 +36,11 @@ Params = tuple[tuple[str, str], ...]
 class Played(Protocol):
     """A card play as the effects read it (ledger.commands.PlayCard)."""
 
-    society: str
-    card: str
+    @property
+    def society(self) -> str: ...
+
+    @property
+    def card(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ class Effect:
         """What the play decides, from its parameters and the board; RuleError when the rules forbid it."""
         return Play()
 
-    def apply(self, state: GameState, e: ev.CardPlayed) -> dict[str, Any]:
+    def apply(self, state: GameState, e: ev.CardPlayed) -> Data:
         """The state's changes once the play is applied (its cards spent and board changes made already)."""
         return {}
 
@@ -174,7 +178,7 @@ class AttackCard(Effect):
             require(bool(attacks(state, empire)), say("{empire} has no attack to make", empire=empire), rule)
         return Play(outcome=outcome, carried=True)
 
-    def apply(self, state: GameState, e: ev.CardPlayed) -> dict[str, Any]:
+    def apply(self, state: GameState, e: ev.CardPlayed) -> Data:
         if (e.outcome or {}).get("after"):
             return {"last_attack": None}  # played after the attack it changed: once
         carried = {**(e.params or {}), **(e.outcome or {})}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.decree_effects.base import (
@@ -200,8 +200,8 @@ class Rearrange(BoardEffect):
             require(n > 0 or not conquered, say("rearrange: {region} is a conquered region and may not be left "
                                                 "empty", region=region), rule)
         require(after != counts, _("rearrange: to= changes nothing"), rule)
-        give = [[r, counts[r] - n] for r, n in after.items() if n < counts[r]]
-        take = [[r, n - counts[r]] for r, n in after.items() if n > counts[r]]
+        give: list[list[Any]] = [[r, counts[r] - n] for r, n in after.items() if n < counts[r]]  # [region, n]
+        take: list[list[Any]] = [[r, n - counts[r]] for r, n in after.items() if n > counts[r]]
         moves: list[tuple[str, str, str, int]] = []
         while give and take:
             k = min(give[0][1], take[0][1])

@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.decree_effects.base import Effect, Params, Play, Played, registered
 from whispers.ledger.core.effects import require, where
 from whispers.ledger.core.legal import after_order, order_actor
 from whispers.ledger.core.names import OFFICES
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.state import SUPPLY_DUE, GameState, Pending, position_name
 from whispers.ledger.core.words import _, say
 from whispers.ledger.core.words import position as position_words
@@ -50,7 +51,7 @@ class MidnightOil(FlowEffect):
                 rule)
         return Play(outcome={"repeat": "during"})
 
-    def apply(self, state: GameState, e: ev.CardPlayed) -> dict[str, Any]:
+    def apply(self, state: GameState, e: ev.CardPlayed) -> Data:
         if (e.outcome or {}).get("repeat") == "after":
             # the order just given, once more, owed now; the sequence then resumes where it stood
             assert state.last_order is not None
@@ -81,7 +82,7 @@ class SuccessionCrisis(FlowEffect):
             state.office_index, SUPPLY_DUE) - 1
         return Play(outcome={"next": OFFICES[drew - 1] if drew > 0 else "supply"})
 
-    def apply(self, state: GameState, e: ev.CardPlayed) -> dict[str, Any]:
+    def apply(self, state: GameState, e: ev.CardPlayed) -> Data:
         # the office that acts next, decided by the engine; a play recorded without it counts back from the active
         # office
         following = (e.outcome or {}).get("next")
