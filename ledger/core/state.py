@@ -201,9 +201,7 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
         return held[1] if held else 0
 
     def controlled(self, empire: str) -> tuple[str, ...]:
-        banners = self.banners  # `controller` written out: the rules ask this more than anything else
-        return tuple(r for r, region in self.board.regions.items()
-                     if (banners[r][0] if r in banners else region.home) == empire)
+        return control(self.board, self.banners).get(empire, ())
 
     def cities(self, empire: str) -> int:
         return sum(self.board.regions[r].cities for r in self.controlled(empire))
@@ -275,6 +273,30 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+
+_CONTROL: dict[int, tuple[Mapping[str, tuple[str, int]], Board, dict[str, tuple[str, ...]]]] = {}
+"""The regions by controller of the last few maps, by the identity of their banners mapping: the rules ask
+`controlled` more than anything else, of a handful of maps at a time (a move's candidates in a playout). A state's
+banners mapping is never changed once built, and one kept here cannot be freed (its id taken by another) while it
+is."""
+CONTROL_KEPT = 16
+
+
+def control(board: Board, banners: Mapping[str, tuple[str, int]]) -> dict[str, tuple[str, ...]]:
+    """Each empire's controlled regions (EN "Empire Control"), in the board's order, on this map."""
+    kept = _CONTROL.get(id(banners))
+    if kept is not None and kept[0] is banners and kept[1] is board:
+        return kept[2]
+    regions: dict[str, list[str]] = {}
+    for name, region in board.regions.items():
+        held = banners.get(name)
+        regions.setdefault(held[0] if held else region.home, []).append(name)
+    found = {empire: tuple(names) for empire, names in regions.items()}
+    if len(_CONTROL) >= CONTROL_KEPT:
+        _CONTROL.clear()
+    _CONTROL[id(banners)] = (banners, board, found)
+    return found
 
 
 def deck_numbers(cards: Mapping[str, Any] | None, card_sets: Iterable[str], empire: str) -> tuple[int, ...]:
