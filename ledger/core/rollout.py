@@ -25,7 +25,7 @@ from whispers.ledger.core.errors import RuleError
 from whispers.ledger.core.names import MULTIPLIER
 from whispers.ledger.core.randomgame import random_command
 from whispers.ledger.core.scoring import score
-from whispers.ledger.core.state import GameState
+from whispers.ledger.core.state import GameState, control
 
 Decided = tuple[list[ev.Event], GameState]
 """A move's events as the engine decided them, and the state they fold the position into (`rules.decided`)."""
@@ -58,22 +58,14 @@ def value(state: GameState, society: str) -> float:
     if loyalty is None or loyalty.tokens is None:
         return 0.0
     slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
-    cities = dict.fromkeys(state.board.empires, 0)
-    banners = dict.fromkeys(state.board.empires, 0)
-    held_in = state.banners.get
-    total = float(loyalty.concealed * state.ruleset.concealed_bonus)
-    for name, region in state.board.regions.items():
-        held = held_in(name)
-        if held:
-            cities[held[0]] += region.cities
-            banners[held[0]] += held[1]
-        else:
-            cities[region.home] += region.cities
+    held = control(state.board, state.banners)
+    cities = dict(held.cities)
     for agent, region in state.field_agents:
         if agent == society:
             cities[state.controller(region)] += 1
+    total = float(loyalty.concealed * state.ruleset.concealed_bonus)
     for empire in state.board.empires:
-        total += MULTIPLIER[slot_of[empire]] * (cities[empire] + BANNER_WEIGHT * banners[empire])
+        total += MULTIPLIER[slot_of[empire]] * (cities.get(empire, 0) + BANNER_WEIGHT * held.banners.get(empire, 0))
     return total
 
 

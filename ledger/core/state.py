@@ -5,7 +5,7 @@ ones pinned by the game's first event.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import msgspec
 
@@ -201,7 +201,7 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
         return held[1] if held else 0
 
     def controlled(self, empire: str) -> tuple[str, ...]:
-        return control(self.board, self.banners).get(empire, ())
+        return control(self.board, self.banners).regions.get(empire, ())
 
     def cities(self, empire: str) -> int:
         return sum(self.board.regions[r].cities for r in self.controlled(empire))
@@ -275,24 +275,38 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
         return self.phase == "over"
 
 
-_CONTROL: dict[int, tuple[Mapping[str, tuple[str, int]], Board, dict[str, tuple[str, ...]]]] = {}
-"""The regions by controller of the last few maps, by the identity of their banners mapping: the rules ask
-`controlled` more than anything else, of a handful of maps at a time (a move's candidates in a playout). A state's
-banners mapping is never changed once built, and one kept here cannot be freed (its id taken by another) while it
-is."""
+class Control(NamedTuple):
+    """Who holds what on one map (EN "Empire Control"), by empire: its regions in the board's order, their cities,
+    and its banners on the board."""
+
+    regions: dict[str, tuple[str, ...]]
+    cities: dict[str, int]
+    banners: dict[str, int]
+
+
+_CONTROL: dict[int, tuple[Mapping[str, tuple[str, int]], Board, Control]] = {}
+"""The control of the last few maps, by the identity of their banners mapping: the rules ask `controlled` more than
+anything else, of a handful of maps at a time (a move's candidates in a playout). A state's banners mapping is never
+changed once built, and one kept here cannot be freed (its id taken by another) while it is."""
 CONTROL_KEPT = 16
 
 
-def control(board: Board, banners: Mapping[str, tuple[str, int]]) -> dict[str, tuple[str, ...]]:
-    """Each empire's controlled regions (EN "Empire Control"), in the board's order, on this map."""
+def control(board: Board, banners: Mapping[str, tuple[str, int]]) -> Control:
+    """Each empire's controlled regions, their cities and its banners on the board, on this map."""
     kept = _CONTROL.get(id(banners))
     if kept is not None and kept[0] is banners and kept[1] is board:
         return kept[2]
     regions: dict[str, list[str]] = {}
+    cities: dict[str, int] = {}
+    on_board: dict[str, int] = {}
     for name, region in board.regions.items():
         held = banners.get(name)
-        regions.setdefault(held[0] if held else region.home, []).append(name)
-    found = {empire: tuple(names) for empire, names in regions.items()}
+        empire = held[0] if held else region.home
+        regions.setdefault(empire, []).append(name)
+        cities[empire] = cities.get(empire, 0) + region.cities
+        if held:
+            on_board[empire] = on_board.get(empire, 0) + held[1]
+    found = Control({empire: tuple(names) for empire, names in regions.items()}, cities, on_board)
     if len(_CONTROL) >= CONTROL_KEPT:
         _CONTROL.clear()
     _CONTROL[id(banners)] = (banners, board, found)
