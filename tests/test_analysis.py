@@ -217,6 +217,10 @@ def _plain_controlled(self, empire):
     return tuple(r for r in self.board.regions if self.controller(r) == empire)
 
 
+def _plain_icons(self, empire, icon):
+    return sum(1 for r in _plain_controlled(self, empire) if getattr(self.board.regions[r], icon))
+
+
 def _plain_say(message, /, **params):
     return words._(message).format(**words._shown(params))
 
@@ -260,11 +264,13 @@ def _assert_same(a: GameState | None, b: GameState | None) -> None:
 def test_the_engines_fast_path_gives_the_events_of_its_plain_one(ruleset, monkeypatch):
     """The playouts' speed-ups in the engine change no event: the same seeds and choices give the same events, byte
     for byte, as the plain functions they replace, over EQUAL_GAMES random games of each ruleset (card plays and
-    take-backs included). The speed-ups: GameState.controlled read from the map's control kept per banners mapping,
-    `say` in English without term lookups, an office's skip asking only whether an order is open (`order_offered`,
-    `attack_open`), and `rules.decided` giving the state it folded (checked against the fold in `_events`)."""
+    take-backs included). The speed-ups: GameState.controlled and .icons read from the map's control kept per banners
+    mapping, `say` in English without term lookups, an office's skip asking only whether an order is open
+    (`order_offered`, `attack_open`), and `rules.decided` giving the state it folded (checked against the fold in
+    `_events`)."""
     fast = _events(ruleset, EQUAL_GAMES)
     monkeypatch.setattr(GameState, "controlled", _plain_controlled)
+    monkeypatch.setattr(GameState, "icons", _plain_icons)
     for module in (words, *(m for m in sys.modules.values() if getattr(m, "say", None) is words.say)):
         monkeypatch.setattr(module, "say", _plain_say)
     monkeypatch.setattr(flow, "order_offered", _plain_order_offered)

@@ -207,7 +207,9 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
         return sum(self.board.regions[r].cities for r in self.controlled(empire))
 
     def icons(self, empire: str, icon: str) -> int:
-        return sum(1 for r in self.controlled(empire) if getattr(self.board.regions[r], icon))
+        """How many regions the empire controls bear `icon` (`farm` or `fort`)."""
+        held = control(self.board, self.banners)
+        return {"farm": held.farms, "fort": held.forts}[icon].get(empire, 0)
 
     def on_board(self, empire: str) -> int:
         return sum(n for e, n in self.banners.values() if e == empire)
@@ -277,11 +279,13 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
 
 class Control(NamedTuple):
     """Who holds what on one map (EN "Empire Control"), by empire: its regions in the board's order, their cities,
-    and its banners on the board."""
+    its banners on the board, and how many of its regions bear a farm, a fort."""
 
     regions: dict[str, tuple[str, ...]]
     cities: dict[str, int]
     banners: dict[str, int]
+    farms: dict[str, int]
+    forts: dict[str, int]
 
 
 _CONTROL: dict[int, tuple[Mapping[str, tuple[str, int]], Board, Control]] = {}
@@ -296,17 +300,24 @@ def control(board: Board, banners: Mapping[str, tuple[str, int]]) -> Control:
     kept = _CONTROL.get(id(banners))
     if kept is not None and kept[0] is banners and kept[1] is board:
         return kept[2]
-    regions: dict[str, list[str]] = {}
-    cities: dict[str, int] = {}
-    on_board: dict[str, int] = {}
+    regions: dict[str, list[str]] = {empire: [] for empire in board.empires}
+    cities = dict.fromkeys(board.empires, 0)
+    on_board = dict.fromkeys(board.empires, 0)
+    farms = dict.fromkeys(board.empires, 0)
+    forts = dict.fromkeys(board.empires, 0)
     for name, region in board.regions.items():
         held = banners.get(name)
-        empire = held[0] if held else region.home
-        regions.setdefault(empire, []).append(name)
-        cities[empire] = cities.get(empire, 0) + region.cities
         if held:
-            on_board[empire] = on_board.get(empire, 0) + held[1]
-    found = Control({empire: tuple(names) for empire, names in regions.items()}, cities, on_board)
+            empire = held[0]
+            on_board[empire] += held[1]
+        else:
+            empire = region.home
+        regions[empire].append(name)
+        cities[empire] += region.cities
+        farms[empire] += region.farm
+        forts[empire] += region.fort
+    found = Control({empire: tuple(names) for empire, names in regions.items() if names}, cities, on_board, farms,
+                    forts)
     if len(_CONTROL) >= CONTROL_KEPT:
         _CONTROL.clear()
     _CONTROL[id(banners)] = (banners, board, found)
