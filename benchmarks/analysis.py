@@ -106,6 +106,8 @@ def analysis_run(store, rollouts: int, jobs: int) -> tuple[analysis.Analysis, fl
     wall = time.perf_counter()
     done = analysis.analyse(store, "g", rollouts, None, None, jobs)
     wall = time.perf_counter() - wall
+    while multiprocessing.active_children():  # the pool's workers are reaped by its own thread: wait for them, so
+        time.sleep(0.05)  # that their CPU time is counted
     return done, wall, _cpu() - cpu, load_before, f"{os.getloadavg()[0]:.2f}"
 
 
