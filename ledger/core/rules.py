@@ -354,7 +354,7 @@ def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
         own = state.field_regions(cmd.society)
         if len(own) >= state.ruleset.max_field_agents:
             raise RuleError(say("{society} has {agents} on the map already (at most {most})", society=cmd.society,
-                agents=plural(len(own), "agent"), most=state.ruleset.max_field_agents), field_rule)
+                                agents=plural(len(own), "agent"), most=state.ruleset.max_field_agents), field_rule)
         if region in own:
             raise RuleError(say("{society} has an agent in {region} already", society=cmd.society, region=region),
                             field_rule)
@@ -366,13 +366,13 @@ def _check_order_turn(state: GameState, society: str) -> None:
     _check_society(state, society)
     if state.phase != "empire":
         raise RuleError(say("orders are given in the empire turns phase, not the {phase} phase",
-                phase=term(state.phase, "phase")), rule)
+                            phase=term(state.phase, "phase")), rule)
     actor = order_actor(state)
     if state.pending:
         where = ", ".join(position_words(position_name(p)) for p in state.pending.positions)
         if society != actor:
             raise RuleError(say("{actor} owes an order at {where}, not {society}", actor=actor, where=where,
-                                      society=society), rule)
+                                society=society), rule)
     else:
         if society != actor:
             raise RuleError(say("{actor} controls the {empire} {office}, not {society}", actor=actor,
@@ -446,7 +446,7 @@ def _decide_recruit(state: GameState, cmd: c.Recruit) -> list[ev.Event]:
     short = " " + say("(the reserve has only {n})", n=state.reserve[empire]) if amount < counted else ""
     if placed != amount:
         raise RuleError(say("{order} adds {banners}{short}, not {placed}", order=term(order, "order"),
-                                  banners=plural(amount, f"{empire} banner"), short=short, placed=placed), rule)
+                            banners=plural(amount, f"{empire} banner"), short=short, placed=placed), rule)
     return [ev.BannersRecruited(cmd.society, empire, position[1], order, counted, amount, dict(cmd.placed))]
 
 
@@ -457,7 +457,7 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
     counted, drawn, reshuffled = draw_count(state, empire, order)
     if len(cmd.cards) > drawn:
         raise RuleError(say("{order} draws {cards}: cannot name {named}", order=term(order, "order"),
-                                         cards=plural(drawn, f"{empire} card"), named=len(cmd.cards)), rule)
+                            cards=plural(drawn, f"{empire} card"), named=len(cmd.cards)), rule)
     known = {card for hand in state.hands.values() for card in hand.known}
     for card in cmd.cards:
         _check_card_id(state, card, rule)
@@ -474,18 +474,19 @@ def _check_card_id(state: GameState, card: str, rule: str) -> None:
     empire, colon, number = card.partition(":")
     if empire not in state.board.empires:
         raise RuleError(say("unknown empire {empire!r} in card {card!r}", empire=empire,
-                                               card=card), rule)
+                            card=card), rule)
     if colon:
         numbers = state.card_numbers(empire)
         if state.cards is None:
             if number not in {str(n) for n in numbers}:
                 raise RuleError(say("card {card!r}: an empire's cards are numbered 1 to {last}", card=card,
-                        last=CARDS_PER_DECK), rule)
+                                    last=CARDS_PER_DECK), rule)
         else:
             if number not in {str(n) for n in numbers}:
                 raise RuleError(say("card {card!r} is not on this game's card sheet, in the "
-                    "card sets it plays ({sets}): {empire} cards are numbered {numbers}", card=card,
-                    sets=", ".join(state.card_sets), empire=empire, numbers=", ".join(map(str, numbers))), rule)
+                                    "card sets it plays ({sets}): {empire} cards are numbered {numbers}", card=card,
+                                    sets=", ".join(state.card_sets), empire=empire,
+                                    numbers=", ".join(map(str, numbers))), rule)
 
 
 def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
@@ -507,7 +508,7 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
         card.check_attack(state, empire, cmd.source, cmd.target, carried)
     if not route_allows(state, state.attack_route, cmd.source, cmd.target):
         raise RuleError(say("{source} does not border {target} by land: no attacks across seas", source=cmd.source,
-            target=cmd.target), rule)
+                            target=cmd.target), rule)
     if cmd.banners < 1:
         raise RuleError(_("an attack moves at least one banner"), rule)
     available = state.banners_in(cmd.source)
@@ -520,7 +521,7 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     else:
         if cmd.banners > available:
             raise RuleError(say("{source} has only {banners}", source=cmd.source,
-                                               banners=plural(available, f"{empire} banner")), rule)
+                                banners=plural(available, f"{empire} banner")), rule)
     # what the cards played with the attack bring to it (ledger.decree_effects.attack), before combat
     added = min(sum(card.added(carried) for card, carried in cards), state.reserve[empire])  # REV 437
     reinforced = tuple(r for card, carried in cards for r in card.reinforced(state, empire, cmd.source, cmd.target,
@@ -564,7 +565,8 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     targets = swap_targets(state, position)
     if cmd.target not in targets:
         raise RuleError(say("the agent cannot swap to the {empire} {office} (it may swap to: {targets})", empire=empire,
-            office=cmd.target, targets=", ".join(term(t, "office") for t in targets) or _("nowhere")), rule)
+                            office=cmd.target, targets=", ".join(term(t, "office") for t in targets) or _("nowhere")),
+                        rule)
     displaced = state.council.get((empire, cmd.target))
     after = replace_state(state, council=swap_agent_council(state, position, cmd.target, cmd.society, displaced))
     if state.ruleset.swap_agent_then == "target":
