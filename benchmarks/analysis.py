@@ -1,25 +1,29 @@
 """The analysis's speed and its playout policy's strength (issue 34), each beside the engine's own rate.
 
-    .venv/bin/python benchmarks/analysis.py [--games 30] [--rollouts 10] [--seconds 120] [--jobs 2]
+    .venv/bin/python benchmarks/analysis.py [--games 30] [--rollouts 200] [--seconds 120] [--jobs 2]
 
 Rates are CPU time of this process (the machine is shared: wall time would measure the other work too):
 - the engine's random games (ledger/core/randomgame.py, 4 players, no cards): moves a second on one core;
-- playouts (ledger/core/rollout.py) from the positions of a 4-player game, with each policy: playouts and moves a
-  second on one core, and the playouts' moves a second over the engine's random-game moves a second (the ratio);
-- the time to analyse a 200-move 4-player game at 200 playouts a move: the CPU time of a playout from every 5th
-  position of the bundled official-4p game, times 40,000 over --jobs cores (labelled as an extrapolation), and the
-  wall time of a whole analysis of it at --rollouts a move on --jobs processes, on the machine as loaded; the
-  standard error of a chance at 200 playouts (the largest over the game, scaled by
-  sqrt(n/200) from the run, beside the bound 0.5/sqrt(200) of a chance of one half);
-- the default policy's strength: its share of the wins against three uniform players (its seat turned round the
-  table), and each seat's share when all four play it (about 1 in 4 each), over as many games from the start as fit
-  in --seconds each on --jobs processes (the number played is printed).
+- playouts (ledger/core/rollout.py) from the positions of a 4-player game, with each policy: playouts (rollouts) a
+  second on one core beside the engine's random-game moves a second, their ratio (how many of the engine's
+  random-game moves one rollout costs), and the playouts' own moves a second over the engine's (the move ratio);
+- a whole analysis, measured: `analyse` of the bundled official-4p game (every move) at --rollouts a move on --jobs
+  processes, its wall time on the machine as loaded (the load average is printed) and its CPU seconds (this process
+  and its workers); then the issue's 200-move game at 200 a move (40,000 continuations) scaled from it by the number
+  of continuations, on the wall clock as loaded and on --jobs idle cores (CPU seconds / jobs);
+- the standard error of a chance in that analysis: the largest over its positions and societies, beside the bound
+  0.5/sqrt(n) of a chance of one half (target 3.5 points at 200);
+- the default policy's strength (skipped with --seconds 0): its share of the wins against three uniform players (its
+  seat turned round the table), and each seat's share when all four play it (about 1 in 4 each), over as many games
+  from the start as fit in --seconds each on --jobs processes (the number played is printed).
 """
 
 import argparse
 import math
 import multiprocessing
+import os
 import random
+import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -35,7 +39,7 @@ from whispers.ledger.io.board_files import load_board  # noqa: E402
 from whispers.ledger.io.game import import_lines  # noqa: E402
 from whispers.ledger.io.ruleset_files import load_ruleset  # noqa: E402
 from whispers.ledger.io.store import open_store  # noqa: E402
-from whispers.projections.analysis import sampled, tally  # noqa: E402
+from whispers.projections.analysis import sampled  # noqa: E402
 
 PLAYERS = SOCIETIES[:4]
 GAME = REPO / "fixtures" / "games" / "official-4p.txt"
@@ -94,11 +98,29 @@ def strength(seconds: float, jobs: int, selfplay: bool) -> tuple[int, dict[str, 
     return played, {"default policy": mine / played}
 
 
+def analysis_run(store, rollouts: int, jobs: int) -> tuple[analysis.Analysis, float, float, str, str]:
+    """(the analysis of the bundled game at `rollouts` a move, its wall seconds, CPU seconds of this process and its
+    workers, the load average before, after)."""
+    load_before = f"{os.getloadavg()[0]:.2f}"
+    cpu = _cpu()
+    wall = time.perf_counter()
+    done = analysis.analyse(store, "g", rollouts, None, None, jobs)
+    wall = time.perf_counter() - wall
+    while multiprocessing.active_children():  # the pool's workers are reaped by its own thread: wait for them, so
+        time.sleep(0.05)  # that their CPU time is counted
+    return done, wall, _cpu() - cpu, load_before, f"{os.getloadavg()[0]:.2f}"
+
+
+def _cpu() -> float:
+    me, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="random games for the engine's rate")
-    parser.add_argument("--rollouts", type=int, default=10, help="playouts a move in the timed analysis")
-    parser.add_argument("--seconds", type=float, default=120, help="time for each strength measure")
+    parser.add_argument("--rollouts", type=int, default=200, help="playouts a move in the measured analysis")
+    parser.add_argument("--seconds", type=float, default=120, help="time for each strength measure (0: skipped)")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
@@ -111,31 +133,26 @@ def main() -> None:
     states = [p.state for p in found[::10]]
     for policy in ("uniform", rollout.DEFAULT_POLICY):
         rate, moves = playout_rate(states, policy, 3)
-        print(f"playouts, policy {rollout.POLICY_VERSIONS[policy]}: {rate:,.1f} playouts/s on one core, "
-              f"{moves:,.0f} moves/s; ratio to the engine's random-game moves/s: {moves / engine:.2f}x "
+        print(f"rollouts, policy {rollout.POLICY_VERSIONS[policy]}: {rate:,.1f} rollouts/s per core beside the "
+              f"engine's {engine:,.0f} random-game moves/s: a rollout costs {engine / rate:,.0f} engine moves "
+              f"({1000 / rate:.2f} ms of CPU); its own moves {moves:,.0f}/s, {moves / engine:.2f}x the engine's "
               f"(from {len(states)} positions of {GAME.stem}, 3 each)")
 
-    policy = rollout.DEFAULT_POLICY
-    sample = found[::5]
-    spent = time.process_time()
-    for p in sample:
-        tally(p.state, 0, p.version, 0, args.rollouts, policy)
-    per_playout = (time.process_time() - spent) / (len(sample) * args.rollouts)
-    print(f"CPU per playout over the game (every 5th of its {len(found)} positions, {args.rollouts} playouts each, "
-          f"policy {rollout.POLICY_VERSIONS[policy]}): {1000 * per_playout:.1f} ms")
-    print(f"EXTRAPOLATED: a 200-move 4-player game at 200 playouts a move = 40,000 playouts = "
-          f"{40000 * per_playout / args.jobs:.0f} s on {args.jobs} idle cores (target <= 60 s)")
-    wall = time.perf_counter()
-    done = analysis.analyse(store, "g", args.rollouts, None, None, args.jobs)
-    wall = time.perf_counter() - wall
-    scale = (200 / len(done.points)) * (200 / args.rollouts)
-    print(f"measured: analyse {GAME.stem} ({len(done.points)} positions) at {args.rollouts} playouts a move, "
-          f"--jobs {args.jobs}: {wall:.1f} s wall on this machine as loaded now (x{scale:.1f}: {wall * scale:.0f} s)")
+    done, wall, cpu, before, after = analysis_run(store, args.rollouts, args.jobs)
+    played = sum(p.rollouts for p in done.points)
+    print(f"MEASURED: analyse {GAME.stem} ({len(done.points)} moves) at {args.rollouts} rollouts a move = {played:,} "
+          f"continuations, --jobs {args.jobs}: {wall:.1f} s wall (load average {before} before, {after} after), "
+          f"{cpu:.1f} s CPU ({1000 * cpu / played:.2f} ms a continuation)")
+    scale = 40000 / played
+    print(f"a 200-move game at 200 rollouts a move = 40,000 continuations, scaled by {scale:.2f} from that run: "
+          f"{wall * scale:.0f} s wall as loaded, {cpu * scale / args.jobs:.0f} s on {args.jobs} idle cores "
+          f"(CPU / {args.jobs}; target <= 60 s)")
     worst = max(se for p in done.points for _, se in p.chances.values() if se is not None)
-    at_200 = 100 * worst * math.sqrt(args.rollouts / 200)
-    print(f"standard error of a chance at 200 playouts: largest over the game {at_200:.1f} points (scaled from "
-          f"{args.rollouts}); bound at a chance of 1/2: {100 * 0.5 / math.sqrt(200):.2f} points (target <= 3.5)")
+    print(f"standard error of a chance at {args.rollouts} rollouts: largest over the game {100 * worst:.2f} points; "
+          f"bound at a chance of 1/2: {100 * 0.5 / math.sqrt(args.rollouts):.2f} points (target <= 3.5 at 200)")
 
+    if args.seconds <= 0:
+        return
     played, against = strength(args.seconds, args.jobs, selfplay=False)
     print(f"default policy against three uniform players: wins {100 * against['default policy']:.1f}% of {played} "
           f"games (1 in 4 would be no better than uniform)")

@@ -2,7 +2,6 @@
 property, tested differentially), tallies and their standard errors, the stored read model, turning points."""
 
 import json
-import os
 import random
 import sys
 from pathlib import Path
@@ -11,10 +10,11 @@ import msgpack
 import msgspec
 import pytest
 from click.testing import CliRunner
+from sizes import sized
 
 from whispers.application import analysis
 from whispers.cli.main import whispers
-from whispers.ledger.core import randomgame, words
+from whispers.ledger.core import flow, legal, randomgame, rules, words
 from whispers.ledger.core.names import SLOTS, SOCIETIES
 from whispers.ledger.core.rollout import playout, shares, uniform
 from whispers.ledger.core.scoring import score
@@ -208,39 +208,73 @@ def test_bad_input_is_one_line_and_exit_status_2(tmp_path, args):
 
 # --- the engine's fast path equals its plain one ------------------------------------------------------------
 
-EQUAL_GAMES = int(os.environ.get("WHISPERS_EQUAL_GAMES", "60"))
-"""Random games per ruleset compared below: 60 in the default run; WHISPERS_EQUAL_GAMES=1000 for the issue's
-full proof (about 30 s a ruleset on one core)."""
+EQUAL_GAMES = sized(60, 1000)
+"""Random games per ruleset compared below: 60 in the default run, the issue's 1,000 with `pytest --slow` (or
+WHISPERS_SLOW=1; about a minute a ruleset on one core)."""
 
 
 def _plain_controlled(self, empire):
     return tuple(r for r in self.board.regions if self.controller(r) == empire)
 
 
+def _plain_icons(self, empire, icon):
+    return sum(1 for r in _plain_controlled(self, empire) if getattr(self.board.regions[r], icon))
+
+
 def _plain_say(message, /, **params):
     return words._(message).format(**words._shown(params))
 
 
+def _plain_order_offered(state):
+    return bool(legal.order_options(state, legal.order_actor(state)))
+
+
+def _plain_attack_open(state, empire):
+    return bool(legal.attacks(state, empire))
+
+
 def _events(ruleset: str, games: int) -> list[bytes]:
+    """The events of `games` random games (card plays and take-backs included), each move decided by
+    `rules.decided`, whose state after the move must be the fold of its events (what a playout plays on)."""
     catalogue = shipped_catalogue()
     found = []
     for seed in range(games):
-        for _, produced, _ in randomgame.play(SOCIETIES[: 2 + seed % 3], load_ruleset(ruleset), load_board("standin"),
-                                              seed, cards=True, named=True, undo_rate=0.02,
-                                              catalogue=catalogue if seed % 2 else None):
+        state = None
+        for command, produced, folded in randomgame.play(SOCIETIES[: 2 + seed % 3], load_ruleset(ruleset),
+                                                         load_board("standin"), seed, cards=True, named=True,
+                                                         undo_rate=0.02, catalogue=catalogue if seed % 2 else None):
+            if command is not None:
+                events, after = rules.decided(state, command, catalogue if seed % 2 else None)
+                assert events == produced
+                _assert_same(after, folded)
+            state = folded
             found.extend(msgpack.packb(e.to_fact(), default=str) for e in produced)
     return found
 
 
+def _assert_same(a: GameState | None, b: GameState | None) -> None:
+    """Equal states, and equal states before the moves they keep for take-backs, down to one they share."""
+    while a is not b:
+        assert a is not None and b is not None
+        assert msgspec.structs.replace(a, prior=None) == msgspec.structs.replace(b, prior=None)
+        a, b = a.prior, b.prior
+
+
 @pytest.mark.parametrize("ruleset", ["official", "advanced", "revised"])
 def test_the_engines_fast_path_gives_the_events_of_its_plain_one(ruleset, monkeypatch):
-    """The playouts' speed-ups in the engine (GameState.controlled written out, `say` in English without term
-    lookups) change no event: the same seeds and choices give the same events, byte for byte, as the plain
-    functions they replace, over EQUAL_GAMES random games of each ruleset (card plays and take-backs included)."""
+    """The playouts' speed-ups in the engine change no event: the same seeds and choices give the same events, byte
+    for byte, as the plain functions they replace, over EQUAL_GAMES random games of each ruleset (card plays and
+    take-backs included). The speed-ups: GameState.controlled and .icons read from the map's control kept per banners
+    mapping, `say` in English without term lookups, an office's skip asking only whether an order is open
+    (`order_offered`, `attack_open`), and `rules.decided` giving the state it folded (checked against the fold in
+    `_events`)."""
     fast = _events(ruleset, EQUAL_GAMES)
     monkeypatch.setattr(GameState, "controlled", _plain_controlled)
+    monkeypatch.setattr(GameState, "icons", _plain_icons)
     for module in (words, *(m for m in sys.modules.values() if getattr(m, "say", None) is words.say)):
         monkeypatch.setattr(module, "say", _plain_say)
+    monkeypatch.setattr(flow, "order_offered", _plain_order_offered)
+    monkeypatch.setattr(legal, "attack_open", _plain_attack_open)
     assert _events(ruleset, EQUAL_GAMES) == fast
 
 

@@ -21,16 +21,15 @@ def where(state: GameState, where: str) -> tuple[Position | None, str | None]:
     """Parse an agent's place: (council position, None) or (None, region)."""
     if "." in where:
         empire, office = where.split(".", 1)
-        require(empire in state.board.empires, say("unknown empire {text}", text=repr(empire)),
-                "EN Setup: The Five Empires")
-        require(
-            office in OFFICES,
-            say("unknown office {text}: the offices are {offices}", text=repr(office), offices=", ".join(OFFICES)),
-            "EN Deploy Agents Phase",
-        )
+        if empire not in state.board.empires:
+            raise RuleError(say("unknown empire {text}", text=repr(empire)), "EN Setup: The Five Empires")
+        if office not in OFFICES:
+            raise RuleError(say("unknown office {text}: the offices are {offices}", text=repr(office),
+                                offices=", ".join(OFFICES)), "EN Deploy Agents Phase")
         return (empire, office), None
-    require(where in state.board.regions,
-            say("unknown region {text} on board {board}", text=repr(where), board=repr(state.board.id)), "EN The Map")
+    if where not in state.board.regions:
+        raise RuleError(say("unknown region {text} on board {board}", text=repr(where), board=repr(state.board.id)),
+                        "EN The Map")
     return None, where
 
 

@@ -7,7 +7,7 @@ from whispers.ledger.core.evolve import evolve
 from whispers.ledger.core.legal import (
     deploy_targets,
     order_actor,
-    order_options,
+    order_offered,
     order_positions,
     turn_society,
     window_waits,
@@ -21,11 +21,16 @@ def advance(state: GameState, close: bool = False) -> list[ev.Event]:
     """The events the engine records on its own until a person must act (or the game is over). It waits after an
     empire's last order while the society that took it may still play a card; `close` ends that wait (another
     move was made)."""
+    return advanced(state, close)[0]
+
+
+def advanced(state: GameState, close: bool = False) -> tuple[list[ev.Event], GameState]:
+    """`advance`'s events, with the state they fold `state` into."""
     produced = []
     while (event := next_automatic(state, close)) is not None:
         produced.append(event)
         state = evolve(state, event)
-    return produced
+    return produced, state
 
 
 def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
@@ -69,7 +74,7 @@ def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
         office = OFFICES[state.office_index]
         if actor is None:
             return ev.OfficeSkipped(state.empire, office, None, "uncontrolled")
-        if not order_options(state, actor):
+        if not order_offered(state):
             positions = order_positions(state)
             where = tuple(position_name(p) for p in positions)
             empire, office = positions[0] if state.pending else (state.empire, office)

@@ -1,7 +1,7 @@
 """What is legal now: who must act, the moves open to them with their parameter domains, and the counts
 the orders make (icons over controlled regions, cards a draw gives, attacks open to an empire)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TypedDict
 
 import msgspec
@@ -74,8 +74,8 @@ def order_positions(state: GameState) -> tuple[Position, ...]:
     return ((state.empire, OFFICES[state.office_index]),)
 
 
-def order_options(state: GameState, society: str) -> list[Option]:
-    options = []
+def open_orders(state: GameState) -> Iterator[tuple[Position, str]]:
+    """The (position, order) pairs the society owing the order may choose now, one by one."""
     for position in order_positions(state):
         empire = position[0]
         for order in state.board.orders(*position):
@@ -83,29 +83,41 @@ def order_options(state: GameState, society: str) -> list[Option]:
                 continue
             if state.attack_cards and order != "attack":  # a card played with the attack to come
                 continue
-            if order_refusal(state, empire, order, position) is not None:
-                continue
-            at = position_name(position)
-            if order in RECRUIT_ORDERS:
-                options.append(
-                    Option(
-                        "recruit",
-                        society,
-                        {
-                            "at": at,
-                            "order": order,
-                            "amount": recruit_amount(state, empire, order),
-                            "regions": state.controlled(empire),
-                        },
-                    )
+            if order_refusal(state, empire, order, position) is None:
+                yield position, order
+
+
+def order_offered(state: GameState) -> bool:
+    """Whether any order is open now: `order_options` not empty, without building them (the engine asks it at every
+    office, to skip one with no legal order)."""
+    return next(open_orders(state), None) is not None
+
+
+def order_options(state: GameState, society: str) -> list[Option]:
+    options = []
+    for position, order in open_orders(state):
+        empire = position[0]
+        at = position_name(position)
+        if order in RECRUIT_ORDERS:
+            options.append(
+                Option(
+                    "recruit",
+                    society,
+                    {
+                        "at": at,
+                        "order": order,
+                        "amount": recruit_amount(state, empire, order),
+                        "regions": state.controlled(empire),
+                    },
                 )
-            elif order in DRAW_ORDERS:
-                _counted, drawn, _reshuffled = draw_count(state, empire, order)
-                options.append(Option("draw", society, {"at": at, "order": order, "count": drawn}))
-            elif order == "attack":
-                options.append(Option("attack", society, {"at": at, "attacks": attacks(state, empire)}))
-            else:
-                options.append(Option("swap-agent", society, {"at": at, "targets": swap_targets(state, position)}))
+            )
+        elif order in DRAW_ORDERS:
+            _counted, drawn, _reshuffled = draw_count(state, empire, order)
+            options.append(Option("draw", society, {"at": at, "order": order, "count": drawn}))
+        elif order == "attack":
+            options.append(Option("attack", society, {"at": at, "attacks": attacks(state, empire)}))
+        else:
+            options.append(Option("swap-agent", society, {"at": at, "targets": swap_targets(state, position)}))
     return options
 
 
@@ -302,10 +314,18 @@ def attacks(state: GameState, empire: str) -> tuple[tuple[str, str, int], ...]:
     """(source, target, most banners that may leave) for each attack open to the empire: into an adjacent region
     another empire controls, or where the cards played with the attack to come bind it (`GameState.attack_route`:
     its source, its target, how far it reaches)."""
+    return tuple(_attacks(state, empire))
+
+
+def attack_open(state: GameState, empire: str) -> bool:
+    """Whether `attacks` is not empty, found without listing them all."""
+    return next(_attacks(state, empire), None) is not None
+
+
+def _attacks(state: GameState, empire: str) -> Iterator[tuple[str, str, int]]:
     route = state.attack_route
     if route is not None and not route.open:
-        return ()
-    found = []
+        return
     for source, movable in attack_sources(state, empire).items():
         if route is not None and route.source not in (None, source):
             continue
@@ -313,8 +333,7 @@ def attacks(state: GameState, empire: str) -> tuple[tuple[str, str, int], ...]:
             state.board.regions[source].adjacent if route is None or route.reach == "land" else state.board.regions)
         for target in targets:
             if state.controller(target) != empire and route_allows(state, route, source, target):
-                found.append((source, target, movable))
-    return tuple(found)
+                yield source, target, movable
 
 
 def route_allows(state: GameState, route: Route | None, source: str, target: str) -> bool:
@@ -353,7 +372,7 @@ def order_refusal(state: GameState, empire: str, order: str, position: Position)
     if order in DRAW_ORDERS:
         return None
     if order == "attack":
-        return None if attacks(state, empire) else say(
+        return None if attack_open(state, empire) else say(
             "{empire} has no region adjacent to an enemy region to attack from", empire=empire)
     if order == "swap_agent":
         if state.active_agent(*office_index(position)) is None:

@@ -1,7 +1,8 @@
 """Playouts: a game played from a position to its final scoring by the rules engine, for the analysis (issue 34).
 
-Every move of a playout is decided by the engine itself (`rules.decide`, folded by `rules.evolve`): there is no
-second simulator to keep equal to it. The moves are chosen by a playout policy (docs/analysis.md):
+Every move of a playout is decided by the engine itself (`rules.decided`: its events, and the state `rules.evolve`
+folds them into): there is no second simulator to keep equal to it. The moves are chosen by a playout policy
+(docs/analysis.md):
 
 - `uniform`: a uniformly random legal move, as `randomgame.random_command` builds it (the floor);
 - `greedy` (the default): a simulated society looks one move ahead. It draws a few legal moves at random, plays
@@ -24,10 +25,13 @@ from whispers.ledger.core.errors import RuleError
 from whispers.ledger.core.names import MULTIPLIER
 from whispers.ledger.core.randomgame import random_command
 from whispers.ledger.core.scoring import score
-from whispers.ledger.core.state import GameState
+from whispers.ledger.core.state import GameState, control
 
-Choice = tuple[c.Command, list[ev.Event] | None]
-"""A policy's move, with its events when the policy had the engine decide it already (None: not yet)."""
+Decided = tuple[list[ev.Event], GameState]
+"""A move's events as the engine decided them, and the state they fold the position into (`rules.decided`)."""
+Choice = tuple[c.Command, Decided | None]
+"""A policy's move, with what the engine decided of it when the policy had it decide the move already (None: not
+yet)."""
 Policy = Callable[[GameState, random.Random], Choice]
 
 EXPLORE = 0.2
@@ -54,18 +58,14 @@ def value(state: GameState, society: str) -> float:
     if loyalty is None or loyalty.tokens is None:
         return 0.0
     slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
-    cities = dict.fromkeys(state.board.empires, 0)
-    banners = dict.fromkeys(state.board.empires, 0)
-    agents = set(state.field_regions(society))
+    held = control(state.board, state.banners)
+    cities = dict(held.cities)
+    for agent, region in state.field_agents:
+        if agent == society:
+            cities[state.controller(region)] += 1
     total = float(loyalty.concealed * state.ruleset.concealed_bonus)
-    for name, region in state.board.regions.items():
-        held = state.banners.get(name)
-        empire = held[0] if held else region.home
-        cities[empire] += region.cities + (name in agents)
-        if held:
-            banners[empire] += held[1]
     for empire in state.board.empires:
-        total += MULTIPLIER[slot_of[empire]] * (cities[empire] + BANNER_WEIGHT * banners[empire])
+        total += MULTIPLIER[slot_of[empire]] * (cities.get(empire, 0) + BANNER_WEIGHT * held.banners.get(empire, 0))
     return total
 
 
@@ -75,26 +75,20 @@ def greedy(state: GameState, rng: random.Random) -> Choice:
     if rng.random() < EXPLORE or isinstance(first, c.Pass | c.RecordLoyalty):
         return first, None
     society = first.society  # type: ignore[attr-defined]  # a random move, never a director's command
-    best, best_events = first, rules.decide(state, first)
-    best_value = _after(state, best_events, society)
+    best, best_decided = first, rules.decided(state, first)
+    best_value = value(best_decided[1], society)
     for _ in range(CANDIDATES - 1):
         command = random_command(state, rng, cards=False, offered=offered)
         if command.society != society or command == best:  # type: ignore[attr-defined]
             continue
         try:
-            produced = rules.decide(state, command)
+            made = rules.decided(state, command)
         except RuleError:  # never for a command built from the prompt; a refused one is simply not chosen
             continue
-        worth = _after(state, produced, society)
+        worth = value(made[1], society)
         if worth > best_value:
-            best, best_events, best_value = command, produced, worth
-    return best, best_events
-
-
-def _after(state: GameState, produced: list[ev.Event], society: str) -> float:
-    for event in produced:
-        state = rules.evolve(state, event)
-    return value(state, society)
+            best, best_decided, best_value = command, made, worth
+    return best, best_decided
 
 
 POLICIES: Mapping[str, Policy] = {"uniform": uniform, "greedy": greedy}
@@ -144,9 +138,9 @@ def playout(state: GameState, rng: random.Random, policy: Policy = greedy) -> Ou
     while not state.over:
         if moves >= MAX_MOVES:
             raise RuntimeError(f"a playout of {state.name} ran past {MAX_MOVES} moves")
-        command, produced = policy(state, rng)
-        for event in rules.decide(state, command) if produced is None else produced:
-            state = rules.evolve(state, event)
+        command, made = policy(state, rng)
+        produced, state = rules.decided(state, command) if made is None else made
+        for event in produced:
             if isinstance(event, ev.GameScored):
                 scored = event
         moves += 1

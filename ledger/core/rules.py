@@ -36,7 +36,7 @@ from whispers.ledger.core.effects import (
 )
 from whispers.ledger.core.errors import DecreeError, RuleError
 from whispers.ledger.core.evolve import evolve, fold
-from whispers.ledger.core.flow import advance
+from whispers.ledger.core.flow import advance, advanced
 from whispers.ledger.core.legal import (
     Option,
     after_order,
@@ -76,7 +76,8 @@ from whispers.ledger.core.text import has_line_break, is_utf8, is_whole
 from whispers.ledger.core.words import N_, _, plural, say, term
 from whispers.ledger.core.words import position as position_words
 
-__all__ = ["Option", "Prompt", "advance", "decide", "evolve", "fold", "prompt", "score", "start", "window_waits"]
+__all__ = ["Option", "Prompt", "advance", "decide", "decided", "evolve", "fold", "prompt", "score", "start",
+           "window_waits"]
 
 SOCIETY_RULE = "EN Setup: Player Boards and Tokens"
 
@@ -129,10 +130,18 @@ def _card_sets(named: Iterable[str]) -> tuple[str, ...]:
 def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = None) -> list[ev.Event]:
     """The events of a legal move and its automatic consequences; RuleError if the move is illegal. `catalogue`
     (fixtures/decrees.toml) is needed to play a card for a named effect (`effect=`)."""
+    return decided(state, command, catalogue)[0]
+
+
+def decided(state: GameState, command: c.Command, catalogue: Catalogue | None = None
+            ) -> tuple[list[ev.Event], GameState]:
+    """`decide`'s events, with the state they fold `state` into: deciding a move folds its events already (to find
+    its automatic consequences), so a caller that plays it on (a playout, ledger/core/rollout.py) need not fold them
+    again."""
     if isinstance(command, c.Finalize | c.Reopen) or state.finalised is not None:
-        return [_decide_director(state, command)]
+        return _folded(state, [_decide_director(state, command)])
     if isinstance(command, c.Undo):
-        return [_decide_undo(state, command)]
+        return _folded(state, [_decide_undo(state, command)])
     if state.over:
         raise RuleError(_("the game is over: only a take-back can change its record"), "EN Final Scoring")
     decider = _DECIDERS.get(type(command))
@@ -149,13 +158,20 @@ def decide(state: GameState, command: c.Command, catalogue: Catalogue | None = N
                 holder=holder, no_card=term("no-card", "verb")),
             _card_rule(state),
         )
-    decided = _decide_play(state, command, catalogue) if isinstance(command, c.PlayCard) else decider(state, command)
-    events = [*closing, *decided]
+    made = _decide_play(state, command, catalogue) if isinstance(command, c.PlayCard) else decider(state, command)
+    events = [*closing, *made]
     after = state
     for event in events[len(closing):]:
         after = evolve(after, event)
-    events.extend(advance(after))
-    return events
+    automatic, after = advanced(after)
+    events.extend(automatic)
+    return events, after
+
+
+def _folded(state: GameState, events: list[ev.Event]) -> tuple[list[ev.Event], GameState]:
+    for event in events:
+        state = evolve(state, event)
+    return events, state
 
 
 def _close_window(state: GameState, command: c.Command) -> list[ev.Event]:
@@ -239,14 +255,16 @@ def _director(name: str) -> str:
 
 
 def _check_society(state: GameState, society: str) -> None:
-    require(society in SOCIETIES, say("unknown society {name}", name=repr(society)), SOCIETY_RULE)
-    require(society in state.players, say("{society} is not playing in this game", society=society), SOCIETY_RULE)
+    if society not in SOCIETIES:
+        raise RuleError(say("unknown society {name}", name=repr(society)), SOCIETY_RULE)
+    if society not in state.players:
+        raise RuleError(say("{society} is not playing in this game", society=society), SOCIETY_RULE)
 
 
 def _check_phase(state: GameState, phase: str, verb: str) -> None:
-    require(state.phase == phase,
-        say("{verb} is not a move of the {phase} phase", verb=term(verb, "verb"), phase=term(state.phase, "phase")),
-            "EN Gameplay Overview")
+    if state.phase != phase:
+        raise RuleError(say("{verb} is not a move of the {phase} phase", verb=term(verb, "verb"),
+                            phase=term(state.phase, "phase")), "EN Gameplay Overview")
 
 
 def _check_move(state: GameState, society: str, phase: str, verb: str, turn_rule: str | None = None) -> None:
@@ -259,8 +277,8 @@ def _check_move(state: GameState, society: str, phase: str, verb: str, turn_rule
 
 def _check_turn(state: GameState, society: str, rule: str) -> None:
     expected = turn_society(state)
-    require(society == expected,
-        say("it is {expected}'s turn, not {society}'s", expected=expected, society=society), rule)
+    if society != expected:
+        raise RuleError(say("it is {expected}'s turn, not {society}'s", expected=expected, society=society), rule)
 
 
 def _check_tokens(state: GameState, tokens: Mapping[str, str], rule: str) -> None:
@@ -307,60 +325,57 @@ def _decide_retrieve(state: GameState, cmd: c.Retrieve) -> list[ev.Event]:
     _check_move(state, cmd.society, "retrieve", "retrieve", rule)
     position, region = where(state, cmd.where)
     if position is not None:
-        require(state.council.get(position) == cmd.society,
-            say("{society} has no agent on {where}", society=cmd.society, where=cmd.where), rule)
+        if state.council.get(position) != cmd.society:
+            raise RuleError(say("{society} has no agent on {where}", society=cmd.society, where=cmd.where), rule)
     else:
-        require((cmd.society, region) in state.field_agents,
-            say("{society} has no agent in {where}", society=cmd.society, where=cmd.where), rule)
+        if (cmd.society, region) not in state.field_agents:
+            raise RuleError(say("{society} has no agent in {where}", society=cmd.society, where=cmd.where), rule)
     return [ev.AgentRetrieved(cmd.society, cmd.where)]
 
 
 def _decide_deploy(state: GameState, cmd: c.Deploy) -> list[ev.Event]:
     rule = "EN Deploy Agents Phase, Step 2"
     _check_move(state, cmd.society, "deploy", "deploy", rule)
-    require(state.agents_in_hand(cmd.society) > 0, say("{society} has no agent left", society=cmd.society),
-            f"EN Components: {AGENTS_PER_SOCIETY} agents")
+    if state.agents_in_hand(cmd.society) <= 0:
+        raise RuleError(say("{society} has no agent left", society=cmd.society),
+                        f"EN Components: {AGENTS_PER_SOCIETY} agents")
     position, region = where(state, cmd.where)
     if position is not None:
         holder = state.council.get(position)
-        require(holder is None,
-            say("{where} is taken by {holder}: deploy to an open council position", where=position_words(cmd.where),
-                    holder=holder), rule)
+        if holder is not None:
+            raise RuleError(say("{where} is taken by {holder}: deploy to an open council position",
+                                where=position_words(cmd.where), holder=holder), rule)
     else:
         field_rule = "EN Advanced Rules: Assigning Agents to Regions"
-        require(
-            state.ruleset.field_agents,
-            say("the {ruleset} rules have no field agents: deploy to a council position (EMPIRE.OFFICE)",
-                ruleset=state.ruleset.id),
-            field_rule,
-        )
+        if not state.ruleset.field_agents:
+            raise RuleError(say("the {ruleset} rules have no field agents: deploy to a council position "
+                                "(EMPIRE.OFFICE)", ruleset=state.ruleset.id), field_rule)
         own = state.field_regions(cmd.society)
-        require(
-            len(own) < state.ruleset.max_field_agents,
-            say("{society} has {agents} on the map already (at most {most})", society=cmd.society,
-                agents=plural(len(own), "agent"), most=state.ruleset.max_field_agents),
-            field_rule,
-        )
-        require(region not in own,
-            say("{society} has an agent in {region} already", society=cmd.society, region=region), field_rule)
+        if len(own) >= state.ruleset.max_field_agents:
+            raise RuleError(say("{society} has {agents} on the map already (at most {most})", society=cmd.society,
+                                agents=plural(len(own), "agent"), most=state.ruleset.max_field_agents), field_rule)
+        if region in own:
+            raise RuleError(say("{society} has an agent in {region} already", society=cmd.society, region=region),
+                            field_rule)
     return [ev.AgentDeployed(cmd.society, cmd.where)]
 
 
 def _check_order_turn(state: GameState, society: str) -> None:
     rule = "EN Empire Turns Phase"
     _check_society(state, society)
-    require(state.phase == "empire",
-        say("orders are given in the empire turns phase, not the {phase} phase",
-                phase=term(state.phase, "phase")), rule)
+    if state.phase != "empire":
+        raise RuleError(say("orders are given in the empire turns phase, not the {phase} phase",
+                            phase=term(state.phase, "phase")), rule)
     actor = order_actor(state)
     if state.pending:
         where = ", ".join(position_words(position_name(p)) for p in state.pending.positions)
-        require(society == actor, say("{actor} owes an order at {where}, not {society}", actor=actor, where=where,
-                                      society=society), rule)
+        if society != actor:
+            raise RuleError(say("{actor} owes an order at {where}, not {society}", actor=actor, where=where,
+                                society=society), rule)
     else:
-        require(society == actor,
-            say("{actor} controls the {empire} {office}, not {society}", actor=actor, empire=state.empire,
-                    office=state.office, society=society), rule)
+        if society != actor:
+            raise RuleError(say("{actor} controls the {empire} {office}, not {society}", actor=actor,
+                                empire=state.empire, office=state.office, society=society), rule)
 
 
 def _pick_order(
@@ -421,14 +436,17 @@ def _decide_recruit(state: GameState, cmd: c.Recruit) -> list[ev.Event]:
     counted, amount = recruit_count(state, empire, order), recruit_amount(state, empire, order)
     controlled = set(state.controlled(empire))
     for region, n in cmd.placed.items():
-        require(region in state.board.regions, say("unknown region {region}", region=repr(region)), "EN The Map")
-        require(region in controlled, say("{region} is not controlled by {empire}", region=region, empire=empire), rule)
-        require(isinstance(n, int) and n >= 1,
-                say("banners placed in {region} must be a whole number of at least 1", region=region), rule)
+        if region not in state.board.regions:
+            raise RuleError(say("unknown region {region}", region=repr(region)), "EN The Map")
+        if region not in controlled:
+            raise RuleError(say("{region} is not controlled by {empire}", region=region, empire=empire), rule)
+        if not (isinstance(n, int) and n >= 1):
+            raise RuleError(say("banners placed in {region} must be a whole number of at least 1", region=region), rule)
     placed = sum(cmd.placed.values())
     short = " " + say("(the reserve has only {n})", n=state.reserve[empire]) if amount < counted else ""
-    require(placed == amount, say("{order} adds {banners}{short}, not {placed}", order=term(order, "order"),
-                                  banners=plural(amount, f"{empire} banner"), short=short, placed=placed), rule)
+    if placed != amount:
+        raise RuleError(say("{order} adds {banners}{short}, not {placed}", order=term(order, "order"),
+                            banners=plural(amount, f"{empire} banner"), short=short, placed=placed), rule)
     return [ev.BannersRecruited(cmd.society, empire, position[1], order, counted, amount, dict(cmd.placed))]
 
 
@@ -437,32 +455,38 @@ def _decide_draw(state: GameState, cmd: c.Draw) -> list[ev.Event]:
     position, order = _pick_order(state, cmd.society, "draw", DRAW_ORDERS, cmd.order, cmd.at)
     empire = position[0]
     counted, drawn, reshuffled = draw_count(state, empire, order)
-    require(len(cmd.cards) <= drawn, say("{order} draws {cards}: cannot name {named}", order=term(order, "order"),
-                                         cards=plural(drawn, f"{empire} card"), named=len(cmd.cards)), rule)
+    if len(cmd.cards) > drawn:
+        raise RuleError(say("{order} draws {cards}: cannot name {named}", order=term(order, "order"),
+                            cards=plural(drawn, f"{empire} card"), named=len(cmd.cards)), rule)
     known = {card for hand in state.hands.values() for card in hand.known}
     for card in cmd.cards:
         _check_card_id(state, card, rule)
-        require(card_empire(card) == empire,
-            say("{card} is not from the {empire} deck", card=card, empire=empire), rule)
-        require(card not in known, say("{card} is in a hand already", card=card), rule)
-    require(len(set(cmd.cards)) == len(cmd.cards), _("a card is named twice"), rule)
+        if card_empire(card) != empire:
+            raise RuleError(say("{card} is not from the {empire} deck", card=card, empire=empire), rule)
+        if card in known:
+            raise RuleError(say("{card} is in a hand already", card=card), rule)
+    if len(set(cmd.cards)) != len(cmd.cards):
+        raise RuleError(_("a card is named twice"), rule)
     return [ev.CardsDrawn(cmd.society, empire, position[1], order, counted, drawn, tuple(cmd.cards), reshuffled)]
 
 
 def _check_card_id(state: GameState, card: str, rule: str) -> None:
     empire, colon, number = card.partition(":")
-    require(empire in state.board.empires, say("unknown empire {empire!r} in card {card!r}", empire=empire,
-                                               card=card), rule)
+    if empire not in state.board.empires:
+        raise RuleError(say("unknown empire {empire!r} in card {card!r}", empire=empire,
+                            card=card), rule)
     if colon:
         numbers = state.card_numbers(empire)
         if state.cards is None:
-            require(number in {str(n) for n in numbers},
-                    say("card {card!r}: an empire's cards are numbered 1 to {last}", card=card,
-                        last=CARDS_PER_DECK), rule)
+            if number not in {str(n) for n in numbers}:
+                raise RuleError(say("card {card!r}: an empire's cards are numbered 1 to {last}", card=card,
+                                    last=CARDS_PER_DECK), rule)
         else:
-            require(number in {str(n) for n in numbers}, say("card {card!r} is not on this game's card sheet, in the "
-                    "card sets it plays ({sets}): {empire} cards are numbered {numbers}", card=card,
-                    sets=", ".join(state.card_sets), empire=empire, numbers=", ".join(map(str, numbers))), rule)
+            if number not in {str(n) for n in numbers}:
+                raise RuleError(say("card {card!r} is not on this game's card sheet, in the "
+                                    "card sets it plays ({sets}): {empire} cards are numbered {numbers}", card=card,
+                                    sets=", ".join(state.card_sets), empire=empire,
+                                    numbers=", ".join(map(str, numbers))), rule)
 
 
 def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
@@ -471,41 +495,33 @@ def _decide_attack(state: GameState, cmd: c.Attack) -> list[ev.Event]:
     empire = position[0]
     cards = _carried(state)
     for region in (cmd.source, cmd.target):
-        require(region in state.board.regions, say("unknown region {region}", region=repr(region)), "EN The Map")
+        if region not in state.board.regions:
+            raise RuleError(say("unknown region {region}", region=repr(region)), "EN The Map")
     held_by = state.controller(cmd.target)
-    require(
-        held_by != empire,
-        say("{target} is controlled by {empire} itself: an attack must target a region controlled by another empire",
-            target=cmd.target, empire=empire),
-        rule,
-    )
-    require(
-        state.controller(cmd.source) == empire and state.banners_in(cmd.source) > 0,
-        say("{source} holds no {empire} banners to attack with", source=cmd.source, empire=empire),
-        rule,
-    )
+    if held_by == empire:
+        raise RuleError(say("{target} is controlled by {empire} itself: an attack must target a region controlled by "
+                            "another empire", target=cmd.target, empire=empire), rule)
+    if state.controller(cmd.source) != empire or state.banners_in(cmd.source) == 0:
+        raise RuleError(say("{source} holds no {empire} banners to attack with", source=cmd.source, empire=empire),
+                        rule)
     for card, carried in cards:
         card.check_attack(state, empire, cmd.source, cmd.target, carried)
-    require(
-        route_allows(state, state.attack_route, cmd.source, cmd.target),
-        say("{source} does not border {target} by land: no attacks across seas", source=cmd.source,
-            target=cmd.target),
-        rule,
-    )
-    require(cmd.banners >= 1, _("an attack moves at least one banner"), rule)
+    if not route_allows(state, state.attack_route, cmd.source, cmd.target):
+        raise RuleError(say("{source} does not border {target} by land: no attacks across seas", source=cmd.source,
+                            target=cmd.target), rule)
+    if cmd.banners < 1:
+        raise RuleError(_("an attack moves at least one banner"), rule)
     available = state.banners_in(cmd.source)
     movable = movable_banners(state, empire, cmd.source)
     if movable < available:
-        require(
-            cmd.banners <= movable,
-            say("{source} is a conquered region: at most {movable} of its {banners} may leave (you can never "
-                "completely abandon a conquered region)", source=cmd.source, movable=movable,
-                banners=plural(available, "banner")),
-            rule,
-        )
+        if cmd.banners > movable:
+            raise RuleError(say("{source} is a conquered region: at most {movable} of its {banners} may leave (you "
+                                "can never completely abandon a conquered region)", source=cmd.source,
+                                movable=movable, banners=plural(available, "banner")), rule)
     else:
-        require(cmd.banners <= available, say("{source} has only {banners}", source=cmd.source,
-                                               banners=plural(available, f"{empire} banner")), rule)
+        if cmd.banners > available:
+            raise RuleError(say("{source} has only {banners}", source=cmd.source,
+                                banners=plural(available, f"{empire} banner")), rule)
     # what the cards played with the attack bring to it (ledger.decree_effects.attack), before combat
     added = min(sum(card.added(carried) for card, carried in cards), state.reserve[empire])  # REV 437
     reinforced = tuple(r for card, carried in cards for r in card.reinforced(state, empire, cmd.source, cmd.target,
@@ -544,14 +560,13 @@ def _decide_swap_agent(state: GameState, cmd: c.SwapAgent) -> list[ev.Event]:
     rule = "EN Swap Agent Action" if state.ruleset.swap_agent_target == "any" else "REV Council orders: Chancellor"
     position, _order = _pick_order(state, cmd.society, "swap-agent", ("swap_agent",), None, None)
     empire = position[0]
-    require(cmd.target in OFFICES, say("unknown office {text}", text=repr(cmd.target)), rule)
+    if cmd.target not in OFFICES:
+        raise RuleError(say("unknown office {text}", text=repr(cmd.target)), rule)
     targets = swap_targets(state, position)
-    require(
-        cmd.target in targets,
-        say("the agent cannot swap to the {empire} {office} (it may swap to: {targets})", empire=empire,
-            office=cmd.target, targets=", ".join(term(t, "office") for t in targets) or _("nowhere")),
-        rule,
-    )
+    if cmd.target not in targets:
+        raise RuleError(say("the agent cannot swap to the {empire} {office} (it may swap to: {targets})", empire=empire,
+                            office=cmd.target, targets=", ".join(term(t, "office") for t in targets) or _("nowhere")),
+                        rule)
     displaced = state.council.get((empire, cmd.target))
     after = replace_state(state, council=swap_agent_council(state, position, cmd.target, cmd.society, displaced))
     if state.ruleset.swap_agent_then == "target":

@@ -5,7 +5,7 @@ ones pinned by the game's first event.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import msgspec
 
@@ -202,15 +202,15 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
         return held[1] if held else 0
 
     def controlled(self, empire: str) -> tuple[str, ...]:
-        banners = self.banners  # `controller` written out: the rules ask this more than anything else
-        return tuple(r for r, region in self.board.regions.items()
-                     if (banners[r][0] if r in banners else region.home) == empire)
+        return control(self.board, self.banners).regions.get(empire, ())
 
     def cities(self, empire: str) -> int:
         return sum(self.board.regions[r].cities for r in self.controlled(empire))
 
     def icons(self, empire: str, icon: str) -> int:
-        return sum(1 for r in self.controlled(empire) if getattr(self.board.regions[r], icon))
+        """How many regions the empire controls bear `icon` (`farm` or `fort`)."""
+        held = control(self.board, self.banners)
+        return {"farm": held.farms, "fort": held.forts}[icon].get(empire, 0)
 
     def on_board(self, empire: str) -> int:
         return sum(n for e, n in self.banners.values() if e == empire)
@@ -276,6 +276,53 @@ class GameState(msgspec.Struct, frozen=True, weakref=True):
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+
+class Control(NamedTuple):
+    """Who holds what on one map (EN "Empire Control"), by empire: its regions in the board's order, their cities,
+    its banners on the board, and how many of its regions bear a farm, a fort."""
+
+    regions: dict[str, tuple[str, ...]]
+    cities: dict[str, int]
+    banners: dict[str, int]
+    farms: dict[str, int]
+    forts: dict[str, int]
+
+
+_CONTROL: dict[int, tuple[Mapping[str, tuple[str, int]], Board, Control]] = {}
+"""The control of the last few maps, by the identity of their banners mapping: the rules ask `controlled` more than
+anything else, of a handful of maps at a time (a move's candidates in a playout). A state's banners mapping is never
+changed once built, and one kept here cannot be freed (its id taken by another) while it is."""
+CONTROL_KEPT = 16
+
+
+def control(board: Board, banners: Mapping[str, tuple[str, int]]) -> Control:
+    """Each empire's controlled regions, their cities and its banners on the board, on this map."""
+    kept = _CONTROL.get(id(banners))
+    if kept is not None and kept[0] is banners and kept[1] is board:
+        return kept[2]
+    regions: dict[str, list[str]] = {empire: [] for empire in board.empires}
+    cities = dict.fromkeys(board.empires, 0)
+    on_board = dict.fromkeys(board.empires, 0)
+    farms = dict.fromkeys(board.empires, 0)
+    forts = dict.fromkeys(board.empires, 0)
+    for name, region in board.regions.items():
+        held = banners.get(name)
+        if held:
+            empire = held[0]
+            on_board[empire] += held[1]
+        else:
+            empire = region.home
+        regions[empire].append(name)
+        cities[empire] += region.cities
+        farms[empire] += region.farm
+        forts[empire] += region.fort
+    found = Control({empire: tuple(names) for empire, names in regions.items() if names}, cities, on_board, farms,
+                    forts)
+    if len(_CONTROL) >= CONTROL_KEPT:
+        _CONTROL.clear()
+    _CONTROL[id(banners)] = (banners, board, found)
+    return found
 
 
 def deck_numbers(cards: SheetData | None, card_sets: Iterable[str], empire: str) -> tuple[int, ...]:
