@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from whispers.ledger.core.decrees import Catalogue
     from whispers.ledger.core.legal import Option
     from whispers.ledger.core.pins import Pin
+    from whispers.ledger.core.state import GameState
     from whispers.ledger.io.game import Game
     from whispers.ledger.io.store import Store
 
@@ -62,6 +63,13 @@ def _shipped_decrees() -> Catalogue:
     from whispers.ledger.io.decree_files import shipped_catalogue
 
     return shipped_catalogue()
+
+
+def pin_labels(state: GameState) -> tuple[str, str]:
+    """(ruleset, board) of a game as listings show them: the id alone only when it is the shipped content."""
+    from whispers.ledger.io.shipped import labels
+
+    return labels(state)
 
 
 def status_of(state: Any, viewer: str | None = None) -> Status:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from whispers.application import tournament as use
-from whispers.cli.common import emit_json, one_format, replace_file, store_option
+from whispers.cli.common import emit_json, one_format, store_option
 from whispers.cli.spoken import Spoken, SpokenGroup, said
 from whispers.ledger.core.words import N_, _, say, term
 
@@ -148,7 +148,7 @@ def pair(file: Path, round_no: int, force: bool, start: bool, ruleset: str, boar
     lines that start them are printed.
     """
     paired = use.pair(store_url, file, round_no, force, start)
-    replace_file(file, paired.text)
+    use.write_round(file, paired)
     started = use.start_round(store_url, paired, ruleset, board) if start else []
     if as_json:
         emit_json({**paired.to_json(), "started": started})

@@ -17,7 +17,7 @@ from whispers.ledger.core.card_checks import check_ability, check_card, check_dr
 from whispers.ledger.core.commands import of_event
 from whispers.ledger.core.decree_effects import effect
 from whispers.ledger.core.decrees import CardSheet
-from whispers.ledger.core.errors import RecordFileError, WhispersError
+from whispers.ledger.core.errors import RecordFileError, VerifyError, WhispersError
 from whispers.ledger.core.events import read_facts
 from whispers.ledger.core.notation import format_event
 from whispers.ledger.core.pins import Pin
@@ -54,10 +54,6 @@ def _decided_before(made: ev.Event, recorded: ev.Event) -> bool:
         return False
     earlier = {k: v for k, v in (made.outcome or {}).items() if k not in found.outcome_since}
     return msgspec.structs.replace(made, outcome=earlier).to_fact() == recorded.to_fact()
-
-
-class VerifyError(WhispersError):
-    """A record that does not stand up: the message names the first bad event."""
 
 
 def verify(facts: list[dict], source: str) -> Verified:
