@@ -19,7 +19,8 @@ form (what `--json` prints). Nothing here parses command lines, prints, or knows
     stores.py      opening a store from a URL (or using one already open)
     table.py       the table facts (who played, where, when), archiving and renaming, each person's record
     labels.py      move labels: what `--at` names, and each move's label
-    boards.py      transcribing the printed board: the template, the counts, the empty board drawn
+    boards.py      transcribing the printed board: the template, a board checked, counted and pinned, the empty
+                   board drawn; decrees.py the decree catalogue, and a card sheet checked
     pictures.py    the timeline and the board map as DOT or rendered (svg.py: as SVG for the web pages)
     charts.py      a game's course as series, and win rates across games
     collector.py   the garbage collector paused while a large result is built

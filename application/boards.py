@@ -11,6 +11,11 @@ from whispers.ledger.core.plain import Data
 
 if TYPE_CHECKING:
     from whispers.ledger.core.board import Census
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from whispers.ledger.core.board import Board
+    from whispers.ledger.core.pins import Pin
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,15 +29,14 @@ class NewBoard:
 def new_board(path: str, force: bool = False) -> NewBoard:
     """Write a board template at `path`; an existing file is kept unless `force` (BoardError says so)."""
     from whispers.ledger.core.errors import BoardError
+    from whispers.ledger.core.words import say
     from whispers.ledger.io.board_files import template_text
-    from whispers.ledger.io.safefile import write_file
+    from whispers.ledger.io.safefile import save
 
-    target = Path(path)
-    if target.exists() and not force:
-        from whispers.ledger.core.words import say
-
-        raise BoardError(say("{file}: already exists; --force replaces it", file=str(path)))
-    write_file(target, template_text().encode("utf-8"), overwrite=force)
+    try:
+        save(Path(path), template_text().encode("utf-8"), overwrite=force, error=BoardError)
+    except FileExistsError:
+        raise BoardError(say("{file}: already exists; --force replaces it", file=str(path))) from None
     return NewBoard(path)
 
 
@@ -49,10 +53,33 @@ class BoardCensus:
 
 def board_census(ref: str) -> BoardCensus:
     from whispers.ledger.core.board import census
+
+    loaded = load(ref)
+    return BoardCensus(ref, loaded.id, loaded.content_hash, census(loaded))
+
+
+def load(ref: str) -> Board:
+    """The board `ref` (a shipped board's id or a board file's path); BoardError names its first problem."""
     from whispers.ledger.io.board_files import load_board
 
-    loaded = load_board(ref)
-    return BoardCensus(ref, loaded.id, loaded.content_hash, census(loaded))
+    return load_board(ref)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCheck:
+    board: Board
+    census: BoardCensus
+    pin: Pin  # shipped, modified or custom: a modified shipped board is refused without --allow-modified
+
+
+def check_board(ref: str) -> BoardCheck:
+    """The board `ref` checked (BoardError names its first problem), counted, and pinned against the shipped."""
+    from whispers.ledger.core.board import census
+    from whispers.ledger.io.shipped import pin
+
+    loaded = load(ref)
+    counted = BoardCensus(ref, loaded.id, loaded.content_hash, census(loaded))
+    return BoardCheck(loaded, counted, pin("board", loaded.id, loaded.content_hash))
 
 
 def draw_board(ref: str, output: str) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from whispers.application.sharing import Links, share
 from whispers.application.stores import opened
-from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import say
 
@@ -110,13 +110,9 @@ def check_output(output: str) -> str:
 
 def write_cards(cards: tuple[Card, ...], output: str, language: str) -> str:
     """The cards written to `output` (.pdf or .html), whole or not at all; StoreError if it cannot be written."""
-    from whispers.ledger.io.safefile import write_file
+    from whispers.ledger.io.safefile import save
     from whispers.projections.cards import draw_html, draw_pdf
 
     data = draw_pdf(cards) if check_output(output) == "pdf" else draw_html(cards, language)
-    try:
-        write_file(output, data)
-    except OSError as exc:
-        raise StoreError(say("cannot write {file}: {reason}", file=str(output),
-                             reason=exc.strerror or str(exc))) from None
+    save(output, data)
     return output

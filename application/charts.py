@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from whispers.application.stores import opened
-from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import _, say
 
@@ -198,7 +198,7 @@ def chart(store: Store | str | None, game: str | None, kind: str | None, output:
           viewer: str | None = None, person: str | None = None) -> Charted:
     """Draw `kind` for GAME (or the win rates across games when `game` is None, or `person`'s rating history
     when given) into `output` (.svg or .png), written whole or not at all."""
-    from whispers.ledger.io.safefile import write_file
+    from whispers.ledger.io.safefile import save
 
     suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
     if suffix not in FORMATS:
@@ -220,11 +220,7 @@ def chart(store: Store | str | None, game: str | None, kind: str | None, output:
     from whispers.projections.charts import draw
 
     picture = draw(data, suffix)
-    try:
-        write_file(output, picture)
-    except OSError as exc:
-        raise StoreError(say("cannot write {file}: {reason}", file=str(output),
-                             reason=exc.strerror or str(exc))) from None
+    save(output, picture)
     return Charted(output, data)
 
 

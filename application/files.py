@@ -163,14 +163,12 @@ def export_record(store: Store | str | None, game: str) -> Exported:
 
 def write_export(exported: Exported, output: Path, force: bool = False) -> None:
     """Write the record file to `output` in one step; an existing file is left alone unless `force`."""
-    from whispers.ledger.io.safefile import write_file
+    from whispers.ledger.io.safefile import save
 
     try:
-        write_file(output, exported.data, overwrite=force)
+        save(output, exported.data, overwrite=force)
     except FileExistsError:
         raise StoreError(say("{file} exists already: export --force replaces it", file=str(output))) from None
-    except OSError as exc:
-        raise StoreError(say("cannot write {file}: {message}", file=str(output), message=exc.strerror)) from None
 
 
 @dataclass(frozen=True, slots=True)

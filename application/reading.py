@@ -71,6 +71,13 @@ def _shipped_decrees() -> Catalogue:
     return shipped_catalogue()
 
 
+def pin_labels(state: GameState) -> tuple[str, str]:
+    """(ruleset, board) of a game as listings show them: the id alone only when it is the shipped content."""
+    from whispers.ledger.io.shipped import labels
+
+    return labels(state)
+
+
 def status_of(state: GameState, viewer: str | None = None) -> Status:
     from whispers.ledger.core.prompt import prompt
     from whispers.projections.visibility import known_scores, knows, state_view

@@ -147,6 +147,13 @@ def pair(store: Store | str | None, file: Path, round_no: int, force: bool = Fal
     return Paired(spec.name, str(file), plan, points, with_round(text, plan, force))
 
 
+def write_round(file: Path, paired: Paired) -> None:
+    """The tournament file with the round paired, written over FILE in one step (StoreError says a failure)."""
+    from whispers.ledger.io.safefile import save
+
+    save(file, paired.text.encode("utf-8"))
+
+
 def start_round(store: Store | str | None, paired: Paired, ruleset: str = "official",
                 board: str = "standin") -> list[str]:
     """Creates each table's game of the paired round, one store write per game holding its start and its table

@@ -13,9 +13,12 @@ each run in turn with its floors:
   page's rows alone, by the catalog's index), a tab and a search (which read every row), beside `games`' listing
   of the latest 50 as the application reads it;
 - F1 (`python -c "import click, eventsourcing.application, eventsourcing.sqlite, msgpack"`, with psycopg on
-  PostgreSQL) and F1 + rich (its console and table), the floor of a command that prints a rich table.
+  PostgreSQL) and F1 + rich (its console and table), the floor of a command that prints a rich table;
+- and the tournament command's own floor: what it imports of those (click, sqlite3 or psycopg, rich's console and
+  table). A read of the catalog imports neither eventsourcing nor msgpack, so F1 + rich holds about 20 ms of
+  imports the command never pays: each tournament figure is shown against both floors.
 It ends with the issue's target, for the JSON and for the table: the tournament's standings <= 1.3x F1 + rich, on
-each backend.
+each backend, and the same ratio against the command's own floor beside it.
 """
 
 import argparse
@@ -74,6 +77,8 @@ def medians(url: str, file: Path, games: list[tuple[str, list[str]]], runs: int,
     floor = "import click, eventsourcing.application, eventsourcing.sqlite, msgpack" + (", psycopg" if postgres
                                                                                          else "")
 
+    own = "import click, " + ("psycopg" if postgres else "sqlite3") + ", rich.console, rich.table"
+
     def run(argv: list[str]) -> Callable[[], object]:
         return lambda: subprocess.run(argv, env=env, capture_output=True, check=True)
 
@@ -81,6 +86,7 @@ def medians(url: str, file: Path, games: list[tuple[str, list[str]]], runs: int,
     return interleaved_ms({
         "F1": run([python, "-c", floor]),
         "F1 + rich": run([python, "-c", floor + ", rich.console, rich.table"]),
+        "own floor": run([python, "-c", own]),
         "tournament FILE --json": run([whispers, "tournament", str(file), "--json"]),
         "tournament FILE (table)": run([whispers, "tournament", str(file)]),
         "standings --games (4)": run([whispers, "standings", "--games", four, "--json"]),
@@ -128,17 +134,19 @@ def main() -> None:
                 floor = times["F1 + rich"]
                 print(f"\n{backend}: {args.games:,} games, a tournament of {args.tournament} "
                       f"(CPU medians of {args.runs})")
+                own = times["own floor"]
                 for label, value in times.items():
-                    print(f"  {label:<26} {value:8.1f} ms  {value / floor:5.2f}x F1 + rich")
+                    beside = f"  {value / own:5.2f}x its own floor" if label.startswith("tournament") else ""
+                    print(f"  {label:<26} {value:8.1f} ms  {value / floor:5.2f}x F1 + rich{beside}")
                 pages = director_pages(url, args.runs)
                 listing = next(iter(pages.values()))
                 for label, value in pages.items():
                     print(f"  {label:<26} {value:8.1f} ms  {value / listing:5.2f}x the listing of the latest 50")
                 for form in ("tournament FILE --json", "tournament FILE (table)"):
-                    ratio = times[form] / floor
-                    verdicts.append(f"{'met   ' if ratio <= 1.3 else 'MISSED'} {backend}: {form} of a "
-                                    f"{args.tournament}-game tournament in {args.games:,} games: {ratio:.2f}x F1 + "
-                                    "rich against <= 1.3x")
+                    for ratio, against in ((times[form] / floor, "F1 + rich"), (times[form] / own, "its own floor")):
+                        verdicts.append(f"{'met   ' if ratio <= 1.3 else 'MISSED'} {backend}: {form} of a "
+                                        f"{args.tournament}-game tournament in {args.games:,} games: {ratio:.2f}x "
+                                        f"{against} against <= 1.3x")
         finally:
             cleanup()
     print()

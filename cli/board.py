@@ -5,12 +5,11 @@ from typing import Literal
 
 import click
 
+from whispers.application import boards
 from whispers.cli.spoken import SpokenGroup
 from whispers.ledger.core import names
 from whispers.ledger.core.board import Board
 from whispers.ledger.core.words import ENGLISH, _, plural, say, term, tongue
-from whispers.ledger.io.board_files import load_board
-from whispers.ledger.io.shipped import pin
 
 
 @click.group(cls=SpokenGroup)
@@ -30,15 +29,14 @@ def check(file: str) -> None:
     Exits 0 if FILE is a valid board. Otherwise prints the first problem on one line (the file, the region or
     council at fault, and what is wrong) and exits 2.
     """
-    loaded = load_board(file)
+    checked = boards.check_board(file)
+    loaded = checked.board
     cities = sum(region.cities for region in loaded.regions.values())
     short_hash = loaded.content_hash[: len("sha256:") + 12]
     click.echo(say("{file}: valid board {board!r} ({regions}, {empires}, {cities}, {hash})", file=file,
                    board=loaded.id, regions=plural(len(loaded.regions), "region"),
                    empires=plural(len(loaded.empires), "empire"), cities=plural(cities, "city"), hash=short_hash))
-    from whispers.application.boards import board_census
-
-    counted = board_census(file).census
+    counted = checked.census.census
     click.echo("  " + _("per empire (home regions, cities, farms, forts, starting banners), to compare with the "
                         "printed map:"))
     nouns: tuple[tuple[Literal["regions", "cities", "farms", "forts", "banners"], str], ...] = (
@@ -60,7 +58,7 @@ def check(file: str) -> None:
     if counted["land_masses"] > 1:
         click.echo("  " + say("the land borders make {n} separate land masses (one if every region is reached by "
                               "land)", n=counted["land_masses"]))
-    pinned = pin("board", loaded.id, loaded.content_hash)
+    pinned = checked.pin
     if pinned.status == "modified":
         click.echo("  " + say("{pin}: a game on it is refused without --allow-modified, and then shown as {label}",
                               pin=pinned.sentence(), label=pinned.label))
@@ -72,9 +70,7 @@ def check(file: str) -> None:
 def new_board(file: str, force: bool) -> None:
     """Write a board file to fill in from the printed map: the five empires and their councils as the revised
     rulebook gives them, and a commented region per empire to copy (docs/boards.md walks through it)."""
-    from whispers.application.boards import new_board as write_template
-
-    write_template(file, force)
+    boards.new_board(file, force)
     click.echo(say("{file}: board template written. Fill in the regions, then: whispers board check {file}",
                    file=file))
 
@@ -87,7 +83,7 @@ def show(ref: str, as_json: bool) -> None:
 
     ID|PATH is a shipped board's id or the path of a board file (default: standin).
     """
-    loaded = load_board(ref)
+    loaded = boards.load(ref)
     if as_json:
         click.echo(json.dumps({**loaded.to_data(), "content_hash": loaded.content_hash}, indent=2))
         return

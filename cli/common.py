@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import click
@@ -70,10 +69,10 @@ def phase_words(phase: str, empire: str | None, office: str | None) -> str:
 
 
 def where_now(state: GameState, p: Prompt) -> str:
-    from whispers.ledger.io.shipped import labels
+    from whispers.application.reading import pin_labels
 
     said_round = say("round {round}", round=p.round)
-    return f"{state.name} · {labels(state)[0]} · {said_round} · " + phase_words(p.phase, p.empire, p.office)
+    return f"{state.name} · {pin_labels(state)[0]} · {said_round} · " + phase_words(p.phase, p.empire, p.office)
 
 
 def _tokens(tokens: dict[str, str]) -> str:
@@ -114,19 +113,6 @@ def view_lines(view: StateView) -> list[str]:
     if shown:
         lines.append((_("Revealed:") + " " if viewer else _("Loyalty:") + "  ") + "; ".join(shown))
     return lines
-
-
-def replace_file(path: Path, text: str) -> None:
-    """Write `text` over `path` in one step (ledger/io/safefile.py: a reader never sees half a file, a crash leaves
-    the old one whole, a link planted beside it is never followed); a failure is a StoreError in words."""
-    from whispers.ledger.core.errors import StoreError
-    from whispers.ledger.io.safefile import write_file
-
-    try:
-        write_file(path, text.encode("utf-8"))
-    except OSError as exc:
-        raise StoreError(say("cannot write {file}: {reason}", file=str(path),
-                             reason=exc.strerror or str(exc))) from None
 
 
 def warn(lines: tuple[str, ...] | list[str]) -> None:

@@ -4,12 +4,10 @@ import json
 
 import click
 
+from whispers.application.decrees import catalogue, check_cards
 from whispers.cli.spoken import Spoken, SpokenGroup
-from whispers.ledger.core.decree_effects import listing
-from whispers.ledger.core.decrees import Family, family
+from whispers.ledger.core.decrees import Family
 from whispers.ledger.core.words import N_, _, plural, say, terms
-from whispers.ledger.io.decree_files import check_sheet, shipped_catalogue
-from whispers.ledger.io.shipped import pin
 
 
 @click.command(cls=Spoken)
@@ -23,19 +21,11 @@ def decrees(ruleset_ref: str | None, as_json: bool) -> None:
     edition's G (before an order), M (during it) or I (when drawn). "adjudicated" effects have their mechanics
     in the rulebooks; "recorded" ones do not, and a play records its board changes.
     """
-    catalogue = shipped_catalogue()
-    timing: Family | None = None
-    if ruleset_ref is not None:
-        from whispers.ledger.io.ruleset_files import load_ruleset
-
-        timing = family(load_ruleset(ruleset_ref))
-    data = listing(catalogue, timing)
+    listed = catalogue(ruleset_ref)
     if as_json:
-        if ruleset_ref is not None:
-            data["ruleset"] = ruleset_ref
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(listed.to_json(), indent=2, ensure_ascii=False))
         return
-    _print_table(data, ruleset_ref, timing)
+    _print_table(listed.data, ruleset_ref, listed.timing)
 
 
 def _print_table(data: dict, ruleset_ref: str | None, timing: Family | None) -> None:
@@ -88,22 +78,18 @@ def check(file: str) -> None:
     Exits 0 with a one-line summary if the sheet is valid. Otherwise prints every problem, one a line (the card at
     fault and what is wrong), and exits 2.
     """
-    sheet, problems = check_sheet(file)
-    if sheet is None:
-        for line in problems:
+    checked = check_cards(file)
+    sheet, pinned = checked.sheet, checked.pin
+    if sheet is None or pinned is None:
+        for line in checked.problems:
             click.echo(" ".join(line.split()), err=True)
         raise SystemExit(2)
-    by_set: dict[str, int] = {}
-    for deck in sheet.cards.values():
-        for card in deck.values():
-            by_set[card.set] = by_set.get(card.set, 0) + 1
-    sets = ", ".join(f"{n} {name}" for name, n in by_set.items())
+    sets = ", ".join(f"{n} {name}" for name, n in checked.by_set.items())
     short_hash = sheet.content_hash[: len("sha256:") + 12]
     click.echo(say("{file}: valid card sheet {sheet!r} ({cards}: {sets}; {decks}; {hash})", file=file, sheet=sheet.id,
                    cards=plural(sheet.count(), "card"), sets=sets, decks=plural(len(sheet.cards), "deck"),
                    hash=short_hash))
     if sheet.example:
         click.echo("  " + _("a made-up example (example = true): not the printed cards"))
-    pinned = pin("cards", sheet.id, sheet.content_hash)
     if pinned.status == "modified":
         click.echo(f"  {pinned.sentence()}")

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from whispers.cli.spoken import LANGUAGES, SpokenGroup, english, said, speak_for, usage_error
+from whispers.cli.spoken import LANGUAGES, SpokenGroup, english, locale_is_english, said, speak_for, usage_error
 from whispers.ledger.core.errors import WhispersError
 
 
@@ -173,6 +173,8 @@ class LazyGroup(SpokenGroup):
                    "Notation and record files stay in canonical ids.")
 def whispers(lang: str | None) -> None:
     """Record, replay and adjudicate games of A War of Whispers."""
+    if locale_is_english(lang):
+        return  # English for sure: nothing to refuse, and the catalogues are not read
     from whispers.projections.language import choose
 
     choose(lang)  # LazyGroup.main speaks it already; a WHISPERS_LANG whispers lacks is refused here

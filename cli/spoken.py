@@ -177,7 +177,7 @@ def _asked(args: list[str]) -> str | None:
     return None
 
 
-def _locale_is_english(asked: str | None, environ=os.environ) -> bool:
+def locale_is_english(asked: str | None, environ=os.environ) -> bool:
     """True when the language is English for sure (projections.language.choose would say "en"): then nothing
     is imported to learn it. Anything else asks choose itself."""
     named = asked or environ.get("WHISPERS_LANG")
@@ -189,7 +189,7 @@ def _locale_is_english(asked: str | None, environ=os.environ) -> bool:
 
 def speak_for(args: list[str]):  # -> a contextvars.Token, or None for English
     asked = _asked(args)
-    if _locale_is_english(asked):
+    if locale_is_english(asked):
         return None
     from whispers.projections.language import choose, speak
 

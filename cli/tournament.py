@@ -1,7 +1,6 @@
 """Tournaments: `standings` over a list of games, `tournament FILE.toml` with entrants and points, and
 `tournament pair FILE.toml --round N` to seat a round."""
 
-import csv
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -9,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from whispers.application import tournament as use
-from whispers.cli.common import emit_json, one_format, replace_file, store_option
+from whispers.cli.common import emit_json, one_format, store_option
 from whispers.cli.spoken import Spoken, SpokenGroup, said
 from whispers.ledger.core.words import N_, _, say, term
 
@@ -37,6 +36,8 @@ def _show(data: "StandingsData", title: str, as_json: bool, as_csv: bool, societ
         emit_json(data)
         return
     if as_csv:
+        import csv
+
         writer = csv.writer(sys.stdout)
         writer.writerow(["ruleset", "place", "rank", "entrant", "points", "wins", "score", "games", "finalised"])
         for ruleset, rows in data["rulesets"].items():
@@ -54,18 +55,23 @@ def _show(data: "StandingsData", title: str, as_json: bool, as_csv: bool, societ
         grid = Table(title=Text(f"{title} · " + say("{ruleset} rules", ruleset=ruleset)))
         justify: JustifyMethod
         for column, justify in (("#", "right"), (N_("entrant"), "left"), (N_("points"), "right"),
-                                (N_("wins"), "right"), (N_("score"), "right"), (N_("finalised"), "right"),
-                                (N_("places"), "left")):
+                                (N_("wins"), "right"), (N_("score"), "right"), (N_("finalised"), "right")):
             grid.add_column(_(column) if column != "#" else column, justify=justify)
-        for row in rows:
-            places = ", ".join(f"{g['game']}: {g['place']:g}{'' if g.get('finalised') else '*'}" for g in row["games"])
-            entrant = term(row["entrant"]) if societies else row["entrant"]
+        named = [term(row["entrant"]) if societies else row["entrant"] for row in rows]
+        for row, entrant in zip(rows, named, strict=True):
             grid.add_row(row["place"], Text(entrant), f"{row['points']:g}", str(row["wins"]), str(row["score"]),
-                         f"{row['finalised']}/{len(row['games'])}", Text(places))
+                         f"{row['finalised']}/{len(row['games'])}")
         console.print(grid)
         if any(row["tied"] for row in rows):
             console.print(_("=: a place shared by entrants level on points, wins and score."), markup=False,
                           highlight=False)
+        # Each entrant's places under the table, one line each (wrapped under it), not in a column: a season's
+        # entrant plays dozens of games, and their places wrapped in a narrow column made every row a dozen lines
+        # tall, the other cells padded to match (most of the table's drawing time).
+        console.print(_("Places in each game:"), markup=False, highlight=False)
+        lines = places_lines(named, [[f"{g['game']}: {g['place']:g}{'' if g.get('finalised') else '*'}"
+                                      for g in row["games"]] for row in rows], console.width)
+        console.print(Text("\n".join(lines)), soft_wrap=True)  # wrapped already: the cells are not measured again
     if data.get("finalised"):
         console.print(say("Finalised by the director: {games}", games=", ".join(data["finalised"])), markup=False,
                       highlight=False)
@@ -80,6 +86,25 @@ def _show(data: "StandingsData", title: str, as_json: bool, as_csv: bool, societ
                       highlight=False)
     if not data["rulesets"]:
         console.print(_("No finished game yet."))
+
+
+def places_lines(names: list[str], places: list[list[str]], width: int) -> list[str]:
+    """Each name followed by its places ("game: place"), packed into lines of at most `width` cells, a place never
+    split; a name's further lines start under its first place (a name wider than 24 cells pushes its first only)."""
+    from rich.cells import cell_len
+
+    column = min(max((cell_len(name) for name in names), default=0), 24)
+    lines = []
+    for name, items in zip(names, places, strict=True):
+        line, placed = f"  {name}{' ' * max(column - cell_len(name), 0)} ", False
+        for number, item in enumerate(items):
+            piece = f" {item}," if number < len(items) - 1 else f" {item}"
+            if placed and cell_len(line) + cell_len(piece) > width:
+                lines.append(line)
+                line = " " * (column + 3)
+            line, placed = line + piece, True
+        lines.append(line.rstrip())
+    return lines
 
 
 @click.command(cls=Spoken)
@@ -154,7 +179,7 @@ def pair(file: Path, round_no: int, force: bool, start: bool, ruleset: str, boar
     lines that start them are printed.
     """
     paired = use.pair(store_url, file, round_no, force, start)
-    replace_file(file, paired.text)
+    use.write_round(file, paired)
     started = use.start_round(store_url, paired, ruleset, board) if start else []
     if as_json:
         emit_json({**paired.to_json(), "started": started})

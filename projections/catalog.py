@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC
 from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
@@ -96,8 +95,7 @@ class _Result(msgspec.Struct):
     result: Data
 
 
-@dataclass(frozen=True)
-class Refreshed:
+class Refreshed(msgspec.Struct, frozen=True):  # not a dataclass: 0.4 ms to define, at every command that lists
     games: int
     """How many games this refresh read from the store."""
     events: int

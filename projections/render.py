@@ -12,7 +12,7 @@ from pathlib import Path
 
 from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.words import N_, _, say
-from whispers.ledger.io.safefile import write_file
+from whispers.ledger.io.safefile import save
 
 FORMATS: dict[str, str | None] = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """Output suffix -> Graphviz output format (None: the DOT source itself)."""
@@ -91,11 +91,7 @@ def write(source: str, path: Path | str, engine: str = "dot") -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    try:
-        write_file(path, data)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise PictureError(say("cannot write {file}: {reason}", file=str(path), reason=reason)) from None
+    save(path, data, error=PictureError)
 
 
 def render(source: str, fmt: str, engine: str = "dot") -> bytes:

@@ -139,9 +139,13 @@ def test_export_refuses_a_link_even_a_dangling_one_and_force_replaces_the_link_n
 
 
 def test_one_writer_keeps_a_replaced_files_permissions_and_says_a_failure_in_words(tmp_path: Path) -> None:
-    """The CLI's replace_file (a tournament file `pair` rewrites) is safefile's writer: the file keeps its mode."""
-    from whispers.cli.common import replace_file
+    """safefile.save (the tournament file `pair` rewrites, a chart, seat cards) is write_file with its failure in
+    words: the file keeps its mode, a folder that is not there is a StoreError naming it."""
     from whispers.ledger.core.errors import StoreError
+    from whispers.ledger.io.safefile import save
+
+    def replace_file(path: Path, text: str) -> None:
+        save(path, text.encode("utf-8"))
 
     kept = tmp_path / "cup.toml"
     kept.write_text("old", encoding="utf-8")

@@ -285,3 +285,37 @@ def test_the_finalised_column_in_csv_and_json_and_the_marked_places_in_the_table
     assert lines[1].startswith("official,=1,1,") and lines[1].endswith(",2,1")
     text = CliRunner().invoke(whispers, ["tournament", str(cup / "cup.toml")], env={"COLUMNS": "200"}).output
     assert "=1" in text and "1/2" in text and "a place shared" in text
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_result_read_back_from_the_catalog_is_the_result_of_the_record(name: str) -> None:
+    """The catalog keeps each game's result as data (result_data); read back (result_from_data, msgspec in C) its
+    final scoring is the very event the record holds, and the one ev.from_fact reads: its trail's lists frozen."""
+    from whispers.projections.standings import result_data, result_from_data, result_of
+
+    events = bundled(name)
+    kept = result_data(result_of(events))
+    read = result_from_data(json.loads(json.dumps(kept)))  # as the catalog's JSON gives it
+    scored = next(e for e in events if isinstance(e, ev.GameScored))
+    assert read.scored == scored == ev.from_fact(dict(kept["scored"]))
+    assert all(isinstance(step["societies"], tuple) for step in read.scored.trail if "societies" in step)
+    assert read == result_of(events)
+
+
+def test_each_entrants_places_are_listed_under_the_table_packed_to_the_width_a_place_never_split() -> None:
+    """`tournament FILE` lists each entrant's places under the table (a season's entrant plays dozens of games):
+    lines of at most the screen's width in cells (a wide character counts two), every place whole and in order,
+    an entrant's further lines under its first place."""
+    import re
+
+    from rich.cells import cell_len
+
+    from whispers.cli.tournament import places_lines
+
+    names = ["Ana", "Bo", "Zoë 子"]
+    places = [[f"r{n}-t1: {n % 4 + 1}{'*' * (n % 2)}" for n in range(1, 30)], ["r1-t1: 2"], []]
+    lines = places_lines(names, places, 40)
+    assert all(cell_len(line) <= 40 for line in lines) and len(lines) > 4
+    assert re.findall(r"r\d+-t1: \d\*?", "\n".join(lines)) == places[0] + places[1]
+    assert lines[0].startswith("  Ana     r1-t1: 2*,") and lines[1].startswith(" " * 10 + "r")
+    assert [line for line in lines if not line.startswith("   ")] == [lines[0], "  Bo      r1-t1: 2", "  Zoë 子"]

@@ -66,6 +66,7 @@ from whispers.ledger.core.errors import (
     StoreError,
     StoreUnavailable,
     UnknownGame,
+    VerifyError,
     WhispersError,
 )
 from whispers.ledger.core.names import OFFICES, SLOTS
@@ -617,8 +618,6 @@ async def director_verify(site: Site, request: Request) -> Response:
     game = request.path_params["game"]
     if not hall.exists(site.store, game):
         return _not_found(False)
-    from whispers.ledger.io.verify import VerifyError
-
     try:
         checked, failed = files.verify(site.store, game).to_json(), None
     except VerifyError as exc:

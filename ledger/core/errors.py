@@ -60,5 +60,10 @@ class RecordFileError(WhispersError):
     """A record file that is malformed, truncated or tampered with."""
 
 
+class VerifyError(WhispersError):
+    """A record that does not stand up when its moves are decided again (ledger/io/verify.py): the message names
+    the first bad event."""
+
+
 class DecreeError(WhispersError):
     """A decree catalogue or card sheet that is not valid, or a card play it refuses."""

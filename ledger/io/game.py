@@ -193,15 +193,12 @@ def _now() -> str:
 def play(game: Game, command: c.Command) -> tuple[Game, list[ev.Event]]:
     """The game after one more move, in memory; RuleError if the move is illegal."""
     from whispers.ledger.core import commands as c
-    from whispers.ledger.core import rules
-    from whispers.ledger.io.decree_files import shipped_catalogue
-    from whispers.ledger.io.snapshots import fold_on, is_cut
+    from whispers.ledger.io import engine
+    from whispers.ledger.io.snapshots import is_cut
 
     if isinstance(command, c.Undo) and is_cut(game.state):
         game = Game(game.name, game.events, fold(game.events))  # its earlier states were not kept: replayed
-    produced = rules.decide(game.state, command, shipped_catalogue())
-    state = fold_on(game.state, produced)
-    assert state is not None  # a take-back from a cut state was replayed above
+    state, produced = engine.step(game.state, command)
     if game._events is not None:
         return Game(game.name, (*game.events, *produced), state), produced
     return Game(game.name, None, state, lambda: (*game.events, *produced)), produced
@@ -216,10 +213,9 @@ def record(store: Store, game: Game, command: c.Command) -> tuple[Game, list[ev.
 
 def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, allow_modified: bool = False) -> Game:
     """A whole game from notation, in memory: all or nothing, a bad line named by its number."""
-    from whispers.ledger.core import rules
     from whispers.ledger.core.meta import TagLine, from_tags
     from whispers.ledger.core.notation import Header, parse_lines
-    from whispers.ledger.io.decree_files import shipped_catalogue
+    from whispers.ledger.io import engine
 
     events: list[ev.Event] = []  # grown in place: a Game per line copied every event so far, quadratic
     state: GameState | None = None
@@ -246,9 +242,8 @@ def replay_lines(name: str, lines: Iterable[str], beside: Path | None = None, al
                 continue
             if state is None:
                 raise NotationError(_("the first move comes before the game line (game ruleset=... players=...)"))
-            for event in rules.decide(state, parsed, shipped_catalogue()):  # as play() does
-                state = evolve(state, event)
-                events.append(event)
+            state, produced = engine.step(state, parsed)
+            events.extend(produced)
         except RuleError as exc:
             raise RuleError(say("line {number}: {message}", number=number, message=exc.reason), exc.rule) from None
         except WhispersError as exc:
@@ -269,19 +264,16 @@ def import_lines(store: Store, name: str, lines: Iterable[str], beside: Path | N
 def fork(store: Store, parent: str, name: str, at: int) -> Game:
     """A new game whose record is `parent`'s first `at` events, marked as a fork of it at `at`; the engine
     then records whatever it would have recorded on its own from there (a fork taken mid-move)."""
-    from whispers.ledger.core import rules
+    from whispers.ledger.io import engine
     from whispers.ledger.io.recordfile import chain
 
     facts = store.facts(parent, at)
     facts = [{**facts[0], "name": name}, *facts[1:]]
     events = read_facts(facts, parent)
-    state = fold(events)
     marker = ev.GameForked(parent, at, chain(store.facts(parent, at))[-1])
-    state = evolve(state, marker)
-    automatic = rules.advance(state)
-    for event in automatic:
-        state = evolve(state, event)
-    produced = [marker, *automatic]
+    before = fold(events)
+    produced = engine.forked(before, marker)
+    state = engine.fold(before, produced)
     store.create(name, [*facts, *(e.to_fact() for e in produced)])
     return Game(name, (*events, *produced), state)
 
@@ -425,25 +417,24 @@ def play_variation(store: Store, name: str, entry: NoteEntry) -> tuple[Game, int
     """The game's first `at` events and what the engine recorded on its own from there, then the variation's
     lines decided by the rules: (that game, in memory, named "GAME/VARIATION"; how many events come before the
     variation's first move)."""
-    from whispers.ledger.core import rules
     from whispers.ledger.core.meta import TagLine
     from whispers.ledger.core.notation import Header, parse_line
+    from whispers.ledger.io import engine
 
     facts = store.facts(name, entry["at"])
     events = list(read_facts(facts, name))
     state = fold(events)
-    for event in rules.advance(state):
-        state = evolve(state, event)
-        events.append(event)
+    automatic = engine.automatic(state)
+    state = engine.fold(state, automatic)
+    events.extend(automatic)
     before = len(events)
     for number, line in enumerate(entry["lines"], start=1):
         try:
             command = parse_line(line)
             if command is None or isinstance(command, Header | TagLine):
                 raise NotationError(_("not a move"))
-            for event in rules.decide(state, command):
-                state = evolve(state, event)
-                events.append(event)
+            state, produced = engine.step(state, command)
+            events.extend(produced)
         except RuleError as exc:
             raise RuleError(say("variation {text} move {number}: {message}", text=repr(entry["variation"]),
                                 number=number, message=exc.reason), exc.rule) from None

@@ -3,13 +3,16 @@
 The bytes go to a fresh file beside the target, created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW, a random
 name: a symlink planted at `OUT.part` or anywhere else is never followed), then moved into place in one
 step, keeping the permissions of a file it replaces. A write that fails (a full disk, an interrupt) removes its
-temporary file. It is whispers' one way to write a file (the CLI's `replace_file` says its failure in words).
+temporary file. It is whispers' one way to write a file; `save` says its failure in words.
 """
 
 import contextlib
 import os
 import secrets
 from pathlib import Path
+
+from whispers.ledger.core.errors import StoreError, WhispersError
+from whispers.ledger.core.words import say
 
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
@@ -39,6 +42,20 @@ def write_file(target: Path | str, data: bytes, *, overwrite: bool = True) -> No
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+
+
+def save(target: Path | str, data: bytes, *, overwrite: bool = True,
+         error: type[WhispersError] = StoreError) -> None:
+    """`write_file`, a failure raised as `error` in words ("cannot write FILE: REASON"). With `overwrite=False`,
+    a target already there is the FileExistsError it was, for the caller to say what replaces it."""
+    try:
+        write_file(target, data, overwrite=overwrite)
+    except FileExistsError:
+        if not overwrite:
+            raise
+        raise error(say("cannot write {file}: {reason}", file=str(target), reason=os.strerror(17))) from None
+    except OSError as exc:
+        raise error(say("cannot write {file}: {reason}", file=str(target), reason=exc.strerror or str(exc))) from None
 
 
 def _create_beside(target: Path) -> tuple[int, Path]:

@@ -10,13 +10,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final
+from functools import cache
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from whispers.ledger.core.errors import StoreError, StoreUnavailable, UnknownGame
 from whispers.ledger.core.streams import GAME_CREATED, GAME_RECORDED, game_id
 from whispers.ledger.core.words import say
-from whispers.ledger.io.transcoder import MsgpackTranscoder
 
 if TYPE_CHECKING:
     import sqlite3
@@ -26,9 +26,18 @@ if TYPE_CHECKING:
     from psycopg.rows import TupleRow
 
     from whispers.ledger.io.eventstore import EventStore
+    from whispers.ledger.io.transcoder import MsgpackTranscoder
 
-STATES: Final = MsgpackTranscoder()
-"""Decodes a stored state as eventsourcing's mapper would (the same transcoder), for the store's own reads."""
+
+@cache
+def state_decoder() -> MsgpackTranscoder:
+    """Decodes a stored state as eventsourcing's mapper would (the same transcoder), for the store's own reads.
+    Made at the first read of a stored event: a read of the catalog alone (a tournament's standings) never
+    imports the transcoder (zlib-ng, the event types)."""
+    from whispers.ledger.io.transcoder import MsgpackTranscoder
+
+    return MsgpackTranscoder()
+
 
 Rows = list[tuple[int, str, bytes]]
 """A stream's rows as read: (version, topic, stored state)."""

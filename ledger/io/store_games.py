@@ -17,8 +17,7 @@ from whispers.ledger.core.errors import GameExists, GameMovedOn, NoSuchEvent, St
 from whispers.ledger.core.events import Event, read_frozen_facts
 from whispers.ledger.core.streams import CONTENT_CREATED, GAME_CREATED, GAME_RECORDED, Fact, content_id, game_id
 from whispers.ledger.core.words import N_, no_such_event, say
-from whispers.ledger.io.store_backend import STATES, Backend, Rows, one_line, records, whole_stream
-from whispers.ledger.io.transcoder import decode_events, decode_frozen, decode_timestamp
+from whispers.ledger.io.store_backend import Backend, Rows, one_line, records, state_decoder, whole_stream
 
 if TYPE_CHECKING:
     from eventsourcing.domain import Aggregate
@@ -145,7 +144,7 @@ class GameRecords:
         return whole
 
     def _content(self, name: str, digest: str) -> Fact:
-        decode = STATES.decode
+        decode = state_decoder().decode
         state = self._contents.get(digest)
         if state is not None:
             return decode(state)["data"]
@@ -249,6 +248,8 @@ class GameRecords:
 
     def _written(self, name: str, state: bytes) -> datetime:
         """When the stored event `state` was stored, read without its fact; a time that is not one is damage."""
+        from whispers.ledger.io.transcoder import decode_timestamp
+
         try:
             written = decode_timestamp(state)
         except Exception:  # whatever damaged bytes make the decoder raise: said below as no time stored
@@ -284,7 +285,7 @@ class GameRecords:
         check_name(name)
         with self._backend.translated():
             stored = self._backend.events.recorder.select_events(game_id(name), gt=after, lte=upto)
-            decode = STATES.decode
+            decode = state_decoder().decode
             facts: list[Fact] = []
             for expected, item in enumerate(stored, start=after + 1):
                 if item.originator_version != expected:
@@ -317,7 +318,9 @@ class GameRecords:
                  read_whole: frozenset[str] | None = None) -> _Read:
         """`_parsed` of a game's stored states, in order from its first, once its rows are found whole (`read_whole`: as
         `written_games`)."""
-        plain = STATES.decode
+        from whispers.ledger.io.transcoder import decode_events, decode_frozen
+
+        plain = state_decoder().decode
         decode = decode_frozen if events else plain
         typed = decode_events(states[1:], read_whole) if events else None
         try:
@@ -352,8 +355,10 @@ class GameRecords:
         if ([number for number, _, _ in later] != list(range(since + 1, since + 1 + len(later)))
                 or any(topic == GAME_CREATED for _, topic, _ in later)):
             return None
+        from whispers.ledger.io.transcoder import decode_events
+
         try:
-            first = STATES.decode(stored[0][2])["fact"]
+            first = state_decoder().decode(stored[0][2])["fact"]
         except Exception:  # a damaged row: the whole read names it
             return None
         facts = decode_events([state for _, _, state in later])

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from psycopg import Connection, Cursor
     from psycopg.rows import TupleRow
 
-from whispers.ledger.io.store_backend import STATES, Backend, Rows, Wakeup, fingerprint_of, one_line, values
+from whispers.ledger.io.store_backend import Backend, Rows, Wakeup, fingerprint_of, one_line, state_decoder, values
 
 POSTGRES_CONNECT_TIMEOUT = 5
 POSTGRES_LOCK_TIMEOUT = 5
@@ -132,7 +132,7 @@ class PostgresBackend(Backend):
         (whose position says whether it was created since, and whose state holds its name). The generic path made a
         notification object per event and asked for each game's first event on its own, a round trip and a domain
         event per game."""
-        decode = STATES.decode
+        decode = state_decoder().decode
         position = after
         changed: dict[str, int | None] = {}
         for stream, last, created, topic, state in self.read("changed_streams", after, [GAME_CREATED, GAME_RECORDED]):

@@ -17,7 +17,7 @@ from whispers.ledger.core.streams import GAME_CREATED, GAME_RECORDED, game_id
 from whispers.ledger.core.words import say
 from whispers.ledger.io import sqlite_layout
 from whispers.ledger.io.sqlite_layout import EVENTS, LOG, STREAMS, TOPICS, stream_of
-from whispers.ledger.io.store_backend import STATES, Backend, PlainSQLite, Rows, fingerprint_of, one_line, values
+from whispers.ledger.io.store_backend import Backend, PlainSQLite, Rows, fingerprint_of, one_line, state_decoder, values
 
 if TYPE_CHECKING:
     import sqlite3
@@ -181,7 +181,7 @@ class SQLiteBackend(Backend):
         whether it was created since, and whose state holds its name). A catalog built afresh over 10,000 games
         made a notification object with a UUID for each of their two million events, then asked for each game's
         first event on its own."""
-        decode = STATES.decode
+        decode = state_decoder().decode
         created_topic, recorded_topic = GAME_CREATED, GAME_RECORDED
         # after a position, the rows after it by their position: left to itself SQLite groups by walking the whole
         # (game, version) index, 0.23 s over 10,000 games for nothing new; from the start the index is cheaper

@@ -3,7 +3,8 @@
 Replaying a record normally trusts it (facts are folded, rules are not re-run). Verification does not:
 each move is turned back into the command it records, decided again from the state before it, and the
 events the engine gives must equal the recorded ones, consequences included. The first event that
-disagrees is named.
+disagrees is named. Deciding and folding go through ledger/io/engine.py, the path recording takes
+(game.play), so a record verifies exactly when recording its moves again would give it.
 """
 
 from dataclasses import dataclass
@@ -17,13 +18,15 @@ from whispers.ledger.core.card_checks import check_ability, check_card, check_dr
 from whispers.ledger.core.commands import of_event
 from whispers.ledger.core.decree_effects import effect
 from whispers.ledger.core.decrees import CardSheet
-from whispers.ledger.core.errors import RecordFileError, WhispersError
+from whispers.ledger.core.errors import RecordFileError, VerifyError, WhispersError
 from whispers.ledger.core.events import read_facts
+from whispers.ledger.core.evolve import evolve
 from whispers.ledger.core.notation import format_event
 from whispers.ledger.core.pins import Pin
 from whispers.ledger.core.ruleset import Ruleset
 from whispers.ledger.core.state import GameState
 from whispers.ledger.core.words import say
+from whispers.ledger.io import engine
 from whispers.ledger.io.decree_files import shipped_catalogue
 from whispers.ledger.io.recordfile import chain
 from whispers.ledger.io.shipped import cards_pin, started_pins
@@ -56,10 +59,6 @@ def _decided_before(made: ev.Event, recorded: ev.Event) -> bool:
     return msgspec.structs.replace(made, outcome=earlier).to_fact() == recorded.to_fact()
 
 
-class VerifyError(WhispersError):
-    """A record that does not stand up: the message names the first bad event."""
-
-
 def verify(facts: list[dict], source: str) -> Verified:
     events = read_facts(facts, source)
     first = events[0] if events else None
@@ -81,7 +80,7 @@ def verify(facts: list[dict], source: str) -> Verified:
     if again != first:
         raise VerifyError(say("{game}: event 1 (GameStarted) does not match its own board and ruleset (or card "
                               "sheet)", game=source))
-    state = rules.evolve(None, first)
+    state = evolve(None, first)
     unchecked: list[str] = []
     index = 1
     while index < len(events):
@@ -96,7 +95,7 @@ def verify(facts: list[dict], source: str) -> Verified:
             # an amendment's marker: the take-backs before it and the moves after it are checked as any others
             produced = [event]
         elif isinstance(event, ev.GameForked):
-            produced = [event, *rules.advance(rules.evolve(state, event))]
+            produced = engine.forked(state, event)
         elif event.MOVE or isinstance(event, ev.MoveTakenBack | ev.GameFinalized | ev.GameReopened):
             borrowed = state.pending is not None
             command = of_event(event, borrowed)
@@ -104,7 +103,7 @@ def verify(facts: list[dict], source: str) -> Verified:
                 raise VerifyError(say("{game}: event {n} ({text}) cannot be read as a move", game=source, n=number,
                                       text=type(event).__name__))
             try:
-                produced = rules.decide(state, command, shipped_catalogue())
+                produced = engine.decide(state, command)
                 if isinstance(event, ev.CardPlayed):
                     unchecked.extend(say("event {n}: {note}", n=number, note=note)
                                      for note in _unchecked(state, event))
@@ -115,7 +114,7 @@ def verify(facts: list[dict], source: str) -> Verified:
         elif rules.window_waits(state):
             # the moment after an empire's last order closed without a move of its own: the next move (a record
             # is cut between moves), or a record made before the engine waited there
-            produced = rules.advance(state, close=True)
+            produced = engine.closed(state)
         else:
             raise VerifyError(say("{game}: event {n} ({text}) was recorded where a move was due", game=source,
                                   n=number, text=type(event).__name__))
@@ -134,13 +133,12 @@ def verify(facts: list[dict], source: str) -> Verified:
                 raise VerifyError(say("{game}: event {n} ({text}) disagrees with the rules: {message}", game=source,
                                       n=number + offset, text=type(recorded).__name__,
                                       message=_difference(recorded.to_fact(), made.to_fact())))
-        for made in produced[: len(events) - index]:
-            state = rules.evolve(state, made)
+        state = engine.fold(state, produced[: len(events) - index])
         index += len(produced)
     try:
         head = chain(facts)[-1]
     except RecordFileError as exc:  # a number past 64 bits, stored before content files' numbers were bounded
-        raise VerifyError(f"{source}: {exc}") from None
+        raise VerifyError(say("{game}: {message}", game=source, message=str(exc))) from None
     return Verified(len(events), head, state, started_pins(first), tuple(unchecked), cards_pin(first))
 
 
