@@ -1,5 +1,7 @@
 """Post-game review: `replay` (and its stepper), `stats`, `fork`, `diff`, `annotate` and `notes`."""
 
+from __future__ import annotations
+
 import csv
 import os
 import shutil
@@ -38,7 +40,7 @@ _ROUND_NUMBERS = tuple(str(r) for r in range(1, ROUNDS + 1))
 
 
 
-def _note_lines(notes: "list[NoteEntry]", version: int) -> list[str]:
+def _note_lines(notes: list[NoteEntry], version: int) -> list[str]:
     lines = []
     for note in notes:
         if note["at"] == version:
@@ -48,7 +50,7 @@ def _note_lines(notes: "list[NoteEntry]", version: int) -> list[str]:
     return lines
 
 
-def _show(replayed: Replayed, version: int, before: int | None = None, analysed: "Analysis | None" = None) -> None:
+def _show(replayed: Replayed, version: int, before: int | None = None, analysed: Analysis | None = None) -> None:
     """The game after event `version` as tables; with `before` (the step shown last), what changed since
     is highlighted; with `analysed` (the stored analysis for the viewer), the chances there and a turning point."""
     from whispers.cli.reading import console
@@ -75,7 +77,7 @@ CHANGES = 12
 the council and the prompt, a step fits a 40-row terminal."""
 
 
-def _step(replayed: Replayed, version: int, before: int | None = None, analysed: "Analysis | None" = None) -> None:
+def _step(replayed: Replayed, version: int, before: int | None = None, analysed: Analysis | None = None) -> None:
     """One compact step of the stepper: the move, what changed since the step shown before, the chances there and a
     turning point (with `analysed`), and the council (the full tables on `t`)."""
     from whispers.cli.reading import console
@@ -174,7 +176,7 @@ def _empire(typed: str) -> str:
     return canonical_line(typed)
 
 
-def _analysis_lines(analysed: "Analysis | None", version: int) -> list[str]:
+def _analysis_lines(analysed: Analysis | None, version: int) -> list[str]:
     """The chances after the move at `version` (whispers analyse), and ◆ where it is a turning point."""
     if analysed is None:
         return []
@@ -187,7 +189,7 @@ def _analysis_lines(analysed: "Analysis | None", version: int) -> list[str]:
     return lines
 
 
-def _stepper(replayed: Replayed, analysed: "Analysis | None" = None) -> None:
+def _stepper(replayed: Replayed, analysed: Analysis | None = None) -> None:
     rep, version = replayed.replay, replayed.at
     ask = _asker()
     shown: int | None = None

@@ -85,10 +85,10 @@ def test_a_finished_game_shows_the_record_and_a_game_not_over_only_what_spectato
     playing = (tmp_path / "site" / done.games[1].page).read_text(encoding="utf-8")
     assert "published as its spectators see it" in playing
     # a spectator sees no loyalty recorded at setup: the record's page shows spider's tokens from event 2 on
-    assert "loyalty: hidden" in playing and '<span class="token">' not in playing
+    assert "loyalty: hidden" in playing and 'class="token"' not in playing
     over = (tmp_path / "site" / done.games[0].page).read_text(encoding="utf-8")
     step2 = over.split('id="step-2"')[1].split('<section class="step"')[0]
-    assert '<span class="token">devout eagle</span>' in step2
+    assert '<span class="token" data-slot="devout">devout eagle</span>' in step2
 
 
 @pytest.mark.parametrize(("secret", "instead", "moves"), [
