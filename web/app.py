@@ -68,7 +68,7 @@ from whispers.ledger.core.errors import (
     UnknownGame,
     WhispersError,
 )
-from whispers.ledger.core.names import OFFICES, SLOTS
+from whispers.ledger.core.names import ABILITIES_PER_CARD, OFFICES, SLOTS
 from whispers.ledger.core.words import KIND_OF, LANGUAGES, N_, _, cite, n_, position, say, term, tongue, trail_step
 from whispers.projections.language import from_header, speak, stop
 from whispers.web.analysts import Analysts
@@ -249,8 +249,9 @@ def _templates() -> Environment:
     templates.filters["position"] = _per_page(position)
     templates.globals["word"] = _word
     templates.globals["asking"] = _asking
-    templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
-                             card_names=reading.card_choices, trail_step=trail_step, said_line=moves.said_line)
+    templates.globals.update(offices=OFFICES, slots=SLOTS, abilities=ABILITIES_PER_CARD, hand_list=_hand_list,
+                             words_of=_words_of, card_names=reading.card_choices,
+                             trail_step=trail_step, said_line=moves.said_line)
     return templates
 
 
