@@ -239,7 +239,7 @@ class Table:
                 self.choose(field, card)
             if not cards:
                 self.tap(self.css("button.ask", form))
-        elif verb == "pass":
+        elif verb in ("pass", "no-card"):
             self.tap(self.css("button.ask", form))
         elif verb in ("discard", "play"):
             # what may be left out (payment, board changes) first; what the move needs (its card, its ability) last,

@@ -170,7 +170,7 @@ function pickers(game, line) {
     // a move half filled in is not thrown away by a live reload: the page says the game moved on instead
     form.addEventListener("change", function () { holding = true; shown.refresh(); });
     form.addEventListener("submit", function (e) { e.preventDefault(); shown.record(); });
-    const ask = form.querySelector("button.ask");  // a move with nothing that must be chosen (a pass, a draw)
+    const ask = form.querySelector("button.ask");  // a move with nothing that must be chosen (a pass, a draw, no card)
     if (ask) { ask.addEventListener("click", function () { holding = true; shown.refresh(); }); }
     const sealed = form.querySelector("input.sealed");  // a loyalty set sealed: its slots are not chosen
     if (sealed) {
