@@ -33,7 +33,6 @@ SETTLE = 0.2  # seconds after the page shows a new version: it is done swapping 
 COUNCIL = ("deploy", "retrieve", "swap-agent", "swap-loyalty")
 BOARD = ("recruit", "attack")
 ORDERS = ("recruit", "attack", "draw", "swap-agent")  # what an order of the empire turns records
-TYPED = ("effect",)  # a card play's fields with no tap path (its board changes too): typed
 
 
 def lines_of(path: Path) -> list[str]:
@@ -245,8 +244,17 @@ class Table:
             # what may be left out (payment, board changes) first; what the move needs (its card, its ability) last,
             # so that a Record on before the last tap is one on before the selection was complete
             keys = dict(a.split("=", 1) for a in args if "=" in a)
-            changes = [f"{k}={v}" for k, v in keys.items() if k not in ("ability", "pay", *TYPED)]
-            if changes:
+            if "effect" in keys:  # a decree's effect, then each of its parameters
+                self.choose(self.css("select.effect", form), keys["effect"])
+                fieldset = self.css(f'fieldset.params[data-effect="{keys["effect"]}"]', form)
+                for key in list(keys):
+                    fields = fieldset.find_elements(By.CSS_SELECTOR, f'[data-fmt="{key}={{}}"]')
+                    if fields and fields[0].tag_name == "select":
+                        self.choose(fields[0], keys.pop(key))
+                    elif fields:  # a parameter the page offers no choices for: typed
+                        self.type(fields[0], keys.pop(key))
+            changes = [f"{k}={v}" for k, v in keys.items() if k not in ("ability", "pay", "effect")]
+            if changes:  # a card's board changes (add=, kill=, move=, agent=, act=): typed
                 self.type(self.css('.field.wide input[data-fmt="{}"]', form), " ".join(changes))
             for card in keys.get("pay", "").split(",") if "pay" in keys else []:
                 self.tap(self.css(f'.pay input[value="{card}"]', form).find_element(By.XPATH, ".."))
