@@ -175,7 +175,12 @@ class Table:
         return Tapped(line, verb, self.taps, self.keys, self.early)
 
     def _deploy(self, society: str, verb: str, args: list[str]) -> Any:
-        self.tap(self.css(f'td.office.tappable[data-position="{args[0]}"]'))
+        cells = self.driver.find_elements(By.CSS_SELECTOR, f'td.office.tappable[data-position="{args[0]}"]')
+        if not cells:  # a region (the revised rules' agents on the board): no council cell, the picker's select
+            form = self.picker(society, verb)
+            self.choose(self.css('select[data-fmt="{}"]', form), args[0])
+            return form
+        self.tap(cells[0])
         return self.css("form.pick.pinned")
 
     _retrieve = _deploy
@@ -190,13 +195,18 @@ class Table:
             self.tap(self.css(f'tr.loyalty[data-society="{society}"] [data-slot="{arg.split("=")[0]}"]'))
         form = self.css("form.pick.pinned")
         shows = [a.split("=")[1] for a in args if "=" in a]
-        for field, empire in zip(form.find_elements(By.CSS_SELECTOR, 'select[data-fmt="={}"]'), shows, strict=True):
+        fields = form.find_elements(By.CSS_SELECTOR, 'select[data-fmt="={}"]')  # only for a sealed set: else the
+        for field, empire in zip(fields, shows if fields else [], strict=True):  # engine knows what each shows
             self.choose(field, empire)
         return form
 
     def _board(self, society: str, verb: str, args: list[str]) -> Any:
         section = self.css("#boardmap")
         moves = json.loads(section.get_attribute("data-moves") or "[]")
+        named = [a for a in args if a.split("=")[0] in ("order", "at")]  # which order, where the line says so
+        args = [a for a in args if a not in named]
+        moves = [m if all(n in m["line"].split() for n in named if n.split("=")[0] + "=" in m["line"]) else
+                 {**m, "verb": ""} for m in moves]
         if verb == "recruit":
             placed = {a.split("=")[0]: int(a.split("=")[1]) for a in args}
             fits = [m["verb"] == verb and set(placed) <= set(m["regions"]) and sum(placed.values()) == m["amount"]
@@ -204,7 +214,9 @@ class Table:
         else:
             fits = [m["verb"] == verb and any(a[:2] == args[:2] and a[2] >= int(args[2]) for a in m["attacks"])
                     for m in moves]
-        index = next(i for i, m in enumerate(moves) if fits[i] and m["society"] == society)
+        index = next((i for i, m in enumerate(moves) if fits[i] and m["society"] == society), None)
+        if index is None:
+            raise AssertionError(f"no move on the board fits {society} {verb} {' '.join(named + args)}: {moves}")
         mode = section.find_elements(By.CSS_SELECTOR, "button.mode")[index]
         if mode.get_attribute("aria-pressed") != "true":
             self.tap(mode)
