@@ -40,7 +40,7 @@ def lines_of(path: Path) -> list[str]:
 
 
 def served(store: str) -> tuple[subprocess.Popen, str]:
-    """`whispers serve` on a free port over `store`: (the process, its base URL)."""
+    """`whispers serve` on a free port over `store` (its output in serve.log beside it): (the process, its URL)."""
     import httpx2
 
     with socket.socket() as free:
@@ -48,7 +48,8 @@ def served(store: str) -> tuple[subprocess.Popen, str]:
         port = free.getsockname()[1]
     exe = shutil.which("whispers", path=str(Path(sys.executable).parent)) or "whispers"
     env = {"WHISPERS_STORE": store, "WHISPERS_DIRECTOR_TOKEN": "d" * 32, "PATH": str(Path(sys.executable).parent)}
-    server = subprocess.Popen([exe, "serve", "--port", str(port)], env=env, stderr=subprocess.DEVNULL)
+    log = open(Path(store).parent / "serve.log", "w")  # noqa: SIM115 (the server's, for as long as it runs)
+    server = subprocess.Popen([exe, "serve", "--port", str(port)], env=env, stderr=log, stdout=log)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
