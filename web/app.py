@@ -69,7 +69,7 @@ from whispers.ledger.core.errors import (
     VerifyError,
     WhispersError,
 )
-from whispers.ledger.core.names import OFFICES, SLOTS
+from whispers.ledger.core.names import ABILITIES_PER_CARD, OFFICES, SLOTS
 from whispers.ledger.core.words import (
     KIND_OF,
     LANGUAGES,
@@ -274,8 +274,9 @@ def _templates() -> Environment:
     templates.filters["key"] = _per_page(key_word)  # a notation key or an effect's parameter: payer, vers
     templates.globals["word"] = _word
     templates.globals["asking"] = _asking
-    templates.globals.update(offices=OFFICES, slots=SLOTS, hand_list=_hand_list, words_of=_words_of,
-                             card_names=reading.card_choices, trail_step=trail_step, said_line=moves.said_line)
+    templates.globals.update(offices=OFFICES, slots=SLOTS, abilities=ABILITIES_PER_CARD, hand_list=_hand_list,
+                             words_of=_words_of, card_names=reading.card_choices,
+                             trail_step=trail_step, said_line=moves.said_line)
     return templates
 
 

@@ -92,8 +92,7 @@ function update(game) {
 function compose(form) {
   const parts = [form.dataset.society, form.dataset.verb];
   form.querySelectorAll("[data-fmt]").forEach(function (el) {
-    const fieldset = el.closest("fieldset.params");
-    if (fieldset && fieldset.hidden) { return; }
+    if (el.closest("fieldset[hidden]")) { return; }  // an effect not chosen, the slots of a sealed set
     if ((el.type === "checkbox" || el.type === "radio") && !el.checked) { return; }
     const value = el.value.trim();
     if (!value || (el.dataset.skip !== undefined && value === el.dataset.skip)) { return; }
@@ -107,8 +106,7 @@ function compose(form) {
 // those of an effect not chosen aside. Nothing is chosen ahead, so a picker starts incomplete (issue 32).
 function complete(form) {
   return Array.from(form.querySelectorAll("[data-need]")).every(function (el) {
-    const fieldset = el.closest("fieldset.params");
-    if (fieldset && fieldset.hidden) { return true; }
+    if (el.closest("fieldset[hidden]")) { return true; }
     if (el.tagName === "DIV") { return el.querySelector("input:checked") !== null; }
     return el.value.trim() !== "";
   });
@@ -175,6 +173,13 @@ function pickers(game, line) {
     // a move half filled in is not thrown away by a live reload: the page says the game moved on instead
     form.addEventListener("change", function () { holding = true; shown.refresh(); });
     form.addEventListener("submit", function (e) { e.preventDefault(); shown.record(); });
+    const ask = form.querySelector("button.ask");  // a move with nothing that must be chosen (a pass, a draw, no card)
+    if (ask) { ask.addEventListener("click", function () { holding = true; shown.refresh(); }); }
+    const sealed = form.querySelector("input.sealed");  // a loyalty set sealed: its slots are not chosen
+    if (sealed) {
+      const slots = form.querySelector("fieldset.slots");
+      sealed.addEventListener("change", function () { slots.hidden = sealed.checked; });
+    }
     form.querySelector("button.to-line").addEventListener("click", function () {
       const composed = compose(form);
       line.value = (form.dataset.saidOf === composed ? form.dataset.said : composed) + " ";
@@ -184,6 +189,7 @@ function pickers(game, line) {
     if (effect) {
       const show = function () {
         form.querySelectorAll("fieldset.params").forEach(function (f) { f.hidden = f.dataset.effect !== effect.value; });
+        form.querySelector("fieldset.ability").hidden = Boolean(effect.value);  // an effect names no ability
       };
       effect.addEventListener("change", show);
       show();

@@ -26,7 +26,8 @@
   // the line the taps make, and whether every choice is made (only then is it previewed, and recordable)
   function composed(move) {
     if (move.verb === "recruit") {
-      const parts = move.regions.filter(function (r) { return kept.placed[r]; })
+      // in the order tapped: the line reads as the player placed the banners
+      const parts = Object.keys(kept.placed).filter(function (r) { return move.regions.indexOf(r) >= 0; })
         .map(function (r) { return r + "=" + kept.placed[r]; });
       const placed = move.regions.reduce(function (n, r) { return n + (kept.placed[r] || 0); }, 0);
       // the option places `amount` banners (the engine's count, its reserve counted): every choice made at that
