@@ -23,7 +23,7 @@ import os
 import socket
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, TypeVar
 
 import msgspec
 
@@ -33,6 +33,8 @@ from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.words import _
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from whispers.ledger.io.store import Store
 
 PROJECTION = "analysis-jobs"
@@ -185,7 +187,17 @@ def waiting(store: Store | str | None) -> bool:
         return any(job.state in ("queued", "running") for job in _rows(s)[1].values())
 
 
-def progress_json(job: Job | None) -> dict[str, Any]:
+class Progress(TypedDict):
+    """`progress_json`: a job's state, and its progress once there is a job."""
+
+    state: State
+    moves: NotRequired[int]
+    moves_done: NotRequired[int]
+    left: NotRequired[int | None]  # seconds
+    rollouts: NotRequired[int]
+
+
+def progress_json(job: Job | None) -> Progress:
     """What a page reads of a job: its state and its progress, and nothing of who runs it."""
     if job is None:
         return {"state": "none"}
@@ -223,7 +235,7 @@ class Lost(Exception):
     """The job was taken over by another analyst (this one was thought dead): it stops."""
 
 
-def _update(store: Store, job: Job, by: str, **changes: Any) -> Job:
+def _update(store: Store, job: Job, by: str, **changes: object) -> Job:
     """`job`'s row with `changes`, written only while `by` (its owner) still runs it (else Lost)."""
     name = _row(job.game, job.viewer)
 
@@ -296,7 +308,7 @@ def _finished(owed: list[int], done: int) -> int:
     return count
 
 
-def analyst(url: str, stop: Any, idle: float = IDLE_SECONDS, retire: float = RETIRE_SECONDS) -> None:
+def analyst(url: str, stop: Connection, idle: float = IDLE_SECONDS, retire: float = RETIRE_SECONDS) -> None:
     """An analyst process's life (the server starts it, `web/analysts.py`): claim a job, run it, again, until it
     had nothing to do for `retire` seconds, or its server says stop or is gone: `stop` is the reading end of a
     pipe whose other end only the server holds, so it reads as ready (`poll`) when the server closes it, or dies.

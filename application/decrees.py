@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from whispers.ledger.core.decrees import CardSheet, Family
     from whispers.ledger.core.pins import Pin
+    from whispers.ledger.core.plain import Data
 
 
 @dataclass(frozen=True, slots=True)
 class Catalogue:
-    data: dict[str, Any]  # ledger.core.decree_effects.listing: what `whispers decrees --json` prints
+    data: Data  # ledger.core.decree_effects.listing: what `whispers decrees --json` prints
     timing: Family | None  # the timing column of the ruleset asked about, None for both rulesets'
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Data:
         return self.data
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 import textwrap
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol, cast
 
 from whispers.ledger.core.words import N_, _, n_, say, term
 
@@ -16,12 +17,80 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-Series = Any
-"""application.charts.Series (the layers keep projections from importing the application's types)."""
-WinRates = Any
-"""application.charts.WinRates."""
-RatingHistory = Any
-"""application.ratings.RatingHistory."""
+    from whispers.projections.ratings import RatingPoint
+
+
+# What the charts read of the application's data (the layers keep projections from importing its types)
+
+
+class Series(Protocol):
+    """application.charts.Series."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def viewer(self) -> str | None: ...
+    @property
+    def moves(self) -> Sequence[int]: ...
+    @property
+    def rounds(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def lines(self) -> Mapping[str, Sequence[float | None]]: ...
+    @property
+    def colours(self) -> Mapping[str, str]: ...
+
+
+class Chances(Protocol):
+    """application.charts.Chances."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def viewer(self) -> str | None: ...
+    @property
+    def policy(self) -> str: ...
+    @property
+    def rollouts(self) -> int: ...
+    @property
+    def moves(self) -> Sequence[int]: ...
+    @property
+    def lines(self) -> Mapping[str, Sequence[float]]: ...
+    @property
+    def errors(self) -> Mapping[str, Sequence[float]]: ...
+    @property
+    def turning(self) -> Sequence[tuple[int, str, str]]: ...
+    @property
+    def glyphs(self) -> Sequence[tuple[int, str]]: ...
+    @property
+    def colours(self) -> Mapping[str, str]: ...
+
+
+class WinRates(Protocol):
+    """application.charts.WinRates."""
+
+    @property
+    def games(self) -> int: ...
+    @property
+    def finished(self) -> int: ...
+    @property
+    def by_society(self) -> Mapping[str, float]: ...
+    @property
+    def by_seat(self) -> Mapping[int, float]: ...
+    @property
+    def colours(self) -> Mapping[str, str]: ...
+
+
+class RatingHistory(Protocol):
+    """application.ratings.RatingHistory."""
+
+    @property
+    def person(self) -> str: ...
+    @property
+    def points(self) -> Sequence[RatingPoint]: ...
 
 TITLES = {
     "score": N_("score if the game ended now"),
@@ -32,7 +101,7 @@ AXES = {"score": N_("points"), "cities": N_("cities"), "banners": N_("banners")}
 """The y axis's name for each kind of series."""
 
 
-def draw(data: Series | WinRates | RatingHistory, fmt: str) -> bytes:
+def draw(data: Series | Chances | WinRates | RatingHistory, fmt: str) -> bytes:
     """The chart as SVG or PNG bytes (no date in the file: the same data gives the same picture)."""
     from matplotlib import rc_context
 
@@ -44,29 +113,29 @@ def draw(data: Series | WinRates | RatingHistory, fmt: str) -> bytes:
     return out.getvalue()
 
 
-def figure(data: Series | WinRates | RatingHistory) -> Figure:
+def figure(data: Series | Chances | WinRates | RatingHistory) -> Figure:
     """The chart as a matplotlib Figure (its words in the reader's language; the file draws them as shapes)."""
     from matplotlib.figure import Figure
 
     drawn = Figure(figsize=(10, 5.5), dpi=110, layout="constrained")
     if hasattr(data, "points"):
-        _rating_history(drawn.add_subplot(), data)
+        _rating_history(drawn.add_subplot(), cast("RatingHistory", data))
     elif not hasattr(data, "lines"):
         _win_rates(drawn, data)
-    elif data.kind == "chances":
-        _chances(drawn.add_subplot(), data)
-    elif data.kind == "banners":
+    elif (series := cast("Series", data)).kind == "chances":  # a series or chances: told by its kind
+        _chances(drawn.add_subplot(), cast("Chances", data))
+    elif series.kind == "banners":
         # ten lines on one axis are a tangle: the board above, the reserves below, one colour per empire
         drawn.set_size_inches(10, 7.5)
         top, bottom = drawn.subplots(2, 1, sharex=True)
-        on_board = [n for n in data.lines if n.endswith("on the board")]
-        _series(top, data, on_board, _("banners on the board"), legend=[term(n.split(" ")[0]) for n in on_board])
-        _series(bottom, data, [n for n in data.lines if n.endswith("in reserve")],
+        on_board = [n for n in series.lines if n.endswith("on the board")]
+        _series(top, series, on_board, _("banners on the board"), legend=[term(n.split(" ")[0]) for n in on_board])
+        _series(bottom, series, [n for n in series.lines if n.endswith("in reserve")],
                 _("banners in reserve"))
-        drawn.suptitle(say("{game} · banners", game=data.game))
+        drawn.suptitle(say("{game} · banners", game=series.game))
     else:
-        _series(drawn.add_subplot(), data, list(data.lines),
-                say("{game} · {chart}", game=data.game, chart=_(TITLES[data.kind])))
+        _series(drawn.add_subplot(), series, list(series.lines),
+                say("{game} · {chart}", game=series.game, chart=_(TITLES[series.kind])))
     return drawn
 
 
@@ -104,7 +173,7 @@ def _series(ax: Axes, data: Series, names: list[str], title: str, legend: list[s
         ax.annotate(note, (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
 
 
-def _chances(ax: Axes, data: Any) -> None:
+def _chances(ax: Axes, data: Chances) -> None:
     """A line per society with its band of one standard error each side, the turning points and notes' glyphs."""
     from matplotlib.ticker import PercentFormatter
 

@@ -13,7 +13,7 @@ finalised is provisional.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NotRequired, TypedDict, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 import msgspec
 
@@ -273,7 +273,7 @@ def load_tournament(text: str, source: str) -> Tournament:
     from whispers.ledger.core.names import SOCIETIES
     from whispers.ledger.io.input_files import toml_text
 
-    raw = toml_text(text, source, TournamentError)
+    raw: dict[str, Any] = toml_text(text, source, TournamentError)  # read below without narrowing each value
     unknown = set(raw) - {"name", "points", "game", "entrants"}
     if unknown:
         raise TournamentError(f"{source}: unknown key {sorted(unknown)[0]!r}")

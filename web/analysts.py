@@ -12,7 +12,11 @@ their server is gone.
 from __future__ import annotations
 
 import multiprocessing
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 STOP_SECONDS = 10.0
 """How long the server waits for an analyst to keep what it finished before it is terminated."""
@@ -26,8 +30,9 @@ class Analysts:
         self.url = url
         self.count = count if url and url != "memory:" else 0
         self._context = multiprocessing.get_context("spawn")  # not a fork of a server holding threads and sockets
-        self._stop: Any = None  # the writing end of the analysts' pipe: closed (or the server gone), they stop
-        self._processes: list[Any] = []
+        # the writing end of the analysts' pipe: closed (or the server gone), they stop
+        self._stop: Connection | None = None
+        self._processes: list[BaseProcess] = []
 
     @property
     def available(self) -> bool:

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -91,8 +91,11 @@ from whispers.web.hall import hall_routes
 from whispers.web.live import NOTED, Hub
 
 if TYPE_CHECKING:
+    from whispers.application.analysis import Analysis
+    from whispers.application.analysis_jobs import Progress
     from whispers.application.stores import Store
     from whispers.ledger.core.commands import Command
+    from whispers.projections.chances_plot import Plot
     from whispers.projections.visibility import HandView
 
 HERE = Path(__file__).parent
@@ -355,7 +358,17 @@ async def replay_page(site: Site, request: Request, found: Access) -> Response:
                      back_label=back[1], **_analysis_view(site, found, replayed.at, over))
 
 
-def _analysis_view(site: Site, found: Access, at: int, over: bool) -> dict[str, Any]:
+class AnalysisView(TypedDict):
+    """`_analysis_view`: what the replay page's analysis panel reads."""
+
+    chances: Analysis | None
+    plot: Plot | None
+    progress: Progress
+    offer: bool
+    knew: str
+
+
+def _analysis_view(site: Site, found: Access, at: int, over: bool) -> AnalysisView:
     """What the replay page shows of the analysis for the link's viewer: its progress while it runs, else the
     chart of the stored one (as that viewer knew the game: never the record's on a seat's or the spectator's
     link), and whether it offers to ask for one (a finished game, analysts running, none complete yet)."""

@@ -543,7 +543,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
-def _thaw(value: Any) -> Any:
+def _thaw(value: object) -> object:
     if type(value) in _ATOMS:  # most values: answered before the three checks below (a final scoring has 300)
         return value
     if isinstance(value, Effects):
@@ -555,7 +555,7 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-def _freeze(value: Any) -> Any:
+def _freeze(value: object) -> Any:  # any plain value, its lists as tuples: the Struct it fills reads it
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):
@@ -597,9 +597,9 @@ def _trail_step_v1(line: str) -> dict[str, object]:
     raise ValueError(f"a tie-break step that cannot be read: {line!r}")
 
 
-def upcast(fact: dict[str, Any]) -> tuple[type[Event], dict[str, Any]]:
+def upcast(fact: Data) -> tuple[type[Event], Data]:
     """The event class of a stored fact and its fields at the class's current version (a copy)."""
-    cls = EVENT_TYPES[fact["type"]]
+    cls = EVENT_TYPES[cast(str, fact["type"])]  # not text: a KeyError or TypeError, a malformed fact
     values = {k: v for k, v in fact.items() if k not in ("type", "class_version")}
     version = fact.get("class_version", 1)
     if not isinstance(version, int) or not 1 <= version <= cls.class_version:
@@ -610,12 +610,12 @@ def upcast(fact: dict[str, Any]) -> tuple[type[Event], dict[str, Any]]:
     return cls, values
 
 
-def from_fact(fact: dict[str, Any]) -> Event:
+def from_fact(fact: Data) -> Event:
     """Read a stored fact back into its event; raises KeyError/TypeError/ValueError on a malformed fact."""
     cls, values = upcast(fact)
     for name, value in values.items():
         if name == "effects":
-            values[name] = Effects(**{k: _freeze(v) for k, v in value.items()})
+            values[name] = Effects(**{k: _freeze(v) for k, v in cast("Data", value).items()})
         elif not (cls is GameStarted and name in ("ruleset", "board", "cards")):
             values[name] = _freeze(value)
     return cls(**values)
@@ -631,7 +631,7 @@ def from_frozen_fact(fact: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[fact.pop("type")]
     version = fact.pop("class_version", 1)
     if version != cls.class_version:  # an older fact: upcast the way every fact was read before
-        return from_fact(_thaw({**fact, "type": cls.__name__, "class_version": version}))
+        return from_fact(cast("Data", _thaw({**fact, "type": cls.__name__, "class_version": version})))
     if "effects" in fact:
         fact["effects"] = Effects(**fact["effects"])
     return cls(**fact)
@@ -656,7 +656,7 @@ def read_frozen_facts(facts: Iterable[dict[str, Any]], source: str) -> list[Even
     return events
 
 
-def read_facts(facts: Iterable[dict[str, Any]], source: str) -> list[Event]:
+def read_facts(facts: Iterable[Data], source: str) -> list[Event]:
     """The events of stored facts, upcast; StoreError names the first fact that is not an event."""
     events = []
     for index, fact in enumerate(facts, start=1):

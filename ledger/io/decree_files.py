@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from whispers.fixtures import FOLDER
 from whispers.ledger.core.decrees import ID_PATTERN, CardSheet, Catalogue, sheet_problems
 from whispers.ledger.core.errors import DecreeError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import _, say
 from whispers.ledger.io.input_files import read_capped, toml_bytes
 
@@ -19,7 +19,7 @@ CATALOGUE_FILE = "decrees.toml"
 CARDS_FOLDER = "cards"
 
 
-def read_toml(raw: bytes, source: str) -> dict[str, Any]:
+def read_toml(raw: bytes, source: str) -> Data:
     """The data of a UTF-8 TOML file, checked (ledger/io/input_files.py); DecreeError on one line otherwise."""
     return toml_bytes(raw, source, DecreeError)
 

@@ -14,9 +14,10 @@ import math
 import os
 import stat
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import BinaryIO, Final
 
 from whispers.ledger.core.errors import WhispersError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.text import file_control_problem
 from whispers.ledger.core.words import say
 
@@ -73,19 +74,19 @@ def utf8_text(raw: bytes, source: str, error: type[WhispersError]) -> str:
         raise error(say("{file}: not UTF-8 text (byte {n})", file=source, n=bom + exc.start)) from None
 
 
-def toml_file(path: Path, source: str, error: type[WhispersError]) -> dict[str, Any]:
+def toml_file(path: Path, source: str, error: type[WhispersError]) -> Data:
     """The data of the content file at `path`, checked (module docstring)."""
     return toml_bytes(read_capped(path, source, error), source, error)
 
 
-def toml_bytes(raw: bytes, source: str, error: type[WhispersError]) -> dict[str, Any]:
+def toml_bytes(raw: bytes, source: str, error: type[WhispersError]) -> Data:
     if len(raw) > CONTENT_LIMIT:
         raise error(say("{file}: larger than {limit} bytes, more than whispers reads from such a file",
                         file=source, limit=CONTENT_LIMIT))
     return toml_text(utf8_text(raw, source, error), source, error)
 
 
-def toml_text(text: str, source: str, error: type[WhispersError]) -> dict[str, Any]:
+def toml_text(text: str, source: str, error: type[WhispersError]) -> Data:
     """The data of a content file's text, checked (module docstring)."""
     import tomllib  # imported by the commands that read a content file only
 

@@ -25,6 +25,7 @@ import msgpack
 
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import RecordFileError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.streams import Fact
 from whispers.ledger.core.words import say
 
@@ -117,7 +118,7 @@ def looks_like_record(data: bytes) -> bool:
     return bool(data) and (0x80 <= data[0] <= 0x8F or data[0] in (0xDE, 0xDF))
 
 
-def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[dict[str, Any]], list["NoteEntry"]]:
+def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[Data], list["NoteEntry"]]:
     """(header, facts, notes) from a record file; RecordFileError names what is wrong and where."""
     try:
         body = msgpack.unpackb(data, raw=False, strict_map_key=True)
@@ -189,7 +190,7 @@ def _bad_part(data: bytes) -> str | None:
     return None
 
 
-def _notes(body: dict[str, Any], header: dict[str, Any], events: int, source: str) -> list["NoteEntry"]:
+def _notes(body: Data, header: Data, events: int, source: str) -> list["NoteEntry"]:
     from whispers.ledger.core.notes import problem
 
     notes = body.get("notes") or []

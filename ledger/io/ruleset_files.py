@@ -2,10 +2,10 @@
 to the pure model in ledger.ruleset."""
 
 from pathlib import Path
-from typing import Any
 
 from whispers.fixtures import FOLDER
 from whispers.ledger.core.errors import RulesetError
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.ruleset import ID_PATTERN, Ruleset
 from whispers.ledger.core.words import say
 from whispers.ledger.io.input_files import toml_bytes, toml_file, toml_text
@@ -48,8 +48,8 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
     return ruleset_of(toml_text(text, source, RulesetError), source)
 
 
-def ruleset_of(raw: dict[str, Any], source: str) -> Ruleset:
-    flat: dict[str, Any] = {"id": raw.pop("id", None), "name": raw.pop("name", None)}
+def ruleset_of(raw: Data, source: str) -> Ruleset:
+    flat: Data = {"id": raw.pop("id", None), "name": raw.pop("name", None)}
     for section, keys in _LAYOUT.items():
         table = raw.pop(section, None)
         if not isinstance(table, dict):
