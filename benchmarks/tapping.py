@@ -15,15 +15,17 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -88,14 +90,14 @@ class Table:
     """The table page of one game in `driver`, its moves tapped one line at a time. `shoot(name)` is called at each
     page state worth a screenshot (the move composed, previewed, before Record)."""
 
-    def __init__(self, driver: Any, shoot: Any = None) -> None:
+    def __init__(self, driver: WebDriver, shoot: Callable[[str], object] | None = None) -> None:
         self.driver, self.shoot = driver, shoot or (lambda name: None)
         self.taps = self.keys = 0
         self.early = False
 
     # --- the page -------------------------------------------------------------------------------------------------
 
-    def wait(self, until: Any) -> None:
+    def wait(self, until: Callable[[WebDriver], object]) -> None:
         WebDriverWait(self.driver, WAIT, poll_frequency=0.05, ignored_exceptions=(
             NoSuchElementException, StaleElementReferenceException)).until(lambda d: until(d))
 
@@ -116,7 +118,7 @@ class Table:
         if not complete and self.records_on():
             self.early = True
 
-    def tap(self, element: Any, complete: bool = False) -> None:
+    def tap(self, element: WebElement, complete: bool = False) -> None:
         """A tap on `element`; `complete`: the selection is already complete before it (no check)."""
         self._before(complete)
         # in the middle of the window: the sticky Record bar never covers what is tapped
@@ -124,29 +126,29 @@ class Table:
         element.click()
         self.taps += 1
 
-    def choose(self, select: Any, value: str) -> None:
+    def choose(self, select: WebElement, value: str) -> None:
         self._before(False)
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", select)
         Select(select).select_by_value(value)
         self.taps += 1
 
-    def type(self, field: Any, text: str) -> None:
+    def type(self, field: WebElement, text: str) -> None:
         self._before(False)
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
         field.send_keys(text + Keys.TAB)  # Tab: the field's change, which previews the move
         self.keys += len(text) + 1
 
-    def css(self, css: str, within: Any = None) -> Any:
+    def css(self, css: str, within: WebElement | None = None) -> WebElement:
         return (within or self.driver).find_element(By.CSS_SELECTOR, css)
 
-    def picker(self, society: str, verb: str) -> Any:
+    def picker(self, society: str, verb: str) -> WebElement:
         found = [f for f in self.driver.find_elements(By.CSS_SELECTOR, f'form.pick[data-society="{society}"]')
                  if f.get_attribute("data-verb") == verb]
         if not found:
             raise AssertionError(f"no picker offers {society} {verb}")
         return found[0]
 
-    def record(self, form: Any, line: str, shot: str | None = None) -> None:
+    def record(self, form: WebElement, line: str, shot: str | None = None) -> None:
         """Record, once the preview shows the move; then the page follows it."""
         button = self.css("button.record", form)
         self.wait(lambda d: button.is_enabled())
@@ -175,7 +177,7 @@ class Table:
         self.record(form, line, shot)
         return Tapped(line, verb, self.taps, self.keys, self.early)
 
-    def _deploy(self, society: str, verb: str, args: list[str]) -> Any:
+    def _deploy(self, society: str, verb: str, args: list[str]) -> WebElement:
         cells = self.driver.find_elements(By.CSS_SELECTOR, f'td.office.tappable[data-position="{args[0]}"]')
         if not cells:  # a region (the revised rules' agents on the board): no council cell, the picker's select
             form = self.picker(society, verb)
@@ -186,12 +188,12 @@ class Table:
 
     _retrieve = _deploy
 
-    def _swap_agent(self, society: str, verb: str, args: list[str]) -> Any:
+    def _swap_agent(self, society: str, verb: str, args: list[str]) -> WebElement:
         empire = self.picker(society, verb).get_attribute("data-at").split(".")[0]
         self.tap(self.css(f'td.office.tappable[data-position="{empire}.{args[0]}"]'))
         return self.css("form.pick.pinned")
 
-    def _swap_loyalty(self, society: str, verb: str, args: list[str]) -> Any:
+    def _swap_loyalty(self, society: str, verb: str, args: list[str]) -> WebElement:
         for arg in args:
             self.tap(self.css(f'tr.loyalty[data-society="{society}"] [data-slot="{arg.split("=")[0]}"]'))
         form = self.css("form.pick.pinned")
@@ -201,7 +203,7 @@ class Table:
             self.choose(field, empire)
         return form
 
-    def _board(self, society: str, verb: str, args: list[str]) -> Any:
+    def _board(self, society: str, verb: str, args: list[str]) -> WebElement:
         section = self.css("#boardmap")
         moves = json.loads(section.get_attribute("data-moves") or "[]")
         named = [a for a in args if a.split("=")[0] in ("order", "at")]  # which order, where the line says so
@@ -235,7 +237,7 @@ class Table:
 
     _recruit = _attack = _board
 
-    def _picked(self, society: str, verb: str, args: list[str]) -> Any:
+    def _picked(self, society: str, verb: str, args: list[str]) -> WebElement:
         """Every other move in its picker: a select per `slot=empire` or card, a box per card, typed fields last."""
         form = self.picker(society, verb)
         if verb in ("loyalty", "reveal"):
