@@ -38,11 +38,17 @@ def canonical_line(text: str) -> str:
     """`text` as the reader typed it (their language's societies, positions, slots and verbs: `Corbeau Blanc
     Récupérer Ours Commissaire`) in canonical ids (`raven retrieve bear.sheriff`); quoted text stays as typed."""
     code = tongue().code
-    if code == "en":
-        return text
+    if code == "en" and not _names_an_order(text):
+        return text  # English is the notation itself, but for an order named by its words (said_line)
     from whispers.projections.language import canonical
 
     return canonical(text, code)
+
+
+def _names_an_order(text: str) -> bool:
+    """Whether an English line names an order by its words (`raven Recruit 1 per farm pinewatch=1`)."""
+    folded = text.casefold()
+    return any(term(order, "order").casefold() in folded for order in TERMS["order"] if order not in MOVE_VERBS)
 
 
 NO_SOCIETY = ("undo", "ruling", "finalize", "reopen", "check", "amend")
@@ -57,14 +63,16 @@ def said_line(line: str) -> str:
     slot, empire and position as the rulebook of the reader's language prints it, an order named by its words in
     place of its verb (`Recruter 1 par Ferme` for `recruit order=recruit_per_farm`), the notation's keys in that
     language (`payer=`), a card's empire (`Ours:7`), and a decree effect by its name in guillemets
-    (`effet=«Renforts»`); regions, numbers and quoted text (a reason) as they are. English is the notation itself."""
-    if tongue().code == "en":
+    (`effet=«Renforts»`); regions, numbers and quoted text (a reason) as they are. English is the notation itself,
+    but for an order, named by its words there too (`Recruit 1 per farm`): no internal id in what a player reads."""
+    english = tongue().code == "en"
+    if english and " order=" not in line:
         return line
     from whispers.projections.language import QUOTED
 
     out, at = [], 0
     for found in (*QUOTED.finditer(line), None):
-        out.append(_said_words(line[at:found.start() if found is not None else len(line)]))
+        out.append(_said_words(line[at:found.start() if found is not None else len(line)], english))
         if found is not None:
             out.append(found.group())
             at = found.end()
@@ -83,7 +91,7 @@ ORDER_VERBS = ("recruit", "draw")
 """The verbs whose line may name its order (`order=`): said as the order's words in the verb's place."""
 
 
-def _said_words(text: str) -> str:
+def _said_words(text: str, orders_only: bool = False) -> str:
     words, out, i = text.split(" "), [], 0
     while i < len(words):
         word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
@@ -91,7 +99,7 @@ def _said_words(text: str) -> str:
             out.append(term(after[6:], "order"))
             i += 2
             continue
-        out.append(_said_word(word))
+        out.append(word if orders_only else _said_word(word))
         i += 1
     return " ".join(out)
 

@@ -258,7 +258,8 @@ def test_new_with_each_ruleset_and_a_two_player_game(store: Path) -> None:
 def test_move_records_one_line(opened: Path) -> None:
     before = snapshot(opened)["t"]
     out = ok(invoke(opened, "move", "t", "raven", "recruit", "frost-gate=1", "ice-hall=1"))
-    assert "raven recruit order=recruit_per_farm frost-gate=1 ice-hall=1" in out
+    # said with the order's name, never its id (issue 32 §7); the log keeps the notation
+    assert "raven Recruit 1 per farm frost-gate=1 ice-hall=1" in out and "order=" not in out
     assert "Next: rat controls the bear steward" in out
     after = snapshot(opened)["t"]
     assert after[: len(before)] == before and after[len(before)]["type"] == "BannersRecruited"
@@ -268,7 +269,7 @@ def test_move_from_stdin_lands_every_line(opened: Path) -> None:
     before = len(snapshot(opened)["t"])
     lines = "raven recruit frost-gate=1 ice-hall=1\n# a comment\n\nrat draw bear:3\n"
     out = ok(invoke(opened, "move", "t", "-", stdin=lines))
-    assert "rat draw order=draw_per_2_farms bear:3" in out
+    assert "rat Draw 1 card per 2 farms bear:3" in out
     facts = snapshot(opened)["t"]
     assert [f["type"] for f in facts[before:]] == ["BannersRecruited", "CardsDrawn"]
 

@@ -98,7 +98,7 @@ def test_the_recorder_records_a_number_only_on_one_more_enter(store: Path) -> No
 
 def test_a_take_back_says_which_move_it_removed(store: Path) -> None:
     out = ok(run(store, "move", "p", 'undo "wrong count"'))
-    assert "takes back m14 1.bear.steward: rat draw order=draw_per_2_farms" in out
+    assert "takes back m14 1.bear.steward: rat Draw 1 card per 2 farms" in out
 
 
 def test_a_line_without_a_society_is_the_one_that_owes_the_order(store: Path) -> None:

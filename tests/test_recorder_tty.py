@@ -101,7 +101,7 @@ def test_record_moves_refusals_and_ctrl_c_clears_the_line(store: Path, recorder)
     # a full line typed by hand
     child.expect_exact(PROMPT)
     child.sendline("raven recruit frost-gate=1 ice-hall=1")
-    child.expect_exact("raven recruit order=recruit_per_farm frost-gate=1 ice-hall=1")
+    child.expect_exact("raven Recruit 1 per farm frost-gate=1 ice-hall=1")
     confirm(child, shown=True)
     # an incomplete choice is put on the line to be finished
     number = offered(child, r"rat recruit …")
@@ -110,7 +110,7 @@ def test_record_moves_refusals_and_ctrl_c_clears_the_line(store: Path, recorder)
     child.expect_exact("rat recruit")
     child.sendline("frost-gate=2")
     confirm(child)
-    child.expect_exact("rat recruit order=recruit_2 frost-gate=2")
+    child.expect_exact("rat Recruit 2 frost-gate=2")
     # ? lists the verbs and records nothing
     child.expect_exact(PROMPT)
     child.sendline("?")
