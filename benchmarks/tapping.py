@@ -153,7 +153,8 @@ class Table:
         button = self.css("button.record", form)
         self.wait(lambda d: button.is_enabled())
         preview = self.css(".preview", form).text
-        if " ".join(line.split()[:2]) not in preview:
+        # the society and the verb, as the preview says them (an order by its words: `raven Recruit 1 per farm`)
+        if " ".join(line.split()[:2]).casefold() not in preview.casefold():
             raise AssertionError(f"the preview of {line!r} reads {preview!r}")
         if shot:
             self.shoot(shot)
