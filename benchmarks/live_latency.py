@@ -36,9 +36,7 @@ import contextlib
 import os
 import random
 import resource
-import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,7 +46,8 @@ from pathlib import Path
 import httpx2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load import EXE, PLAYERS, _run, free_port, game_lines
+import load
+from load import PLAYERS, _run, free_port, game_lines
 
 from whispers.application import recording, sharing
 
@@ -180,25 +179,13 @@ def summary(values: list[float]) -> str:
 
 @contextlib.contextmanager
 def server(url: str, port: int):
-    """`whispers serve` (one process, as load.py starts it); yields a function giving the CPU seconds it used."""
-    env = {**os.environ, "WHISPERS_STORE": url, "WHISPERS_DIRECTOR_TOKEN": secrets.token_urlsafe(24)}
-    process = subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stderr=subprocess.DEVNULL)
+    """`whispers serve` as load.py starts it; yields a function giving the CPU seconds it used."""
+    with load.server(url, port) as process:
+        def cpu() -> float:
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
-    def cpu() -> float:
-        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-
-    try:
-        for _ in range(300):
-            try:
-                httpx2.get(f"http://127.0.0.1:{port}/static/app.css", timeout=1)
-                break
-            except httpx2.TransportError:
-                time.sleep(0.1)
         yield cpu
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 # --- a few real pages: headless Chromium running app.js -------------------------------------------------------

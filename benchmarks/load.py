@@ -154,6 +154,7 @@ async def run(tables: list[Table], think: float) -> tuple[float, list[list[Viewe
 
 @contextlib.contextmanager
 def server(url: str, port: int):
+    """`whispers serve` (one process) on `url`, once it answers; yields its process."""
     env = {**os.environ, "WHISPERS_STORE": url, "WHISPERS_DIRECTOR_TOKEN": secrets.token_urlsafe(24)}
     process = subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stderr=subprocess.DEVNULL)
     try:
@@ -163,7 +164,7 @@ def server(url: str, port: int):
                 break
             except httpx2.TransportError:
                 time.sleep(0.1)
-        yield
+        yield process
     finally:
         process.terminate()
         process.wait(timeout=30)

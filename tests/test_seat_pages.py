@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from test_digest_secrets import streamed as live_stream
 
 from whispers.application import reading, recording, seats, sharing
 from whispers.ledger.core.sealing import commitment
@@ -71,22 +72,7 @@ def said_box(shown: str) -> list[str]:
 
 def streamed(store: Store, game: str, viewer: str | None) -> str:
     """What the live stream sends a viewer connecting with `?after=0`: every event, then the version."""
-
-    async def heard() -> str:
-        hub = Hub(store)
-        sent: list[str] = []
-        stream = hub.stream(game, viewer, 0)
-        try:
-            async for text in stream:
-                sent.append(text)
-                if text.startswith("event: version"):
-                    break
-        finally:
-            await stream.aclose()
-            hub.stop()
-        return "".join(sent)
-
-    return asyncio.run(heard())
+    return "".join(live_stream(store, game, viewer))
 
 
 # --- what happened, on every link -----------------------------------------------------------------------------------

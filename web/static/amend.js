@@ -6,18 +6,8 @@
 "use strict";
 
 (function () {
-  function spoken(url) { return url + "?lang=" + encodeURIComponent(document.documentElement.lang || "en"); }
-
-  function send(url, token, body) {
-    return fetch(spoken(url), {
-      method: "POST",
-      headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
-      body: JSON.stringify(body),
-    }).then(function (answer) {
-      return answer.json().then(function (data) { return {status: answer.status, body: data}; },
-                                function () { return {status: answer.status, body: {error: String(answer.status)}}; });
-    });
-  }
+  // app.js (loaded first, by base.html) writes and speaks for every page
+  const send = window.whispers.send, spoken = window.whispers.spoken;
 
   function amending(box) {
     const form = document.getElementById("amend-form");

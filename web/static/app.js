@@ -14,7 +14,9 @@ function send(url, token, body) {
     headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
     body: JSON.stringify(body),
   }).then(function (answer) {
-    return answer.json().then(function (data) { return {status: answer.status, body: data}; });
+    // an answer that is not JSON (a proxy's error page) is still an answer, with its status
+    return answer.json().then(function (data) { return {status: answer.status, body: data}; },
+                              function () { return {status: answer.status, body: {error: String(answer.status)}}; });
   });
 }
 
