@@ -251,6 +251,16 @@ def test_every_line_in_the_readers_words_reads_back_to_the_notation(code: str) -
     assert not any(order in line for line in said for order in ORDERS if "_" in order)
 
 
+def test_english_lines_name_orders_by_their_words_and_read_back() -> None:
+    """English is the notation, but an order is said by its words there too (EN Add Banner Actions, 290: "Recruit 1
+    per Farm"), never by its id; every line of random games reads back to itself, a quoted reason untouched."""
+    lines = [*lines_of_random_games(), 'raven undo "Recruit 1 per farm, not 2"']
+    said = {line: moves.said_line(line) for line in lines}
+    assert {line: s for line, s in said.items() if moves.canonical_line(s) != line} == {}
+    assert not any(order in s for s in said.values() for order in ORDERS if "_" in order)
+    assert said['raven undo "Recruit 1 per farm, not 2"'] == 'raven undo "Recruit 1 per farm, not 2"'
+
+
 FRENCH = (
     ("raven recruit frost-gate=1 ice-hall=1", "Corbeau Blanc Recruter 1 par Ferme frost-gate=1 ice-hall=1"),
     ("rat draw", "Culte du Rat Piocher"),
