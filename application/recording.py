@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -88,7 +88,8 @@ def _earlier(before: Game, produced: Iterable[ev.Event]) -> tuple[ev.Event, ...]
 
 def new(store: Store | str | None, game: str, players: Iterable[str], first: str | None = None,
         ruleset: str = "official", board: str = "standin", allow_modified: bool = False,
-        table: Data | None = None, cards: str | None = None, card_sets: Iterable[str] = ()) -> Created:
+        table: Mapping[str, object] | None = None, cards: str | None = None, card_sets: Iterable[str] = ()
+        ) -> Created:
     """A new game; `table`, its table facts (who, where: ledger/core/meta.py), recorded with the time it is made;
     `cards`, the card sheet it pins (a shipped id or a file); `card_sets`, the sets it names beside the base set."""
     from whispers.ledger.core.notation import Header

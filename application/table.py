@@ -9,6 +9,7 @@ event too: `games --all` shows it, nothing is erased).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,7 @@ class Described:
         return {"game": self.game, "version": self.version, "meta": self.meta.to_json()}
 
 
-def describe(store: Store | str | None, game: str, changes: Data) -> Described:
+def describe(store: Store | str | None, game: str, changes: Mapping[str, object]) -> Described:
     """Record a change of the game's table facts now (StoreError if it is not well formed: nothing recorded)."""
     from whispers.ledger.core.meta import of_events
     from whispers.ledger.io.game import describe as append_description

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,7 +12,8 @@ from whispers.cli.spoken import Spoken
 from whispers.ledger.core.words import N_, _, say, term
 
 if TYPE_CHECKING:
-    from whispers.ledger.core.meta import Meta
+    from whispers.ledger.core.events import TableChanges
+    from whispers.ledger.core.meta import Meta, TextField
 
 
 def table_options(command: Decorated) -> Decorated:
@@ -31,15 +32,16 @@ def table_options(command: Decorated) -> Decorated:
 
 
 def table_changes(seats: tuple[str, ...], place: str | None, event: str | None, round_: str | None,
-                  table: str | None, tags: tuple[str, ...]) -> dict[str, Any]:
+                  table: str | None, tags: tuple[str, ...]) -> TableChanges:
     """The options given, as a description's changes (empty: none given); UsageError for a seat not SOCIETY=NAME."""
-    changes: dict[str, Any] = {}  # each field its own kind (ledger/core/meta.py)
+    changes: TableChanges = {}
     for seat in seats:
         society, equals, name = seat.partition("=")
         if not equals:
             raise click.UsageError(say("--seat {text}: write SOCIETY=NAME, e.g. --seat raven=Ana", text=repr(seat)))
         changes.setdefault("seats", {})[society.strip()] = name or None
-    for key, value in (("place", place), ("event", event), ("round", round_), ("table", table)):
+    texts: dict[TextField, str | None] = {"place": place, "event": event, "round": round_, "table": table}
+    for key, value in texts.items():
         if value is not None:
             changes[key] = value or None
     if tags:

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.errors import WhispersError
@@ -129,7 +129,8 @@ def _arrange(order: Sequence[str], sizes: Sequence[int], meetings: Mapping[froze
     n = len(order)
     met = [[bool(meetings.get(frozenset((a, b)))) for b in order] for a in order]
     pts = [points.get(e, 0.0) for e in order]
-    best: list[Any] = [None, (float("inf"), float("inf"))]
+    best: list[tuple[int, ...]] | None = None  # the groups of the best arrangement found so far, by index
+    best_cost = (float("inf"), float("inf"))  # its (repeats, spread)
     nodes = 0
 
     class OutOfBudget(Exception):
@@ -137,9 +138,9 @@ def _arrange(order: Sequence[str], sizes: Sequence[int], meetings: Mapping[froze
 
     def search(remaining: list[int], sizes_left: Counter[int], chosen: list[tuple[int, ...]],
                repeats: int, spread_so_far: float) -> None:
-        nonlocal nodes
+        nonlocal nodes, best, best_cost
         if not remaining:
-            best[0], best[1] = list(chosen), (repeats, spread_so_far)
+            best, best_cost = list(chosen), (repeats, spread_so_far)
             return
         head, rest = remaining[0], remaining[1:]
         for size in sorted(sizes_left, reverse=True):
@@ -152,7 +153,7 @@ def _arrange(order: Sequence[str], sizes: Sequence[int], meetings: Mapping[froze
                 group = (head, *mates)
                 cost = (repeats + sum(met[a][b] for a, b in combinations(group, 2)),
                         spread_so_far + max(pts[i] for i in group) - min(pts[i] for i in group))
-                if cost >= best[1]:
+                if cost >= best_cost:
                     continue
                 sizes_left[size] -= 1
                 chosen.append(group)
@@ -165,13 +166,12 @@ def _arrange(order: Sequence[str], sizes: Sequence[int], meetings: Mapping[froze
         search(list(range(n)), Counter(sizes), [], 0, 0.0)
     except OutOfBudget:
         exact = False
-    if best[0] is None:  # not even one arrangement within the budget: the Swiss slices
-        start, groups = 0, []
+    if best is None:  # not even one arrangement within the budget: the Swiss slices
+        start, best = 0, []
         for size in sizes:
-            groups.append(tuple(range(start, start + size)))
+            best.append(tuple(range(start, start + size)))
             start += size
-        best[0] = groups
-    tables = [[order[i] for i in group] for group in best[0]]
+    tables = [[order[i] for i in group] for group in best]
     if not exact:
         tables = _improve(tables, meetings, points)
     return tables, exact

@@ -13,7 +13,7 @@ finalised is provisional.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NotRequired, TypedDict, cast
+from typing import NotRequired, TypedDict, cast
 
 import msgspec
 
@@ -273,15 +273,18 @@ def load_tournament(text: str, source: str) -> Tournament:
     from whispers.ledger.core.names import SOCIETIES
     from whispers.ledger.io.input_files import toml_text
 
-    raw: dict[str, Any] = toml_text(text, source, TournamentError)  # read below without narrowing each value
+    raw = toml_text(text, source, TournamentError)
     unknown = set(raw) - {"name", "points", "game", "entrants"}
     if unknown:
         raise TournamentError(f"{source}: unknown key {sorted(unknown)[0]!r}")
     name = raw.get("name", source)
     if "name" in raw and (why := text_problem(name, "name")):
         raise TournamentError(f"{source}: {why}")
+    by_size = raw.get("points") or {}
+    if not isinstance(by_size, dict):
+        raise TournamentError(f"{source}: points is a table: points.N lists N numbers, one per place")
     points: dict[int, list[float]] = {}
-    for size, values in (raw.get("points") or {}).items():
+    for size, values in by_size.items():
         if size not in {"2", "3", "4"} or not isinstance(values, list) or len(values) != int(size) or not all(
                 isinstance(v, int | float) for v in values):
             raise TournamentError(f"{source}: points.{size} must list {size} numbers, one per place")
@@ -295,8 +298,11 @@ def load_tournament(text: str, source: str) -> Tournament:
     if len(set(entrants)) != len(entrants):
         twice = next(e for e in entrants if entrants.count(e) > 1)
         raise TournamentError(f"{source}: entrant {twice!r} is listed twice")
+    listed = raw.get("game") or []
+    if not isinstance(listed, list):  # a table or a text: not a list of [[game]] tables (what each entry is told)
+        raise TournamentError(f"{source}: game 1 needs a name")
     games, seats, rounds, firsts = [], {}, {}, {}
-    for index, entry in enumerate(raw.get("game") or [], start=1):
+    for index, entry in enumerate(listed, start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             raise TournamentError(f"{source}: game {index} needs a name")
         extra = set(entry) - {"name", "seats", "round", "first"}
@@ -322,4 +328,4 @@ def load_tournament(text: str, source: str) -> Tournament:
         seats[entry["name"]] = dict(table)
     if not games and not entrants:
         raise TournamentError(f"{source}: no [[game]] listed")
-    return Tournament(name, games, seats, points, entrants, rounds, firsts)
+    return Tournament(cast(str, name), games, seats, points, entrants, rounds, firsts)  # text, or checked as one

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
+from typing import TYPE_CHECKING, NoReturn, TypedDict, TypeVar, cast
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -70,6 +70,7 @@ from whispers.ledger.core.errors import (
     WhispersError,
 )
 from whispers.ledger.core.names import ABILITIES_PER_CARD, OFFICES, SLOTS
+from whispers.ledger.core.plain import Data
 from whispers.ledger.core.words import (
     KIND_OF,
     LANGUAGES,
@@ -194,9 +195,9 @@ def _deeper_than(value: object, limit: int) -> bool:
     return False
 
 
-async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
+async def _body(request: Request, fields: dict[str, type]) -> Data:
     """The JSON object a write takes (read by `_json`), each named field of its type (optional ones may be missing
-    or null)."""
+    or null): `_given` reads them."""
     body = await _json(request)
     if not isinstance(body, dict):
         raise BadRequest("send a JSON object")
@@ -205,6 +206,15 @@ async def _body(request: Request, fields: dict[str, type]) -> dict[str, Any]:
         if value is not None and (not isinstance(value, kind) or (isinstance(value, bool) and kind is int)):
             raise BadRequest(f"{name}: {kind.__name__} expected")
     return body
+
+
+_T = TypeVar("_T")
+
+
+def _given(body: Data, name: str, kind: type[_T]) -> _T | None:
+    """The field `name` of a `_body` read with it of type `kind`; None when it is missing or null."""
+    value = body.get(name)
+    return value if isinstance(value, kind) else None
 
 
 def _bearer_ok(request: Request) -> bool:
@@ -510,9 +520,10 @@ async def _asked_amendment(request: Request) -> tuple[int, str, str, int | None]
     """What a write to `amend` or `amend/preview` asks: the event number of the move to correct, the corrected line,
     the reason, and the version the page showed (None when not sent); BadRequest for a body of another shape."""
     body = await _body(request, {"at": int, "line": str, "reason": str, "version": int})
-    if not all(isinstance(body.get(name), kind) for name, kind in (("at", int), ("line", str), ("reason", str))):
+    at, line, reason = _given(body, "at", int), _given(body, "line", str), _given(body, "reason", str)
+    if at is None or line is None or reason is None:
         raise BadRequest(say("send {shape}", shape='{"at": EVENT, "line": "...", "reason": "...", "version": N}'))
-    return body["at"], body["line"], body["reason"], body.get("version")
+    return at, line, reason, _given(body, "version", int)
 
 
 async def amend_preview(site: Site, request: Request, found: Access) -> Response:
@@ -543,10 +554,11 @@ async def amend_move(site: Site, request: Request, found: Access) -> Response:
 
 async def add_note(site: Site, request: Request, found: Access) -> Response:
     body = await _body(request, {"at": int, "text": str, "author": str, "tag": str})
-    if not isinstance(body.get("at"), int) or not isinstance(body.get("text"), str):
+    at, text = _given(body, "at", int), _given(body, "text", str)
+    if at is None or text is None:
         raise BadRequest(say("send {shape} (author and tag optional)", shape='{"at": EVENT, "text": "..."}'))
-    done = review.annotate(site.store, found.game, body["at"], body["text"], body.get("author") or None,
-                           body.get("tag") or None)
+    done = review.annotate(site.store, found.game, at, text, _given(body, "author", str) or None,
+                           _given(body, "tag", str) or None)
     return JSONResponse(done.to_json(), status_code=201)
 
 
@@ -554,16 +566,17 @@ async def add_fork(site: Site, request: Request, found: Access) -> Response:
     """A "what if" from event `at`: the table gets the new game's own links (shared at once, so its table
     can record on), named GAME.NAME; the director, its replay, named as asked."""
     body = await _body(request, {"name": str, "at": int})
-    if not isinstance(body.get("name"), str) or not isinstance(body.get("at"), int):
+    name, at = _given(body, "name", str), _given(body, "at", int)
+    if name is None or at is None:
         raise BadRequest(say("send {shape}", shape='{"name": "NEW-GAME", "at": EVENT}'))
     if found.role == "director":
         try:
-            forked = review.fork(site.store, found.game, body["name"], body["at"])
+            forked = review.fork(site.store, found.game, name, at)
         except errors.GameExists:  # its words name the store's path
-            raise BadRequest(say("a game named {game} is in the store already", game=repr(body["name"]))) from None
+            raise BadRequest(say("a game named {game} is in the store already", game=repr(name))) from None
         answer = {**forked.to_json(), "open": f"/director/{request.path_params['token']}/g/{forked.game}/replay"}
     else:  # named under the game's own name, and counted (application.sharing.fork_over_link)
-        forked, links = sharing.fork_over_link(site.store, found, body["name"], body["at"])
+        forked, links = sharing.fork_over_link(site.store, found, name, at)
         answer = {**forked.to_json(), "links": links.to_json(), "open": links.to_json()["table"]}
     return JSONResponse(answer, status_code=201)
 
@@ -571,10 +584,11 @@ async def add_fork(site: Site, request: Request, found: Access) -> Response:
 async def seal(site: Site, request: Request, found: Access) -> Response:
     """A seat seals its own loyalty: the body holds only the commitment its page computed."""
     body = await _body(request, {"commitment": str, "version": int})
-    if not isinstance(body.get("commitment"), str):
+    commitment = _given(body, "commitment", str)
+    if commitment is None:
         raise BadRequest(say("send {shape}", shape='{"commitment": "sha256:..."}'))
     assert found.seals is not None  # the SEALS guard: a seat's own link
-    sealed = seats.seal(site.store, found.game, found.seals, body["commitment"], body.get("version"))
+    sealed = seats.seal(site.store, found.game, found.seals, commitment, _given(body, "version", int))
     site.hub.nudge()
     return JSONResponse(sealed.to_json(), status_code=201)
 
@@ -582,10 +596,11 @@ async def seal(site: Site, request: Request, found: Access) -> Response:
 async def reveal(site: Site, request: Request, found: Access) -> Response:
     """A seat reveals the set it sealed: the tokens as placed and the salt its page kept."""
     body = await _body(request, {"tokens": dict, "salt": str, "version": int})
-    if not isinstance(body.get("tokens"), dict) or not isinstance(body.get("salt"), str):
+    tokens, salt = _given(body, "tokens", dict), _given(body, "salt", str)
+    if tokens is None or salt is None:
         raise BadRequest(say("send {shape}", shape='{"tokens": {"devout": EMPIRE, ...}, "salt": "..."}'))
     assert found.seals is not None  # the SEALS guard: a seat's own link
-    revealed = seats.reveal(site.store, found.game, found.seals, body["tokens"], body["salt"], body.get("version"))
+    revealed = seats.reveal(site.store, found.game, found.seals, tokens, salt, _given(body, "version", int))
     site.hub.nudge()
     return JSONResponse(revealed.to_json(), status_code=201)
 
@@ -595,10 +610,11 @@ async def dispute(site: Site, request: Request, found: Access) -> Response:
     it keeps contradicts the swap; the set never leaves the device). Kept in the store (application/seats.py) and
     told at once to the streams of this server, so the table's page shows it in place."""
     body = await _body(request, {"move": str})
-    if not isinstance(body.get("move"), str) or not body["move"].strip():
+    move = _given(body, "move", str)
+    if move is None or not move.strip():
         raise BadRequest(say("send {shape}", shape='{"move": "m25"}'))
     assert found.seals is not None  # the SEALS guard: a seat's own link
-    made = await run_in_threadpool(seats.dispute, site.store, found.game, found.seals, body["move"].strip())
+    made = await run_in_threadpool(seats.dispute, site.store, found.game, found.seals, move.strip())
     if made.new:
         site.hub.announce(found.game, NOTED)
     return JSONResponse(made.to_json(), status_code=201 if made.new else 200)
@@ -750,7 +766,7 @@ def _directors(site: Site, handler: Callable[..., Awaitable[Response]]):
     return endpoint
 
 
-def create_app(store: Any, director_token: str, tournament: Path | None = None, analysts: int = 1,
+def create_app(store: Store | str | None, director_token: str, tournament: Path | None = None, analysts: int = 1,
                analysis_rollouts: int = analysis_jobs.WEB_ROLLOUTS) -> Starlette:
     """The application over `store` (an open Store, shared by every request, or a URL opened once here);
     `tournament`, a tournament file whose standings the director's page shows; `analysts`, the processes that
@@ -759,12 +775,14 @@ def create_app(store: Any, director_token: str, tournament: Path | None = None, 
     from whispers.application.stores import opened
 
     holder, url = None, getattr(store, "url", None)
-    if not hasattr(store, "facts"):  # a URL: opened once, closed when the server stops
+    if hasattr(store, "facts"):
+        served = cast("Store", store)
+    else:  # a URL: opened once, closed when the server stops
         url = store or os.environ.get("WHISPERS_STORE")
         holder = opened(store)
-        store = holder.__enter__()
-        url = url or store.url
-    site = Site(store, director_token, tournament, Hub(store), recording.HeldGames(store), _templates(),
+        served = holder.__enter__()
+        url = url or served.url
+    site = Site(served, director_token, tournament, Hub(served), recording.HeldGames(served), _templates(),
                 Pictures(PICTURES_KEPT), Analysts(url, analysts), analysis_rollouts, Pictures(PICTURES_KEPT))
 
     @contextlib.asynccontextmanager

@@ -13,14 +13,14 @@ every record ever written still loads. A fact of version 1 carries no version (s
 versioning are version 1). Events hold codes and parameters, never sentences: the words are chosen when shown.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, ClassVar, Final, NotRequired, TypedDict, cast
+from typing import ClassVar, Final, NotRequired, TypedDict, cast
 
 import msgspec
 
 from whispers.ledger.core.errors import StoreError
-from whispers.ledger.core.plain import Data
+from whispers.ledger.core.plain import Data, filled
 
 _PACKED: Final = msgspec.msgpack.Encoder()
 _PLAIN: Final = msgspec.msgpack.Decoder()
@@ -60,6 +60,21 @@ class TrailStep(TypedDict):
     rule: NotRequired[str]
     society: NotRequired[str]
     outcome: NotRequired[str]
+
+
+class TableChanges(TypedDict, total=False):
+    """What one `GameDescribed` changes of a game's table facts (ledger/core/meta.py): only the fields it names, a
+    value setting one and None clearing it; `seats` names only the seats it changes (a name None clears one).
+    `meta.problem` says whether data given as changes is one."""
+
+    seats: dict[str, str | None]
+    title: str | None
+    place: str | None
+    event: str | None
+    round: str | None
+    table: str | None
+    tags: Sequence[str]  # a list as given, a tuple as a stored event is read back
+    archived: bool
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False):
@@ -531,7 +546,7 @@ class GameDescribed(Event, frozen=True):
     it was recorded (UTC ISO 8601, the recording machine's clock), None when the source did not say. Never part of
     the game state, never a move."""
 
-    changes: dict[str, Any]  # each key its own kind (ledger/core/meta.py checks them)
+    changes: TableChanges
     time: str | None
 
 
@@ -555,7 +570,8 @@ def _thaw(value: object) -> object:
     return value
 
 
-def _freeze(value: object) -> Any:  # any plain value, its lists as tuples: the Struct it fills reads it
+def _freeze(value: object) -> object:
+    """A plain value with its lists as tuples (all the way down): a frozen event's field."""
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):
@@ -615,25 +631,25 @@ def from_fact(fact: Data) -> Event:
     cls, values = upcast(fact)
     for name, value in values.items():
         if name == "effects":
-            values[name] = Effects(**{k: _freeze(v) for k, v in cast("Data", value).items()})
+            values[name] = filled(Effects, {k: _freeze(v) for k, v in cast("Data", value).items()})
         elif not (cls is GameStarted and name in ("ruleset", "board", "cards")):
             values[name] = _freeze(value)
     return cls(**values)
 
 
-def from_frozen_fact(fact: dict[str, Any]) -> Event:
+def from_frozen_fact(fact: Data) -> Event:
     """`from_fact` for a fact decoded with its lists as tuples already (ledger.transcoder.decode_frozen), which it may
     consume: at the class's current version, the event is built from it as it is, without copying or freezing
     it value by value (the lean read path of a game's load). A game's first fact comes with lists (its board and
     ruleset data as their files give them) and is read as `from_fact` reads it."""
     if fact.get("type") == "GameStarted":
         return from_fact(fact)
-    cls = EVENT_TYPES[fact.pop("type")]
+    cls = EVENT_TYPES[cast(str, fact.pop("type"))]  # not text: a KeyError or TypeError, a malformed fact
     version = fact.pop("class_version", 1)
     if version != cls.class_version:  # an older fact: upcast the way every fact was read before
         return from_fact(cast("Data", _thaw({**fact, "type": cls.__name__, "class_version": version})))
     if "effects" in fact:
-        fact["effects"] = Effects(**fact["effects"])
+        fact["effects"] = filled(Effects, cast("Data", fact["effects"]))
     return cls(**fact)
 
 
@@ -644,7 +660,7 @@ def stand_in(cls: type[Event]) -> Event:
     return cls(*[None] * len(cls.__struct_fields__))
 
 
-def read_frozen_facts(facts: Iterable[dict[str, Any]], source: str) -> list[Event]:
+def read_frozen_facts(facts: Iterable[Data], source: str) -> list[Event]:
     """`read_facts` for facts decoded with their lists as tuples (ledger.transcoder.decode_frozen); it consumes them."""
     events: list[Event] = []
     append = events.append

@@ -10,7 +10,7 @@ Cup"]`, its value a JSON string, that `tag_line` reads back.
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Literal, TypedDict, cast
 
 import msgspec
 
@@ -20,10 +20,12 @@ from whispers.ledger.core.text import is_utf8
 from whispers.ledger.core.words import _, say
 
 if TYPE_CHECKING:
-    from whispers.ledger.core.events import Event
+    from whispers.ledger.core.events import Event, TableChanges
+    from whispers.ledger.core.plain import Data
 
 MAX_TEXT = 120
-TEXT_FIELDS = ("title", "place", "event", "round", "table")
+TextField = Literal["title", "place", "event", "round", "table"]
+TEXT_FIELDS: tuple[TextField, ...] = ("title", "place", "event", "round", "table")
 """The one-line fields; `round` and `table` are text too ("3", "B", "semi-final")."""
 KEYS = (*TEXT_FIELDS, "seats", "tags", "archived")
 
@@ -126,36 +128,29 @@ def time_problem(time: object) -> str | None:
     return None
 
 
-def apply(meta: Meta, changes: Mapping[str, Any], time: str | None) -> Meta:
+def apply(meta: Meta, changes: "TableChanges", time: str | None) -> Meta:
     """`meta` after one description."""
-    values: dict[str, Any] = dict(meta.to_json())
-    for key, value in changes.items():
-        if key == "seats":
-            seats = dict(values["seats"])
-            for seat, name in value.items():
-                if name is None:
-                    seats.pop(seat, None)
-                else:
-                    seats[seat] = name
-            values["seats"] = seats
-        elif key == "tags":
-            values["tags"] = tuple(value)
+    seats = dict(meta.seats)
+    for seat, name in changes.get("seats", {}).items():
+        if name is None:
+            seats.pop(seat, None)
         else:
-            values[key] = value
-    values["tags"] = tuple(values["tags"])
-    if values["recorded"] is None:
-        values["recorded"] = time
-    return Meta(**values)
+            seats[seat] = name
+    return Meta(seats=seats, title=changes.get("title", meta.title), place=changes.get("place", meta.place),
+                event=changes.get("event", meta.event), round=changes.get("round", meta.round),
+                table=changes.get("table", meta.table), tags=tuple(changes.get("tags", meta.tags)),
+                archived=changes.get("archived", meta.archived),
+                recorded=time if meta.recorded is None else meta.recorded)
 
 
-def tag_lines(changes: Mapping[str, Any], time: str | None) -> list[str]:
+def tag_lines(changes: "TableChanges", time: str | None) -> list[str]:
     """A description as PGN-style tag lines: each value a JSON string on one line (values hold no line break)."""
-    pairs: list[tuple[str, str]] = []
+    pairs: list[tuple[str, object]] = []
     for key, value in changes.items():
         if key == "seats":
-            pairs += [(seat, "" if name is None else name) for seat, name in value.items()]
+            pairs += [(seat, "" if name is None else name) for seat, name in changes["seats"].items()]
         elif key == "tags":
-            pairs.append((key, ",".join(value)))
+            pairs.append((key, ",".join(changes["tags"])))
         elif key == "archived":
             pairs.append((key, "yes" if value else "no"))
         else:
@@ -193,15 +188,17 @@ def tag_line(line: str) -> TagLine:
     return TagLine(_TAGS[name], value)
 
 
-def from_tags(tags: Iterable[TagLine]) -> tuple[dict[str, Any], str | None]:
+def from_tags(tags: Iterable[TagLine]) -> tuple["TableChanges", str | None]:
     """The changes and the time a run of tag lines says; NotationError if they do not make one description."""
-    changes: dict[str, Any] = {}
+    changes: Data = {}
+    seats: dict[str, str | None] = {}  # the changes' "seats", where the first seat's tag puts it
     time = None
     for tag in tags:
         if tag.key == "time":
             time = tag.value
         elif tag.key in SOCIETIES:
-            changes.setdefault("seats", {})[tag.key] = tag.value or None
+            changes.setdefault("seats", seats)
+            seats[tag.key] = tag.value or None
         elif tag.key == "tags":
             changes["tags"] = [t for t in tag.value.split(",") if t] if tag.value else []
         elif tag.key == "archived":
@@ -212,7 +209,7 @@ def from_tags(tags: Iterable[TagLine]) -> tuple[dict[str, Any], str | None]:
             changes[tag.key] = tag.value or None
     if (wrong := problem(changes)) or (wrong := time_problem(time)):
         raise NotationError(say("the tag lines do not make a description: {message}", message=wrong))
-    return changes, time
+    return cast("TableChanges", changes), time  # checked just above
 
 
 def of_events(events: Iterable["Event"]) -> Meta:

@@ -4,10 +4,22 @@ Its values are `object`: opaque until read, so a reader checks what it reads (is
 knows with a TypedDict. msgspec reads `object` as any value, so the events' fields may say so too.
 """
 
-from typing import NotRequired, TypeAlias, TypedDict
+from collections.abc import Mapping
+from typing import NotRequired, TypeAlias, TypedDict, TypeVar
+
+import msgspec
 
 Data: TypeAlias = dict[str, object]
 """A plain record keyed by text, where no TypedDict says more."""
+
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def filled(cls: type[S], fields: Mapping[str, object]) -> S:
+    """A `cls` of the `fields` named, their values as they are: msgspec's constructor checks no value's type, so a
+    record read back holds what was written, and a reader that checks the values checks the value made
+    (`Ruleset._validate`). A name that is not a field is a TypeError."""
+    return cls(**fields)
 
 
 # --- a card sheet's data (ledger.decrees.CardSheet.to_data), as a game's first event embeds it ---------------

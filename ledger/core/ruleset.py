@@ -2,14 +2,14 @@
 ledger.ruleset_files's."""
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
-from typing import Any, Literal
+from typing import Literal, cast
 
 import msgspec
 
 from whispers.ledger.core.errors import RulesetError
-from whispers.ledger.core.plain import Data
+from whispers.ledger.core.plain import Data, filled
 from whispers.ledger.core.words import say
 
 ID_PATTERN: re.Pattern[str] = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -66,17 +66,17 @@ class Ruleset(msgspec.Struct, frozen=True):
         return data
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any], source: str = "<data>") -> "Ruleset":
+    def from_data(cls, data: Mapping[str, object], source: str = "<data>") -> "Ruleset":
         """Build from the flat form `to_data` gives (as stored in a game's first event)."""
         names = set(cls.__struct_fields__)
         if set(data) | {"lasting"} != names:
             missing, extra = sorted(names - set(data)), sorted(set(data) - names)
             raise RulesetError(say("{file}: ruleset keys differ (missing {missing}, unknown {extra})", file=source,
                                     missing=str(missing), extra=str(extra)))
-        values = dict(data)
-        values["round_end"] = tuple(values["round_end"])
-        values["tie_breaks"] = tuple(values["tie_breaks"])
-        ruleset = cls(**values)
+        values = dict(data)  # each value as the data gives it: `_validate` checks the ruleset made of them
+        values["round_end"] = tuple(cast("Iterable[object]", values["round_end"]))
+        values["tie_breaks"] = tuple(cast("Iterable[object]", values["tie_breaks"]))
+        ruleset = filled(cls, values)
         ruleset._validate(source)
         return ruleset
 

@@ -316,8 +316,9 @@ def describe(event: "ev.Event") -> str:
             return say("first player: {society}", society=f)
         case ev.GameDescribed(changes=changes):
             cleared = _("(cleared)")
-            said = {k: ", ".join(f"{term(s)} {n or cleared}" for s, n in v.items()) if k == "seats"
-                    else ", ".join(v) if k == "tags" else cleared if v is None else v for k, v in changes.items()}
+            said = {k: ", ".join(f"{term(s)} {n or cleared}" for s, n in changes["seats"].items()) if k == "seats"
+                    else ", ".join(changes["tags"]) if k == "tags" else cleared if v is None else v
+                    for k, v in changes.items()}
             # the facts are the table's own words (a title, a player's name): never put in the glossary's
             return say("table facts: {text}", text="; ".join(f"{key} {value}" for key, value in said.items()))
         case ev.GameStarted(name=name, players=players, first=first):

@@ -9,7 +9,7 @@ functions that decide or parse, so that `whispers status` starts without them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -153,7 +153,7 @@ def _resolve(loader, ref: str, beside: Path | None, error: type[Exception]):
 
 
 def new_game(store: Store, name: str, header: Header, allow_modified: bool = False,
-             changes: dict | None = None) -> Game:
+             changes: Mapping[str, object] | None = None) -> Game:
     """A new game; `changes`, its table facts (ledger/core/meta.py), recorded with it at the time it is made."""
     started = setup(name, header, allow_modified=allow_modified)
     state = evolve(None, started)
@@ -166,7 +166,7 @@ def new_game(store: Store, name: str, header: Header, allow_modified: bool = Fal
     return Game(name, tuple(events), state)
 
 
-def describe(store: Store, name: str, changes: dict) -> Game:
+def describe(store: Store, name: str, changes: Mapping[str, object]) -> Game:
     """The game's table facts changed (ledger/core/meta.py), as an event of their own appended now."""
     game = load(store, name)
     described = _described(changes, _now(), game.state)
@@ -174,14 +174,15 @@ def describe(store: Store, name: str, changes: dict) -> Game:
     return Game(name, (*game.events, described), evolve(game.state, described))
 
 
-def _described(changes: dict, time: str | None, state: GameState | None) -> ev.GameDescribed:
+def _described(changes: Mapping[str, object], time: str | None, state: GameState | None) -> ev.GameDescribed:
     from whispers.ledger.core.meta import problem, time_problem
 
     assert state is not None
     if (wrong := problem(changes, state.players)) or (wrong := time_problem(time)):
         raise StoreError(wrong)
-    # through the fact: the event holds what a stored one read back holds (tuples, not lists)
-    return ev.from_fact(ev.GameDescribed(changes, time).to_fact())  # type: ignore[return-value]
+    # through the fact (checked just above): the event holds what a stored one read back holds (tuples, not lists)
+    described = ev.GameDescribed(cast("ev.TableChanges", changes), time)
+    return ev.from_fact(described.to_fact())  # type: ignore[return-value]
 
 
 def _now() -> str:

@@ -38,10 +38,14 @@ its own position.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 from uuid import UUID
 
 import msgpack
+
+if TYPE_CHECKING:
+    from psycopg import Connection, Cursor
+    from psycopg.rows import DictRow, TupleRow
 
 LOG: Final = "whispers_log"
 STREAMS: Final = "whispers_streams"
@@ -144,16 +148,16 @@ def runs(rows: Iterable[tuple[int, UUID, int, str, bytes]], longest: int = ROW_E
         yield run
 
 
-def migrate(conn: Any, schema: str) -> bool:  # a psycopg connection, of any row factory
+def migrate(conn: Connection[TupleRow], schema: str) -> bool:
     """Moves the events of an earlier layout's table in `schema` (eventsourcing's, or this layout's before streams
     were numbered) into this layout, in one transaction on `conn` (a psycopg connection in autocommit mode, holding
     the store's opening lock), when there is one; returns whether the store now has this layout's tables (a new
     store has none yet). Each event keeps its position, stream, version, topic and state; the old table is dropped
     only once every one of them is found in the new. Raises ValueError, with the table left as it was, when it
     cannot be moved."""
-    old, appends, new = conn.execute(
+    old, appends, new = _one(conn.execute(
         "SELECT to_regclass(%s) IS NOT NULL, to_regclass(%s) IS NOT NULL, to_regclass(%s) IS NOT NULL",
-        [f"{schema}.{OLD_EVENTS}", f"{schema}.{OLD_APPENDS}", f"{schema}.{LOG}"]).fetchone()
+        [f"{schema}.{OLD_EVENTS}", f"{schema}.{OLD_APPENDS}", f"{schema}.{LOG}"]))
     if new or not (old or appends):
         return bool(new)
     table = f"{schema}.{OLD_APPENDS if appends else OLD_EVENTS}"
@@ -161,10 +165,10 @@ def migrate(conn: Any, schema: str) -> bool:  # a psycopg connection, of any row
         # no writer of an earlier version may add to it meanwhile
         conn.execute(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE")
         if appends:
-            total = conn.execute(f"SELECT coalesce(sum(count), 0) FROM {table}").fetchone()[0]
+            total = _one(conn.execute(f"SELECT coalesce(sum(count), 0) FROM {table}"))[0]
         else:
-            total, untyped = conn.execute(f"SELECT count(*), count(*) FILTER (WHERE topic IS NULL OR state IS NULL) "
-                                          f"FROM {table}").fetchone()
+            total, untyped = _one(conn.execute(f"SELECT count(*), count(*) FILTER (WHERE topic IS NULL OR state IS "
+                                               f"NULL) FROM {table}"))
             if untyped:
                 raise ValueError(f"{untyped} of its {total} events have no topic or state")
         for statement in tables(schema):
@@ -179,11 +183,18 @@ def migrate(conn: Any, schema: str) -> bool:  # a psycopg connection, of any row
                 cursor.execute(f"SELECT notification_id, originator_id, originator_version, topic, state "
                                f"FROM {table} ORDER BY notification_id")
                 write(conn, schema, cursor, numbers, {})
-        moved = conn.execute(f"SELECT coalesce(sum(count), 0) FROM {schema}.{LOG}").fetchone()[0]
+        moved = _one(conn.execute(f"SELECT coalesce(sum(count), 0) FROM {schema}.{LOG}"))[0]
         if moved != total:
             raise ValueError(f"{total - moved} of its {total} events could not be moved")
         conn.execute(f"DROP TABLE {table}")
     return True
+
+
+def _one(cursor: Cursor[TupleRow]) -> TupleRow:
+    """The row of a query that gives one whatever the tables hold (a count, a sum)."""
+    row = cursor.fetchone()
+    assert row is not None
+    return row
 
 
 def _events_of_appends(rows: Iterable[tuple[int, UUID, int, int, bytes]], names: dict[int, str]
@@ -200,8 +211,8 @@ def _events_of_appends(rows: Iterable[tuple[int, UUID, int, int, bytes]], names:
                     for i, (topic, state) in enumerate(zip(named, states, strict=True)))
 
 
-def write(conn: Any, schema: str, rows: Iterable[tuple[int, UUID, int, str, bytes]], numbers: dict[str, int],
-          streams: dict[UUID, int]) -> None:
+def write(conn: Connection[TupleRow | DictRow], schema: str, rows: Iterable[tuple[int, UUID, int, str, bytes]],
+          numbers: dict[str, int], streams: dict[UUID, int]) -> None:
     """Writes eventsourcing's rows (notification id, originator, version, topic, state), in the log's order, as
     appends, each event at its own position, and moves the head past them. `numbers` are the topics' numbers and
     `streams` the streams' numbers the store holds (as many as the rows need, or none); a topic or stream not among
@@ -221,6 +232,7 @@ def write(conn: Any, schema: str, rows: Iterable[tuple[int, UUID, int, str, byte
                 if numbered is None:
                     writer.execute(f"SELECT coalesce(max(id), 0) AS n FROM {schema}.{STREAMS}")
                     row = writer.fetchone()  # a dict on eventsourcing's connections, else a tuple
+                    assert row is not None  # a max() gives a row
                     numbered = int(row["n"] if isinstance(row, dict) else row[0])
                 numbered += 1
                 streams[stream] = numbered

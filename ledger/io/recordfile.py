@@ -19,7 +19,7 @@ as always (its events still carry the facts, if any).
 """
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 import msgpack
 
@@ -30,6 +30,7 @@ from whispers.ledger.core.streams import Fact
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
+    from whispers.ledger.core.events import TableChanges
     from whispers.ledger.core.meta import MetaJson
     from whispers.ledger.core.notes import NoteEntry
     from whispers.ledger.core.pins import Pin
@@ -37,6 +38,22 @@ if TYPE_CHECKING:
 FORMAT = "whispers-record"
 VERSION = 1
 GENESIS = "0" * 64
+
+
+class Header(TypedDict):
+    """A record file's header as `loads` gives it: the keys it requires, of the types it checks, and the others as
+    the file holds them (each compared with what the record says, when there)."""
+
+    game: str
+    ruleset: str
+    board: str
+    board_hash: str
+    events: int
+    head: str
+    ruleset_hash: NotRequired[object]
+    notes: NotRequired[object]
+    notes_head: NotRequired[object]
+    table: NotRequired[object]
 
 
 def link(previous: str, fact: Mapping[str, object]) -> str:
@@ -92,17 +109,20 @@ def table_facts(facts: list[Fact]) -> "MetaJson | None":
             if problem(changes) or time_problem(time):
                 return None
             # both checked just above
-            found = apply(found, cast("Mapping[str, Any]", changes), cast("str | None", time))
+            found = apply(found, cast("TableChanges", changes), cast("str | None", time))
     return found.to_json()
 
 
-def _pins(first: dict[str, Any]) -> tuple["Pin", "Pin"]:
-    """(ruleset, board) of a GameStarted fact, shipped/modified/custom, for the header's labels."""
+def _pins(first: Fact) -> tuple["Pin", "Pin"]:
+    """(ruleset, board) of a GameStarted fact, shipped/modified/custom, for the header's labels; KeyError or TypeError
+    for a fact that does not embed them."""
     from whispers.ledger.core.pins import content_hash
     from whispers.ledger.io.shipped import pin
 
-    return (pin("ruleset", first["ruleset"]["id"], content_hash(first["ruleset"])),
-            pin("board", first["board"]["id"], content_hash(first["board"])))
+    ruleset, board = first["ruleset"], first["board"]
+    if not isinstance(ruleset, dict) or not isinstance(board, dict):
+        raise TypeError("a GameStarted fact embeds its ruleset and board as tables")
+    return (pin("ruleset", ruleset["id"], content_hash(ruleset)), pin("board", board["id"], content_hash(board)))
 
 
 def _ruleset_hash(first: Fact) -> str | None:
@@ -118,7 +138,7 @@ def looks_like_record(data: bytes) -> bool:
     return bool(data) and (0x80 <= data[0] <= 0x8F or data[0] in (0xDE, 0xDF))
 
 
-def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[Data], list["NoteEntry"]]:
+def loads(data: bytes, source: str) -> tuple[Header, list[Data], list["NoteEntry"]]:
     """(header, facts, notes) from a record file; RecordFileError names what is wrong and where."""
     try:
         body = msgpack.unpackb(data, raw=False, strict_map_key=True)
@@ -167,7 +187,7 @@ def loads(data: bytes, source: str) -> tuple[dict[str, Any], list[Data], list["N
     if "table" in header and (said := table_facts(facts)) is not None and header["table"] != said:
         raise RecordFileError(say("{file}: the header's table facts (players, place, event...) do not match the "
                                   "record's events: the header was altered", file=source))
-    return header, facts, _notes(body, header, len(facts), source)
+    return cast(Header, header), facts, _notes(body, header, len(facts), source)  # its keys checked above
 
 
 def _bad_part(data: bytes) -> str | None:
@@ -190,7 +210,7 @@ def _bad_part(data: bytes) -> str | None:
     return None
 
 
-def _notes(body: Data, header: Data, events: int, source: str) -> list["NoteEntry"]:
+def _notes(body: Data, header: Mapping[str, object], events: int, source: str) -> list["NoteEntry"]:
     from whispers.ledger.core.notes import problem
 
     notes = body.get("notes") or []

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from binascii import a2b_base64, b2a_base64
 from collections.abc import Iterable
-from typing import Any
 from weakref import WeakValueDictionary
 
 import msgpack
@@ -23,6 +22,7 @@ import msgspec
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.evolve import evolve
+from whispers.ledger.core.plain import Data, filled
 from whispers.ledger.core.state import Deck, GameState, Hand, Loyalty, Pending, Route
 
 LAYOUT = 2
@@ -33,6 +33,8 @@ EVERY = 32
 """A snapshot is written again once this many events were folded on top of the one kept."""
 
 _FIELDS = GameState.__struct_fields__
+_COLLECTIONS: dict[type, str] = {tuple: "t", list: "l", frozenset: "f"}
+"""The collections a state holds, each by its tag (not their subclasses: a value of another type is refused)."""
 _VALUES: dict[str, type[msgspec.Struct]] = {cls.__name__: cls for cls in (Loyalty, Hand, Deck, Pending, Route)}
 _VALUE_FIELDS = {name: cls.__struct_fields__ for name, cls in _VALUES.items()}
 _CUT: WeakValueDictionary[int, GameState] = WeakValueDictionary()
@@ -100,7 +102,7 @@ def decode(chain: list[dict[str, object]], complete: bool, started: GameState) -
     """The state a snapshot's chain holds, with the board and ruleset of `started` (the state after the game's
     first event); None if the chain is not well formed (the game is replayed)."""
     try:
-        whole: list[dict[str, Any]] = []  # each state's fields, the earlier ones filled in from the state after them
+        whole: list[Data] = []  # each state's fields, the earlier ones filled in from the state after them
         for values in chain:
             built = {**(whole[-1] if whole else {}), **{name: _built(value) for name, value in values.items()}}
             built.update(board=started.board, ruleset=started.ruleset)
@@ -111,7 +113,7 @@ def decode(chain: list[dict[str, object]], complete: bool, started: GameState) -
             built["prior"] = prior
             if set(built) != set(_FIELDS):
                 return None
-            new = GameState(**built)
+            new = filled(GameState, built)
             states.append(new)
             prior = new
     except Exception:  # a malformed chain: not used
@@ -123,16 +125,12 @@ def decode(chain: list[dict[str, object]], complete: bool, started: GameState) -
     return states[-1]
 
 
-def _plain(value: Any) -> object:  # any value a state holds, told apart by its exact type
+def _plain(value: object) -> object:  # any value a state holds, told apart by its exact type
     if value is None or isinstance(value, (bool, int, str)):
         return value
     kind = type(value)
-    if kind is tuple:
-        return ["t", [_plain(v) for v in value]]
-    if kind is list:
-        return ["l", [_plain(v) for v in value]]
-    if kind is frozenset:
-        return ["f", [_plain(v) for v in value]]
+    if isinstance(value, tuple | list | frozenset) and kind in _COLLECTIONS:
+        return [_COLLECTIONS[kind], [_plain(v) for v in value]]
     if isinstance(value, dict):
         return ["d", [[_plain(k), _plain(v)] for k, v in value.items()]]
     if kind.__name__ in _VALUES and _VALUES[kind.__name__] is kind:

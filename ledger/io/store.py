@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final, Self
+from typing import TYPE_CHECKING, Final, Self
 from uuid import UUID
 
 from whispers.ledger.core.errors import StoreError, TextError
@@ -40,8 +40,8 @@ __all__ = ["STORE_ENV", "Store", "Wakeup", "check_name", "default_store_path", "
 _fingerprint = fingerprint_of  # the name tests/test_postgres_layout.py compares with
 
 
-def __getattr__(name: str) -> Any:
-    """`GameRecord`, `NotesRecord` and `EventStore` are still found here, defined on first use."""
+def __getattr__(name: str) -> type:
+    """The classes `GameRecord`, `NotesRecord` and `EventStore` are still found here, defined on first use."""
     if name in ("GameRecord", "NotesRecord"):
         from whispers.ledger.io import records
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 from uuid import UUID
 
 from whispers.ledger.core.errors import StoreError, StoreUnavailable, UnknownGame
@@ -42,6 +42,28 @@ def state_decoder() -> MsgpackTranscoder:
 Rows = list[tuple[int, str, bytes]]
 """A stream's rows as read: (version, topic, stored state)."""
 
+Row: TypeAlias = Sequence[object] | Mapping[str, object]
+"""A row as a driver gives it: a tuple (sqlite3, psycopg's tuple rows) or a dict (eventsourcing's psycopg rows)."""
+
+
+class SQLCursor(Protocol):
+    """What the store's own statements use of a DB-API cursor: sqlite3's or psycopg's."""
+
+    def execute(self, query: str, params: Sequence[object] = ..., /) -> object: ...
+
+    def executemany(self, query: str, params_seq: Iterable[Sequence[object]], /) -> object: ...
+
+    def fetchone(self) -> Row | None: ...
+
+    def fetchall(self) -> Sequence[Row]: ...
+
+
+class Datastore(Protocol):
+    """A database that gives a cursor in a transaction, committed if asked: eventsourcing's datastores (SQLite's,
+    PostgreSQL's), `PlainSQLite`, store_postgres.PlainPostgres."""
+
+    def transaction(self, commit: bool) -> AbstractContextManager[SQLCursor]: ...
+
 
 def records() -> ModuleType:
     """The aggregates' module (ledger/io/records.py), imported the first time the store writes or decodes a stored
@@ -62,9 +84,14 @@ def whole_stream(numbers: list[int], topics: list[str]) -> bool:
             and GAME_CREATED not in topics[1:])
 
 
-def values(row: Any) -> tuple[Any, ...]:
-    """A row as a tuple, whether the driver gives tuples (sqlite3) or dicts (eventsourcing's psycopg rows)."""
-    return tuple(row.values()) if isinstance(row, dict) else tuple(row)
+def values(row: Row | None) -> tuple[object, ...]:
+    """A row as a tuple, whether the driver gives tuples (sqlite3) or dicts (eventsourcing's psycopg rows); a
+    TypeError for no row (what a query that always gives one, a count, did not give)."""
+    if isinstance(row, dict):
+        return tuple(row.values())
+    if row is None:
+        raise TypeError("no row")
+    return tuple(row)
 
 
 def fingerprint_of(position: int, originator: UUID | str, version: int, topic: str, state: bytes) -> str:
@@ -262,15 +289,15 @@ class Backend:
     # ------------------------------------------------------------------------------ read models, notifications
 
     @contextmanager
-    def read_model_reading(self) -> Iterator[sqlite3.Cursor | None]:
+    def read_model_reading(self) -> Iterator[SQLCursor | None]:
         """A cursor to read the read models on without a write transaction, or None (then `read_model_datastore`)."""
         yield None
 
-    def read_model_datastore(self) -> Any:
-        """Something whose `transaction(commit)` gives a cursor on the database the read models live in."""
+    def read_model_datastore(self) -> Datastore:
+        """The database the read models live in."""
         return self.events.recorder.datastore  # type: ignore[attr-defined]
 
-    def holds_table(self, cursor: Any, table: str) -> bool:
+    def holds_table(self, cursor: SQLCursor, table: str) -> bool:
         cursor.execute("SELECT count(*) FROM sqlite_master WHERE name = ?", (table,))
         return bool(values(cursor.fetchone())[0])
 

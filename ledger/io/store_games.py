@@ -21,6 +21,7 @@ from whispers.ledger.io.store_backend import Backend, Rows, one_line, records, s
 
 if TYPE_CHECKING:
     from eventsourcing.domain import Aggregate
+    from eventsourcing.persistence import Notification
 
 _NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _MOVED_ON: Final = N_("the game moved on: re-run status")
@@ -336,7 +337,7 @@ class GameRecords:
             raise
         facts[0] = self._whole(name, facts[0], shared)
         if events:  # the first is read as from_fact reads it (its board and ruleset data as their files give them)
-            facts = [*read_frozen_facts(facts, name), *(typed or ())]
+            return _Read([*read_frozen_facts(facts, name), *(typed or ())], len(states), states[-1])
         return _Read(facts, len(states), states[-1])
 
     def tail(self, name: str, since: int) -> tuple[Fact, bytes | None, list[Event], bytes] | None:
@@ -397,7 +398,7 @@ class GameRecords:
     def changes(self, after: int = 0, limit: int = 10_000) -> tuple[int, list[str]]:
         """Games with facts stored after position `after` of the store's log: (the last position read, their
         names in order of first change). For read models that remember how far they have read."""
-        changed: dict[UUID, None] = {}
+        changed: dict[UUID | str, None] = {}
         position = after
         with self._backend.translated():
             for notification in self._game_events(after, limit):
@@ -406,7 +407,7 @@ class GameRecords:
             names = [self._backend.name_of(game) for game in changed]
         return position, names
 
-    def _game_events(self, after: int, limit: int) -> Iterator[Any]:
+    def _game_events(self, after: int, limit: int) -> Iterator[Notification]:
         """The log's notifications of game events after position `after`, `limit` read at a time, once the log is
         checked whole."""
         self._backend.check_log(whole=True)
@@ -432,7 +433,7 @@ class GameRecords:
     def appended(self, after: int = 0, limit: int = 10_000) -> tuple[int, dict[str, tuple[int, int]]]:
         """Facts stored after position `after` of the log: (the last position read, {game: (its first and last
         version among them)}), for a follower that passes on exactly what is new."""
-        spans: dict[UUID, tuple[int, int]] = {}
+        spans: dict[UUID | str, tuple[int, int]] = {}
         position = after
         with self._backend.translated():
             for n in self._game_events(after, limit):

@@ -3,12 +3,17 @@ facts, so a note never moves a game on."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from whispers.ledger.core.errors import GameMovedOn
 from whispers.ledger.core.streams import NOTES_CREATED, Fact, notes_id
 from whispers.ledger.core.words import say
 from whispers.ledger.io.store_backend import Backend, records
+
+if TYPE_CHECKING:
+    from uuid import UUID
+
+    from eventsourcing.domain import DomainEventProtocol, MutableOrImmutableAggregate
 
 
 def add_note(backend: Backend, name: str, note: Fact) -> int:
@@ -21,12 +26,14 @@ def add_note(backend: Backend, name: str, note: Fact) -> int:
         last = backend.events.recorder.select_events(notes_id(name), desc=True, limit=1)
         if last:
             version = last[0].originator_version
-            saved: Any = NotesRecord.Noted(originator_id=notes_id(name), originator_version=version + 1,
-                                           timestamp=NotesRecord.Noted.create_timestamp(), note=note)
+            saved: DomainEventProtocol[UUID] | MutableOrImmutableAggregate[UUID] = NotesRecord.Noted(
+                originator_id=notes_id(name), originator_version=version + 1,
+                timestamp=NotesRecord.Noted.create_timestamp(), note=note)
         else:
             version = 1  # the Created event comes first
-            saved = NotesRecord(game=name)
-            saved.note(note)
+            record = NotesRecord(game=name)
+            record.note(note)
+            saved = record
         try:
             backend.events.save(saved)
         except RecordConflictError:

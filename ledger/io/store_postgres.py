@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from uuid import UUID
 
@@ -24,9 +24,21 @@ from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
     from psycopg import Connection, Cursor
-    from psycopg.rows import TupleRow
+    from psycopg.rows import DictRow, TupleRow
 
-from whispers.ledger.io.store_backend import Backend, Rows, Wakeup, fingerprint_of, one_line, state_decoder, values
+from whispers.ledger.io.store_backend import (
+    Backend,
+    Datastore,
+    Rows,
+    SQLCursor,
+    Wakeup,
+    fingerprint_of,
+    one_line,
+    state_decoder,
+    values,
+)
+
+_T = TypeVar("_T")
 
 POSTGRES_CONNECT_TIMEOUT = 5
 POSTGRES_LOCK_TIMEOUT = 5
@@ -96,20 +108,17 @@ class PostgresBackend(Backend):
     def bind(self) -> Callable[[object], None] | None:
         return partial(_bound, pg=self.pg)
 
-    def read(self, read: str, *args: object, binary: bool = False) -> Any:
-        """The layout's read named `read` (a function of ledger/io/postgres_reads.py, imported by the first read) in a
+    def read(self, read: Callable[..., _T], *args: object, binary: bool = False) -> _T:
+        """One of the layout's reads (a function of ledger/io/postgres_reads.py, imported by the first read) in a
         read transaction: on the connection the store was opened with, in the thread that opened it, until the event
         store application is open; then on its pool, retried as eventsourcing's own reads are. A command that only
         reads games never imports eventsourcing's application, PostgreSQL recorder and pool, and a server's threads
         share the pool, not a connection each."""
-        from whispers.ledger.io import postgres_reads
-
-        function = getattr(postgres_reads, read)
         opened = self.opening_connection()
         if opened is None:
-            return self.events.recorder.read(function, *args, binary=binary)  # type: ignore[attr-defined]
+            return self.events.recorder.read(read, *args, binary=binary)  # type: ignore[attr-defined]
         with PlainPostgres(opened).transaction(commit=False, binary=binary) as cursor:
-            return function(cursor, self.pg.schema or "public", *args)
+            return read(cursor, self.pg.schema or "public", *args)
 
     def opening_connection(self) -> Connection[TupleRow] | None:
         """The connection the store was opened with, while the event store application is not open and in the
@@ -119,23 +128,32 @@ class PostgresBackend(Backend):
         return opened if self.app is None and opened is not None and not opened.closed else None
 
     def rows(self, originator: UUID, version: int | None, since: int | None = None) -> Rows:
-        return self.read("rows", originator, version, since)
+        from whispers.ledger.io import postgres_reads as reads
+
+        return self.read(reads.rows, originator, version, since)
 
     def many_states(self, originators: list[UUID]) -> dict[UUID, list[bytes]]:
-        return self.whole_states(self.read("many_rows", originators, binary=True))
+        from whispers.ledger.io import postgres_reads as reads
+
+        return self.whole_states(self.read(reads.many_rows, originators, binary=True))
 
     def last(self, originator: UUID) -> tuple[int, bytes] | None:
-        return self.read("last", originator)
+        from whispers.ledger.io import postgres_reads as reads
+
+        return self.read(reads.last, originator)
 
     def changed_games(self, after: int, limit: int) -> tuple[int, dict[str, int | None]]:
         """In one statement: the games with facts after `after` grouped by the server, each beside its first event
         (whose position says whether it was created since, and whose state holds its name). The generic path made a
         notification object per event and asked for each game's first event on its own, a round trip and a domain
         event per game."""
+        from whispers.ledger.io import postgres_reads as reads
+
         decode = state_decoder().decode
         position = after
         changed: dict[str, int | None] = {}
-        for stream, last, created, topic, state in self.read("changed_streams", after, [GAME_CREATED, GAME_RECORDED]):
+        for stream, last, created, topic, state in self.read(reads.changed_streams, after,
+                                                             [GAME_CREATED, GAME_RECORDED]):
             position = max(position, last)
             if topic != GAME_CREATED:  # no first event (or another stream's) under the game's id
                 raise self.no_first_event(stream)
@@ -144,17 +162,21 @@ class PostgresBackend(Backend):
         return position, changed
 
     def head(self) -> int:
-        return int(self.read("head"))
+        from whispers.ledger.io import postgres_reads as reads
+
+        return int(self.read(reads.head))
 
     def fingerprint(self, position: int) -> str | None:
-        found = self.read("in_order", position, 1, position)
+        from whispers.ledger.io import postgres_reads as reads
+
+        found = self.read(reads.in_order, position, 1, position)
         return fingerprint_of(*found[0]) if found and found[0][0] == position else None
 
-    def read_model_datastore(self) -> Any:
+    def read_model_datastore(self) -> Datastore:
         opened = self.opening_connection()
         return PlainPostgres(opened) if opened is not None else super().read_model_datastore()
 
-    def holds_table(self, cursor: Cursor[TupleRow], table: str) -> bool:
+    def holds_table(self, cursor: SQLCursor, table: str) -> bool:
         cursor.execute("SELECT to_regclass(%s) IS NOT NULL AS found", (f"{self.read_model_prefix}{table}",))
         return bool(values(cursor.fetchone())[0])
 
@@ -297,7 +319,7 @@ def _opening(pg: Postgres, url: str, env: dict[str, str]) -> Iterator[Connection
         raise
 
 
-def _bound(datastore: Any, pg: Postgres) -> None:
+def _bound(datastore: Any, pg: Postgres) -> None:  # eventsourcing's PostgresDatastore, patched in place (below)
     """Makes a server lost after opening a store fail within POSTGRES_CONNECT_TIMEOUT, saying why.
 
     eventsourcing retries each query up to ten times on a connection error, and each retry waited the pool's
@@ -313,7 +335,7 @@ def _bound(datastore: Any, pg: Postgres) -> None:
     get_connection = datastore.get_connection
 
     @contextmanager
-    def bounded() -> Iterator[Any]:
+    def bounded() -> Iterator[Connection[DictRow]]:
         try:
             with get_connection() as conn:
                 yield conn

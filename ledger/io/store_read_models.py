@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Final
+from typing import Final, cast
 
-from whispers.ledger.io.store_backend import Backend, values
+from whispers.ledger.io.store_backend import Backend, SQLCursor, values
 
 SNAPSHOTS: Final = "snapshot"
 """The read model (projection) whose rows are the games' snapshots, one row per game."""
@@ -39,11 +39,11 @@ class _Lost(Exception):
     """Another process moved a read model on first: this write is rolled back."""
 
 
-def _changed(cursor: Any) -> int:
+def _changed(cursor: SQLCursor) -> int:
     count = getattr(cursor, "rowcount", None)
     if count is None or count < 0:
         cursor.execute("SELECT changes()")
-        count = values(cursor.fetchone())[0]
+        count = cast(int, values(cursor.fetchone())[0])
     return int(count)
 
 
@@ -60,7 +60,7 @@ class ReadModels:
             row = cursor.fetchone()
         if row is None:
             return 0, 0, None
-        position, layout, fingerprint = values(row)
+        position, layout, fingerprint = cast("tuple[int, int, str | None]", values(row))
         return int(position), int(layout), fingerprint
 
     def save_tracked(self, projection: str, layout: int, expected: int | None, position: int,
@@ -99,21 +99,21 @@ class ReadModels:
         with self._transaction(commit=False) as (cursor, sql):
             if games is not None:
                 games = list(dict.fromkeys(games))  # each row once, however often it is named
-                found: list[tuple[str, str]] = []
+                found: list[tuple[str, str, int | None]] = []
                 for start in range(0, len(games), _NAMED_BATCH):
                     batch = list(games[start:start + _NAMED_BATCH])
                     cursor.execute(sql("SELECT game, data, created FROM {s} WHERE projection = ? AND game IN ("
                                        + ", ".join("?" * len(batch)) + ")"), (projection, *batch))
-                    found.extend(values(row) for row in cursor.fetchall())
-                found.sort(key=lambda row: (row[2] or 0, row[0]))  # type: ignore[misc]
-                return [(game, data) for game, data, _ in found]  # type: ignore[misc]
+                    found.extend(cast("tuple[str, str, int | None]", values(row)) for row in cursor.fetchall())
+                found.sort(key=lambda row: (row[2] or 0, row[0]))
+                return [(game, data) for game, data, _ in found]
             if last is not None:
                 cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? "
                                    "ORDER BY created DESC, game DESC LIMIT ? OFFSET ?"), (projection, last, skip))
-                return [tuple(values(row)) for row in reversed(cursor.fetchall())]
+                return [cast("tuple[str, str]", values(row)) for row in reversed(cursor.fetchall())]
             cursor.execute(sql("SELECT game, data FROM {s} WHERE projection = ? ORDER BY created, game"),
                            (projection,))
-            return [tuple(values(row)) for row in cursor.fetchall()]
+            return [cast("tuple[str, str]", values(row)) for row in cursor.fetchall()]
 
     def reset(self) -> None:
         with self._transaction(commit=True, afresh=True):
@@ -122,13 +122,13 @@ class ReadModels:
     def size(self, projection: str) -> int:
         with self._transaction(commit=False) as (cursor, sql):
             cursor.execute(sql("SELECT count(*) FROM {s} WHERE projection = ?"), (projection,))
-            return int(values(cursor.fetchone())[0])
+            return cast(int, values(cursor.fetchone())[0])
 
     def snapshot(self, name: str) -> str | None:
         with self._transaction(commit=False) as (cursor, sql):
             cursor.execute(sql("SELECT data FROM {s} WHERE projection = ? AND game = ?"), (SNAPSHOTS, name))
             row = cursor.fetchone()
-        return None if row is None else values(row)[0]
+        return None if row is None else cast(str, values(row)[0])
 
     def keep_snapshot(self, name: str, data: str) -> None:
         with self._transaction(commit=True) as (cursor, sql):
@@ -137,7 +137,8 @@ class ReadModels:
                            (SNAPSHOTS, name, data))
 
     @contextmanager
-    def _transaction(self, commit: bool, afresh: bool = False) -> Iterator[tuple[Any, Callable[[str], str]]]:
+    def _transaction(self, commit: bool, afresh: bool = False
+                     ) -> Iterator[tuple[SQLCursor, Callable[[str], str]]]:
         """A cursor in a transaction on the store's database, and a function that fills in the read-model
         tables' names and the driver's placeholder. The tables are made the first time they are missing (or, with
         `afresh`, dropped and made again). Where the backend reads without a write transaction (SQLite), a read

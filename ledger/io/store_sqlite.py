@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 from uuid import UUID
 
 from whispers.ledger.core.errors import StoreError
@@ -17,7 +17,16 @@ from whispers.ledger.core.streams import GAME_CREATED, GAME_RECORDED, game_id
 from whispers.ledger.core.words import say
 from whispers.ledger.io import sqlite_layout
 from whispers.ledger.io.sqlite_layout import EVENTS, LOG, STREAMS, TOPICS, stream_of
-from whispers.ledger.io.store_backend import Backend, PlainSQLite, Rows, fingerprint_of, one_line, state_decoder, values
+from whispers.ledger.io.store_backend import (
+    Backend,
+    PlainSQLite,
+    Rows,
+    SQLCursor,
+    fingerprint_of,
+    one_line,
+    state_decoder,
+    values,
+)
 
 if TYPE_CHECKING:
     import sqlite3
@@ -197,7 +206,7 @@ class SQLiteBackend(Backend):
                     f"LEFT JOIN {EVENTS} AS created ON created.stream = changed.stream AND created.version = 1 "
                     f"LEFT JOIN {TOPICS} AS t ON t.id = created.topic ORDER BY changed.first",
                     (after, created_topic, recorded_topic))
-                games = [tuple(values(row)) for row in cursor.fetchall()]
+                games = [cast("tuple[int, bytes, int, int, str, bytes]", values(row)) for row in cursor.fetchall()]
         position = max([after, *(last for _, _, last, _, _, _ in games)])
         changed: dict[str, int | None] = {}
         for stream, game, _, created, topic, state in games:
@@ -247,7 +256,7 @@ class SQLiteBackend(Backend):
         return found
 
     @contextmanager
-    def read_model_reading(self) -> Iterator[sqlite3.Cursor | None]:
+    def read_model_reading(self) -> Iterator[SQLCursor | None]:
         """A plain read transaction: reading a snapshot or the catalog opens no event store application, and no
         write transaction to look for the tables."""
         with self.reading(by_index=False) as cursor:

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
-from typing import Any, Final, Union
+from typing import Final, Protocol, TypedDict, Union
 from uuid import UUID
 
 import msgpack
@@ -27,6 +27,7 @@ from zlib_ng import zlib_ng
 
 from whispers.ledger.core.digests import sha256
 from whispers.ledger.core.events import EVENT_TYPES, Event, from_frozen_fact, stand_in
+from whispers.ledger.core.streams import Fact
 
 EXT_UUID: Final = 1
 EXT_DATETIME: Final = 2
@@ -45,6 +46,23 @@ WRITTEN_WITH: Final = 1
 MAX_STATE: Final = 64 * 1024 * 1024
 """The most bytes a compressed state may expand to (the largest a board and ruleset need is a few hundred KB):
 damaged or hostile bytes that would expand further are refused, not expanded."""
+
+
+
+class StoredState(TypedDict, total=False):
+    """A stored event's state, decoded: its event's fields (ledger/io/records.py), each kind of event its own, beside
+    eventsourcing's (`timestamp`; a first event's `originator_topic`). Bytes that are not a state decode to what
+    they hold: their reader catches what reading them as one raises."""
+
+    timestamp: datetime | None  # None as `decode_frozen` reads it
+    originator_topic: str
+    name: str  # a game's first event
+    fact: Fact  # a game's events
+    game: str  # the first event of a game's notes
+    note: Fact  # a note
+    digest: str  # a content's event
+    data: Fact
+
 
 _HEADER: Final = bytes((COMPRESSED, WRITTEN_WITH))
 """How a state compressed with the current dictionary starts."""
@@ -171,7 +189,7 @@ class MsgpackTranscoder:
         """`encode` without the compression (what a dictionary is made of)."""
         return msgpack.packb(obj, default=_default, use_bin_type=True)
 
-    def decode(self, data: bytes) -> Any:
+    def decode(self, data: bytes) -> StoredState:
         return msgpack.unpackb(unpacked(data), ext_hook=_ext_hook, raw=False, strict_map_key=False)
 
 
@@ -181,7 +199,7 @@ def _fact_ext_hook(code: int, data: bytes) -> object:
     return None if code in (EXT_UTC_MICROSECONDS, EXT_DATETIME) else _ext_hook(code, data)
 
 
-def decode_frozen(data: bytes) -> Any:
+def decode_frozen(data: bytes) -> StoredState:
     """Decodes stored event state with its lists as tuples: immutable as they come, for events built from them.
     For a reader of the event's fact alone: its timestamp comes back None."""
     return msgpack.unpackb(unpacked(data), ext_hook=_fact_ext_hook, raw=False, strict_map_key=False,
@@ -297,8 +315,12 @@ def _kind_structs() -> dict[type, type[Event]]:
     return {msgspec.defstruct(name, [], tag_field="type", tag=name, gc=False): cls for name, cls in EVENT_TYPES.items()}
 
 
+class _StoredKind(Protocol):
+    fact: msgspec.Struct  # a struct of `_kind_structs`
+
+
 @cache
-def _kinds() -> msgspec.msgpack.Decoder[list[Any]]:
+def _kinds() -> msgspec.msgpack.Decoder[list[_StoredKind]]:
     """A decoder of stored states for their facts' types alone."""
     stored = msgspec.defstruct("StoredKind", [("fact", Union[tuple(_kind_structs())])], gc=False)  # noqa: UP007
     return msgspec.msgpack.Decoder(list[stored])  # type: ignore[valid-type]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.decree_effects.base import (
@@ -200,16 +200,18 @@ class Rearrange(BoardEffect):
             require(n > 0 or not conquered, say("rearrange: {region} is a conquered region and may not be left "
                                                 "empty", region=region), rule)
         require(after != counts, _("rearrange: to= changes nothing"), rule)
-        give: list[list[Any]] = [[r, counts[r] - n] for r, n in after.items() if n < counts[r]]  # [region, n]
-        take: list[list[Any]] = [[r, n - counts[r]] for r, n in after.items() if n > counts[r]]
+        give = [(r, counts[r] - n) for r, n in after.items() if n < counts[r]]  # (region, banners it gives)
+        take = [(r, n - counts[r]) for r, n in after.items() if n > counts[r]]
         moves: list[tuple[str, str, str, int]] = []
         while give and take:
-            k = min(give[0][1], take[0][1])
-            moves.append((str(give[0][0]), str(take[0][0]), empire, int(k)))
-            for pile in (give, take):
-                pile[0][1] -= k
-                if pile[0][1] == 0:
-                    pile.pop(0)
+            (source, given), (target, taken) = give[0], take[0]
+            k = min(given, taken)
+            moves.append((source, target, empire, k))
+            give[0], take[0] = (source, given - k), (target, taken - k)
+            if given == k:
+                give.pop(0)
+            if taken == k:
+                take.pop(0)
         return ev.Effects(move=tuple(moves))
 
     def random_params(self, state: GameState, society: str, rng: random.Random) -> list[Params]:
