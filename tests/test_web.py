@@ -228,14 +228,14 @@ def versions(total: int, count: int) -> list[int]:
     return sorted({1, total, *range(1, total + 1, max(1, total // count))})
 
 
-SEARCHED = sized(12, 200)  # random games whose API answers are searched, a quarter a chunk
+SEARCHED = sized(8, 200)  # random games whose API answers are searched, a quarter a chunk
 PAGE_VERSIONS = sized(4, 12)  # replay pages a link is asked for, spread over the game (the first and last too)
 LANGUAGES = ("en", "fr", "it", "es")
 
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_no_seat_answer_over_http_leaks_a_secret(chunk: int) -> None:
-    """12 random games (200 with --slow), a quarter a chunk: every seat's and the spectator's API answers (the
+    """8 random games (200 with --slow), a quarter a chunk: every seat's and the spectator's API answers (the
     state and the event at several versions) hold no other society's unrevealed token and no card another drew."""
     drawn = 0
     per_chunk = SEARCHED // 4
