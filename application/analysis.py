@@ -270,6 +270,8 @@ def stored(store: Store | str | None, game: str, viewer: str | None = None, poli
     with opened(store) as s:
         record = load(s, game)
         check_viewer(game, record.state.players, viewer)
+        if not s.read_model_size(_projection(game)):  # no analysis of the game kept: no chain to hash for its key
+            return None
         tallies = _stored(s, game, _key(viewer, policy, seed, len(record.events), _head(record.events)))
         if not tallies:
             return None

@@ -133,16 +133,18 @@ def move_labels(replayed: Replayed) -> list[tuple[int, str]]:
     return [(v, words if words.startswith("·") else said_line(words)) for v, words in said]
 
 
-def by_round(replayed: Replayed) -> tuple[list[tuple[int, list[tuple[int, str]]]], int]:
+def by_round(replayed: Replayed, labelled: list[tuple[int, str]] | None = None
+             ) -> tuple[list[tuple[int, list[tuple[int, str]]]], int]:
     """The replay's events in words grouped by round (0: the setup, before round 1 begins), and the round the game
     stands in at the replay's event (0 before round 1 begins): the timeline of each round, for the replay page. The
-    round is the standing record's: a take-back (an amendment's) back past a round's start leaves that round."""
+    round is the standing record's: a take-back (an amendment's) back past a round's start leaves that round.
+    `labelled`: the replay's move_labels, when the caller has them already (they are worded once a page)."""
     from whispers.ledger.core import events as ev
     from whispers.projections.replay import standing
 
     groups: dict[int, list[tuple[int, str]]] = {}
     round_ = 0
-    for version, words in move_labels(replayed):
+    for version, words in move_labels(replayed) if labelled is None else labelled:
         event = replayed.replay.event(version)
         if isinstance(event, ev.PhaseStarted):
             round_ = event.round

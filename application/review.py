@@ -111,22 +111,21 @@ def replay(store: Store | str | None, game: str, at: int | None = None, viewer: 
     from whispers.ledger.core.errors import NoSuchEvent
     from whispers.ledger.core.notes import current
     from whispers.ledger.core.words import no_such_event
-    from whispers.ledger.io.game import load
     from whispers.projections.replay import Replay
     from whispers.projections.visibility import check_viewer
 
     with opened(store) as s:
-        record = load(s, game)
+        events = tuple(s.events(game))
         found, warnings = notes_of(s, game)
     found = current(found)
-    check_viewer(game, record.state.players, viewer)
-    rep = Replay(record.events)
+    rep = Replay(events)  # folded once: its last state is the game's (as ledger.io.game.load folds it)
+    check_viewer(game, rep.at(len(rep)).players, viewer)
     at = len(rep) if at is None else at
     if not 1 <= at <= len(rep):
         raise NoSuchEvent(no_such_event(game, len(rep), at))
     from whispers.projections.labels import labels
 
-    named = {version: str(label) for version, label in labels(record.events).items()}
+    named = {version: str(label) for version, label in labels(events).items()}
     return Replayed(game, rep, viewer, at, tuple(found), warnings, named)
 
 

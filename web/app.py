@@ -354,7 +354,8 @@ async def replay_page(site: Site, request: Request, found: Access) -> Response:
     at = _at(request)
     replayed = review.replay(site.store, found.game, at, found.viewer)
     frame = replayed.frame(replayed.at)
-    rounds, here = following.by_round(replayed)
+    labelled = following.move_labels(replayed)  # worded once: the move list, and the timeline of each round
+    rounds, here = following.by_round(replayed, labelled)
     here_base = _base(found, request)
     back = (f"/director/{request.path_params['token']}/", _("all games")) if found.role == "director" else \
         (here_base, _("back to the game"))
@@ -363,7 +364,7 @@ async def replay_page(site: Site, request: Request, found: Access) -> Response:
                      amended=following.amendments(replayed),
                      amend_line=replayed.amendable(replayed.at) if found.may_amend else None,
                      total=len(replayed), rounds=rounds, here_round=here, timeline_round=here or None,
-                     moves_by_version=dict(following.move_labels(replayed)), noted=following.notes_by_event(replayed),
+                     moves_by_version=dict(labelled), noted=following.notes_by_event(replayed),
                      scores=frame.scores, base=here_base, token=request.path_params["token"], back=back[0],
                      back_label=back[1], **_analysis_view(site, found, replayed.at, over))
 
