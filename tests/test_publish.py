@@ -114,24 +114,39 @@ def test_a_finished_game_shows_the_record_and_a_game_not_over_only_what_spectato
     assert '<span class="token" data-slot="devout">devout eagle</span>' in step2
 
 
-@pytest.mark.parametrize(("secret", "instead", "moves"), [
-    (SPIDER, SPIDER_OTHER, 30),  # a loyalty set recorded at setup (EN "Final Scoring": secret until the reveal)
-    ("spider draw horse:3", "spider draw horse:5", 28),  # the name of a card drawn, not yet played
+DIFFERENTIAL = 28
+"""The moves of the differential's game not over: every secret it changes is recorded within them."""
+
+
+def spectators_archive(folder: Path, lines: list[str]) -> tuple[dict[str, bytes], object]:
+    """The files published of the game `lines` (not over, so as its spectators see it, with a note and a
+    spectator's analysis), and its record."""
+    with open_store("memory:") as s:
+        import_lines(s, "playing", lines)
+        review.annotate(s, "playing", 3, "watch the eagle")
+        analysis.analyse(s, "playing", 2, "spectator", "1-4")  # its turning points are published too
+        publish(s, folder, ["playing"])
+        record = review.replay(s, "playing").to_json()
+    return files_of(folder), record
+
+
+@pytest.fixture(scope="module")
+def unchanged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], object]:
+    """The differential's first world, the same whichever secret the second changes: published once."""
+    return spectators_archive(tmp_path_factory.mktemp("unchanged") / "a", started(TWO, DIFFERENTIAL))
+
+
+@pytest.mark.parametrize(("secret", "instead"), [
+    (SPIDER, SPIDER_OTHER),  # a loyalty set recorded at setup (EN "Final Scoring": secret until the reveal)
+    ("spider draw horse:3", "spider draw horse:5"),  # the name of a card drawn, not yet played
 ], ids=["loyalty", "card-drawn"])
-def test_a_secret_changed_in_a_game_not_over_changes_nothing_published(tmp_path, secret, instead, moves) -> None:
+def test_a_secret_changed_in_a_game_not_over_changes_nothing_published(unchanged, tmp_path, secret, instead) -> None:
     """The differential: two stores whose unfinished game differs only in a secret a spectator may not know
     publish byte-identical archives (the spectator's stored analysis, its chart and turning points, included)."""
-    other = [instead if line == secret else line for line in started(TWO, moves)]
-    assert other != started(TWO, moves)
-    archives, records = [], []
-    for lines, name in ((started(TWO, moves), "a"), (other, "b")):
-        with open_store("memory:") as s:
-            import_lines(s, "playing", lines)
-            review.annotate(s, "playing", 3, "watch the eagle")
-            analysis.analyse(s, "playing", 2, "spectator", "1-4")  # its turning points are published too
-            publish(s, tmp_path / name, ["playing"])
-            records.append(review.replay(s, "playing").to_json())
-        archives.append(files_of(tmp_path / name))
+    other = [instead if line == secret else line for line in started(TWO, DIFFERENTIAL)]
+    assert other != started(TWO, DIFFERENTIAL)
+    changed = spectators_archive(tmp_path / "b", other)
+    archives, records = [unchanged[0], changed[0]], [unchanged[1], changed[1]]
     assert records[0] != records[1]  # the record holds the secret: the test can fail
     assert archives[0].keys() == archives[1].keys()
     assert any(name.endswith("/chances.svg") for name in archives[0])  # the analysis is in what is compared
