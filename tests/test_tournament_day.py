@@ -1,5 +1,6 @@
 """Issue 35's "Done when": a whole small tournament (8 entrants, 3 rounds) end to end through the CLI and the
-pages. Each round is paired and started with `tournament pair --start`, every game recorded through `whispers
+pages; by default 2 rounds (ROUNDS: each round's two games cost about five seconds of CPU to publish), the 3 rounds
+with --slow. Each round is paired and started with `tournament pair --start`, every game recorded through `whispers
 move GAME -` (random legal games, played from the seats and first player the pairing chose), finalised by the
 director; the public board is read between moves, differentially (a world whose one game differs only in a
 hidden loyalty gives the same board until that game ends); the entrants are rated; the seat cards are written.
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from sizes import sized
 from starlette.testclient import TestClient
 from test_browser import missing, wait
 
@@ -26,6 +28,7 @@ from whispers.web.app import create_app
 
 DIRECTOR = "t" * 32
 ENTRANTS = ["Ana", "Bo", "Cy", "Dee", "Eve", "Fin", "Gus", "Hal"]
+ROUNDS = sized(2, 3)  # round 2 is paired by round 1's standings (Swiss), round 3 by both
 CUP = 'name = "Club Cup"\nentrants = [' + ", ".join(f'"{e}"' for e in ENTRANTS) + "]\n"
 
 
@@ -74,7 +77,7 @@ def test_a_small_tournament_end_to_end(tmp_path: Path, request: pytest.FixtureRe
         (world / "cup.toml").write_text(CUP, encoding="utf-8")
     store_a, store_b, cup_a, cup_b = a / "s.sqlite", b / "s.sqlite", a / "cup.toml", b / "cup.toml"
     seed = 0
-    for round_no in (1, 2, 3):
+    for round_no in range(1, ROUNDS + 1):
         worlds = [(store_a, cup_a), (store_b, cup_b)] if round_no == 1 else [(store_a, cup_a)]
         for store, cup in worlds:
             printed = cli(store, "tournament", "pair", str(cup), "--round", str(round_no), "--start")
@@ -105,19 +108,19 @@ def test_a_small_tournament_end_to_end(tmp_path: Path, request: pytest.FixtureRe
         assert standings["in_progress"] == [] and standings["unfinalised"] == []
         assert {r["entrant"] for r in standings["rulesets"]["official"]} == set(ENTRANTS)
     rows = json.loads(cli(store_a, "tournament", str(cup_a), "--json"))["rulesets"]["official"]
-    assert all(len(r["games"]) == 3 and r["finalised"] == 3 and not r["provisional"] for r in rows)
+    assert all(len(r["games"]) == ROUNDS and r["finalised"] == ROUNDS and not r["provisional"] for r in rows)
     assert rows[0]["place"] in ("1", "=1")
     page = board(store_a, cup_a)
     assert 'class="provisional"' not in page and page.count('<article class="table over">') == 2
     rated = json.loads(cli(store_a, "ratings", "--json"))
-    assert rated["rated"] == 6 and {r["person"] for r in rated["ratings"]} == set(ENTRANTS)
-    assert all(r["games"] == 3 and len(r["history"]) == 3 for r in rated["ratings"])
-    assert sum(row["games"] for row in rated["effects"]["by_seat"]) == 6 * 4
-    cli(store_a, "share", "--round", "3", str(cup_a), "--cards", str(a / "cards.pdf"))
+    assert rated["rated"] == 2 * ROUNDS and {r["person"] for r in rated["ratings"]} == set(ENTRANTS)
+    assert all(r["games"] == ROUNDS and len(r["history"]) == ROUNDS for r in rated["ratings"])
+    assert sum(row["games"] for row in rated["effects"]["by_seat"]) == 2 * ROUNDS * 4
+    cli(store_a, "share", "--round", str(ROUNDS), str(cup_a), "--cards", str(a / "cards.pdf"))
     assert (a / "cards.pdf").read_bytes().startswith(b"%PDF")
     shutil.rmtree(b)
     published = json.loads(cli(store_a, "publish", str(a / "site"), "--tournament", str(cup_a), "--json"))
-    assert len(published["games"]) == 6 and published["not_published"] == []
+    assert len(published["games"]) == 2 * ROUNDS and published["not_published"] == []
     if missing:  # no browser here: the pages are checked as files
         return
     from selenium.webdriver.common.by import By
@@ -126,7 +129,7 @@ def test_a_small_tournament_end_to_end(tmp_path: Path, request: pytest.FixtureRe
     driver = request.getfixturevalue("browser")
     driver.get((a / "site" / "index.html").as_uri())
     assert "Club Cup" in driver.title
-    driver.find_element(By.CSS_SELECTOR, "a[href^='games/r3-t2-']").click()  # a finished game opens at its end
+    driver.find_element(By.CSS_SELECTOR, f"a[href^='games/r{ROUNDS}-t2-']").click()  # a finished game opens at its end
     at = "return document.documentElement.dataset.at"
     wait(driver, lambda d: (d.execute_script(at) or "").isdigit())
     last = int(driver.execute_script(at))
