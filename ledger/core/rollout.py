@@ -40,7 +40,7 @@ CANDIDATES = 3
 """How many random legal moves a greedy society weighs before it moves."""
 BANNER_WEIGHT = 0.1
 """What one banner of an empire is worth to a society, per point of its token's multiplier (a city is worth 1)."""
-POLICY_VERSIONS = {"uniform": "uniform-1", "greedy": "greedy-2"}
+POLICY_VERSIONS = {"uniform": "uniform-1", "greedy": "greedy-3"}
 """Each policy's version: an analysis is stored under it, and a change to a policy's moves must change it."""
 DEFAULT_POLICY = "greedy"
 MAX_MOVES = 5000
@@ -69,18 +69,32 @@ def value(state: GameState, society: str) -> float:
     return total
 
 
+def quiet(command: c.Command) -> bool:
+    """Whether a move leaves the board, the field agents and the mover's own tokens as they are by itself, so that
+    `value` cannot tell two such moves apart (the policy's judgement of the moves' kinds, not a rule: the engine still
+    decides every move played): drawing cards, swapping an agent within a council, a council deploy or retrieval,
+    passing, no-card, a discard."""
+    if isinstance(command, c.Deploy | c.Retrieve):
+        return "." in command.where  # a council position (EMPIRE.OFFICE); an agent in a region counts in `value`
+    return isinstance(command, c.Draw | c.SwapAgent | c.Pass | c.NoCard | c.Discard)
+
+
 def greedy(state: GameState, rng: random.Random) -> Choice:
-    offered = rules.prompt(state).options
+    offered = rules.prompt(state, noted=False).options
     first = random_command(state, rng, cards=False, offered=offered)
     if rng.random() < EXPLORE or isinstance(first, c.Pass | c.RecordLoyalty):
         return first, None
     society = first.society  # type: ignore[attr-defined]  # a random move, never a director's command
-    best, best_decided = first, rules.decided(state, first)
-    best_value = value(best_decided[1], society)
+    others: list[c.Command] = []
     for _ in range(CANDIDATES - 1):
         command = random_command(state, rng, cards=False, offered=offered)
-        if command.society != society or command == best:  # type: ignore[attr-defined]
-            continue
+        if command.society == society and command != first and command not in others:  # type: ignore[attr-defined]
+            others.append(command)
+    if quiet(first) and all(quiet(command) for command in others):
+        return first, None  # nothing to weigh: the first is played, as the look-ahead would keep it (greedy-2 did)
+    best, best_decided = first, rules.decided(state, first)
+    best_value = value(best_decided[1], society)
+    for command in others:
         try:
             made = rules.decided(state, command)
         except RuleError:  # never for a command built from the prompt; a refused one is simply not chosen
@@ -159,7 +173,7 @@ def seated(policies: Mapping[str, Policy], otherwise: Policy = uniform) -> Polic
     waits for, or `otherwise` where several may act at once (the loyalty tokens at setup)."""
 
     def choose(state: GameState, rng: random.Random) -> Choice:
-        actors = rules.prompt(state).actors
+        actors = rules.prompt(state, noted=False).actors
         policy = policies.get(actors[0], otherwise) if len(actors) == 1 else otherwise
         return policy(state, rng)
 
