@@ -12,8 +12,7 @@ import msgspec
 from whispers.ledger.core.card_checks import owed_instants
 from whispers.ledger.core.decree_effects import playable_effects
 from whispers.ledger.core.decrees import Catalogue
-from whispers.ledger.core.evolve import evolve
-from whispers.ledger.core.flow import advance
+from whispers.ledger.core.flow import closed as closed_window
 from whispers.ledger.core.legal import (
     Choices,
     Option,
@@ -134,9 +133,7 @@ def _after_last_order(state: GameState, holder: str, catalogue: Decrees | None =
                       ) -> Prompt:
     """The window after an empire's last order: `holder` may play or say no-card; any other move closes the window
     (the supply check and what follows are recorded first), so the moves of the closed position are offered too."""
-    closed = state
-    for event in advance(state, close=True):
-        closed = evolve(closed, event)
+    _events, closed = closed_window(state)
     after = prompt(closed, catalogue, noted)
     mine = [_play_option(state, holder, catalogue), Option("no-card", holder, {})]
     # the holder's `play` is the window's; a play of the closed position comes after its no-card
