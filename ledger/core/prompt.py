@@ -65,7 +65,7 @@ def prompt(state: GameState, catalogue: Decrees | None = None, noted: bool = Tru
         for society in state.players:
             if society not in state.loyalty:
                 options.append(Option("loyalty", society, {"slots": SLOTS, "empires": state.board.empires}))
-        note = _("each society records its loyalty tokens, or seals them")
+        note = _("each society records its loyalty tokens, or seals them") if noted else ""
     elif state.phase == "retrieve":
         society = turn_society(state)
         options.append(Option("retrieve", society, {"where": state.agents_out(society)}))
@@ -112,9 +112,9 @@ def prompt(state: GameState, catalogue: Decrees | None = None, noted: bool = Tru
         for society in state.players:
             if state.loyalty[society].tokens is None:
                 options.append(Option("reveal", society, {"slots": SLOTS, "empires": state.board.empires}))
-        note = _("sealed loyalty sets are revealed for final scoring")
+        note = _("sealed loyalty sets are revealed for final scoring") if noted else ""
     else:
-        note = _("the game is over")
+        note = _("the game is over") if noted else ""
     actors = tuple(dict.fromkeys(o.society for o in options if o.verb != "play"))
     return Prompt(state.round, state.phase, empire, office, actors, tuple(options), note)
 
