@@ -64,9 +64,10 @@ def _official_states():
 
 
 def test_the_greedy_policy_weighs_only_moves_that_can_change_its_value(monkeypatch):
-    """A move of a kind that leaves the board, the field agents and the mover's tokens as they are (a council deploy
-    or retrieval, a draw, an agent swap, a pass, no-card, a discard) is played without the look-ahead; an attack, a
-    recruit, a loyalty swap, an agent put in or taken from a region is weighed by it."""
+    """Moves of a kind that leaves the board, the field agents and the mover's tokens as they are (a council deploy
+    or retrieval, a draw, an agent swap, a pass, no-card, a discard), or recruits of one order that differ only in
+    where the banners go, are played without the look-ahead; an attack, a recruit beside another kind of move, a
+    loyalty swap, an agent put in or taken from a region are weighed by it."""
     decided = []
     plain = rules.decided
 
@@ -90,3 +91,8 @@ def test_the_greedy_policy_weighs_only_moves_that_can_change_its_value(monkeypat
     assert weighed > 0 and unweighed == 0
     assert rollout.quiet(c.Deploy("raven", "bear.marshal")) and not rollout.quiet(c.Deploy("raven", "north"))
     assert not rollout.quiet(c.Attack("raven", "a", "b", 1, at="bear.marshal"))
+    recruit = c.Recruit("raven", {"a": 2}, order="recruit_2", at="bear.marshal")
+    assert rollout.alike(recruit, [c.Recruit("raven", {"a": 1, "b": 1}, order="recruit_2", at="bear.marshal")])
+    assert not rollout.alike(recruit, [c.Draw("raven", (), order="draw_1", at="bear.marshal")])
+    assert not rollout.alike(c.Draw("raven", (), order="draw_1", at="bear.marshal"), [recruit])
+    assert rollout.alike(c.Draw("raven", (), order="draw_1", at="bear.marshal"), [c.SwapAgent("raven", "sheriff")])

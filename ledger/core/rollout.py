@@ -79,6 +79,16 @@ def quiet(command: c.Command) -> bool:
     return isinstance(command, c.Draw | c.SwapAgent | c.Pass | c.NoCard | c.Discard)
 
 
+def alike(first: c.Command, others: list[c.Command]) -> bool:
+    """Whether `value` cannot tell these moves apart by their kind: all `quiet`, or all recruits of one order at one
+    position (the same banners for the same empire, only placed in other regions it controls; the supply check
+    after a council's last order may treat them differently, which the policy does not weigh)."""
+    if isinstance(first, c.Recruit):
+        return all(isinstance(other, c.Recruit) and (other.order, other.at) == (first.order, first.at)
+                   for other in others)
+    return quiet(first) and all(quiet(other) for other in others)
+
+
 def greedy(state: GameState, rng: random.Random) -> Choice:
     offered = rules.prompt(state, noted=False).options
     first = random_command(state, rng, cards=False, offered=offered)
@@ -90,8 +100,8 @@ def greedy(state: GameState, rng: random.Random) -> Choice:
         command = random_command(state, rng, cards=False, offered=offered)
         if command.society == society and command != first and command not in others:  # type: ignore[attr-defined]
             others.append(command)
-    if quiet(first) and all(quiet(command) for command in others):
-        return first, None  # nothing to weigh: the first is played, as the look-ahead would keep it (greedy-2 did)
+    if not others or alike(first, others):
+        return first, None  # nothing to weigh: the first is played, as the look-ahead would mostly keep it
     best, best_decided = first, rules.decided(state, first)
     best_value = value(best_decided[1], society)
     for command in others:

@@ -45,6 +45,7 @@ from whispers.ledger.core.legal import (
     decree_timing_refusal,
     draw_count,
     movable_banners,
+    open_orders,
     order_actor,
     order_options,
     order_positions,
@@ -406,7 +407,9 @@ def _pick_order(
                                     order=state.pending.order, name=name))
                 short_of_banners.append(False)
                 continue
-            refusal = order_refusal(state, position[0], name, position)
+            # open_orders holds the pairs that pass these same checks and have no refusal
+            refusal = None if (position, name) in open_orders(state) else order_refusal(state, position[0], name,
+                                                                                         position)
             if refusal is None:
                 candidates.append((position, name))
             else:
