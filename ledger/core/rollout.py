@@ -8,7 +8,8 @@ folds them into): there is no second simulator to keep equal to it. The moves ar
 - `greedy` (the default): a simulated society looks one move ahead. It draws a few legal moves at random, plays
   each on the engine, and keeps the one that leaves the empires it is loyal to best off by `value` (its score if
   the game ended then, plus a little for the banners of the empires it favours); a share of its moves
-  (`EXPLORE`) is uniform, so that the playouts keep exploring.
+  (`EXPLORE`) is uniform, so that the playouts keep exploring. Moves `value` cannot tell apart by their kind
+  (`alike`) are not weighed: the first drawn is played.
 
 Simulated societies play no cards: the engine adjudicates only some card effects (docs/decrees.md), and a playout
 must be played by the engine alone. A position is given whole (a sampled state, projections/analysis.py): what a
