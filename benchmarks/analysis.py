@@ -1,6 +1,7 @@
 """The analysis's speed and its playout policy's strength (issue 34), each beside the engine's own rate.
 
-    .venv/bin/python benchmarks/analysis.py [--games 30] [--rollouts 200] [--seconds 120] [--jobs 2]
+    .venv/bin/python benchmarks/analysis.py [--games 30] [--rollouts 200] [--seconds 120] [--strength-games N]
+                                            [--jobs 2]
 
 Rates are CPU time of this process (the machine is shared: wall time would measure the other work too):
 - the engine's random games (ledger/core/randomgame.py, 4 players, no cards): moves a second on one core;
@@ -15,7 +16,8 @@ Rates are CPU time of this process (the machine is shared: wall time would measu
   0.5/sqrt(n) of a chance of one half (target 3.5 points at 200);
 - the default policy's strength (skipped with --seconds 0): its share of the wins against three uniform players (its
   seat turned round the table), and each seat's share when all four play it (about 1 in 4 each), over as many games
-  from the start as fit in --seconds each on --jobs processes (the number played is printed).
+  from the start as fit in --seconds each on --jobs processes, or --strength-games games each (seeds 0 to N - 1; the
+  issue's 1,000); the number played is printed.
 """
 
 import argparse
@@ -79,13 +81,14 @@ def _table(seed: int, greedy_seat: int | None) -> dict[str, float]:
     return rollout.playout(state, random.Random(seed), rollout.seated(policies)).wins
 
 
-def strength(seconds: float, jobs: int, selfplay: bool) -> tuple[int, dict[str, float]]:
-    """(games played, win share by seat: the default policy's own first when not `selfplay`)."""
+def strength(seconds: float, games: int, jobs: int, selfplay: bool) -> tuple[int, dict[str, float]]:
+    """(games played, win share by seat: the default policy's own first when not `selfplay`): `games` games (seeds 0
+    to games - 1), or with `games` 0 as many as fit in `seconds`."""
     deadline, seed, shares, played = time.monotonic() + seconds, 0, dict.fromkeys(PLAYERS, 0.0), 0
     mine = 0.0
     with ProcessPoolExecutor(jobs, multiprocessing.get_context("fork")) as pool:
-        while time.monotonic() < deadline:
-            batch = [(s, None if selfplay else s % 4) for s in range(seed, seed + 8 * jobs)]
+        while seed < games if games else time.monotonic() < deadline:
+            batch = [(s, None if selfplay else s % 4) for s in range(seed, seed + 8 * jobs) if not games or s < games]
             for (_seed, seat), wins in zip(batch, pool.map(_table, *zip(*batch, strict=True)), strict=True):
                 played += 1
                 for society, w in wins.items():
@@ -121,6 +124,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="random games for the engine's rate")
     parser.add_argument("--rollouts", type=int, default=200, help="playouts a move in the measured analysis")
     parser.add_argument("--seconds", type=float, default=120, help="time for each strength measure (0: skipped)")
+    parser.add_argument("--strength-games", type=int, default=0,
+                        help="games for each strength measure instead of --seconds (the issue's 1,000)")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
@@ -151,12 +156,13 @@ def main() -> None:
     print(f"standard error of a chance at {args.rollouts} rollouts: largest over the game {100 * worst:.2f} points; "
           f"bound at a chance of 1/2: {100 * 0.5 / math.sqrt(args.rollouts):.2f} points (target <= 3.5 at 200)")
 
-    if args.seconds <= 0:
+    if args.seconds <= 0 and not args.strength_games:
         return
-    played, against = strength(args.seconds, args.jobs, selfplay=False)
-    print(f"default policy against three uniform players: wins {100 * against['default policy']:.1f}% of {played} "
-          f"games (1 in 4 would be no better than uniform)")
-    played, seats = strength(args.seconds, args.jobs, selfplay=True)
+    played, against = strength(args.seconds, args.strength_games, args.jobs, selfplay=False)
+    won = against["default policy"]
+    print(f"default policy against three uniform players: wins {100 * won:.1f}% of {played} games, standard error "
+          f"{100 * math.sqrt(won * (1 - won) / played):.1f} points (1 in 4 would be no better than uniform)")
+    played, seats = strength(args.seconds, args.strength_games, args.jobs, selfplay=True)
     print(f"default policy in self-play, {played} games: " +
           ", ".join(f"{s} {100 * w:.1f}%" for s, w in seats.items()) + " (about 25% each expected)")
 

@@ -14,7 +14,7 @@ from sizes import sized
 
 from whispers.application import analysis
 from whispers.cli.main import whispers
-from whispers.ledger.core import flow, legal, randomgame, rules, words
+from whispers.ledger.core import flow, legal, prompt, randomgame, rules, words
 from whispers.ledger.core.names import SLOTS, SOCIETIES
 from whispers.ledger.core.rollout import playout, shares, uniform
 from whispers.ledger.core.scoring import score
@@ -266,8 +266,9 @@ def test_the_engines_fast_path_gives_the_events_of_its_plain_one(ruleset, monkey
     for byte, as the plain functions they replace, over EQUAL_GAMES random games of each ruleset (card plays and
     take-backs included). The speed-ups: GameState.controlled and .icons read from the map's control kept per banners
     mapping, `say` in English without term lookups, an office's skip asking only whether an order is open
-    (`order_offered`, `attack_open`), and `rules.decided` giving the state it folded (checked against the fold in
-    `_events`)."""
+    (`order_offered`, `attack_open`), a state's open orders listed once (`legal.open_orders`), the window after an
+    empire's last order closed once for the prompt and the move (`flow.closed`), and `rules.decided` giving the state
+    it folded (checked against the fold in `_events`)."""
     fast = _events(ruleset, EQUAL_GAMES)
     monkeypatch.setattr(GameState, "controlled", _plain_controlled)
     monkeypatch.setattr(GameState, "icons", _plain_icons)
@@ -275,6 +276,10 @@ def test_the_engines_fast_path_gives_the_events_of_its_plain_one(ruleset, monkey
         monkeypatch.setattr(module, "say", _plain_say)
     monkeypatch.setattr(flow, "order_offered", _plain_order_offered)
     monkeypatch.setattr(legal, "attack_open", _plain_attack_open)
+    for module in (rules, prompt):
+        monkeypatch.setattr(module, "closed_window", lambda state: flow.advanced(state, close=True))
+    for module in (legal, rules):
+        monkeypatch.setattr(module, "open_orders", lambda state: tuple(legal.listed_orders(state)))
     assert _events(ruleset, EQUAL_GAMES) == fast
 
 

@@ -33,6 +33,22 @@ def advanced(state: GameState, close: bool = False) -> tuple[list[ev.Event], Gam
     return produced, state
 
 
+_CLOSED: list[tuple[GameState, list[ev.Event], GameState] | None] = [None]
+"""The last window closed (`closed`): its state, the events that close it and the state they fold it into."""
+
+
+def closed(state: GameState) -> tuple[list[ev.Event], GameState]:
+    """`advanced(state, close=True)`, kept for the last state asked: in the window after an empire's last order, the
+    prompt lists the moves past it (ledger/core/prompt.py), and the move that closes it is decided past the same events
+    (rules.decided): they are worked out once. The events are a new list each time."""
+    kept = _CLOSED[-1]  # read once: another thread may put its own there meanwhile
+    if kept is not None and kept[0] is state:
+        return list(kept[1]), kept[2]
+    events, after = advanced(state, close=True)
+    _CLOSED[-1] = (state, events, after)
+    return list(events), after
+
+
 def next_automatic(state: GameState, close: bool = False) -> ev.Event | None:
     rs = state.ruleset
     if state.phase == "setup":

@@ -74,7 +74,27 @@ def order_positions(state: GameState) -> tuple[Position, ...]:
     return ((state.empire, OFFICES[state.office_index]),)
 
 
-def open_orders(state: GameState) -> Iterator[tuple[Position, str]]:
+_OPEN: dict[int, tuple[GameState, tuple[tuple[Position, str], ...]]] = {}
+"""The open orders of the last few states asked (`open_orders`), by the state's identity (a state is never changed
+once built; one kept here cannot be freed, its id taken by another, while it is)."""
+OPEN_KEPT = 8
+
+
+def open_orders(state: GameState) -> tuple[tuple[Position, str], ...]:
+    """The (position, order) pairs the society owing the order may choose now (`listed_orders`), kept for the last few
+    states: one state is asked by the engine's skip of an office with no legal order, by the prompt listing its moves
+    and by each move decided from it (a playout's candidates)."""
+    kept = _OPEN.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    found = tuple(listed_orders(state))
+    if len(_OPEN) >= OPEN_KEPT:
+        del _OPEN[next(iter(_OPEN))]  # the oldest
+    _OPEN[id(state)] = (state, found)
+    return found
+
+
+def listed_orders(state: GameState) -> Iterator[tuple[Position, str]]:
     """The (position, order) pairs the society owing the order may choose now, one by one."""
     for position in order_positions(state):
         empire = position[0]
@@ -88,9 +108,8 @@ def open_orders(state: GameState) -> Iterator[tuple[Position, str]]:
 
 
 def order_offered(state: GameState) -> bool:
-    """Whether any order is open now: `order_options` not empty, without building them (the engine asks it at every
-    office, to skip one with no legal order)."""
-    return next(open_orders(state), None) is not None
+    """Whether any order is open now (the engine asks it at every office, to skip one with no legal order)."""
+    return bool(open_orders(state))
 
 
 def order_options(state: GameState, society: str) -> list[Option]:

@@ -12,8 +12,7 @@ import msgspec
 from whispers.ledger.core.card_checks import owed_instants
 from whispers.ledger.core.decree_effects import playable_effects
 from whispers.ledger.core.decrees import Catalogue
-from whispers.ledger.core.evolve import evolve
-from whispers.ledger.core.flow import advance
+from whispers.ledger.core.flow import closed as closed_window
 from whispers.ledger.core.legal import (
     Choices,
     Option,
@@ -45,35 +44,37 @@ Decrees = Callable[[], Catalogue]
 one costs a command about 18 ms, which a game between windows, or over, never needs)."""
 
 
-def prompt(state: GameState, catalogue: Decrees | None = None) -> Prompt:
+def prompt(state: GameState, catalogue: Decrees | None = None, noted: bool = True) -> Prompt:
     """Who must act now, and the legal moves (a card play is listed where a card window is open; with the decree
-    `catalogue`, with the effects playable now and their parameters' domains)."""
+    `catalogue`, with the effects playable now and their parameters' domains). `noted=False`: without the note in
+    words (empty), for a caller that reads only the moves (a random game, a playout: wording it was a fifth of the
+    prompt's time)."""
     owed = owed_instants(state)
     if owed and state.last_actor is not None:  # a Dark alliances decree just drawn is resolved first (REV 290)
         drawer = state.last_actor
         note = say("{society} has just drawn {cards}, a Dark alliances decree: it is played at once", society=drawer,
-                   cards=", ".join(owed))
+                   cards=", ".join(owed)) if noted else ""
         return Prompt(state.round, state.phase, state.empire, state.office, (drawer,),
                       (_play_option(state, drawer, catalogue),), note)
     holder = window_waits(state)
     if holder is not None:
-        return _after_last_order(state, holder, catalogue)
+        return _after_last_order(state, holder, catalogue, noted)
     options: list[Option] = []
     empire = office = None
     if state.phase == "setup":
         for society in state.players:
             if society not in state.loyalty:
                 options.append(Option("loyalty", society, {"slots": SLOTS, "empires": state.board.empires}))
-        note = _("each society records its loyalty tokens, or seals them")
+        note = _("each society records its loyalty tokens, or seals them") if noted else ""
     elif state.phase == "retrieve":
         society = turn_society(state)
         options.append(Option("retrieve", society, {"where": state.agents_out(society)}))
-        note = say("{society} takes back one agent", society=society)
+        note = say("{society} takes back one agent", society=society) if noted else ""
     elif state.phase == "deploy":
         society = turn_society(state)
         options.append(Option("deploy", society, {"where": deploy_targets(state, society)}))
         note = say("{society} deploys an agent ({n} of {of})", society=society, n=state.step // len(state.players) + 1,
-                   of=state.per_round())
+                   of=state.per_round()) if noted else ""
     elif state.phase == "empire":
         empire, office = state.empire, state.office
         actor = order_actor(state)
@@ -82,7 +83,9 @@ def prompt(state: GameState, catalogue: Decrees | None = None) -> Prompt:
         for society in card_window(state):
             if state.hands[society].size:
                 options.append(_play_option(state, society, catalogue))
-        if state.pending:
+        if not noted:
+            note = ""
+        elif state.pending:
             where = ", ".join(position(position_name(p)) for p in state.pending.positions)
             note = say("{society} takes one order at {where}", society=state.pending.society, where=where)
         elif actor is None or office is None:
@@ -97,20 +100,21 @@ def prompt(state: GameState, catalogue: Decrees | None = None) -> Prompt:
             excess = state.excess_cards(society)
             if excess > 0:
                 options.append(Option("discard", society, {"count": excess, "hand": dict(state.hands[society].counts)}))
-        note = say("societies over {limit} cards discard down to {limit}", limit=limit)
+        note = say("societies over {limit} cards discard down to {limit}", limit=limit) if noted else ""
     elif state.phase == "swap":
         society = turn_society(state)
         unrevealed = tuple(slot for slot in SLOTS if slot not in state.loyalty[society].revealed)
         options.append(Option("swap-loyalty", society, {"slots": unrevealed}))
         options.append(Option("pass", society, {}))
-        note = say("{society} may swap two concealed loyalty tokens, revealing both, or pass", society=society)
+        note = say("{society} may swap two concealed loyalty tokens, revealing both, or pass",
+                   society=society) if noted else ""
     elif state.phase == "reveal":
         for society in state.players:
             if state.loyalty[society].tokens is None:
                 options.append(Option("reveal", society, {"slots": SLOTS, "empires": state.board.empires}))
-        note = _("sealed loyalty sets are revealed for final scoring")
+        note = _("sealed loyalty sets are revealed for final scoring") if noted else ""
     else:
-        note = _("the game is over")
+        note = _("the game is over") if noted else ""
     actors = tuple(dict.fromkeys(o.society for o in options if o.verb != "play"))
     return Prompt(state.round, state.phase, empire, office, actors, tuple(options), note)
 
@@ -125,18 +129,19 @@ def _play_option(state: GameState, society: str, catalogue: Decrees | None) -> O
     return Option("play", society, choices)
 
 
-def _after_last_order(state: GameState, holder: str, catalogue: Decrees | None = None) -> Prompt:
+def _after_last_order(state: GameState, holder: str, catalogue: Decrees | None = None, noted: bool = True
+                      ) -> Prompt:
     """The window after an empire's last order: `holder` may play or say no-card; any other move closes the window
     (the supply check and what follows are recorded first), so the moves of the closed position are offered too."""
-    closed = state
-    for event in advance(state, close=True):
-        closed = evolve(closed, event)
-    after = prompt(closed, catalogue)
+    _events, closed = closed_window(state)
+    after = prompt(closed, catalogue, noted)
     mine = [_play_option(state, holder, catalogue), Option("no-card", holder, {})]
     # the holder's `play` is the window's; a play of the closed position comes after its no-card
     others = [o for o in after.options if not (o.society == holder and o.verb == "play")]
     then = _("the game ends") if closed.over else after.note
-    if state.ruleset.play_after_order:
+    if not noted:
+        note = ""
+    elif state.ruleset.play_after_order:
         note = say("{society} may still play a card after the {empire} council's last order, or {no_card}; "
                    "the supply check follows, then: {then}", society=holder, empire=state.empire, then=then,
                    no_card=term("no-card", "verb"))

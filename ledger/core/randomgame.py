@@ -29,7 +29,7 @@ def random_command(state: GameState, rng: random.Random, cards: bool = True, nam
     """A legal command for the current state, chosen at random among the prompt's options. With `named`, a draw
     names the cards it draws (as a drawer's own record does), so that views have card names to keep secret.
     `offered`: the prompt's options for this state, when the caller has them already."""
-    offered = rules.prompt(state).options if offered is None else offered
+    offered = rules.prompt(state, noted=False).options if offered is None else offered
     options = [o for o in offered if cards or o.verb != "play"]
     plays = [o for o in options if o.verb == "play"]
     # play a card now and then, but never let card play starve the game of orders
@@ -170,7 +170,7 @@ def _attack_follows(state: GameState, events: list[ev.Event], society: str, rng:
     """Whether, once this attack card is played, an attack the cards allow is still open."""
     for event in events:
         state = rules.evolve(state, event)
-    option = next((o for o in rules.prompt(state).options if o.verb == "attack"), None)
+    option = next((o for o in rules.prompt(state, noted=False).options if o.verb == "attack"), None)
     return option is not None and _card_attack(state, society, option.choices, rng, catalogue) is not None
 
 

@@ -8,7 +8,8 @@ folds them into): there is no second simulator to keep equal to it. The moves ar
 - `greedy` (the default): a simulated society looks one move ahead. It draws a few legal moves at random, plays
   each on the engine, and keeps the one that leaves the empires it is loyal to best off by `value` (its score if
   the game ended then, plus a little for the banners of the empires it favours); a share of its moves
-  (`EXPLORE`) is uniform, so that the playouts keep exploring.
+  (`EXPLORE`) is uniform, so that the playouts keep exploring. Moves `value` cannot tell apart by their kind
+  (`alike`) are not weighed: the first drawn is played.
 
 Simulated societies play no cards: the engine adjudicates only some card effects (docs/decrees.md), and a playout
 must be played by the engine alone. A position is given whole (a sampled state, projections/analysis.py): what a
@@ -40,7 +41,7 @@ CANDIDATES = 3
 """How many random legal moves a greedy society weighs before it moves."""
 BANNER_WEIGHT = 0.1
 """What one banner of an empire is worth to a society, per point of its token's multiplier (a city is worth 1)."""
-POLICY_VERSIONS = {"uniform": "uniform-1", "greedy": "greedy-2"}
+POLICY_VERSIONS = {"uniform": "uniform-1", "greedy": "greedy-3"}
 """Each policy's version: an analysis is stored under it, and a change to a policy's moves must change it."""
 DEFAULT_POLICY = "greedy"
 MAX_MOVES = 5000
@@ -69,18 +70,42 @@ def value(state: GameState, society: str) -> float:
     return total
 
 
+def quiet(command: c.Command) -> bool:
+    """Whether a move leaves the board, the field agents and the mover's own tokens as they are by itself, so that
+    `value` cannot tell two such moves apart (the policy's judgement of the moves' kinds, not a rule: the engine still
+    decides every move played): drawing cards, swapping an agent within a council, a council deploy or retrieval,
+    passing, no-card, a discard."""
+    if isinstance(command, c.Deploy | c.Retrieve):
+        return "." in command.where  # a council position (EMPIRE.OFFICE); an agent in a region counts in `value`
+    return isinstance(command, c.Draw | c.SwapAgent | c.Pass | c.NoCard | c.Discard)
+
+
+def alike(first: c.Command, others: list[c.Command]) -> bool:
+    """Whether `value` cannot tell these moves apart by their kind: all `quiet`, or all recruits of one order at one
+    position (the same banners for the same empire, only placed in other regions it controls; the supply check
+    after a council's last order may treat them differently, which the policy does not weigh)."""
+    if isinstance(first, c.Recruit):
+        return all(isinstance(other, c.Recruit) and (other.order, other.at) == (first.order, first.at)
+                   for other in others)
+    return quiet(first) and all(quiet(other) for other in others)
+
+
 def greedy(state: GameState, rng: random.Random) -> Choice:
-    offered = rules.prompt(state).options
+    offered = rules.prompt(state, noted=False).options
     first = random_command(state, rng, cards=False, offered=offered)
     if rng.random() < EXPLORE or isinstance(first, c.Pass | c.RecordLoyalty):
         return first, None
     society = first.society  # type: ignore[attr-defined]  # a random move, never a director's command
-    best, best_decided = first, rules.decided(state, first)
-    best_value = value(best_decided[1], society)
+    others: list[c.Command] = []
     for _ in range(CANDIDATES - 1):
         command = random_command(state, rng, cards=False, offered=offered)
-        if command.society != society or command == best:  # type: ignore[attr-defined]
-            continue
+        if command.society == society and command != first and command not in others:  # type: ignore[attr-defined]
+            others.append(command)
+    if not others or alike(first, others):
+        return first, None  # nothing to weigh: the first is played, as the look-ahead would mostly keep it
+    best, best_decided = first, rules.decided(state, first)
+    best_value = value(best_decided[1], society)
+    for command in others:
         try:
             made = rules.decided(state, command)
         except RuleError:  # never for a command built from the prompt; a refused one is simply not chosen
@@ -159,7 +184,7 @@ def seated(policies: Mapping[str, Policy], otherwise: Policy = uniform) -> Polic
     waits for, or `otherwise` where several may act at once (the loyalty tokens at setup)."""
 
     def choose(state: GameState, rng: random.Random) -> Choice:
-        actors = rules.prompt(state).actors
+        actors = rules.prompt(state, noted=False).actors
         policy = policies.get(actors[0], otherwise) if len(actors) == 1 else otherwise
         return policy(state, rng)
 

@@ -37,6 +37,7 @@ from whispers.ledger.core.effects import (
 from whispers.ledger.core.errors import DecreeError, RuleError
 from whispers.ledger.core.evolve import evolve, fold
 from whispers.ledger.core.flow import advance, advanced
+from whispers.ledger.core.flow import closed as closed_window
 from whispers.ledger.core.legal import (
     Option,
     after_order,
@@ -44,6 +45,7 @@ from whispers.ledger.core.legal import (
     decree_timing_refusal,
     draw_count,
     movable_banners,
+    open_orders,
     order_actor,
     order_options,
     order_positions,
@@ -149,9 +151,7 @@ def decided(state: GameState, command: c.Command, catalogue: Catalogue | None = 
         raise RuleError(say("unknown command {name}", name=type(command).__name__), "whispers")
     _check_owed_instant(state, command)
     holder = window_waits(state)
-    closing = _close_window(state, command)
-    for event in closing:
-        state = evolve(state, event)
+    closing, state = _close_window(state, holder, command)
     if state.over:
         raise RuleError(
             say("the last order is given: {holder} may still play a card or say {no_card}, and then the game ends",
@@ -174,15 +174,15 @@ def _folded(state: GameState, events: list[ev.Event]) -> tuple[list[ev.Event], G
     return events, state
 
 
-def _close_window(state: GameState, command: c.Command) -> list[ev.Event]:
-    """The supply check and what follows, when a move other than the waiting society's play or no-card is made in
-    the window after an empire's last order (EN "Playing Cards": "immediately after" ends with the turn)."""
-    holder = window_waits(state)
+def _close_window(state: GameState, holder: str | None, command: c.Command) -> tuple[list[ev.Event], GameState]:
+    """The supply check and what follows, with the state they fold `state` into, when a move other than the waiting
+    society's (`holder`'s) play or no-card is made in the window after an empire's last order (EN "Playing Cards":
+    "immediately after" ends with the turn)."""
     if holder is None or isinstance(command, c.Ruling | c.Check | c.NoCard):
-        return []
+        return [], state
     if isinstance(command, c.PlayCard | c.NoCard) and command.society == holder:
-        return []
-    return advance(state, close=True)
+        return [], state
+    return closed_window(state)
 
 
 REOPEN_RULE = "whispers: a finished game is reopened only on purpose"
@@ -407,7 +407,9 @@ def _pick_order(
                                     order=state.pending.order, name=name))
                 short_of_banners.append(False)
                 continue
-            refusal = order_refusal(state, position[0], name, position)
+            # open_orders holds the pairs that pass these same checks and have no refusal
+            refusal = None if (position, name) in open_orders(state) else order_refusal(state, position[0], name,
+                                                                                         position)
             if refusal is None:
                 candidates.append((position, name))
             else:

@@ -297,10 +297,84 @@ CONTROL_KEPT = 16
 
 
 def control(board: Board, banners: Mapping[str, tuple[str, int]]) -> Control:
-    """Each empire's controlled regions, their cities and its banners on the board, on this map."""
+    """Each empire's controlled regions, their cities and its banners on the board, on this map: kept for the last
+    few maps, and a new map's derived from the last one kept when they differ in a few regions (a move changes a
+    handful), else counted over the whole board (`counted_control`)."""
     kept = _CONTROL.get(id(banners))
     if kept is not None and kept[0] is banners and kept[1] is board:
         return kept[2]
+    found = None
+    if _CONTROL:
+        last, last_board, last_found = next(reversed(_CONTROL.values()))
+        if last_board is board:
+            found = _derived(board, last, last_found, banners)
+    if found is None:
+        found = counted_control(board, banners)
+    if len(_CONTROL) >= CONTROL_KEPT:
+        del _CONTROL[next(iter(_CONTROL))]  # the oldest
+    _CONTROL[id(banners)] = (banners, board, found)
+    return found
+
+
+DERIVED_MOST = 4
+"""A map differing from the last one kept in more regions than this is counted afresh."""
+
+
+def _derived(board: Board, old: Mapping[str, tuple[str, int]], held: Control, banners: Mapping[str, tuple[str, int]]
+             ) -> Control | None:
+    """The control of `banners` from `held`, that of the map `old`, changed where the two maps differ; None when
+    they differ in more than DERIVED_MOST regions."""
+    changed = {region for region, _ in old.items() ^ banners.items()}
+    if len(changed) > DERIVED_MOST:
+        return None
+    on_board = dict(held.banners)
+    moved = []
+    for name in changed:
+        home = board.regions[name].home
+        before, now = old.get(name), banners.get(name)
+        if before:
+            on_board[before[0]] -= before[1]
+        if now:
+            on_board[now[0]] += now[1]
+        was, holder = before[0] if before else home, now[0] if now else home
+        if was != holder:
+            moved.append((name, was, holder))
+    if not moved:
+        return Control(held.regions, held.cities, on_board, held.farms, held.forts)
+    regions = dict(held.regions)
+    cities, farms, forts = dict(held.cities), dict(held.farms), dict(held.forts)
+    for name, was, holder in moved:
+        region = board.regions[name]
+        cities[was] -= region.cities
+        cities[holder] += region.cities
+        farms[was] -= region.farm
+        farms[holder] += region.farm
+        forts[was] -= region.fort
+        forts[holder] += region.fort
+        lost = tuple(r for r in regions[was] if r != name)
+        if lost:
+            regions[was] = lost
+        else:
+            del regions[was]
+        regions[holder] = tuple(sorted((*regions.get(holder, ()), name), key=_order(board).__getitem__))
+    return Control(regions, cities, on_board, farms, forts)
+
+
+_ORDERS: dict[int, tuple[Board, dict[str, int]]] = {}
+
+
+def _order(board: Board) -> dict[str, int]:
+    """Each region's place in the board's order (a controlled regions' tuple follows it)."""
+    kept = _ORDERS.get(id(board))
+    if kept is None or kept[0] is not board:
+        if len(_ORDERS) >= CONTROL_KEPT:
+            _ORDERS.clear()
+        kept = _ORDERS[id(board)] = (board, {name: i for i, name in enumerate(board.regions)})
+    return kept[1]
+
+
+def counted_control(board: Board, banners: Mapping[str, tuple[str, int]]) -> Control:
+    """`control` counted over the whole board."""
     regions: dict[str, list[str]] = {empire: [] for empire in board.empires}
     cities = dict.fromkeys(board.empires, 0)
     on_board = dict.fromkeys(board.empires, 0)
@@ -317,12 +391,8 @@ def control(board: Board, banners: Mapping[str, tuple[str, int]]) -> Control:
         cities[empire] += region.cities
         farms[empire] += region.farm
         forts[empire] += region.fort
-    found = Control({empire: tuple(names) for empire, names in regions.items() if names}, cities, on_board, farms,
-                    forts)
-    if len(_CONTROL) >= CONTROL_KEPT:
-        _CONTROL.clear()
-    _CONTROL[id(banners)] = (banners, board, found)
-    return found
+    return Control({empire: tuple(names) for empire, names in regions.items() if names}, cities, on_board, farms,
+                   forts)
 
 
 def deck_numbers(cards: SheetData | None, card_sets: Iterable[str], empire: str) -> tuple[int, ...]:
