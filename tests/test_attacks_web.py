@@ -138,6 +138,18 @@ def table() -> tuple[Any, sharing.Links, TestClient]:
     return store, links, TestClient(create_app(store, DIRECTOR), raise_server_exceptions=False)
 
 
+async def answers(app: Any, asked: list[tuple[str, str, dict[str, Any], Any]]) -> list[Any]:
+    """The app's answer to each request, in order: the same ASGI app TestClient drives, driven in one event loop
+    (TestClient crosses to its loop's thread several times a request, most of what a small request costs)."""
+    import httpx2
+
+    transport = httpx2.ASGITransport(app=app, raise_app_exceptions=False)  # a 500 is an answer, as TestClient's
+    async with httpx2.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        return [await client.request(method, url, headers={**headers, "Content-Type": "application/json"},
+                                     content=body, follow_redirects=False)
+                for method, url, headers, body in asked]
+
+
 def test_a_number_is_ascii_digits_within_bounds() -> None:
     assert [whole(text) for text in ["0", "7", "007", "999999999"]] == [0, 7, 7, 999_999_999]
     assert [whole(text) for text in NOT_NUMBERS] == [None] * len(NOT_NUMBERS)
@@ -148,18 +160,21 @@ def test_a_number_is_ascii_digits_within_bounds() -> None:
 def test_a_number_no_int_reads_answers_400_in_one_line_on_every_link(table, raw: str) -> None:
     """`replay?at=²` and the like answered 500: `str.isdigit()` is true of what `int()` refuses (issue 31)."""
     _, links, client = table
-    asked = [f"replay?at={raw}", f"api/replay?at={raw}", f"timeline.svg?round={raw}", f"timeline.svg?at={raw}",
+    pages = [f"replay?at={raw}", f"api/replay?at={raw}", f"timeline.svg?round={raw}", f"timeline.svg?at={raw}",
              f"board.svg?at={raw}", f"live?after={raw}"]
+    asked, resumed = [], []
     for token in [links.table, links.spectator, *links.seats.values()]:
-        for page in asked:
-            answer = client.get(f"/g/g1/{token}/{page}")
-            assert answer.status_code == 400, (page, answer.text)
-            assert "\n" not in answer.json()["error"]
-        for header in [raw.encode(), b"\xb2", b"1\xb9"]:  # a header is read as Latin-1: 0xB2 is '²'
-            resumed = client.get(f"/g/g1/{token}/live", headers={"Last-Event-ID": header})
-            assert resumed.status_code == 400, resumed.text
-    for page in [f"replay?at={raw}", f"timeline.svg?round={raw}", f"board.svg?at={raw}"]:
-        assert client.get(f"/director/{DIRECTOR}/g/g1/{page}").status_code == 400
+        asked += [("GET", f"/g/g1/{token}/{page}", {}, None) for page in pages]
+        resumed += [("GET", f"/g/g1/{token}/live", {"Last-Event-ID": header}, None)
+                    for header in [raw.encode(), b"\xb2", b"1\xb9"]]  # a header is read as Latin-1: 0xB2 is '²'
+    directors = [("GET", f"/director/{DIRECTOR}/g/g1/{page}", {}, None)
+                 for page in [f"replay?at={raw}", f"timeline.svg?round={raw}", f"board.svg?at={raw}"]]
+    answered = asyncio.run(answers(client.app, asked + resumed + directors))
+    for (_, url, _, _), answer in zip(asked, answered[:len(asked)], strict=True):
+        assert answer.status_code == 400, (url, answer.text)
+        assert "\n" not in answer.json()["error"]
+    for (_, url, _, _), answer in zip(resumed + directors, answered[len(asked):], strict=True):
+        assert answer.status_code == 400, (url, answer.text)
 
 
 # --- a write's body: bounded in size, depth and numbers ----------------------------------------------------------
@@ -193,9 +208,8 @@ def test_a_hostile_body_answers_400_in_one_line_on_every_write_and_changes_nothi
     (OverflowError): every write reads its body in one place, bounded (issue 31)."""
     store, links, client = table
     before = store.version("g1"), store.names()
-    for url, token in writes(links):
-        answer = client.post(url, content=HOSTILE_BODIES[kind], headers={
-            "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    asked = [("POST", url, {"Authorization": f"Bearer {token}"}, HOSTILE_BODIES[kind]) for url, token in writes(links)]
+    for (_, url, _, _), answer in zip(asked, asyncio.run(answers(client.app, asked)), strict=True):
         assert answer.status_code == 400, (url, answer.status_code, answer.text[:200])
         assert "\n" not in answer.json()["error"]
     assert (store.version("g1"), store.names()) == before
@@ -466,18 +480,6 @@ def routes_asked(app: Any, links: sharing.Links) -> list[tuple[str, str, dict[st
                     asked += [(method, url, auth, body) for body in HOSTILE_BODIES.values()]
                     asked += [(method, url, auth, json.dumps(body).encode()) for body in WRONG_TYPES]
     return asked
-
-
-async def answers(app: Any, asked: list[tuple[str, str, dict[str, Any], Any]]) -> list[Any]:
-    """The app's answer to each request, in order: the same ASGI app TestClient drives, driven in one event loop
-    (TestClient crosses to its loop's thread several times a request, most of what a small request costs)."""
-    import httpx2
-
-    transport = httpx2.ASGITransport(app=app, raise_app_exceptions=False)  # a 500 is an answer, as TestClient's
-    async with httpx2.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        return [await client.request(method, url, headers={**headers, "Content-Type": "application/json"},
-                                     content=body, follow_redirects=False)
-                for method, url, headers, body in asked]
 
 
 def test_every_route_with_hostile_parameters_answers_no_500_and_carries_the_security_headers(table) -> None:

@@ -163,12 +163,13 @@ def _kill_during(argv: list[str], env: dict[str, str], delay: float, stdin: str 
 
 
 def test_sigkill_during_an_import_leaves_all_or_nothing(store_url: str, tmp_path: Path) -> None:
+    """`whispers import` killed at a random moment, four times (eight with --slow): the game is whole, or absent."""
     events = solo_game(7)
     notation = tmp_path / "game.txt"
     notation.write_text("\n".join(format_record(events)) + "\n", encoding="utf-8")
     env = env_for(store_url)
     rng = random.Random(1)
-    for attempt in range(8):
+    for attempt in range(sized(4, 8)):
         name = f"killed-{random.randrange(10**9)}-{attempt}"
         _kill_during([WHISPERS, "import", str(notation), "--game", name], env, rng.uniform(0.05, 0.9))
         with open_store(store_url) as store:
@@ -177,6 +178,8 @@ def test_sigkill_during_an_import_leaves_all_or_nothing(store_url: str, tmp_path
 
 
 def test_sigkill_during_moves_from_stdin_leaves_the_game_as_before_or_after(store_url: str) -> None:
+    """`whispers move GAME -` killed at a random moment, up to three times (six with --slow) until every move is in:
+    the game is as before the run or after it, never between."""
     events = solo_game(8)
     lines = [line for line in format_record(events, comments=False)][1:]
     name = f"moves-{random.randrange(10**9)}"
@@ -186,7 +189,7 @@ def test_sigkill_during_moves_from_stdin_leaves_the_game_as_before_or_after(stor
     first = header.split("first=")[1].split()[0]
     cli(store_url, "new", name, "--players", players, "--first", first, "--ruleset", RULESETS[8 % 3])
     rng = random.Random(2)
-    for _ in range(6):
+    for _ in range(sized(3, 6)):
         with open_store(store_url) as store:
             before = store.version(name)
         _kill_during([WHISPERS, "move", name, "-"], env, rng.uniform(0.05, 0.6), stdin="\n".join(lines) + "\n")
