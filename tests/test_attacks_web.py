@@ -17,11 +17,14 @@ import time
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
+from sizes import sized
 from starlette.testclient import TestClient
 from test_web import DIRECTOR, EXE, LOYALTY, serving
 
 from whispers.application import recording, sharing
 from whispers.application.numbers import whole
+from whispers.cli.main import whispers
 from whispers.ledger.io.store import open_store
 from whispers.web.app import create_app
 from whispers.web.live import Hub
@@ -95,8 +98,8 @@ def _revoking_ends_every_stream_on_every_server(tmp_path, store: str | None) -> 
                      for url in urls]
             for live in lives:
                 assert next(live) == "event: version"
-            shared = subprocess.run([EXE, "share", "g1", "--revoke", "--json"], env=env, check=True,
-                                    capture_output=True, text=True)
+            shared = CliRunner().invoke(whispers, ["share", "g1", "--revoke", "--json"], env=env)
+            assert shared.exit_code == 0, shared.output
             fresh = json.loads(shared.stdout)["table"].replace("http://127.0.0.1:8000", bases[0])
             token = fresh.rstrip("/").rsplit("/", 1)[1]
             moved = httpx2.post(fresh + "moves", json={"line": LOYALTY, "version": 1},
@@ -109,7 +112,8 @@ def _revoking_ends_every_stream_on_every_server(tmp_path, store: str | None) -> 
 
 def test_revoking_ends_every_open_stream_of_the_old_links_on_every_sqlite_server(tmp_path) -> None:
     """Table, seats and spectator, on two `serve` processes over one SQLite store: `share --revoke` run by the CLI
-    (a third process) ends them all, and the move recorded with the new table link reaches none of them."""
+    (in a third process: the test's own) ends them all, and the move recorded with the new table link reaches none
+    of them."""
     _revoking_ends_every_stream_on_every_server(tmp_path, None)
 
 
@@ -134,6 +138,18 @@ def table() -> tuple[Any, sharing.Links, TestClient]:
     return store, links, TestClient(create_app(store, DIRECTOR), raise_server_exceptions=False)
 
 
+async def answers(app: Any, asked: list[tuple[str, str, dict[str, Any], Any]]) -> list[Any]:
+    """The app's answer to each request, in order: the same ASGI app TestClient drives, driven in one event loop
+    (TestClient crosses to its loop's thread several times a request, most of what a small request costs)."""
+    import httpx2
+
+    transport = httpx2.ASGITransport(app=app, raise_app_exceptions=False)  # a 500 is an answer, as TestClient's
+    async with httpx2.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        return [await client.request(method, url, headers={**headers, "Content-Type": "application/json"},
+                                     content=body, follow_redirects=False)
+                for method, url, headers, body in asked]
+
+
 def test_a_number_is_ascii_digits_within_bounds() -> None:
     assert [whole(text) for text in ["0", "7", "007", "999999999"]] == [0, 7, 7, 999_999_999]
     assert [whole(text) for text in NOT_NUMBERS] == [None] * len(NOT_NUMBERS)
@@ -144,18 +160,21 @@ def test_a_number_is_ascii_digits_within_bounds() -> None:
 def test_a_number_no_int_reads_answers_400_in_one_line_on_every_link(table, raw: str) -> None:
     """`replay?at=²` and the like answered 500: `str.isdigit()` is true of what `int()` refuses (issue 31)."""
     _, links, client = table
-    asked = [f"replay?at={raw}", f"api/replay?at={raw}", f"timeline.svg?round={raw}", f"timeline.svg?at={raw}",
+    pages = [f"replay?at={raw}", f"api/replay?at={raw}", f"timeline.svg?round={raw}", f"timeline.svg?at={raw}",
              f"board.svg?at={raw}", f"live?after={raw}"]
+    asked, resumed = [], []
     for token in [links.table, links.spectator, *links.seats.values()]:
-        for page in asked:
-            answer = client.get(f"/g/g1/{token}/{page}")
-            assert answer.status_code == 400, (page, answer.text)
-            assert "\n" not in answer.json()["error"]
-        for header in [raw.encode(), b"\xb2", b"1\xb9"]:  # a header is read as Latin-1: 0xB2 is '²'
-            resumed = client.get(f"/g/g1/{token}/live", headers={"Last-Event-ID": header})
-            assert resumed.status_code == 400, resumed.text
-    for page in [f"replay?at={raw}", f"timeline.svg?round={raw}", f"board.svg?at={raw}"]:
-        assert client.get(f"/director/{DIRECTOR}/g/g1/{page}").status_code == 400
+        asked += [("GET", f"/g/g1/{token}/{page}", {}, None) for page in pages]
+        resumed += [("GET", f"/g/g1/{token}/live", {"Last-Event-ID": header}, None)
+                    for header in [raw.encode(), b"\xb2", b"1\xb9"]]  # a header is read as Latin-1: 0xB2 is '²'
+    directors = [("GET", f"/director/{DIRECTOR}/g/g1/{page}", {}, None)
+                 for page in [f"replay?at={raw}", f"timeline.svg?round={raw}", f"board.svg?at={raw}"]]
+    answered = asyncio.run(answers(client.app, asked + resumed + directors))
+    for (_, url, _, _), answer in zip(asked, answered[:len(asked)], strict=True):
+        assert answer.status_code == 400, (url, answer.text)
+        assert "\n" not in answer.json()["error"]
+    for (_, url, _, _), answer in zip(resumed + directors, answered[len(asked):], strict=True):
+        assert answer.status_code == 400, (url, answer.text)
 
 
 # --- a write's body: bounded in size, depth and numbers ----------------------------------------------------------
@@ -189,9 +208,8 @@ def test_a_hostile_body_answers_400_in_one_line_on_every_write_and_changes_nothi
     (OverflowError): every write reads its body in one place, bounded (issue 31)."""
     store, links, client = table
     before = store.version("g1"), store.names()
-    for url, token in writes(links):
-        answer = client.post(url, content=HOSTILE_BODIES[kind], headers={
-            "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    asked = [("POST", url, {"Authorization": f"Bearer {token}"}, HOSTILE_BODIES[kind]) for url, token in writes(links)]
+    for (_, url, _, _), answer in zip(asked, asyncio.run(answers(client.app, asked)), strict=True):
         assert answer.status_code == 400, (url, answer.status_code, answer.text[:200])
         assert "\n" not in answer.json()["error"]
     assert (store.version("g1"), store.names()) == before
@@ -384,6 +402,7 @@ def test_serve_never_prints_a_director_token_it_was_given(tmp_path) -> None:
     import os
 
     env = {**os.environ, "WHISPERS_STORE": str(tmp_path / "s.sqlite")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's Python, keep the compiled modules
     short = subprocess.run([EXE, "serve", "--port", "1"], env={**env, "WHISPERS_DIRECTOR_TOKEN": "tooshort-secret"},
                            capture_output=True, text=True, timeout=60)
     assert short.returncode == 2 and "tooshort-secret" not in short.stdout + short.stderr
@@ -414,13 +433,23 @@ WRONG_TYPES = [[], "x", 5, None, {"line": 5}, {"at": "1", "text": 1}, {"name": [
 SECURITY = {"content-security-policy", "referrer-policy", "x-content-type-options", "cache-control"}
 
 
+QUERIES = ("at", "round", "after", "page", "state", "q", "lang")
+QUERY_VALUES = sized(7, len(HOSTILE_QUERIES))  # of HOSTILE_QUERIES to each query of each page, the next ones in turn
+
+
+def in_turn(values: list[str], count: int, turn: int) -> list[str]:
+    """`count` of `values`, the following ones at the next turn: over enough turns, every value is asked."""
+    return [values[(turn * count + i) % len(values)] for i in range(min(count, len(values)))]
+
+
 def routes_asked(app: Any, links: sharing.Links) -> list[tuple[str, str, dict[str, Any], Any]]:
     """(method, path, headers, body) for every route of the app's table with hostile parameters: each path
-    parameter hostile in turn, hostile numbers in each query a page reads, hostile bodies and wrong types to each
-    write; streams only where the request must be refused before one opens."""
+    parameter hostile in turn, hostile numbers in each query a page reads (QUERY_VALUES of them to each query of
+    each page, the next ones to the next: every value to every query over the pages), hostile bodies and wrong
+    types to each write; streams only where the request must be refused before one opens."""
     from starlette.routing import Route
 
-    asked = []
+    asked, turn = [], 0
     for route in app.routes:
         if not isinstance(route, Route):
             continue
@@ -437,10 +466,11 @@ def routes_asked(app: Any, links: sharing.Links) -> list[tuple[str, str, dict[st
             url = route.path.format(**good)
             auth = {"Authorization": f"Bearer {good['token']}"}
             if method == "GET":
-                for query in ("at", "round", "after", "page", "state", "q", "lang"):
-                    for value in HOSTILE_QUERIES:
-                        if not streams or (query == "after" and not director):  # the director's: no query
-                            asked.append((method, f"{url}?{query}={value}", {}, None))
+                for query in QUERIES:
+                    if not streams or (query == "after" and not director):  # the director's: no query
+                        turn += 1
+                        asked += [(method, f"{url}?{query}={value}", {}, None)
+                                  for value in in_turn(HOSTILE_QUERIES, QUERY_VALUES, turn)]
                 if streams and not director:
                     asked += [(method, url, {"Last-Event-ID": value.encode()}, None) for value in ("²", "-1", "9" * 30)]
             else:  # each write with the table's token and a seat's (a seat's own writes: seal, reveal, dispute)
@@ -455,15 +485,16 @@ def routes_asked(app: Any, links: sharing.Links) -> list[tuple[str, str, dict[st
 def test_every_route_with_hostile_parameters_answers_no_500_and_carries_the_security_headers(table) -> None:
     """Every route of the Starlette table (a route added later is walked too): non-ASCII and huge numbers, deep and
     oversized bodies, wrong types, hostile path segments: never a 500, and every answer, whatever its status,
-    carries the security headers (issue 31)."""
+    carries the security headers (issue 31). Each query of each page is asked QUERY_VALUES of the hostile numbers
+    (a third of them; all with --slow), every one of them over the pages."""
     store, links, client = table
     before = store.version("g1")
     statuses: dict[int, int] = {}
     asked = routes_asked(client.app, links)
     assert len({path.split("?")[0] for _, path, _, _ in asked}) > 20
-    for method, url, headers, body in asked:
-        answer = client.request(method, url, headers={**headers, "Content-Type": "application/json"},
-                                content=body, follow_redirects=False)
+    queried = {(path.split("?")[1].split("=")[0], path.split("=", 1)[1]) for _, path, _, _ in asked if "?" in path}
+    assert queried == {(query, value) for query in QUERIES for value in HOSTILE_QUERIES}
+    for (method, url, _, body), answer in zip(asked, asyncio.run(answers(client.app, asked)), strict=True):
         assert answer.status_code != 500, (method, url, body and body[:80], answer.text[:300])  # 503: no tournament
         assert set(answer.headers) >= SECURITY, (method, url, answer.status_code)
         statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1

@@ -105,7 +105,11 @@ rat recruit order=recruit_per_fort frost-gate=1 ice-hall=1
 
 
 def env_for(store: Path | str) -> dict[str, str]:
-    return {**os.environ, "WHISPERS_STORE": str(store), "COLUMNS": "120"}
+    """A user's environment: the store, a wide terminal, and a Python that keeps its compiled modules (where the
+    tests run with PYTHONDONTWRITEBYTECODE, each run would compile whispers again: half of what it costs)."""
+    env = {**os.environ, "WHISPERS_STORE": str(store), "COLUMNS": "120"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def run(store: Path | str, *args: str, stdin: str | None = None, timeout: float = 30) -> subprocess.CompletedProcess:
@@ -209,7 +213,7 @@ def finished(store: Path, tmp_path: Path, complete_game: str) -> Path:
 
 
 def test_help_lists_every_command() -> None:
-    out = ok(run("memory:", "--help"))
+    out = ok(invoke("memory:", "--help"))
     for name in ("new", "move", "record", "status", "log", "score", "games", "import", "export", "board", "demo"):
         assert f"  {name} " in out
 
@@ -394,14 +398,14 @@ def test_log_round_trips_through_import(opened: Path, tmp_path: Path) -> None:
         'ruling "TD: the fort was forgotten" kill=frost-gate:1\ncheck frost-gate=3\n'
     )
     ok(invoke(opened, "move", "t", "-", stdin=lines))
-    log = ok(run(opened, "log", "t"))
+    log = ok(invoke(opened, "log", "t"))
     path = tmp_path / "t-copy.txt"
     path.write_text(log, encoding="utf-8")
-    out = ok(run(opened, "import", str(path)))
+    out = ok(invoke(opened, "import", str(path)))
     assert out.startswith("t-copy: imported")
     games = snapshot(opened)
     assert same_game(games["t"], games["t-copy"])
-    assert ok(run(opened, "log", "t-copy")) == log
+    assert ok(invoke(opened, "log", "t-copy")) == log
 
 
 @pytest.mark.parametrize("moves", [
@@ -452,7 +456,7 @@ def test_a_revised_swap_offers_only_the_positions_just_acquired(store: Path, tmp
 
 
 def test_score_json(finished: Path) -> None:
-    data = json.loads(ok(run(finished, "score", "done", "--json")))
+    data = json.loads(ok(invoke(finished, "score", "done", "--json")))
     assert data["game"] == "done" and data["final"] is True
     assert set(data["scores"]) == set(data["ranking"]) and len(data["ranking"]) >= 2
     assert all(isinstance(v, int) for v in data["scores"].values())
@@ -503,12 +507,12 @@ def test_games_in_an_empty_store(store: Path) -> None:
 
 def test_export_and_import_a_record_file(finished: Path, tmp_path: Path) -> None:
     record = tmp_path / "done.whispers"
-    out = ok(run(finished, "export", "done", "-o", str(record)))
+    out = ok(invoke(finished, "export", "done", "-o", str(record)))
     assert out.startswith(f"done: {len(snapshot(finished)['done'])} events written to {record}")
     data = record.read_bytes()
     assert recordfile.looks_like_record(data)
     assert not record.with_name("done.whispers.part").exists()
-    out = ok(run(finished, "import", str(record), "--game", "done-again"))
+    out = ok(invoke(finished, "import", str(record), "--game", "done-again"))
     assert out.startswith("done-again: imported") and "over" in out
     games = snapshot(finished)
     assert same_game(games["done"], games["done-again"])
@@ -543,9 +547,9 @@ def test_each_bundled_game_imports_and_scores(game: Any, store: Path, tmp_path: 
     else:
         path = tmp_path / f"{game[0]}.txt"
         path.write_text(random_game_text(*game), encoding="utf-8")
-    out = ok(run(store, "import", str(path), "--game", "bundled"))
+    out = ok(invoke(store, "import", str(path), "--game", "bundled"))
     assert out.startswith("bundled: imported")
-    data = json.loads(ok(run(store, "score", "bundled", "--json")))
+    data = json.loads(ok(invoke(store, "score", "bundled", "--json")))
     assert data["scores"] and (data["winner"] is None or data["winner"] in data["scores"])
     # and its log is the same game again
     log = tmp_path / "again.txt"
@@ -561,7 +565,7 @@ def test_each_bundled_game_imports_and_scores(game: Any, store: Path, tmp_path: 
 def test_board_check_and_show(tmp_path: Path) -> None:
     out = ok(invoke("memory:", "board", "check", "standin"))
     assert out.startswith("standin: valid board 'standin' (31 regions, 5 empires, 28 cities, sha256:")
-    out = ok(run("memory:", "board", "check", str(REPO / "fixtures" / "boards" / "standin.toml")))
+    out = ok(invoke("memory:", "board", "check", str(REPO / "fixtures" / "boards" / "standin.toml")))
     assert "valid board 'standin'" in out
     shown = ok(invoke("memory:", "board", "show"))
     assert "frost-gate" in shown and "Councils" in shown
@@ -580,7 +584,7 @@ def test_board_check_refuses_a_broken_board(tmp_path: Path) -> None:
 @pytest.mark.skipif(not DEMO_FILE.is_file(), reason=f"the bundled demo game {DEMO_FILE.name} is not there yet")
 def test_demo_end_to_end(tmp_path: Path) -> None:
     store = tmp_path / "demo.sqlite"
-    out = ok(run("memory:", "demo", "--store", str(store), timeout=60))
+    out = ok(invoke("memory:", "demo", "--store", str(store)))  # the first in process, the second by the script
     assert f"into {store}" in out and "final scores" in out and "highest score" in out
     assert "whispers log demo" in out
     assert snapshot(store)["demo"][-1]["type"] == "GameScored"
@@ -732,7 +736,7 @@ def test_score_refuses_a_game_with_a_sealed_loyalty(opened: Path) -> None:
 def test_a_missing_store_directory(tmp_path: Path) -> None:
     store = tmp_path / "no" / "such" / "dir" / "whispers.sqlite"
     for args in (["games"], ["new", "x", "--players", "raven,rat"], ["status", "x"]):
-        refused(run(store, *args), "no such directory", str(store.parent))
+        refused(invoke(store, *args), "no such directory", str(store.parent))
     refused(invoke("memory:", "games", "--store", str(store)), "no such directory")
     assert not (tmp_path / "no").exists()
 
@@ -862,7 +866,7 @@ def test_a_record_file_without_a_game_name_is_refused(finished: Path, record_fil
     before = snapshot(finished)
     path = tmp_path / "nameless.whispers"
     path.write_bytes(_edit(record_file, lambda b: b["header"].pop("game")))
-    refused(run(finished, "import", str(path)), str(path))
+    refused(invoke(finished, "import", str(path)), str(path))
     assert snapshot(finished) == before
 
 
@@ -926,11 +930,11 @@ def test_a_notation_file_with_a_bad_line_end_to_end(opened: Path, tmp_path: Path
 
 
 def test_an_unknown_society_after_as_is_one_line(opened: Path) -> None:
-    refused(run(opened, "status", "t", "--as", "wolf"), "wolf")
+    refused(invoke(opened, "status", "t", "--as", "wolf"), "wolf")
 
 
 def test_a_negative_number_in_a_move_is_one_line(opened: Path) -> None:
-    refused(run(opened, "move", "t", "raven", "attack", "red-cliffs", "windmoor", "-1"), "at least one banner")
+    refused(invoke(opened, "move", "t", "raven", "attack", "red-cliffs", "windmoor", "-1"), "at least one banner")
 
 
 # --- malformed arguments the notation lets through (ledger/core/notation.py) --------------------------------------
@@ -939,10 +943,10 @@ def test_a_negative_number_in_a_move_is_one_line(opened: Path) -> None:
 @pytest.mark.parametrize("count", ["--3", "²"])
 def test_a_malformed_number_is_one_line(opened: Path, tmp_path: Path, count: str) -> None:
     before = snapshot(opened)
-    refused(run(opened, "move", "t", f"check frost-gate={count}"), "whole number")
+    refused(invoke(opened, "move", "t", f"check frost-gate={count}"), "whole number")
     path = tmp_path / "bad-number.txt"
     path.write_text(OPENING + f"check frost-gate={count}\n", encoding="utf-8")
-    refused(run(opened, "import", str(path)), "line 14:")
+    refused(invoke(opened, "import", str(path)), "line 14:")
     assert snapshot(opened) == before
 
 

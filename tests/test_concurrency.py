@@ -1,7 +1,7 @@
 """Many tables, racing recorders and killed processes, on SQLite and PostgreSQL.
 
-- 16 processes record complete games into one PostgreSQL store at once; every event of every game is there
-  exactly once and each game replays to the state it had when recorded alone.
+- Two processes (sixteen with --slow) record complete games into one PostgreSQL store at once; every event of
+  every game is there exactly once and each game replays to the state it had when recorded alone.
 - Two recorders on one game: one move lands, the other is told the game moved on (exit 2); nothing lost.
 - A process killed with SIGKILL in the middle of an import or a move leaves the game as before, never half.
 """
@@ -15,8 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from sizes import sized
 
+from whispers.cli.main import whispers
 from whispers.ledger.core import randomgame, rules
 from whispers.ledger.core.errors import GameMovedOn
 from whispers.ledger.core.names import SOCIETIES
@@ -28,6 +30,14 @@ from whispers.projections.log import format_record
 
 WHISPERS = str(Path(sys.executable).with_name("whispers"))
 RULESETS = ("official", "advanced", "revised")
+
+
+def env_for(url: str) -> dict[str, str]:
+    """A user's environment on the store at `url`, with a Python that keeps its compiled modules (where the tests
+    run with PYTHONDONTWRITEBYTECODE, each process would compile whispers again: half of what it costs)."""
+    env = {**os.environ, "WHISPERS_STORE": url}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def solo_game(seed: int) -> list:
@@ -63,9 +73,11 @@ with open_store(url) as store:
 
 @pytest.mark.postgres
 def test_tables_record_into_one_postgres_store_at_once(pg_url: str) -> None:
-    """Six tables at once (sixteen with --slow), each a process recording a random game move by move."""
-    seeds = list(range(1000, 1000 + sized(6, 16)))
-    processes = [subprocess.Popen([sys.executable, "-c", RECORDER, pg_url, str(seed)]) for seed in seeds]
+    """Two tables at once (sixteen with --slow), each a process recording a random game move by move: two writers
+    racing on one store are the race."""
+    seeds = list(range(1000, 1000 + sized(2, 16)))
+    processes = [subprocess.Popen([sys.executable, "-c", RECORDER, pg_url, str(seed)], env=env_for(pg_url))
+                 for seed in seeds]
     for process in processes:
         assert process.wait(timeout=300) == 0
     with open_store(pg_url) as store:
@@ -86,11 +98,16 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return request.getfixturevalue("pg_url")
 
 
+def cli(url: str, *args: str) -> None:
+    """A `whispers` command that sets a race up, run in this process (the racers are the processes)."""
+    result = CliRunner().invoke(whispers, list(args), env={"WHISPERS_STORE": url}, prog_name="whispers")
+    assert result.exit_code == 0, result.output
+
+
 def _new_game(url: str, name: str) -> None:
-    env = {**os.environ, "WHISPERS_STORE": url}
-    subprocess.run([WHISPERS, "new", name, "--players", "raven,rat"], env=env, check=True, capture_output=True)
+    cli(url, "new", name, "--players", "raven,rat")
     for line in ("raven loyalty sealed", "rat loyalty sealed"):
-        subprocess.run([WHISPERS, "move", name, line], env=env, check=True, capture_output=True)
+        cli(url, "move", name, line)
 
 
 def test_two_recorders_on_one_game_one_lands_the_other_is_told(store_url: str) -> None:
@@ -114,7 +131,7 @@ def test_a_recorder_behind_the_game_is_refused_by_the_cli(store_url: str) -> Non
     exit 2 and the moved-on message; the record has no duplicate and no gap."""
     name = f"cli-race-{random.randrange(10**9)}"
     _new_game(store_url, name)
-    env = {**os.environ, "WHISPERS_STORE": store_url}
+    env = env_for(store_url)
     moves = ["raven deploy bear.sheriff", "raven deploy eagle.sheriff"]
     results = []
     for _ in range(3):
@@ -145,12 +162,13 @@ def _kill_during(argv: list[str], env: dict[str, str], delay: float, stdin: str 
 
 
 def test_sigkill_during_an_import_leaves_all_or_nothing(store_url: str, tmp_path: Path) -> None:
+    """`whispers import` killed at a random moment, four times (eight with --slow): the game is whole, or absent."""
     events = solo_game(7)
     notation = tmp_path / "game.txt"
     notation.write_text("\n".join(format_record(events)) + "\n", encoding="utf-8")
-    env = {**os.environ, "WHISPERS_STORE": store_url}
+    env = env_for(store_url)
     rng = random.Random(1)
-    for attempt in range(8):
+    for attempt in range(sized(4, 8)):
         name = f"killed-{random.randrange(10**9)}-{attempt}"
         _kill_during([WHISPERS, "import", str(notation), "--game", name], env, rng.uniform(0.05, 0.9))
         with open_store(store_url) as store:
@@ -159,17 +177,18 @@ def test_sigkill_during_an_import_leaves_all_or_nothing(store_url: str, tmp_path
 
 
 def test_sigkill_during_moves_from_stdin_leaves_the_game_as_before_or_after(store_url: str) -> None:
+    """`whispers move GAME -` killed at a random moment, up to three times (six with --slow) until every move is in:
+    the game is as before the run or after it, never between."""
     events = solo_game(8)
     lines = [line for line in format_record(events, comments=False)][1:]
     name = f"moves-{random.randrange(10**9)}"
-    env = {**os.environ, "WHISPERS_STORE": store_url}
+    env = env_for(store_url)
     header = next(iter(format_record(events)))
     players = header.split("players=")[1].split()[0]
     first = header.split("first=")[1].split()[0]
-    subprocess.run([WHISPERS, "new", name, "--players", players, "--first", first,
-                    "--ruleset", RULESETS[8 % 3]], env=env, check=True, capture_output=True)
+    cli(store_url, "new", name, "--players", players, "--first", first, "--ruleset", RULESETS[8 % 3])
     rng = random.Random(2)
-    for _ in range(6):
+    for _ in range(sized(3, 6)):
         with open_store(store_url) as store:
             before = store.version(name)
         _kill_during([WHISPERS, "move", name, "-"], env, rng.uniform(0.05, 0.6), stdin="\n".join(lines) + "\n")

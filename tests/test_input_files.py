@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizes import sized
 from test_cli import invoke, ok, refused
 
 from whispers.application import files
@@ -143,7 +144,7 @@ def test_a_store_holding_a_number_past_64_bits_still_answers_verify_and_export_i
 
 # --- fuzzing every content reader -------------------------------------------------------------------------------
 
-EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES", "200"))
+EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES") or sized(60, 300))  # each kind of content file
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 TOKENS = ("99999999999999999999", "-99999999999999999999", "1000001", "-1", "0", "inf", "-inf", "nan", "1e400",
           "0x7fffffffffffffffff", "1979-05-27", "true", "[[[[[[[[[[[[[[[[[[", "]]", "{", "}", "[", "]", '"', "'''",

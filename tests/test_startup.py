@@ -1,18 +1,23 @@
 """Start-up stays light: a command imports only what it needs (cli/main.py loads commands lazily).
 
 Each case runs the installed `whispers` script under `python -X importtime` in a fresh interpreter and reads
-the modules it imported from stderr. benchmarks/startup.py measures the time itself.
+the modules it imported from stderr. benchmarks/startup.py measures the time itself. What a case only sets up (a
+store's game, the snapshot or catalog a first run keeps) is done by the same commands in this process.
 """
 
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+
+from whispers.cli.main import whispers
 
 WHISPERS = shutil.which("whispers", path=str(Path(sys.executable).parent)) or shutil.which("whispers")
 GAME = """\
@@ -27,6 +32,7 @@ def imported(store: Path | str, *args: str) -> set[str]:
     """The modules a `whispers ARGS` run imports (from `-X importtime`), after checking it succeeded."""
     env = {**os.environ, "WHISPERS_STORE": str(store)}
     env.pop("PYTHONPROFILEIMPORTTIME", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's Python, keep the compiled modules: the same imports
     result = subprocess.run(
         [sys.executable, "-X", "importtime", WHISPERS, *args],
         capture_output=True,
@@ -50,21 +56,20 @@ def packages(modules: set[str]) -> set[str]:
     return {name.split(".")[0] for name in modules}
 
 
+def warm(store: Path | str, *args: str) -> None:
+    """`whispers ARGS` run in this process, for what it keeps in the store (a game's snapshot, the catalog): the
+    run measured after it only reads."""
+    result = CliRunner().invoke(whispers, list(args), env={"WHISPERS_STORE": str(store)}, prog_name="whispers")
+    assert result.exit_code == 0, result.output
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("startup")
     path = folder / "whispers.sqlite"
     notation = folder / "light.txt"
     notation.write_text(GAME, encoding="utf-8")
-    result = subprocess.run(
-        [WHISPERS, "import", str(notation)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={**os.environ, "WHISPERS_STORE": str(path)},
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    warm(path, "import", str(notation))
     return path
 
 
@@ -94,7 +99,7 @@ def test_status_imports_no_renderer_and_no_postgres_driver(store: Path, extra: t
 def test_status_loads_neither_openssl_nor_the_emoji_codes(store: Path) -> None:
     """Issue 12: hashlib loads OpenSSL (ledger.digests has the two digests status computes), and rich's table of
     emoji codes is never needed for status's tables (titles and headers of whispers' own words): 3 ms each."""
-    imported(store, "status", "light")  # the first keeps the game's snapshot
+    warm(store, "status", "light")  # the first keeps the game's snapshot
     modules = imported(store, "status", "light")
     assert not modules & {"hashlib", "_hashlib", "rich._emoji_codes"}, sorted(modules & {"hashlib", "_hashlib"})
 
@@ -105,27 +110,38 @@ def test_a_command_that_only_reads_an_sqlite_store_never_imports_eventsourcing(s
                                                                                 command: tuple[str, ...]) -> None:
     """Issue 12: import only what a command needs. The games are read with plain sqlite3 (a sixth of status's
     start-up was importing the event store library it did not use); a write opens the library when it needs it."""
-    imported(store, *command)  # the first keeps the game's snapshot, or the catalog: a write, measured apart below
+    warm(store, *command)  # the first keeps the game's snapshot, or the catalog: a write, measured apart below
     modules = imported(store, *command)
     assert "eventsourcing" not in packages(modules), command
     assert "whispers.ledger.io.store_sqlite" in modules and "whispers.ledger.io.store_postgres" not in modules, \
         "an SQLite store loaded the PostgreSQL backend"
 
 
+@pytest.fixture(scope="module")
+def pg_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, set[str]]]:
+    """A PostgreSQL store of the module's own holding the game `light`, imported by the script: (its URL, the
+    modules that import imported)."""
+    from tests.conftest import _pg_schema
+
+    notation = tmp_path_factory.mktemp("startup-pg") / "light.txt"
+    notation.write_text(GAME, encoding="utf-8")
+    for url in _pg_schema():
+        yield url, imported(url, "import", str(notation))
+
+
 @pytest.mark.postgres
 @pytest.mark.parametrize("command", [("status", "light"), ("log", "light"), ("games",), ("stats", "--all"),
                                      ("verify", "light")])
 def test_a_command_that_only_reads_a_postgresql_store_reads_it_on_its_opening_connection(
-        pg_own_url: str, tmp_path: Path, command: tuple[str, ...]) -> None:
+        pg_store: tuple[str, set[str]], command: tuple[str, ...]) -> None:
     """Issue 12: on PostgreSQL too, a command that only reads games imports neither eventsourcing's application nor
     its PostgreSQL recorder and pool (a tenth of status there): the layout's reads (ledger/io/postgres_reads.py) run on
     the connection that opened the store. A write opens them. Nor does the opening load OpenSSL for its lock's key, nor
     the store SQLite's driver."""
-    notation = tmp_path / "light.txt"
-    notation.write_text(GAME, encoding="utf-8")
-    assert {"eventsourcing", "psycopg_pool"} <= packages(imported(pg_own_url, "import", str(notation)))
-    imported(pg_own_url, *command)  # the first keeps the game's snapshot, or the catalog
-    modules = imported(pg_own_url, *command)
+    url, import_modules = pg_store
+    assert {"eventsourcing", "psycopg_pool"} <= packages(import_modules)
+    warm(url, *command)  # the first keeps the game's snapshot, or the catalog
+    modules = imported(url, *command)
     assert not {"eventsourcing", "psycopg_pool"} & packages(modules), command
     assert "_hashlib" not in modules, "the opening lock's blake2b loaded OpenSSL (ledger.digests has it)"
     assert "_sqlite3" not in modules, "a PostgreSQL store loaded SQLite's driver"
