@@ -240,13 +240,14 @@ def test_a_card_s_region_is_chosen_by_a_tap_on_the_board(site, browser) -> None:
     card.click()
     Select(form.find_element("css selector", "select.effect")).select_by_value("add-3-to-city")
     field = form.find_element("css selector", 'fieldset[data-effect="add-3-to-city"] select[data-fmt="region={}"]')
-    offered = [value for value in (o.get_attribute("value") for o in field.find_elements("tag name", "option"))
-               if value]
+    offered = [value for value in browser.execute_script(
+        "return Array.from(arguments[0].options, o => o.value)", field) if value]
     _wait(browser, lambda d: "Tap a region for: region" in _text(d, "#boardmap .tap-hint"))
-    legal = browser.find_elements("css selector", "#boardmap .region.legal")
-    assert sorted(g.get_attribute("data-region") for g in legal) == sorted(offered)
-    outside = next(r for r in (g.get_attribute("data-region") for g in browser.find_elements(
-        "css selector", "#boardmap .region")) if r not in offered)
+    legal, regions = browser.execute_script(  # read at once, in the page
+        "const of = css => Array.from(document.querySelectorAll(css), g => g.dataset.region); "
+        "return [of('#boardmap .region.legal'), of('#boardmap .region')]")
+    assert sorted(legal) == sorted(offered)
+    outside = next(r for r in regions if r not in offered)
     taps = Taps(browser)
     taps.region(outside)
     assert field.get_attribute("value") == ""  # not a region the effect may name

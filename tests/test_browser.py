@@ -256,9 +256,11 @@ def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exa
     browser.get(links["table"])
     wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
     browser.execute_script("window.stayed = true")  # gone if the page reloads
-    needed = browser.find_elements(By.CSS_SELECTOR, "form.pick select[data-need]")
-    assert needed and all(Select(s).first_selected_option.get_attribute("value") == "" for s in needed)
-    assert browser.find_elements(By.CSS_SELECTOR, "form.pick input:checked") == []
+    needed, checked = browser.execute_script(  # what each needed choice holds, and what is ticked: read at once
+        "return [Array.from(document.querySelectorAll('form.pick select[data-need]'), s => s.value), "
+        "document.querySelectorAll('form.pick input:checked').length]")
+    assert needed and all(value == "" for value in needed)
+    assert checked == 0
     form = next(f for f in browser.find_elements(By.CSS_SELECTOR, "form.pick")
                 if (f.get_attribute("data-society"), f.get_attribute("data-verb")) == ("raven", "loyalty"))
     record, shown = form.find_element(By.CSS_SELECTOR, "button.record"), form.find_element(By.CSS_SELECTOR,
@@ -322,8 +324,9 @@ def test_the_seal_form_is_a_one_to_one_picker_and_the_seat_follows_its_own_seal_
     slots = ["devout", "dutiful", "affiliated", "unallied", "opposed"]
     pick = {s: Select(form.find_element(By.NAME, s)) for s in slots}
 
-    def held() -> dict[str, str]:
-        return {s: pick[s].first_selected_option.get_attribute("value") for s in slots}
+    def held() -> dict[str, str]:  # what each slot holds, read at once in the page
+        return browser.execute_script("return Object.fromEntries(arguments[1].map(s => [s, arguments[0].elements[s]"
+                                      ".value]))", form, slots)
 
     assert set(held().values()) == {""}  # nothing chosen ahead
     for slot, empire in zip(slots, ["bear", "eagle", "lion", "horse"], strict=False):
