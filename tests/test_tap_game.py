@@ -10,8 +10,8 @@ from the replay page.
 By default every move of round 1 is tapped (its setup, deploys, recruits, attacks, draws with and without a card,
 swap of an agent, passes, and the disputed swap), and past it the first move of each tap path round 1 lacks (a
 retrieve, a card played with its board change typed, one paid for with another card, a discard, a swap of tokens
-shown, rat's reveal); the moves between are recorded by the table's application in a batch, which the open pages
-follow live. With `--slow` (WHISPERS_SLOW=1) every move of the game is tapped (about two minutes). The recorded log
+shown, rat's reveal); the moves between are recorded by the table's application in a batch, which the table's page
+follows live. With `--slow` (WHISPERS_SLOW=1) every move of the game is tapped (about two minutes). The recorded log
 is the bundled game's either way. Screenshots of each page state go to $WHISPERS_SCREENSHOTS when it is set (none
 otherwise)."""
 
