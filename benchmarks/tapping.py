@@ -75,6 +75,28 @@ def chromium() -> webdriver.Chrome:
     return driver
 
 
+def tap(driver: WebDriver, element: WebElement) -> int:
+    """A tap on `element`, as a finger's: scrolled to the middle of the window (a sticky bar never covers what is
+    tapped), then the mouse moved, pressed and released at its middle, which must be on it (nothing covering it
+    there), as chromedriver's own click does it, but sent to the browser's input directly (chromedriver's click
+    costs the browser several times as much CPU). How many Record buttons were on before it."""
+    on, x, y, hit = driver.execute_script(f"""
+        const el = arguments[0];
+        el.scrollIntoView({{block: 'center', inline: 'center'}});
+        const r = el.getClientRects()[0] || el.getBoundingClientRect();
+        const x = (Math.max(r.left, 0) + Math.min(r.right, window.innerWidth)) / 2;
+        const y = (Math.max(r.top, 0) + Math.min(r.bottom, window.innerHeight)) / 2;
+        const hit = document.elementFromPoint(x, y);
+        return [{RECORDS_ON}, x, y, hit && (el.contains(hit) ? '' : hit.outerHTML.slice(0, 120))];""", element)
+    if hit != "":
+        raise AssertionError(f"a tap on {element.tag_name} would land on {hit!r}")
+    for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
+            "type": kind, "x": x, "y": y, "button": "none" if kind == "mouseMoved" else "left",
+            "buttons": buttons, "clickCount": 0 if kind == "mouseMoved" else 1})
+    return on
+
+
 @dataclass
 class Tapped:
     """One move tapped: its line, its verb, the taps and the keystrokes it took, and whether a Record button was on
@@ -140,26 +162,8 @@ class Table:
             self.early = True
 
     def tap(self, element: WebElement, complete: bool = False) -> None:
-        """A tap on `element`, as a finger's: scrolled to the middle of the window (the sticky Record bar never
-        covers what is tapped), then a press and a release of the mouse at its middle, which must be on it (nothing
-        covers it there), as chromedriver's own click does it; `complete`: the selection is already complete before
-        it (no check). The mouse's move, press and release go to the browser's input directly: chromedriver's click
-        costs the browser several times as much CPU."""
-        on, x, y, hit = self.driver.execute_script(f"""
-            const el = arguments[0];
-            el.scrollIntoView({{block: 'center', inline: 'center'}});
-            const r = el.getClientRects()[0] || el.getBoundingClientRect();
-            const x = (Math.max(r.left, 0) + Math.min(r.right, window.innerWidth)) / 2;
-            const y = (Math.max(r.top, 0) + Math.min(r.bottom, window.innerHeight)) / 2;
-            const hit = document.elementFromPoint(x, y);
-            return [{RECORDS_ON}, x, y, hit && (el.contains(hit) ? '' : hit.outerHTML.slice(0, 120))];""", element)
-        if hit != "":
-            raise AssertionError(f"a tap on {element.tag_name} would land on {hit!r}")
-        self._before(complete, on)
-        for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
-            self.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
-                "type": kind, "x": x, "y": y, "button": "none" if kind == "mouseMoved" else "left",
-                "buttons": buttons, "clickCount": 0 if kind == "mouseMoved" else 1})
+        """A tap on `element` (`tap` below); `complete`: the selection is already complete before it (no check)."""
+        self._before(complete, tap(self.driver, element))
         self.taps += 1
 
     def choose(self, select: WebElement, value: str) -> None:

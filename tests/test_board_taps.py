@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ from whispers.ledger.io.store import open_store
 from whispers.projections.boardsvg import board_svg
 
 SHOTS = os.environ.get("WHISPERS_SCREENSHOTS")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 browser_only = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}")
 
 
@@ -58,12 +60,12 @@ class Taps:
         self.driver, self.count = driver, 0
 
     def on(self, css: str) -> None:
+        """A tap on what `css` selects, as benchmarks/tapping.py's driver taps: in the middle of the window (the
+        sticky Record bar never covers what is tapped), at its middle, nothing covering it."""
         from selenium.webdriver.common.by import By
+        from tapping import tap
 
-        element = self.driver.find_element(By.CSS_SELECTOR, css)
-        # in the middle of the window: the sticky Record bar never covers what is tapped
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", element)
-        element.click()
+        tap(self.driver, self.driver.find_element(By.CSS_SELECTOR, css))
         self.count += 1
 
     def region(self, region: str) -> None:

@@ -11,6 +11,7 @@ otherwise: a resize and a picture cost the browser more than the rest of a move)
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from whispers.application import recording, sharing
 from whispers.ledger.io.game import import_lines
 from whispers.ledger.io.store import open_store
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 pytestmark = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}")
 
 if not missing:
@@ -86,8 +88,10 @@ def shown(driver: Any, css: str) -> str | None:
 
 
 def tap(driver: Any, element: Any, taps: list[int]) -> None:
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
+    """A tap on `element` as benchmarks/tapping.py's driver taps (a finger's, at its middle, nothing covering it)."""
+    from tapping import tap as tap_at
+
+    tap_at(driver, element)
     taps[-1] += 1
 
 
