@@ -26,7 +26,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 PHONE, DESKTOP = (390, 844), (1280, 800)
@@ -35,6 +34,8 @@ SETTLE = 0.2  # seconds after the page shows a new version: it is done swapping 
 COUNCIL = ("deploy", "retrieve", "swap-agent", "swap-loyalty")
 BOARD = ("recruit", "attack")
 ORDERS = ("recruit", "attack", "draw", "swap-agent")  # what an order of the empire turns records
+VERSION = "Number(document.getElementById('game')?.dataset.version ?? -1)"  # -1 while the page swaps its parts
+RECORDS_ON = "Array.from(document.querySelectorAll('button.record')).filter(b => !b.disabled).length"
 
 
 def lines_of(path: Path) -> list[str]:
@@ -74,6 +75,28 @@ def chromium() -> webdriver.Chrome:
     return driver
 
 
+def tap(driver: WebDriver, element: WebElement) -> int:
+    """A tap on `element`, as a finger's: scrolled to the middle of the window (a sticky bar never covers what is
+    tapped), then the mouse moved, pressed and released at its middle, which must be on it (nothing covering it
+    there), as chromedriver's own click does it, but sent to the browser's input directly (chromedriver's click
+    costs the browser several times as much CPU). How many Record buttons were on before it."""
+    on, x, y, hit = driver.execute_script(f"""
+        const el = arguments[0];
+        el.scrollIntoView({{block: 'center', inline: 'center'}});
+        const r = el.getClientRects()[0] || el.getBoundingClientRect();
+        const x = (Math.max(r.left, 0) + Math.min(r.right, window.innerWidth)) / 2;
+        const y = (Math.max(r.top, 0) + Math.min(r.bottom, window.innerHeight)) / 2;
+        const hit = document.elementFromPoint(x, y);
+        return [{RECORDS_ON}, x, y, hit && (el.contains(hit) ? '' : hit.outerHTML.slice(0, 120))];""", element)
+    if hit != "":
+        raise AssertionError(f"a tap on {element.tag_name} would land on {hit!r}")
+    for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
+            "type": kind, "x": x, "y": y, "button": "none" if kind == "mouseMoved" else "left",
+            "buttons": buttons, "clickCount": 0 if kind == "mouseMoved" else 1})
+    return on
+
+
 @dataclass
 class Tapped:
     """One move tapped: its line, its verb, the taps and the keystrokes it took, and whether a Record button was on
@@ -98,43 +121,74 @@ class Table:
     # --- the page -------------------------------------------------------------------------------------------------
 
     def wait(self, until: Callable[[WebDriver], object]) -> None:
-        WebDriverWait(self.driver, WAIT, poll_frequency=0.05, ignored_exceptions=(
+        """Until `until(driver)` holds, asked from here every 0.1 s (each ask is a round trip to the browser: for
+        what the page can answer itself, `until_page` waits in the page)."""
+        WebDriverWait(self.driver, WAIT, poll_frequency=0.1, ignored_exceptions=(
             NoSuchElementException, StaleElementReferenceException)).until(lambda d: until(d))
 
+    def until_page(self, expression: str, *args: object) -> object:
+        """Until the JavaScript `expression` (over `args`: arguments[0]...) is truthy in the page, checked by the
+        page itself every 50 ms, in one round trip (a poll from here costs the browser a script a time): its value.
+        For a page that changes in place; a reload while waiting fails the wait."""
+        late = (WAIT - 2) * 1000  # ms: the answer (falsy) before the driver's own script timeout
+        return self.driver.execute_async_script(f"""
+            const done = arguments[arguments.length - 1];
+            const holds = () => {{ try {{ return ({expression}); }} catch (e) {{ return null; }} }};
+            const started = Date.now();
+            (function check() {{
+              const value = holds();
+              if (value || Date.now() - started > {late}) {{ done(value); }} else {{ setTimeout(check, 50); }}
+            }})();""", *args)
+
     def version(self) -> int:
-        try:
-            return int(self.driver.find_element(By.ID, "game").get_attribute("data-version") or 0)
-        except (NoSuchElementException, StaleElementReferenceException):  # the page swapping its parts in place
-            return -1
+        """The version of the game the page shows (-1 while it swaps its parts in place)."""
+        return self.driver.execute_script(f"return {VERSION}")
+
+    def newer(self, than: int) -> None:
+        """Until the page shows a version of the game newer than `than`."""
+        if not self.until_page(f"{VERSION} > arguments[0]", than):
+            raise AssertionError(f"the page never showed a version after {than}")
 
     def ready(self) -> None:
-        self.wait(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+        if not self.until_page("document.documentElement.dataset.script === 'ran'"):
+            raise AssertionError("the page's script never ran")
 
     def records_on(self) -> int:
-        return self.driver.execute_script(
-            "return Array.from(document.querySelectorAll('button.record')).filter(b => !b.disabled).length")
+        return self.driver.execute_script(f"return {RECORDS_ON}")
 
-    def _before(self, complete: bool) -> None:
-        if not complete and self.records_on():
+    def _before(self, complete: bool, on: bool) -> None:
+        """Whether a Record button was `on` before a tap that leaves the selection incomplete."""
+        if not complete and on:
             self.early = True
 
     def tap(self, element: WebElement, complete: bool = False) -> None:
-        """A tap on `element`; `complete`: the selection is already complete before it (no check)."""
-        self._before(complete)
-        # in the middle of the window: the sticky Record bar never covers what is tapped
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", element)
-        element.click()
+        """A tap on `element` (`tap` below); `complete`: the selection is already complete before it (no check)."""
+        self._before(complete, tap(self.driver, element))
         self.taps += 1
 
     def choose(self, select: WebElement, value: str) -> None:
-        self._before(False)
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", select)
-        Select(select).select_by_value(value)
+        """A tap on the choice `value` of `select`: as chromedriver does it for an option (in the page, not through
+        the browser's input: an open list of choices is no part of the page), the choice made and the select's
+        input and change told, once the select is shown and both are enabled."""
+        on, made = self.driver.execute_script(f"""
+            const select = arguments[0];
+            select.scrollIntoView({{block: 'center'}});
+            const on = {RECORDS_ON};
+            const option = Array.from(select.options).find(o => o.value === arguments[1]);
+            const shown = select.getClientRects().length > 0;
+            if (!option || option.disabled || select.disabled || !shown) {{ return [on, false]; }}
+            option.selected = true;
+            select.dispatchEvent(new Event('input', {{bubbles: true}}));
+            select.dispatchEvent(new Event('change', {{bubbles: true}}));
+            return [on, true];""", select, value)
+        if not made:
+            raise AssertionError(f"no choice {value!r} to make in {select.get_dom_attribute('data-fmt')!r}")
+        self._before(False, on)
         self.taps += 1
 
     def type(self, field: WebElement, text: str) -> None:
-        self._before(False)
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        self._before(False, self.driver.execute_script(
+            f"arguments[0].scrollIntoView({{block: 'center'}}); return {RECORDS_ON}", field))
         field.send_keys(text + Keys.TAB)  # Tab: the field's change, which previews the move
         self.keys += len(text) + 1
 
@@ -142,25 +196,29 @@ class Table:
         return (within or self.driver).find_element(By.CSS_SELECTOR, css)
 
     def picker(self, society: str, verb: str) -> WebElement:
-        found = [f for f in self.driver.find_elements(By.CSS_SELECTOR, f'form.pick[data-society="{society}"]')
-                 if f.get_attribute("data-verb") == verb]
-        if not found:
+        found = self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('form.pick'))"
+            ".find(f => f.dataset.society === arguments[0] && f.dataset.verb === arguments[1]) || null", society, verb)
+        if found is None:
             raise AssertionError(f"no picker offers {society} {verb}")
-        return found[0]
+        return found
 
     def record(self, form: WebElement, line: str, shot: str | None = None) -> None:
         """Record, once the preview shows the move; then the page follows it."""
         button = self.css("button.record", form)
-        self.wait(lambda d: button.is_enabled())
-        preview = self.css(".preview", form).text
+        # once Record is on: the preview's text, and the version of the game the page shows
+        shown = self.until_page(f"!arguments[0].disabled && [arguments[1].querySelector('.preview').innerText, "
+                                f"{VERSION}]", button, form)
+        if not shown:
+            raise AssertionError(f"{line!r} was never previewed recordable")
+        preview, before = shown
         # the society and the verb, as the preview says them (an order by its words: `raven Recruit 1 per farm`)
         if " ".join(line.split()[:2]).casefold() not in preview.casefold():
             raise AssertionError(f"the preview of {line!r} reads {preview!r}")
         if shot:
             self.shoot(shot)
-        before = self.version()
         self.tap(button, complete=True)
-        self.wait(lambda d: self.version() > before)
+        self.newer(before)
         time.sleep(SETTLE)
 
     # --- one line -------------------------------------------------------------------------------------------------
@@ -190,7 +248,7 @@ class Table:
     _retrieve = _deploy
 
     def _swap_agent(self, society: str, verb: str, args: list[str]) -> WebElement:
-        empire = self.picker(society, verb).get_attribute("data-at").split(".")[0]
+        empire = (self.picker(society, verb).get_dom_attribute("data-at") or "").split(".")[0]
         self.tap(self.css(f'td.office.tappable[data-position="{empire}.{args[0]}"]'))
         return self.css("form.pick.pinned")
 
@@ -206,7 +264,7 @@ class Table:
 
     def _board(self, society: str, verb: str, args: list[str]) -> WebElement:
         section = self.css("#boardmap")
-        moves = json.loads(section.get_attribute("data-moves") or "[]")
+        moves = json.loads(section.get_dom_attribute("data-moves") or "[]")
         named = [a for a in args if a.split("=")[0] in ("order", "at")]  # which order, where the line says so
         args = [a for a in args if a not in named]
         moves = [m if all(n in m["line"].split() for n in named if n.split("=")[0] + "=" in m["line"]) else
@@ -222,7 +280,7 @@ class Table:
         if index is None:
             raise AssertionError(f"no move on the board fits {society} {verb} {' '.join(named + args)}: {moves}")
         mode = section.find_elements(By.CSS_SELECTOR, "button.mode")[index]
-        if mode.get_attribute("aria-pressed") != "true":
+        if mode.get_dom_attribute("aria-pressed") != "true":
             self.tap(mode)
         region = '#boardmap .region[data-region="{}"]'
         if verb == "recruit":
@@ -274,10 +332,11 @@ class Table:
                 self.type(self.css('.field.wide input[data-fmt="{}"]', form), " ".join(changes))
             for card in keys.get("pay", "").split(",") if "pay" in keys else []:
                 self.tap(self.css(f'.pay input[value="{card}"]', form).find_element(By.XPATH, ".."))
-            boxes = form.find_elements(By.CSS_SELECTOR, ".cards:not(.pay) input")
-            for card in (a for a in args if "=" not in a):
-                box = next(b for b in boxes if b.get_attribute("value") == card and not b.is_selected())
-                self.tap(box.find_element(By.XPATH, ".."))
+            for card in (a for a in args if "=" not in a):  # a card's box not yet ticked (a card may be held twice)
+                label = self.driver.execute_script(
+                    "return Array.from(arguments[0].querySelectorAll('.cards:not(.pay) input'))"
+                    ".find(b => b.value === arguments[1] && !b.checked).parentElement", form, card)
+                self.tap(label)
             if "ability" in keys:
                 self.choose(self.css('select[data-fmt="ability={}"]', form), keys["ability"])
         else:

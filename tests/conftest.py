@@ -68,10 +68,10 @@ def pg_own_url() -> Iterator[str]:
     yield from _pg_schema()
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Debian's headless Chromium through its chromedriver (Selenium), one per test module; the test files that
-    use it skip when either is missing (tests/test_browser.py's `missing`)."""
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Debian's headless Chromium through its chromedriver (Selenium), one per test session (per xdist worker):
+    its start is the dearest part of a short browser test. Tests take it as `browser`, which tidies it after each."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from test_browser import CHROMEDRIVER, CHROMIUM, WAIT
@@ -88,3 +88,33 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The session's Chromium, handed to the next test as a fresh one would be: after each test every window but
+    one is closed, the one left shows a blank page at phone size (no live stream still listening to a server
+    that is gone), what the pages stored (local storage, cookies) is cleared for each origin they were on, and
+    the console's lines are dropped. The test files that use it skip when Chromium or its driver is missing
+    (tests/test_browser.py's `missing`)."""
+    yield chromium
+    from test_browser import PHONE
+
+    origins = set()
+    for handle in chromium.window_handles:
+        chromium.switch_to.window(handle)
+        url = chromium.current_url
+        if url.startswith("http"):
+            origins.add("/".join(url.split("/")[:3]))
+        chromium.get("about:blank")
+    for handle in chromium.window_handles[1:]:
+        chromium.switch_to.window(handle)
+        chromium.close()
+    chromium.switch_to.window(chromium.window_handles[0])
+    for origin in origins:
+        chromium.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    chromium.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    size = chromium.get_window_size()
+    if (size["width"], size["height"]) != PHONE:
+        chromium.set_window_size(*PHONE)
+    chromium.get_log("browser")

@@ -4,6 +4,8 @@ Recording moves by tapping the table page's buttons, the seat page following liv
 arrow keys, and a screenshot of each page at phone (390x844) and desktop (1280x800) size, checked for what a
 person would see first: nothing wider than the window, no script refused by the Content-Security-Policy.
 Screenshots go to $WHISPERS_SCREENSHOTS when set (to look at them), else to the test's temporary folder.
+One `whispers serve` serves the module's tests, each on a game of its own in its store (`site`); one Chromium
+serves the test session (tests/conftest.py's `browser`).
 
 Why Selenium: it drives the Chromium the system ships, through the chromedriver built with it
 (`chromium-driver`), so the two always match and nothing is downloaded; Playwright drives its own pinned
@@ -11,14 +13,21 @@ browser build and supports another Chromium only loosely."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
+import subprocess
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web import DIRECTOR, EXE, LOYALTY, serving
+from test_web import DIRECTOR, EXE, LOYALTY
+
+from whispers.application import recording, sharing
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -44,11 +53,54 @@ pytestmark = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}"
 SPIDER = LOYALTY.replace("raven", "spider").replace("devout=eagle dutiful=horse", "devout=horse dutiful=eagle")
 
 
+@contextlib.contextmanager
+def serve(store: str, *options: str) -> Iterator[str]:
+    """`whispers serve` as a user runs it (`options` added) over the SQLite store `store`, on a free port, until
+    the block ends: its base URL."""
+    import httpx2
+
+    assert EXE
+    env = {**os.environ, "WHISPERS_STORE": store, "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([EXE, "serve", "--port", str(port), *options], env=env, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                httpx2.get(base + "/static/app.css", timeout=1)
+                break
+            except httpx2.TransportError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+@dataclass(frozen=True)
+class Site:
+    """The module's server: its store's path, its base URL, and the links of each game it holds."""
+
+    store: str
+    base: str
+    links: dict[str, dict[str, Any]]
+
+
+GAMES = ["g1", "record", "seal", "sees"]
+"""The module's games, raven and spider at the setup: g1 shared by the tests that only read it after the first,
+each other the game of one test (a game whose record a test reads is its own)."""
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[tuple[dict[str, Any], str]]:
-    """`whispers serve` over a store holding g1, shared: (the links, the server's base URL)."""
-    with serving(tmp_path_factory.mktemp("site")) as (_, links, bases):
-        yield links, bases[0]
+def site(tmp_path_factory) -> Iterator[Site]:
+    """`whispers serve` over a store holding GAMES, each shared."""
+    store = str(tmp_path_factory.mktemp("site") / "s.sqlite")
+    for game in GAMES:
+        recording.new(store, game, ["raven", "spider"])
+    with serve(store) as base:
+        yield Site(store, base, {game: sharing.share(store, game, base=base).to_json() for game in GAMES})
 
 
 def version_of(driver: Any) -> int:
@@ -91,7 +143,7 @@ def test_tapping_the_table_page_records_moves_and_the_seat_page_follows_live(sit
     """Two windows, as two phones at one table: the scorekeeper's table page and spider's seat page. Each move
     tapped on the first reaches the second through its live stream, without a touch on the second and without a
     reload (issue 32: the page updates in place)."""
-    links, _ = site
+    links = site.links["g1"]
     browser.set_window_size(*PHONE)
     browser.get(links["seats"]["spider"])
     seat = browser.current_window_handle
@@ -118,7 +170,7 @@ def test_tapping_the_table_page_records_moves_and_the_seat_page_follows_live(sit
 
 
 def test_the_replay_steps_with_the_arrow_keys(site, browser) -> None:
-    links, _ = site
+    links = site.links["g1"]
     browser.set_window_size(*DESKTOP)
     browser.get(links["spectator"] + "replay?at=2")
     assert "event 2 of" in browser.find_element(By.TAG_NAME, "h1").text
@@ -131,28 +183,25 @@ def test_the_replay_steps_with_the_arrow_keys(site, browser) -> None:
     assert browser.current_url.endswith("replay?at=1&lang=en")  # the step keeps the page's language
 
 
-def test_the_directors_screen_follows_the_hall_but_keeps_a_search_being_typed(browser, tmp_path) -> None:
+def test_the_directors_screen_follows_the_hall_but_keeps_a_search_being_typed(site, browser) -> None:
     """The director's screen reloads as games move, unless the director is typing a search (`/` goes to it): then
     it says that games moved on and keeps what was typed."""
-    import subprocess
-
-    with serving(tmp_path) as (env, _, bases):
-        hall = f"{bases[0]}/director/{DIRECTOR}/"
-        browser.set_window_size(*DESKTOP)
-        browser.get(hall)
-        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
-        subprocess.run([EXE, "new", "g2", "--players", "raven,spider"], env=env, check=True, capture_output=True)
-        wait(browser, lambda d: "g2" in _text(d))  # followed by itself
-        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
-        ActionChains(browser).send_keys("/").perform()
-        wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") == "q")
-        ActionChains(browser).send_keys("g1").perform()
-        subprocess.run([EXE, "new", "g3", "--players", "raven,spider"], env=env, check=True, capture_output=True)
-        wait(browser, lambda d: d.find_element(By.ID, "moved").is_displayed())
-        assert browser.find_element(By.ID, "q").get_attribute("value") == "g1" and "g3" not in _text(browser)
-        browser.find_element(By.ID, "q").send_keys(Keys.ENTER)
-        wait(browser, lambda d: d.current_url.endswith("q=g1"))
-        assert "g1" in _text(browser) and "g2" not in _text(browser)
+    hall = f"{site.base}/director/{DIRECTOR}/"
+    browser.set_window_size(*DESKTOP)
+    browser.get(hall)
+    wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+    recording.new(site.store, "g2", ["raven", "spider"])
+    wait(browser, lambda d: "g2" in _text(d))  # followed by itself
+    wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+    ActionChains(browser).send_keys("/").perform()
+    wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") == "q")
+    ActionChains(browser).send_keys("g1").perform()
+    recording.new(site.store, "g3", ["raven", "spider"])
+    wait(browser, lambda d: d.find_element(By.ID, "moved").is_displayed())
+    assert browser.find_element(By.ID, "q").get_attribute("value") == "g1" and "g3" not in _text(browser)
+    browser.find_element(By.ID, "q").send_keys(Keys.ENTER)
+    wait(browser, lambda d: d.current_url.endswith("q=g1"))
+    assert "g1" in _text(browser) and "g2" not in _text(browser)
 
 
 def _text(driver: Any) -> str:
@@ -173,7 +222,7 @@ def _heading(driver: Any) -> str:
 def test_every_page_fits_its_window_runs_its_script_and_is_shot(site, browser, size, tmp_path) -> None:
     """Each page at phone and desktop size: nothing wider than the window (no sideways scrolling on a phone),
     the page's script ran under the CSP and the console shows no refusal; the screenshot is kept."""
-    links, base = site
+    links, base = site.links["g1"], site.base
     folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     pages = {"table": links["table"], "seat": links["seats"]["raven"], "spectator": links["spectator"],
@@ -194,7 +243,7 @@ def test_every_page_fits_its_window_runs_its_script_and_is_shot(site, browser, s
 
 
 def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exactly_the_move_previewed(
-        browser, tmp_path) -> None:
+        site, browser) -> None:
     """Issue 32: one tap on Record recorded whatever the pickers held by default (`spider play elephant`). Now
     nothing is chosen ahead, Record stays off while a choice is missing (a tap records nothing), and once every
     choice is made the page shows the move's preview; Record then records exactly that move, and the page says what
@@ -202,45 +251,47 @@ def test_a_tap_on_record_records_nothing_until_every_choice_is_made_and_then_exa
     import httpx2
     from selenium.webdriver.support.select import Select
 
-    with serving(tmp_path) as (_, links, _bases):
-        browser.set_window_size(*PHONE)
-        browser.get(links["table"])
-        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
-        browser.execute_script("window.stayed = true")  # gone if the page reloads
-        needed = browser.find_elements(By.CSS_SELECTOR, "form.pick select[data-need]")
-        assert needed and all(Select(s).first_selected_option.get_attribute("value") == "" for s in needed)
-        assert browser.find_elements(By.CSS_SELECTOR, "form.pick input:checked") == []
-        form = next(f for f in browser.find_elements(By.CSS_SELECTOR, "form.pick")
-                    if (f.get_attribute("data-society"), f.get_attribute("data-verb")) == ("raven", "loyalty"))
-        record, shown = form.find_element(By.CSS_SELECTOR, "button.record"), form.find_element(By.CSS_SELECTOR,
-                                                                                               ".preview")
-        words = LOYALTY.split()[2:]
-        for word in words[:-1]:  # all but the last slot
-            key, _, value = word.partition("=")
-            Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{key}={{}}"]')).select_by_value(value)
-        wait(browser, lambda d: shown.is_displayed() and "every field" in shown.text)
-        assert not record.is_enabled()
-        record.click()
-        browser.execute_script("arguments[0].requestSubmit()", form)  # Enter in a field: the same submit
-        assert httpx2.get(links["table"] + "api/status").json()["version"] == 1 == version_of(browser)
-        key, _, value = words[-1].partition("=")
+    links = site.links["record"]
+    browser.set_window_size(*PHONE)
+    browser.get(links["table"])
+    wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+    browser.execute_script("window.stayed = true")  # gone if the page reloads
+    needed, checked = browser.execute_script(  # what each needed choice holds, and what is ticked: read at once
+        "return [Array.from(document.querySelectorAll('form.pick select[data-need]'), s => s.value), "
+        "document.querySelectorAll('form.pick input:checked').length]")
+    assert needed and all(value == "" for value in needed)
+    assert checked == 0
+    form = next(f for f in browser.find_elements(By.CSS_SELECTOR, "form.pick")
+                if (f.get_attribute("data-society"), f.get_attribute("data-verb")) == ("raven", "loyalty"))
+    record, shown = form.find_element(By.CSS_SELECTOR, "button.record"), form.find_element(By.CSS_SELECTOR,
+                                                                                           ".preview")
+    words = LOYALTY.split()[2:]
+    for word in words[:-1]:  # all but the last slot
+        key, _, value = word.partition("=")
         Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{key}={{}}"]')).select_by_value(value)
-        wait(browser, lambda d: record.is_enabled())
-        preview = shown.text.splitlines()
-        assert preview[0] == LOYALTY and len(preview) == 2 and any(line.startswith("Then:") for line in preview)
-        assert httpx2.get(links["table"] + "api/status").json()["version"] == 1  # shown, not recorded
-        record.click()
-        wait(browser, lambda d: _version_or_none(d) == 2)
-        assert httpx2.get(links["table"] + "api/log").json()["lines"][-1] == LOYALTY
-        # what it did, said on the page it came back to; then a take-back says which move it removed
-        wait(browser, lambda d: _said(d)[1:] == [LOYALTY])
-        browser.find_element(By.ID, "reason").send_keys("a slip")
-        browser.find_element(By.CSS_SELECTOR, "#undo button").click()
-        wait(browser, lambda d: _version_or_none(d) == 3)
-        wait(browser, lambda d: any(line.startswith("= takes back m1") and line.endswith(LOYALTY)
-                                    for line in _said(d)))
-        assert browser.execute_script("return window.stayed") is True  # both moves shown in place, no reload
-        assert len(browser.find_elements(By.CSS_SELECTOR, "form.pick[data-verb=loyalty]")) == 2  # raven's is back
+    wait(browser, lambda d: shown.is_displayed() and "every field" in shown.text)
+    assert not record.is_enabled()
+    record.click()
+    browser.execute_script("arguments[0].requestSubmit()", form)  # Enter in a field: the same submit
+    assert httpx2.get(links["table"] + "api/status").json()["version"] == 1 == version_of(browser)
+    key, _, value = words[-1].partition("=")
+    Select(form.find_element(By.CSS_SELECTOR, f'select[data-fmt="{key}={{}}"]')).select_by_value(value)
+    wait(browser, lambda d: record.is_enabled())
+    preview = shown.text.splitlines()
+    assert preview[0] == LOYALTY and len(preview) == 2 and any(line.startswith("Then:") for line in preview)
+    assert httpx2.get(links["table"] + "api/status").json()["version"] == 1  # shown, not recorded
+    record.click()
+    wait(browser, lambda d: _version_or_none(d) == 2)
+    assert httpx2.get(links["table"] + "api/log").json()["lines"][-1] == LOYALTY
+    # what it did, said on the page it came back to; then a take-back says which move it removed
+    wait(browser, lambda d: _said(d)[1:] == [LOYALTY])
+    browser.find_element(By.ID, "reason").send_keys("a slip")
+    browser.find_element(By.CSS_SELECTOR, "#undo button").click()
+    wait(browser, lambda d: _version_or_none(d) == 3)
+    wait(browser, lambda d: any(line.startswith("= takes back m1") and line.endswith(LOYALTY)
+                                for line in _said(d)))
+    assert browser.execute_script("return window.stayed") is True  # both moves shown in place, no reload
+    assert len(browser.find_elements(By.CSS_SELECTOR, "form.pick[data-verb=loyalty]")) == 2  # raven's is back
 
 
 def _said(driver: Any) -> list[str]:
@@ -252,77 +303,78 @@ def _said(driver: Any) -> list[str]:
         return []
 
 
-def test_the_seal_form_is_a_one_to_one_picker_and_the_seat_follows_its_own_seal_in_place(browser, tmp_path) -> None:
+def test_the_seal_form_is_a_one_to_one_picker_and_the_seat_follows_its_own_seal_in_place(site, browser,
+                                                                                         tmp_path) -> None:
     """Issue 32 (seat page): an empire could be chosen on two slots, the refusal named no slot, and after sealing
     the seat's own page said "The game moved on. Refresh". Now no slot starts chosen; choosing an empire on a slot
     swaps it with the slot that held it; sending an incomplete set is refused naming the slot; and the seal is
     followed in place, its code still shown, also when the table records the next move."""
-    import subprocess
-
     import httpx2
     from selenium.webdriver.support.select import Select
 
     from whispers.ledger.core.sealing import group
 
-    with serving(tmp_path) as (env, links, _bases):
-        folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
-        browser.set_window_size(*PHONE)
-        browser.get(links["seats"]["raven"])
-        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
-        browser.execute_script("window.stayed = true")  # gone if the page reloads
-        form = browser.find_element(By.ID, "seal")
-        slots = ["devout", "dutiful", "affiliated", "unallied", "opposed"]
-        pick = {s: Select(form.find_element(By.NAME, s)) for s in slots}
+    links = site.links["seal"]
+    folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
+    browser.set_window_size(*PHONE)
+    browser.get(links["seats"]["raven"])
+    wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+    browser.execute_script("window.stayed = true")  # gone if the page reloads
+    form = browser.find_element(By.ID, "seal")
+    slots = ["devout", "dutiful", "affiliated", "unallied", "opposed"]
+    pick = {s: Select(form.find_element(By.NAME, s)) for s in slots}
 
-        def held() -> dict[str, str]:
-            return {s: pick[s].first_selected_option.get_attribute("value") for s in slots}
+    def held() -> dict[str, str]:  # what each slot holds, read at once in the page
+        return browser.execute_script("return Object.fromEntries(arguments[1].map(s => [s, arguments[0].elements[s]"
+                                      ".value]))", form, slots)
 
-        assert set(held().values()) == {""}  # nothing chosen ahead
-        for slot, empire in zip(slots, ["bear", "eagle", "lion", "horse"], strict=False):
-            pick[slot].select_by_value(empire)
-        pick["opposed"].select_by_value("eagle")  # eagle was on dutiful: the two slots swap
-        assert held() == {"devout": "bear", "dutiful": "", "affiliated": "lion", "unallied": "horse",
-                          "opposed": "eagle"}
-        pick["devout"].select_by_value("lion")  # lion was on affiliated, which takes devout's bear
-        assert held() == {"devout": "lion", "dutiful": "", "affiliated": "bear", "unallied": "horse",
-                          "opposed": "eagle"}
-        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        refused = browser.find_element(By.ID, "seat-refused")
-        wait(browser, lambda d: refused.is_displayed())
-        label = form.find_element(By.XPATH, ".//select[@name='dutiful']/preceding-sibling::span").text
-        assert refused.text == f"choose an empire for the slot {label}"  # the slot as its label names it
-        assert form.find_element(By.NAME, "dutiful").get_attribute("aria-invalid") == "true"
-        assert httpx2.get(links["table"] + "api/status").json()["version"] == 1  # nothing sent
-        browser.save_screenshot(str(folder / "seal-refused-390x844.png"))
-        pick["dutiful"].select_by_value("elephant")
-        placed = held()
-        assert sorted(placed.values()) == ["bear", "eagle", "elephant", "horse", "lion"]
-        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        code = browser.find_element(By.ID, "sealed-code")
-        wait(browser, lambda d: _version_or_none(d) == 2 and _shown(d, "sealed-code"))
-        assert not browser.find_element(By.ID, "moved").is_displayed()  # its own seal: no "The game moved on"
-        assert browser.find_elements(By.ID, "seal") == []
-        code = browser.find_element(By.ID, "sealed-code").text
-        kept = browser.execute_script("return JSON.parse(localStorage.getItem('whispers:sealed:g1:raven'))")
-        assert kept["tokens"] == placed and group(kept["salt"]) in code
-        browser.save_screenshot(str(folder / "seal-sealed-390x844.png"))
-        subprocess.run([EXE, "move", "g1", SPIDER], env=env, check=True,
-                       capture_output=True)
-        wait(browser, lambda d: (_version_or_none(d) or 0) > 2)
-        assert group(kept["salt"]) in browser.find_element(By.ID, "sealed-code").text  # still there to write down
-        assert not browser.find_element(By.ID, "moved").is_displayed()
-        assert browser.execute_script("return window.stayed") is True
+    assert set(held().values()) == {""}  # nothing chosen ahead
+    for slot, empire in zip(slots, ["bear", "eagle", "lion", "horse"], strict=False):
+        pick[slot].select_by_value(empire)
+    pick["opposed"].select_by_value("eagle")  # eagle was on dutiful: the two slots swap
+    assert held() == {"devout": "bear", "dutiful": "", "affiliated": "lion", "unallied": "horse",
+                      "opposed": "eagle"}
+    pick["devout"].select_by_value("lion")  # lion was on affiliated, which takes devout's bear
+    assert held() == {"devout": "lion", "dutiful": "", "affiliated": "bear", "unallied": "horse",
+                      "opposed": "eagle"}
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    refused = browser.find_element(By.ID, "seat-refused")
+    wait(browser, lambda d: refused.is_displayed())
+    label = form.find_element(By.XPATH, ".//select[@name='dutiful']/preceding-sibling::span").text
+    assert refused.text == f"choose an empire for the slot {label}"  # the slot as its label names it
+    assert form.find_element(By.NAME, "dutiful").get_attribute("aria-invalid") == "true"
+    assert httpx2.get(links["table"] + "api/status").json()["version"] == 1  # nothing sent
+    browser.save_screenshot(str(folder / "seal-refused-390x844.png"))
+    pick["dutiful"].select_by_value("elephant")
+    placed = held()
+    assert sorted(placed.values()) == ["bear", "eagle", "elephant", "horse", "lion"]
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    code = browser.find_element(By.ID, "sealed-code")
+    wait(browser, lambda d: _version_or_none(d) == 2 and _shown(d, "sealed-code"))
+    assert not browser.find_element(By.ID, "moved").is_displayed()  # its own seal: no "The game moved on"
+    assert browser.find_elements(By.ID, "seal") == []
+    code = browser.find_element(By.ID, "sealed-code").text
+    kept = browser.execute_script("return JSON.parse(localStorage.getItem('whispers:sealed:seal:raven'))")
+    assert kept["tokens"] == placed and group(kept["salt"]) in code
+    browser.save_screenshot(str(folder / "seal-sealed-390x844.png"))
+    recording.record_batch(site.store, "seal", [SPIDER])  # the table records spider's
+    wait(browser, lambda d: (_version_or_none(d) or 0) > 2)
+    assert group(kept["salt"]) in browser.find_element(By.ID, "sealed-code").text  # still there to write down
+    assert not browser.find_element(By.ID, "moved").is_displayed()
+    assert browser.execute_script("return window.stayed") is True
 
 
-def test_a_seat_sees_at_once_a_swap_the_table_recorded_against_its_sealed_set(browser, tmp_path) -> None:
+def test_a_seat_sees_at_once_a_swap_the_table_recorded_against_its_sealed_set(site, browser, tmp_path) -> None:
     """Issue 32, item 5 (EN "Swapping Loyalty": the swapped tokens are turned face up): a wrong swap of a sealed set
     recorded at the table was found only at the final reveal. The seat's page checks each recorded swap against
-    the set its device keeps and says so at once, naming the slot; the other pages carry nothing of the set."""
+    the set its device keeps and says so at once, naming the slot; the other pages carry nothing of the set. (The
+    seat's page is opened once raven may swap: what it checks arrives live, the moves before it need no page.)"""
     import random
 
+    import httpx2
     from test_sealing import PLACED, SALT
 
-    from whispers.application import recording, seats
+    from whispers.application import seats
     from whispers.ledger.core import commands as c
     from whispers.ledger.core.errors import RuleError
     from whispers.ledger.core.randomgame import random_command
@@ -330,44 +382,59 @@ def test_a_seat_sees_at_once_a_swap_the_table_recorded_against_its_sealed_set(br
     from whispers.ledger.io.game import load
     from whispers.ledger.io.store import open_store
 
-    with serving(tmp_path) as (env, links, _bases):
-        store = open_store(env["WHISPERS_STORE"])
-        sealed = commitment(PLACED, SALT)
-        seats.seal(store, "g1", "raven", sealed)
-        browser.set_window_size(*PHONE)
-        browser.get(links["seats"]["raven"])
-        browser.execute_script("localStorage.setItem('whispers:sealed:g1:raven', JSON.stringify(arguments[0]))",
-                               {"tokens": PLACED, "salt": SALT, "commitment": sealed})
-        browser.get(links["seats"]["raven"])
-        wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
-        disputed = browser.find_element(By.ID, "disputed")
-        assert not disputed.is_displayed()
-        rng, now, wrong = random.Random(1), dict(PLACED), None  # seed 1: raven's swap comes up at move 18
-        while wrong is None:
-            state = load(store, "g1").state
-            assert not state.over and state.phase != "reveal", "no swap of raven's came up"
-            command = random_command(state, rng, cards=False)
-            if isinstance(command, c.SwapLoyalty) and command.society == "raven":
-                a, b = command.slots
-                try:  # the table names the empires as if the tokens had not moved: a wrong swap
-                    recording.record_move(store, "g1", c.SwapLoyalty("raven", (a, b), {a: now[a], b: now[b]}))
-                    wrong = (a, b)
-                    continue
-                except RuleError:  # such a swap is refused outright here: record the right one, try the next
-                    command = c.SwapLoyalty("raven", (a, b), {a: now[b], b: now[a]})
-                now[a], now[b] = now[b], now[a]
-            recording.record_move(store, "g1", command)
-        wait(browser, lambda d: _shown(d, "disputed"))  # live, no touch on the page
-        label = browser.find_element(By.ID, "disputed").text
-        assert label.startswith("The table recorded a swap your sealed set contradicts")
-        assert any(f" {slot} " in label for slot in wrong)
-        folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
-        browser.save_screenshot(str(folder / "seat-disputes-390x844.png"))
-        import httpx2
+    links = site.links["sees"]
+    store = open_store(site.store)
+    sealed = commitment(PLACED, SALT)
+    seats.seal(store, "sees", "raven", sealed)
+    rng, now, wrong, disputed = random.Random(1), dict(PLACED), None, None  # seed 1: raven's swap at move 18
+    while wrong is None:
+        state = load(store, "sees").state
+        assert not state.over and state.phase != "reveal", "no swap of raven's came up"
+        command = random_command(state, rng, cards=False)
+        if isinstance(command, c.SwapLoyalty) and command.society == "raven":
+            if disputed is None:  # raven's phone opens its page, the set it sealed kept on it
+                browser.set_window_size(*PHONE)
+                browser.get(links["seats"]["raven"])
+                browser.execute_script("localStorage.setItem('whispers:sealed:sees:raven', "
+                                       "JSON.stringify(arguments[0]))",
+                                       {"tokens": PLACED, "salt": SALT, "commitment": sealed})
+                browser.get(links["seats"]["raven"])
+                wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+                disputed = browser.find_element(By.ID, "disputed")
+                assert not disputed.is_displayed()
+            a, b = command.slots
+            try:  # the table names the empires as if the tokens had not moved: a wrong swap
+                recording.record_move(store, "sees", c.SwapLoyalty("raven", (a, b), {a: now[a], b: now[b]}))
+                wrong = (a, b)
+                continue
+            except RuleError:  # such a swap is refused outright here: record the right one, try the next
+                command = c.SwapLoyalty("raven", (a, b), {a: now[b], b: now[a]})
+            now[a], now[b] = now[b], now[a]
+        recording.record_move(store, "sees", command)
+    # live, no touch on the page; its text read whole once it is shown (the page may swap its parts meanwhile)
+    label = _shown_text(browser, "disputed")
+    assert label.startswith("The table recorded a swap your sealed set contradicts")
+    assert any(f" {slot} " in label for slot in wrong)
+    folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or tmp_path)
+    browser.save_screenshot(str(folder / "seat-disputes-390x844.png"))
+    for other in (links["seats"]["spider"], links["table"], links["spectator"]):
+        page = httpx2.get(other).text
+        assert SALT not in page and "contradicts" not in page.split("data-say=")[0]
 
-        for other in (links["seats"]["spider"], links["table"], links["spectator"]):
-            page = httpx2.get(other).text
-            assert SALT not in page and "contradicts" not in page.split("data-say=")[0]
+
+def _shown_text(driver: Any, element: str) -> str:
+    """The text of the element once it is displayed, read in the page at once (no part swapped between a find and
+    a read)."""
+    found: list[str] = []
+
+    def read(d: Any) -> bool:
+        text = d.execute_script("const e = document.getElementById(arguments[0]); "
+                                "return e && e.checkVisibility() ? e.innerText : null", element)
+        found[:] = [text] if text else []
+        return bool(found)
+
+    wait(driver, read)
+    return found[0]
 
 
 def _shown(driver: Any, element: str) -> bool:

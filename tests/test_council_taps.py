@@ -5,23 +5,25 @@ A tap on a council cell fills the deploy or retrieve the legal options name for 
 them from the pickers the server built; no rule is decided in the page), the page shows the move's preview, and
 only Record records: two taps a move. A seat that sealed its set at its own page finds that a swap the table
 recorded contradicts it and disputes it; the table's page shows the dispute in place, without a reload.
-Screenshots go to $WHISPERS_SCREENSHOTS when set, else to the test's temporary folder."""
+Screenshots of each page state at phone and desktop size go to $WHISPERS_SCREENSHOTS when it is set (none
+otherwise: a resize and a picture cost the browser more than the rest of a move)."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import DESKTOP, PHONE, WAIT, missing, version_of, wait
+from test_browser import DESKTOP, PHONE, WAIT, missing, serve, version_of, wait
 from test_seat_pages import LINES, RATS_SET, RATS_TURN, WRONG_SWAP
-from test_web import serving
 
 from whispers.application import recording, sharing
 from whispers.ledger.io.game import import_lines
 from whispers.ledger.io.store import open_store
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 pytestmark = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}")
 
 if not missing:
@@ -44,14 +46,27 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Any:
     with open_store(path) as store:
         import_lines(store, "taps", LINES[:RETRIEVES])
         import_lines(store, "seal", LINES[:SEALED_AT])
-    with serving(folder, store=path, game="unused") as (_, _, bases):
-        yield path, {game: sharing.share(path, game, base=bases[0]) for game in ("taps", "seal")}
+    with serve(path) as base:
+        yield path, {game: sharing.share(path, game, base=base) for game in ("taps", "seal")}
 
 
 def shots() -> Path:
     folder = Path(os.environ.get("WHISPERS_SCREENSHOTS") or "/tmp/whispers-shots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def both_sizes(driver: Any, name: str, top: bool = False) -> None:
+    """The page state shot at phone and desktop size (`top`: scrolled to its top) when asked for
+    ($WHISPERS_SCREENSHOTS); the window back at phone size."""
+    if not os.environ.get("WHISPERS_SCREENSHOTS"):
+        return
+    for size in (PHONE, DESKTOP):
+        driver.set_window_size(*size)
+        if top:
+            driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(str(shots() / f"{name}-{size[0]}x{size[1]}.png"))
+    driver.set_window_size(*PHONE)
 
 
 def cell(driver: Any, position: str) -> Any:
@@ -73,8 +88,10 @@ def shown(driver: Any, css: str) -> str | None:
 
 
 def tap(driver: Any, element: Any, taps: list[int]) -> None:
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
+    """A tap on `element` as benchmarks/tapping.py's driver taps (a finger's, at its middle, nothing covering it)."""
+    from tapping import tap as tap_at
+
+    tap_at(driver, element)
     taps[-1] += 1
 
 
@@ -97,9 +114,13 @@ def test_deploy_and_retrieve_by_tapping_the_council(tables, browser) -> None:
         _society, verb, position = line.split()
         taps.append(0)
         before = version_of(browser)
-        tappable = {c.get_attribute("data-position") for c in browser.find_elements(By.CSS_SELECTOR, "td.tappable")}
-        assert position in tappable and not browser.find_elements(By.CSS_SELECTOR, "form.pick.pinned")
-        assert not any(b.is_enabled() for b in browser.find_elements(By.CSS_SELECTOR, "form.pick button.record"))
+        # read at once: the page may still swap its parts in place for the move before
+        tappable, pinned, on = browser.execute_script(
+            "return [Array.from(document.querySelectorAll('td.tappable'), c => c.dataset.position), "
+            "document.querySelectorAll('form.pick.pinned').length, "
+            "Array.from(document.querySelectorAll('form.pick button.record')).some(b => !b.disabled)]")
+        assert position in tappable and not pinned
+        assert not on
         if n == 0:  # another's agent is no legal choice: its cell is not offered, and a tap on it fills nothing
             assert "bear.chancellor" not in tappable
             cell(browser, "bear.chancellor").click()
@@ -111,10 +132,7 @@ def test_deploy_and_retrieve_by_tapping_the_council(tables, browser) -> None:
         assert form.find_element(By.CSS_SELECTOR, ".preview").text.startswith(line)
         assert "chosen" in cell(browser, position).get_attribute("class")
         if n in (0, 4):
-            for size in (PHONE, DESKTOP):
-                browser.set_window_size(*size)
-                browser.save_screenshot(str(shots() / f"council-tapped-{verb}-{size[0]}x{size[1]}.png"))
-            browser.set_window_size(*PHONE)
+            both_sizes(browser, f"council-tapped-{verb}")
         tap(browser, record, taps)
         wait(browser, lambda d, before=before: version_of(d) > before)
         wait(browser, lambda d, line=line: line in (shown(d, "#said") or ""))
@@ -124,9 +142,7 @@ def test_deploy_and_retrieve_by_tapping_the_council(tables, browser) -> None:
     browser.switch_to.window(seat)  # spider's seat followed live and says what the last move did
     wait(browser, lambda d: version_of(d) == recorded)
     assert TAPPED[-1] in browser.find_element(By.ID, "said").text
-    for size in (PHONE, DESKTOP):
-        browser.set_window_size(*size)
-        browser.save_screenshot(str(shots() / f"seat-what-happened-{size[0]}x{size[1]}.png"))
+    both_sizes(browser, "seat-what-happened")
     browser.switch_to.window(table)
     browser.close()
     browser.switch_to.window(seat)
@@ -170,29 +186,20 @@ def test_a_seat_disputes_a_swap_the_table_recorded_and_the_table_page_shows_it(t
         Select(field).select_by_value(empire)
     wait(browser, lambda d: record.is_enabled())
     assert form.find_element(By.CSS_SELECTOR, ".preview").text.startswith(WRONG_SWAP)
-    for size in (PHONE, DESKTOP):
-        browser.set_window_size(*size)
-        browser.save_screenshot(str(shots() / f"council-tapped-swap-{size[0]}x{size[1]}.png"))
-    browser.set_window_size(*PHONE)
+    both_sizes(browser, "council-tapped-swap")
     before = version_of(browser)
     tap(browser, record, taps)
     wait(browser, lambda d: version_of(d) > before)
     browser.switch_to.window(rat)
     wait(browser, lambda d: shown(d, "#disputed .told"))
     assert "contradicts" in shown(browser, "#disputed")
-    for size in (PHONE, DESKTOP):
-        browser.set_window_size(*size)
-        browser.save_screenshot(str(shots() / f"seat-disputes-{size[0]}x{size[1]}.png"))
-    browser.set_window_size(*PHONE)
+    both_sizes(browser, "seat-disputes")
     browser.switch_to.window(table)
     wait(browser, lambda d: shown(d, "#disputes"))
     disputes = shown(browser, "#disputes")
     assert "rat's seat disputes this swap" in disputes and "swap-loyalty devout=eagle affiliated=lion" in disputes
     assert browser.execute_script("return window.stayed") is True
-    for size in (PHONE, DESKTOP):
-        browser.set_window_size(*size)
-        browser.execute_script("window.scrollTo(0, 0)")
-        browser.save_screenshot(str(shots() / f"table-dispute-{size[0]}x{size[1]}.png"))
+    both_sizes(browser, "table-dispute", top=True)
     refused = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert refused == [], refused
     assert WAIT  # the bound every wait above uses

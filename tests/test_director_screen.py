@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizes import slow
 from starlette.testclient import TestClient
 
 from tests.store_rows import rows_of
@@ -56,9 +57,13 @@ def test_the_pages_hold_every_game_once_the_latest_created_first(monkeypatch: py
 
 def test_a_page_reads_only_its_own_rows_and_its_links_lead_through_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 35: the director's page of a club's store asks the catalog for its page's rows alone (by the index of
-    creation), and its older/newer links step through every game once."""
+    creation), and its older/newer links step through every game once. Four pages and a part: 230 games at the
+    screen's 50 a page under `--slow`, 46 at 10 a page by default."""
+    if not slow():
+        monkeypatch.setattr(director, "PAGE", 10)
+    count = director.PAGE * 46 // 10
     store = open_store("memory:")
-    for n in range(230):
+    for n in range(count):
         recording.new(store, f"g{n}", ["raven", "spider"])
     director.hall(store)  # the catalog catches up
     asked: list[tuple[object, object, int, int]] = []
@@ -82,10 +87,12 @@ def test_a_page_reads_only_its_own_rows_and_its_links_lead_through_every_game(mo
         seen += shown
         found = re.search(r'<a rel="next" href="([^"]*)"', page)
         link = found[1] if found else None
-    assert seen == [f"g{n}" for n in reversed(range(230))] and len(asked) == 1 and asked[0][3] == 230 % director.PAGE
+    assert seen == [f"g{n}" for n in reversed(range(count))] and len(asked) == 1
+    assert asked[0][3] == count % director.PAGE
     back = re.search(r'<a rel="prev" href="([^"]*)"', page)
     assert back is not None and "page=4" in back[1] and "page 5 of 5" in page
-    assert re.findall(r'/g/(g[0-9]+)/replay', client.get(HALL + unescape(back[1])).text)[0] == "g79"
+    newest = count - 3 * director.PAGE - 1  # the newest game of page 4
+    assert re.findall(r'/g/(g[0-9]+)/replay', client.get(HALL + unescape(back[1])).text)[0] == f"g{newest}"
 
 
 def test_a_tab_keeps_the_games_of_one_state_and_the_search_finds_by_name_table_event_or_seat() -> None:
@@ -160,8 +167,7 @@ def test_the_page_links_its_tabs_and_pages_keeping_the_search(monkeypatch: pytes
 @given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=40))
 def test_a_search_is_text_in_the_page_and_its_links_never_markup(text: str) -> None:
     """Free text is hostile: what the director typed comes back in the search box and the links, escaped."""
-    client = TestClient(create_app(SEARCHED, DIRECTOR))
-    answer = client.get(HALL, params={"q": text, "state": "setup"})
+    answer = SEARCHING.get(HALL, params={"q": text, "state": "setup"})
     assert answer.status_code == 200
     page = answer.text
     assert "<script" not in page.replace('<script src="/static/', "")
@@ -173,6 +179,8 @@ def test_a_search_is_text_in_the_page_and_its_links_never_markup(text: str) -> N
 
 
 SEARCHED = hall_of(3)
+SEARCHING = TestClient(create_app(SEARCHED, DIRECTOR))
+"""One app over SEARCHED for every search asked (an app made for each cost ten times the search)."""
 
 
 def test_a_last_event_that_holds_no_time_is_named_as_damage_in_one_line(tmp_path) -> None:

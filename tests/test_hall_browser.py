@@ -6,17 +6,16 @@ screenshot kept ($WHISPERS_SCREENSHOTS, else the test's folder); and live: a gam
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_browser import missing, wait
+from test_browser import missing, serve, wait
 from test_hall_board import CUP, bundled
 from test_web import DIRECTOR, EXE
 
+from whispers.application import files
 from whispers.application.board import board_token
 
 pytestmark = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}")
@@ -26,33 +25,15 @@ PHONE, PROJECTOR = (390, 844), (1920, 1080)
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
     """`whispers serve --tournament` over a store with r1-t1 over and r1-t2 in progress: (the board's URL, env)."""
-    import httpx2
-
     folder = tmp_path_factory.mktemp("hall")
     env = {**os.environ, "WHISPERS_STORE": str(folder / "s.sqlite"), "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
     lines = bundled()
-    (folder / "r1-t1.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (folder / "r1-t2.txt").write_text("\n".join(lines[:150]) + "\n", encoding="utf-8")
-    subprocess.run([EXE, "import", str(folder / "r1-t1.txt"), str(folder / "r1-t2.txt")], env=env, check=True,
-                   capture_output=True)
+    for name, kept in (("r1-t1", lines), ("r1-t2", lines[:150])):
+        (folder / f"{name}.txt").write_text("\n".join(kept) + "\n", encoding="utf-8")
+        files.import_file(env["WHISPERS_STORE"], folder / f"{name}.txt", name)
     (folder / "cup.toml").write_text(CUP, encoding="utf-8")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([EXE, "serve", "--port", str(port), "--tournament", str(folder / "cup.toml")],
-                              env=env, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                httpx2.get(base + "/static/hall.css", timeout=1)
-                break
-            except httpx2.TransportError:
-                time.sleep(0.1)
+    with serve(env["WHISPERS_STORE"], "--tournament", str(folder / "cup.toml")) as base:
         yield f"{base}/hall/{board_token(DIRECTOR)}/", env
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
 
 
 @pytest.mark.parametrize("size", [PHONE, PROJECTOR], ids=["phone", "projector"])

@@ -1,6 +1,6 @@
 """The pages of issue 13: pickers for each legal move, a seat sealing its loyalty, the replay's rounds, notes and
 forks, the council grid, and the director's screen. Over HTTP (Starlette's test client); the pickers and the
-sealing also in a real headless Chromium where one is installed."""
+sealing also in a real headless Chromium where one is installed (the session's: tests/conftest.py's `browser`)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from test_browser import missing
 from test_sealing import PLACED, SALT, play_to_the_reveal
 
 from whispers.application import recording, review, sharing, table
@@ -290,100 +291,51 @@ def test_the_pages_sha256_is_the_one_the_rules_check() -> None:
 
 # --- in a real browser ---------------------------------------------------------------------------------------
 
-CHROMEDRIVER = shutil.which("chromedriver")
-CHROMIUM = shutil.which("chromium")
+def _until(driver: Any, script: str, *args: Any) -> Any:
+    """Until the page's `script` answers something, asked every 0.1 s (20 s at most): its answer."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, 20, poll_frequency=0.1).until(lambda d: d.execute_script(script, *args))
 
 
-class Browser:
-    """Headless Chromium driven over the W3C WebDriver protocol (chromedriver from the system's packages)."""
-
-    def __init__(self, size: str) -> None:
-        import socket
-        import time
-
-        import httpx2
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self.driver = subprocess.Popen([str(CHROMEDRIVER), f"--port={port}"], stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL)
-        self.http = httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
-        for _ in range(100):
-            try:
-                self.http.get("/status")
-                break
-            except httpx2.TransportError:
-                time.sleep(0.1)
-        options = {"binary": CHROMIUM, "args": ["--headless", "--no-sandbox", "--disable-gpu", f"--window-size={size}"]}
-        made = self.http.post("/session", json={"capabilities": {"alwaysMatch": {
-            "browserName": "chrome", "goog:chromeOptions": options}}}).json()["value"]
-        self.session = f"/session/{made['sessionId']}"
-
-    def open(self, url: str) -> None:
-        self.http.post(self.session + "/url", json={"url": url})
-
-    def run(self, script: str, *args: Any) -> Any:
-        answer = self.http.post(self.session + "/execute/sync", json={"script": script, "args": list(args)})
-        return answer.json()["value"]
-
-    def wait_for(self, script: str, *args: Any, seconds: float = 20) -> Any:
-        import time
-
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            found = self.run(script, *args)
-            if found:
-                return found
-            time.sleep(0.1)
-        raise AssertionError(f"the page never answered {script!r}")
-
-    def close(self) -> None:
-        try:
-            self.http.delete(self.session)
-        finally:
-            self.driver.terminate()
-            self.driver.wait(timeout=10)
-
-
-@pytest.mark.skipif(not (CHROMEDRIVER and CHROMIUM), reason="chromium and chromedriver are not installed")
-def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(tmp_path: Path) -> None:
-    """In Chromium at phone size: raven's seat seals its set (the page hashes it; the record holds only the
-    commitment of the tokens and the code the page kept), and the table records spider's loyalty by tapping its
-    picker's Record button."""
+@pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}")
+def test_a_real_browser_seals_at_the_seat_and_records_by_tapping_a_picker(browser, tmp_path: Path) -> None:
+    """In Chromium at phone size (tests/conftest.py's `browser`): raven's seat seals its set (the page hashes it;
+    the record holds only the commitment of the tokens and the code the page kept), and the table records spider's
+    loyalty by tapping its picker's Record button."""
     import httpx2
-    from test_web import serving
+    from test_browser import serve
 
-    with serving(tmp_path) as (_, links, _bases):
-        browser = Browser("390,844")
-        try:
-            browser.open(links["seats"]["raven"])
-            browser.wait_for("return document.documentElement.dataset.script === 'ran'")
-            browser.run("""const f = document.getElementById('seal');
-                for (const [slot, empire] of Object.entries(arguments[0])) { f.elements[slot].value = empire; }
-                f.querySelector('button[type=submit]').click();""", PLACED)
-            code = browser.wait_for("const c = document.getElementById('sealed-code'); "
-                                    "return !c.hidden && c.textContent")
-            kept = browser.run("return JSON.parse(localStorage.getItem('whispers:sealed:g1:raven'))")
-            assert kept["tokens"] == PLACED and group(kept["salt"]) in code and CODE.fullmatch(kept["salt"])
-            log = httpx2.get(links["table"] + "api/log").json()["lines"]
-            assert f"raven loyalty sealed {commitment(PLACED, kept['salt'])}" in log
-            assert not any("devout=" in line for line in log)  # the tokens are nowhere in the record
+    store = str(tmp_path / "s.sqlite")
+    recording.new(store, "g1", ["raven", "spider"])
+    with serve(store) as base:
+        links = sharing.share(store, "g1", base=base).to_json()
+        browser.set_window_size(390, 844)
+        browser.get(links["seats"]["raven"])
+        _until(browser, "return document.documentElement.dataset.script === 'ran'")
+        browser.execute_script("""const f = document.getElementById('seal');
+            for (const [slot, empire] of Object.entries(arguments[0])) { f.elements[slot].value = empire; }
+            f.querySelector('button[type=submit]').click();""", PLACED)
+        code = _until(browser, "const c = document.getElementById('sealed-code'); return !c.hidden && c.textContent")
+        kept = browser.execute_script("return JSON.parse(localStorage.getItem('whispers:sealed:g1:raven'))")
+        assert kept["tokens"] == PLACED and group(kept["salt"]) in code and CODE.fullmatch(kept["salt"])
+        log = httpx2.get(links["table"] + "api/log").json()["lines"]
+        assert f"raven loyalty sealed {commitment(PLACED, kept['salt'])}" in log
+        assert not any("devout=" in line for line in log)  # the tokens are nowhere in the record
 
-            browser.open(links["table"])
-            browser.wait_for("return document.documentElement.dataset.script === 'ran'")
-            version = browser.run("return Number(document.getElementById('game').dataset.version)")
-            browser.run("""const f = document.querySelector('form.pick[data-verb=loyalty]');
-                for (const [slot, empire] of Object.entries(arguments[0])) {
-                  f.querySelector('select[data-fmt="' + slot + '={}"]').value = empire; }
-                f.dispatchEvent(new Event('change'));""", PLACED)
-            browser.wait_for("return !document.querySelector('form.pick[data-verb=loyalty] button.record').disabled")
-            browser.run("document.querySelector('form.pick[data-verb=loyalty] button.record').click()")
-            browser.wait_for("const g = document.getElementById('game'); return g && Number(g.dataset.version) > "
-                             "arguments[0]", version)
-            assert httpx2.get(links["table"] + "api/status").json()["phase"] == "deploy"
-        finally:
-            browser.close()  # the pages' live streams end before the server stops
+        browser.get(links["table"])
+        _until(browser, "return document.documentElement.dataset.script === 'ran'")
+        version = browser.execute_script("return Number(document.getElementById('game').dataset.version)")
+        browser.execute_script("""const f = document.querySelector('form.pick[data-verb=loyalty]');
+            for (const [slot, empire] of Object.entries(arguments[0])) {
+              f.querySelector('select[data-fmt="' + slot + '={}"]').value = empire; }
+            f.dispatchEvent(new Event('change'));""", PLACED)
+        _until(browser, "return !document.querySelector('form.pick[data-verb=loyalty] button.record').disabled")
+        browser.execute_script("document.querySelector('form.pick[data-verb=loyalty] button.record').click()")
+        _until(browser, "const g = document.getElementById('game'); return g && Number(g.dataset.version) > "
+                        "arguments[0]", version)
+        assert httpx2.get(links["table"] + "api/status").json()["phase"] == "deploy"
+        browser.get("about:blank")  # the pages' live streams end before the server stops
 
 
 def test_on_a_phone_the_council_grid_names_a_society_by_its_first_word() -> None:
