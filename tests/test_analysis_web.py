@@ -216,7 +216,7 @@ def test_a_secret_the_seat_could_not_know_changes_nothing_on_its_page_nor_in_its
         links = sharing.share(store, "g")
         token = links.seats["raven"]
         client = TestClient(create_app(store, DIRECTOR))
-        records.append(analysis.analyse(store, "g", 2, None, "45-65", jobs=1).to_json())  # the all-knowing one
+        records.append(analysis.analyse(store, "g", 1, None, "45-65", jobs=1).to_json())  # the all-knowing one
         got = _paused_run(store, "raven", client, f"/g/g/{token}/")
         shown.append([part.replace(token.encode(), b"TOKEN") for part in got])
     (progress, halfway, done), other = shown
@@ -296,19 +296,30 @@ def test_the_progress_words_are_the_readers(tmp_path, words):
     assert expected in page
 
 
-SHOTS = Path(os.environ.get("WHISPERS_SHOTS", "/tmp/shots-bganalysis"))
+SHOTS = os.environ.get("WHISPERS_SCREENSHOTS")
+"""A folder for the screenshots of the browser test (none are taken without it: their resizes cost CPU)."""
+
+
+def _screenshots(browser: Any, name: str) -> None:
+    """The analysis section at a phone's size and a desktop's, when WHISPERS_SCREENSHOTS names a folder."""
+    if not SHOTS:
+        return
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    for width, height in ((390, 844), (1280, 800)):
+        browser.set_window_size(width, height)
+        browser.execute_script("document.getElementById('analysis').scrollIntoView();")
+        browser.save_screenshot(str(Path(SHOTS) / f"analysis-{name}-{width}.png"))
 
 
 def test_the_replay_page_asks_follows_the_progress_and_draws_the_chart_in_place(tmp_path, browser):
     """In the browser: the button asks, the progress bar moves in place, the chart appears without a reload, and
-    a point on it opens its move; screenshots at a phone's size and a desktop's (WHISPERS_SHOTS)."""
+    a point on it opens its move; screenshots at a phone's size and a desktop's when WHISPERS_SCREENSHOTS is set."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     from test_browser import missing, wait
 
     if missing:
         pytest.skip(f"no {', '.join(missing)}")
-    SHOTS.mkdir(parents=True, exist_ok=True)
     url, links = _sqlite(tmp_path, FOUR)
     env = {**os.environ, "WHISPERS_STORE": url, "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
     token = links.seats["raven"]
@@ -323,17 +334,11 @@ def test_the_replay_page_asks_follows_the_progress_and_draws_the_chart_in_place(
             "const bar = document.querySelector('#analysis progress');"  # read at once: the section is swapped
             "return bar !== null && bar.value > 0 && document.getElementById('analysis').textContent"
             ".includes('Analysing:');"))
-        for width, height in ((390, 844), (1280, 800)):
-            browser.set_window_size(width, height)
-            browser.execute_script("document.getElementById('analysis').scrollIntoView();")
-            browser.save_screenshot(str(SHOTS / f"progress-{width}.png"))
+        _screenshots(browser, "progress")
         WebDriverWait(browser, PATIENCE, poll_frequency=0.2).until(
             lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart"))
         assert browser.execute_script("return window.stayed === true;")  # swapped in place
-        for width, height in ((390, 844), (1280, 800)):
-            browser.set_window_size(width, height)
-            browser.execute_script("document.getElementById('analysis').scrollIntoView();")
-            browser.save_screenshot(str(SHOTS / f"chart-{width}.png"))
+        _screenshots(browser, "chart")
         stored = analysis.stored(url, "g", "raven")
         point = stored.points[len(stored.points) // 2]
         browser.find_element(By.CSS_SELECTOR, f'svg.chart a[href*="replay?at={point.version}&"]').click()
