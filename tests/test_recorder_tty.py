@@ -12,7 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from support import DEPLOYED
+
+from whispers.cli.main import whispers as cli
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -37,20 +40,28 @@ def whispers(store: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def logged_moves(store: Path) -> list[str]:
-    """The moves of game `tty` as a fresh `whispers log` prints them."""
-    result = whispers(store, "log", "tty")
-    assert result.returncode == 0, result.stderr
-    return [line for line in result.stdout.splitlines()[1:] if line and not line.startswith("#")]
+    """The moves of game `tty` as `whispers log` prints them, read afresh from the store (in this process: the
+    recorder is the process under test)."""
+    result = CliRunner().invoke(cli, ["log", "tty", "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    return [line for line in result.output.splitlines()[1:] if line and not line.startswith("#")]
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Path:
-    path = tmp_path / "whispers.sqlite"
-    notation = tmp_path / "tty.txt"
+@pytest.fixture(scope="module")
+def opening(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding the opening, imported once for the module: each test records on a copy of its own."""
+    folder = tmp_path_factory.mktemp("opening")
+    path = folder / "whispers.sqlite"
+    notation = folder / "tty.txt"
     notation.write_text(OPENING, encoding="utf-8")
     result = whispers(path, "import", str(notation))
     assert result.returncode == 0, result.stderr
     return path
+
+
+@pytest.fixture
+def store(opening: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copy(opening, tmp_path / "whispers.sqlite"))
 
 
 @pytest.fixture
@@ -318,7 +329,8 @@ def recording_from_setup(tmp_path: Path) -> tuple[Path, pexpect.spawn]:
     store = tmp_path / "whispers.sqlite"
     notation = tmp_path / "tty.txt"
     notation.write_text(OPENING.splitlines()[0] + "\n", encoding="utf-8")
-    assert whispers(store, "import", str(notation)).returncode == 0
+    imported = CliRunner().invoke(cli, ["import", str(notation), "--store", str(store)])
+    assert imported.exit_code == 0, imported.output
     return store, pexpect.spawn(WHISPERS, ["record", "tty"], env=environment(store), encoding="utf-8",
                                 timeout=TIMEOUT, dimensions=(50, 250))
 
