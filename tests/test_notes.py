@@ -3,6 +3,7 @@ validated on the way in, readable on the way out, and imported with their game i
 
 import contextlib
 import json
+import shutil
 import sys
 from importlib import resources
 from pathlib import Path
@@ -29,12 +30,19 @@ GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").
 INJECTED = 'undo "the note took this move back"'
 
 
-@pytest.fixture
-def store_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "notes.sqlite"
-    monkeypatch.setenv("WHISPERS_STORE", str(path))
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding GAME as `g`, imported once for the module: each test has a copy of its own."""
+    path = tmp_path_factory.mktemp("imported") / "notes.sqlite"
     with open_store(str(path)) as store:
         import_lines(store, "g", GAME)
+    return path
+
+
+@pytest.fixture
+def store_file(imported: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = Path(shutil.copy(imported, tmp_path / "notes.sqlite"))
+    monkeypatch.setenv("WHISPERS_STORE", str(path))
     return path
 
 
