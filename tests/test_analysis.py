@@ -211,8 +211,8 @@ def test_bad_input_is_one_line_and_exit_status_2(tmp_path, args):
 
 # --- the engine's fast path equals its plain one ------------------------------------------------------------
 
-EQUAL_GAMES = sized(20, 1000)
-"""Random games per ruleset compared below: 20 in the default run, the issue's 1,000 with `pytest --slow` (or
+EQUAL_GAMES = sized(10, 1000)
+"""Random games per ruleset compared below: 10 in the default run, the issue's 1,000 with `pytest --slow` (or
 WHISPERS_SLOW=1; about a minute a ruleset on one core)."""
 
 

@@ -163,14 +163,14 @@ def test_random_games_play_every_effect_the_engine_adjudicates() -> None:
     assert played == set(EFFECTS), f"after {seed} games: {sorted(played)}"
 
 
-VERIFIED_GAMES = sized(30, 1000)  # the 1,000 of issue 33 with --slow; benchmarks/random_decrees.py plays them too
-VERIFIED_CHUNK = sized(30, 250)
+VERIFIED_GAMES = sized(20, 1000)  # the 1,000 of issue 33 with --slow; benchmarks/random_decrees.py plays them too
+VERIFIED_CHUNK = sized(20, 250)
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 @pytest.mark.parametrize("chunk", range(VERIFIED_GAMES // VERIFIED_CHUNK))
 def test_random_games_with_card_plays_verify(ruleset: str, chunk: int) -> None:
-    """Issue 33: 1,000 random legal games per ruleset (30 in the quick run), card plays among their moves (every
+    """Issue 33: 1,000 random legal games per ruleset (20 in the quick run), card plays among their moves (every
     adjudicated effect the rules allow, REV 288-437, EN 380-436), each record then re-adjudicated move by move by
     `verify`: the engine accepts every play it offered, and replays its own consequences.
     benchmarks/random_decrees.py plays the same games and prints what they played."""

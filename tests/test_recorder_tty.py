@@ -204,9 +204,9 @@ def test_an_unknown_game_is_refused(store: Path) -> None:
 def test_another_recorder_moving_first_is_reported_and_reloaded(store: Path, recorder) -> None:
     child = recorder
     child.expect_exact(PROMPT)
-    # someone else records serpent's deployment from another terminal
-    other = whispers(store, "move", "tty", "serpent deploy lion.steward")
-    assert other.returncode == 0, other.stderr
+    # someone else records serpent's deployment from another terminal (here, this process)
+    other = CliRunner().invoke(cli, ["move", "tty", "serpent deploy lion.steward", "--store", str(store)])
+    assert other.exit_code == 0, other.output
     child.sendline("serpent deploy lion.marshal")  # shown against the game as this recorder saw it
     confirm(child, recorded=False)  # and refused when recorded
     child.expect_exact("Refused: the game moved on")
