@@ -6,6 +6,7 @@ opening its move; a server killed mid-analysis leaves the store whole, and the n
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -47,13 +48,13 @@ PATIENCE = 240.0
 """Seconds a test waits for an analysis of a few playouts a move on a loaded machine (a bound, not a measure)."""
 
 
-def _until(check: Any, seconds: float = PATIENCE) -> Any:
+def _until(check: Any, seconds: float = PATIENCE, every: float = 0.2) -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         found = check()
         if found:
             return found
-        time.sleep(0.2)
+        time.sleep(every)
     raise AssertionError(f"not within {seconds} s")
 
 
@@ -64,11 +65,27 @@ def _sqlite(tmp_path: Path, lines: list[str], game: str = "g") -> tuple[str, sha
         return url, sharing.share(store, game)
 
 
-def _fresh(lines: list[str], viewer: str | None, rollouts: int) -> dict[str, Any]:
-    """The analysis `whispers analyse` makes of the same record in a store of its own."""
+@functools.cache
+def _fresh(viewer: str | None, rollouts: int) -> dict[str, Any]:
+    """The analysis `whispers analyse` makes of TWO in a store of its own (made once for the module: two tests
+    compare with the spectator's)."""
     store = open_store("memory:")
-    import_lines(store, "g", lines)
+    import_lines(store, "g", TWO)
     return analysis.analyse(store, "g", rollouts, viewer, jobs=1).to_json()
+
+
+def _progressed(url: str, viewer: str) -> jobs.Job | None:
+    """The job of game g as `viewer` knew it once its analyst has written that it finished some moves (its first
+    such write comes analysis_jobs.BEAT_SECONDS after it started)."""
+    job = jobs.status(url, "g", viewer)
+    assert job is None or job.state in ("queued", "running"), f"the analysis ended before its progress was seen: {job}"
+    return job if job is not None and job.state == "running" and job.moves_done > 0 else None
+
+
+def _saved(url: str) -> bool:
+    """Whether an analysis of game g has stored some playouts (its read model has a row: a cheap look)."""
+    with open_store(url) as store:
+        return any(True for _ in store.read_model(analysis._projection("g")))
 
 
 def _ask(client: TestClient, base: str, token: str) -> Any:
@@ -88,7 +105,7 @@ def test_an_analyst_process_runs_the_analysis_a_page_asks_for_and_stores_it(tmp_
         page = client.get(base + "replay?at=40").text
     stored = analysis.stored(url, "g", "spectator")
     assert stored is not None and stored.complete
-    assert stored.to_json() == _fresh(TWO, "spectator", 1)
+    assert stored.to_json() == _fresh("spectator", 1)
     assert '<svg class="chart"' in page and 'id="analyse"' not in page
     for point in stored.points:  # a point on the chart opens that move
         assert f'href="{base}replay?at={point.version}&amp;lang=en"><rect class="move"' in page
@@ -216,7 +233,7 @@ def test_a_secret_the_seat_could_not_know_changes_nothing_on_its_page_nor_in_its
         links = sharing.share(store, "g")
         token = links.seats["raven"]
         client = TestClient(create_app(store, DIRECTOR))
-        records.append(analysis.analyse(store, "g", 2, None, "45-65", jobs=1).to_json())  # the all-knowing one
+        records.append(analysis.analyse(store, "g", 1, None, "45-65", jobs=1).to_json())  # the all-knowing one
         got = _paused_run(store, "raven", client, f"/g/g/{token}/")
         shown.append([part.replace(token.encode(), b"TOKEN") for part in got])
     (progress, halfway, done), other = shown
@@ -257,29 +274,29 @@ def _answers(httpx2: Any, base: str) -> bool:
 def test_a_server_killed_mid_analysis_leaves_the_store_whole_and_the_next_run_goes_on(tmp_path):
     """kill -9 of the server and its analyst halfway: the store opens and reads, holds the playouts finished, and
     a server started again takes the job over (its analyst is known dead) and completes it from there, to the
-    figures one uninterrupted run gives."""
+    figures one uninterrupted run gives (the spectator's, one playout a move: the run the first test compares)."""
     import httpx2
 
     url, links = _sqlite(tmp_path, TWO)
     env = {**os.environ, "WHISPERS_STORE": url, "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
-    token = links.seats["serpent"]
+    token = links.spectator
     path = f"/g/g/{token}/"
-    with _serve(env, "--analysis-rollouts", "2") as (base, server):
+    with _serve(env, "--analysis-rollouts", "1") as (base, server):
         assert httpx2.post(base + path + "analysis", headers={"Authorization": f"Bearer {token}"}).status_code == 202
-        # past the first write of its tallies (every analysis.SAVE_EVERY batches, a move's 2 playouts each)
-        _until(lambda: (analysis.stored(url, "g", "serpent") or None) and
-               httpx2.get(base + path + "analysis").json()["state"] == "running")
+        # killed as soon as its tallies are first written (every analysis.SAVE_EVERY batches, a move each), long
+        # before its last: looked at often, and cheaply
+        _until(lambda: _saved(url), every=0.02)
         os.killpg(server.pid, signal.SIGKILL)
         server.wait(timeout=30)
-    kept = analysis.stored(url, "g", "serpent")
+    kept = analysis.stored(url, "g", "spectator")
     assert kept is not None and not kept.complete and len(kept.points) >= analysis.SAVE_EVERY
-    job = jobs.status(url, "g", "serpent")
+    job = jobs.status(url, "g", "spectator")
     assert job.state == "running"  # as it was when killed: its analyst's process is gone
-    with _serve(env, "--analysis-rollouts", "2") as (base, _server):
+    with _serve(env, "--analysis-rollouts", "1") as (base, _server):
         _until(lambda: httpx2.get(base + path + "analysis").json()["state"] == "done")
-    resumed = jobs.status(url, "g", "serpent")
+    resumed = jobs.status(url, "g", "spectator")
     assert resumed.resumed >= len(kept.points)  # went on from the stored playouts
-    assert analysis.stored(url, "g", "serpent").to_json() == _fresh(TWO, "serpent", 2)
+    assert analysis.stored(url, "g", "spectator").to_json() == _fresh("spectator", 1)
 
 
 @pytest.mark.parametrize("words", ["en", "fr"])
@@ -296,44 +313,57 @@ def test_the_progress_words_are_the_readers(tmp_path, words):
     assert expected in page
 
 
-SHOTS = Path(os.environ.get("WHISPERS_SHOTS", "/tmp/shots-bganalysis"))
+SHOTS = os.environ.get("WHISPERS_SCREENSHOTS")
+"""A folder for the screenshots of the browser test (none are taken without it: their resizes cost CPU)."""
+
+
+def _screenshots(browser: Any, name: str) -> None:
+    """The analysis section at a phone's size and a desktop's, when WHISPERS_SCREENSHOTS names a folder."""
+    if not SHOTS:
+        return
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    for width, height in ((390, 844), (1280, 800)):
+        browser.set_window_size(width, height)
+        browser.execute_script("document.getElementById('analysis').scrollIntoView();")
+        browser.save_screenshot(str(Path(SHOTS) / f"analysis-{name}-{width}.png"))
 
 
 def test_the_replay_page_asks_follows_the_progress_and_draws_the_chart_in_place(tmp_path, browser):
     """In the browser: the button asks, the progress bar moves in place, the chart appears without a reload, and
-    a point on it opens its move; screenshots at a phone's size and a desktop's (WHISPERS_SHOTS)."""
+    a point on it opens its move; screenshots at a phone's size and a desktop's when WHISPERS_SCREENSHOTS is set.
+    The analyst is held still (SIGSTOP) once it has written some progress, until the page shows it, then let go:
+    the page is seen following a running analysis however fast the machine plays its two playouts a move."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     from test_browser import missing, wait
 
     if missing:
         pytest.skip(f"no {', '.join(missing)}")
-    SHOTS.mkdir(parents=True, exist_ok=True)
     url, links = _sqlite(tmp_path, FOUR)
     env = {**os.environ, "WHISPERS_STORE": url, "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
     token = links.seats["raven"]
-    with _serve(env, "--analysis-rollouts", "4") as (base, _server):
+    with _serve(env, "--analysis-rollouts", "2") as (base, _server):
         browser.set_window_size(390, 844)
         browser.get(f"{base}/g/g/{token}/replay?at=100")
         wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
         browser.execute_script("window.stayed = true;")  # gone if the page were loaded again
         browser.find_element(By.ID, "analyse-go").click()
         # an analyst is started, reads the game and plays its first moves' playouts: on a loaded machine, a while
-        WebDriverWait(browser, PATIENCE, poll_frequency=0.2).until(lambda d: d.execute_script(
-            "const bar = document.querySelector('#analysis progress');"  # read at once: the section is swapped
-            "return bar !== null && bar.value > 0 && document.getElementById('analysis').textContent"
-            ".includes('Analysing:');"))
-        for width, height in ((390, 844), (1280, 800)):
-            browser.set_window_size(width, height)
-            browser.execute_script("document.getElementById('analysis').scrollIntoView();")
-            browser.save_screenshot(str(SHOTS / f"progress-{width}.png"))
+        job = _until(lambda: _progressed(url, "raven"), every=0.05)
+        analyst = int(job.owner.rpartition(":")[2])  # analysis_jobs.owner_id: its host and process id
+        os.kill(analyst, signal.SIGSTOP)
+        try:
+            WebDriverWait(browser, PATIENCE, poll_frequency=0.2).until(lambda d: d.execute_script(
+                "const bar = document.querySelector('#analysis progress');"  # read at once: the section is swapped
+                "return bar !== null && bar.value > 0 && document.getElementById('analysis').textContent"
+                ".includes('Analysing:');"))
+            _screenshots(browser, "progress")
+        finally:
+            os.kill(analyst, signal.SIGCONT)
         WebDriverWait(browser, PATIENCE, poll_frequency=0.2).until(
             lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart"))
         assert browser.execute_script("return window.stayed === true;")  # swapped in place
-        for width, height in ((390, 844), (1280, 800)):
-            browser.set_window_size(width, height)
-            browser.execute_script("document.getElementById('analysis').scrollIntoView();")
-            browser.save_screenshot(str(SHOTS / f"chart-{width}.png"))
+        _screenshots(browser, "chart")
         stored = analysis.stored(url, "g", "raven")
         point = stored.points[len(stored.points) // 2]
         browser.find_element(By.CSS_SELECTOR, f'svg.chart a[href*="replay?at={point.version}&"]').click()

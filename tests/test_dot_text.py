@@ -1,6 +1,7 @@
 """Free text in a picture is text, never DOT: whatever a reason, a game's name or a board's names hold, the
 timeline and the map parse with Graphviz and keep the same nodes and edges."""
 
+import functools
 import os
 import re
 import shutil
@@ -55,8 +56,10 @@ LAYOUT_WARNING = "Warning: some nodes with margin"
 """neato's note that a long name made two regions touch: the layout's business, not the DOT's."""
 
 
+@functools.cache
 def _drawn(source: str, engine: str) -> dict[str, int]:
-    """Graphviz's own count of the nodes, edges and clusters it drew; AssertionError when it cannot read the DOT."""
+    """Graphviz's own count of the nodes, edges and clusters it drew; AssertionError when it cannot read the DOT.
+    Kept per source: the plain picture each example is compared with is drawn once."""
     done = subprocess.run([engine, "-Tsvg"], input=source.encode("utf-8"), capture_output=True, timeout=60)
     complaints = [line for line in done.stderr.decode("utf-8", "replace").splitlines()
                   if line.strip() and not line.startswith(LAYOUT_WARNING)]

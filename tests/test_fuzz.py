@@ -1,7 +1,8 @@
 """Fuzzing the notation parser and the record-file reader: no input may raise anything but a whispers error
 (one line for the user), and a refused input never changes the store.
 
-CI runs a bounded number of examples; set WHISPERS_FUZZ_EXAMPLES (e.g. 20000) for a longer run locally.
+CI runs a bounded number of examples (50 a test, 300 with `--slow`); set WHISPERS_FUZZ_EXAMPLES (e.g. 20000) for a
+longer run locally.
 """
 
 import contextlib
@@ -25,7 +26,7 @@ from whispers.ledger.io.recordfile import dumps, notes_head
 from whispers.ledger.io.store import open_store
 from whispers.projections.log import format_record
 
-EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES") or sized(100, 300))
+EXAMPLES = int(os.environ.get("WHISPERS_FUZZ_EXAMPLES") or sized(50, 300))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").read_text(encoding="utf-8").splitlines()

@@ -3,6 +3,7 @@ validated on the way in, readable on the way out, and imported with their game i
 
 import contextlib
 import json
+import shutil
 import sys
 from importlib import resources
 from pathlib import Path
@@ -29,12 +30,19 @@ GAME = resources.files("whispers.fixtures").joinpath("games", "revised-3p.txt").
 INJECTED = 'undo "the note took this move back"'
 
 
-@pytest.fixture
-def store_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "notes.sqlite"
-    monkeypatch.setenv("WHISPERS_STORE", str(path))
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding GAME as `g`, imported once for the module: each test has a copy of its own."""
+    path = tmp_path_factory.mktemp("imported") / "notes.sqlite"
     with open_store(str(path)) as store:
         import_lines(store, "g", GAME)
+    return path
+
+
+@pytest.fixture
+def store_file(imported: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = Path(shutil.copy(imported, tmp_path / "notes.sqlite"))
+    monkeypatch.setenv("WHISPERS_STORE", str(path))
     return path
 
 
@@ -76,18 +84,18 @@ def test_one_line_escapes_each_line_break_and_nothing_else(text: str) -> None:
 
 
 @pytest.mark.parametrize("brk", list(LINE_BREAKS), ids=[f"U+{ord(b):04X}" for b in LINE_BREAKS])
-@pytest.mark.parametrize("where", ["text", "author"])
 def test_a_note_with_a_line_break_cannot_inject_a_move_through_log_and_import(
-        store_file: Path, tmp_path: Path, brk: str, where: str) -> None:
-    """The issue's attack: a note holding `\\n` + a move; log, import the log: the copy must be the same game."""
+        store_file: Path, tmp_path: Path, brk: str) -> None:
+    """The issue's attack: a note holding `\\n` + a move, in its text, and another in its author; log, import the
+    log: the copy must be the same game."""
     with open_store(str(store_file)) as store:
         last = store.version("g")
         note = {"at": last, "text": f"a note{brk}{INJECTED}", "author": None, "tag": None,
                 "time": "2026-01-01T00:00:00+00:00"}
-        if where == "author":
-            note = {**note, "text": "a note", "author": f"ana{brk}{INJECTED}"}
+        by = {**note, "text": "a note", "author": f"ana{brk}{INJECTED}"}
         with mock.patch.object(store_module, "_refuse_controls", lambda *_: None):
-            store.add_note("g", note)  # as an older whispers let an author with a line break in
+            store.add_note("g", note)
+            store.add_note("g", by)  # as an older whispers let an author with a line break in
     log = run("log", "g").stdout
     assert INJECTED not in log.splitlines()
     (tmp_path / "g.txt").write_text(log, encoding="utf-8")

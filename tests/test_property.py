@@ -21,8 +21,8 @@ from whispers.ledger.io.store import open_store
 BOARD = load_board("standin")
 RULESETS = {name: load_ruleset(name) for name in ("official", "advanced", "revised")}
 CATALOGUE = shipped_catalogue()
-GAMES = sized(300, 1000)
-CHUNK = 100
+GAMES = sized(60, 1000)
+CHUNK = sized(30, 100)
 
 
 def control(state: GameState, region: str) -> str:
@@ -82,8 +82,10 @@ def expected_scores(state: GameState) -> dict[str, int]:
 
 
 def play_and_check(seed: int, store=None) -> GameState:
+    # every ruleset with 2, 3 and 4 players in any 9 seeds running
     ruleset = RULESETS[("official", "advanced", "revised")[seed % 3]]
-    players = SOCIETIES[: 2 + seed % 3] if seed % 2 else tuple(reversed(SOCIETIES))[: 2 + seed % 3]
+    count = 2 + seed // 3 % 3
+    players = SOCIETIES[:count] if seed % 2 else tuple(reversed(SOCIETIES))[:count]
     name = f"g{seed}"
     state: GameState | None = None
     # half the games name the cards they draw (as a drawer's own record does), half leave them unknown
@@ -112,20 +114,19 @@ def state_events(state: GameState, store, name: str) -> list[ev.Event]:
 
 @pytest.mark.parametrize("chunk", range(GAMES // CHUNK))
 def test_random_games_keep_the_invariants(chunk: int) -> None:
-    """300 random legal games (1,000 with --slow) over all rulesets and 2, 3 and 4 players, each move checked."""
+    """60 random legal games (1,000 with --slow) over all rulesets, each with 2, 3 and 4 players, each move checked."""
     games = []
     for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
         state = play_and_check(seed)
         games.append((len(state.players), state.ruleset.id))
-    assert {n for n, _ in games} == {2, 3, 4}
-    assert {r for _, r in games} == set(RULESETS)
+    assert set(games) == {(n, r) for n in (2, 3, 4) for r in RULESETS}
 
 
 def test_supply_limits_hold_after_every_check() -> None:
     for seed in range(sized(20, 60)):
         ruleset = RULESETS[("official", "advanced", "revised")[seed % 3]]
         previous = None
-        for _, produced, state in randomgame.play(SOCIETIES[: 2 + seed % 3], ruleset, BOARD, seed,
+        for _, produced, state in randomgame.play(SOCIETIES[: 2 + seed // 3 % 3], ruleset, BOARD, seed,
                                                   catalogue=CATALOGUE):
             replay = previous
             for event in produced:
@@ -162,14 +163,14 @@ def test_random_games_play_every_effect_the_engine_adjudicates() -> None:
     assert played == set(EFFECTS), f"after {seed} games: {sorted(played)}"
 
 
-VERIFIED_GAMES = sized(150, 1000)  # the 1,000 of issue 33 with --slow; benchmarks/random_decrees.py plays them too
-VERIFIED_CHUNK = sized(75, 250)
+VERIFIED_GAMES = sized(20, 1000)  # the 1,000 of issue 33 with --slow; benchmarks/random_decrees.py plays them too
+VERIFIED_CHUNK = sized(20, 250)
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 @pytest.mark.parametrize("chunk", range(VERIFIED_GAMES // VERIFIED_CHUNK))
 def test_random_games_with_card_plays_verify(ruleset: str, chunk: int) -> None:
-    """Issue 33: 1,000 random legal games per ruleset (150 in the quick run), card plays among their moves (every
+    """Issue 33: 1,000 random legal games per ruleset (20 in the quick run), card plays among their moves (every
     adjudicated effect the rules allow, REV 288-437, EN 380-436), each record then re-adjudicated move by move by
     `verify`: the engine accepts every play it offered, and replays its own consequences.
     benchmarks/random_decrees.py plays the same games and prints what they played."""

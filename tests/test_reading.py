@@ -4,6 +4,7 @@ conflicting output flags, and counts that agree with their nouns."""
 
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -74,15 +75,23 @@ def take_back_the_last_move(store, name: str) -> None:
     store.append(name, len(events), [ev.MoveTakenBack("scored too early", state.moves[-1]).to_fact()])
 
 
-@pytest.fixture
-def reopened(tmp_path: Path) -> Path:
-    """A store with `done` (finished), `again` (the same game, its last move taken back) and a tournament file."""
-    path = tmp_path / "reopened.sqlite"
+@pytest.fixture(scope="module")
+def reopened_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The store of `reopened`, written once for the module."""
+    path = tmp_path_factory.mktemp("reopened") / "reopened.sqlite"
     with open_store(str(path)) as store:
         for name in ("done", "again"):
             events = finished_events(3, name)
             store.create(name, [e.to_fact() for e in events])
         take_back_the_last_move(store, "again")
+    return path
+
+
+@pytest.fixture
+def reopened(reopened_once: Path, tmp_path: Path) -> Path:
+    """A store with `done` (finished), `again` (the same game, its last move taken back) and a tournament file;
+    a copy of the test's own."""
+    path = Path(shutil.copy(reopened_once, tmp_path / "reopened.sqlite"))
     (tmp_path / "cup.toml").write_text('name = "cup"\n[[game]]\nname = "done"\n[[game]]\nname = "again"\n',
                                        encoding="utf-8")
     return path

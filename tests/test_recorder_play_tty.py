@@ -6,8 +6,10 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from test_recorder_tty import PROMPT, TIMEOUT, WHISPERS, environment, whispers
+from click.testing import CliRunner
+from test_recorder_tty import PROMPT, TIMEOUT, WHISPERS, environment, logged_moves
 
+from whispers.cli.main import whispers
 from whispers.cli.recorder import legal_words, play_words
 
 pexpect = pytest.importorskip("pexpect")
@@ -30,8 +32,8 @@ def store(tmp_path: Path) -> Path:
     path = tmp_path / "whispers.sqlite"
     notation = tmp_path / "tty.txt"
     notation.write_text("\n".join(_lines()) + "\n", encoding="utf-8")
-    result = whispers(path, "import", str(notation))
-    assert result.returncode == 0, result.stderr
+    result = CliRunner().invoke(whispers, ["import", str(notation), "--store", str(path)])  # the recorder is the
+    assert result.exit_code == 0, result.output  # process under test, not the import
     return path
 
 
@@ -77,5 +79,4 @@ def test_tab_completes_a_card_play_word_by_word(store: Path) -> None:
     finally:
         if child.isalive():
             child.close(force=True)
-    log = whispers(store, "log", "tty").stdout.splitlines()
-    assert log[-1] == "raven play lion:8 effect=use-position position=lion.sheriff"
+    assert logged_moves(store)[-1] == "raven play lion:8 effect=use-position position=lion.sheriff"

@@ -12,7 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from support import DEPLOYED
+
+from whispers.cli.main import whispers as cli
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -37,20 +40,28 @@ def whispers(store: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def logged_moves(store: Path) -> list[str]:
-    """The moves of game `tty` as a fresh `whispers log` prints them."""
-    result = whispers(store, "log", "tty")
-    assert result.returncode == 0, result.stderr
-    return [line for line in result.stdout.splitlines()[1:] if line and not line.startswith("#")]
+    """The moves of game `tty` as `whispers log` prints them, read afresh from the store (in this process: the
+    recorder is the process under test)."""
+    result = CliRunner().invoke(cli, ["log", "tty", "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    return [line for line in result.output.splitlines()[1:] if line and not line.startswith("#")]
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Path:
-    path = tmp_path / "whispers.sqlite"
-    notation = tmp_path / "tty.txt"
+@pytest.fixture(scope="module")
+def opening(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding the opening, imported once for the module: each test records on a copy of its own."""
+    folder = tmp_path_factory.mktemp("opening")
+    path = folder / "whispers.sqlite"
+    notation = folder / "tty.txt"
     notation.write_text(OPENING, encoding="utf-8")
     result = whispers(path, "import", str(notation))
     assert result.returncode == 0, result.stderr
     return path
+
+
+@pytest.fixture
+def store(opening: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copy(opening, tmp_path / "whispers.sqlite"))
 
 
 @pytest.fixture
@@ -193,9 +204,9 @@ def test_an_unknown_game_is_refused(store: Path) -> None:
 def test_another_recorder_moving_first_is_reported_and_reloaded(store: Path, recorder) -> None:
     child = recorder
     child.expect_exact(PROMPT)
-    # someone else records serpent's deployment from another terminal
-    other = whispers(store, "move", "tty", "serpent deploy lion.steward")
-    assert other.returncode == 0, other.stderr
+    # someone else records serpent's deployment from another terminal (here, this process)
+    other = CliRunner().invoke(cli, ["move", "tty", "serpent deploy lion.steward", "--store", str(store)])
+    assert other.exit_code == 0, other.output
     child.sendline("serpent deploy lion.marshal")  # shown against the game as this recorder saw it
     confirm(child, recorded=False)  # and refused when recorded
     child.expect_exact("Refused: the game moved on")
@@ -318,7 +329,8 @@ def recording_from_setup(tmp_path: Path) -> tuple[Path, pexpect.spawn]:
     store = tmp_path / "whispers.sqlite"
     notation = tmp_path / "tty.txt"
     notation.write_text(OPENING.splitlines()[0] + "\n", encoding="utf-8")
-    assert whispers(store, "import", str(notation)).returncode == 0
+    imported = CliRunner().invoke(cli, ["import", str(notation), "--store", str(store)])
+    assert imported.exit_code == 0, imported.output
     return store, pexpect.spawn(WHISPERS, ["record", "tty"], env=environment(store), encoding="utf-8",
                                 timeout=TIMEOUT, dimensions=(50, 250))
 

@@ -1,5 +1,6 @@
 """Post-game review: replay, statistics, the catalog, forks, diffs and annotations."""
 
+import functools
 import io
 import json
 import os
@@ -15,6 +16,7 @@ import pexpect
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
+from sizes import sized
 
 from whispers.cli.main import whispers
 from whispers.ledger.core import events as ev
@@ -35,10 +37,14 @@ RULESETS = {r: load_ruleset(r) for r in ("official", "advanced", "revised")}
 
 
 def random_events(seed: int, ruleset: str = "official", players: int = 4, undo_rate: float = 0.0) -> list[ev.Event]:
-    events: list[ev.Event] = []
-    for _, produced, _ in randomgame.play(SOCIETIES[:players], RULESETS[ruleset], BOARD, seed, undo_rate=undo_rate):
-        events.extend(produced)
-    return events
+    return list(_played(seed, ruleset, players, undo_rate))
+
+
+@functools.cache
+def _played(seed: int, ruleset: str, players: int, undo_rate: float) -> tuple[ev.Event, ...]:
+    """A random game's events, played once for the module (the tests share their seeds)."""
+    return tuple(event for _, produced, _ in randomgame.play(SOCIETIES[:players], RULESETS[ruleset], BOARD, seed,
+                                                             undo_rate=undo_rate) for event in produced)
 
 
 def put(store, name: str, events: list[ev.Event]) -> None:
@@ -223,31 +229,35 @@ def direct_figures(games: list[list[ev.Event]]) -> dict:
             "mean_score": {s: total[s] / played[s] for s in sorted(played)}}
 
 
-def test_stats_all_over_100_games_and_one_more_reads_one_more(store_file: Path) -> None:
-    """`stats --all` over 100 imported games equals a direct recomputation; one more game is one more read.
+STATS_GAMES = sized(30, 100)
+
+
+def test_stats_all_over_many_games_and_one_more_reads_one_more(store_file: Path) -> None:
+    """`stats --all` over 30 imported games (100 with --slow) equals a direct recomputation; one more game is one
+    more read.
 
     How it is measured: the catalog reports how many games and events each refresh read from the store."""
     games = [random_events(seed, ruleset=("official", "advanced", "revised")[seed % 3], players=2 + seed % 3)
-             for seed in range(100)]
+             for seed in range(STATS_GAMES)]
     with open_store(str(store_file)) as store:
         for seed, events in enumerate(games):
             put(store, f"g{seed:03}", events)
     data = json.loads(run("stats", "--all", "--json"))
-    assert data["read"]["games"] == 100 and data["finished"] == 100
+    assert data["read"]["games"] == STATS_GAMES and data["finished"] == STATS_GAMES
     expected = direct_figures(games)
     assert data["win_rate"] == pytest.approx(expected["win_rate"])
     assert data["mean_score"] == pytest.approx(expected["mean_score"])
     again = json.loads(run("stats", "--all", "--json"))
     assert again["read"] == {"games": 0, "events": 0} and again["win_rate"] == data["win_rate"]
-    extra = random_events(100)
+    extra = random_events(STATS_GAMES)
     with open_store(str(store_file)) as store:
-        put(store, "g100", extra)
+        put(store, f"g{STATS_GAMES:03}", extra)
     after = json.loads(run("stats", "--all", "--json"))
     assert after["read"] == {"games": 1, "events": len(extra)}
-    assert after["finished"] == 101
+    assert after["finished"] == STATS_GAMES + 1
     assert after["win_rate"] == pytest.approx(direct_figures([*games, extra])["win_rate"])
     revised = json.loads(run("stats", "--all", "--ruleset", "revised", "--json"))
-    assert revised["games"] == sum(1 for seed in range(100) if seed % 3 == 2)
+    assert revised["games"] == sum(1 for seed in range(STATS_GAMES) if seed % 3 == 2)
 
 
 def test_the_catalog_counts_games_in_progress_apart() -> None:

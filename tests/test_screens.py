@@ -162,20 +162,27 @@ def test_no_viewer_sees_a_hidden_token_or_card_name_in_the_tables(game) -> None:
 # --- the stepper ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(shutil.which("whispers") is None and not Path(sys.executable).with_name("whispers").exists(),
-                    reason="the console script is not installed")
-@pytest.mark.parametrize("lang", ["en", "fr", "it", "es"])
-@pytest.mark.parametrize("command", ["status", "stats"])
-def test_a_game_s_tables_fit_an_80_column_terminal_in_every_language_without_cutting_a_word(
-        tmp_path: Path, lang: str, command: str) -> None:
-    """Four societies at the end, every token face up, two dozen attacks: the widest tables status and stats
-    draw. rich cuts a word it cannot fit with "…"; nothing may be cut at the width of a terminal as it opens."""
-    path = tmp_path / "wide.sqlite"
+@pytest.fixture(scope="module")
+def wide(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding `w`: four societies at the end, every token face up, two dozen attacks."""
+    path = tmp_path_factory.mktemp("wide") / "wide.sqlite"
     events: list[ev.Event] = []
     for _, produced, _ in randomgame.play(SOCIETIES, load_ruleset("official"), BOARD, 7, name="w"):
         events.extend(produced)
     with open_store(str(path)) as store:
         store.create("w", [e.to_fact() for e in events])
+    return path
+
+
+@pytest.mark.skipif(shutil.which("whispers") is None and not Path(sys.executable).with_name("whispers").exists(),
+                    reason="the console script is not installed")
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "es"])
+@pytest.mark.parametrize("command", ["status", "stats"])
+def test_a_game_s_tables_fit_an_80_column_terminal_in_every_language_without_cutting_a_word(
+        wide: Path, lang: str, command: str) -> None:
+    """The game of `wide`: the widest tables status and stats draw. rich cuts a word it cannot fit with "…";
+    nothing may be cut at the width of a terminal as it opens."""
+    path = wide
     result = CliRunner().invoke(whispers, ["--lang", lang, command, "w"],
                                 env={"WHISPERS_STORE": str(path), "COLUMNS": "80"})
     assert result.exit_code == 0, result.output

@@ -6,6 +6,7 @@ exactly what the English line records."""
 
 from __future__ import annotations
 
+import functools
 import html
 import random
 import re
@@ -222,7 +223,9 @@ def test_the_pages_offer_the_effects_by_name_in_the_readers_words(games: Games) 
         language.stop(token)
 
 
-def lines_of_random_games() -> set[str]:
+@functools.cache
+def lines_of_random_games() -> frozenset[str]:
+    """Every line, own and borrowed, of eight random games (played once for the module)."""
     found: set[str] = set()
     for seed in range(4):
         for ruleset, players in (("official", ("raven", "spider", "rat")),
@@ -230,7 +233,7 @@ def lines_of_random_games() -> set[str]:
             for _command, events, _state in play(players, load_ruleset(ruleset), load_board("standin"), seed,
                                                  named=True, undo_rate=0.03, catalogue=shipped_catalogue()):
                 found.update(line for e in events for b in (False, True) if (line := format_event(e, borrowed=b)))
-    return found
+    return frozenset(found)
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
