@@ -204,9 +204,11 @@ def effect_vocabulary(code: str) -> dict[str, str]:
 EFFECT_NAMED = re.compile(r"«\s*([^«»]*?)\s*»")
 """A decree effect named by its words, in guillemets (`effet=«Renforts»`, application/moves.said_line)."""
 
-QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![^\s])\'[^\']*\'(?![^\s])')
+QUOTED = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|(?<![^\s])\'[^\']*\'(?![^\s])', re.DOTALL)
 """Quoted text: in double quotes, or in single quotes that open and close a word (as `log` writes a reason,
-`'misheard the office'`); an apostrophe inside a word (`Changer d'emplacement`, `L'Araignée`) quotes nothing."""
+`'misheard the office'`); an apostrophe inside a word (`Changer d'emplacement`, `L'Araignée`) quotes nothing. A
+double quote left open (`"a reason\\"`: its last quote escaped) runs to the end of the line: still the user's text,
+left as typed for the notation to refuse."""
 
 
 def canonical(text: str, code: str) -> str:

@@ -11,7 +11,7 @@ from importlib import resources
 
 import msgpack
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from sizes import sized
 
@@ -221,6 +221,7 @@ def test_a_record_file_with_fuzzed_notes_is_refused_in_one_line_or_every_note_re
 @given(before=st.text(max_size=60).filter(lambda t: '"' not in t),
        reason=st.text(max_size=60).filter(lambda t: '"' not in t),
        code=st.sampled_from(["fr", "it", "es"]))
+@example(before="", reason="\r\\", code="fr")  # its closing quote escaped: an open quote, kept as typed
 def test_a_line_in_the_users_words_keeps_its_quoted_reason_and_adds_no_line(before: str, reason: str,
                                                                            code: str) -> None:
     """Reading a line typed in the user's words back to canonical ids (the recorder and the table page in fr, it,
