@@ -9,12 +9,14 @@ from __future__ import annotations
 import io
 import textwrap
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Protocol, cast
 
 from whispers.ledger.core.words import N_, _, n_, say, term
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.backend_bases import RendererBase
     from matplotlib.figure import Figure
 
     from whispers.projections.ratings import RatingPoint
@@ -115,9 +117,7 @@ def draw(data: Series | Chances | WinRates | RatingHistory, fmt: str) -> bytes:
 
 def figure(data: Series | Chances | WinRates | RatingHistory) -> Figure:
     """The chart as a matplotlib Figure (its words in the reader's language; the file draws them as shapes)."""
-    from matplotlib.figure import Figure
-
-    drawn = Figure(figsize=(10, 5.5), dpi=110, layout="constrained")
+    drawn = _laid_out_as_drawn()(figsize=(10, 5.5), dpi=110)
     if hasattr(data, "points"):
         _rating_history(drawn.add_subplot(), cast("RatingHistory", data))
     elif not hasattr(data, "lines"):
@@ -137,6 +137,30 @@ def figure(data: Series | Chances | WinRates | RatingHistory) -> Figure:
         _series(drawn.add_subplot(), series, list(series.lines),
                 say("{game} · {chart}", game=series.game, chart=_(TITLES[series.kind])))
     return drawn
+
+
+@cache
+def _laid_out_as_drawn() -> type[Figure]:
+    """A Figure class laid out by matplotlib's constrained layout in each draw, as `layout="constrained"` would
+    (the same picture), without a layout engine set: savefig, seeing one, draws the figure a first time with no
+    output just to lay it out, then again to write the file; this lays it out in the one draw that writes it."""
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    class LaidOutAsDrawn(Figure):
+        def draw(self, renderer: RendererBase) -> None:
+            if self.get_visible() and self.axes:
+                # measured with the renderer that draws (the layout would make its own: the text measured twice)
+                self._get_renderer = lambda: renderer
+                try:
+                    ConstrainedLayoutEngine().execute(self)
+                except ValueError:  # as Figure.draw does with its engine's
+                    pass
+                finally:
+                    del self._get_renderer
+            super().draw(renderer)
+
+    return LaidOutAsDrawn
 
 
 def _series(ax: Axes, data: Series, names: list[str], title: str, legend: list[str] | None = None) -> None:
