@@ -101,6 +101,8 @@ TITLES = {
 }
 AXES = {"score": N_("points"), "cities": N_("cities"), "banners": N_("banners")}
 """The y axis's name for each kind of series."""
+NOTE_WIDTH = 110
+"""The characters a line of a chart's note under its plot holds: it then fits beside the legend in any language."""
 
 
 def draw(data: Series | Chances | WinRates | RatingHistory, fmt: str) -> bytes:
@@ -236,10 +238,11 @@ def _chances(ax: Axes, data: Chances) -> None:
     ax.grid(axis="y", color="#eeeeee")
     ax.margins(x=0.02)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9, frameon=False)
-    ax.annotate(say("{n} playouts a move, policy {policy}; bands: one standard error; circles: turning points; "
-                    "red, above: notes' glyphs. A policy's estimate, not perfect play.", n=data.rollouts,
-                    policy=data.policy),
-                (0, -0.14), xycoords="axes fraction", fontsize=8, color="#616161")
+    said = say("{n} playouts a move, policy {policy}; bands: one standard error; circles: turning points; "
+               "red, above: notes' glyphs. A policy's estimate, not perfect play.", n=data.rollouts, policy=data.policy)
+    # wrapped: on one line, a language's longer words ran past the picture's right edge (French was cut)
+    ax.annotate("\n".join(textwrap.wrap(said, NOTE_WIDTH)), (0, -0.14), xycoords="axes fraction", va="top",
+                fontsize=8, color="#616161")
 
 
 def _win_rates(fig: Figure, data: WinRates) -> None:
