@@ -15,6 +15,10 @@ import pytest
 
 # The tests read English unless a test asks for another language (`--lang`): the machine's locale is not theirs.
 os.environ["WHISPERS_LANG"] = "en"
+# The processes the tests start (whispers runs, servers, racing writers) keep their compiled modules, as a user's
+# Python does: where the environment sets PYTHONDONTWRITEBYTECODE, each would compile whispers again (half of what a
+# CLI run costs). This process's own setting was read at its start: only its children change.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 

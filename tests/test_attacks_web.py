@@ -402,7 +402,6 @@ def test_serve_never_prints_a_director_token_it_was_given(tmp_path) -> None:
     import os
 
     env = {**os.environ, "WHISPERS_STORE": str(tmp_path / "s.sqlite")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's Python, keep the compiled modules
     short = subprocess.run([EXE, "serve", "--port", "1"], env={**env, "WHISPERS_DIRECTOR_TOKEN": "tooshort-secret"},
                            capture_output=True, text=True, timeout=60)
     assert short.returncode == 2 and "tooshort-secret" not in short.stdout + short.stderr

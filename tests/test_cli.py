@@ -105,11 +105,8 @@ rat recruit order=recruit_per_fort frost-gate=1 ice-hall=1
 
 
 def env_for(store: Path | str) -> dict[str, str]:
-    """A user's environment: the store, a wide terminal, and a Python that keeps its compiled modules (where the
-    tests run with PYTHONDONTWRITEBYTECODE, each run would compile whispers again: half of what it costs)."""
-    env = {**os.environ, "WHISPERS_STORE": str(store), "COLUMNS": "120"}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
+    """A user's environment: the store and a wide terminal."""
+    return {**os.environ, "WHISPERS_STORE": str(store), "COLUMNS": "120"}
 
 
 def run(store: Path | str, *args: str, stdin: str | None = None, timeout: float = 30) -> subprocess.CompletedProcess:

@@ -33,11 +33,8 @@ RULESETS = ("official", "advanced", "revised")
 
 
 def env_for(url: str) -> dict[str, str]:
-    """A user's environment on the store at `url`, with a Python that keeps its compiled modules (where the tests
-    run with PYTHONDONTWRITEBYTECODE, each process would compile whispers again: half of what it costs)."""
-    env = {**os.environ, "WHISPERS_STORE": url}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
+    """A user's environment on the store at `url`."""
+    return {**os.environ, "WHISPERS_STORE": url}
 
 
 def solo_game(seed: int) -> list:

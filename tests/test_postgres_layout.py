@@ -8,7 +8,6 @@ the appends' table as f8f4b1b created it, and the events are those an earlier ma
 the same states on either kind of store), each at its notification id, with a gap in the ids where a transaction
 was rolled back."""
 
-import os
 import sqlite3
 import subprocess
 import sys
@@ -142,8 +141,7 @@ def test_the_migration_cuts_the_log_into_appends_of_one_stream_at_following_posi
 
 def test_a_store_is_migrated_once_when_three_processes_open_it_at_the_same_moment(before: str) -> None:
     code = "import sys; from whispers.ledger.io.store import open_store; print(sorted(open_store(sys.argv[1]).names()))"
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}  # compiled once
-    openers = [subprocess.Popen([sys.executable, "-c", code, before], stdout=subprocess.PIPE, text=True, env=env)
+    openers = [subprocess.Popen([sys.executable, "-c", code, before], stdout=subprocess.PIPE, text=True)
                for _ in range(3)]
     outputs = [opener.communicate(timeout=60)[0] for opener in openers]
     assert [opener.returncode for opener in openers] == [0, 0, 0]

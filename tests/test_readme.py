@@ -76,9 +76,6 @@ def test_every_readme_command_works_as_written(tmp_path: Path) -> None:
            "WHISPERS_STORE": str(tmp_path / "store.sqlite"), "HOME": str(tmp_path),
            "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"), "COLUMNS": "120"}
     env.pop("WHISPERS_LANG", None)  # the README's reader has none set: its commands choose (`--lang fr`)
-    # the reader's Python keeps its compiled modules: without them each command compiles whispers again, which
-    # cost more than half this test's CPU (the __pycache__ folders are git-ignored)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["LANG"] = "C.UTF-8"
     work = tmp_path / "work"  # the reader's clone: its commands name the repository's fixtures/ and docs/
     work.mkdir()

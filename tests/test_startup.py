@@ -32,7 +32,6 @@ def imported(store: Path | str, *args: str) -> set[str]:
     """The modules a `whispers ARGS` run imports (from `-X importtime`), after checking it succeeded."""
     env = {**os.environ, "WHISPERS_STORE": str(store)}
     env.pop("PYTHONPROFILEIMPORTTIME", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's Python, keep the compiled modules: the same imports
     result = subprocess.run(
         [sys.executable, "-X", "importtime", WHISPERS, *args],
         capture_output=True,
