@@ -16,16 +16,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web import DIRECTOR, EXE, LOYALTY
+from test_web import DIRECTOR, EXE, LOYALTY, free_port, wait_answering
 
 from whispers.application import recording, sharing
 
@@ -57,22 +55,13 @@ SPIDER = LOYALTY.replace("raven", "spider").replace("devout=eagle dutiful=horse"
 def serve(store: str, *options: str) -> Iterator[str]:
     """`whispers serve` as a user runs it (`options` added) over the SQLite store `store`, on a free port, until
     the block ends: its base URL."""
-    import httpx2
-
     assert EXE
     env = {**os.environ, "WHISPERS_STORE": store, "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen([EXE, "serve", "--port", str(port), *options], env=env, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
-            try:
-                httpx2.get(base + "/static/app.css", timeout=1)
-                break
-            except httpx2.TransportError:
-                time.sleep(0.1)
+        wait_answering(base)
         yield base
     finally:
         server.terminate()

@@ -77,6 +77,21 @@ def ready(driver: Any) -> None:
     wait(driver, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
 
 
+def seal_at_seat(driver: Any, seat_url: str, tokens: dict[str, str]) -> str:
+    """The seat's page opened at phone size and `tokens` sealed there by its form (the set stays on the phone);
+    the seat's window handle."""
+    driver.set_window_size(*PHONE)
+    driver.get(seat_url)
+    handle = driver.current_window_handle
+    ready(driver)
+    form = driver.find_element(By.ID, "seal")
+    for slot, empire in tokens.items():
+        Select(form.find_element(By.NAME, slot)).select_by_value(empire)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(driver, lambda d: shown(d, "#sealed-code"))
+    return handle
+
+
 def shown(driver: Any, css: str) -> str | None:
     """The text of the first element `css` selects when it is displayed, else None (also while the page swaps
     its parts in place: an element found a moment ago may be gone)."""
@@ -155,15 +170,7 @@ def test_a_seat_disputes_a_swap_the_table_recorded_and_the_table_page_shows_it(t
     disputes this swap" in place (it never reloads)."""
     path, links = tables
     game = links["seal"]
-    browser.set_window_size(*PHONE)
-    browser.get(game.url(game.seats["rat"]))
-    rat = browser.current_window_handle
-    ready(browser)
-    form = browser.find_element(By.ID, "seal")
-    for slot, empire in RATS_SET.items():
-        Select(form.find_element(By.NAME, slot)).select_by_value(empire)
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(browser, lambda d: shown(d, "#sealed-code"))
+    rat = seal_at_seat(browser, game.url(game.seats["rat"]), RATS_SET)
     recording.record_batch(path, "seal", LINES[SEALED_AT + 1:RATS_TURN])
     browser.switch_to.new_window("window")
     browser.set_window_size(*PHONE)

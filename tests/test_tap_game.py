@@ -27,7 +27,7 @@ from sizes import slow
 from test_amend_browser import _open_amend, _preview
 from test_browser import PHONE, missing, wait
 from test_council_taps import both_sizes as council_shots
-from test_council_taps import ready, shown
+from test_council_taps import ready, seal_at_seat, shown
 from test_seat_pages import LINES, RATS_SET, WRONG_SWAP
 
 from whispers.application import files, reading, recording, sharing
@@ -41,7 +41,6 @@ pytestmark = pytest.mark.skipif(bool(missing), reason=f"no {', '.join(missing)}"
 
 if not missing:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.select import Select
     from tapping import SETTLE, Table, served
 
 RATS_SWAP = next(i for i, line in enumerate(LINES) if line == "rat pass")  # round 1's swap phase, rat's turn
@@ -94,16 +93,8 @@ def test_a_game_recorded_by_taps_alone_with_a_disputed_swap_and_an_amendment(bro
     server, base = served(store)
     try:
         links = sharing.share(store, "g", base=base)
-        browser.set_window_size(*PHONE)
         seat = links.url(links.seats["rat"])
-        browser.get(seat)  # rat seals its set at its own phone
-        rat = browser.current_window_handle
-        ready(browser)
-        form = browser.find_element(By.ID, "seal")
-        for slot, empire in RATS_SET.items():
-            Select(form.find_element(By.NAME, slot)).select_by_value(empire)
-        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        wait(browser, lambda d: shown(d, "#sealed-code"))
+        rat = seal_at_seat(browser, seat, RATS_SET)  # rat seals its set at its own phone
         browser.get("about:blank")  # and leaves its page (what it sealed is kept on the phone) until the swap phase
         browser.switch_to.new_window("window")
         browser.set_window_size(*PHONE)

@@ -406,21 +406,34 @@ CHROMIUM = shutil.which("chromium")
 EXE = shutil.which("whispers", path=os.path.dirname(sys.executable))
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_answering(base: str) -> None:
+    """Until the server at `base` answers (for up to 20 s: a `whispers serve` just started)."""
+    import httpx2
+
+    for _ in range(200):
+        try:
+            httpx2.get(base + "/static/app.css", timeout=1)
+            return
+        except httpx2.TransportError:
+            time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def serving(tmp_path, servers: int = 1, store: str | None = None, game: str = "g1", workers: int = 1
             ) -> Iterator[tuple[dict[str, str], dict[str, Any], list[str]]]:
     """`whispers serve` as a user runs it (`servers` processes of `workers` each) over one store (an SQLite file
     by default) holding `game`, shared: (env, the links on the first server, each server's base URL). The game is
     made and shared in this process (as `whispers new` and `share --json` would: test_share_… runs those)."""
-    import httpx2
 
     assert EXE
     env = {**os.environ, "WHISPERS_STORE": store or str(tmp_path / "s.sqlite"), "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
-    ports = []
-    for _ in range(servers):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            ports.append(s.getsockname()[1])
+    ports = [free_port() for _ in range(servers)]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     recording.new(env["WHISPERS_STORE"], game, ["raven", "spider"])
     links = {k: v for k, v in sharing.share(env["WHISPERS_STORE"], game, bases[0]).to_json().items() if k != "game"}
@@ -430,12 +443,7 @@ def serving(tmp_path, servers: int = 1, store: str | None = None, game: str = "g
             processes.append(subprocess.Popen([EXE, "serve", "--port", str(port), "--workers", str(workers)],
                                               env=env, stderr=subprocess.PIPE, text=True))
         for base in bases:
-            for _ in range(200):
-                try:
-                    httpx2.get(base + "/static/app.css", timeout=1)
-                    break
-                except httpx2.TransportError:
-                    time.sleep(0.1)
+            wait_answering(base)
         yield env, links, bases
     finally:
         for server in processes:
