@@ -26,6 +26,7 @@ from whispers.ledger.core.errors import RuleError
 from whispers.ledger.core.names import MULTIPLIER
 from whispers.ledger.core.randomgame import random_command
 from whispers.ledger.core.scoring import score
+from whispers.ledger.core.simulator import BANNER_WEIGHT, Move, Simulator
 from whispers.ledger.core.state import GameState, control
 
 Decided = tuple[list[ev.Event], GameState]
@@ -39,8 +40,6 @@ EXPLORE = 0.2
 """The share of a greedy society's moves that are uniformly random."""
 CANDIDATES = 3
 """How many random legal moves a greedy society weighs before it moves."""
-BANNER_WEIGHT = 0.1
-"""What one banner of an empire is worth to a society, per point of its token's multiplier (a city is worth 1)."""
 POLICY_VERSIONS = {"uniform": "uniform-1", "greedy": "greedy-3"}
 """Each policy's version: an analysis is stored under it, and a change to a policy's moves must change it."""
 DEFAULT_POLICY = "greedy"
@@ -118,6 +117,64 @@ def greedy(state: GameState, rng: random.Random) -> Choice:
 
 POLICIES: Mapping[str, Policy] = {"uniform": uniform, "greedy": greedy}
 
+# --- the same policies on the simulator (ledger/core/simulator.py) ---------------------------------------------
+
+SimulatedChoice = tuple[Move, Simulator | None]
+"""A policy's move on the simulator, with the simulator once it is played when the policy played it already."""
+SimulatedPolicy = Callable[[Simulator, random.Random], SimulatedChoice]
+
+
+def simulated_uniform(sim: Simulator, rng: random.Random) -> SimulatedChoice:
+    """`uniform` on the simulator: the same move from the same generator."""
+    return sim.random_move(rng), None
+
+
+def quiet_move(move: Move) -> bool:
+    """`quiet` of a simulator's move."""
+    verb = move[0]
+    if verb == "deploy" or verb == "retrieve":
+        return bool(move[2] >= 0)  # a council position (a region is -1 - its index)
+    return verb in _QUIET
+
+
+_QUIET = frozenset(("draw", "swap-agent", "pass", "no-card", "discard"))
+
+
+def alike_moves(first: Move, others: list[Move]) -> bool:
+    """`alike` of a simulator's moves: recruits are (verb, society, placed, order, position)."""
+    if first[0] == "recruit":
+        return all(other[0] == "recruit" and other[3:] == first[3:] for other in others)
+    return quiet_move(first) and all(quiet_move(other) for other in others)
+
+
+def simulated_greedy(sim: Simulator, rng: random.Random) -> SimulatedChoice:
+    """`greedy` on the simulator: the same draws from the generator, the same candidates, the same values (bit for
+    bit), so the same move."""
+    offered = sim.offered()
+    first = sim.random_move(rng, offered)
+    if rng.random() < EXPLORE or first[0] == "pass":
+        return first, None
+    society = first[1]
+    others: list[Move] = []
+    for _ in range(CANDIDATES - 1):
+        move = sim.random_move(rng, offered)
+        if move[1] == society and move != first and move not in others:
+            others.append(move)
+    if not others or alike_moves(first, others):
+        return first, None
+    best, best_made = first, sim.after(first)
+    best_value = best_made.value(society)
+    for move in others:
+        made = sim.after(move)
+        worth = made.value(society)
+        if worth > best_value:
+            best, best_made, best_value = move, made, worth
+    return best, best_made
+
+
+SIMULATED: Mapping[Policy, SimulatedPolicy] = {uniform: simulated_uniform, greedy: simulated_greedy}
+"""The policies the simulator plays, each as the engine's policy would."""
+
 
 class Outcome(tuple[dict[str, float], dict[str, int], int]):
     """A playout's result: (each society's share of the win, each society's final score, moves played)."""
@@ -154,15 +211,22 @@ def shares(scored: ev.GameScored, players: tuple[str, ...]) -> dict[str, float]:
     return found
 
 
-def playout(state: GameState, rng: random.Random, policy: Policy = greedy) -> Outcome:
-    """Play `state` to its final scoring with `policy` choosing every move, the engine deciding it."""
+def playout(state: GameState, rng: random.Random, policy: Policy = greedy, simulate: bool = True) -> Outcome:
+    """Play `state` to its final scoring with `policy` choosing every move: the engine decides each until the position
+    is in the simulator's domain, then the simulator plays the rest as the engine would (with a policy it has,
+    `SIMULATED`, unless `simulate` is False), and the engine scores the end."""
     moves = 0
     scored: ev.GameScored | None = None
+    simulated = SIMULATED.get(policy) if simulate else None
     if state.phase == "reveal" and all(lo.tokens is not None for lo in state.loyalty.values()):
         state = _scored_now(state)  # every sealed set was sampled: nothing is left to reveal
     while not state.over:
         if moves >= MAX_MOVES:
             raise RuntimeError(f"a playout of {state.name} ran past {MAX_MOVES} moves")
+        if simulated is not None:
+            sim = Simulator.load(state)
+            if sim is not None:
+                return _simulated(sim, rng, simulated, moves)
         command, made = policy(state, rng)
         produced, state = rules.decided(state, command) if made is None else made
         for event in produced:
@@ -171,6 +235,23 @@ def playout(state: GameState, rng: random.Random, policy: Policy = greedy) -> Ou
         moves += 1
     if scored is None:  # a position already over: its own scoring stands
         scored = score(state)
+    totals = {s: int(scored.scores[s]["total"]) for s in state.players}
+    return Outcome(shares(scored, state.players), totals, moves)
+
+
+def _simulated(sim: Simulator, rng: random.Random, policy: SimulatedPolicy, moves: int) -> Outcome:
+    """The rest of a playout on the simulator, scored by the engine (its tie-breaks)."""
+    while not sim.ended:
+        if moves >= MAX_MOVES:
+            raise RuntimeError(f"a playout of {sim.origin.name} ran past {MAX_MOVES} moves")
+        move, made = policy(sim, rng)
+        if made is None:
+            sim.apply(move)
+        else:
+            sim = made
+        moves += 1
+    state = sim.to_state()
+    scored = score(state)
     totals = {s: int(scored.scores[s]["total"]) for s in state.players}
     return Outcome(shares(scored, state.players), totals, moves)
 
