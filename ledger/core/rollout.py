@@ -165,7 +165,10 @@ def simulated_greedy(sim: Simulator, rng: random.Random) -> SimulatedChoice:
     best, best_made = first, sim.after(first)
     best_value = best_made.value(society)
     for move in others:
-        made = sim.after(move)
+        try:
+            made = sim.after(move)
+        except RuleError:  # as `greedy`: a reveal the revised rules refuse is not chosen
+            continue
         worth = made.value(society)
         if worth > best_value:
             best, best_made, best_value = move, made, worth

@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.names import MULTIPLIER
-from whispers.ledger.core.state import GameState
+from whispers.ledger.core.state import GameState, control
 
 
 def society_score(state: GameState, society: str) -> ev.SocietyScore:
@@ -15,9 +15,11 @@ def society_score(state: GameState, society: str) -> ev.SocietyScore:
     slot_of = {empire: slot for slot, empire in loyalty.tokens.items()}
     empires: dict[str, ev.EmpireScore] = {}
     total = loyalty.concealed * state.ruleset.concealed_bonus
+    held = control(state.board, state.banners).cities  # each empire's `state.cities`, counted once for all of them
+    agents_with = [state.controller(region) for region in state.field_regions(society)]
     for empire in state.board.empires:
-        cities = state.cities(empire)
-        agents = sum(1 for region in state.field_regions(society) if state.controller(region) == empire)
+        cities = held.get(empire, 0)
+        agents = agents_with.count(empire)
         slot = slot_of[empire]
         points = MULTIPLIER[slot] * (cities + agents)
         empires[empire] = {

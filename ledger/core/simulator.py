@@ -33,6 +33,7 @@ import msgspec
 from whispers.ledger.core import commands as c
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.card_checks import owed_instants
+from whispers.ledger.core.errors import RuleError
 from whispers.ledger.core.legal import Option, instant_may_be_drawn
 from whispers.ledger.core.names import (
     AGENTS_PER_SOCIETY,
@@ -56,7 +57,7 @@ BANNER_WEIGHT = 0.1
 city is worth 1): `rollout.value` and `Simulator.value` compute with it (rollout.py imports this module, so the
 number lives here)."""
 
-WAITING = ("retrieve", "deploy", "empire", "cleanup", "swap")
+WAITING = ("retrieve", "deploy", "empire", "cleanup", "swap", "reveal")
 """The phases a position of the domain is in."""
 _OFFICES = len(OFFICES)
 RECRUIT, DRAW, ATTACK, SWAP = range(4)
@@ -158,7 +159,8 @@ class Simulator:
     size: list[int]
     decks: list[Deck]
     loyalty: list[Loyalty]
-    multiplier: list[tuple[int, ...]]
+    multiplier: list[tuple[int, ...] | None]
+    """Each empire's multiplier by the society's tokens; None while they are sealed."""
     concealed: list[int]
     empire_index: int
     office_index: int
@@ -186,7 +188,8 @@ class Simulator:
         pending = state.pending
         if pending is not None and (pending.resume is not None or pending.order is not None):
             return None
-        if len(state.loyalty) != len(state.players) or any(lo.tokens is None for lo in state.loyalty.values()):
+        if len(state.loyalty) != len(state.players) or any(lo.commitment is not None and lo.tokens is None
+                                                            for lo in state.loyalty.values()):
             return None
         if owed_instants(state):
             return None
@@ -441,6 +444,8 @@ class Simulator:
             revealed = self.loyalty[society].revealed
             return [("swap-loyalty", society, tuple(slot for slot in SLOTS if slot not in revealed)),
                     ("pass", society)]
+        if phase == "reveal":
+            return [("reveal", s) for s, loyalty in enumerate(self.loyalty) if loyalty.tokens is None]
         return []
 
     def _order_options(self) -> list[Offer]:
@@ -499,6 +504,8 @@ class Simulator:
             return Option(verb, name, {"count": offer[2], "hand": dict(self.hands[society].counts)})
         if verb == "swap-loyalty":
             return Option(verb, name, {"slots": offer[2]})
+        if verb == "reveal":
+            return Option(verb, name, {"slots": SLOTS, "empires": t.empires})
         return Option(verb, name, {})
 
     def _where(self, code: int) -> str:
@@ -534,8 +541,35 @@ class Simulator:
             if rng.random() < 0.5:
                 return ("pass", society)
             a, b = rng.sample(list(offer[2]), 2)
-            return ("swap-loyalty", society, a, b)
+            revealed = None
+            loyalty = self.loyalty[society]
+            if loyalty.tokens is None:
+                shown = set(loyalty.revealed.values())
+                x, y = rng.sample([e for e in self.t.empires if e not in shown], 2)
+                revealed = {a: x, b: y}
+            return ("swap-loyalty", society, a, b, revealed)
+        if verb == "reveal":
+            return ("reveal", society, self._random_tokens(society, rng))
         return (verb, society)
+
+    def _random_tokens(self, society: int, rng: random.Random) -> dict[str, str]:
+        """A sealed set revealed at random, as `randomgame.random_command` reveals it: what swaps revealed stays, and
+        under the revised rules its devout empire (as placed at setup) is tried again until it is no other set's
+        (REV "Setup")."""
+        empires = self.t.empires
+        loyalty = self.loyalty[society]
+        rest = [e for e in empires if e not in loyalty.revealed.values()]
+        rng.shuffle(rest)
+        tokens = {slot: loyalty.revealed.get(slot) or rest.pop() for slot in SLOTS}
+        if self.t.ruleset.distinct_devout:
+            taken = {lo.at_setup(lo.tokens)["devout"] for lo in self.loyalty if lo.tokens}
+            for _ in range(50):
+                if loyalty.at_setup(tokens)["devout"] not in taken:
+                    break
+                free = [e for e in empires if e not in loyalty.revealed.values()]
+                rng.shuffle(free)
+                tokens = {slot: loyalty.revealed.get(slot) or free.pop() for slot in SLOTS}
+        return tokens
 
     def to_command(self, move: Move) -> c.Command:
         """The engine's command for `move`."""
@@ -557,7 +591,9 @@ class Simulator:
         if verb == "discard":
             return c.Discard(society, move[2])
         if verb == "swap-loyalty":
-            return c.SwapLoyalty(society, (move[2], move[3]))
+            return c.SwapLoyalty(society, (move[2], move[3]), move[4])
+        if verb == "reveal":
+            return c.Reveal(society, move[2])
         if verb == "pass":
             return c.Pass(society)
         return c.NoCard(society)
@@ -587,8 +623,10 @@ class Simulator:
                 return ("swap-agent", society, OFFICES.index(office))
             case c.Discard(_, cards):
                 return ("discard", society, tuple(cards))
-            case c.SwapLoyalty(_, (a, b), _revealed):
-                return ("swap-loyalty", society, a, b)
+            case c.SwapLoyalty(_, (a, b), revealed):
+                return ("swap-loyalty", society, a, b, revealed)
+            case c.Reveal(_, tokens, None):
+                return ("reveal", society, dict(tokens))
             case c.Pass():
                 return ("pass", society)
             case c.NoCard():
@@ -647,7 +685,9 @@ class Simulator:
         elif verb == "discard":
             self._discard(society, move[2])
         elif verb == "swap-loyalty":
-            self._swap_loyalty(society, move[2], move[3])
+            self._swap_loyalty(society, move[2], move[3], move[4])
+        elif verb == "reveal":
+            self._reveal(society, move[2])
         elif verb == "pass":
             self.step += 1
         else:
@@ -780,18 +820,37 @@ class Simulator:
         self.hands[society] = self.hands[society].without(cards)
         self.size[society] -= len(cards)
 
-    def _swap_loyalty(self, society: int, a: str, b: str) -> None:
-        """EN "Swap Phase": two concealed tokens swap places, both revealed (evolve._a_loyalty_swapped)."""
+    def _swap_loyalty(self, society: int, a: str, b: str, revealed: dict[str, str] | None) -> None:
+        """EN "Swap Phase": two concealed tokens swap places, both revealed (evolve._a_loyalty_swapped); a sealed
+        set's tokens stay sealed, the two revealed as `revealed` says."""
         loyalty = self.loyalty[society]
         tokens = loyalty.tokens
-        assert tokens is not None
-        given = {a: tokens[b], b: tokens[a]}
-        new = msgspec.structs.replace(loyalty, tokens={**tokens, **given}, revealed={**loyalty.revealed, **given},
+        if tokens is not None:
+            given = {a: tokens[b], b: tokens[a]}
+            tokens = {**tokens, **given}
+        else:
+            assert revealed is not None
+            given = revealed
+        new = msgspec.structs.replace(loyalty, tokens=tokens, revealed={**loyalty.revealed, **given},
                                       swaps=loyalty.swaps + 1, swapped=(*loyalty.swapped, (a, b)))
         self.loyalty[society] = new
         self.multiplier[society] = _multipliers(self.t, new)
         self.concealed[society] = new.concealed
         self.step += 1
+
+    def _reveal(self, society: int, tokens: dict[str, str]) -> None:
+        """EN "Final Scoring": a sealed set revealed (evolve._a_revealed); under the revised rules refused, as
+        rules._check_distinct_devout refuses it, when its devout empire as placed at setup is another set's (REV
+        "Setup")."""
+        loyalty = self.loyalty[society]
+        if self.t.ruleset.distinct_devout:
+            mine = loyalty.at_setup(tokens)["devout"]
+            for other, held in enumerate(self.loyalty):
+                if other != society and held.tokens is not None and held.at_setup(held.tokens)["devout"] == mine:
+                    raise RuleError(f"{self.t.players[other]} is devout to {mine} already", "REV Setup")
+        new = msgspec.structs.replace(loyalty, tokens=dict(tokens))
+        self.loyalty[society] = new
+        self.multiplier[society] = _multipliers(self.t, new)
 
     # --- what the engine records on its own (ledger/core/flow.py) ----------------------------------------
 
@@ -859,10 +918,17 @@ class Simulator:
                         continue
                     return
                 if phase == "round_end" and self.round == ROUNDS:  # EN "Mark the Turn": the game ends
-                    self.ended = True
-                    return
+                    if all(loyalty.tokens is not None for loyalty in self.loyalty):
+                        self.ended = True
+                        return
+                    self._phase_started(self.round, "reveal")  # sealed sets are revealed for the final scoring
+                    continue
                 self._step_after(-1 if phase == "round_end" else t.round_end.index(phase))
                 continue
+            if phase == "reveal":
+                if all(loyalty.tokens is not None for loyalty in self.loyalty):
+                    self.ended = True
+                return
             raise AssertionError(f"the simulator has no phase {phase}")
 
     def _supply(self) -> None:
@@ -901,20 +967,24 @@ class Simulator:
 
     def value(self, society: int) -> float:
         """rollout.value, computed with the same operations in the same order (ties between moves decide)."""
+        multipliers = self.multiplier[society]
+        if multipliers is None:
+            return 0.0
         cities = self.cities[:]
         control = self.control
         for region in self.field[society]:
             cities[control[region]] += 1
         total = float(self.concealed[society] * self.t.ruleset.concealed_bonus)
         on_board = self.on_board
-        for e, multiplier in enumerate(self.multiplier[society]):
+        for e, multiplier in enumerate(multipliers):
             total += multiplier * (cities[e] + BANNER_WEIGHT * on_board[e])
         return total
 
 
-def _multipliers(t: Table, loyalty: Loyalty) -> tuple[int, ...]:
+def _multipliers(t: Table, loyalty: Loyalty) -> tuple[int, ...] | None:
     tokens = loyalty.tokens
-    assert tokens is not None
+    if tokens is None:
+        return None
     slot_of = {empire: slot for slot, empire in tokens.items()}
     return tuple(MULTIPLIER[slot_of[e]] for e in t.empires)
 
