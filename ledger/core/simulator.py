@@ -133,7 +133,7 @@ class Simulator:
     __slots__ = ("_closed", "banners", "cities", "concealed", "control", "council", "decks", "drawn",
                  "drawn_instant", "empire_index", "ended", "farms", "field", "first", "forts", "hands", "held",
                  "last_actor", "last_attack", "last_order", "last_was_draw", "loyalty", "multiplier", "office_index",
-                 "on_board", "origin", "pending", "phase", "reserve", "round", "size", "step", "t")
+                 "on_board", "origin", "pending", "phase", "regions_of", "reserve", "round", "size", "step", "t")
 
     t: Table
     origin: GameState
@@ -147,6 +147,8 @@ class Simulator:
     cities: list[int]
     held: list[int]
     """How many regions each empire controls."""
+    regions_of: list[tuple[int, ...] | None]
+    """Which (`_controlled`), once asked, until one changes hands."""
     farms: list[int]
     forts: list[int]
     on_board: list[int]
@@ -211,6 +213,7 @@ class Simulator:
             sim.forts[holder] += t.fort[r]
         for holder, n in sim.banners.values():
             sim.on_board[holder] += n
+        sim.regions_of = [None] * E
         sim.reserve = [state.reserve[e] for e in t.empires]
         sim.council = {t.empire_at[e] * _OFFICES + OFFICES.index(o): t.players_at[s]
                        for (e, o), s in state.council.items()}
@@ -240,6 +243,7 @@ class Simulator:
         new.round, new.phase, new.step, new.first = self.round, self.phase, self.step, self.first
         new.banners, new.control, new.cities = self.banners.copy(), self.control[:], self.cities[:]
         new.held, new.farms, new.forts, new.on_board = self.held[:], self.farms[:], self.forts[:], self.on_board[:]
+        new.regions_of = self.regions_of[:]
         new.reserve, new.council, new.field = self.reserve[:], self.council.copy(), self.field[:]
         new.hands, new.size, new.decks = self.hands[:], self.size[:], self.decks[:]
         new.loyalty, new.multiplier, new.concealed = self.loyalty[:], self.multiplier[:], self.concealed[:]
@@ -327,6 +331,14 @@ class Simulator:
         if t.ruleset.field_agents and len(own) < t.ruleset.max_field_agents:
             where.extend(-1 - r for r in range(len(t.regions)) if r not in own)
         return where
+
+    def _controlled(self, empire: int) -> tuple[int, ...]:
+        """GameState.controlled: the regions the empire controls, in the board's order (kept until one changes)."""
+        found = self.regions_of[empire]
+        if found is None:
+            control = self.control
+            found = self.regions_of[empire] = tuple(r for r in range(len(control)) if control[r] == empire)
+        return found
 
     def _count(self, empire: int, each: int, icon: str | None) -> int:
         if icon is None:
@@ -468,10 +480,8 @@ class Simulator:
                 if not self._open(p, kind, each, icon):
                     continue
                 if kind == RECRUIT:
-                    control = self.control
-                    regions = tuple(r for r in range(len(control)) if control[r] == empire)
                     found.append(("recruit", society, p, order, min(self._count(empire, each, icon),
-                                                                   self.reserve[empire]), regions))
+                                                                   self.reserve[empire]), self._controlled(empire)))
                 elif kind == DRAW:
                     found.append(("draw", society, p, order, self._drawn(empire, each, icon)[1]))
                 elif kind == ATTACK:
@@ -713,6 +723,7 @@ class Simulator:
         if was != holder:
             t = self.t
             self.control[region] = holder
+            self.regions_of[was] = self.regions_of[holder] = None
             self.cities[was] -= t.cities[region]
             self.cities[holder] += t.cities[region]
             self.held[was] -= 1
