@@ -8,6 +8,8 @@ Rates are CPU time of this process (the machine is shared: wall time would measu
 - playouts (ledger/core/rollout.py) from the positions of a 4-player game, with each policy: playouts (rollouts) a
   second on one core beside the engine's random-game moves a second, their ratio (how many of the engine's
   random-game moves one rollout costs), and the playouts' own moves a second over the engine's (the move ratio);
+  each with the simulator (ledger/core/simulator.py, as the analysis plays them) and by the engine alone, the same
+  playouts (the same outcomes), and the simulator's speed-up;
 - a whole analysis, measured: `analyse` of the bundled official-4p game (every move) at --rollouts a move on --jobs
   processes, its wall time on the machine as loaded (the load average is printed) and its CPU seconds (this process
   and its workers); then the issue's 200-move game at 200 a move (40,000 continuations) scaled from it by the number
@@ -56,14 +58,15 @@ def engine_rate(games: int) -> tuple[float, float]:
     return moves / (time.process_time() - start), moves / games
 
 
-def playout_rate(states: list, policy: str, per_state: int) -> tuple[float, float]:
-    """(playouts a second, moves a second) on one core from each of `states`, `per_state` playouts each."""
+def playout_rate(states: list, policy: str, per_state: int, simulate: bool = True) -> tuple[float, float]:
+    """(playouts a second, moves a second) on one core from each of `states`, `per_state` playouts each, with the
+    simulator or (`simulate` False) by the engine alone."""
     chooser = rollout.POLICIES[policy]
     start, played, moves = time.process_time(), 0, 0
     for i, state in enumerate(states):
         for k in range(per_state):
             rng = random.Random(f"{i}/{k}")
-            moves += rollout.playout(sampled(state, rng), rng, chooser).moves
+            moves += rollout.playout(sampled(state, rng), rng, chooser, simulate).moves
             played += 1
     elapsed = time.process_time() - start
     return played / elapsed, moves / elapsed
@@ -137,11 +140,14 @@ def main() -> None:
     found = analysis.positions(game.events, None)
     states = [p.state for p in found[::10]]
     for policy in ("uniform", rollout.DEFAULT_POLICY):
-        rate, moves = playout_rate(states, policy, 3)
-        print(f"rollouts, policy {rollout.POLICY_VERSIONS[policy]}: {rate:,.1f} rollouts/s per core beside the "
-              f"engine's {engine:,.0f} random-game moves/s: a rollout costs {engine / rate:,.0f} engine moves "
-              f"({1000 / rate:.2f} ms of CPU); its own moves {moves:,.0f}/s, {moves / engine:.2f}x the engine's "
-              f"(from {len(states)} positions of {GAME.stem}, 3 each)")
+        rates = {}
+        for simulate, how in ((False, "by the engine alone"), (True, "with the simulator")):
+            rate, moves = rates[simulate] = playout_rate(states, policy, 3, simulate)
+            print(f"rollouts, policy {rollout.POLICY_VERSIONS[policy]}, {how}: {rate:,.1f} rollouts/s per core beside "
+                  f"the engine's {engine:,.0f} random-game moves/s: a rollout costs {engine / rate:,.0f} engine moves "
+                  f"({1000 / rate:.2f} ms of CPU); its own moves {moves:,.0f}/s, {moves / engine:.2f}x the engine's "
+                  f"(from {len(states)} positions of {GAME.stem}, 3 each)")
+        print(f"  the simulator: {rates[True][0] / rates[False][0]:.2f}x the engine's rollouts a second")
 
     done, wall, cpu, before, after = analysis_run(store, args.rollouts, args.jobs)
     played = sum(p.rollouts for p in done.points)

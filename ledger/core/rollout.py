@@ -1,8 +1,12 @@
-"""Playouts: a game played from a position to its final scoring by the rules engine, for the analysis (issue 34).
+"""Playouts: a game played from a position to its final scoring by the rules, for the analysis (issue 34).
 
-Every move of a playout is decided by the engine itself (`rules.decided`: its events, and the state `rules.evolve`
-folds them into): there is no second simulator to keep equal to it. The moves are chosen by a playout policy
-(docs/analysis.md):
+A playout's moves are decided by the engine (`rules.decided`: its events, and the state `rules.evolve` folds them
+into) until the position is in the domain of the simulator (ledger/core/simulator.py: the no-card game past the
+setup, without card effects lasting), which plays the rest as the engine would, several times faster, and hands the
+end to the engine's own scoring: the same state, seed and policy give the same `Outcome` either way
+(tests/test_simulator.py proves the simulator equal to the engine). The moves are chosen by a playout policy
+(docs/analysis.md), each written once for the engine's state and once for the simulator's, drawing the same numbers
+from the generator:
 
 - `uniform`: a uniformly random legal move, as `randomgame.random_command` builds it (the floor);
 - `greedy` (the default): a simulated society looks one move ahead. It draws a few legal moves at random, plays

@@ -524,23 +524,33 @@ class Simulator:
 
     def random_move(self, rng: random.Random, offered: list[Offer] | None = None) -> Move:
         """A legal move at random, drawn from `rng` exactly as `randomgame.random_command(state, rng, cards=False)`
-        draws it, so that one generator picks the same move from both."""
-        offer = rng.choice(offered if offered is not None else self.offered())
+        draws it, so that one generator picks the same move from both. `seq[below(len(seq))]` is `rng.choice(seq)`
+        and `1 + below(n)` is `rng.randint(1, n)`, as random.py draws them, a call less each (the test compares the
+        generators' states after both)."""
+        below = rng._randbelow  # type: ignore[attr-defined]  # random.Random's own, which typeshed does not list
+        if offered is None:
+            offered = self.offered()
+        if not offered:  # rng.choice's refusal (`below(0)` would never return)
+            raise IndexError("no legal move to choose from")
+        offer = offered[below(len(offered))]
         verb, society = offer[0], offer[1]
         if verb == "recruit":
             placed: dict[int, int] = {}
             regions = offer[5]
+            n = len(regions)
             for _ in range(offer[4]):
-                region = rng.choice(regions)
+                region = regions[below(n)]
                 placed[region] = placed.get(region, 0) + 1
             return ("recruit", society, placed, offer[3], offer[2])
         if verb == "attack":
-            source, target, most = rng.choice(offer[3])
-            return ("attack", society, source, target, rng.randint(1, most), offer[2])
+            attacks = offer[3]
+            source, target, most = attacks[below(len(attacks))]
+            return ("attack", society, source, target, 1 + below(most), offer[2])
         if verb == "draw":
             return ("draw", society, offer[3], offer[2])
         if verb in ("deploy", "retrieve"):
-            return (verb, society, rng.choice(offer[2]))
+            where = offer[2]
+            return (verb, society, where[below(len(where))])
         if verb == "swap-agent":
             return ("swap-agent", society, rng.choice(offer[3]))
         if verb == "discard":
