@@ -1,10 +1,11 @@
 """`analyse`: each society's chance of winning and expected final score after every move, from playouts (issue 34).
 
-The playouts are the engine's (ledger/core/rollout.py), from positions sampled as the viewer knew them
-(projections/analysis.py). Their tallies are a read model in the store (`Store.save_tracked`, one projection per
-game), keyed by the game's head, the viewer, the policy's version and the seed: a second run reads them at once, a
-run asking for more playouts adds to those stored (the playouts are numbered, and a position's next ones carry on
-its numbering), and an interrupted run keeps every position it finished.
+The playouts are the rules' (ledger/core/rollout.py: the engine's, and its simulator's where it is proven equal),
+from positions sampled as the viewer knew them (projections/analysis.py). Their tallies are a read model in the store
+(`Store.save_tracked`, one projection per game), keyed by the game's head, the viewer, the policy's version and the
+seed: a second run reads them at once, a run asking for more playouts adds to those stored (the playouts are
+numbered, and a position's next ones carry on its numbering), and an interrupted run keeps every position it
+finished.
 """
 
 from __future__ import annotations
