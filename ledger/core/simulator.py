@@ -11,8 +11,10 @@ generator (`random_move` draws as `randomgame.random_command(state, rng, cards=F
 after it (`to_state`); and playouts with and without it give the same outcomes.
 
 Its domain (`Simulator.load` gives None outside it), a position the engine waits at:
-- in the deploy, retrieve, empire turns, cleanup or swap phase, every society's tokens known (not at setup, not at
-  the final reveal of sealed sets: a playout samples them first, projections/analysis.py);
+- past the setup (in the deploy, retrieve, empire turns, cleanup, swap or final reveal phase), every society's
+  tokens recorded, or sealed without a commitment (a committed set's reveal needs the salt only its seat keeps; a
+  sealed set is revealed at random, as the random games reveal it, and a playout samples every set first anyway,
+  projections/analysis.py);
 - with no card effect lasting or pending: nothing beside the board or lasting (REV 353, 355), no supply check
   suspended, no attack card played with the attack to come, no Midnight Oil or Succession Crisis, no order owed out
   of sequence but one of a position just acquired (an agent swap's, or a card's `act=`), no Dark alliances decree
@@ -266,8 +268,7 @@ class Simulator:
         attack = self.last_attack
         if isinstance(attack, tuple):
             attack = ev.Attacked(*attack)
-        by_society = {s: i for i, s in enumerate(players)}
-        by_empire = t.empire_at
+        by_society, by_empire = t.players_at, t.empire_at
         return msgspec.structs.replace(
             origin,
             round=self.round,
