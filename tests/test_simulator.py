@@ -88,9 +88,10 @@ def test_the_simulator_plays_random_games_as_the_engine_does(ruleset):
     """Random no-card games (`_game`, 2 to 4 players on the stand-in board) followed on the simulator: at every
     position the engine waits at inside its domain, loaded afresh and as the simulator has played it since it was
     first loaded, the same options as the engine's prompt (EN "Gameplay Overview": who acts and which moves are legal;
-    the card plays aside), the same random move drawing the same numbers from a generator, and after the game's move
-    the same state as the engine's (EN "Empire Turns Phase", "Checking Supply", "Cleanup Phase", "Swap Phase", "Mark
-    the Turn", "Final Scoring"; REV "Phase 3: Year end", "Setup": distinct devout sets at the reveal)."""
+    the card plays aside), the same random move drawing the same numbers from a generator, the greedy policy's value
+    of the position (bit for bit) and its choice of move, and after the game's move the same state as the engine's
+    (EN "Empire Turns Phase", "Checking Supply", "Cleanup Phase", "Swap Phase", "Mark the Turn", "Final Scoring"; REV
+    "Phase 3: Year end", "Setup": distinct devout sets at the reveal)."""
     board, rules_ = load_board("standin"), load_ruleset(ruleset)
     checked = ended = followed = finished = 0
     seen: set[str] = set()
@@ -121,6 +122,17 @@ def test_the_simulator_plays_random_games_as_the_engine_does(ruleset):
                 expected = randomgame.random_command(state, theirs, cards=False)
                 assert here.to_command(here.random_move(mine)) == expected
                 assert mine.getstate() == theirs.getstate()
+            for society in state.players:  # bit for bit: ties between the greedy policy's candidates decide
+                assert sim.value(sim.t.players_at[society]) == rollout.value(state, society)
+            mine, theirs = random.Random(checked), random.Random(checked)
+            try:
+                chosen, _made = rollout.greedy(state, theirs)
+            except RuleError:  # its first draw a reveal the rules refuse (REV "Setup")
+                with pytest.raises(RuleError):
+                    rollout.simulated_greedy(loaded.copy(), mine)
+            else:
+                move, _made = rollout.simulated_greedy(loaded.copy(), mine)
+                assert loaded.to_command(move) == chosen and mine.getstate() == theirs.getstate()
             move = loaded.random_move(random.Random(checked))
             checked += 1
             try:
