@@ -332,7 +332,9 @@ def test_the_replay_page_asks_follows_the_progress_and_draws_the_chart_in_place(
     """In the browser: the button asks, the progress bar moves in place, the chart appears without a reload, and
     a point on it opens its move; screenshots at a phone's size and a desktop's when WHISPERS_SCREENSHOTS is set.
     The analyst is held still (SIGSTOP) once it has written some progress, until the page shows it, then let go:
-    the page is seen following a running analysis however fast the machine plays its two playouts a move."""
+    the page is seen following a running analysis however fast the machine plays its playouts. Eight a move: with the
+    simulator (ledger/core/simulator.py) two a move ended in half a second, before the analyst's first write of its
+    progress (analysis_jobs.BEAT_SECONDS)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     from test_browser import missing, wait
@@ -342,7 +344,7 @@ def test_the_replay_page_asks_follows_the_progress_and_draws_the_chart_in_place(
     url, links = _sqlite(tmp_path, FOUR)
     env = {**os.environ, "WHISPERS_STORE": url, "WHISPERS_DIRECTOR_TOKEN": DIRECTOR}
     token = links.seats["raven"]
-    with _serve(env, "--analysis-rollouts", "2") as (base, _server):
+    with _serve(env, "--analysis-rollouts", "8") as (base, _server):
         browser.set_window_size(390, 844)
         browser.get(f"{base}/g/g/{token}/replay?at=100")
         wait(browser, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
