@@ -82,7 +82,8 @@ def share(game: str, base: str, revoke: bool, round_no: int | None, cards: str |
               help="Processes (per worker) that run the analyses the replay pages ask for, one game each at a time; "
                    "0: the pages offer none.")
 @click.option("--analysis-rollouts", default=WEB_ROLLOUTS, show_default=True, type=click.IntRange(1, 100_000),
-              help="Playouts a move of an analysis asked for on a page (whispers analyse refines it).")
+              help="Playouts a move of an analysis asked for on a page (as many as whispers analyse plays by "
+                   "default: the figures are shared).")
 @store_option
 def serve(host: str, port: int, workers: int, tournament_file: Path | None, analysts: int, analysis_rollouts: int,
           store_url: str | None) -> None:
