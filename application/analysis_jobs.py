@@ -42,7 +42,8 @@ LAYOUT = 1
 WEB_ROLLOUTS = analysis.DEFAULT_ROLLOUTS
 """Playouts a move an analysis asked for in the browser has by default (`whispers serve --analysis-rollouts`): as
 many as `whispers analyse`'s, so that the page's figures are the command's (the tallies are shared) with standard
-errors of at most 3.5 points; a 150-move game in about a minute and a half of one core (docs/analysis.md)."""
+errors of 3.54 points at most (0.5/√200); a 150-move game in about a minute and a half of one core
+(docs/analysis.md)."""
 BEAT_SECONDS = 1.0
 """A running job's progress is written at most this often."""
 STALE_SECONDS = 30.0
