@@ -81,7 +81,7 @@ def _table(seed: int, greedy_seat: int | None) -> dict[str, float]:
     default = rollout.POLICIES[rollout.DEFAULT_POLICY]
     policies = {s: default if greedy_seat is None or i == greedy_seat else rollout.uniform
                 for i, s in enumerate(PLAYERS)}
-    return rollout.playout(state, random.Random(seed), rollout.seated(policies)).wins
+    return rollout.playout(state, random.Random(seed), rollout.Seated(policies)).wins
 
 
 def strength(seconds: float, games: int, jobs: int, selfplay: bool) -> tuple[int, dict[str, float]]:

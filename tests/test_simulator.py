@@ -116,8 +116,10 @@ def test_the_simulator_plays_random_games_as_the_engine_does(ruleset):
                 followed += 1
             offered = _no_card_options(state)
             seen.update(option.verb for option in offered)
+            actors = tuple(state.players.index(s) for s in rules.prompt(state, noted=False).actors)
             for here in (loaded, sim):
                 assert here.options() == offered
+                assert here.actors() == actors
                 mine, theirs = random.Random(f"{seed}/{checked}"), random.Random(f"{seed}/{checked}")
                 expected = randomgame.random_command(state, theirs, cards=False)
                 assert here.to_command(here.random_move(mine)) == expected
@@ -198,3 +200,20 @@ def test_a_playout_with_the_simulator_has_the_engines_outcome(policy):
             compared += 1
             simulated += Simulator.load(state) is not None
     assert compared > 40 and simulated > compared // 2
+
+
+SEATED_GAMES = sized(4, 100)
+"""Games from the start with a table of different policies, each way (the benchmark's strength measure's games)."""
+
+
+def test_a_table_of_different_policies_plays_the_same_game_with_the_simulator():
+    """The benchmark's strength measure (benchmarks/analysis.py) seats the greedy policy at one seat and the uniform one
+    at the others, each society played by its own (`rollout.Seated`, after the prompt's actors, EN "Gameplay
+    Overview"): from the start, the same seed gives the same game's outcome with the simulator as on the engine."""
+    board, official = load_board("standin"), load_ruleset("official")
+    players = SOCIETIES[:4]
+    for seed in range(SEATED_GAMES):
+        start = rules.evolve(None, rules.start(f"t{seed}", players, players[seed % 4], official, board))
+        table = rollout.Seated({s: rollout.greedy if i == seed % 4 else rollout.uniform for i, s in enumerate(players)})
+        engine = rollout.playout(start, random.Random(seed), table, simulate=False)
+        assert rollout.playout(start, random.Random(seed), table) == engine, seed

@@ -224,7 +224,7 @@ def playout(state: GameState, rng: random.Random, policy: Policy = greedy, simul
     `SIMULATED`, unless `simulate` is False), and the engine scores the end."""
     moves = 0
     scored: ev.GameScored | None = None
-    simulated = SIMULATED.get(policy) if simulate else None
+    simulated = None if not simulate else policy.simulated if isinstance(policy, Seated) else SIMULATED.get(policy)
     if state.phase == "reveal" and all(lo.tokens is not None for lo in state.loyalty.values()):
         state = _scored_now(state)  # every sealed set was sampled: nothing is left to reveal
     while not state.over:
@@ -267,13 +267,20 @@ def _scored_now(state: GameState) -> GameState:
     return rules.evolve(state, score(state))
 
 
-def seated(policies: Mapping[str, Policy], otherwise: Policy = uniform) -> Policy:
+class Seated:
     """A policy per society (a table of different players, for the benchmarks): the one of the society the prompt
-    waits for, or `otherwise` where several may act at once (the loyalty tokens at setup)."""
+    waits for, or `otherwise` where several may act at once (the loyalty tokens at setup), on the engine's state
+    (called) and on the simulator's (`simulated`), drawing the same numbers from the generator."""
 
-    def choose(state: GameState, rng: random.Random) -> Choice:
+    def __init__(self, policies: Mapping[str, Policy], otherwise: Policy = uniform) -> None:
+        self.policies, self.otherwise = policies, otherwise
+
+    def __call__(self, state: GameState, rng: random.Random) -> Choice:
         actors = rules.prompt(state, noted=False).actors
-        policy = policies.get(actors[0], otherwise) if len(actors) == 1 else otherwise
+        policy = self.policies.get(actors[0], self.otherwise) if len(actors) == 1 else self.otherwise
         return policy(state, rng)
 
-    return choose
+    def simulated(self, sim: Simulator, rng: random.Random) -> SimulatedChoice:
+        actors = sim.actors()
+        policy = self.policies.get(sim.t.players[actors[0]], self.otherwise) if len(actors) == 1 else self.otherwise
+        return SIMULATED[policy](sim, rng)

@@ -461,6 +461,14 @@ class Simulator:
             return [("reveal", s) for s, loyalty in enumerate(self.loyalty) if loyalty.tokens is None]
         return []
 
+    def actors(self) -> tuple[int, ...]:
+        """`rules.prompt(state).actors`: the societies the moves offered wait for, in order; in the card window after an
+        empire's last order, those of the moves past it, or the window's holder where the game ends with it."""
+        offered = self.offered()
+        if self._holder() is not None and len(offered) > 1:
+            offered = offered[1:]
+        return tuple(dict.fromkeys(offer[1] for offer in offered))
+
     def _order_options(self) -> list[Offer]:
         """legal.order_options of the society the order is owed to."""
         pending = self.pending
