@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from whispers.application.stores import opened
 from whispers.ledger.core.errors import WhispersError
 from whispers.ledger.core.plain import Data
-from whispers.ledger.core.rollout import DEFAULT_POLICY, POLICY_VERSIONS
+from whispers.ledger.core.rollout import DEFAULT_POLICY, ENDINGS, POLICY_VERSIONS
 from whispers.ledger.core.words import say
 
 if TYPE_CHECKING:
@@ -150,7 +150,9 @@ def parse_moves(text: str | None, last: int) -> tuple[int, int]:
 
 
 def _key(viewer: str | None, policy: str, seed: int, version: int, head: str) -> str:
-    return f"{viewer or 'record'}|{POLICY_VERSIONS[policy]}|{seed}|{version}|{head}"
+    """The stored tallies' row: the viewer, what a playout is (the policy's version, its endings) and its seed, and the
+    game's head."""
+    return f"{viewer or 'record'}|{POLICY_VERSIONS[policy]}|{ENDINGS}|{seed}|{version}|{head}"
 
 
 def _projection(game: str) -> str:

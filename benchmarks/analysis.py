@@ -14,8 +14,9 @@ Rates are CPU time of this process (the machine is shared: wall time would measu
   processes, its wall time on the machine as loaded (the load average is printed) and its CPU seconds (this process
   and its workers); then the issue's 200-move game at 200 a move (40,000 continuations) scaled from it by the number
   of continuations, on the wall clock as loaded and on --jobs idle cores (CPU seconds / jobs);
-- the standard error of a chance in that analysis: the largest over its positions and societies, beside the bound
-  0.5/sqrt(n) of a chance of one half (target 3.5 points at 200);
+- the standard error of a chance in that analysis: the largest over its positions and societies (each playout the
+  average of its `rollout.ENDINGS` endings), beside 0.5/sqrt(n), a chance of one half's from n single games (target
+  3.5 points at 200);
 - the default policy's strength (skipped with --seconds 0): its share of the wins against three uniform players (its
   seat turned round the table), and each seat's share when all four play it (about 1 in 4 each), over as many games
   from the start as fit in --seconds each on --jobs processes, or --strength-games games each (seeds 0 to N - 1; the
@@ -73,7 +74,8 @@ def playout_rate(states: list, policy: str, per_state: int, simulate: bool = Tru
 
 
 def _table(seed: int, greedy_seat: int | None) -> dict[str, float]:
-    """One game from the start: the default policy at `greedy_seat` (None: at every seat), uniform elsewhere."""
+    """One game from the start: the default policy at `greedy_seat` (None: at every seat), uniform elsewhere; one
+    ending (a game, not a playout averaging several: `rollout.ENDINGS`)."""
     ruleset, board = load_ruleset("official"), load_board("standin")
     from whispers.ledger.core import rules
 
@@ -81,7 +83,7 @@ def _table(seed: int, greedy_seat: int | None) -> dict[str, float]:
     default = rollout.POLICIES[rollout.DEFAULT_POLICY]
     policies = {s: default if greedy_seat is None or i == greedy_seat else rollout.uniform
                 for i, s in enumerate(PLAYERS)}
-    return rollout.playout(state, random.Random(seed), rollout.Seated(policies)).wins
+    return rollout.playout(state, random.Random(seed), rollout.Seated(policies), endings=1).wins
 
 
 def strength(seconds: float, games: int, jobs: int, selfplay: bool) -> tuple[int, dict[str, float]]:
@@ -160,7 +162,8 @@ def main() -> None:
           f"(CPU / {args.jobs}; target <= 60 s)")
     worst = max(se for p in done.points for _, se in p.chances.values() if se is not None)
     print(f"standard error of a chance at {args.rollouts} rollouts: largest over the game {100 * worst:.2f} points; "
-          f"bound at a chance of 1/2: {100 * 0.5 / math.sqrt(args.rollouts):.2f} points (target <= 3.5 at 200)")
+          f"{rollout.ENDINGS} endings a playout; a chance of 1/2 from single games: "
+          f"{100 * 0.5 / math.sqrt(args.rollouts):.2f} points (target <= 3.5 at 200)")
 
     if args.seconds <= 0 and not args.strength_games:
         return

@@ -86,7 +86,7 @@ class Tally(msgspec.Struct):
     wins: dict[str, list[float]] = msgspec.field(default_factory=dict)
     scores: dict[str, list[float]] = msgspec.field(default_factory=dict)
 
-    def add(self, wins: Mapping[str, float], scores: Mapping[str, int]) -> None:
+    def add(self, wins: Mapping[str, float], scores: Mapping[str, float]) -> None:
         self.n += 1
         for sums, values in ((self.wins, wins), (self.scores, scores)):
             for society, x in values.items():

@@ -14,9 +14,9 @@ from sizes import sized
 
 from whispers.application import analysis
 from whispers.cli.main import whispers
-from whispers.ledger.core import flow, legal, prompt, randomgame, rules, words
+from whispers.ledger.core import flow, legal, prompt, randomgame, rollout, rules, words
 from whispers.ledger.core.names import SLOTS, SOCIETIES
-from whispers.ledger.core.rollout import playout, shares, uniform
+from whispers.ledger.core.rollout import ENDINGS, last_stretch, playout, shares, uniform
 from whispers.ledger.core.scoring import score
 from whispers.ledger.core.state import GameState, Hand
 from whispers.ledger.io.board_files import load_board
@@ -125,6 +125,32 @@ def test_a_playout_is_played_to_the_final_scoring_by_the_engine():
         found = playout(state, random.Random(seed), uniform)
         assert found.moves > 0 and set(found.scores) == set(state.players)
         assert sum(found.wins.values()) <= 1.0 + 1e-9
+
+
+def test_a_playout_plays_the_last_empires_turn_several_times_and_averages_its_endings(monkeypatch):
+    """EN "Mark the Turn": the game ends after the last empire's turn of round 4. A playout plays that stretch
+    `ENDINGS` times from where it reached it, one after the other: the first ending is the single-ending playout
+    itself (the same draws up to it and in it), and the outcome is the endings' average; a playout from a position
+    inside the stretch plays its whole rest that many times."""
+    official, board = load_ruleset("official"), load_board("standin")
+    scored: list[GameState] = []
+    plain = rollout.score
+    monkeypatch.setattr(rollout, "score", lambda state: scored.append(state) or plain(state))
+    for seed in range(3):
+        states = [state for _, _, state in randomgame.play(SOCIETIES[:4], official, board, seed, cards=False)]
+        stretch = [s for s in states if last_stretch(s.round, s.phase, s.empire_index, len(board.empires))]
+        assert stretch and not last_stretch(states[0].round, states[0].phase, states[0].empire_index, 5)
+        for state in (states[len(states) // 2], stretch[0], stretch[-1]):
+            scored.clear()
+            single = playout(state, random.Random(seed), endings=1)
+            assert len(scored) == 1
+            alone = scored[0]
+            scored.clear()
+            found = playout(state, random.Random(seed), endings=ENDINGS)
+            assert len(scored) == ENDINGS and scored[0] == alone and found.moves > single.moves
+            endings = [shares(plain(end), end.players) for end in scored]
+            assert found.wins == {s: sum(e[s] for e in endings) / ENDINGS for s in state.players}
+            assert len({tuple(sorted(end.banners.items())) for end in scored}) > 1 or state is stretch[-1]
 
 
 def test_a_tie_still_tied_is_shared_or_no_ones_as_the_ruleset_says():
