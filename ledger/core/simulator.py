@@ -132,7 +132,7 @@ def _table(state: GameState) -> Table:
 class Simulator:
     """A position of the domain (module docstring), changed in place by `apply`; `copy` for a look-ahead."""
 
-    __slots__ = ("_closed", "banners", "cities", "concealed", "control", "council", "decks", "drawn",
+    __slots__ = ("_closed", "_offers", "banners", "cities", "concealed", "control", "council", "decks", "drawn",
                  "drawn_instant", "empire_index", "ended", "farms", "field", "first", "forts", "hands", "held",
                  "last_actor", "last_attack", "last_order", "last_was_draw", "loyalty", "multiplier", "office_index",
                  "on_board", "origin", "pending", "phase", "regions_of", "reserve", "round", "size", "step", "t")
@@ -179,6 +179,8 @@ class Simulator:
     """GameState.last_attack: the loaded one, or the fields of the simulator's own (built by `to_state`)."""
     ended: bool
     _closed: "Simulator | None"
+    _offers: list[Offer] | None
+    """`offered`, once known, until the next move."""
 
     # --- loading and converting back ------------------------------------------------------------------
 
@@ -199,7 +201,7 @@ class Simulator:
             return None
         t = _table(state)
         sim = cls.__new__(cls)
-        sim.t, sim.origin, sim.ended, sim._closed = t, state, False, None
+        sim.t, sim.origin, sim.ended, sim._closed, sim._offers = t, state, False, None, None
         sim.round, sim.phase, sim.step = state.round, state.phase, state.step
         sim.first = t.players_at[state.first]
         E = len(t.empires)
@@ -241,14 +243,15 @@ class Simulator:
 
     def copy(self) -> "Simulator":
         new = Simulator.__new__(Simulator)
-        new.t, new.origin, new.ended, new._closed = self.t, self.origin, self.ended, None
+        new.t, new.origin, new.ended, new._closed, new._offers = self.t, self.origin, self.ended, None, self._offers
         new.round, new.phase, new.step, new.first = self.round, self.phase, self.step, self.first
         new.banners, new.control, new.cities = self.banners.copy(), self.control[:], self.cities[:]
         new.held, new.farms, new.forts, new.on_board = self.held[:], self.farms[:], self.forts[:], self.on_board[:]
         new.regions_of = self.regions_of[:]
         new.reserve, new.council, new.field = self.reserve[:], self.council.copy(), self.field[:]
-        new.hands, new.size, new.decks = self.hands[:], self.size[:], self.decks[:]
-        new.loyalty, new.multiplier, new.concealed = self.loyalty[:], self.multiplier[:], self.concealed[:]
+        # Shared, copied on write: the moves that change them (_draw, _discard, _swap_loyalty, _reveal) are few.
+        new.hands, new.size, new.decks = self.hands, self.size, self.decks
+        new.loyalty, new.multiplier, new.concealed = self.loyalty, self.multiplier, self.concealed
         new.empire_index, new.office_index, new.pending = self.empire_index, self.office_index, self.pending
         new.last_actor, new.last_was_draw, new.drawn = self.last_actor, self.last_was_draw, self.drawn
         new.drawn_instant, new.last_order, new.last_attack = self.drawn_instant, self.last_order, self.last_attack
@@ -368,15 +371,6 @@ class Simulator:
                         found.append((r, target, movable))
         return found
 
-    def _attack_open(self, empire: int) -> bool:
-        home, control, adjacent = self.t.home, self.control, self.t.adjacent
-        for r, (e, n) in self.banners.items():
-            if e == empire and (n if home[r] == empire else n - 1) >= 1:
-                for target in adjacent[r]:
-                    if control[target] != empire:
-                        return True
-        return False
-
     def _swap_targets(self, p: int) -> tuple[int, ...]:
         """legal.swap_targets: the offices the acting agent may swap to."""
         empire, office = divmod(p, _OFFICES)
@@ -387,31 +381,9 @@ class Simulator:
             others = [o for o in others if base + o in self.council]
         return tuple(others)
 
-    def _open(self, p: int, kind: int, each: int, icon: str | None) -> bool:
-        """legal.order_refusal is None (EN "Council Positions")."""
-        empire = p // _OFFICES
-        if kind == RECRUIT:
-            return self.reserve[empire] > 0 and (self.held[empire] > 0 or self._count(empire, each, icon) == 0)
-        if kind == DRAW:
-            return True
-        if kind == ATTACK:
-            return self._attack_open(empire)
-        return self._active(empire, p % _OFFICES) is not None and bool(self._swap_targets(p))
-
     def _positions(self) -> tuple[int, ...]:
         return self.pending[1] if self.pending is not None else (
             self.empire_index * _OFFICES + self.office_index,)
-
-    def _order_offered(self) -> bool:
-        pending = self.pending is not None
-        orders = self.t.orders
-        for p in self._positions():
-            for _order, kind, each, icon in orders[p]:
-                if kind == SWAP and pending:
-                    continue
-                if self._open(p, kind, each, icon):
-                    return True
-        return False
 
     def _holder(self) -> int | None:
         """legal.window_waits: the society waited for after an empire's last order, while it may play a card."""
@@ -429,6 +401,12 @@ class Simulator:
 
     def offered(self) -> list[Offer]:
         """The kinds of legal move now, with their domains, in the prompt's order (card plays left out)."""
+        found = self._offers
+        if found is None:
+            found = self._offers = self._offered()
+        return found
+
+    def _offered(self) -> list[Offer]:
         phase = self.phase
         if phase == "empire":
             holder = self._holder()
@@ -484,19 +462,21 @@ class Simulator:
         for p in self._positions():
             empire = p // _OFFICES
             for order, kind, each, icon in orders[p]:
-                if kind == SWAP and pending is not None:
-                    continue
-                if not self._open(p, kind, each, icon):
-                    continue
+                # Each order is offered unless legal.order_refusal refuses it (EN "Council Positions").
                 if kind == RECRUIT:
-                    found.append(("recruit", society, p, order, min(self._count(empire, each, icon),
-                                                                   self.reserve[empire]), self._controlled(empire)))
+                    reserve, count = self.reserve[empire], self._count(empire, each, icon)
+                    if reserve > 0 and (self.held[empire] > 0 or count == 0):
+                        found.append(("recruit", society, p, order, min(count, reserve), self._controlled(empire)))
                 elif kind == DRAW:
                     found.append(("draw", society, p, order, self._drawn(empire, each, icon)[1]))
                 elif kind == ATTACK:
-                    found.append(("attack", society, p, self._attacks(empire)))
-                else:
-                    found.append(("swap-agent", society, p, self._swap_targets(p)))
+                    attacks = self._attacks(empire)
+                    if attacks:
+                        found.append(("attack", society, p, attacks))
+                elif pending is None and self._active(empire, p % _OFFICES) is not None:
+                    targets = self._swap_targets(p)
+                    if targets:
+                        found.append(("swap-agent", society, p, targets))
         return found
 
     def options(self) -> tuple[Option, ...]:
@@ -673,7 +653,7 @@ class Simulator:
     def apply(self, move: Move) -> None:
         """Play `move` (one of `offered`'s) and what the engine records on its own after it, until someone must act
         or the game has ended."""
-        self._closed = None
+        self._closed = self._offers = None
         verb, society = move[0], move[1]
         if self.phase == "empire" and self.office_index == SUPPLY_DUE:
             if verb == "no-card":  # AfterOrderPassed: the window closes
@@ -803,6 +783,7 @@ class Simulator:
         _kind, per, icon = t.spec[order]
         _counted, drawn, reshuffled = self._drawn(empire, per, icon)
         name = t.empires[empire]
+        self.hands, self.size, self.decks = self.hands[:], self.size[:], self.decks[:]
         if drawn:
             hand = self.hands[society]
             counts = dict(hand.counts)
@@ -843,6 +824,7 @@ class Simulator:
         """EN "Cleanup Phase" (evolve._spent)."""
         t = self.t
         to_deck = t.ruleset.spent == "deck"
+        self.hands, self.size, self.decks = self.hands[:], self.size[:], self.decks[:]
         for card in cards:
             empire = t.empire_at[card_empire(card)]
             deck = self.decks[empire]
@@ -863,6 +845,7 @@ class Simulator:
             given = revealed
         new = msgspec.structs.replace(loyalty, tokens=tokens, revealed={**loyalty.revealed, **given},
                                       swaps=loyalty.swaps + 1, swapped=(*loyalty.swapped, (a, b)))
+        self.loyalty, self.multiplier, self.concealed = self.loyalty[:], self.multiplier[:], self.concealed[:]
         self.loyalty[society] = new
         self.multiplier[society] = _multipliers(self.t, new)
         self.concealed[society] = new.concealed
@@ -879,13 +862,16 @@ class Simulator:
                 if other != society and held.tokens is not None and held.at_setup(held.tokens)["devout"] == mine:
                     raise RuleError(f"{self.t.players[other]} is devout to {mine} already", "REV Setup")
         new = msgspec.structs.replace(loyalty, tokens=dict(tokens))
+        self.loyalty, self.multiplier = self.loyalty[:], self.multiplier[:]
         self.loyalty[society] = new
         self.multiplier[society] = _multipliers(self.t, new)
 
     # --- what the engine records on its own (ledger/core/flow.py) ----------------------------------------
 
     def _advance(self, close: bool = False) -> None:
-        """flow.advanced: the engine's own moves until a society must act or the game has ended."""
+        """flow.advanced: the engine's own moves until a society must act or the game has ended; the moves offered
+        then, where it finds them to ask whether anyone may act, are kept for `offered`."""
+        self._offers = None
         t = self.t
         n = t.n
         while True:
@@ -898,7 +884,8 @@ class Simulator:
                     if actor is None:  # OfficeSkipped: uncontrolled
                         self.office_index = office + 1
                         continue
-                    if not self._order_offered():  # OfficeSkipped: no legal order
+                    offers = self._order_options()
+                    if not offers:  # OfficeSkipped: no legal order
                         if pending is not None:
                             last = self.last_actor
                             self._after_order(pending[0], False, None)
@@ -906,6 +893,7 @@ class Simulator:
                         else:
                             self.office_index = office + 1
                         continue
+                    self._offers = offers
                     return
                 if office == SUPPLY_DUE:
                     if not close and self._holder() is not None:
@@ -935,9 +923,12 @@ class Simulator:
                 if self.step >= n * t.per_round:
                     self._phase_started(self.round, "empire")
                     continue
-                if not self._deploy_targets(self._turn()):
+                society = self._turn()
+                targets = self._deploy_targets(society)
+                if not targets:
                     self.step += 1
                     continue
+                self._offers = [("deploy", society, targets)]
                 return
             if phase == "round_end" or phase in t.round_end:
                 if phase == "cleanup" and any(size > t.ruleset.hand_limit for size in self.size):
