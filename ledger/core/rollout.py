@@ -166,17 +166,16 @@ def simulated_greedy(sim: Simulator, rng: random.Random) -> SimulatedChoice:
             others.append(move)
     if not others or alike_moves(first, others):
         return first, None
-    best, best_made = first, sim.after(first)
-    best_value = best_made.value(society)
+    best = first
+    best_value, best_made = sim.weigh(first, society)
     for move in others:
         try:
-            made = sim.after(move)
+            worth, made = sim.weigh(move, society)
         except RuleError:  # as `greedy`: a reveal the revised rules refuse is not chosen
             continue
-        worth = made.value(society)
         if worth > best_value:
             best, best_made, best_value = move, made, worth
-    return best, best_made
+    return best, best_made.settled()
 
 
 SIMULATED: Mapping[Policy, SimulatedPolicy] = {uniform: simulated_uniform, greedy: simulated_greedy}

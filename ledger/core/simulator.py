@@ -132,7 +132,7 @@ def _table(state: GameState) -> Table:
 class Simulator:
     """A position of the domain (module docstring), changed in place by `apply`; `copy` for a look-ahead."""
 
-    __slots__ = ("_closed", "_offers", "banners", "cities", "concealed", "control", "council", "decks", "drawn",
+    __slots__ = ("_closed", "_offers", "_unsettled", "banners", "cities", "concealed", "control", "council", "decks", "drawn",
                  "drawn_instant", "empire_index", "ended", "farms", "field", "first", "forts", "hands", "held",
                  "last_actor", "last_attack", "last_order", "last_was_draw", "loyalty", "multiplier", "office_index",
                  "on_board", "origin", "pending", "phase", "regions_of", "reserve", "round", "size", "step", "t")
@@ -181,6 +181,8 @@ class Simulator:
     _closed: "Simulator | None"
     _offers: list[Offer] | None
     """`offered`, once known, until the next move."""
+    _unsettled: bool
+    """A look-ahead's move played without what follows it (`weigh`)."""
 
     # --- loading and converting back ------------------------------------------------------------------
 
@@ -201,7 +203,7 @@ class Simulator:
             return None
         t = _table(state)
         sim = cls.__new__(cls)
-        sim.t, sim.origin, sim.ended, sim._closed, sim._offers = t, state, False, None, None
+        sim.t, sim.origin, sim.ended, sim._closed, sim._offers, sim._unsettled = t, state, False, None, None, False
         sim.round, sim.phase, sim.step = state.round, state.phase, state.step
         sim.first = t.players_at[state.first]
         E = len(t.empires)
@@ -244,6 +246,7 @@ class Simulator:
     def copy(self) -> "Simulator":
         new = Simulator.__new__(Simulator)
         new.t, new.origin, new.ended, new._closed, new._offers = self.t, self.origin, self.ended, None, self._offers
+        new._unsettled = self._unsettled
         new.round, new.phase, new.step, new.first = self.round, self.phase, self.step, self.first
         new.banners, new.control, new.cities = self.banners.copy(), self.control[:], self.cities[:]
         new.held, new.farms, new.forts, new.on_board = self.held[:], self.farms[:], self.forts[:], self.on_board[:]
@@ -341,7 +344,7 @@ class Simulator:
         found = self.regions_of[empire]
         if found is None:
             control = self.control
-            found = self.regions_of[empire] = tuple(r for r in range(len(control)) if control[r] == empire)
+            found = self.regions_of[empire] = tuple([r for r, holder in enumerate(control) if holder == empire])
         return found
 
     def _count(self, empire: int, each: int, icon: str | None) -> int:
@@ -360,16 +363,9 @@ class Simulator:
         """legal.attacks without cards: from each region holding the empire's banners that may leave (in the banners'
         order), into each adjacent region another empire controls."""
         home, control, adjacent = self.t.home, self.control, self.t.adjacent
-        found = []
-        for r, (e, n) in self.banners.items():
-            if e != empire:
-                continue
-            movable = n if home[r] == empire else n - 1
-            if movable >= 1:
-                for target in adjacent[r]:
-                    if control[target] != empire:
-                        found.append((r, target, movable))
-        return found
+        return [(r, target, movable) for r, (e, n) in self.banners.items() if e == empire
+                and (movable := n if home[r] == empire else n - 1) >= 1
+                for target in adjacent[r] if control[target] != empire]
 
     def _swap_targets(self, p: int) -> tuple[int, ...]:
         """legal.swap_targets: the offices the acting agent may swap to."""
@@ -644,21 +640,45 @@ class Simulator:
 
     # --- playing a move -------------------------------------------------------------------------------
 
-    def after(self, move: Move) -> "Simulator":
-        """A copy with `move` played (the greedy policy's look-ahead)."""
+    def weigh(self, move: Move, society: int) -> tuple[float, "Simulator"]:
+        """The greedy policy's look-ahead: `value` for `society` once `move` is played, and a copy with it played, to
+        be `settled` before anything else is asked of it. What the engine records on its own after the move
+        (`_advance`) is left to `settled` when it cannot change the value: of what `value` reads, it changes only
+        banners, in supply checks, and a supply check removes none while no region holds more than its limit."""
         new = self.copy()
-        new.apply(move)
-        return new
+        new._play(move)
+        if new._over_limit():
+            new._advance()
+        else:
+            new._unsettled = True
+        return new.value(society), new
+
+    def _over_limit(self) -> bool:
+        limit = self.t.limit
+        for region, (_empire, n) in self.banners.items():
+            if n > limit[region]:
+                return True
+        return False
+
+    def settled(self) -> "Simulator":
+        """This look-ahead (`weigh`) with what the engine records on its own after its move played."""
+        if self._unsettled:
+            self._unsettled = False
+            self._advance()
+        return self
 
     def apply(self, move: Move) -> None:
         """Play `move` (one of `offered`'s) and what the engine records on its own after it, until someone must act
         or the game has ended."""
+        self._play(move)
+        self._advance()
+
+    def _play(self, move: Move) -> None:
         self._closed = self._offers = None
         verb, society = move[0], move[1]
         if self.phase == "empire" and self.office_index == SUPPLY_DUE:
             if verb == "no-card":  # AfterOrderPassed: the window closes
                 self.last_actor, self.last_was_draw = None, False
-                self._advance()
                 return
             self._advance(close=True)  # any other move closes the window first (rules._close_window)
         if verb == "attack":
@@ -701,7 +721,6 @@ class Simulator:
             self.step += 1
         else:
             raise AssertionError(f"no move {verb} here")
-        self._advance()
 
     def _place(self, region: int, empire: int, delta: int) -> None:
         """evolve._place: `delta` banners of `empire` in `region`, which then holds that empire's banners or none (its
