@@ -132,10 +132,11 @@ def _table(state: GameState) -> Table:
 class Simulator:
     """A position of the domain (module docstring), changed in place by `apply`; `copy` for a look-ahead."""
 
-    __slots__ = ("_closed", "_offers", "_unsettled", "banners", "cities", "concealed", "control", "council", "decks", "drawn",
-                 "drawn_instant", "empire_index", "ended", "farms", "field", "first", "forts", "hands", "held",
+    __slots__ = ("_closed", "_offers", "_unsettled", "banners", "cities", "concealed", "control", "council", "decks",
+                 "drawn", "drawn_instant", "empire_index", "ended", "farms", "field", "first", "forts", "hands", "held",
                  "last_actor", "last_attack", "last_order", "last_was_draw", "loyalty", "multiplier", "office_index",
-                 "on_board", "origin", "pending", "phase", "regions_of", "reserve", "round", "size", "step", "t")
+                 "on_board", "origin", "over_limit", "pending", "phase", "regions_of", "reserve", "round", "size",
+                 "step", "t")
 
     t: Table
     origin: GameState
@@ -154,6 +155,8 @@ class Simulator:
     farms: list[int]
     forts: list[int]
     on_board: list[int]
+    over_limit: int
+    """How many regions hold more banners than their limit (a supply check removes the excess)."""
     reserve: list[int]
     council: dict[int, int]
     """position -> society, in the order of GameState.council (retrievals are offered in it)."""
@@ -219,6 +222,7 @@ class Simulator:
             sim.forts[holder] += t.fort[r]
         for holder, n in sim.banners.values():
             sim.on_board[holder] += n
+        sim.over_limit = sum(1 for r, (_e, n) in sim.banners.items() if n > t.limit[r])
         sim.regions_of = [None] * E
         sim.reserve = [state.reserve[e] for e in t.empires]
         sim.council = {t.empire_at[e] * _OFFICES + OFFICES.index(o): t.players_at[s]
@@ -250,7 +254,7 @@ class Simulator:
         new.round, new.phase, new.step, new.first = self.round, self.phase, self.step, self.first
         new.banners, new.control, new.cities = self.banners.copy(), self.control[:], self.cities[:]
         new.held, new.farms, new.forts, new.on_board = self.held[:], self.farms[:], self.forts[:], self.on_board[:]
-        new.regions_of = self.regions_of[:]
+        new.regions_of, new.over_limit = self.regions_of[:], self.over_limit
         new.reserve, new.council, new.field = self.reserve[:], self.council.copy(), self.field[:]
         # Shared, copied on write: the moves that change them (_draw, _discard, _swap_loyalty, _reveal) are few.
         new.hands, new.size, new.decks = self.hands, self.size, self.decks
@@ -647,18 +651,12 @@ class Simulator:
         banners, in supply checks, and a supply check removes none while no region holds more than its limit."""
         new = self.copy()
         new._play(move)
-        if new._over_limit():
+        if new.over_limit:
             new._advance()
         else:
             new._unsettled = True
         return new.value(society), new
 
-    def _over_limit(self) -> bool:
-        limit = self.t.limit
-        for region, (_empire, n) in self.banners.items():
-            if n > limit[region]:
-                return True
-        return False
 
     def settled(self) -> "Simulator":
         """This look-ahead (`weigh`) with what the engine records on its own after its move played."""
@@ -727,7 +725,10 @@ class Simulator:
         home empire controls it), with the control counts kept."""
         banners = self.banners
         current = banners.get(region)
-        count = (current[1] if current else 0) + delta
+        before = current[1] if current else 0
+        count = before + delta
+        limit = self.t.limit[region]
+        self.over_limit += (count > limit) - (before > limit)
         if current:
             self.on_board[current[0]] -= current[1]
         if count:
@@ -977,7 +978,7 @@ class Simulator:
         everywhere = self.t.ruleset.supply_scope != "active"
         empire = self.empire_index
         losses = [(r, e, n - limit[r]) for r, (e, n) in self.banners.items()
-                  if (everywhere or e == empire) and n > limit[r]]
+                  if (everywhere or e == empire) and n > limit[r]] if self.over_limit else []
         for region, holder, n in losses:
             self._place(region, holder, -n)
             self.reserve[holder] += n
