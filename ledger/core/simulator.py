@@ -340,7 +340,7 @@ class Simulator:
         where = [p for p in range(len(t.positions)) if p not in council]
         own = self.field[society]
         if t.ruleset.field_agents and len(own) < t.ruleset.max_field_agents:
-            where.extend(-1 - r for r in range(len(t.regions)) if r not in own)
+            where += [-1 - r for r in range(len(t.regions)) if r not in own]
         return where
 
     def _controlled(self, empire: int) -> tuple[int, ...]:
@@ -416,7 +416,8 @@ class Simulator:
                     closed = self._closed = self.copy()
                     closed._advance(close=True)
                 return [("no-card", holder), *([] if closed.ended else closed.offered())]
-            return self._order_options()
+            actor = self._owed()
+            return [] if actor is None else self._order_options(actor)
         if phase == "deploy":
             society = self._turn()
             return [("deploy", society, self._deploy_targets(society))]
@@ -447,16 +448,13 @@ class Simulator:
             offered = offered[1:]
         return tuple(dict.fromkeys(offer[1] for offer in offered))
 
-    def _order_options(self) -> list[Offer]:
-        """legal.order_options of the society the order is owed to."""
+    def _owed(self) -> int | None:
+        """The society the order is owed to: the one a swap left owed one, else the office's controller."""
+        return self.pending[0] if self.pending is not None else self._controller(self.empire_index, self.office_index)
+
+    def _order_options(self, society: int) -> list[Offer]:
+        """legal.order_options of `society`, the one the order is owed to."""
         pending = self.pending
-        if pending is not None:
-            society = pending[0]
-        else:
-            actor = self._controller(self.empire_index, self.office_index)
-            if actor is None:
-                return []
-            society = actor
         found: list[Offer] = []
         orders = self.t.orders
         for p in self._positions():
@@ -644,11 +642,24 @@ class Simulator:
 
     # --- playing a move -------------------------------------------------------------------------------
 
-    def weigh(self, move: Move, society: int) -> tuple[float, "Simulator"]:
+    def weigh(self, move: Move, society: int) -> tuple[float, "Simulator | None"]:
         """The greedy policy's look-ahead: `value` for `society` once `move` is played, and a copy with it played, to
-        be `settled` before anything else is asked of it. What the engine records on its own after the move
-        (`_advance`) is left to `settled` when it cannot change the value: of what `value` reads, it changes only
-        banners, in supply checks, and a supply check removes none while no region holds more than its limit."""
+        be `settled` before anything else is asked of it (None where the value is read without playing it).
+
+        What the engine records on its own after the move (`_advance`) is left to `settled` when it cannot change
+        the value: of what `value` reads, it changes only banners, in supply checks, and a supply check removes none
+        while no region holds more than its limit. With none over it, a quiet move (`quiet_move`) leaves the value
+        as it is, and a recruit adds only its banners to its empire's on the board (its regions are that empire's
+        already), unless it puts a region over its limit."""
+        if not self.over_limit:
+            if quiet_move(move):
+                return self.value(society), None
+            if move[0] == "recruit":
+                placed, banners, limit = move[2], self.banners, self.t.limit
+                if all((banners[r][1] if r in banners else 0) + n <= limit[r] for r, n in placed.items()):
+                    on_board = self.on_board[:]
+                    on_board[move[4] // _OFFICES] += sum(placed.values())
+                    return self._value(society, on_board), None
         new = self.copy()
         new._play(move)
         if new.over_limit:
@@ -900,11 +911,11 @@ class Simulator:
                 office = self.office_index
                 if office < SUPPLY_DUE:
                     pending = self.pending
-                    actor = pending[0] if pending is not None else self._controller(self.empire_index, office)
+                    actor = self._owed()
                     if actor is None:  # OfficeSkipped: uncontrolled
                         self.office_index = office + 1
                         continue
-                    offers = self._order_options()
+                    offers = self._order_options(actor)
                     if not offers:  # OfficeSkipped: no legal order
                         if pending is not None:
                             last = self.last_actor
@@ -1008,18 +1019,36 @@ class Simulator:
 
     def value(self, society: int) -> float:
         """rollout.value, computed with the same operations in the same order (ties between moves decide)."""
+        return self._value(society, self.on_board)
+
+    def _value(self, society: int, on_board: list[int]) -> float:
         multipliers = self.multiplier[society]
         if multipliers is None:
             return 0.0
-        cities = self.cities[:]
-        control = self.control
-        for region in self.field[society]:
-            cities[control[region]] += 1
+        cities = self.cities
+        field = self.field[society]
+        if field:
+            cities = cities[:]
+            control = self.control
+            for region in field:
+                cities[control[region]] += 1
         total = float(self.concealed[society] * self.t.ruleset.concealed_bonus)
-        on_board = self.on_board
-        for e, multiplier in enumerate(multipliers):
-            total += multiplier * (cities[e] + BANNER_WEIGHT * on_board[e])
+        for multiplier, held, banners in zip(multipliers, cities, on_board, strict=True):
+            total += multiplier * (held + BANNER_WEIGHT * banners)
         return total
+
+
+def quiet_move(move: Move) -> bool:
+    """Whether a move leaves the board, the field agents and the mover's own tokens as they are by itself (what
+    `value` reads): drawing cards, swapping an agent within a council, a council deploy or retrieval, passing,
+    no-card, a discard (rollout.quiet, of the engine's commands)."""
+    verb = move[0]
+    if verb == "deploy" or verb == "retrieve":
+        return bool(move[2] >= 0)  # a council position (a region is -1 - its index)
+    return verb in _QUIET
+
+
+_QUIET = frozenset(("draw", "swap-agent", "pass", "no-card", "discard"))
 
 
 def _multipliers(t: Table, loyalty: Loyalty) -> tuple[int, ...] | None:
