@@ -329,7 +329,7 @@ class Simulator:
         return None
 
     def _agents_out(self, society: int) -> int:
-        return sum(1 for s in self.council.values() if s == society) + len(self.field[society])
+        return [*self.council.values()].count(society) + len(self.field[society])
 
     def _deploy_targets(self, society: int) -> list[int]:
         """legal.deploy_targets: positions by their index, regions as -1 - their index."""
@@ -648,18 +648,38 @@ class Simulator:
 
         What the engine records on its own after the move (`_advance`) is left to `settled` when it cannot change
         the value: of what `value` reads, it changes only banners, in supply checks, and a supply check removes none
-        while no region holds more than its limit. With none over it, a quiet move (`quiet_move`) leaves the value
-        as it is, and a recruit adds only its banners to its empire's on the board (its regions are that empire's
-        already), unless it puts a region over its limit."""
+        while no region holds more than its limit. With none over it, the value of a quiet move (`quiet_move`), a
+        recruit or an attack that puts none over is read from the counts the move changes (`_attack` places them):
+        a quiet move changes none, a recruit adds its banners to its empire's on the board (its regions are that
+        empire's already), an attack takes its losses from both empires' banners and may pass its target's cities
+        to another empire (the source stays its empire's: a banner stays, or it is its home)."""
         if not self.over_limit:
+            verb = move[0]
             if quiet_move(move):
                 return self.value(society), None
-            if move[0] == "recruit":
-                placed, banners, limit = move[2], self.banners, self.t.limit
+            limit = self.t.limit
+            if verb == "recruit":
+                placed, banners = move[2], self.banners
                 if all((banners[r][1] if r in banners else 0) + n <= limit[r] for r, n in placed.items()):
                     on_board = self.on_board[:]
                     on_board[move[4] // _OFFICES] += sum(placed.values())
-                    return self._value(society, on_board), None
+                    return self._value(society, self.cities, on_board, self.control), None
+            elif verb == "attack":
+                _verb, _society, _source, target, banners, p = move
+                empire = p // _OFFICES
+                held_by = self.control[target]
+                _defending, _fort_kill, lost, losses, controller = self._battle(empire, target, banners)
+                if banners - lost <= limit[target]:
+                    on_board, cities, control = self.on_board[:], self.cities, self.control
+                    on_board[empire] -= lost
+                    if losses:
+                        on_board[held_by] -= losses  # an occupied target's banners are its controller's
+                    if controller != held_by:
+                        cities, control = cities[:], control[:]
+                        cities[held_by] -= self.t.cities[target]
+                        cities[controller] += self.t.cities[target]
+                        control[target] = controller
+                    return self._value(society, cities, on_board, control), None
         new = self.copy()
         new._play(move)
         if new.over_limit:
@@ -778,21 +798,9 @@ class Simulator:
         banner, then attackers and defenders kill one another 1:1."""
         t = self.t
         empire = p // _OFFICES
-        control = self.control
-        held_by = control[target]
+        held_by = self.control[target]
         occupied = self.banners.get(target)
-        defending = occupied[1] if occupied else 0
-        fort_kill = t.fort[target]
-        attacking = banners - fort_kill
-        losses = min(attacking, defending)
-        survivors, holders = attacking - losses, defending - losses
-        if survivors > 0:
-            controller = empire
-        elif occupied is not None and holders > 0:
-            controller = occupied[0]
-        else:
-            controller = t.home[target]
-        attacker_losses = fort_kill + losses
+        defending, fort_kill, attacker_losses, losses, controller = self._battle(empire, target, banners)
         self._place(source, empire, -banners)
         self.reserve[empire] += attacker_losses
         if occupied is not None:
@@ -806,6 +814,24 @@ class Simulator:
         self.last_attack = (t.players[society], t.empires[empire], office, "attack", t.regions[source],
                             t.regions[target], banners, t.empires[held_by], defending, fort_kill, attacker_losses,
                             losses, t.empires[controller])
+
+    def _battle(self, empire: int, target: int, banners: int) -> tuple[int, int, int, int, int]:
+        """An attack's outcome (defending banners, fort kill, attacker's losses, defender's losses, the target's
+        controller after it), as `_attack` places it."""
+        t = self.t
+        occupied = self.banners.get(target)
+        defending = occupied[1] if occupied else 0
+        fort_kill = t.fort[target]
+        attacking = banners - fort_kill
+        losses = min(attacking, defending)
+        survivors, holders = attacking - losses, defending - losses
+        if survivors > 0:
+            controller = empire
+        elif occupied is not None and holders > 0:
+            controller = occupied[0]
+        else:
+            controller = t.home[target]
+        return defending, fort_kill, fort_kill + losses, losses, controller
 
     def _draw(self, society: int, order: str, p: int) -> None:
         """EN "Draw Empire Card Actions", the cards unnamed (evolve._a_drawn)."""
@@ -1019,17 +1045,16 @@ class Simulator:
 
     def value(self, society: int) -> float:
         """rollout.value, computed with the same operations in the same order (ties between moves decide)."""
-        return self._value(society, self.on_board)
+        return self._value(society, self.cities, self.on_board, self.control)
 
-    def _value(self, society: int, on_board: list[int]) -> float:
+    def _value(self, society: int, cities: list[int], on_board: list[int], control: list[int]) -> float:
+        """`value` with these counts and control."""
         multipliers = self.multiplier[society]
         if multipliers is None:
             return 0.0
-        cities = self.cities
         field = self.field[society]
         if field:
             cities = cities[:]
-            control = self.control
             for region in field:
                 cities[control[region]] += 1
         total = float(self.concealed[society] * self.t.ruleset.concealed_bonus)
