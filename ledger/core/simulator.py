@@ -688,7 +688,6 @@ class Simulator:
             new._unsettled = True
         return new.value(society), new
 
-
     def settled(self) -> "Simulator":
         """This look-ahead (`weigh`) with what the engine records on its own after its move played."""
         if self._unsettled:
@@ -703,6 +702,7 @@ class Simulator:
         self._advance()
 
     def _play(self, move: Move) -> None:
+        """`apply` but for what the engine records on its own after the move (`_advance`)."""
         self._closed = self._offers = None
         verb, society = move[0], move[1]
         if self.phase == "empire" and self.office_index == SUPPLY_DUE:
