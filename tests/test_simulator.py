@@ -89,7 +89,8 @@ def test_the_simulator_plays_random_games_as_the_engine_does(ruleset):
     position the engine waits at inside its domain, loaded afresh and as the simulator has played it since it was
     first loaded, the same options as the engine's prompt (EN "Gameplay Overview": who acts and which moves are legal;
     the card plays aside), the same random move drawing the same numbers from a generator, the greedy policy's value
-    of the position (bit for bit) and its choice of move, and after the game's move the same state as the engine's
+    of the position (bit for bit) and its choice of move, its look-ahead's value of a random move (bit for bit) and
+    the state that leaves, and after the game's move the same state as the engine's
     (EN "Empire Turns Phase", "Checking Supply", "Cleanup Phase", "Swap Phase", "Mark the Turn", "Final Scoring"; REV
     "Phase 3: Year end", "Setup": distinct devout sets at the reveal)."""
     board, rules_ = load_board("standin"), load_ruleset(ruleset)
@@ -143,6 +144,10 @@ def test_the_simulator_plays_random_games_as_the_engine_does(ruleset):
                 with pytest.raises(RuleError):
                     loaded.apply(move)
                 continue
+            worth, made = loaded.weigh(move, move[1])  # the look-ahead's value, read without playing where it can be
+            assert worth == rollout.value(after, state.players[move[1]])
+            if made is not None:
+                assert_same(made.settled().to_state(), after)
             loaded.apply(move)
             assert_same(loaded.to_state(), after)
         finished += state.over

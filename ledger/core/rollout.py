@@ -30,7 +30,7 @@ from whispers.ledger.core.errors import RuleError
 from whispers.ledger.core.names import MULTIPLIER, ROUNDS
 from whispers.ledger.core.randomgame import random_command
 from whispers.ledger.core.scoring import score
-from whispers.ledger.core.simulator import BANNER_WEIGHT, Move, Simulator
+from whispers.ledger.core.simulator import BANNER_WEIGHT, Move, Simulator, quiet_move
 from whispers.ledger.core.state import GameState, control
 
 Decided = tuple[list[ev.Event], GameState]
@@ -133,17 +133,6 @@ def simulated_uniform(sim: Simulator, rng: random.Random) -> SimulatedChoice:
     return sim.random_move(rng), None
 
 
-def quiet_move(move: Move) -> bool:
-    """`quiet` of a simulator's move."""
-    verb = move[0]
-    if verb == "deploy" or verb == "retrieve":
-        return bool(move[2] >= 0)  # a council position (a region is -1 - its index)
-    return verb in _QUIET
-
-
-_QUIET = frozenset(("draw", "swap-agent", "pass", "no-card", "discard"))
-
-
 def alike_moves(first: Move, others: list[Move]) -> bool:
     """`alike` of a simulator's moves: recruits are (verb, society, placed, order, position)."""
     if first[0] == "recruit":
@@ -166,17 +155,16 @@ def simulated_greedy(sim: Simulator, rng: random.Random) -> SimulatedChoice:
             others.append(move)
     if not others or alike_moves(first, others):
         return first, None
-    best, best_made = first, sim.after(first)
-    best_value = best_made.value(society)
+    best = first
+    best_value, best_made = sim.weigh(first, society)
     for move in others:
         try:
-            made = sim.after(move)
+            worth, made = sim.weigh(move, society)
         except RuleError:  # as `greedy`: a reveal the revised rules refuse is not chosen
             continue
-        worth = made.value(society)
         if worth > best_value:
             best, best_made, best_value = move, made, worth
-    return best, best_made
+    return best, None if best_made is None else best_made.settled()
 
 
 SIMULATED: Mapping[Policy, SimulatedPolicy] = {uniform: simulated_uniform, greedy: simulated_greedy}

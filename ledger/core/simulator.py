@@ -132,10 +132,11 @@ def _table(state: GameState) -> Table:
 class Simulator:
     """A position of the domain (module docstring), changed in place by `apply`; `copy` for a look-ahead."""
 
-    __slots__ = ("_closed", "banners", "cities", "concealed", "control", "council", "decks", "drawn",
-                 "drawn_instant", "empire_index", "ended", "farms", "field", "first", "forts", "hands", "held",
+    __slots__ = ("_closed", "_offers", "_unsettled", "banners", "cities", "concealed", "control", "council", "decks",
+                 "drawn", "drawn_instant", "empire_index", "ended", "farms", "field", "first", "forts", "hands", "held",
                  "last_actor", "last_attack", "last_order", "last_was_draw", "loyalty", "multiplier", "office_index",
-                 "on_board", "origin", "pending", "phase", "regions_of", "reserve", "round", "size", "step", "t")
+                 "on_board", "origin", "over_limit", "pending", "phase", "regions_of", "reserve", "round", "size",
+                 "step", "t")
 
     t: Table
     origin: GameState
@@ -154,6 +155,8 @@ class Simulator:
     farms: list[int]
     forts: list[int]
     on_board: list[int]
+    over_limit: int
+    """How many regions hold more banners than their limit (a supply check removes the excess)."""
     reserve: list[int]
     council: dict[int, int]
     """position -> society, in the order of GameState.council (retrievals are offered in it)."""
@@ -179,6 +182,10 @@ class Simulator:
     """GameState.last_attack: the loaded one, or the fields of the simulator's own (built by `to_state`)."""
     ended: bool
     _closed: "Simulator | None"
+    _offers: list[Offer] | None
+    """`offered`, once known, until the next move."""
+    _unsettled: bool
+    """A look-ahead's move played without what follows it (`weigh`)."""
 
     # --- loading and converting back ------------------------------------------------------------------
 
@@ -199,7 +206,7 @@ class Simulator:
             return None
         t = _table(state)
         sim = cls.__new__(cls)
-        sim.t, sim.origin, sim.ended, sim._closed = t, state, False, None
+        sim.t, sim.origin, sim.ended, sim._closed, sim._offers, sim._unsettled = t, state, False, None, None, False
         sim.round, sim.phase, sim.step = state.round, state.phase, state.step
         sim.first = t.players_at[state.first]
         E = len(t.empires)
@@ -215,6 +222,7 @@ class Simulator:
             sim.forts[holder] += t.fort[r]
         for holder, n in sim.banners.values():
             sim.on_board[holder] += n
+        sim.over_limit = sum(1 for r, (_e, n) in sim.banners.items() if n > t.limit[r])
         sim.regions_of = [None] * E
         sim.reserve = [state.reserve[e] for e in t.empires]
         sim.council = {t.empire_at[e] * _OFFICES + OFFICES.index(o): t.players_at[s]
@@ -241,14 +249,16 @@ class Simulator:
 
     def copy(self) -> "Simulator":
         new = Simulator.__new__(Simulator)
-        new.t, new.origin, new.ended, new._closed = self.t, self.origin, self.ended, None
+        new.t, new.origin, new.ended, new._closed, new._offers = self.t, self.origin, self.ended, None, self._offers
+        new._unsettled = self._unsettled
         new.round, new.phase, new.step, new.first = self.round, self.phase, self.step, self.first
         new.banners, new.control, new.cities = self.banners.copy(), self.control[:], self.cities[:]
         new.held, new.farms, new.forts, new.on_board = self.held[:], self.farms[:], self.forts[:], self.on_board[:]
-        new.regions_of = self.regions_of[:]
+        new.regions_of, new.over_limit = self.regions_of[:], self.over_limit
         new.reserve, new.council, new.field = self.reserve[:], self.council.copy(), self.field[:]
-        new.hands, new.size, new.decks = self.hands[:], self.size[:], self.decks[:]
-        new.loyalty, new.multiplier, new.concealed = self.loyalty[:], self.multiplier[:], self.concealed[:]
+        # Shared, copied on write: the moves that change them (_draw, _discard, _swap_loyalty, _reveal) are few.
+        new.hands, new.size, new.decks = self.hands, self.size, self.decks
+        new.loyalty, new.multiplier, new.concealed = self.loyalty, self.multiplier, self.concealed
         new.empire_index, new.office_index, new.pending = self.empire_index, self.office_index, self.pending
         new.last_actor, new.last_was_draw, new.drawn = self.last_actor, self.last_was_draw, self.drawn
         new.drawn_instant, new.last_order, new.last_attack = self.drawn_instant, self.last_order, self.last_attack
@@ -319,7 +329,7 @@ class Simulator:
         return None
 
     def _agents_out(self, society: int) -> int:
-        return sum(1 for s in self.council.values() if s == society) + len(self.field[society])
+        return [*self.council.values()].count(society) + len(self.field[society])
 
     def _deploy_targets(self, society: int) -> list[int]:
         """legal.deploy_targets: positions by their index, regions as -1 - their index."""
@@ -330,7 +340,7 @@ class Simulator:
         where = [p for p in range(len(t.positions)) if p not in council]
         own = self.field[society]
         if t.ruleset.field_agents and len(own) < t.ruleset.max_field_agents:
-            where.extend(-1 - r for r in range(len(t.regions)) if r not in own)
+            where += [-1 - r for r in range(len(t.regions)) if r not in own]
         return where
 
     def _controlled(self, empire: int) -> tuple[int, ...]:
@@ -338,7 +348,7 @@ class Simulator:
         found = self.regions_of[empire]
         if found is None:
             control = self.control
-            found = self.regions_of[empire] = tuple(r for r in range(len(control)) if control[r] == empire)
+            found = self.regions_of[empire] = tuple([r for r, holder in enumerate(control) if holder == empire])
         return found
 
     def _count(self, empire: int, each: int, icon: str | None) -> int:
@@ -357,25 +367,9 @@ class Simulator:
         """legal.attacks without cards: from each region holding the empire's banners that may leave (in the banners'
         order), into each adjacent region another empire controls."""
         home, control, adjacent = self.t.home, self.control, self.t.adjacent
-        found = []
-        for r, (e, n) in self.banners.items():
-            if e != empire:
-                continue
-            movable = n if home[r] == empire else n - 1
-            if movable >= 1:
-                for target in adjacent[r]:
-                    if control[target] != empire:
-                        found.append((r, target, movable))
-        return found
-
-    def _attack_open(self, empire: int) -> bool:
-        home, control, adjacent = self.t.home, self.control, self.t.adjacent
-        for r, (e, n) in self.banners.items():
-            if e == empire and (n if home[r] == empire else n - 1) >= 1:
-                for target in adjacent[r]:
-                    if control[target] != empire:
-                        return True
-        return False
+        return [(r, target, movable) for r, (e, n) in self.banners.items() if e == empire
+                and (movable := n if home[r] == empire else n - 1) >= 1
+                for target in adjacent[r] if control[target] != empire]
 
     def _swap_targets(self, p: int) -> tuple[int, ...]:
         """legal.swap_targets: the offices the acting agent may swap to."""
@@ -387,31 +381,9 @@ class Simulator:
             others = [o for o in others if base + o in self.council]
         return tuple(others)
 
-    def _open(self, p: int, kind: int, each: int, icon: str | None) -> bool:
-        """legal.order_refusal is None (EN "Council Positions")."""
-        empire = p // _OFFICES
-        if kind == RECRUIT:
-            return self.reserve[empire] > 0 and (self.held[empire] > 0 or self._count(empire, each, icon) == 0)
-        if kind == DRAW:
-            return True
-        if kind == ATTACK:
-            return self._attack_open(empire)
-        return self._active(empire, p % _OFFICES) is not None and bool(self._swap_targets(p))
-
     def _positions(self) -> tuple[int, ...]:
         return self.pending[1] if self.pending is not None else (
             self.empire_index * _OFFICES + self.office_index,)
-
-    def _order_offered(self) -> bool:
-        pending = self.pending is not None
-        orders = self.t.orders
-        for p in self._positions():
-            for _order, kind, each, icon in orders[p]:
-                if kind == SWAP and pending:
-                    continue
-                if self._open(p, kind, each, icon):
-                    return True
-        return False
 
     def _holder(self) -> int | None:
         """legal.window_waits: the society waited for after an empire's last order, while it may play a card."""
@@ -429,6 +401,12 @@ class Simulator:
 
     def offered(self) -> list[Offer]:
         """The kinds of legal move now, with their domains, in the prompt's order (card plays left out)."""
+        found = self._offers
+        if found is None:
+            found = self._offers = self._offered()
+        return found
+
+    def _offered(self) -> list[Offer]:
         phase = self.phase
         if phase == "empire":
             holder = self._holder()
@@ -438,7 +416,8 @@ class Simulator:
                     closed = self._closed = self.copy()
                     closed._advance(close=True)
                 return [("no-card", holder), *([] if closed.ended else closed.offered())]
-            return self._order_options()
+            actor = self._owed()
+            return [] if actor is None else self._order_options(actor)
         if phase == "deploy":
             society = self._turn()
             return [("deploy", society, self._deploy_targets(society))]
@@ -469,34 +448,33 @@ class Simulator:
             offered = offered[1:]
         return tuple(dict.fromkeys(offer[1] for offer in offered))
 
-    def _order_options(self) -> list[Offer]:
-        """legal.order_options of the society the order is owed to."""
+    def _owed(self) -> int | None:
+        """The society the order is owed to: the one a swap left owed one, else the office's controller."""
+        return self.pending[0] if self.pending is not None else self._controller(self.empire_index, self.office_index)
+
+    def _order_options(self, society: int) -> list[Offer]:
+        """legal.order_options of `society`, the one the order is owed to."""
         pending = self.pending
-        if pending is not None:
-            society = pending[0]
-        else:
-            actor = self._controller(self.empire_index, self.office_index)
-            if actor is None:
-                return []
-            society = actor
         found: list[Offer] = []
         orders = self.t.orders
         for p in self._positions():
             empire = p // _OFFICES
             for order, kind, each, icon in orders[p]:
-                if kind == SWAP and pending is not None:
-                    continue
-                if not self._open(p, kind, each, icon):
-                    continue
+                # Each order is offered unless legal.order_refusal refuses it (EN "Council Positions").
                 if kind == RECRUIT:
-                    found.append(("recruit", society, p, order, min(self._count(empire, each, icon),
-                                                                   self.reserve[empire]), self._controlled(empire)))
+                    reserve, count = self.reserve[empire], self._count(empire, each, icon)
+                    if reserve > 0 and (self.held[empire] > 0 or count == 0):
+                        found.append(("recruit", society, p, order, min(count, reserve), self._controlled(empire)))
                 elif kind == DRAW:
                     found.append(("draw", society, p, order, self._drawn(empire, each, icon)[1]))
                 elif kind == ATTACK:
-                    found.append(("attack", society, p, self._attacks(empire)))
-                else:
-                    found.append(("swap-agent", society, p, self._swap_targets(p)))
+                    attacks = self._attacks(empire)
+                    if attacks:
+                        found.append(("attack", society, p, attacks))
+                elif pending is None and self._active(empire, p % _OFFICES) is not None:
+                    targets = self._swap_targets(p)
+                    if targets:
+                        found.append(("swap-agent", society, p, targets))
         return found
 
     def options(self) -> tuple[Option, ...]:
@@ -664,21 +642,72 @@ class Simulator:
 
     # --- playing a move -------------------------------------------------------------------------------
 
-    def after(self, move: Move) -> "Simulator":
-        """A copy with `move` played (the greedy policy's look-ahead)."""
+    def weigh(self, move: Move, society: int) -> tuple[float, "Simulator | None"]:
+        """The greedy policy's look-ahead: `value` for `society` once `move` is played, and a copy with it played, to
+        be `settled` before anything else is asked of it (None where the value is read without playing it).
+
+        What the engine records on its own after the move (`_advance`) is left to `settled` when it cannot change
+        the value: of what `value` reads, it changes only banners, in supply checks, and a supply check removes none
+        while no region holds more than its limit. With none over it, the value of a quiet move (`quiet_move`), a
+        recruit or an attack that puts none over is read from the counts the move changes (`_attack` places them):
+        a quiet move changes none, a recruit adds its banners to its empire's on the board (its regions are that
+        empire's already), an attack takes its losses from both empires' banners and may pass its target's cities
+        to another empire (the source stays its empire's: a banner stays, or it is its home)."""
+        if not self.over_limit:
+            verb = move[0]
+            if quiet_move(move):
+                return self.value(society), None
+            limit = self.t.limit
+            if verb == "recruit":
+                placed, banners = move[2], self.banners
+                if all((banners[r][1] if r in banners else 0) + n <= limit[r] for r, n in placed.items()):
+                    on_board = self.on_board[:]
+                    on_board[move[4] // _OFFICES] += sum(placed.values())
+                    return self._value(society, self.cities, on_board, self.control), None
+            elif verb == "attack":
+                _verb, _society, _source, target, banners, p = move
+                empire = p // _OFFICES
+                held_by = self.control[target]
+                _defending, _fort_kill, lost, losses, controller = self._battle(empire, target, banners)
+                if banners - lost <= limit[target]:
+                    on_board, cities, control = self.on_board[:], self.cities, self.control
+                    on_board[empire] -= lost
+                    if losses:
+                        on_board[held_by] -= losses  # an occupied target's banners are its controller's
+                    if controller != held_by:
+                        cities, control = cities[:], control[:]
+                        cities[held_by] -= self.t.cities[target]
+                        cities[controller] += self.t.cities[target]
+                        control[target] = controller
+                    return self._value(society, cities, on_board, control), None
         new = self.copy()
-        new.apply(move)
-        return new
+        new._play(move)
+        if new.over_limit:
+            new._advance()
+        else:
+            new._unsettled = True
+        return new.value(society), new
+
+    def settled(self) -> "Simulator":
+        """This look-ahead (`weigh`) with what the engine records on its own after its move played."""
+        if self._unsettled:
+            self._unsettled = False
+            self._advance()
+        return self
 
     def apply(self, move: Move) -> None:
         """Play `move` (one of `offered`'s) and what the engine records on its own after it, until someone must act
         or the game has ended."""
-        self._closed = None
+        self._play(move)
+        self._advance()
+
+    def _play(self, move: Move) -> None:
+        """`apply` but for what the engine records on its own after the move (`_advance`)."""
+        self._closed = self._offers = None
         verb, society = move[0], move[1]
         if self.phase == "empire" and self.office_index == SUPPLY_DUE:
             if verb == "no-card":  # AfterOrderPassed: the window closes
                 self.last_actor, self.last_was_draw = None, False
-                self._advance()
                 return
             self._advance(close=True)  # any other move closes the window first (rules._close_window)
         if verb == "attack":
@@ -721,14 +750,16 @@ class Simulator:
             self.step += 1
         else:
             raise AssertionError(f"no move {verb} here")
-        self._advance()
 
     def _place(self, region: int, empire: int, delta: int) -> None:
         """evolve._place: `delta` banners of `empire` in `region`, which then holds that empire's banners or none (its
         home empire controls it), with the control counts kept."""
         banners = self.banners
         current = banners.get(region)
-        count = (current[1] if current else 0) + delta
+        before = current[1] if current else 0
+        count = before + delta
+        limit = self.t.limit[region]
+        self.over_limit += (count > limit) - (before > limit)
         if current:
             self.on_board[current[0]] -= current[1]
         if count:
@@ -767,21 +798,9 @@ class Simulator:
         banner, then attackers and defenders kill one another 1:1."""
         t = self.t
         empire = p // _OFFICES
-        control = self.control
-        held_by = control[target]
+        held_by = self.control[target]
         occupied = self.banners.get(target)
-        defending = occupied[1] if occupied else 0
-        fort_kill = t.fort[target]
-        attacking = banners - fort_kill
-        losses = min(attacking, defending)
-        survivors, holders = attacking - losses, defending - losses
-        if survivors > 0:
-            controller = empire
-        elif occupied is not None and holders > 0:
-            controller = occupied[0]
-        else:
-            controller = t.home[target]
-        attacker_losses = fort_kill + losses
+        defending, fort_kill, attacker_losses, losses, controller = self._battle(empire, target, banners)
         self._place(source, empire, -banners)
         self.reserve[empire] += attacker_losses
         if occupied is not None:
@@ -796,6 +815,24 @@ class Simulator:
                             t.regions[target], banners, t.empires[held_by], defending, fort_kill, attacker_losses,
                             losses, t.empires[controller])
 
+    def _battle(self, empire: int, target: int, banners: int) -> tuple[int, int, int, int, int]:
+        """An attack's outcome (defending banners, fort kill, attacker's losses, defender's losses, the target's
+        controller after it), as `_attack` places it."""
+        t = self.t
+        occupied = self.banners.get(target)
+        defending = occupied[1] if occupied else 0
+        fort_kill = t.fort[target]
+        attacking = banners - fort_kill
+        losses = min(attacking, defending)
+        survivors, holders = attacking - losses, defending - losses
+        if survivors > 0:
+            controller = empire
+        elif occupied is not None and holders > 0:
+            controller = occupied[0]
+        else:
+            controller = t.home[target]
+        return defending, fort_kill, fort_kill + losses, losses, controller
+
     def _draw(self, society: int, order: str, p: int) -> None:
         """EN "Draw Empire Card Actions", the cards unnamed (evolve._a_drawn)."""
         t = self.t
@@ -803,6 +840,7 @@ class Simulator:
         _kind, per, icon = t.spec[order]
         _counted, drawn, reshuffled = self._drawn(empire, per, icon)
         name = t.empires[empire]
+        self.hands, self.size, self.decks = self.hands[:], self.size[:], self.decks[:]
         if drawn:
             hand = self.hands[society]
             counts = dict(hand.counts)
@@ -843,6 +881,7 @@ class Simulator:
         """EN "Cleanup Phase" (evolve._spent)."""
         t = self.t
         to_deck = t.ruleset.spent == "deck"
+        self.hands, self.size, self.decks = self.hands[:], self.size[:], self.decks[:]
         for card in cards:
             empire = t.empire_at[card_empire(card)]
             deck = self.decks[empire]
@@ -863,6 +902,7 @@ class Simulator:
             given = revealed
         new = msgspec.structs.replace(loyalty, tokens=tokens, revealed={**loyalty.revealed, **given},
                                       swaps=loyalty.swaps + 1, swapped=(*loyalty.swapped, (a, b)))
+        self.loyalty, self.multiplier, self.concealed = self.loyalty[:], self.multiplier[:], self.concealed[:]
         self.loyalty[society] = new
         self.multiplier[society] = _multipliers(self.t, new)
         self.concealed[society] = new.concealed
@@ -879,13 +919,16 @@ class Simulator:
                 if other != society and held.tokens is not None and held.at_setup(held.tokens)["devout"] == mine:
                     raise RuleError(f"{self.t.players[other]} is devout to {mine} already", "REV Setup")
         new = msgspec.structs.replace(loyalty, tokens=dict(tokens))
+        self.loyalty, self.multiplier = self.loyalty[:], self.multiplier[:]
         self.loyalty[society] = new
         self.multiplier[society] = _multipliers(self.t, new)
 
     # --- what the engine records on its own (ledger/core/flow.py) ----------------------------------------
 
     def _advance(self, close: bool = False) -> None:
-        """flow.advanced: the engine's own moves until a society must act or the game has ended."""
+        """flow.advanced: the engine's own moves until a society must act or the game has ended; the moves offered
+        then, where it finds them to ask whether anyone may act, are kept for `offered`."""
+        self._offers = None
         t = self.t
         n = t.n
         while True:
@@ -894,11 +937,12 @@ class Simulator:
                 office = self.office_index
                 if office < SUPPLY_DUE:
                     pending = self.pending
-                    actor = pending[0] if pending is not None else self._controller(self.empire_index, office)
+                    actor = self._owed()
                     if actor is None:  # OfficeSkipped: uncontrolled
                         self.office_index = office + 1
                         continue
-                    if not self._order_offered():  # OfficeSkipped: no legal order
+                    offers = self._order_options(actor)
+                    if not offers:  # OfficeSkipped: no legal order
                         if pending is not None:
                             last = self.last_actor
                             self._after_order(pending[0], False, None)
@@ -906,6 +950,7 @@ class Simulator:
                         else:
                             self.office_index = office + 1
                         continue
+                    self._offers = offers
                     return
                 if office == SUPPLY_DUE:
                     if not close and self._holder() is not None:
@@ -935,9 +980,12 @@ class Simulator:
                 if self.step >= n * t.per_round:
                     self._phase_started(self.round, "empire")
                     continue
-                if not self._deploy_targets(self._turn()):
+                society = self._turn()
+                targets = self._deploy_targets(society)
+                if not targets:
                     self.step += 1
                     continue
+                self._offers = [("deploy", society, targets)]
                 return
             if phase == "round_end" or phase in t.round_end:
                 if phase == "cleanup" and any(size > t.ruleset.hand_limit for size in self.size):
@@ -967,7 +1015,7 @@ class Simulator:
         everywhere = self.t.ruleset.supply_scope != "active"
         empire = self.empire_index
         losses = [(r, e, n - limit[r]) for r, (e, n) in self.banners.items()
-                  if (everywhere or e == empire) and n > limit[r]]
+                  if (everywhere or e == empire) and n > limit[r]] if self.over_limit else []
         for region, holder, n in losses:
             self._place(region, holder, -n)
             self.reserve[holder] += n
@@ -997,18 +1045,35 @@ class Simulator:
 
     def value(self, society: int) -> float:
         """rollout.value, computed with the same operations in the same order (ties between moves decide)."""
+        return self._value(society, self.cities, self.on_board, self.control)
+
+    def _value(self, society: int, cities: list[int], on_board: list[int], control: list[int]) -> float:
+        """`value` with these counts and control."""
         multipliers = self.multiplier[society]
         if multipliers is None:
             return 0.0
-        cities = self.cities[:]
-        control = self.control
-        for region in self.field[society]:
-            cities[control[region]] += 1
+        field = self.field[society]
+        if field:
+            cities = cities[:]
+            for region in field:
+                cities[control[region]] += 1
         total = float(self.concealed[society] * self.t.ruleset.concealed_bonus)
-        on_board = self.on_board
-        for e, multiplier in enumerate(multipliers):
-            total += multiplier * (cities[e] + BANNER_WEIGHT * on_board[e])
+        for multiplier, held, banners in zip(multipliers, cities, on_board, strict=True):
+            total += multiplier * (held + BANNER_WEIGHT * banners)
         return total
+
+
+def quiet_move(move: Move) -> bool:
+    """Whether a move leaves the board, the field agents and the mover's own tokens as they are by itself (what
+    `value` reads): drawing cards, swapping an agent within a council, a council deploy or retrieval, passing,
+    no-card, a discard (rollout.quiet, of the engine's commands)."""
+    verb = move[0]
+    if verb == "deploy" or verb == "retrieve":
+        return bool(move[2] >= 0)  # a council position (a region is -1 - its index)
+    return verb in _QUIET
+
+
+_QUIET = frozenset(("draw", "swap-agent", "pass", "no-card", "discard"))
 
 
 def _multipliers(t: Table, loyalty: Loyalty) -> tuple[int, ...] | None:
