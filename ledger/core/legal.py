@@ -270,16 +270,28 @@ def window_waits(state: GameState) -> str | None:
 _ICON = {"farm": "farm", "farms": "farm", "fort": "fort", "forts": "fort"}
 
 
-def recruit_count(state: GameState, empire: str, order: str) -> int:
-    """EN "Add Banner Actions": icons counted over all regions the empire controls. The order's name holds its
-    numbers (names.RECRUIT_ORDERS): `recruit_N` adds N banners, `recruit_N_per_ICON` N a controlled icon, and
-    `recruit_per_ICON` one."""
+def recruit_numbers(order: str) -> tuple[int, str | None]:
+    """A recruit order's numbers, from its name (names.RECRUIT_ORDERS): (banners, None) for `recruit_N`, N banners;
+    (banners per icon, the icon) for `recruit_N_per_ICON`, N a controlled icon, and `recruit_per_ICON`, one."""
     words = order.removeprefix("recruit_").split("_")
     each = int(words.pop(0)) if words[0].isdigit() else 1
-    if not words:
-        return each
-    _, icon = words
-    return each * counted_icons(state, empire, _ICON[icon])
+    return each, _ICON[words[1]] if words else None
+
+
+def draw_numbers(order: str) -> tuple[int, str | None]:
+    """A draw order's numbers, from its name (names.DRAW_ORDERS): (cards, None) for `draw_N`, N cards; (icons per
+    card, the icon) for `draw_per_N_ICONS`, one card per N controlled icons (rounded down, EN)."""
+    words = order.removeprefix("draw_").split("_")
+    if len(words) == 1:
+        return int(words[0]), None
+    _, per, icon = words
+    return int(per), _ICON[icon]
+
+
+def recruit_count(state: GameState, empire: str, order: str) -> int:
+    """EN "Add Banner Actions": icons counted over all regions the empire controls (`recruit_numbers`)."""
+    each, icon = recruit_numbers(order)
+    return each if icon is None else each * counted_icons(state, empire, icon)
 
 
 def counted_icons(state: GameState, empire: str, icon: str) -> int:
@@ -294,14 +306,9 @@ def recruit_amount(state: GameState, empire: str, order: str) -> int:
 
 
 def draw_count(state: GameState, empire: str, order: str) -> tuple[int, int, int]:
-    """(cards the order gives, cards actually drawn, discards reshuffled in first). Rounded down (EN). The order's
-    name holds its numbers (names.DRAW_ORDERS): `draw_N` gives N cards, `draw_per_N_ICONS` one per N icons."""
-    words = order.removeprefix("draw_").split("_")
-    if len(words) == 1:
-        counted = int(words[0])
-    else:
-        _, per, icon = words
-        counted = counted_icons(state, empire, _ICON[icon]) // int(per)
+    """(cards the order gives, cards actually drawn, discards reshuffled in first), by its numbers (`draw_numbers`)."""
+    number, icon = draw_numbers(order)
+    counted = number if icon is None else counted_icons(state, empire, icon) // number
     deck = state.decks[empire]
     reshuffled = 0
     if deck.draw < counted and state.ruleset.reshuffle_when_empty:

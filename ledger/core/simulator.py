@@ -36,7 +36,7 @@ from whispers.ledger.core import commands as c
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.card_checks import owed_instants
 from whispers.ledger.core.errors import RuleError
-from whispers.ledger.core.legal import Option, instant_may_be_drawn
+from whispers.ledger.core.legal import Option, draw_numbers, instant_may_be_drawn, recruit_numbers
 from whispers.ledger.core.names import (
     AGENTS_PER_SOCIETY,
     DRAW_ORDERS,
@@ -63,22 +63,13 @@ WAITING = ("retrieve", "deploy", "empire", "cleanup", "swap", "reveal")
 """The phases a position of the domain is in."""
 _OFFICES = len(OFFICES)
 RECRUIT, DRAW, ATTACK, SWAP = range(4)
-_ICON = {"farm": "farm", "farms": "farm", "fort": "fort", "forts": "fort"}
-
-
 def _order_spec(order: str) -> tuple[int, int, str | None]:
-    """(kind, number, icon) of an order, read from its name as legal.recruit_count and legal.draw_count read it:
-    `recruit_N` (N banners), `recruit_N_per_ICON` and `recruit_per_ICON` (N, or 1, a controlled icon), `draw_N` (N
-    cards), `draw_per_N_ICONS` (one per N controlled icons)."""
+    """(kind, number, icon) of an order: its kind, and its numbers as `legal.recruit_numbers` and `legal.draw_numbers`
+    read them from its name."""
     if order in RECRUIT_ORDERS:
-        words = order.removeprefix("recruit_").split("_")
-        each = int(words.pop(0)) if words[0].isdigit() else 1
-        return RECRUIT, each, _ICON[words[1]] if words else None
+        return RECRUIT, *recruit_numbers(order)
     if order in DRAW_ORDERS:
-        words = order.removeprefix("draw_").split("_")
-        if len(words) == 1:
-            return DRAW, int(words[0]), None
-        return DRAW, int(words[1]), _ICON[words[2]]
+        return DRAW, *draw_numbers(order)
     if order == "attack":
         return ATTACK, 0, None
     return SWAP, 0, None
