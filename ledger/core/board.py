@@ -119,9 +119,14 @@ class Board(msgspec.Struct, frozen=True, dict=True):
             raise KeyError(b)
         return b in self.regions[a].adjacent
 
+    @cached_property
+    def region_order(self) -> Mapping[str, int]:
+        """Each region's place in file order (the order the rules list regions in)."""
+        return MappingProxyType({rid: i for i, rid in enumerate(self.regions)})
+
     def borders(self) -> tuple[tuple[str, str], ...]:
         """Every land border once, as (a, b) with a before b in file order."""
-        order = {rid: i for i, rid in enumerate(self.regions)}
+        order = self.region_order
         return tuple(
             (rid, other)
             for rid, region in self.regions.items()

@@ -84,7 +84,7 @@ class Table:
         self.empires = board.empires
         self.empire_at = {e: i for i, e in enumerate(self.empires)}
         self.regions = tuple(board.regions)
-        self.region_at = {r: i for i, r in enumerate(self.regions)}
+        self.region_at = board.region_order
         regions = [board.regions[r] for r in self.regions]
         self.home = [self.empire_at[r.home] for r in regions]
         self.cities = [r.cities for r in regions]

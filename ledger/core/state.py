@@ -356,21 +356,8 @@ def _derived(board: Board, old: Mapping[str, tuple[str, int]], held: Control, ba
             regions[was] = lost
         else:
             del regions[was]
-        regions[holder] = tuple(sorted((*regions.get(holder, ()), name), key=_order(board).__getitem__))
+        regions[holder] = tuple(sorted((*regions.get(holder, ()), name), key=board.region_order.__getitem__))
     return Control(regions, cities, on_board, farms, forts)
-
-
-_ORDERS: dict[int, tuple[Board, dict[str, int]]] = {}
-
-
-def _order(board: Board) -> dict[str, int]:
-    """Each region's place in the board's order (a controlled regions' tuple follows it)."""
-    kept = _ORDERS.get(id(board))
-    if kept is None or kept[0] is not board:
-        if len(_ORDERS) >= CONTROL_KEPT:
-            _ORDERS.clear()
-        kept = _ORDERS[id(board)] = (board, {name: i for i, name in enumerate(board.regions)})
-    return kept[1]
 
 
 def counted_control(board: Board, banners: Mapping[str, tuple[str, int]]) -> Control:
