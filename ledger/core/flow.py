@@ -4,6 +4,7 @@ offices, supply checks, the marker passing, the end of the game), recorded as ev
 from whispers.ledger.core import events as ev
 from whispers.ledger.core.decree_effects import effect
 from whispers.ledger.core.evolve import evolve
+from whispers.ledger.core.kept import Kept
 from whispers.ledger.core.legal import (
     deploy_targets,
     order_actor,
@@ -33,19 +34,16 @@ def advanced(state: GameState, close: bool = False) -> tuple[list[ev.Event], Gam
     return produced, state
 
 
-_CLOSED: list[tuple[GameState, list[ev.Event], GameState] | None] = [None]
-"""The last window closed (`closed`): its state, the events that close it and the state they fold it into."""
+_CLOSED: Kept[GameState, tuple[list[ev.Event], GameState]] = Kept(1)
+"""The last window closed (`closed`): the events that close it and the state they fold it into."""
 
 
 def closed(state: GameState) -> tuple[list[ev.Event], GameState]:
     """`advanced(state, close=True)`, kept for the last state asked: in the window after an empire's last order, the
     prompt lists the moves past it (ledger/core/prompt.py), and the move that closes it is decided past the same events
     (rules.decided): they are worked out once. The events are a new list each time."""
-    kept = _CLOSED[-1]  # read once: another thread may put its own there meanwhile
-    if kept is not None and kept[0] is state:
-        return list(kept[1]), kept[2]
-    events, after = advanced(state, close=True)
-    _CLOSED[-1] = (state, events, after)
+    kept = _CLOSED.get(state)
+    events, after = kept if kept is not None else _CLOSED.keep(state, advanced(state, close=True))
     return list(events), after
 
 

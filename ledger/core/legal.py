@@ -9,6 +9,7 @@ import msgspec
 from whispers.ledger.core.card_checks import check_drawn
 from whispers.ledger.core.decrees import Catalogue
 from whispers.ledger.core.errors import DecreeError
+from whispers.ledger.core.kept import Kept
 from whispers.ledger.core.names import DRAW_ORDERS, OFFICES, RECRUIT_ORDERS
 from whispers.ledger.core.plain import NO_CARD
 from whispers.ledger.core.state import SUPPLY_DUE, GameState, Position, Route, card_empire, position_name
@@ -74,24 +75,16 @@ def order_positions(state: GameState) -> tuple[Position, ...]:
     return ((state.empire, OFFICES[state.office_index]),)
 
 
-_OPEN: dict[int, tuple[GameState, tuple[tuple[Position, str], ...]]] = {}
-"""The open orders of the last few states asked (`open_orders`), by the state's identity (a state is never changed
-once built; one kept here cannot be freed, its id taken by another, while it is)."""
-OPEN_KEPT = 8
+_OPEN: Kept[GameState, tuple[tuple[Position, str], ...]] = Kept(8)
+"""The open orders of the last few states asked (`open_orders`)."""
 
 
 def open_orders(state: GameState) -> tuple[tuple[Position, str], ...]:
     """The (position, order) pairs the society owing the order may choose now (`listed_orders`), kept for the last few
     states: one state is asked by the engine's skip of an office with no legal order, by the prompt listing its moves
     and by each move decided from it (a playout's candidates)."""
-    kept = _OPEN.get(id(state))
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    found = tuple(listed_orders(state))
-    if len(_OPEN) >= OPEN_KEPT:
-        del _OPEN[next(iter(_OPEN))]  # the oldest
-    _OPEN[id(state)] = (state, found)
-    return found
+    kept = _OPEN.get(state)
+    return kept if kept is not None else _OPEN.keep(state, tuple(listed_orders(state)))
 
 
 def listed_orders(state: GameState) -> Iterator[tuple[Position, str]]:

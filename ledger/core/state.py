@@ -11,6 +11,7 @@ import msgspec
 
 from whispers.ledger.core.board import Board
 from whispers.ledger.core.events import Attacked
+from whispers.ledger.core.kept import Kept
 from whispers.ledger.core.names import AGENTS_PER_SOCIETY, CARDS_PER_DECK, MIN_PLAYERS, OFFICES, SLOTS
 from whispers.ledger.core.plain import SheetData
 from whispers.ledger.core.ruleset import Ruleset
@@ -289,30 +290,26 @@ class Control(NamedTuple):
     forts: dict[str, int]
 
 
-_CONTROL: dict[int, tuple[Mapping[str, tuple[str, int]], Board, Control]] = {}
-"""The control of the last few maps, by the identity of their banners mapping: the rules ask `controlled` more than
-anything else, of a handful of maps at a time (a move's candidates in a playout). A state's banners mapping is never
-changed once built, and one kept here cannot be freed (its id taken by another) while it is."""
 CONTROL_KEPT = 16
+_CONTROL: Kept[Mapping[str, tuple[str, int]], tuple[Board, Control]] = Kept(CONTROL_KEPT)
+"""The control of the last few maps, by their banners mapping (a state's is never changed once built): the rules ask
+`controlled` more than anything else, of a handful of maps at a time (a move's candidates in a playout)."""
 
 
 def control(board: Board, banners: Mapping[str, tuple[str, int]]) -> Control:
     """Each empire's controlled regions, their cities and its banners on the board, on this map: kept for the last
     few maps, and a new map's derived from the last one kept when they differ in a few regions (a move changes a
     handful), else counted over the whole board (`counted_control`)."""
-    kept = _CONTROL.get(id(banners))
-    if kept is not None and kept[0] is banners and kept[1] is board:
-        return kept[2]
+    kept = _CONTROL.get(banners)
+    if kept is not None and kept[0] is board:
+        return kept[1]
     found = None
-    if _CONTROL:
-        last, last_board, last_found = next(reversed(_CONTROL.values()))
-        if last_board is board:
-            found = _derived(board, last, last_found, banners)
+    last = _CONTROL.last()
+    if last is not None and last[1][0] is board:
+        found = _derived(board, last[0], last[1][1], banners)
     if found is None:
         found = counted_control(board, banners)
-    if len(_CONTROL) >= CONTROL_KEPT:
-        del _CONTROL[next(iter(_CONTROL))]  # the oldest
-    _CONTROL[id(banners)] = (banners, board, found)
+    _CONTROL.keep(banners, (board, found))
     return found
 
 
