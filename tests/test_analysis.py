@@ -139,7 +139,8 @@ def test_a_playout_plays_the_last_empires_turn_several_times_and_averages_its_en
     for seed in range(3):
         states = [state for _, _, state in randomgame.play(SOCIETIES[:4], official, board, seed, cards=False)]
         stretch = [s for s in states if last_stretch(s.round, s.phase, s.empire_index, len(board.empires))]
-        assert stretch and not last_stretch(states[0].round, states[0].phase, states[0].empire_index, 5)
+        assert stretch and not last_stretch(states[0].round, states[0].phase, states[0].empire_index,
+                                             len(board.empires))
         for state in (states[len(states) // 2], stretch[0], stretch[-1]):
             scored.clear()
             single = playout(state, random.Random(seed), endings=1)

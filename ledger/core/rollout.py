@@ -253,10 +253,8 @@ def _played(state: GameState, rng: random.Random, policy: Policy, simulated: Sim
             if isinstance(event, ev.GameScored):
                 scored = event
         moves += 1
-    if scored is None:  # a position already over: its own scoring stands
-        scored = score(state)
-    totals: dict[str, float] = {s: int(scored.scores[s]["total"]) for s in state.players}
-    return Outcome(shares(scored, state.players), totals, moves)
+    # a position already over when the playout began: its own scoring stands
+    return _outcome(score(state) if scored is None else scored, state.players, moves)
 
 
 def _simulated(sim: Simulator, rng: random.Random, policy: SimulatedPolicy, moves: int, endings: int) -> Outcome:
@@ -274,9 +272,11 @@ def _simulated(sim: Simulator, rng: random.Random, policy: SimulatedPolicy, move
             sim = made
         moves += 1
     state = sim.to_state()
-    scored = score(state)
-    totals: dict[str, float] = {s: int(scored.scores[s]["total"]) for s in state.players}
-    return Outcome(shares(scored, state.players), totals, moves)
+    return _outcome(score(state), state.players, moves)
+
+
+def _outcome(scored: ev.GameScored, players: tuple[str, ...], moves: int) -> Outcome:
+    return Outcome(shares(scored, players), {s: int(scored.scores[s]["total"]) for s in players}, moves)
 
 
 def _averaged(endings: list[Outcome], before: int) -> Outcome:
